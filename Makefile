@@ -1,0 +1,26 @@
+# Two commands, each sets itself up on a fresh machine (Python 3.11 with venv):
+#   make run    runs the application on its embedded defaults
+#   make test   runs the tests
+PYTHON ?= python3.11
+VENV := .venv
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench clean
+
+$(STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(VENV)/bin/python -m pip install --quiet -c constraints.txt -e ".[test]"
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/workbench demo
+
+test: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/python -m pytest -q
+
+bench: $(STAMP)
+	$(VENV)/bin/python bench/data_bench.py
+
+clean:
+	rm -rf $(VENV)
