@@ -1,0 +1,138 @@
+"""Column mapping: which column of the user's file plays which role of the template."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pandas as pd
+
+from .errors import DataError
+from .templates import TemplateSpec, Task
+
+# Common header names per role, so that most files map themselves. Lower-case, no spaces.
+ROLE_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "text": ("text", "content", "sentence", "document", "内容", "文本", "正文", "描述", "新闻", "主诉", "案情"),
+    "label": ("label", "labels", "class", "category", "target", "标签", "类别", "分类", "科室", "案由", "情感"),
+    "instruction": ("instruction", "question", "query", "prompt", "src", "问题", "提问", "咨询", "指令"),
+    "input": ("input", "context", "补充", "补充说明", "上下文", "输入"),
+    "output": ("output", "answer", "response", "tgt", "target_text", "回答", "答案", "回复", "输出"),
+}
+
+
+@dataclass(frozen=True)
+class MappingProblem:
+    role: str | None
+    message: str
+    severity: str = "error"  # error | warning
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"\s+", "", str(name)).lower()
+
+
+def suggest_mapping(template: TemplateSpec, columns: list[str]) -> dict[str, str | None]:
+    """Best guess of role -> column: the template's own header, then exact synonyms, then substrings."""
+    normed = {_norm(c): c for c in columns}
+    taken: set[str] = set()
+    out: dict[str, str | None] = {}
+    for role in template.roles:
+        choice = None
+        candidates = [template.columns.get(role, role), role, *ROLE_SYNONYMS.get(role, ())]
+        for cand in candidates:
+            col = normed.get(_norm(cand))
+            if col is not None and col not in taken:
+                choice = col
+                break
+        if choice is None:
+            for cand in candidates[2:]:
+                hits = [c for n, c in normed.items() if _norm(cand) in n and c not in taken]
+                if hits:
+                    choice = hits[0]
+                    break
+        if choice is not None:
+            taken.add(choice)
+        out[role] = choice
+    return out
+
+
+def parse_mapping_args(items: list[str]) -> dict[str, str]:
+    """Parse ``role=column`` command-line items."""
+    out: dict[str, str] = {}
+    for item in items:
+        role, sep, col = item.partition("=")
+        if not sep or not role.strip() or not col.strip():
+            raise DataError(f"Mapping '{item}' is not of the form role=column, e.g. text=内容.")
+        out[role.strip()] = col.strip()
+    return out
+
+
+def check_mapping(template: TemplateSpec, columns: list[str], mapping: dict[str, str | None]) -> list[MappingProblem]:
+    """Problems a mapping has against the file's columns, before any data is looked at."""
+    problems: list[MappingProblem] = []
+    roles = template.roles
+    for role, col in mapping.items():
+        if role not in roles:
+            problems.append(MappingProblem(role, f"'{role}' is not a role of template {template.id}; roles are: {', '.join(roles)}."))
+        elif col is not None and col not in columns:
+            problems.append(MappingProblem(
+                role, f"Role '{role}' is mapped to column '{col}', which is not in the file. Columns are: {', '.join(map(str, columns))}."))
+    for role, required in roles.items():
+        if required and not mapping.get(role):
+            problems.append(MappingProblem(
+                role, f"Role '{role}' is required by template {template.id} but no column is mapped to it. "
+                f"Map one with {role}=<column>; columns are: {', '.join(map(str, columns))}."))
+    used: dict[str, str] = {}
+    for role, col in mapping.items():
+        if col is None:
+            continue
+        if col in used:
+            problems.append(MappingProblem(role, f"Column '{col}' is mapped to both '{used[col]}' and '{role}'; map each role to its own column."))
+        used[col] = role
+    return problems
+
+
+def apply_mapping(df: pd.DataFrame, template: TemplateSpec, mapping: dict[str, str | None]) -> pd.DataFrame:
+    """A frame with one column per role (renamed to the role), index kept. Unmapped optional roles are empty."""
+    problems = [p for p in check_mapping(template, list(df.columns), mapping) if p.severity == "error"]
+    if problems:
+        raise DataError(" ".join(p.message for p in problems))
+    out = pd.DataFrame(index=df.index)
+    for role in template.roles:
+        col = mapping.get(role)
+        out[role] = df[col].astype("string") if col else pd.Series("", index=df.index, dtype="string")
+    return out
+
+
+def check_prepared(template: TemplateSpec, df: pd.DataFrame) -> list[MappingProblem]:
+    """Problems of the cleaned, mapped data that would make training pointless."""
+    problems: list[MappingProblem] = []
+    if len(df) == 0:
+        return [MappingProblem(None, "No rows are left after cleaning. Check the mapping and loosen the cleaning steps.")]
+    if template.task is Task.classification:
+        labels = df["label"].fillna("").astype(str).str.strip()
+        classes = labels[labels != ""].value_counts()
+        if len(classes) < 2:
+            found = ", ".join(classes.index) or "none"
+            problems.append(MappingProblem(
+                "label", f"The label column has fewer than two classes after cleaning (found: {found}). "
+                "Classification needs at least two; check that the right column is mapped to 'label'."))
+        outside = sorted(set(classes.index) - set(template.labels))
+        if outside:
+            problems.append(MappingProblem(
+                "label", f"{int(classes[outside].sum())} rows have labels outside the template's set: {', '.join(outside[:10])}. "
+                "Add them as aliases in the label step or drop unknown labels.", "warning"))
+    else:
+        out = df["output"].fillna("").astype(str).str.strip()
+        empty = int((out == "").sum())
+        if empty == len(df):
+            problems.append(MappingProblem(
+                "output", "Every output is empty. Map the column that holds the answers to 'output'."))
+        elif empty:
+            problems.append(MappingProblem(
+                "output", f"{empty} rows have an empty output; add a 'drop_empty' step on 'output' to remove them.", "warning"))
+        ins = df["instruction"].fillna("").astype(str).str.strip()
+        if (ins == "").all():
+            problems.append(MappingProblem(
+                "instruction", "Every instruction is empty. Map the column that holds the questions to 'instruction'."))
+    return problems

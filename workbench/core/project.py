@@ -1,0 +1,262 @@
+"""A project is a folder: project.json, the imported snapshot, prepared splits, runs, exports.
+
+project.json is written last and atomically, so it is the commit point of a prepare:
+a failed prepare leaves the folder as it was before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import pandas as pd
+from pydantic import BaseModel, Field, ValidationError
+
+from .errors import DataError, ProjectError
+from .fsutil import atomic_write_text
+from .templates import TemplateSpec, Task
+
+PROJECT_FILE = "project.json"
+SPLITS = ("train", "val", "test")
+
+
+class SourceInfo(BaseModel):
+    path: str
+    format: str
+    encoding: str | None = None
+    sheet: str | None = None
+    sha256: str
+    rows: int
+    columns: list[str]
+
+
+class SplitSettings(BaseModel):
+    train: float = 0.8
+    val: float = 0.1
+    test: float = 0.1
+    seed: int = 42
+
+    @property
+    def ratios(self) -> tuple[float, float, float]:
+        return (self.train, self.val, self.test)
+
+
+class ProjectConfig(BaseModel):
+    version: int = 1
+    name: str
+    template: str
+    created: float = Field(default_factory=time.time)
+    updated: float = Field(default_factory=time.time)
+    source: SourceInfo | None = None
+    mapping: dict[str, str | None] = Field(default_factory=dict)
+    recipe: dict[str, Any] | None = None
+    split: SplitSettings = Field(default_factory=SplitSettings)
+    stats: dict[str, Any] = Field(default_factory=dict)
+    reports: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class Project:
+    def __init__(self, root: str | os.PathLike, config: ProjectConfig):
+        self.root = Path(root)
+        self.config = config
+
+    # ----- folders ----------------------------------------------------------
+    @property
+    def data_dir(self) -> Path:
+        return self.root / "data"
+
+    @property
+    def runs_dir(self) -> Path:
+        return self.root / "runs"
+
+    @property
+    def exports_dir(self) -> Path:
+        return self.root / "exports"
+
+    @property
+    def snapshot_path(self) -> Path:
+        return self.data_dir / "snapshot.parquet"
+
+    def split_path(self, name: str) -> Path:
+        return self.data_dir / f"{name}.jsonl"
+
+    @property
+    def is_prepared(self) -> bool:
+        return all(self.split_path(s).is_file() for s in SPLITS)
+
+    # ----- load/save --------------------------------------------------------
+    @classmethod
+    def open(cls, root: str | os.PathLike) -> "Project":
+        root = Path(root)
+        path = root / PROJECT_FILE
+        if not path.is_file():
+            raise ProjectError(f"{root} is not a Workbench project (it has no {PROJECT_FILE}). "
+                               "Create one with 'workbench data prepare' or choose another folder.")
+        try:
+            config = ProjectConfig.model_validate_json(path.read_text(encoding="utf-8"))
+        except (ValidationError, ValueError) as exc:
+            raise ProjectError(f"{path} is damaged and cannot be read ({str(exc).splitlines()[0]}). "
+                               "Restore it from a backup or prepare the data again into a new folder.") from None
+        return cls(root, config)
+
+    def save(self) -> None:
+        self.config.updated = time.time()
+        atomic_write_text(self.root / PROJECT_FILE, self.config.model_dump_json(indent=2) + "\n")
+
+    def load_split(self, name: str) -> pd.DataFrame:
+        return pd.read_json(self.split_path(name), lines=True, dtype=False)
+
+
+def file_sha256(path: str | os.PathLike) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _records(df: pd.DataFrame, roles: list[str]) -> str:
+    # to_json is vectorised; an explicit fillna keeps blanks as "" rather than null.
+    return df[roles].fillna("").astype(str).to_json(orient="records", lines=True, force_ascii=False)
+
+
+def write_prepared(
+    root: Path,
+    template: TemplateSpec,
+    snapshot: pd.DataFrame,
+    splits: dict[str, pd.DataFrame],
+    config: ProjectConfig,
+) -> Project:
+    """Write snapshot and splits into a staging folder, move them in, then project.json."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "runs").mkdir(exist_ok=True)
+    (root / "exports").mkdir(exist_ok=True)
+    data = root / "data"
+    data.mkdir(exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=data))
+    try:
+        snap = snapshot.copy()
+        snap.columns = [str(c) for c in snap.columns]
+        snap.astype("string").to_parquet(staging / "snapshot.parquet", index=False)
+        roles = list(template.roles)
+        for name in SPLITS:
+            (staging / f"{name}.jsonl").write_text(_records(splits[name], roles), encoding="utf-8")
+        for f in staging.iterdir():
+            os.replace(f, data / f.name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    project = Project(root, config)
+    project.save()
+    return project
+
+
+def prepare(
+    template: TemplateSpec,
+    input_path: str | os.PathLike,
+    project_dir: str | os.PathLike,
+    *,
+    recipe: Any = None,
+    mapping: dict[str, str] | None = None,
+    split: SplitSettings | None = None,
+    sheet: str | None = None,
+    progress: Callable[[str, float], None] | None = None,
+) -> tuple[Project, dict[str, Any]]:
+    """Import, map, clean and split ``input_path`` into ``project_dir``.
+
+    Everything is computed in memory first; the project folder is touched only once the
+    data has passed every check, so bad input leaves nothing half-done behind.
+    """
+    from .cleaning import Recipe
+    from .dataio import read_table
+    from .mapping import apply_mapping, check_prepared, suggest_mapping
+
+    report = progress or (lambda stage, frac: None)
+    root = Path(project_dir)
+    if (root / PROJECT_FILE).is_file():
+        existing = Project.open(root)
+        if existing.config.template != template.id:
+            raise ProjectError(
+                f"{root} already holds a project for template '{existing.config.template}', not '{template.id}'. "
+                "Choose an empty folder or the same template.")
+    elif root.exists() and any(p.name not in ("runs", "exports", "data") for p in root.iterdir()):
+        raise ProjectError(f"{root} exists and is not empty. Choose an empty or new folder for the project.")
+
+    report("import", 0.0)
+    df, info = read_table(input_path, sheet=sheet)
+    report("import", 1.0)
+
+    suggested = suggest_mapping(template, list(df.columns))
+    final_mapping = {**suggested, **(mapping or {})}
+    mapped = apply_mapping(df, template, final_mapping)
+
+    if recipe is None:
+        recipe_obj = Recipe.from_template(template)
+    elif isinstance(recipe, Recipe):
+        recipe_obj = recipe
+    elif isinstance(recipe, (str, os.PathLike)):
+        recipe_obj = Recipe.load(recipe)
+    else:
+        recipe_obj = Recipe.model_validate(recipe)
+    report("clean", 0.0)
+    cleaned, step_reports = recipe_obj.apply(mapped, progress=lambda i, n: report("clean", i / max(n, 1)))
+
+    problems = check_prepared(template, cleaned)
+    errors = [p for p in problems if p.severity == "error"]
+    if errors:
+        raise DataError(" ".join(p.message for p in errors))
+
+    settings = split or SplitSettings(**template.split.model_dump())
+    from .split import split_frame
+
+    stratify = "label" if template.task is Task.classification else None
+    splits = split_frame(cleaned, settings.ratios, settings.seed, stratify)
+
+    stats: dict[str, Any] = {
+        "rows_imported": int(len(df)),
+        "rows_clean": int(len(cleaned)),
+        "splits": {k: int(len(v)) for k, v in splits.items()},
+    }
+    if template.task is Task.classification:
+        stats["labels"] = {str(k): int(v) for k, v in cleaned["label"].value_counts().sort_index().items()}
+    else:
+        lengths = cleaned["output"].fillna("").str.len()
+        stats["output_chars"] = {"mean": float(lengths.mean()), "max": int(lengths.max())}
+    text_cols = [r for r in template.roles if r != "label"]
+    stats["text_chars"] = {
+        "mean": float(cleaned[text_cols].fillna("").apply(lambda s: s.str.len()).sum(axis=1).mean()),
+        "p95": float(cleaned[text_cols].fillna("").apply(lambda s: s.str.len()).sum(axis=1).quantile(0.95)),
+    }
+
+    source = SourceInfo(
+        path=str(Path(input_path).resolve()), format=info.format, encoding=info.encoding, sheet=info.sheet,
+        sha256=file_sha256(input_path), rows=int(len(df)), columns=[str(c) for c in df.columns])
+    old = Project.open(root).config if (root / PROJECT_FILE).is_file() else None
+    config = ProjectConfig(
+        name=old.name if old else root.resolve().name,
+        template=template.id,
+        created=old.created if old else time.time(),
+        source=source,
+        mapping=final_mapping,
+        recipe=recipe_obj.model_dump(),
+        split=settings,
+        stats=stats,
+        reports=[r.model_dump() for r in step_reports],
+    )
+    report("write", 0.0)
+    project = write_prepared(root, template, df, splits, config)
+    report("write", 1.0)
+    summary = {
+        "project": str(root.resolve()),
+        "template": template.id,
+        "source": source.model_dump(),
+        "mapping": final_mapping,
+        "steps": [r.model_dump() for r in step_reports],
+        "warnings": [p.message for p in problems if p.severity == "warning"],
+        "stats": stats,
+    }
+    return project, summary
