@@ -1,0 +1,83 @@
+"""The job spec a worker process runs: written to runs/<id>/job.json by the GUI or CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .errors import ProjectError, WorkbenchError
+from .fsutil import atomic_write_text
+
+BUILTIN_MODELS = ("builtin:tiny", "builtin:small")
+
+
+class JobSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = 1
+    project: str
+    template: str
+    task: Literal["classification", "instruction"]
+    base_model: str = "builtin:small"
+    method: Literal["lora", "full"] = "lora"
+    # weight-only quantised base under LoRA (QLoRA-style); the engine refuses it early
+    # where the device does not support it
+    quantization: Literal["none", "int8", "int4"] = "none"
+    allow_pickle: bool = False
+
+    epochs: float = Field(3.0, gt=0)
+    max_steps: int = -1  # > 0 overrides epochs
+    learning_rate: float = Field(2e-4, gt=0)
+    lr_scheduler: Literal["cosine", "linear", "constant"] = "cosine"
+    warmup_ratio: float = Field(0.05, ge=0, lt=1)
+    weight_decay: float = Field(0.0, ge=0)
+    batch_size: int = Field(8, ge=1)
+    gradient_accumulation_steps: int = Field(1, ge=1)
+    max_length: int = Field(256, ge=16)
+    lora_r: int = Field(8, ge=1)
+    lora_alpha: float = Field(16, gt=0)
+    lora_dropout: float = Field(0.05, ge=0, lt=1)
+    lora_target_modules: list[str] | None = None
+
+    logging_steps: int = Field(5, ge=1)
+    eval_steps: int = Field(50, ge=1)
+    save_steps: int = Field(50, ge=1)
+    save_total_limit: int = Field(3, ge=1)
+    seed: int = 42
+    device: str = "auto"  # auto | cpu | gpu | gpu:N | <custom device type>[:N]
+    precision: Literal["auto", "fp32", "bf16", "fp16"] = "auto"
+
+    resume_from: str | None = None  # a checkpoint folder of this run or another one
+    parent_run: str | None = None  # the run this one resumes, for the curves
+
+    @model_validator(mode="after")
+    def _check(self) -> "JobSpec":
+        if self.method == "full" and self.quantization != "none":
+            raise ValueError("quantization applies to LoRA only; use method lora or quantization none")
+        return self
+
+
+def new_run_id(prefix: str = "run") -> str:
+    return f"{prefix}-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}"
+
+
+def write_job(run_dir: str | os.PathLike, job: JobSpec) -> Path:
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    return atomic_write_text(run_dir / "job.json", job.model_dump_json(indent=2) + "\n")
+
+
+def read_job(run_dir: str | os.PathLike) -> JobSpec:
+    path = Path(run_dir) / "job.json"
+    if not path.is_file():
+        raise ProjectError(f"{run_dir} is not a run folder (no job.json).")
+    try:
+        return JobSpec.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    except (ValidationError, ValueError) as exc:
+        raise WorkbenchError(f"{path} is invalid: {str(exc).splitlines()[0]}") from None

@@ -1,0 +1,188 @@
+"""Reading runs from their folders: the events file is the source of truth.
+
+A run's status is read, not remembered: an ``end`` event gives it; without one the run
+is ``running`` while its worker process lives and ``crashed`` once it is gone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+EVENTS_FILE = "events.jsonl"
+PID_FILE = "worker.pid"
+STOP_FILE = "STOP"
+SCHEMA_VERSION = 1
+STATUSES = ("created", "running", "completed", "stopped", "failed", "crashed")
+
+
+class EventTail:
+    """Reads the complete lines appended to an events file since the last call.
+
+    A partial last line (the worker is mid-write, or died mid-write) is left for later.
+    """
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        self.offset = 0
+        self._buf = b""
+
+    def read_new(self) -> list[dict[str, Any]]:
+        try:
+            with open(self.path, "rb") as fh:
+                fh.seek(self.offset)
+                chunk = fh.read()
+        except FileNotFoundError:
+            return []
+        self.offset += len(chunk)
+        data = self._buf + chunk
+        lines = data.split(b"\n")
+        self._buf = lines.pop()
+        events = []
+        for line in lines:
+            if not line.strip():
+                continue
+            try:
+                events.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue  # a torn line from a killed writer; the file stays readable
+        return events
+
+
+def read_events(run_dir: str | os.PathLike) -> list[dict[str, Any]]:
+    return EventTail(Path(run_dir) / EVENTS_FILE).read_new()
+
+
+def _pid_alive(pid: int, started: float | None) -> bool:
+    try:
+        import psutil
+    except ImportError:  # pragma: no cover - psutil ships with the dependencies
+        try:
+            os.kill(pid, 0)
+        except OSError:
+            return False
+        return True
+    try:
+        proc = psutil.Process(pid)
+        if proc.status() == psutil.STATUS_ZOMBIE:
+            return False
+        # a recycled pid belongs to a process started after our worker
+        return started is None or proc.create_time() <= started + 5
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return False
+
+
+def worker_alive(run_dir: str | os.PathLike) -> bool:
+    path = Path(run_dir) / PID_FILE
+    try:
+        info = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return False
+    return _pid_alive(int(info["pid"]), info.get("started"))
+
+
+def write_pid(run_dir: str | os.PathLike, pid: int) -> None:
+    from .fsutil import atomic_write_text
+
+    atomic_write_text(Path(run_dir) / PID_FILE, json.dumps({"pid": pid, "started": time.time()}))
+
+
+@dataclass
+class RunSummary:
+    id: str
+    path: Path
+    status: str
+    last_step: int = 0
+    total_steps: int | None = None
+    last_checkpoint: str | None = None
+    last_loss: float | None = None
+    best_eval_loss: float | None = None
+    metrics: dict[str, float] = field(default_factory=dict)
+    error: str | None = None
+    started: float | None = None
+    ended: float | None = None
+    device: str | None = None
+    base_model: str | None = None
+    method: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.__dict__.copy()
+        d["path"] = str(self.path)
+        return d
+
+
+def summarize(run_dir: str | os.PathLike, events: list[dict[str, Any]] | None = None) -> RunSummary:
+    run_dir = Path(run_dir)
+    events = read_events(run_dir) if events is None else events
+    s = RunSummary(id=run_dir.name, path=run_dir, status="created")
+    try:
+        job = json.loads((run_dir / "job.json").read_text(encoding="utf-8"))
+        s.base_model, s.method = job.get("base_model"), job.get("method")
+    except (OSError, ValueError):
+        pass
+    ended = False
+    for ev in events:
+        kind = ev.get("event")
+        if kind == "start":
+            s.started = ev.get("t")
+            s.total_steps = ev.get("total_steps")
+            s.device = ev.get("device")
+            s.last_step = max(s.last_step, int(ev.get("initial_step", 0) or 0))
+        elif kind == "step":
+            s.last_step = max(s.last_step, int(ev.get("step", 0)))
+            s.last_loss = ev.get("loss")
+        elif kind == "eval":
+            el = ev.get("eval_loss")
+            if el is not None and (s.best_eval_loss is None or el < s.best_eval_loss):
+                s.best_eval_loss = el
+            s.metrics = dict(ev.get("metrics") or {})
+        elif kind == "checkpoint":
+            s.last_checkpoint = ev.get("path")
+        elif kind == "end":
+            ended = True
+            s.status = ev.get("status", "failed")
+            s.error = ev.get("error")
+            s.ended = ev.get("t")
+    if not ended:
+        if worker_alive(run_dir):
+            s.status = "running"
+        elif events or (run_dir / PID_FILE).exists():
+            s.status = "crashed"
+    # a checkpoint event may point at a folder pruned later (keep-last-K); trust the disk
+    ckpts = list_checkpoints(run_dir)
+    if ckpts:
+        s.last_checkpoint = str(ckpts[-1].relative_to(run_dir))
+    elif s.last_checkpoint and not (run_dir / s.last_checkpoint).exists():
+        s.last_checkpoint = None
+    return s
+
+
+def list_checkpoints(run_dir: str | os.PathLike) -> list[Path]:
+    """Complete checkpoints, oldest first. A checkpoint is complete once its marker exists."""
+    root = Path(run_dir) / "checkpoints"
+    if not root.is_dir():
+        return []
+    found = []
+    for p in root.iterdir():
+        if p.is_dir() and p.name.startswith("checkpoint-") and (p / "trainer_state.json").is_file():
+            try:
+                found.append((int(p.name.split("-")[-1]), p))
+            except ValueError:
+                continue
+    return [p for _, p in sorted(found)]
+
+
+def list_runs(project_dir: str | os.PathLike) -> list[RunSummary]:
+    runs = Path(project_dir) / "runs"
+    if not runs.is_dir():
+        return []
+    return [summarize(p) for p in sorted(runs.iterdir()) if (p / "job.json").is_file()]
+
+
+def request_stop(run_dir: str | os.PathLike) -> None:
+    """Ask the worker to checkpoint and stop; works on every OS (the worker polls the file)."""
+    (Path(run_dir) / STOP_FILE).write_text(str(time.time()))
