@@ -9,6 +9,7 @@ folder into the user templates directory (see :func:`user_templates_dir`).
 from __future__ import annotations
 
 import os
+import re
 from enum import Enum
 from pathlib import Path
 from typing import Any, Literal
@@ -213,8 +214,12 @@ def user_templates_dir() -> Path:
 def _format_validation_error(path: Path, exc: ValidationError) -> str:
     parts = []
     for err in exc.errors()[:5]:
-        loc = ".".join(str(x) for x in err["loc"]) or "(top level)"
+        loc = ".".join(str(x) for x in err["loc"])
         msg = err["msg"].removeprefix("Value error, ")
+        if not loc:
+            # model-level checks start their message with the field they concern
+            head, sep, rest = msg.partition(": ")
+            loc, msg = (head, rest) if sep and re.fullmatch(r"[A-Za-z_][\w.]*", head) else ("(top level)", msg)
         got = err.get("input")
         got_txt = "" if isinstance(got, dict) or got is None else f" (got {got!r})"
         parts.append(f"field '{loc}': {msg}{got_txt}")
