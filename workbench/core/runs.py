@@ -186,3 +186,59 @@ def list_runs(project_dir: str | os.PathLike) -> list[RunSummary]:
 def request_stop(run_dir: str | os.PathLike) -> None:
     """Ask the worker to checkpoint and stop; works on every OS (the worker polls the file)."""
     (Path(run_dir) / STOP_FILE).write_text(str(time.time()))
+
+
+class EventWriter:
+    """Appends one JSON object per line to events.jsonl, flushed line by line.
+
+    Every line carries the schema version, so readers can refuse a future format.
+    """
+
+    def __init__(self, run_dir: str | os.PathLike):
+        self.path = Path(run_dir) / EVENTS_FILE
+        self._fh = open(self.path, "a", encoding="utf-8")
+
+    def emit(self, event: str, **fields: Any) -> dict[str, Any]:
+        record = {"v": SCHEMA_VERSION, "event": event, "t": round(time.time(), 3), **fields}
+        self._fh.write(json.dumps(record, ensure_ascii=False, default=_json_default) + "\n")
+        self._fh.flush()
+        return record
+
+    def close(self) -> None:
+        self._fh.close()
+
+
+def _json_default(obj: Any) -> Any:
+    # numpy scalars from metric code
+    for attr in ("item", "tolist"):
+        if hasattr(obj, attr):
+            return getattr(obj, attr)()
+    return str(obj)
+
+
+def launch_worker(run_dir: str | os.PathLike, python: str | None = None, detach: bool = True):
+    """Start the training worker for ``run_dir`` as a separate process (no shell).
+
+    The worker's own output goes to worker.log; the events file is the channel to readers.
+    Detached, it keeps training when the window that started it closes.
+    """
+    import subprocess
+    import sys
+
+    run_dir = Path(run_dir)
+    (run_dir / STOP_FILE).unlink(missing_ok=True)
+    log = open(run_dir / "worker.log", "ab")
+    kwargs: dict[str, Any] = {}
+    if detach:
+        if sys.platform == "win32":
+            kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP  # type: ignore[attr-defined]
+        else:
+            kwargs["start_new_session"] = True
+    env = dict(os.environ)
+    env.setdefault("PYTHONUNBUFFERED", "1")
+    proc = subprocess.Popen(
+        [python or sys.executable, "-m", "workbench.engine.worker", str(run_dir)],
+        stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, **kwargs)
+    log.close()
+    write_pid(run_dir, proc.pid)
+    return proc
