@@ -1,0 +1,1 @@
+"""Training engine: everything that imports paddle / PaddleFormers. Runs in the worker process."""

@@ -1,0 +1,298 @@
+"""Training with PaddleFormers' Trainer; a callback turns its hooks into run events.
+
+The Trainer is used as it is (schedules, accumulation, checkpoints with optimizer and
+scheduler state, resume, mixed precision); the callback only reports and steers: step
+and eval events, VisualDL scalars, the stop file, NaN detection. The training benchmark
+(bench/train_bench.py) measures what the callback costs against a bare loop.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from ..core.jobs import JobSpec
+from ..core.project import Project
+from ..core.runs import STOP_FILE, EventWriter, list_checkpoints
+from ..core.templates import TemplateCatalog, TemplateSpec
+from . import data as D
+from . import models as M
+
+EVAL_CLASSIFY_LIMIT = 200  # validation rows scored for accuracy/macro-F1 at each evaluation
+
+
+class TrainingAborted(Exception):
+    """Raised for a run that must end as failed with a user-facing message."""
+
+
+def _lang_system(template: TemplateSpec) -> str:
+    return template.prompt.system.zh
+
+
+def prepare_base_model(job: JobSpec, run_dir: Path, project: Project, template: TemplateSpec) -> Path:
+    """The base model folder: a built-in model is built once per run, from the train split."""
+    if job.base_model.startswith("builtin:"):
+        size = job.base_model.split(":", 1)[1]
+        folder = run_dir / "base_model"
+        if (folder / "config.json").is_file():
+            return folder
+        records = D.read_jsonl(project.split_path("train"))
+        texts = []
+        for r in records:
+            user, response = D.record_prompt_response(r, template.task.value, template.prompt.user)
+            texts.append(f"{_lang_system(template)}\n{user}\n{response}")
+        tmp = run_dir / ".base_model.tmp"
+        M.build_builtin_model(size, texts, tmp, seed=job.seed)
+        os.replace(tmp, folder)
+        return folder
+    return Path(M.resolve_model_source(job.base_model, allow_pickle=job.allow_pickle))
+
+
+def _precision_flags(job: JobSpec, device: str) -> dict[str, Any]:
+    if device.startswith("cpu") or job.precision == "fp32":
+        return {}
+    if job.precision == "fp16":
+        return {"fp16": True, "fp16_opt_level": "O2"}
+    if job.precision == "bf16":
+        return {"bf16": True, "fp16_opt_level": "O2"}
+    import paddle  # auto: bf16 where the GPU has it, else fp16
+
+    try:
+        bf16 = paddle.amp.is_bfloat16_supported()
+    except Exception:
+        bf16 = False
+    return {"bf16": True, "fp16_opt_level": "O2"} if bf16 else {"fp16": True, "fp16_opt_level": "O2"}
+
+
+def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_info: dict[str, Any],
+                  classify_eval=None):
+    from paddleformers.trainer import TrainerCallback
+
+    class EventCallback(TrainerCallback):
+        """Writes start/step/eval/checkpoint events; obeys the stop file; stops on NaN."""
+
+        def __init__(self):
+            self.tokens = 0
+            self.window_tokens = 0
+            self.window_start = time.time()
+            self.step_times: list[float] = []
+            self.last_step_time = time.time()
+            self.stopped = False
+            self.nan_step: int | None = None
+            self.vdl = None
+            self.initial_step = 0
+
+        # -- lifecycle --
+        def on_train_begin(self, args, state, control, **kwargs):
+            self.initial_step = int(state.global_step)
+            self.window_start = self.last_step_time = time.time()
+            try:
+                from visualdl import LogWriter
+
+                self.vdl = LogWriter(logdir=str(run_dir / "vdl"))
+            except Exception as exc:  # VisualDL is optional at run time; the events file is not
+                events.emit("log", level="warning", message=f"VisualDL logs disabled: {exc}")
+            events.emit(
+                "start", total_steps=int(state.max_steps), initial_step=self.initial_step,
+                num_train_epochs=float(args.num_train_epochs), **model_info)
+
+        def on_load_data_end(self, args, state, control, inputs=None, **kwargs):
+            if inputs is not None and "attention_mask" in inputs:
+                n = int(inputs["attention_mask"].sum())
+                self.window_tokens += n
+                self.tokens += n
+
+        def on_step_end(self, args, state, control, **kwargs):
+            now = time.time()
+            self.step_times.append(now - self.last_step_time)
+            self.step_times = self.step_times[-50:]
+            self.last_step_time = now
+            if (run_dir / STOP_FILE).exists() and not self.stopped:
+                self.stopped = True
+                control.should_save = True
+                control.should_training_stop = True
+            return control
+
+        def on_log(self, args, state, control, logs=None, **kwargs):
+            if not logs or "loss" not in logs:
+                return control
+            loss = float(logs["loss"])
+            step = int(state.global_step)
+            if not math.isfinite(loss):
+                # the weights are already poisoned: no eval, no checkpoint of them
+                self.nan_step = step
+                control.should_training_stop = True
+                control.should_save = False
+                control.should_evaluate = False
+                return control
+            now = time.time()
+            elapsed = max(now - self.window_start, 1e-9)
+            tokens_per_s = self.window_tokens / elapsed
+            self.window_tokens, self.window_start = 0, now
+            mean_step = sum(self.step_times) / max(len(self.step_times), 1)
+            eta = max(int(state.max_steps) - step, 0) * mean_step
+            lr = float(logs.get("learning_rate", 0.0))
+            events.emit("step", step=step, epoch=round(float(state.epoch or 0.0), 4), loss=loss, lr=lr,
+                        tokens_per_s=round(tokens_per_s, 1), eta_s=round(eta, 1))
+            if self.vdl is not None:
+                self.vdl.add_scalar(tag="train/loss", step=step, value=loss)
+                self.vdl.add_scalar(tag="train/lr", step=step, value=lr)
+                self.vdl.add_scalar(tag="train/tokens_per_s", step=step, value=tokens_per_s)
+            return control
+
+        def on_evaluate(self, args, state, control, metrics=None, **kwargs):
+            metrics = dict(metrics or {})
+            eval_loss = metrics.get("eval_loss")
+            task_metrics: dict[str, float] = {}
+            if eval_loss is not None and math.isfinite(eval_loss):
+                task_metrics["perplexity"] = float(math.exp(min(eval_loss, 50.0)))
+            if classify_eval is not None:
+                task_metrics.update(classify_eval(kwargs.get("model")))
+            step = int(state.global_step)
+            events.emit("eval", step=step, eval_loss=eval_loss, metrics=task_metrics)
+            if self.vdl is not None:
+                if eval_loss is not None:
+                    self.vdl.add_scalar(tag="eval/loss", step=step, value=float(eval_loss))
+                for k, v in task_metrics.items():
+                    self.vdl.add_scalar(tag=f"eval/{k}", step=step, value=float(v))
+            return control
+
+        def on_save(self, args, state, control, **kwargs):
+            step = int(state.global_step)
+            path = Path(args.output_dir) / f"checkpoint-{step}"
+            events.emit("checkpoint", step=step, path=str(path.relative_to(run_dir)))
+            return control
+
+        def on_train_end(self, args, state, control, **kwargs):
+            if self.vdl is not None:
+                self.vdl.close()
+
+    return EventCallback()
+
+
+def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str, str | None]:
+    """Train the job in ``run_dir``; returns ``(status, error)`` for the end event."""
+    from paddleformers.trainer import Trainer, TrainingArguments
+
+    M.set_library_log_level("WARNING")
+    project = Project.open(job.project)
+    template = TemplateCatalog().get(job.template)
+    device = M.select_device(job.device)
+    if job.quantization != "none":
+        ok, why = M.quantization_support(device)
+        if not ok:
+            raise TrainingAborted(f"Quantised LoRA is not available here: {why}")
+
+    events.emit("log", level="info", message="preparing the base model")
+    base = prepare_base_model(job, run_dir, project, template)
+    builtin = M.builtin_size(base)
+    quant = None if job.quantization == "none" else f"weight_only_{job.quantization}"
+    model, tokenizer = M.load_model_and_tokenizer(
+        base, device=device, allow_pickle=job.allow_pickle, quantization=quant)
+    family = M.model_family(model.config)
+    if job.method == "lora":
+        model = M.apply_lora(model, family, r=job.lora_r, alpha=job.lora_alpha, dropout=job.lora_dropout,
+                             target_modules=job.lora_target_modules)
+    trainable, total = M.count_parameters(model)
+
+    system = _lang_system(template)
+    feats = {}
+    records = {}
+    for split in ("train", "val"):
+        records[split] = D.read_jsonl(project.split_path(split))
+        feats[split] = D.build_features(tokenizer, records[split], task=template.task.value, system=system,
+                                        user_format=template.prompt.user, max_length=job.max_length)
+    if not feats["train"]:
+        raise TrainingAborted("The training split is empty. Prepare the data again with more rows.")
+
+    classify_eval = None
+    if template.task.value == "classification" and records["val"]:
+        val = records["val"][:EVAL_CLASSIFY_LIMIT]
+        prompts = D.build_prompts(tokenizer, val, system=system, user_format=template.prompt.user)
+        truth = [str(r.get("label", "")) for r in val]
+
+        def classify_eval(m):
+            preds = D.classify(m if m is not None else model, tokenizer, prompts, template.labels,
+                               max_length=job.max_length)
+            res = D.classification_metrics(truth, preds, template.labels)
+            return {"accuracy": res["accuracy"], "macro_f1": res["macro_f1"]}
+
+    # NaN is caught at log steps; logging on every save step keeps a poisoned state out of checkpoints
+    logging_steps = math.gcd(job.logging_steps, job.save_steps)
+    has_eval = bool(feats["val"])
+    args = TrainingArguments(
+        output_dir=str(run_dir / "checkpoints"),
+        device=device.split(":")[0] if device.startswith(("cpu", "gpu")) else device,
+        per_device_train_batch_size=job.batch_size,
+        per_device_eval_batch_size=job.batch_size,
+        gradient_accumulation_steps=job.gradient_accumulation_steps,
+        learning_rate=job.learning_rate,
+        lr_scheduler_type=job.lr_scheduler,
+        warmup_ratio=job.warmup_ratio,
+        weight_decay=job.weight_decay,
+        num_train_epochs=job.epochs,
+        max_steps=job.max_steps,
+        logging_steps=logging_steps,
+        evaluation_strategy="steps" if has_eval else "no",
+        eval_steps=job.eval_steps,
+        save_strategy="steps",
+        save_steps=job.save_steps,
+        save_total_limit=job.save_total_limit,
+        seed=job.seed,
+        report_to=[],
+        disable_tqdm=True,
+        logging_dir=str(run_dir / "trainer_logs"),
+        **_precision_flags(job, device),
+    )
+    model_info = {
+        "device": device, "family": family, "base_model": job.base_model, "builtin": builtin,
+        "method": job.method, "trainable_params": trainable, "total_params": total,
+        "train_rows": len(feats["train"]), "val_rows": len(feats["val"]),
+    }
+    callback = make_callback(job, run_dir, events, model_info=model_info, classify_eval=classify_eval)
+    trainer = Trainer(
+        model=model, args=args, train_dataset=feats["train"], eval_dataset=feats["val"] or None,
+        data_collator=D.DataCollator(tokenizer.pad_token_id), callbacks=[callback])
+
+    resume = job.resume_from
+    if resume:
+        resume = str((run_dir / resume) if not Path(resume).is_absolute() else Path(resume))
+        if not Path(resume).is_dir():
+            raise TrainingAborted(f"Checkpoint {resume} does not exist; choose one listed by 'workbench runs'.")
+    trainer.train(resume_from_checkpoint=resume)
+
+    if callback.nan_step is not None:
+        ckpts = list_checkpoints(run_dir)
+        kept = f" The last good checkpoint, {ckpts[-1].name}, is kept." if ckpts else ""
+        return "failed", (
+            f"The loss became NaN or infinite at step {callback.nan_step}, so training stopped.{kept} "
+            "Lower the learning rate (for example by 10x) and resume or start again.")
+    if callback.stopped:
+        return "stopped", None
+
+    # final evaluation and the trained model (adapter for LoRA, full weights otherwise)
+    if has_eval:
+        trainer.evaluate()
+    final = run_dir / "final"
+    tmp = run_dir / ".final.tmp"
+    if job.method == "lora":
+        M.save_lora_adapter(model, tmp)
+        tokenizer.save_pretrained(str(tmp))
+    else:
+        M.save_model(model, tokenizer, tmp)
+    import json
+
+    (tmp / "workbench_run.json").write_text(json.dumps({
+        "base_model_path": str(base), "base_model": job.base_model, "method": job.method,
+        "family": family, "template": template.id, "task": template.task.value,
+    }, ensure_ascii=False, indent=2), encoding="utf-8")
+    if final.exists():
+        import shutil
+
+        shutil.rmtree(final)
+    os.replace(tmp, final)
+    events.emit("log", level="info", message="saved the trained model to final/")
+    return "completed", None

@@ -1,0 +1,74 @@
+"""The training worker: ``python -m workbench.engine.worker RUN_DIR``.
+
+Reads RUN_DIR/job.json, appends events to RUN_DIR/events.jsonl and always ends with an
+``end`` event, except when killed outright; readers then see a run without ``end`` whose
+process is gone, i.e. crashed, and resumable from its last checkpoint.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from pathlib import Path
+
+from ..core.errors import WorkbenchError
+from ..core.jobs import read_job
+from ..core.runs import EventWriter, write_pid
+
+OOM_MARKERS = ("out of memory", "resourceexhausted", "cannot allocate memory", "memoryerror", "bad_alloc")
+
+
+def _rank() -> int:
+    return int(os.environ.get("PADDLE_TRAINER_ID", os.environ.get("PADDLE_RANK_IN_NODE", "0")) or 0)
+
+
+def run(run_dir: Path) -> int:
+    job = read_job(run_dir)
+    primary = _rank() == 0
+    # under paddle.distributed.launch every rank trains; only rank 0 reports
+    events = EventWriter(run_dir) if primary else _NullWriter()
+    if primary:
+        write_pid(run_dir, os.getpid())
+    status, error = "failed", None
+    try:
+        from .train import TrainingAborted, run_training
+
+        try:
+            status, error = run_training(job, run_dir, events)
+        except (TrainingAborted, WorkbenchError) as exc:
+            status, error = "failed", str(exc)
+    except BaseException as exc:  # the end event must say why, whatever happened
+        text = f"{type(exc).__name__}: {exc}"
+        traceback.print_exc()
+        if isinstance(exc, KeyboardInterrupt):
+            status, error = "stopped", None
+        elif isinstance(exc, MemoryError) or any(m in text.lower() for m in OOM_MARKERS):
+            status, error = "failed", (
+                "Training ran out of memory. Lower the batch size or the maximum length "
+                "(or use LoRA instead of full fine-tuning), then start again or resume.")
+        else:
+            status, error = "failed", f"Training failed: {text}. The details are in worker.log."
+    events.emit("end", status=status, error=error)
+    events.close()
+    return 0 if status in ("completed", "stopped") else 1
+
+
+class _NullWriter:
+    def emit(self, *a, **k):
+        return {}
+
+    def close(self):
+        pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1:
+        print("usage: python -m workbench.engine.worker RUN_DIR", file=sys.stderr)
+        return 2
+    return run(Path(argv[0]))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
