@@ -84,6 +84,10 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
             self.nan_step: int | None = None
             self.vdl = None
             self.initial_step = 0
+            self.last_eval_step = -1
+            # Fault injection for tests of the NaN path: an absurd learning rate does not
+            # reliably give NaN here (RMSNorm and gradient clipping saturate the model instead).
+            self.inject_nan_at = int(os.environ.get("WORKBENCH_INJECT_NAN_AT_STEP", "0") or 0) or None
 
         # -- lifecycle --
         def on_train_begin(self, args, state, control, **kwargs):
@@ -114,6 +118,10 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
                 self.stopped = True
                 control.should_save = True
                 control.should_training_stop = True
+            if self.inject_nan_at == state.global_step:
+                _poison_weights(kwargs.get("model"))
+            if self.stopped or state.global_step >= state.max_steps:
+                control.should_log = True  # the curve ends where the run ends
             return control
 
         def on_log(self, args, state, control, logs=None, **kwargs):
@@ -121,7 +129,9 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
                 return control
             loss = float(logs["loss"])
             step = int(state.global_step)
-            if not math.isfinite(loss):
+            # paddle's CPU cross-entropy turns NaN logits into a finite loss of ln(vocab),
+            # so the weights are checked too
+            if not math.isfinite(loss) or not _weights_finite(kwargs.get("model")):
                 # the weights are already poisoned: no eval, no checkpoint of them
                 self.nan_step = step
                 control.should_training_stop = True
@@ -152,6 +162,7 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
             if classify_eval is not None:
                 task_metrics.update(classify_eval(kwargs.get("model")))
             step = int(state.global_step)
+            self.last_eval_step = step
             events.emit("eval", step=step, eval_loss=eval_loss, metrics=task_metrics)
             if self.vdl is not None:
                 if eval_loss is not None:
@@ -171,6 +182,26 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
                 self.vdl.close()
 
     return EventCallback()
+
+
+def _weights_finite(model) -> bool:
+    import paddle
+
+    if model is None:
+        return True
+    for p in model.parameters():
+        if not p.stop_gradient and not bool(paddle.isfinite(p).all()):
+            return False
+    return True
+
+
+def _poison_weights(model) -> None:
+    import paddle
+
+    for p in model.parameters():
+        if not p.stop_gradient:
+            p.set_value(paddle.full_like(p, float("nan")))
+            return
 
 
 def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str, str | None]:
@@ -274,7 +305,7 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
         return "stopped", None
 
     # final evaluation and the trained model (adapter for LoRA, full weights otherwise)
-    if has_eval:
+    if has_eval and callback.last_eval_step != trainer.state.global_step:
         trainer.evaluate()
     final = run_dir / "final"
     tmp = run_dir / ".final.tmp"
