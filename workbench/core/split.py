@@ -8,12 +8,23 @@ import pandas as pd
 from .errors import DataError
 
 
-def _counts(n: int, ratios: tuple[float, float, float]) -> tuple[int, int, int]:
-    n_val = int(round(n * ratios[1]))
-    n_test = int(round(n * ratios[2]))
-    if n - n_val - n_test < 1:
-        n_val, n_test = min(n_val, max(n - 1, 0)), 0
-    return n - n_val - n_test, n_val, n_test
+def _allocate(sizes: list[int], ratio: float, total: int, cap: list[int]) -> list[int]:
+    """Per-group counts that add up to ``total``: floors first, then the largest remainders."""
+    exact = [n * ratio for n in sizes]
+    counts = [min(int(x), c) for x, c in zip(exact, cap)]
+    # ties go to the smaller group, so that small classes reach every split
+    order = sorted(range(len(sizes)), key=lambda i: (-(exact[i] - int(exact[i])), sizes[i]))
+    short = total - sum(counts)
+    while short > 0:
+        progressed = False
+        for i in order:
+            if short and counts[i] < cap[i]:
+                counts[i] += 1
+                short -= 1
+                progressed = True
+        if not progressed:
+            break
+    return counts
 
 
 def split_frame(
@@ -26,7 +37,7 @@ def split_frame(
 
     Written here rather than with scikit-learn's train_test_split because that one fails
     on a class with a single member and splits in two only; per-class allocation keeps
-    every class in train and rounds per class, which is what small business data needs.
+    every class in train and keeps the totals at the ratios, which is what small business data needs.
     """
     if abs(sum(ratios) - 1.0) > 1e-6 or min(ratios) < 0 or ratios[0] <= 0:
         raise DataError(f"Split ratios {ratios} must be non-negative, train above zero, and add up to 1.")
@@ -36,13 +47,18 @@ def split_frame(
     groups = [np.arange(len(df))] if stratify is None else [
         idx for _, idx in sorted(df.groupby(stratify, sort=True, dropna=False).indices.items(), key=lambda kv: str(kv[0]))
     ]
+    sizes = [len(idx) for idx in groups]
+    n = sum(sizes)
+    n_val, n_test = int(round(n * ratios[1])), int(round(n * ratios[2]))
+    # every group keeps at least one training row
+    val = _allocate(sizes, ratios[1], n_val, [max(k - 1, 0) for k in sizes])
+    test = _allocate(sizes, ratios[2], n_test, [max(k - 1 - v, 0) for k, v in zip(sizes, val)])
     parts: dict[str, list[np.ndarray]] = {"train": [], "val": [], "test": []}
-    for idx in groups:
+    for idx, nv, nt in zip(groups, val, test):
         idx = rng.permutation(idx)
-        n_train, n_val, _ = _counts(len(idx), ratios)
-        parts["train"].append(idx[:n_train])
-        parts["val"].append(idx[n_train:n_train + n_val])
-        parts["test"].append(idx[n_train + n_val:])
+        parts["val"].append(idx[:nv])
+        parts["test"].append(idx[nv:nv + nt])
+        parts["train"].append(idx[nv + nt:])
     out = {}
     for name, chunks in parts.items():
         pos = rng.permutation(np.concatenate(chunks)) if chunks else np.array([], dtype=int)
