@@ -283,6 +283,10 @@ def test_classify_learns_labels_and_stays_in_label_set(builtin_tiny, tmp_path):
                     user_format=user_format, steps=30, lr=3e-3)
     _assert_falls(losses)
     preds = D.classify(model, tok, prompts, CLS_LABELS, batch_size=5)
+    # padding in a batch must not change a sequence's score
+    one = D.label_log_likelihoods(model, tok, prompts[:3], CLS_LABELS + ["中性偏正面"], batch_size=1)
+    many = D.label_log_likelihoods(model, tok, prompts[:3], CLS_LABELS + ["中性偏正面"], batch_size=7)
+    np.testing.assert_allclose(one, many, atol=1e-4)
     assert set(preds) <= set(CLS_LABELS)
     metrics = D.classification_metrics([r["label"] for r in CLS_RECORDS], preds, CLS_LABELS)
     assert metrics["accuracy"] >= 0.9, (preds, losses)
@@ -313,6 +317,9 @@ def test_merge_lora_and_save_roundtrip(folders, tmp_path):
     assert (out / "model.safetensors").is_file()
     reloaded = M.load_model(out, for_training=False)
     np.testing.assert_allclose(_logits(reloaded), lora_logits, atol=1e-4)
+    base = M.load_model(folders("ernie4_5"), for_training=False)
+    with_adapter = M.load_lora_adapter(base, adapter)
+    np.testing.assert_allclose(_logits(with_adapter), lora_logits, atol=1e-4)
 
 
 # ----- devices and quantisation -----------------------------------------------------------------------

@@ -39,6 +39,9 @@ FALLBACK_USER = "<user>\n{user}\n<assistant>\n"
 # text and the assistant marker) and drop tokens from its middle.
 PROMPT_TAIL_TOKENS = 32
 
+# Upper bound on batch x length x vocab logits computed at once when scoring labels.
+LOGITS_BUDGET = 64 * 1024 * 1024
+
 
 # ----- records and prompts --------------------------------------------------------------
 
@@ -210,7 +213,8 @@ def label_log_likelihoods(model, tokenizer, prompts: Sequence[str], labels: Sequ
                           batch_size: int = 32, max_length: int = 512) -> list[list[float]]:
     """``scores[i][j]`` = log p(label j + eos | prompt i) under ``model`` (no grad).
 
-    Sequences are scored in batches of ``batch_size`` (prompt, label) pairs.
+    Sequences are scored in batches of up to ``batch_size`` (prompt, label) pairs, fewer
+    when the logits of a batch would exceed ``LOGITS_BUDGET`` values.
     """
     import paddle
     import paddle.nn.functional as F
@@ -229,21 +233,28 @@ def label_log_likelihoods(model, tokenizer, prompts: Sequence[str], labels: Sequ
     scores = [[0.0] * len(labels) for _ in prompts]
     pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
     collator = DataCollator(pad_id)
+    vocab = int(getattr(model.config, "vocab_size", 0) or len(tokenizer))
     was_training = model.training
     model.eval()
     try:
         with paddle.no_grad():
-            for start in range(0, len(pairs), batch_size):
-                chunk = pairs[start:start + batch_size]
+            start = 0
+            while start < len(pairs):
+                # The model computes logits for every position: bound batch x length x vocab
+                # (a 150k vocabulary at 512 tokens is 300 MB per sequence in float32).
+                longest = max(len(ids) for _, _, ids, _ in pairs[start:start + batch_size])
+                rows = max(1, min(batch_size, LOGITS_BUDGET // max(1, longest * vocab)))
+                chunk = pairs[start:start + rows]
+                start += rows
                 batch = collator([{"input_ids": ids} for _, _, ids, _ in chunk])
                 out = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"],
                             use_cache=False, return_dict=True)
-                logp = F.log_softmax(out.logits.astype("float32"), axis=-1).numpy()
+                logits = out.logits
                 for row, (i, j, ids, n_prompt) in enumerate(chunk):
-                    total = 0.0
-                    for pos in range(n_prompt, len(ids)):
-                        total += float(logp[row, pos - 1, ids[pos]])
-                    scores[i][j] = total
+                    # positions n_prompt-1 .. len-2 predict the label tokens and eos
+                    logp = F.log_softmax(logits[row, n_prompt - 1:len(ids) - 1].astype("float32"), axis=-1)
+                    target = paddle.to_tensor(ids[n_prompt:], dtype="int64").unsqueeze(-1)
+                    scores[i][j] = float(paddle.take_along_axis(logp, target, axis=-1).sum())
     finally:
         if was_training:
             model.train()

@@ -507,8 +507,6 @@ def load_model(path: str | os.PathLike, *, dtype: str = "float32", allow_pickle:
     switched off. ``quantization`` ("weight_only_int8"/"weight_only_int4") loads a
     quantised base for LoRA where :func:`quantization_support` allows it.
     """
-    import paddle
-
     folder = resolve_model_source(path, allow_pickle=allow_pickle)
     config = check_model_folder(folder, allow_pickle=allow_pickle)
     family = model_family(config)
@@ -558,7 +556,6 @@ def load_model(path: str | os.PathLike, *, dtype: str = "float32", allow_pickle:
         model.train()
     else:
         model.eval()
-    paddle.set_grad_enabled(True)
     return model
 
 
@@ -673,7 +670,7 @@ def load_lora_adapter(model, adapter_dir: str | os.PathLike):
 # ----- the built-in model ------------------------------------------------------------------
 
 
-def train_builtin_tokenizer(texts: Iterable[str], vocab_size: int):
+def train_builtin_tokenizer(texts: Iterable[str], vocab_size: int, model_max_length: int = 1024):
     """A byte-level BPE tokenizer trained on ``texts``, wrapped as a transformers fast tokenizer."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
@@ -693,7 +690,7 @@ def train_builtin_tokenizer(texts: Iterable[str], vocab_size: int):
     return PreTrainedTokenizerFast(
         tokenizer_object=tok, bos_token=BOS, eos_token=EOS, pad_token=PAD, unk_token=UNK,
         additional_special_tokens=list(ROLE_TOKENS), chat_template=BUILTIN_CHAT_TEMPLATE,
-        padding_side="right", model_max_length=BUILTIN_SIZES["small"]["max_position_embeddings"],
+        padding_side="right", model_max_length=model_max_length,
     )
 
 
@@ -717,7 +714,7 @@ def build_builtin_model(size: str, texts: Iterable[str], out_dir: str | os.PathL
     spec = dict(BUILTIN_SIZES[size])
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    tokenizer = train_builtin_tokenizer(texts, spec["vocab_size"])
+    tokenizer = train_builtin_tokenizer(texts, spec["vocab_size"], spec["max_position_embeddings"])
     vocab = len(tokenizer)
     spec["vocab_size"] = int(math.ceil(vocab / 64) * 64)  # pad the embedding for speed
     head_dim = spec["hidden_size"] // spec["num_attention_heads"]

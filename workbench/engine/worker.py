@@ -49,9 +49,24 @@ def run(run_dir: Path) -> int:
                 "(or use LoRA instead of full fine-tuning), then start again or resume.")
         else:
             status, error = "failed", f"Training failed: {text}. The details are in worker.log."
-    events.emit("end", status=status, error=error)
+    events.emit("end", status=status, error=error, peak_rss_mb=_peak_rss_mb())
     events.close()
     return 0 if status in ("completed", "stopped") else 1
+
+
+def _peak_rss_mb() -> float | None:
+    try:
+        import resource
+
+        kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return round(kb / 1024 / (1024 if sys.platform == "darwin" else 1), 1)
+    except (ImportError, OSError):
+        try:
+            import psutil
+
+            return round(psutil.Process().memory_info().peak_wset / 2**20, 1)
+        except Exception:
+            return None
 
 
 class _NullWriter:
