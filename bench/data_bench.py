@@ -66,29 +66,28 @@ PUNCT_RE = re.compile(r"[\s\W_]+")
 
 
 def bare_pandas(path: Path, template) -> pd.DataFrame:
+    """The template's default recipe, step for step, as idiomatic pandas."""
     df = pd.read_csv(path, dtype=str, keep_default_na=False)
     df = df.rename(columns={template.columns["text"]: "text", template.columns["label"]: "label"})[["text", "label"]]
-    for c in ("text", "label"):
-        df[c] = df[c].str.strip()
-        uniq = pd.unique(df[c])
-        df[c] = df[c].map(dict(zip(uniq, (unicodedata.normalize("NFKC", u) for u in uniq))))
-    df = df[(df["text"] != "") & (df["label"] != "")]
-    df = df.drop_duplicates()
-    key = df["text"].str.lower().str.replace(PUNCT_RE, "", regex=True)
-    df = df[~key.duplicated()]
-    df = df[df["text"].str.len().between(5, 500)]
-    t = df["text"]
+    for c in ("text", "label"):  # trim_whitespace, normalize_unicode (NFKC)
+        df[c] = df[c].str.strip().str.normalize("NFKC")
+    df = df[(df["text"] != "") & (df["label"] != "")]  # drop_empty
+    alias = {a.strip().casefold(): lab for lab, al in template.label_aliases.items() for a in al}
+    alias.update({lab.casefold(): lab for lab in template.labels})
+    df = df.assign(label=df["label"].str.strip().str.casefold().map(alias))  # normalize_labels
+    df = df[df["label"].notna()]
+    t = df["text"]  # mask_pii
+    t = t.str.replace(MAIL_RE, "[邮箱]", regex=True)
     t = t.str.replace(ID_RE, lambda m: "[身份证号]" if _id_ok(m.group()) else m.group(), regex=True)
     t = t.str.replace(CARD_RE, lambda m: "[银行卡号]" if _luhn_ok(m.group()) else m.group(), regex=True)
     t = t.str.replace(PHONE_RE, "[电话]", regex=True)
-    t = t.str.replace(MAIL_RE, "[邮箱]", regex=True)
-    terms = sorted(template.sensitive_terms, key=len, reverse=True)
+    terms = sorted(template.sensitive_terms, key=len, reverse=True)  # sensitive_terms (mask)
     t = t.str.replace("|".join(map(re.escape, terms)), lambda m: "*" * len(m.group()), regex=True)
     df = df.assign(text=t)
-    alias = {a: lab for lab, al in template.label_aliases.items() for a in al}
-    alias.update({lab: lab for lab in template.labels})
-    df = df.assign(label=df["label"].map(lambda v: alias.get(v, v)))
-    return df
+    df = df.drop_duplicates(subset=["text"])  # drop_duplicates
+    key = df["text"].str.normalize("NFKD").str.lower().str.replace(PUNCT_RE, "", regex=True)
+    df = df[~key.duplicated()]  # drop_near_duplicates
+    return df[df["text"].str.len().between(4, 500)]  # length_filter
 
 
 def workbench_side(path: Path, template) -> pd.DataFrame:

@@ -12,9 +12,9 @@ import sys
 import traceback
 from pathlib import Path
 
-from ..core.errors import WorkbenchError
-from ..core.jobs import read_job
-from ..core.runs import EventWriter, write_pid
+from workbench.core.errors import WorkbenchError
+from workbench.core.jobs import read_job
+from workbench.core.runs import EventWriter, write_pid
 
 OOM_MARKERS = ("out of memory", "resourceexhausted", "cannot allocate memory", "memoryerror", "bad_alloc")
 
@@ -32,7 +32,7 @@ def run(run_dir: Path) -> int:
         write_pid(run_dir, os.getpid())
     status, error = "failed", None
     try:
-        from .train import TrainingAborted, run_training
+        from workbench.engine.train import TrainingAborted, run_training
 
         try:
             status, error = run_training(job, run_dir, events)
