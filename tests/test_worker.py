@@ -207,3 +207,23 @@ def test_absurd_learning_rate_ends_failed_with_advice(cls_project):
     assert end["status"] == "failed", _log(run_dir)
     assert "NaN" in end["error"] and "learning rate" in end["error"]
     assert summarize(run_dir).status == "failed"
+
+
+def test_the_worker_runs_data_parallel_under_paddles_launcher(cls_project, tmp_path):
+    """Two CPU processes (what this machine allows): each step sees two batches."""
+    import workbench.engine.worker as worker
+
+    job = _job(cls_project, max_steps=4, batch_size=4, logging_steps=1, save_steps=2, eval_steps=100)
+    run_dir = cls_project / "runs" / new_run_id("dist")
+    write_job(run_dir, job)
+    res = subprocess.run(
+        [sys.executable, "-m", "paddle.distributed.launch", "--nproc_per_node", "2", "--log_dir", str(tmp_path / "log"),
+         worker.__file__, str(run_dir)], cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT)
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
+    events = read_events(run_dir)
+    assert events[-1]["status"] == "completed"
+    assert len([e for e in events if e["event"] == "start"]) == 1, "only rank 0 reports"
+    first = next(e for e in events if e["event"] == "step")
+    train_rows = next(e for e in events if e["event"] == "start")["train_rows"]
+    assert first["epoch"] == pytest.approx(2 * 4 / train_rows, abs=2e-3)
+    assert (run_dir / "final" / "config.json").is_file()

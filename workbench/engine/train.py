@@ -28,6 +28,10 @@ class TrainingAborted(Exception):
     """Raised for a run that must end as failed with a user-facing message."""
 
 
+def _rank() -> int:
+    return int(os.environ.get("PADDLE_TRAINER_ID", "0") or 0)
+
+
 def _lang_system(template: TemplateSpec) -> str:
     return template.prompt.system.zh
 
@@ -38,6 +42,13 @@ def prepare_base_model(job: JobSpec, run_dir: Path, project: Project, template: 
         size = job.base_model.split(":", 1)[1]
         folder = run_dir / "base_model"
         if (folder / "config.json").is_file():
+            return folder
+        if _rank() != 0:  # under the distributed launcher rank 0 builds, the others wait for it
+            deadline = time.time() + 600
+            while not (folder / "config.json").is_file():
+                if time.time() > deadline:
+                    raise TrainingAborted("Rank 0 did not build the built-in model within 10 minutes.")
+                time.sleep(0.5)
             return folder
         records = D.read_jsonl(project.split_path("train"))
         texts = []
@@ -94,11 +105,14 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
             self.initial_step = int(state.global_step)
             self.window_start = self.last_step_time = time.time()
             try:
+                if _rank() != 0:
+                    raise RuntimeError("written by rank 0")
                 from visualdl import LogWriter
 
                 self.vdl = LogWriter(logdir=str(run_dir / "vdl"))
             except Exception as exc:  # VisualDL is optional at run time; the events file is not
-                events.emit("log", level="warning", message=f"VisualDL logs disabled: {exc}")
+                if _rank() == 0:
+                    events.emit("log", level="warning", message=f"VisualDL logs disabled: {exc}")
             events.emit(
                 "start", total_steps=int(state.max_steps), initial_step=self.initial_step,
                 num_train_epochs=float(args.num_train_epochs), **model_info)
@@ -276,6 +290,10 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
         report_to=[],
         disable_tqdm=True,
         logging_dir=str(run_dir / "trainer_logs"),
+        # several processes (paddle.distributed.launch) train data-parallel: plain replicas,
+        # not PaddleFormers' default ZeRO-style sharding, which needs master-grad AMP
+        sharding="",
+        split_param=False,
         **_precision_flags(job, device),
     )
     model_info = {
@@ -307,6 +325,8 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
     # final evaluation and the trained model (adapter for LoRA, full weights otherwise)
     if has_eval and callback.last_eval_step != trainer.state.global_step:
         trainer.evaluate()
+    if _rank() != 0:
+        return "completed", None
     final = run_dir / "final"
     tmp = run_dir / ".final.tmp"
     if job.method == "lora":

@@ -20,7 +20,7 @@ OOM_MARKERS = ("out of memory", "resourceexhausted", "cannot allocate memory", "
 
 
 def _rank() -> int:
-    return int(os.environ.get("PADDLE_TRAINER_ID", os.environ.get("PADDLE_RANK_IN_NODE", "0")) or 0)
+    return int(os.environ.get("PADDLE_TRAINER_ID", "0") or 0)
 
 
 def run(run_dir: Path) -> int:
