@@ -1,0 +1,78 @@
+"""`workbench train` and `workbench runs` as a user runs them, and the recommendation."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from workbench.core.project import prepare
+from workbench.core.recommend import recommend
+from workbench.core.templates import TemplateCatalog
+
+CATALOG = TemplateCatalog()
+
+
+def wb(*args, timeout=300):
+    return subprocess.run([sys.executable, "-m", "workbench", *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    t = CATALOG.get("legal_case_type")
+    root = tmp_path_factory.mktemp("p") / "legal"
+    prepare(t, t.sample_path, root)
+    return root
+
+
+def test_recommendation_follows_data_and_device(project):
+    from workbench.core.project import Project
+
+    t = CATALOG.get("legal_case_type")
+    stats = Project.open(project).config.stats
+    cpu = recommend(t, stats, "cpu", "builtin:small")
+    assert cpu.method == "full" and any("from scratch" in n for n in cpu.notes)
+    assert 64 <= cpu.max_length <= 1024 and cpu.max_length % 32 == 0
+    assert cpu.total_steps == -(-stats["splits"]["train"] // cpu.batch_size) * int(cpu.epochs)
+    gpu = recommend(t, stats, "gpu:0", "builtin:small")
+    assert gpu.batch_size > cpu.batch_size and gpu.est_seconds < cpu.est_seconds
+    bigger = dict(stats, splits={**stats["splits"], "train": stats["splits"]["train"] * 4})
+    assert recommend(t, bigger, "cpu", "builtin:small").est_seconds > cpu.est_seconds
+    lora = recommend(t, stats, "cpu", "/nonexistent/model", "lora")
+    assert lora.method == "lora" and lora.learning_rate > 0 and lora.est_memory_mb > cpu.est_memory_mb
+
+
+def test_train_command_runs_the_worker_and_runs_lists_it(project):
+    res = wb("train", "--project", project, "--base-model", "builtin:tiny", "--max-steps", "4", "--eval-steps", "4",
+             "--save-steps", "4", "--logging-steps", "2", "--json")
+    assert res.returncode == 0, res.stderr[-2000:]
+    events = [json.loads(l) for l in res.stdout.splitlines() if l.startswith("{")]
+    assert events[0]["v"] == 1 and events[-1] == {**events[-1], "event": "end", "status": "completed"}
+    listed = json.loads(wb("runs", "--project", project, "--json").stdout)["runs"]
+    assert listed[-1]["status"] == "completed" and listed[-1]["last_step"] == 4
+    assert listed[-1]["last_checkpoint"] == "checkpoints/checkpoint-4"
+    human = wb("runs", "--project", project).stdout
+    assert "completed" in human and "step 4/4" in human
+    # a completed run is not resumed; an unknown one is named
+    res = wb("train", "--project", project, "--resume", listed[-1]["id"])
+    assert res.returncode == 2 and "has completed" in res.stderr
+    res = wb("train", "--project", project, "--resume", "no-such-run")
+    assert res.returncode == 2 and "does not exist" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_train_command_progress_bar_and_failure_exit(project):
+    res = wb("train", "--project", project, "--base-model", "builtin:tiny", "--max-steps", "2", "--logging-steps", "1",
+             "--save-steps", "100", "--eval-steps", "100")
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "trained from scratch" in res.stdout and "tok/s" in res.stdout and "ETA" in res.stdout
+    res = wb("train", "--project", project, "--base-model", "/no/such/folder", "--max-steps", "2")
+    assert res.returncode == 1
+    assert "failed" in res.stdout
+
+
+def test_train_refuses_an_unprepared_project(tmp_path):
+    res = wb("train", "--project", tmp_path)
+    assert res.returncode == 2 and "not a Workbench project" in res.stderr
