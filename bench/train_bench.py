@@ -51,9 +51,7 @@ def bare_loop(args) -> None:
     feats = D.build_features(tok, records, task=template.task.value, system=template.prompt.system.zh,
                              user_format=template.prompt.user, max_length=args.max_length)
     collate = D.DataCollator(tok.pad_token_id)
-    sched = paddle.optimizer.lr.LinearWarmup(
-        paddle.optimizer.lr.CosineAnnealingDecay(args.lr, T_max=args.steps), warmup_steps=0, start_lr=args.lr,
-        end_lr=args.lr)
+    sched = paddle.optimizer.lr.CosineAnnealingDecay(args.lr, T_max=args.steps)
     opt = paddle.optimizer.AdamW(learning_rate=sched, parameters=[p for p in model.parameters() if not p.stop_gradient],
                                  grad_clip=paddle.nn.ClipGradByGlobalNorm(1.0), weight_decay=0.0)
     model.train()

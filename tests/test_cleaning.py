@@ -83,9 +83,15 @@ def test_trim_single_inner_spaces_kept_and_tab_becomes_space():
 def test_normalize_unicode_nfkc():
     df = frame(text=["ＡＢＣ１２３", "你好，世界！", "顿号、句号。", "a\u3000b", "plain", None])
     out, rep = run(df, "normalize_unicode")
+    assert col(out) == ["ABC123", "你好，世界！", "顿号、句号。", "a b", "plain", None]
+    assert rep.cells_changed == 2
+    assert rep.examples[0].before == "ＡＢＣ１２３" and rep.examples[0].after == "ABC123"
+    # Chinese punctuation stays unless asked otherwise; then it is plain NFKC
+    out, rep = run(df, "normalize_unicode", keep_cjk_punctuation=False)
     assert col(out) == ["ABC123", "你好,世界!", "顿号、句号。", "a b", "plain", None]
     assert rep.cells_changed == 3
-    assert rep.examples[0].before == "ＡＢＣ１２３" and rep.examples[0].after == "ABC123"
+    out, _ = run(frame(text=["（全角）：Ｘ；？"]), "normalize_unicode")
+    assert col(out) == ["（全角）：X；？"]
 
 
 def test_normalize_unicode_other_form():
@@ -355,7 +361,7 @@ def test_steps_do_not_modify_input_and_keep_index_labels():
     out, reports = Recipe(steps=default_steps()).apply(df)
     pd.testing.assert_frame_equal(df, before)
     assert out.index.tolist() == [100, 101, 104, 107]
-    assert col(out) == ["手机 [电话]", "ABC 很好", "**:卡号 [银行卡号]", "正常文本 一"]
+    assert col(out) == ["手机 [电话]", "ABC 很好", "**：卡号 [银行卡号]", "正常文本 一"]
     assert col(out, "label") == ["正面", "正面", "负面", "其他"]
     assert [r.op for r in reports] == [s.op for s in default_steps()]
     assert [r.rows_out for r in reports] == [8, 8, 7, 6, 5, 4, 4, 4, 4]
@@ -518,5 +524,5 @@ def test_normalize_matches_unicodedata_on_mixed_text():
 
     texts = ["ＡＢＣ１２３，", "café", "cafe\u0301", "한국어 텍스트", "\u1100\u1161\u11a8", "ﬁ①½", "ｶﾞｷﾞ", "Å\u212b", "中文。", "x\u0323\u0307"]
     for form in ("NFKC", "NFC", "NFD", "NFKD"):
-        out, _ = run(frame(text=texts), "normalize_unicode", form=form)
+        out, _ = run(frame(text=texts), "normalize_unicode", form=form, keep_cjk_punctuation=False)
         assert col(out) == [unicodedata.normalize(form, t) for t in texts], form

@@ -91,6 +91,15 @@ class NormalizeUnicodeParams(ColumnsParams):
     form: Literal["NFKC", "NFC", "NFKD", "NFD"] = Field(
         default="NFKC", description='one of "NFKC", "NFC", "NFKD", "NFD"'
     )
+    keep_cjk_punctuation: bool = Field(
+        default=True, description="true to keep Chinese full-width punctuation such as ，：；！？（） as it is"
+    )
+
+
+# Full-width punctuation that Chinese text uses as its own; NFKC would turn it into ASCII.
+CJK_PUNCTUATION = "，：；！？（）"
+# Placeholders from the supplementary private use area, which no normalisation touches.
+_CJK_PLACEHOLDERS = "".join(chr(0xF0000 + i) for i in range(len(CJK_PUNCTUATION)))
 
 
 class DropEmptyParams(Params):
@@ -321,13 +330,25 @@ def _trim_whitespace(df: pd.DataFrame, p: TrimParams, where: str):
 
 @_register("normalize_unicode", "Normalise Unicode (full-width to half-width)", "统一字符宽度", NormalizeUnicodeParams)
 def _normalize_unicode(df: pd.DataFrame, p: NormalizeUnicodeParams, where: str):
-    """Unicode normalisation, NFKC by default: full-width letters, digits and ASCII
-    punctuation become half-width (ＡＢＣ１２３ -> ABC123, "，" U+FF0C -> ",", "！" -> "!"),
-    the ideographic space U+3000 becomes a space; the CJK marks 、 and 。 stay."""
+    """Unicode normalisation, NFKC by default: full-width letters and digits become
+    half-width (ＡＢＣ１２３ -> ABC123), the ideographic space U+3000 becomes a space. The
+    full-width punctuation Chinese writes with (，：；！？（）) stays unless
+    keep_cjk_punctuation is false; 、 and 。 always stay."""
     # Vectorised (see _arrow.normalize): decomposition in C++ over the whole column, Python
     # only for the cells that need composing. Mapping unicodedata over the unique values
     # instead saves little here: most texts of a data set are unique.
-    return _map_columns(df, _columns(df, p.columns, where), lambda a, _c: A.normalize(a, p.form))
+    if not (p.keep_cjk_punctuation and p.form in ("NFKC", "NFKD")):
+        return _map_columns(df, _columns(df, p.columns, where), lambda a, _c: A.normalize(a, p.form))
+
+    def keep_punctuation(a, _c):
+        for ch, ph in zip(CJK_PUNCTUATION, _CJK_PLACEHOLDERS):
+            a = pc.replace_substring(a, ch, ph)
+        a = A.normalize(a, p.form)
+        for ch, ph in zip(CJK_PUNCTUATION, _CJK_PLACEHOLDERS):
+            a = pc.replace_substring(a, ph, ch)
+        return a
+
+    return _map_columns(df, _columns(df, p.columns, where), keep_punctuation)
 
 
 @_register("drop_empty", "Drop rows with empty cells", "删除空行", DropEmptyParams, drops_rows=True)
