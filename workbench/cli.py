@@ -310,12 +310,196 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+# ----- evaluate / export / playground -------------------------------------------
+
+
+class _StdoutToStderr:
+    """While active, anything written to file descriptor 1 (Paddle's C++ code prints
+    notes there) goes to stderr, so stdout carries only the command's result."""
+
+    def __enter__(self):
+        import os
+
+        sys.stdout.flush()
+        try:
+            self._saved = os.dup(1)
+            os.dup2(2, 1)
+        except (OSError, ValueError, AttributeError):  # no real descriptors (embedded)
+            self._saved = None
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        import os
+
+        sys.stdout.flush()
+        if self._saved is not None:
+            os.dup2(self._saved, 1)
+            os.close(self._saved)
+        return False
+
+
+def _stage_printer(quiet: bool):
+    last: dict[str, Any] = {}
+
+    def report(stage: str, done: int, total: int) -> None:
+        if quiet or (last.get("stage") == stage and done not in (0, total)):
+            return
+        last["stage"] = stage
+        print(f"  {stage} {done}/{total}" if total > 1 else f"  {stage}", file=sys.stderr, flush=True)
+
+    return report
+
+
+def _fmt_metric(v: Any) -> str:
+    return "-" if v is None else (f"{v:.4f}" if isinstance(v, float) else str(v))
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from .core.trained import resolve_trained_run
+
+    trained = resolve_trained_run(args.project, args.run)  # bad input fails before paddle loads
+    if trained.note and not args.json:
+        print(f"note: {trained.note}", file=sys.stderr)
+    from .engine.evaluate import evaluate_run
+
+    with _StdoutToStderr():
+        result = evaluate_run(args.project, args.run, compare_base=args.compare_base, split=args.split,
+                              device=args.device, max_new_tokens=args.max_new_tokens, limit=args.limit,
+                              progress=_stage_printer(args.json))
+    out = trained.eval_dir
+    if args.json:
+        _print_json({**{k: v for k, v in result.items() if k not in ("best", "worst")},
+                     "files": {name: str(out / name) for name in ("metrics.json", "predictions.csv", "report.html")}})
+        return 0
+    m, base = result["metrics"], result.get("base")
+    keys = (["accuracy", "macro_f1"] if result["task"] == "classification" else ["rouge_l", "bleu", "exact_match"]) \
+        + ["eval_loss", "perplexity"]
+    print(f"run {result['run']} ({result['source']}) on {result['rows']} '{result['split']}' samples:")
+    print(f"  {'metric':<14}{'fine-tuned':>12}" + (f"{'base':>12}" if base else ""))
+    for k in keys:
+        print(f"  {k:<14}{_fmt_metric(m.get(k)):>12}" + (f"{_fmt_metric(base.get(k)):>12}" if base else ""))
+    for lab, v in (m.get("per_class") or {}).items():
+        print(f"  {lab}: precision {v['precision']:.3f} recall {v['recall']:.3f} f1 {v['f1']:.3f} ({v['support']})")
+    print(f"report      {out / 'report.html'}")
+    print(f"predictions {out / 'predictions.csv'}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from .core.project import Project
+    from .core.trained import resolve_trained_run
+
+    project = Project.open(args.project)
+    trained = resolve_trained_run(project, args.run)
+    formats = [f.strip() for f in (args.formats or "static,merged,onnx").split(",") if f.strip()]
+    from .engine.export import FORMATS, check_out_dir
+
+    unknown = sorted(set(formats) - set(FORMATS))
+    if unknown or not formats:
+        raise WorkbenchError(f"--formats: unknown format(s) {', '.join(unknown) or '(none)'}; "
+                             f"choose from {', '.join(FORMATS)}, separated by commas.")
+    out = Path(args.out) if args.out else project.exports_dir / trained.run_id
+    check_out_dir(out)
+    if trained.note and not args.json:
+        print(f"note: {trained.note}", file=sys.stderr)
+    from .engine.export import export_run
+
+    with _StdoutToStderr():
+        result = export_run(project.root, args.run, out, formats=formats, int8=args.int8,
+                            evaluate=not args.no_eval, progress=_stage_printer(args.json))
+    if args.json:
+        _print_json(result)
+        return 0
+    print(f"exported run {result['run']} ({result['source']}) to {result['out']}")
+    for fmt, info in result["formats"].items():
+        diff = info.get("max_abs_diff")
+        shown = f"max_abs_diff {diff:.3g}" if isinstance(diff, float) else ""
+        print(f"  {fmt:<8}{info['status']:<8}{shown}" + (f"  {info['reason']}" if info.get("reason") else ""))
+    if result.get("int8"):
+        q = result["int8"]
+        change = (f"accuracy change {q['accuracy_change']:+.4f}" if "accuracy_change" in q
+                  else f"loss {q['eval_loss_fp32']:.4f} -> {q['eval_loss_int8']:.4f}")
+        print(f"  int8    ok      {change}, {q['size_mb_fp32']} MB -> {q['size_mb_int8']} MB")
+    lat = result.get("latency") or {}
+    if lat:
+        print(f"  latency static {lat['static_ms']:.2f} ms vs eager {lat['eager_ms']:.2f} ms per sample "
+              f"({lat['device']})")
+    print(f"try it: cd {result['out']} && python predict.py \"...\"")
+    return 0
+
+
+def cmd_playground(args: argparse.Namespace) -> int:
+    from .core.trained import resolve_trained_run
+
+    resolve_trained_run(args.project, args.run)
+    from .engine.playground import Playground
+
+    with _StdoutToStderr():
+        pg = Playground(args.project, args.run, device=args.device, base=args.base)
+    if pg.trained.note:
+        print(f"note: {pg.trained.note}", file=sys.stderr)
+    request = {"prompt": args.prompt, "mode": "sample" if args.sample else "greedy",
+               "temperature": args.temperature, "top_p": args.top_p, "max_new_tokens": args.max_new_tokens,
+               "seed": args.seed}
+    for event in pg.stream(request):
+        if event["event"] == "token":
+            sys.stdout.write(event["text"])
+            sys.stdout.flush()
+        elif event["event"] == "labels":
+            probs = "  ".join(f"{k} {v:.3f}" for k, v in event["probabilities"].items())
+            print(f"\nlabel: {event['label']}  ({probs})")
+        elif event["event"] == "done":
+            print()
+            print(f"[{event['tokens']} tokens, {event['seconds']:.2f} s]", file=sys.stderr)
+    return 0
+
+
+def _add_eval_export_parsers(sub) -> None:
+    ev = sub.add_parser("eval", help="evaluate a run on the test split (metrics, predictions, HTML report)")
+    ev.add_argument("--project", required=True)
+    ev.add_argument("--run", required=True)
+    ev.add_argument("--compare-base", action="store_true", help="also run the base model on the same split")
+    ev.add_argument("--split", default="test", choices=["test", "val", "train"])
+    ev.add_argument("--max-new-tokens", type=int, help="instruction tasks: longest generated answer")
+    ev.add_argument("--limit", type=int, help="evaluate only the first N samples")
+    ev.add_argument("--device", default="cpu")
+    ev.add_argument("--json", action="store_true")
+    ev.set_defaults(func=cmd_eval)
+
+    ex = sub.add_parser("export", help="export a run as a verified deployable bundle")
+    ex.add_argument("--project", required=True)
+    ex.add_argument("--run", required=True)
+    ex.add_argument("--out", help="new or empty folder (default: <project>/exports/<run>)")
+    ex.add_argument("--formats", help="comma-separated: static,merged,onnx (default: all three)")
+    ex.add_argument("--int8", action="store_true", help="also export a weight-only int8 model")
+    ex.add_argument("--no-eval", action="store_true", help="do not evaluate first (the model card then has no figures)")
+    ex.add_argument("--json", action="store_true")
+    ex.set_defaults(func=cmd_export)
+
+    pg = sub.add_parser("playground", help="generate from a prompt with a trained run")
+    pg.add_argument("--project", required=True)
+    pg.add_argument("--run", required=True)
+    pg.add_argument("prompt")
+    pg.add_argument("--sample", action="store_true", help="sample instead of greedy decoding")
+    pg.add_argument("--temperature", type=float, default=0.7)
+    pg.add_argument("--top-p", type=float, default=0.9)
+    pg.add_argument("--max-new-tokens", type=int, default=128)
+    pg.add_argument("--seed", type=int)
+    pg.add_argument("--base", action="store_true", help="use the base model instead of the fine-tuned one")
+    pg.add_argument("--device", default="cpu")
+    pg.set_defaults(func=cmd_playground)
+
+
 # ----- entry point ------------------------------------------------------------
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="workbench", description="Fine-tune, evaluate and export language models on PaddlePaddle.")
+    p.add_argument("--selftest", action="store_true",
+                   help="check this installation end to end (imports, GUI, train, evaluate, export) and exit")
     sub = p.add_subparsers(dest="command")
+    sub.add_parser("gui", help="open the desktop application (also: workbench with no arguments)",
+                   add_help=False).add_argument("--project", help="open this project folder")
 
     t = sub.add_parser("templates", help="list the vertical templates")
     t.add_argument("--json", action="store_true")
@@ -378,10 +562,25 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--template", default="finance_sentiment")
     demo.add_argument("--project")
     demo.set_defaults(func=cmd_demo)
+
+    _add_eval_export_parsers(sub)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--selftest"]:  # check this installation end to end (see workbench/selftest.py)
+        from .selftest import main as selftest_main
+
+        return selftest_main(argv[1:])
+    if argv[:1] == ["--worker"]:  # the training worker, for the built application (no "python -m" there)
+        from .engine.worker import main as worker_main
+
+        return worker_main(argv[1:])
+    if not argv or argv[0] == "gui":  # no command: the desktop application
+        from .gui.app import main as gui_main
+
+        return gui_main(list(argv[1:]))
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

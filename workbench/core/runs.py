@@ -216,6 +216,20 @@ def _json_default(obj: Any) -> Any:
     return str(obj)
 
 
+def worker_command(run_dir: str | os.PathLike, python: str | None = None) -> list[str]:
+    """The command line that runs the training worker for ``run_dir``.
+
+    From an installed package or the source tree: ``python -m workbench.engine.worker RUN_DIR``.
+    In the built application (``sys.frozen``) there is no ``-m``: its executable is the
+    worker when given ``--worker RUN_DIR``.
+    """
+    import sys
+
+    if python is None and getattr(sys, "frozen", False):
+        return [sys.executable, "--worker", str(run_dir)]
+    return [python or sys.executable, "-m", "workbench.engine.worker", str(run_dir)]
+
+
 def launch_worker(run_dir: str | os.PathLike, python: str | None = None, detach: bool = True):
     """Start the training worker for ``run_dir`` as a separate process (no shell).
 
@@ -237,7 +251,7 @@ def launch_worker(run_dir: str | os.PathLike, python: str | None = None, detach:
     env = dict(os.environ)
     env.setdefault("PYTHONUNBUFFERED", "1")
     proc = subprocess.Popen(
-        [python or sys.executable, "-m", "workbench.engine.worker", str(run_dir)],
+        worker_command(run_dir, python),
         stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, **kwargs)
     log.close()
     write_pid(run_dir, proc.pid)

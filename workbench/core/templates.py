@@ -198,6 +198,10 @@ def builtin_templates_dir() -> Path:
     env = os.environ.get("WORKBENCH_BUILTIN_TEMPLATES")
     if env:
         return Path(env)
+    import sys
+
+    if getattr(sys, "frozen", False):  # the built application: its data folder
+        return Path(getattr(sys, "_MEIPASS", Path(sys.executable).parent)) / "templates"
     return Path(__file__).resolve().parents[2] / "templates"
 
 

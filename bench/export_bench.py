@@ -1,0 +1,161 @@
+"""Exported model speed: the Paddle Inference static predictor against the eager model.
+
+Side by side in one run, on the same inputs (real prompts of the test split):
+
+* latency, one sample at a time: the static predictor (as predict.py runs it on a CPU:
+  oneDNN where the export's parity check allowed it) against the eager forward of the
+  same scoring layer, and against the engine's own ``classify()`` path;
+* throughput of the exported classifier in samples per second at a few batch sizes.
+
+Target on CPU for classification: static at most 0.6x the eager latency.
+
+    python bench/export_bench.py                      # sample data, built-in small model
+    python bench/export_bench.py --size tiny --samples 16
+    python bench/export_bench.py --project DIR --run RUN   # an existing classification run
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def _train_sample_run(root: Path, size: str, steps: int) -> tuple[Path, str]:
+    from workbench.core.jobs import JobSpec, write_job
+    from workbench.core.project import prepare
+    from workbench.core.runs import EventWriter
+    from workbench.core.templates import TemplateCatalog
+    from workbench.engine.train import run_training
+
+    template = TemplateCatalog().get("finance_sentiment")
+    project, _ = prepare(template, template.sample_path, root / "project")
+    job = JobSpec(project=str(project.root), template=template.id, task="classification",
+                  base_model=f"builtin:{size}", method="full", max_steps=steps, eval_steps=10_000,
+                  save_steps=10_000, logging_steps=1, batch_size=8, max_length=128, device="cpu")
+    run_dir = project.runs_dir / "run-bench"
+    write_job(run_dir, job)
+    events = EventWriter(run_dir)
+    status, error = run_training(job, run_dir, events)
+    events.emit("end", status=status, error=error)
+    events.close()
+    if status != "completed":
+        raise SystemExit(f"training the bench model failed: {error}")
+    return project.root, run_dir.name
+
+
+def _median_ms(fn, items, repeat: int) -> float:
+    times = []
+    for x in items:
+        for _ in range(repeat):
+            t = time.perf_counter()
+            fn(x)
+            times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--project")
+    ap.add_argument("--run")
+    ap.add_argument("--size", default="small", choices=["tiny", "small"], help="built-in model to train")
+    ap.add_argument("--steps", type=int, default=2, help="training steps (speed does not depend on them)")
+    ap.add_argument("--samples", type=int, default=32)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args(argv)
+
+    import numpy as np
+    import paddle
+
+    from workbench.core.templates import TemplateCatalog
+    from workbench.core.trained import resolve_trained_run
+    from workbench.engine import data as D
+    from workbench.engine import export as E
+    from workbench.engine import models as M
+    from workbench.engine.evaluate import load_trained, system_prompt
+
+    M.set_library_log_level("ERROR")
+    tmp = Path(tempfile.mkdtemp(prefix="export-bench-"))
+    if args.project and args.run:
+        project_dir, run_id = Path(args.project), args.run
+    else:
+        print(f"training builtin:{args.size} for {args.steps} steps on the finance_sentiment sample ...", flush=True)
+        project_dir, run_id = _train_sample_run(tmp, args.size, args.steps)
+    trained = resolve_trained_run(project_dir, run_id)
+    template = TemplateCatalog().get(trained.template)
+    if template.task.value != "classification":
+        raise SystemExit("this bench measures a classification run")
+
+    out = tmp / "bundle"
+    t = time.perf_counter()
+    res = E.export_run(project_dir, run_id, out, formats=["static"], evaluate=False, check_script=False)
+    export_s = time.perf_counter() - t
+    onednn = res["checks"]["static"]["onednn_ok"]
+
+    model, tokenizer = load_trained(trained)
+    records = D.read_jsonl(trained.project.split_path("test"))[: args.samples]
+    prompts = D.build_prompts(tokenizer, records, system=system_prompt(template), user_format=template.prompt.user)
+    labels = list(template.labels)
+    _, label_len = E.label_table(tokenizer, labels)
+    max_length = trained.job.max_length
+    singles = [b for b in E.batches_for_classification(tokenizer, prompts, max_length, label_len, batch_size=1)]
+
+    eager = E._label_scorer_layer(model, tokenizer, labels)
+    eager.eval()
+    predictor = E.create_predictor(out / "static" / "model", onednn=onednn)
+    for x in singles[:2]:  # warm-up
+        E.run_predictor(predictor, x)
+        E.run_eager(eager, x)
+    # the same answers first
+    diff = E.max_abs_diff([E.run_eager(eager, x) for x in singles], [E.run_predictor(predictor, x) for x in singles])
+
+    static_ms = _median_ms(lambda x: E.run_predictor(predictor, x), singles, args.repeat)
+    plain = E.create_predictor(out / "static" / "model", onednn=False)
+    for x in singles[:2]:
+        E.run_predictor(plain, x)
+    plain_ms = _median_ms(lambda x: E.run_predictor(plain, x), singles, args.repeat)
+    eager_ms = _median_ms(lambda x: E.run_eager(eager, x), singles, args.repeat)
+    engine_ms = _median_ms(lambda p: D.label_log_likelihoods(model, tokenizer, [p], labels, max_length=max_length),
+                           prompts, 1)
+
+    n_params = sum(int(np.prod(p.shape)) for p in model.parameters())
+    print()
+    print(f"model: {trained.job.base_model} ({M.model_family(model.config)}, {n_params / 1e6:.2f}M parameters), "
+          f"{len(labels)} labels, {len(singles)} test prompts, paddle {paddle.__version__}, "
+          f"{os.cpu_count()} CPU threads, "
+          f"static on {'cpu+onednn' if onednn else 'cpu'}; export took {export_s:.1f} s, "
+          f"static vs eager max_abs_diff {diff:.2g}")
+    print()
+    print("latency, batch 1 (median ms per sample)")
+    print(f"  static predictor        {static_ms:8.2f}")
+    print(f"  static, no oneDNN       {plain_ms:8.2f}")
+    print(f"  eager, same layer       {eager_ms:8.2f}")
+    print(f"  eager, engine classify  {engine_ms:8.2f}")
+    ratio = static_ms / eager_ms
+    print(f"  ratio static / eager    {ratio:8.3f}   (target <= 0.6: {'met' if ratio <= 0.6 else 'NOT met'})")
+    print(f"  ratio static / engine   {static_ms / engine_ms:8.3f}")
+    print()
+    print("throughput of the exported classifier (samples/s)")
+    for bs in (1, 8, 32):
+        batches = E.batches_for_classification(tokenizer, prompts, max_length, label_len, batch_size=bs)
+        t = time.perf_counter()
+        for _ in range(args.repeat):
+            for b in batches:
+                E.run_predictor(predictor, b)
+        secs = (time.perf_counter() - t) / args.repeat
+        t = time.perf_counter()
+        for b in batches:
+            E.run_eager(eager, b)
+        eager_secs = time.perf_counter() - t
+        print(f"  batch {bs:>2}: static {len(prompts) / secs:8.1f}   eager {len(prompts) / eager_secs:8.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1803 @@
+<?xml version='1.0' encoding='utf-8'?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+  <context>
+    <name>CommandRunner</name>
+    <message>
+      <location filename="../../workbench/gui/commands.py" line="107" />
+      <source>This version of Workbench has no '{0}' command yet, so this step cannot run. Update Workbench.</source>
+      <translation>当前版本的 Workbench 还没有“{0}”命令，这一步无法运行。请更新 Workbench。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/commands.py" line="113" />
+      <source>The '{0}' command ended with status {1}. Its last output was:
+{2}</source>
+      <translation>“{0}”命令以状态 {1} 结束。最后的输出是：
+{2}</translation>
+    </message>
+  </context>
+  <context>
+    <name>DataPage</name>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="42" />
+      <source>Text</source>
+      <translation>文本</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="43" />
+      <source>Label</source>
+      <translation>标签</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="44" />
+      <source>Instruction / question</source>
+      <translation>指令 / 问题</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="45" />
+      <source>Extra input</source>
+      <translation>补充输入</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="46" />
+      <source>Answer / output</source>
+      <translation>回答 / 输出</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="136" />
+      <source>Import a file…</source>
+      <translation>导入文件…</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="138" />
+      <source>No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window.</source>
+      <translation>还没有数据：请导入 CSV、Excel、JSON/JSONL 或 Parquet 文件，或把文件拖到窗口上。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="145" />
+      <source>Save and prepare the data</source>
+      <translation>保存并准备数据</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="147" />
+      <source>Writes the cleaned, split data into the project so that training can start.</source>
+      <translation>把清洗并划分好的数据写入项目，之后即可开始训练。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="161" />
+      <source>Imported data</source>
+      <translation>导入的原始数据</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="162" />
+      <source>After cleaning</source>
+      <translation>清洗后的数据</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="165" />
+      <source>Filter rows containing…</source>
+      <translation>筛选包含以下内容的行…</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="169" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="462" />
+      <source>in all columns</source>
+      <translation>所有列</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="197" />
+      <source>Columns</source>
+      <translation>列</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="198" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="826" />
+      <source>Cleaning</source>
+      <translation>清洗</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="199" />
+      <source>Mapping</source>
+      <translation>列对应</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="200" />
+      <source>Split</source>
+      <translation>划分</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="213" />
+      <source>Undo</source>
+      <translation>撤销</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="220" />
+      <source>Redo</source>
+      <translation>重做</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="230" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="303" />
+      <source>Column</source>
+      <translation>列</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="235" />
+      <source>Import data to see its columns.</source>
+      <translation>导入数据后即可查看各列。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="238" />
+      <source>Text length (characters)</source>
+      <translation>文本长度（字符）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="239" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="554" />
+      <source>Most frequent values</source>
+      <translation>最常见的取值</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="251" />
+      <source>Step</source>
+      <translation>步骤</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="251" />
+      <source>Rows dropped</source>
+      <translation>删除的行</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="251" />
+      <source>Cells changed</source>
+      <translation>修改的单元格</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="265" />
+      <source>Add step</source>
+      <translation>添加步骤</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="275" />
+      <source>Remove the selected step</source>
+      <translation>删除选中的步骤</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="279" />
+      <source>Move the step up</source>
+      <translation>上移该步骤</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="283" />
+      <source>Move the step down</source>
+      <translation>下移该步骤</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="299" />
+      <source>Affected rows (before → after)</source>
+      <translation>受影响的行（处理前 → 处理后）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="303" />
+      <source>Row</source>
+      <translation>行</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="303" />
+      <source>Before</source>
+      <translation>处理前</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="303" />
+      <source>After</source>
+      <translation>处理后</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="314" />
+      <source>Tell Workbench which column of your file plays which part. Required parts are marked *.</source>
+      <translation>告诉 Workbench 文件中的哪一列对应哪一部分。必填部分标有 *。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="333" />
+      <source>Training %</source>
+      <translation>训练 %</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="333" />
+      <source>Validation %</source>
+      <translation>验证 %</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="333" />
+      <source>Test %</source>
+      <translation>测试 %</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="344" />
+      <source>The same number gives the same split every time.</source>
+      <translation>相同的数字每次得到相同的划分。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="345" />
+      <source>Random seed</source>
+      <translation>随机种子</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="350" />
+      <source>The model learns from the training rows, is checked on the validation rows while it trains, and is measured on the test rows, which it never sees. For classification every label is split in the same proportions.</source>
+      <translation>模型从训练数据中学习，训练过程中用验证数据检查，最后用它从未见过的测试数据衡量效果。分类任务中每个标签都按相同比例划分。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="396" />
+      <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
+      <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="397" />
+      <source>Import a data file</source>
+      <translation>导入数据文件</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="403" />
+      <source>No template chosen</source>
+      <translation>未选择模板</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="404" />
+      <source>Choose a template first: it says which columns the data needs.</source>
+      <translation>请先选择模板：模板决定了数据需要哪些列。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="424" />
+      <source>{0} · {1} rows · {2} columns · {3}</source>
+      <translation>{0} · {1} 行 · {2} 列 · {3}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="441" />
+      <source>Reading {0}</source>
+      <translation>正在读取 {0}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="478" />
+      <source>{0} rows</source>
+      <translation>{0} 行</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="480" />
+      <source>{0} of {1} rows</source>
+      <translation>{1} 行中的 {0} 行</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="514" />
+      <source>Sorting and filtering</source>
+      <translation>正在排序和筛选</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="535" />
+      <source>Computing column statistics</source>
+      <translation>正在计算列统计</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="544" />
+      <source>{0} rows · {1} missing or blank ({2:.1%}) · {3} distinct values · average length {4:.0f}, longest {5} characters</source>
+      <translation>{0} 行 · {1} 个缺失或空白（{2:.1%}）· {3} 个不同取值 · 平均长度 {4:.0f}，最长 {5} 个字符</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="554" />
+      <source>Label distribution</source>
+      <translation>标签分布</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="577" />
+      <source>(none)</source>
+      <translation>（无）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="599" />
+      <source>map {0}</source>
+      <translation>对应“{0}”</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="615" />
+      <source>Fix the mapping above; cleaning and preparing wait for it.</source>
+      <translation>请先修正上面的列对应关系，清洗和准备数据需要它。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="619" />
+      <source>The mapping is complete.</source>
+      <translation>列对应关系已完整。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="671" />
+      <source>add {0}</source>
+      <translation>添加“{0}”</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="680" />
+      <source>remove {0}</source>
+      <translation>删除“{0}”</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="689" />
+      <source>move {0}</source>
+      <translation>移动“{0}”</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="697" />
+      <source>switch on {0}</source>
+      <translation>开启“{0}”</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="697" />
+      <source>switch off {0}</source>
+      <translation>关闭“{0}”</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="722" />
+      <source>change {0}</source>
+      <translation>修改“{0}”</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="754" />
+      <source>Select a step to see and change its settings.</source>
+      <translation>选择一个步骤以查看和修改它的设置。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="770" />
+      <source>(row dropped)</source>
+      <translation>（该行已删除）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="774" />
+      <source>Affected rows (before → after): {0} of them shown</source>
+      <translation>受影响的行（处理前 → 处理后）：显示其中 {0} 行</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="775" />
+      <source>Affected rows: none in this data</source>
+      <translation>受影响的行：这份数据中没有</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="813" />
+      <source>{0} rows imported → {1} rows after cleaning.</source>
+      <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="824" />
+      <source>Cleaning failed</source>
+      <translation>清洗失败</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="842" />
+      <source>The three parts add up to {0:g}%; they must add up to 100%.</source>
+      <translation>三部分合计 {0:g}%，必须等于 100%。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="845" />
+      <source>The training part cannot be empty.</source>
+      <translation>训练部分不能为空。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="851" />
+      <source>About {0} training, {1} validation and {2} test rows.</source>
+      <translation>约 {0} 行用于训练、{1} 行用于验证、{2} 行用于测试。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="854" />
+      <source>The split is valid.</source>
+      <translation>划分比例有效。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="866" />
+      <source>The split is not valid</source>
+      <translation>划分比例无效</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="890" />
+      <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
+      <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="894" />
+      <source>Preparing the data</source>
+      <translation>正在准备数据</translation>
+    </message>
+  </context>
+  <context>
+    <name>EnvironmentDialog</name>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="142" />
+      <source>Environment</source>
+      <translation>运行环境</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="144" />
+      <location filename="../../workbench/gui/dialogs.py" line="169" />
+      <source>Checking the PaddlePaddle installation in a separate process…</source>
+      <translation>正在独立进程中检查飞桨安装情况…</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="152" />
+      <source>Check again</source>
+      <translation>重新检查</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="183" />
+      <source>The check did not finish (exit status {0}). The details below say why; reinstalling the application usually fixes it.</source>
+      <translation>检查没有完成（退出状态 {0}）。原因见下方详细信息；重新安装本软件通常可以解决。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="192" />
+      <source>&lt;b&gt;PaddlePaddle cannot be loaded:&lt;/b&gt; {0}&lt;br&gt;Training, evaluation and export need it; reinstall the application or its dependencies.</source>
+      <translation>&lt;b&gt;无法加载飞桨 PaddlePaddle：&lt;/b&gt;{0}&lt;br&gt;训练、评估和导出都需要它，请重新安装本软件或其依赖。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="196" />
+      <source>passed</source>
+      <translation>通过</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="196" />
+      <source>failed</source>
+      <translation>失败</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="198" />
+      <source>&lt;b&gt;PaddlePaddle&lt;/b&gt; {0}</source>
+      <translation>&lt;b&gt;飞桨 PaddlePaddle&lt;/b&gt; {0}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="199" />
+      <source>&lt;b&gt;PaddleFormers&lt;/b&gt; {0}</source>
+      <translation>&lt;b&gt;PaddleFormers&lt;/b&gt; {0}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="200" />
+      <source>&lt;b&gt;Devices&lt;/b&gt; {0}</source>
+      <translation>&lt;b&gt;设备&lt;/b&gt; {0}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="201" />
+      <source>&lt;b&gt;Installation check&lt;/b&gt; {0}</source>
+      <translation>&lt;b&gt;安装自检&lt;/b&gt; {0}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="202" />
+      <source>&lt;b&gt;Python&lt;/b&gt; {0} on {1}</source>
+      <translation>&lt;b&gt;Python&lt;/b&gt; {0}，系统 {1}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="210" />
+      <source>The check could not be started: {0}</source>
+      <translation>无法开始检查：{0}</translation>
+    </message>
+  </context>
+  <context>
+    <name>EvaluatePage</name>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="35" />
+      <source>Accuracy</source>
+      <translation>准确率</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="36" />
+      <source>Macro F1</source>
+      <translation>宏平均 F1</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="37" />
+      <source>ROUGE-L</source>
+      <translation>ROUGE-L</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="38" />
+      <source>BLEU</source>
+      <translation>BLEU</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="39" />
+      <source>Exact match</source>
+      <translation>完全一致</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="40" />
+      <source>Loss on the answers</source>
+      <translation>答案部分的损失</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="41" />
+      <source>Perplexity</source>
+      <translation>困惑度</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="49" />
+      <source>share of test rows labelled right</source>
+      <translation>测试数据中标签判断正确的比例</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="50" />
+      <source>balance of precision and recall, averaged over labels</source>
+      <translation>精确率与召回率的平衡，按标签平均</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="51" />
+      <source>overlap with the reference answers (0–1)</source>
+      <translation>与参考答案的重合度（0–1）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="52" />
+      <source>n-gram match with the references (0–100)</source>
+      <translation>与参考答案的 n 元组匹配度（0–100）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="53" />
+      <source>answers identical to the reference</source>
+      <translation>与参考答案完全相同的比例</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="54" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="55" />
+      <source>lower is better</source>
+      <translation>越低越好</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="85" />
+      <source>Evaluation could not start</source>
+      <translation>无法开始评估</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="99" />
+      <source>test rows</source>
+      <translation>测试数据</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="100" />
+      <source>validation rows</source>
+      <translation>验证数据</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="101" />
+      <source>Compare with the base model</source>
+      <translation>与基础模型对比</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="103" />
+      <source>Evaluate</source>
+      <translation>评估</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="109" />
+      <source>Run</source>
+      <translation>训练</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="111" />
+      <source>on</source>
+      <translation>数据</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="121" />
+      <source>Confusion matrix: rows are the true labels, columns the predicted ones</source>
+      <translation>混淆矩阵：行是真实标签，列是预测标签</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="142" />
+      <source>Wrong only</source>
+      <translation>只看错误</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="163" />
+      <source>Type a text or a question, as in your data, and press Enter</source>
+      <translation>像数据中那样输入一段文本或一个问题，然后按回车</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="165" />
+      <source>Ask the model</source>
+      <translation>向模型提问</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="175" />
+      <source>Results</source>
+      <translation>结果</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="176" />
+      <source>Samples (fine-tuned and base side by side)</source>
+      <translation>逐条结果（微调模型与基础模型对照）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="177" />
+      <source>Playground</source>
+      <translation>试用</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="199" />
+      <source>(no finished run yet: train one on the Train page)</source>
+      <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="231" />
+      <source>Evaluating {0} in a separate process…</source>
+      <translation>正在独立进程中评估 {0}…</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="240" />
+      <source>Evaluating: {0} {1}/{2}</source>
+      <translation>正在评估：{0} {1}/{2}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="250" />
+      <source>Evaluation failed</source>
+      <translation>评估失败</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="252" />
+      <source>Evaluation finished.</source>
+      <translation>评估完成。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="266" />
+      <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
+      <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="273" />
+      <source>The evaluation results could not be read: {0}</source>
+      <translation>无法读取评估结果：{0}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="299" />
+      <source>base model {0}; {1}</source>
+      <translation>基础模型 {0}；{1}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="309" />
+      <source>predicted</source>
+      <translation>预测</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="309" />
+      <source>true</source>
+      <translation>真实</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="312" />
+      <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
+      <translation>{1} 数据集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="317" />
+      <source>label</source>
+      <translation>标签</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="317" />
+      <source>precision</source>
+      <translation>精确率</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="317" />
+      <source>recall</source>
+      <translation>召回率</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="317" />
+      <source>F1</source>
+      <translation>F1</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="317" />
+      <source>rows</source>
+      <translation>行数</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="334" />
+      <source>{0} of {1} rows</source>
+      <translation>{1} 行中的 {0} 行</translation>
+    </message>
+  </context>
+  <context>
+    <name>ExportPage</name>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="27" />
+      <source>Paddle Inference (static graph, for servers)</source>
+      <translation>飞桨推理模型（静态图，用于服务器部署）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="28" />
+      <source>Merged weights (safetensors, for further training)</source>
+      <translation>合并后的权重（safetensors，可继续训练）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="29" />
+      <source>ONNX (for ONNX Runtime)</source>
+      <translation>ONNX（用于 ONNX Runtime）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="45" />
+      <source>Export could not start</source>
+      <translation>无法开始导出</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="55" />
+      <source>Run</source>
+      <translation>训练</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="57" />
+      <source>Formats</source>
+      <translation>导出格式</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="65" />
+      <source>Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact</source>
+      <translation>同时导出 8 位（int8）模型：体积更小、在处理器上更快，精度略低</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="67" />
+      <source>The bundle holds the model, a stand-alone predict.py, its requirements and a model card with the evaluation figures. Every format is checked against the trained model.</source>
+      <translation>导出包含模型、独立的 predict.py 预测脚本、依赖清单以及附带评估结果的模型说明。每种格式都会与训练所得的模型逐一核对。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="73" />
+      <source>Export</source>
+      <translation>导出</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="76" />
+      <source>Open the bundle's folder</source>
+      <translation>打开导出文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="88" />
+      <source>Format</source>
+      <translation>格式</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="88" />
+      <source>Status</source>
+      <translation>状态</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="88" />
+      <source>Largest difference from the trained model</source>
+      <translation>与训练所得模型的最大差异</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="89" />
+      <source>Files</source>
+      <translation>文件</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="123" />
+      <source>(no finished run yet: train one on the Train page)</source>
+      <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="153" />
+      <source>Exported earlier into {0}.</source>
+      <translation>之前已导出到 {0}。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="165" />
+      <source>No format chosen</source>
+      <translation>未选择导出格式</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="165" />
+      <source>Tick at least one format to export.</source>
+      <translation>请至少勾选一种导出格式。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="173" />
+      <source>Exporting {0} in a separate process…</source>
+      <translation>正在独立进程中导出 {0}…</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="185" />
+      <source>Exporting: {0}</source>
+      <translation>正在导出：{0}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="198" />
+      <source>The export printed no result.</source>
+      <translation>导出命令没有输出结果。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="200" />
+      <source>Export failed</source>
+      <translation>导出失败</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="204" />
+      <source>Exported into {0}.</source>
+      <translation>已导出到 {0}。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="223" />
+      <source>&lt;b&gt;Latency&lt;/b&gt; (median per request on this computer): {0}</source>
+      <translation>&lt;b&gt;延迟&lt;/b&gt;（本机单次请求的中位数）：{0}</translation>
+    </message>
+  </context>
+  <context>
+    <name>MainWindow</name>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="35" />
+      <location filename="../../workbench/gui/main_window.py" line="305" />
+      <source>Workbench</source>
+      <translation>Workbench</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="134" />
+      <source>1  Template</source>
+      <translation>1  模板</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="135" />
+      <source>2  Data</source>
+      <translation>2  数据</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="136" />
+      <source>3  Train</source>
+      <translation>3  训练</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="137" />
+      <source>4  Evaluate</source>
+      <translation>4  评估</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="138" />
+      <source>5  Export</source>
+      <translation>5  导出</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="144" />
+      <source>done</source>
+      <translation>已完成</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="145" />
+      <source>training…</source>
+      <translation>训练中…</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="146" />
+      <source>needs data</source>
+      <translation>需要数据</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="163" />
+      <source>Training: {0}</source>
+      <translation>正在训练：{0}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="168" />
+      <source>&amp;File</source>
+      <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="169" />
+      <source>&amp;New project…</source>
+      <translation>新建项目(&amp;N)…</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="170" />
+      <source>&amp;Open project…</source>
+      <translation>打开项目(&amp;O)…</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="171" />
+      <source>Open a &amp;sample project</source>
+      <translation>打开示例项目(&amp;S)</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="172" />
+      <source>&amp;Import data file…</source>
+      <translation>导入数据文件(&amp;I)…</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="173" />
+      <source>&amp;Quit</source>
+      <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="176" />
+      <source>Open &amp;recent</source>
+      <translation>最近的项目(&amp;R)</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="183" />
+      <source>&amp;View</source>
+      <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="189" />
+      <source>&amp;Tools</source>
+      <translation>工具(&amp;T)</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="190" />
+      <source>&amp;Environment…</source>
+      <translation>运行环境(&amp;E)…</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="191" />
+      <source>&amp;Settings…</source>
+      <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="192" />
+      <source>&amp;Help</source>
+      <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="193" />
+      <source>&amp;About Workbench</source>
+      <translation>关于 Workbench(&amp;A)</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="209" />
+      <source>(none yet)</source>
+      <translation>（暂无）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="221" />
+      <source>The project could not be opened</source>
+      <translation>无法打开项目</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="228" />
+      <source>Open a project folder</source>
+      <translation>打开项目文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="241" />
+      <source>The project could not be created</source>
+      <translation>无法创建项目</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="270" />
+      <source>Preparing the sample project</source>
+      <translation>正在准备示例项目</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="273" />
+      <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
+      <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="274" />
+      <source>Import a data file</source>
+      <translation>导入数据文件</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="280" />
+      <source>Choose a template first</source>
+      <translation>请先选择模板</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="281" />
+      <source>Data is imported into a project, and a project starts from a template. Pick a template and click “Use this template”, then drop the file again.</source>
+      <translation>数据要导入到项目中，而项目从模板开始。请先选择一个模板并点击“使用此模板”，然后再拖入文件。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="304" />
+      <source>No project open: start from a template, or File &gt; Open a sample project</source>
+      <translation>未打开项目：从模板开始，或使用“文件 &gt; 打开示例项目”</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="309" />
+      <source>Project {0} · {1} · {2}</source>
+      <translation>项目 {0} · {1} · {2}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="310" />
+      <source>{0} – Workbench</source>
+      <translation>{0} – Workbench</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="333" />
+      <source>Restart Workbench to apply the new language or templates folder.</source>
+      <translation>请重新启动 Workbench 以应用新的界面语言或模板文件夹。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="339" />
+      <source>About Workbench</source>
+      <translation>关于 Workbench</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="340" />
+      <source>&lt;b&gt;Workbench&lt;/b&gt;&lt;br&gt;Fine-tune, evaluate and export language models on PaddlePaddle without writing code.&lt;br&gt;&lt;br&gt;Chinese text uses Noto Sans CJK (SIL Open Font License).</source>
+      <translation>&lt;b&gt;Workbench&lt;/b&gt;&lt;br&gt;无需编程，在飞桨上微调、评估和导出语言模型。&lt;br&gt;&lt;br&gt;中文显示使用 Noto Sans CJK 字体（SIL 开放字体许可证）。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="350" />
+      <source>Welcome to Workbench</source>
+      <translation>欢迎使用 Workbench</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="351" />
+      <source>Would you like to open a sample project? It uses the financial news sentiment template, its sample data and the built-in model, which trains on this computer in a few minutes.</source>
+      <translation>要打开一个示例项目吗？它使用“财经新闻情感分析”模板、示例数据和内置模型，在本机几分钟即可训练完成。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="353" />
+      <source>Open the sample project</source>
+      <translation>打开示例项目</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="354" />
+      <source>Start empty</source>
+      <translation>从空白开始</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="393" />
+      <source>Training is running</source>
+      <translation>正在训练</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="394" />
+      <source>{0} is still training. Keep it training in the background (reopen the project to see it), or stop it now (it saves a checkpoint first, so it can be resumed)?</source>
+      <translation>{0} 仍在训练。要让它在后台继续训练（重新打开项目即可查看），还是现在停止（会先保存检查点，之后可以恢复）？</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="396" />
+      <source>Keep training</source>
+      <translation>继续在后台训练</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/main_window.py" line="397" />
+      <source>Stop training</source>
+      <translation>停止训练</translation>
+    </message>
+  </context>
+  <context>
+    <name>NewProjectDialog</name>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="41" />
+      <source>New project</source>
+      <translation>新建项目</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="45" />
+      <source>e.g. news-sentiment</source>
+      <translation>例如 新闻情感</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="52" />
+      <source>Name</source>
+      <translation>名称</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="53" />
+      <source>Template</source>
+      <translation>模板</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="54" />
+      <source>Folder</source>
+      <translation>文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="54" />
+      <source>Projects folder</source>
+      <translation>项目文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="82" />
+      <source>Give the project a name.</source>
+      <translation>请为项目起个名字。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="84" />
+      <source>A name cannot contain any of \ / : * ? " &lt; &gt; |.</source>
+      <translation>名称中不能包含 \ / : * ? " &lt; &gt; | 这些字符。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="86" />
+      <source>A folder of this name already exists and is not empty.</source>
+      <translation>同名文件夹已存在且不是空的。</translation>
+    </message>
+  </context>
+  <context>
+    <name>SettingsDialog</name>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="95" />
+      <source>Settings</source>
+      <translation>设置</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="98" />
+      <source>Follow the system</source>
+      <translation>跟随系统</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="103" />
+      <source>Light</source>
+      <translation>浅色</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="104" />
+      <source>Dark</source>
+      <translation>深色</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="108" />
+      <source>Language</source>
+      <translation>界面语言</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="109" />
+      <source>Theme</source>
+      <translation>主题</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="110" />
+      <source>Projects folder</source>
+      <translation>项目文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="111" />
+      <source>Your organisation's templates</source>
+      <translation>本单位的模板</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="111" />
+      <source>Templates folder</source>
+      <translation>模板文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="112" />
+      <source>A new language or templates folder takes effect the next time Workbench starts.</source>
+      <translation>新的界面语言或模板文件夹将在下次启动 Workbench 时生效。</translation>
+    </message>
+  </context>
+  <context>
+    <name>StepEditor</name>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="18" />
+      <source>Columns</source>
+      <translation>列</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="19" />
+      <source>Column</source>
+      <translation>列</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="20" />
+      <source>Unicode form</source>
+      <translation>Unicode 规范形式</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="21" />
+      <source>At least (characters)</source>
+      <translation>至少（字符）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="22" />
+      <source>At most (characters)</source>
+      <translation>至多（字符）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="23" />
+      <source>Personal data to mask</source>
+      <translation>需要脱敏的个人信息</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="24" />
+      <source>Replacement tokens (JSON)</source>
+      <translation>替换标记（JSON）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="25" />
+      <source>Terms (comma separated)</source>
+      <translation>词语（用逗号分隔）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="26" />
+      <source>Action</source>
+      <translation>处理方式</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="27" />
+      <source>Mask character</source>
+      <translation>遮盖字符</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="28" />
+      <source>Ignore upper/lower case</source>
+      <translation>忽略大小写</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="29" />
+      <source>Labels (comma separated)</source>
+      <translation>标签（用逗号分隔）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="30" />
+      <source>Other spellings (JSON)</source>
+      <translation>其他写法（JSON）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="31" />
+      <source>Drop rows with other labels</source>
+      <translation>删除标签不在标签集中的行</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="32" />
+      <source>Find</source>
+      <translation>查找</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="33" />
+      <source>Replace with</source>
+      <translation>替换为</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="34" />
+      <source>Regular expression</source>
+      <translation>正则表达式</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="37" />
+      <source>phone numbers</source>
+      <translation>手机号</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="38" />
+      <source>ID card numbers</source>
+      <translation>身份证号</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="39" />
+      <source>bank card numbers</source>
+      <translation>银行卡号</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="40" />
+      <source>e-mail addresses</source>
+      <translation>电子邮箱</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="41" />
+      <source>mask the term</source>
+      <translation>遮盖该词</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="42" />
+      <source>drop the row</source>
+      <translation>删除整行</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="122" />
+      <source>no limit</source>
+      <translation>不限</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="152" />
+      <source>(not set)</source>
+      <translation>（未设置）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="185" />
+      <source>all text columns</source>
+      <translation>所有文本列</translation>
+    </message>
+  </context>
+  <context>
+    <name>TaskManager</name>
+    <message>
+      <location filename="../../workbench/gui/tasks.py" line="166" />
+      <source>The computer ran out of memory. Close other programs or use a smaller file, then try again.</source>
+      <translation>电脑内存不足。请关闭其他程序或使用更小的文件，然后重试。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/tasks.py" line="169" />
+      <source>A file could not be read or written: {0}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
+      <translation>无法读取或写入文件：{0}。请确认文件存在、您有权限打开、磁盘没有写满，然后重试。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/tasks.py" line="172" />
+      <source>Something unexpected went wrong: {0}: {1}. Try again; if it happens again, send the details below to your support contact.</source>
+      <translation>发生了意外错误：{0}：{1}。请重试；如果再次出现，请把下面的详细信息发给技术支持。</translation>
+    </message>
+  </context>
+  <context>
+    <name>TaskProgressWidget</name>
+    <message>
+      <location filename="../../workbench/gui/tasks.py" line="246" />
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/tasks.py" line="285" />
+      <source>Cancelling…</source>
+      <translation>正在取消…</translation>
+    </message>
+  </context>
+  <context>
+    <name>TemplateCard</name>
+    <message>
+      <location filename="../../workbench/gui/pages/template_page.py" line="58" />
+      <source>Labels: {0}</source>
+      <translation>标签：{0}</translation>
+    </message>
+  </context>
+  <context>
+    <name>TemplatePage</name>
+    <message>
+      <location filename="../../workbench/gui/pages/template_page.py" line="20" />
+      <source>Finance</source>
+      <translation>金融</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/template_page.py" line="21" />
+      <source>Medical</source>
+      <translation>医疗</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/template_page.py" line="22" />
+      <source>Legal</source>
+      <translation>法律</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/template_page.py" line="29" />
+      <source>Text classification</source>
+      <translation>文本分类</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/template_page.py" line="30" />
+      <source>Instruction tuning (questions and answers)</source>
+      <translation>指令微调（问答）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/template_page.py" line="99" />
+      <source>Choose what the model should learn. Each template brings its columns, labels, cleaning steps, recommended settings and sample data.</source>
+      <translation>选择模型要学习的任务。每个模板都自带所需的列、标签、清洗步骤、推荐参数和示例数据。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/template_page.py" line="114" />
+      <source>A template could not be loaded: {0}</source>
+      <translation>有一个模板无法加载：{0}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/template_page.py" line="133" />
+      <source>Sample data (first rows)</source>
+      <translation>示例数据（前几行）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/template_page.py" line="141" />
+      <location filename="../../workbench/gui/pages/template_page.py" line="188" />
+      <source>Use this template</source>
+      <translation>使用此模板</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/template_page.py" line="179" />
+      <source>&lt;b&gt;Task:&lt;/b&gt; {0}</source>
+      <translation>&lt;b&gt;任务：&lt;/b&gt;{0}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/template_page.py" line="180" />
+      <source>&lt;b&gt;Columns:&lt;/b&gt; {0}</source>
+      <translation>&lt;b&gt;列：&lt;/b&gt;{0}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/template_page.py" line="181" />
+      <source>&lt;b&gt;Metrics:&lt;/b&gt; {0}</source>
+      <translation>&lt;b&gt;评估指标：&lt;/b&gt;{0}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/template_page.py" line="184" />
+      <source>&lt;b&gt;Labels:&lt;/b&gt; {0}</source>
+      <translation>&lt;b&gt;标签：&lt;/b&gt;{0}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/template_page.py" line="187" />
+      <source>This project uses this template</source>
+      <translation>本项目正在使用此模板</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/template_page.py" line="207" />
+      <source>Reading the sample data</source>
+      <translation>正在读取示例数据</translation>
+    </message>
+  </context>
+  <context>
+    <name>TrainPage</name>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="111" />
+      <source>Base model</source>
+      <translation>基础模型</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="114" />
+      <source>Built-in tiny model (trains in a minute)</source>
+      <translation>内置微型模型（约一分钟训练完）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="115" />
+      <source>Built-in small model (trains in minutes)</source>
+      <translation>内置小模型（几分钟训练完）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="116" />
+      <source>A model folder on this computer…</source>
+      <translation>本机上的模型文件夹…</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="117" />
+      <source>A model id (downloaded)</source>
+      <translation>模型 ID（需联网下载）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="118" />
+      <source>The built-in models are trained from scratch on your data so that everything works offline on any computer; they show the flow, not production quality. For real use pick a downloaded ERNIE, Qwen or Llama folder.</source>
+      <translation>内置模型会在您的数据上从零开始训练，因此在任何电脑上都能离线跑通全流程；它们用于演示流程，达不到生产质量。实际使用请选择已下载的 ERNIE、Qwen 或 Llama 模型文件夹。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="123" />
+      <source>folder or model id</source>
+      <translation>文件夹或模型 ID</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="125" />
+      <source>Browse…</source>
+      <translation>浏览…</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="131" />
+      <source>LoRA (small add-on, fast)</source>
+      <translation>LoRA（附加小模块，速度快）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="132" />
+      <source>Full fine-tuning (all weights)</source>
+      <translation>全量微调（训练全部权重）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="133" />
+      <source>LoRA trains a small add-on and keeps the base model unchanged: faster and needs less memory. Full fine-tuning changes every weight.</source>
+      <translation>LoRA 只训练一个附加的小模块，基础模型保持不变：更快、更省内存。全量微调会修改全部权重。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="136" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="221" />
+      <source>Model</source>
+      <translation>模型</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="138" />
+      <source>Method</source>
+      <translation>训练方式</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="141" />
+      <source>Settings</source>
+      <translation>设置</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="146" />
+      <source>Preset</source>
+      <translation>预设方案</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="159" />
+      <source>by epochs</source>
+      <translation>按轮数</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="161" />
+      <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
+      <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="165" />
+      <source>How often (in steps) the model is checked on the validation rows and saved.</source>
+      <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="166" />
+      <source>Stop after steps</source>
+      <translation>训练步数上限</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="167" />
+      <source>Check and save every</source>
+      <translation>每隔多少步检查并保存</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="175" />
+      <source>Start</source>
+      <translation>开始</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="178" />
+      <source>Stop</source>
+      <translation>停止</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="180" />
+      <source>Resume</source>
+      <translation>恢复训练</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="195" />
+      <source>No run yet: choose the settings and click Start.</source>
+      <translation>还没有训练：选好参数后点击“开始”。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="200" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="221" />
+      <source>Loss</source>
+      <translation>损失</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="200" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="203" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="230" />
+      <source>step</source>
+      <translation>步数</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="201" />
+      <source>training loss</source>
+      <translation>训练损失</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="202" />
+      <source>validation loss</source>
+      <translation>验证损失</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="51" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="203" />
+      <source>Learning rate</source>
+      <translation>学习率</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="52" />
+      <source>Epochs</source>
+      <translation>训练轮数</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="53" />
+      <source>Rows per step (batch)</source>
+      <translation>每批条数</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="54" />
+      <source>Maximum length (tokens)</source>
+      <translation>最大长度（词元）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="55" />
+      <source>LoRA rank</source>
+      <translation>LoRA 秩</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="56" />
+      <source>LoRA scaling</source>
+      <translation>LoRA 缩放系数</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="57" />
+      <source>LoRA dropout</source>
+      <translation>LoRA 随机丢弃比例</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="58" />
+      <source>Warm-up share</source>
+      <translation>预热比例</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="59" />
+      <source>Gradient accumulation</source>
+      <translation>梯度累积步数</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="60" />
+      <source>Weight decay</source>
+      <translation>权重衰减</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="66" />
+      <source>created</source>
+      <translation>已创建</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="67" />
+      <source>running</source>
+      <translation>训练中</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="68" />
+      <source>completed</source>
+      <translation>已完成</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="69" />
+      <source>stopped</source>
+      <translation>已停止</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="70" />
+      <source>failed</source>
+      <translation>失败</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="71" />
+      <source>crashed</source>
+      <translation>意外中断</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="204" />
+      <source>learning rate</source>
+      <translation>学习率</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="220" />
+      <source>Compare</source>
+      <translation>对比</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="220" />
+      <source>Run</source>
+      <translation>训练</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="220" />
+      <source>Status</source>
+      <translation>状态</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="220" />
+      <source>Step</source>
+      <translation>步骤</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="221" />
+      <source>Validation loss</source>
+      <translation>验证损失</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="230" />
+      <source>Training loss of the runs ticked in the list</source>
+      <translation>列表中勾选的训练的损失曲线</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="240" />
+      <source>Runs</source>
+      <translation>训练记录</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="241" />
+      <source>Compare runs</source>
+      <translation>对比训练</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="242" />
+      <source>Log</source>
+      <translation>日志</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="259" />
+      <source>Recommended for this data</source>
+      <translation>针对这份数据的推荐值</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="307" />
+      <source>Choose a model folder (with config.json)</source>
+      <translation>选择模型文件夹（包含 config.json）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="375" />
+      <source>About {0} steps, roughly {1} and {2:.0f} MB of memory on this computer's processor (an estimate from the data size and the model, not a promise).</source>
+      <translation>约 {0} 步，在本机处理器上大约需要 {1}、{2:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="384" />
+      <source>Choose a base model: a model folder on this computer or a model id.</source>
+      <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="406" />
+      <source>The data is not prepared</source>
+      <translation>数据尚未准备好</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="407" />
+      <source>Prepare the data on the Data page first (Save and prepare the data).</source>
+      <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="415" />
+      <source>Training could not start</source>
+      <translation>无法开始训练</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="432" />
+      <source>Asked {0} to save a checkpoint and stop.</source>
+      <translation>已请求 {0} 保存检查点后停止。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="469" />
+      <source>Nothing to resume from</source>
+      <translation>没有可以恢复的检查点</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="470" />
+      <source>Run {0} saved no checkpoint before it ended. Start a new run instead.</source>
+      <translation>训练 {0} 结束前没有保存检查点，请重新开始一次训练。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="477" />
+      <source>Training could not resume</source>
+      <translation>无法恢复训练</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="480" />
+      <source>Resuming {0} from {1}.</source>
+      <translation>从 {1} 恢复训练 {0}。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="614" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="628" />
+      <source>Run {0} · {1}</source>
+      <translation>训练 {0} · {1}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="630" />
+      <source>The worker process ended without reporting. Resume continues from the last checkpoint; worker.log in the run folder says what happened.</source>
+      <translation>训练进程意外结束，没有留下结束记录。“恢复训练”会从最后一个检查点继续；训练文件夹中的 worker.log 记录了原因。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="646" />
+      <source>step {0}: validation loss {1:.4f} {2}</source>
+      <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="650" />
+      <source>the built-in model (trained from scratch on this data)</source>
+      <translation>内置模型（在这份数据上从零训练）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="652" />
+      <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
+      <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="655" />
+      <source>Saved checkpoint {0}</source>
+      <translation>已保存检查点 {0}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="659" />
+      <source>Run ended: {0}</source>
+      <translation>训练结束：{0}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="670" />
+      <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
+      <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
+    </message>
+  </context>
+  <context>
+    <name>parent</name>
+    <message>
+      <location filename="../../workbench/gui/dialogs.py" line="26" />
+      <source>Browse…</source>
+      <translation>浏览…</translation>
+    </message>
+  </context>
+  <context>
+    <name>win</name>
+    <message>
+      <location filename="../../workbench/gui/app.py" line="62" />
+      <source>No Chinese font was found: Chinese text may show as boxes. Install one, e.g. the fonts-noto-cjk package.</source>
+      <translation>未找到中文字体，中文可能显示为方框。请安装中文字体，例如 fonts-noto-cjk 软件包。</translation>
+    </message>
+  </context>
+</TS>

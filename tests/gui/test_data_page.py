@@ -1,0 +1,114 @@
+from pathlib import Path
+
+import pandas as pd
+from PySide6.QtCore import Qt
+
+from workbench.gui.pages.data_page import DataPage
+
+
+def _page(qtbot, session, tasks, root):
+    page = DataPage(session, tasks)
+    qtbot.addWidget(page)
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        session.open(root)
+    return page
+
+
+def test_project_data_is_shown_cleaned_and_counted(qtbot, session, tasks, sample_project):
+    page = _page(qtbot, session, tasks, sample_project)
+    assert page.table_model.rowCount() == len(page.raw) == 869
+    assert len(page.reports) == page.steps_table.rowCount() == len(page.recipe.steps)
+    # every step shows rows dropped / cells changed; drop_empty drops rows
+    row = [s.op for s in page.recipe.steps].index("drop_empty")
+    assert int(page.steps_table.item(row, 1).text()) > 0
+    page.steps_table.selectRow(row)
+    assert page.examples_table.rowCount() > 0
+    assert page.examples_table.item(0, 3).text()  # "(row dropped)"
+    assert "→" in page.clean_summary.text()
+    qtbot.waitUntil(lambda: bool(page.stats), timeout=10000)
+
+
+def test_disable_step_then_undo_redo(qtbot, session, tasks, sample_project):
+    page = _page(qtbot, session, tasks, sample_project)
+    rows_before = len(page.cleaned_df)
+    row = [s.op for s in page.recipe.steps].index("length_filter")
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        page.steps_table.item(row, 0).setCheckState(Qt.CheckState.Unchecked)
+    assert page.recipe.steps[row].enabled is False
+    assert len(page.cleaned_df) > rows_before
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        page.undo_stack.undo()
+    assert page.recipe.steps[row].enabled is True and len(page.cleaned_df) == rows_before
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        page.undo_stack.redo()
+    assert page.recipe.steps[row].enabled is False
+
+
+def test_edit_step_params_and_add_remove(qtbot, session, tasks, sample_project):
+    page = _page(qtbot, session, tasks, sample_project)
+    row = [s.op for s in page.recipe.steps].index("length_filter")
+    page.steps_table.selectRow(row)
+    params = page.params_editor.current()
+    assert params["column"] == "text"
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        page._on_params_editor_edited({**params, "min_chars": 60})
+    assert page.recipe.steps[row].params["min_chars"] == 60
+    assert page.reports[row].rows_in - page.reports[row].rows_out > 3
+    # an invalid value is refused with an inline message, nothing pushed
+    n = page.undo_stack.count()
+    page._on_params_editor_edited({**params, "min_chars": 50, "max_chars": 10})
+    assert page.params_message.text() and page.undo_stack.count() == n
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        page.add_step("replace")
+    assert page.recipe.steps[-1].op == "replace"
+    page.steps_table.selectRow(len(page.recipe.steps) - 1)
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        page.remove_step()
+    assert page.recipe.steps[-1].op != "replace"
+
+
+def test_mapping_validation_inline(qtbot, session, tasks, sample_project):
+    page = _page(qtbot, session, tasks, sample_project)
+    combo = page.mapping_combos["label"]
+    combo.setCurrentIndex(combo.findData(None))
+    assert "required" in page.mapping_messages["label"].text()
+    assert not page.prepare_button.isEnabled()
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        page.undo_stack.undo()
+    assert page.mapping["label"] == "情感倾向"
+    assert page.mapping_messages["label"].text() == ""
+
+
+def test_split_validation(qtbot, session, tasks, sample_project):
+    page = _page(qtbot, session, tasks, sample_project)
+    page.split_spins["train"].setValue(70)
+    assert page.split_settings() is None and "100" in page.split_message.text()
+    page.split_spins["test"].setValue(20)
+    assert page.split_settings() is not None
+
+
+def test_import_sort_filter_and_prepare(qtbot, session, tasks, tmp_path, sample_project):
+    page = _page(qtbot, session, tasks, sample_project)
+    src = tmp_path / "mine.csv"
+    pd.DataFrame({"内容": [f"第{i}条新闻，公司业绩{'增长' if i % 2 else '下滑'}" for i in range(60)],
+                  "情感": ["正面" if i % 2 else "负面" for i in range(60)]}).to_csv(src, index=False)
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        page.import_file(src)
+    assert page.mapping == {"text": "内容", "label": "情感"}
+    page.filter_edit.setText("第1")
+    qtbot.waitUntil(lambda: page.table_model.rowCount() == 11, timeout=10000)
+    page._on_header_section_clicked(0)
+    qtbot.waitUntil(lambda: page.table_model.data(page.table_model.index(0, 0)).startswith("第10条"), timeout=10000)
+    with qtbot.waitSignal(page.prepared, timeout=30000):
+        page.prepare()
+    assert session.project.config.source.path.endswith("mine.csv")
+    assert session.is_prepared
+
+
+def test_import_of_a_bad_file_says_what_to_do(qtbot, session, tasks, sample_project, tmp_path):
+    page = _page(qtbot, session, tasks, sample_project)
+    bad = tmp_path / "picture.csv"
+    bad.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(200))
+    with qtbot.waitSignal(tasks.error_shown, timeout=10000) as blocker:
+        page.import_file(bad)
+    assert "PNG" in blocker.args[1]

@@ -1,0 +1,62 @@
+"""Sample template → cleaning → a few real training steps through the worker → evaluate → export."""
+
+import pytest
+
+from workbench.cli import build_parser
+
+
+def _has_command(name: str) -> bool:
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    return name in sub.choices
+
+
+def test_sample_project_to_export(qtbot, tmp_path):
+    from workbench.gui.main_window import MainWindow
+    from workbench.gui.settings import Settings
+
+    w = MainWindow(Settings(tmp_path / "gui.ini"))
+    qtbot.addWidget(w)
+    w.tasks.show_dialogs = False
+    errors = []
+    w.tasks.error_shown.connect(lambda t, m: errors.append(m))
+    with qtbot.waitSignal(w.session.project_changed, timeout=60000):
+        w.open_sample_project()
+
+    data = w.show_step("data")
+    qtbot.waitUntil(lambda: data.cleaned_df is not None, timeout=60000)
+    assert len(data.cleaned_df) < len(data.raw)
+    with qtbot.waitSignal(data.prepared, timeout=60000):
+        data.prepare()
+
+    train = w.show_step("train")
+    train.model_combo.setCurrentIndex(train.model_combo.findData("builtin:tiny"))
+    train.max_steps.setValue(10)
+    train.eval_steps.setValue(5)
+    run_id = train.start()
+    assert run_id
+    # curve points arrive from the worker's events file while it trains
+    qtbot.waitUntil(lambda: train.loss_plot.point_count("loss") >= 1, timeout=180000)
+    qtbot.waitUntil(lambda: w.session.monitor.status(run_id) != "running", timeout=180000)
+    assert w.session.monitor.status(run_id) == "completed", train.log.toPlainText()
+    assert train.loss_plot.point_count("eval_loss") >= 1
+    assert w.session.step_states()["train"] == "done"
+
+    ev = w.show_step("evaluate")
+    assert ev.run_combo.currentData() == run_id
+    ev.base_check.setChecked(False)
+    with qtbot.waitSignal(ev.runner.finished, timeout=300000):
+        assert ev.evaluate()
+    if _has_command("eval"):
+        assert ev.metrics is not None, ev.status_label.text()
+        assert ev.cards
+    else:
+        assert "no 'eval' command" in ev.status_label.text()
+
+    ex = w.show_step("export")
+    with qtbot.waitSignal(ex.runner.finished, timeout=300000):
+        assert ex.export()
+    if _has_command("export"):
+        assert ex.result is not None, ex.status_label.text()
+        assert ex.table.rowCount() >= 1
+    else:
+        assert "no 'export' command" in ex.status_label.text()

@@ -1,0 +1,75 @@
+import json
+
+import pandas as pd
+
+from workbench.core.jobs import JobSpec, write_job
+from workbench.core.runs import EventWriter
+from workbench.gui.commands import explain_failure, parse_json_output
+from workbench.gui.pages.evaluate_page import EvaluatePage, wrong_positions
+from workbench.gui.pages.export_page import ExportPage
+
+
+def _finished_run(root, run_id="run-x"):
+    run_dir = root / "runs" / run_id
+    write_job(run_dir, JobSpec(project=str(root), template="finance_sentiment", task="classification",
+                               base_model="builtin:tiny", method="full"))
+    ev = EventWriter(run_dir)
+    ev.emit("start", total_steps=10)
+    ev.emit("end", status="completed", error=None)
+    ev.close()
+    return run_dir
+
+
+def test_evaluate_page_shows_metrics_confusion_and_wrong_only(qtbot, session, tasks, sample_project):
+    run_dir = _finished_run(sample_project)
+    (run_dir / "eval").mkdir()
+    labels = ["正面", "中性", "负面"]
+    (run_dir / "eval" / "metrics.json").write_text(json.dumps({
+        "run": "run-x", "task": "classification", "split": "test", "rows": 4, "base_model": "builtin:tiny",
+        "method": "full", "metrics": {"accuracy": 0.5, "macro_f1": 0.4, "eval_loss": 1.2, "perplexity": 3.3,
+                                      "labels": labels, "confusion": [[1, 1, 0], [0, 1, 0], [0, 1, 0]],
+                                      "per_class": {l: {"precision": 0.5, "recall": 0.5, "f1": 0.5, "support": 1} for l in labels}},
+        "base": {"accuracy": 0.25}}), encoding="utf-8")
+    pd.DataFrame({"input": ["a", "b", "c", "d"], "reference": ["正面", "正面", "中性", "负面"],
+                  "prediction": ["正面", "中性", "中性", "中性"], "correct": [True, False, True, False],
+                  "base_prediction": ["负面"] * 4}).to_csv(run_dir / "eval" / "predictions.csv", index=False, encoding="utf-8-sig")
+    page = EvaluatePage(session, tasks)
+    qtbot.addWidget(page)
+    with qtbot.waitSignal(page.results_shown, timeout=5000):
+        session.open(sample_project)
+    assert page.cards["accuracy"].value_label.text() == "50.0%"
+    assert "25.0%" in page.cards["accuracy"].note_label.text()
+    assert page.heatmap.matrix.shape == (3, 3)
+    assert page.samples_model.rowCount() == 4
+    page.wrong_only.setChecked(True)
+    assert page.samples_model.rowCount() == 2
+    assert "base_prediction" in list(page.predictions.columns)
+
+
+def test_wrong_positions_without_correct_column():
+    df = pd.DataFrame({"reference": ["a", "b"], "prediction": ["a", "c"]})
+    assert list(wrong_positions(df)) == [1]
+
+
+def test_export_page_reads_an_earlier_bundle(qtbot, session, tasks, sample_project):
+    _finished_run(sample_project)
+    out = sample_project / "exports" / "run-x"
+    out.mkdir(parents=True)
+    (out / "bundle.json").write_text(json.dumps({"checks": {
+        "static": {"max_abs_diff": 3.2e-6, "files": ["static/model.json"]},
+        "latency": {"static_ms": 4.2, "eager_ms": 9.1}}}), encoding="utf-8")
+    page = ExportPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    assert page.table.rowCount() == 1
+    assert page.table.item(0, 2).text() == "3.20e-06"
+    assert "4.2 ms" in page.latency_label.text()
+    assert page.open_button.isEnabled()
+
+
+def test_command_output_parsing_and_missing_command_message():
+    assert parse_json_output('progress\n{\n  "a": 1\n}\n') == {"a": 1}
+    assert parse_json_output('{"x": [1, 2]}') == {"x": [1, 2]}
+    err = "usage: workbench ...\nworkbench: error: argument command: invalid choice: 'eval' (choose from 'templates')"
+    assert "no 'eval' command" in explain_failure("eval", 2, err)
+    assert explain_failure("export", 2, "error: Run 'x' does not exist.") == "Run 'x' does not exist."

@@ -1,0 +1,16 @@
+from workbench.gui.pages.template_page import TemplatePage
+
+
+def test_cards_grouped_by_vertical_and_preview(qtbot, session, tasks):
+    page = TemplatePage(session, tasks)
+    qtbot.addWidget(page)
+    assert len(page.cards) == len(session.catalog.templates) >= 6
+    qtbot.waitUntil(lambda: page.preview_model.rowCount() > 0, timeout=10000)
+    page.select("medical_triage")
+    qtbot.waitUntil(lambda: "科室" in [page.preview_model.headerData(c, 1) for c in range(page.preview_model.columnCount())]
+                    or page.preview_model.rowCount() > 0, timeout=10000)
+    assert page.cards["medical_triage"].property("selected") is True
+    assert page.selected == "medical_triage"
+    with qtbot.waitSignal(page.template_chosen) as blocker:
+        page.use_button.click()
+    assert blocker.args == ["medical_triage"]

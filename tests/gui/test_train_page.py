@@ -1,0 +1,90 @@
+"""The Train page against runs whose events a test writes (the worker protocol, no paddle)."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+from workbench.core.jobs import JobSpec, write_job
+from workbench.core.runs import EventWriter, write_pid
+from workbench.gui.pages.train_page import TrainPage
+
+
+def _run(root, run_id, pid=None):
+    run_dir = root / "runs" / run_id
+    write_job(run_dir, JobSpec(project=str(root), template="finance_sentiment", task="classification",
+                               base_model="builtin:tiny", method="full", learning_rate=1e-3 if "b" in run_id else 2e-3))
+    write_pid(run_dir, pid if pid is not None else os.getpid())
+    return run_dir
+
+
+def test_live_curves_append_from_the_events_file(qtbot, session, tasks, sample_project):
+    run_dir = _run(sample_project, "run-a")
+    ev = EventWriter(run_dir)
+    ev.emit("start", total_steps=40, device="cpu", trainable_params=10, total_params=10, builtin="tiny")
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    assert page.current_run == "run-a"
+    qtbot.waitUntil(lambda: session.monitor.status("run-a") == "running", timeout=5000)
+    for step in range(5, 25, 5):
+        ev.emit("step", step=step, epoch=0.1, loss=5.0 - step / 10, lr=1e-3, tokens_per_s=800.0, eta_s=10.0)
+        qtbot.waitUntil(lambda s=step: page.loss_plot.point_count("loss") == s // 5, timeout=5000)
+    ev.emit("eval", step=20, eval_loss=3.5, metrics={"accuracy": 0.5})
+    qtbot.waitUntil(lambda: page.loss_plot.point_count("eval_loss") == 1, timeout=5000)
+    assert page.progress.value() == 500
+    assert "20" in page.progress_label.text()
+    assert page.stop_button.isEnabled() and not page.resume_button.isEnabled()
+    ev.emit("end", status="completed", error=None)
+    qtbot.waitUntil(lambda: session.monitor.status("run-a") == "completed", timeout=5000)
+    ev.close()
+    assert not page.stop_button.isEnabled()
+    # the curve buffers were appended to, not rebuilt: x is the steps in order
+    s = page.loss_plot.series["loss"]
+    assert list(s.x[: s.n]) == [5, 10, 15, 20]
+
+
+def test_crashed_run_offers_resume_and_runs_compare(qtbot, session, tasks, sample_project):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    run_dir = _run(sample_project, "run-b", pid=dead.pid)
+    ev = EventWriter(run_dir)
+    ev.emit("start", total_steps=40, device="cpu")
+    ev.emit("step", step=5, loss=4.0, lr=1e-3)
+    ev.emit("checkpoint", step=5, path="checkpoints/checkpoint-5")
+    ev.close()
+    (run_dir / "checkpoints" / "checkpoint-5").mkdir(parents=True)
+    (run_dir / "checkpoints" / "checkpoint-5" / "trainer_state.json").write_text("{}")
+    other = _run(sample_project, "run-c")
+    ev2 = EventWriter(other)
+    ev2.emit("start", total_steps=10)
+    ev2.emit("step", step=5, loss=3.0, lr=2e-3)
+    ev2.emit("end", status="completed", error=None)
+    ev2.close()
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    qtbot.waitUntil(lambda: session.monitor.status("run-b") == "crashed", timeout=10000)
+    page.select_run("run-b")
+    assert page.resume_button.isEnabled()
+    for row in range(page.runs_table.rowCount()):
+        page.runs_table.item(row, 0).setCheckState(page.runs_table.item(row, 0).checkState().Checked)
+    assert set(page.compared_runs()) == {"run-b", "run-c"}
+    assert page.compare_plot.point_count("run-b") == 1
+    assert page.diff_table.rowCount() >= 1  # the learning rates differ
+
+
+def test_settings_from_template_presets_and_tooltips(qtbot, session, tasks, sample_project):
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    assert "学习率" in page.spins["learning_rate"].toolTip() or "step" in page.spins["learning_rate"].toolTip()
+    assert page.preset_combo.count() == 1 + len(session.template.presets)
+    page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:tiny"))
+    assert page.method_combo.currentData() == "full" and not page.method_combo.isEnabled()
+    page.preset_combo.setCurrentIndex(1)  # quick try
+    assert page.spins["max_length"].value() == 64
+    job = page.job_spec()
+    assert job.base_model == "builtin:tiny" and job.max_length == 64
+    assert "MB" in page.estimate_label.text()

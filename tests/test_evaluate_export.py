@@ -1,0 +1,407 @@
+"""Evaluation and export, for real: short training runs of the built-in tiny model,
+LoRA runs on tiny models of every family, bundles checked against the trained model,
+and the bundle's predict.py run in a process that cannot import the workbench."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+paddle = pytest.importorskip("paddle")
+pytest.importorskip("paddleformers")
+
+from model_factory import FAMILIES, make_model_folder  # noqa: E402
+
+from workbench.cli import main as cli_main  # noqa: E402
+from workbench.core.errors import WorkbenchError  # noqa: E402
+from workbench.core.jobs import JobSpec, write_job  # noqa: E402
+from workbench.core.project import Project, SplitSettings, prepare  # noqa: E402
+from workbench.core.runs import EventWriter, write_pid  # noqa: E402
+from workbench.core.templates import TemplateCatalog  # noqa: E402
+from workbench.core.trained import resolve_trained_run  # noqa: E402
+from workbench.engine import data as D  # noqa: E402
+from workbench.engine import models as M  # noqa: E402
+
+M.set_library_log_level("ERROR")
+
+CLS, INST = "finance_sentiment", "finance_service_qa"
+
+
+# ----- fixtures ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def projects(tmp_path_factory):
+    """A prepared classification and instruction project (the templates' sample data)."""
+    catalog = TemplateCatalog()
+    base = tmp_path_factory.mktemp("projects")
+    out = {}
+    for tid in (CLS, INST):
+        template = catalog.get(tid)
+        project, _ = prepare(template, template.sample_path, base / tid,
+                             split=SplitSettings(train=0.8, val=0.1, test=0.1, seed=1))
+        # a shorter test split keeps generation quick
+        test = D.read_jsonl(project.split_path("test"))[:24]
+        project.split_path("test").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in test),
+                                              encoding="utf-8")
+        out[tid] = project
+    return out
+
+
+def _train(project: Project, *, base_model: str, method: str, steps: int = 4, save_steps: int = 2) -> Path:
+    from workbench.engine.train import run_training
+
+    template = TemplateCatalog().get(project.config.template)
+    job = JobSpec(project=str(project.root), template=template.id, task=template.task.value, base_model=base_model,
+                  method=method, max_steps=steps, eval_steps=steps, save_steps=save_steps, logging_steps=1,
+                  batch_size=8, max_length=128, learning_rate=5e-3, device="cpu", seed=3)
+    run_dir = project.runs_dir / f"run-{method}-{Path(base_model).name.replace(':', '-')}"
+    write_job(run_dir, job)
+    events = EventWriter(run_dir)
+    status, error = run_training(job, run_dir, events)
+    events.emit("end", status=status, error=error)
+    events.close()
+    assert status == "completed", error
+    return run_dir
+
+
+@pytest.fixture(scope="module")
+def runs(projects):
+    """Real short runs: built-in tiny (full) for both tasks, and a LoRA run on a tiny Qwen2."""
+    return {
+        "cls": _train(projects[CLS], base_model="builtin:tiny", method="full"),
+        "inst": _train(projects[INST], base_model="builtin:tiny", method="full"),
+    }
+
+
+@pytest.fixture(scope="module")
+def family_folders(tmp_path_factory):
+    base = tmp_path_factory.mktemp("families")
+    return {f: make_model_folder(f, base / f) for f in FAMILIES}
+
+
+def _fake_lora_run(project: Project, folder: Path, name: str, seed: int = 0) -> Path:
+    """A completed LoRA run made without the trainer: the adapter's B matrices are set to
+    random values so that merging changes the weights."""
+    template = TemplateCatalog().get(project.config.template)
+    job = JobSpec(project=str(project.root), template=template.id, task=template.task.value,
+                  base_model=str(folder), method="lora", max_steps=1, max_length=96, device="cpu")
+    run_dir = project.runs_dir / name
+    write_job(run_dir, job)
+    model, tokenizer = M.load_model_and_tokenizer(folder, for_training=False)
+    family = M.model_family(model.config)
+    lora = M.apply_lora(model, family, r=4, alpha=8, dropout=0.0)
+    rng = np.random.default_rng(seed)
+    for pname, p in lora.named_parameters():
+        if "lora_B" in pname:
+            p.set_value(rng.normal(0, 0.05, p.shape).astype("float32"))
+    final = run_dir / "final"
+    M.save_lora_adapter(lora, final)
+    tokenizer.save_pretrained(str(final))
+    (final / "workbench_run.json").write_text(json.dumps({
+        "base_model_path": str(folder), "base_model": str(folder), "method": "lora", "family": family,
+        "template": template.id, "task": template.task.value}), encoding="utf-8")
+    events = EventWriter(run_dir)
+    events.emit("start", total_steps=1)
+    events.emit("end", status="completed", error=None)
+    events.close()
+    return run_dir
+
+
+def _isolated_env() -> dict[str, str]:
+    """An environment whose Python finds paddle, tokenizers and numpy but not the workbench:
+    ``python -S`` skips site processing (so no editable-install hook), and PYTHONPATH
+    lists the plain site-packages folders."""
+    paths = sorted({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["PYTHONPATH"] = os.pathsep.join(paths)
+    return env
+
+
+def _run_isolated(args, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-S", *args], cwd=cwd, env=_isolated_env(), capture_output=True,
+                          text=True, timeout=300)
+
+
+# ----- resolving runs -----------------------------------------------------------------------------
+
+
+def test_bad_runs_are_refused_with_clear_messages(projects, tmp_path):
+    project = projects[CLS]
+    with pytest.raises(WorkbenchError, match="does not exist"):
+        resolve_trained_run(project, "no-such-run")
+    template = TemplateCatalog().get(CLS)
+    job = JobSpec(project=str(project.root), template=CLS, task="classification", base_model="builtin:tiny")
+    running = project.runs_dir / "run-running"
+    write_job(running, job)
+    EventWriter(running).emit("start", total_steps=10)
+    write_pid(running, os.getpid())  # this test process plays the live worker
+    with pytest.raises(WorkbenchError, match="still training"):
+        resolve_trained_run(project, "run-running")
+    crashed = project.runs_dir / "run-crashed"
+    write_job(crashed, job)
+    EventWriter(crashed).emit("start", total_steps=10)
+    with pytest.raises(WorkbenchError, match="before saving a checkpoint"):
+        resolve_trained_run(project, "run-crashed")
+    assert template.task.value == "classification"
+
+    # the same through the command line: one paragraph on stderr, exit 2
+    for argv, pattern in (
+        (["eval", "--project", str(project.root), "--run", "nope"], "does not exist"),
+        (["eval", "--project", str(project.root), "--run", "run-running"], "still training"),
+        (["export", "--project", str(project.root), "--run", "run-crashed", "--out", str(tmp_path / "x")],
+         "before saving a checkpoint"),
+    ):
+        assert cli_main(argv) == 2
+    shutil.rmtree(running)
+    shutil.rmtree(crashed)
+
+
+# ----- evaluation -----------------------------------------------------------------------------------
+
+
+def test_evaluate_classification_run(projects, runs, capsys):
+    project = projects[CLS]
+    run = runs["cls"].name
+    assert cli_main(["eval", "--project", str(project.root), "--run", run, "--compare-base", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["task"] == "classification" and out["source"] == "final" and out["rows"] == 24
+    m = out["metrics"]
+    assert 0 <= m["accuracy"] <= 1 and 0 <= m["macro_f1"] <= 1
+    assert set(m["per_class"]) == {"正面", "中性", "负面"}
+    assert sum(map(sum, m["confusion"])) == 24
+    assert m["eval_loss"] > 0 and m["perplexity"] > 1
+    assert out["base"]["accuracy"] is not None
+
+    eval_dir = runs["cls"] / "eval"
+    stored = json.loads((eval_dir / "metrics.json").read_text(encoding="utf-8"))
+    assert stored["best"] and stored["worst"]
+    raw = (eval_dir / "predictions.csv").read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")  # BOM: Excel reads it as UTF-8
+    with open(eval_dir / "predictions.csv", encoding="utf-8-sig", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 24
+    assert {"input", "reference", "prediction", "correct", "confidence", "p_正面", "base_prediction",
+            "base_correct"} <= set(rows[0])
+    acc = sum(r["correct"] == "True" for r in rows) / len(rows)
+    assert acc == pytest.approx(m["accuracy"])
+    report = (eval_dir / "report.html").read_text(encoding="utf-8")
+    assert report.count("data:image/png;base64,") >= 4  # loss, confusion, per class, confidence (+ compare)
+    assert "confusion matrix" in report and "Worst samples" in report
+
+
+def test_evaluate_instruction_run(projects, runs):
+    from workbench.engine.evaluate import evaluate_run
+
+    result = evaluate_run(projects[INST].root, runs["inst"].name, compare_base=True, max_new_tokens=16)
+    m = result["metrics"]
+    for key in ("rouge_l", "bleu", "exact_match", "eval_loss", "perplexity"):
+        assert m[key] is not None, key
+    assert 0 <= m["rouge_l"] <= 1 and 0 <= m["bleu"] <= 100
+    assert result["base"]["eval_loss"] > m["eval_loss"]  # four steps of training already lower the loss
+    scores = [r["score"] for r in result["best"]]
+    assert scores == sorted(scores, reverse=True)
+    with open(runs["inst"] / "eval" / "predictions.csv", encoding="utf-8-sig", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert {"input", "reference", "prediction", "score", "exact", "base_prediction", "base_score"} <= set(rows[0])
+    assert "ROUGE-L distribution" in (runs["inst"] / "eval" / "report.html").read_text(encoding="utf-8")
+
+
+def test_stopped_lora_run_is_evaluated_from_its_last_checkpoint(projects, family_folders):
+    """A real LoRA run; a copy without final/ that ended 'stopped' evaluates from
+    checkpoint-4, whose adapter is the final one, so the figures are the same."""
+    from workbench.engine.evaluate import evaluate_run
+
+    project = projects[CLS]
+    run_dir = _train(project, base_model=str(family_folders["qwen2"]), method="lora", steps=4, save_steps=4)
+    stopped = project.runs_dir / "run-stopped-copy"
+    shutil.copytree(run_dir, stopped)
+    shutil.rmtree(stopped / "final")
+    shutil.rmtree(stopped / "eval", ignore_errors=True)
+    lines = (stopped / "events.jsonl").read_text(encoding="utf-8").splitlines()
+    lines[-1] = json.dumps({"v": 1, "event": "end", "t": 0, "status": "stopped", "error": None})
+    (stopped / "events.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    trained = resolve_trained_run(project, stopped.name)
+    assert trained.source == "checkpoint-4" and "checkpoint-4" in trained.note
+
+    a = evaluate_run(project.root, run_dir.name, limit=8, write_report=False)
+    b = evaluate_run(project.root, stopped.name, limit=8, write_report=False)
+    assert b["source"] == "checkpoint-4"
+    assert b["metrics"]["accuracy"] == a["metrics"]["accuracy"]
+    assert b["metrics"]["eval_loss"] == pytest.approx(a["metrics"]["eval_loss"], abs=1e-5)
+
+
+# ----- generation -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_cached_generation_matches_full_recompute(family, family_folders):
+    from workbench.engine.generate import GenerationSettings, stream_ids, stream_text
+
+    model, tok = M.load_model_and_tokenizer(family_folders[family], for_training=False)
+    ids = D.encode_prompt(tok, D.build_prompt(tok, "系统", "问题：什么是贷款利率？"))
+    settings = GenerationSettings(mode="greedy", max_new_tokens=12)
+    cached = list(stream_ids(model, ids, settings))
+    x = list(ids)
+    with paddle.no_grad():
+        for _ in range(len(cached)):
+            logits = model(paddle.to_tensor([x]), use_cache=False, return_dict=True).logits
+            x.append(int(logits[0, -1].argmax()))
+    assert cached == x[len(ids):]
+    pieces = list(stream_text(model, tok, ids, settings))
+    assert "".join(pieces) == tok.decode(cached, skip_special_tokens=True)
+    sampled = list(stream_ids(model, ids, GenerationSettings(mode="sample", temperature=0.9, top_p=0.8,
+                                                             max_new_tokens=6, seed=5)))
+    again = list(stream_ids(model, ids, GenerationSettings(mode="sample", temperature=0.9, top_p=0.8,
+                                                           max_new_tokens=6, seed=5)))
+    assert sampled == again  # seeded sampling is reproducible
+
+
+def test_playground_worker_speaks_json_lines(projects, runs):
+    requests = "\n".join([
+        json.dumps({"id": 1, "prompt": "开户需要多久？", "max_new_tokens": 6}),
+        json.dumps({"id": 2, "prompt": "x", "mode": "sample", "temperature": 0}),
+        json.dumps({"id": 3, "fields": {"instruction": "挂失", "input": "卡丢了"}, "mode": "sample", "seed": 1,
+                    "max_new_tokens": 5}),
+    ]) + "\n"
+    res = subprocess.run([sys.executable, "-m", "workbench.engine.playground", "--project", str(projects[INST].root),
+                          "--run", runs["inst"].name], input=requests, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    events = [json.loads(line) for line in res.stdout.splitlines()]  # every stdout line is an event
+    assert events[0]["event"] == "ready" and events[0]["task"] == "instruction"
+    done = {e["id"]: e for e in events if e["event"] == "done"}
+    assert set(done) == {1, 3}
+    for rid in (1, 3):
+        text = "".join(e["text"] for e in events if e["event"] == "token" and e["id"] == rid)
+        assert text == done[rid]["text"]
+        assert done[rid]["tokens"] <= (6 if rid == 1 else 5)
+    assert any(e["event"] == "error" and e["id"] == 2 and "temperature" in e["message"] for e in events)
+
+
+# ----- export ---------------------------------------------------------------------------------------------
+
+
+def _assert_bundle_files(out: Path, onnx: bool):
+    for name in ("bundle.json", "predict.py", "requirements.txt", "README.md", "tokenizer/tokenizer.json",
+                 "static/model.json", "static/model.pdiparams"):
+        assert (out / name).is_file(), name
+    assert (out / "onnx" / "model.onnx").is_file() == onnx
+    req = (out / "requirements.txt").read_text().splitlines()
+    assert sorted(line.split(">")[0] for line in req if line and not line.startswith("#")) == \
+        ["numpy", "paddlepaddle", "tokenizers"]
+
+
+def test_export_classification_bundle_and_predict_script(projects, runs, tmp_path, capsys):
+    project = projects[CLS]
+    out = tmp_path / "cls-bundle"
+    assert cli_main(["export", "--project", str(project.root), "--run", runs["cls"].name, "--out", str(out),
+                     "--int8", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["formats"]["static"]["max_abs_diff"] <= 1e-4
+    assert res["formats"]["merged"]["max_abs_diff"] <= 1e-4
+    onnx = res["formats"]["onnx"]
+    assert onnx["status"] in ("ok", "failed")
+    if onnx["status"] == "ok":
+        assert onnx["max_abs_diff"] <= 1e-4
+    else:
+        assert onnx["reason"]
+    _assert_bundle_files(out, onnx["status"] == "ok")
+    assert res["int8"]["status"] == "ok" and "accuracy_change" in res["int8"]
+    assert res["predict_script"]["same_as_engine"] == res["predict_script"]["rows"]
+    card = (out / "README.md").read_text(encoding="utf-8")
+    for text in ("finance_sentiment", "builtin:tiny", "rows after cleaning", "learning_rate", "accuracy",
+                 "Paddle Inference", "ms per sample", "weight-only int8"):
+        assert text in card, text
+    merged = M.load_model(out / "merged", for_training=False)  # a PaddleFormers-loadable folder
+    assert M.model_family(merged.config) == "llama"
+
+    # an output folder that is not empty is refused
+    assert cli_main(["export", "--project", str(project.root), "--run", runs["cls"].name, "--out", str(out)]) == 2
+    assert "not empty" in capsys.readouterr().err
+
+    # predict.py where the workbench cannot be imported
+    probe = _run_isolated(["-c", "import workbench"], cwd=out)
+    assert probe.returncode != 0 and "No module named 'workbench'" in probe.stderr
+    records = D.read_jsonl(project.split_path("test"))[:6]
+    single = _run_isolated(["predict.py", "--json", records[0]["text"]], cwd=out)
+    assert single.returncode == 0, single.stderr
+    one = json.loads(single.stdout)
+    assert one["label"] in ("正面", "中性", "负面") and sum(one["probabilities"].values()) == pytest.approx(1, abs=1e-5)
+    src, dst = tmp_path / "in.csv", tmp_path / "out.csv"
+    with open(src, "w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["新闻内容"])  # the original column name works too
+        for r in records:
+            w.writerow([r["text"]])
+    batch = _run_isolated(["predict.py", "--input", str(src), "--output", str(dst)], cwd=out)
+    assert batch.returncode == 0, batch.stderr
+    with open(dst, encoding="utf-8-sig", newline="") as fh:
+        got = [r["prediction"] for r in csv.DictReader(fh)]
+
+    from workbench.engine.evaluate import load_trained, system_prompt
+
+    trained = resolve_trained_run(project, runs["cls"].name)
+    model, tok = load_trained(trained)
+    template = TemplateCatalog().get(CLS)
+    prompts = D.build_prompts(tok, records, system=system_prompt(template), user_format=template.prompt.user)
+    assert got == D.classify(model, tok, prompts, template.labels, max_length=trained.job.max_length)
+    assert got[0] == one["label"]
+
+
+def test_export_instruction_bundle_and_predict_script(projects, runs, tmp_path):
+    from workbench.engine.export import export_run
+
+    out = tmp_path / "inst-bundle"
+    res = export_run(projects[INST].root, runs["inst"].name, out, formats=["static", "onnx"], evaluate=False)
+    assert res["formats"]["static"]["max_abs_diff"] <= 1e-4
+    assert not (out / "merged").exists()
+    bundle = json.loads((out / "bundle.json").read_text(encoding="utf-8"))
+    assert bundle["task"] == "instruction" and bundle["output"] == "logits" and bundle["inputs"] == ["input_ids"]
+    assert res["predict_script"]["same_as_engine"] == res["predict_script"]["rows"]
+    r = _run_isolated(["predict.py", "--json", "--max-new-tokens", "8", "信用卡怎么挂失？"], cwd=out)
+    assert r.returncode == 0, r.stderr
+    assert isinstance(json.loads(r.stdout)["answer"], str)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("task", [CLS, INST])
+def test_export_parity_for_each_family_and_task(family, task, projects, family_folders, tmp_path):
+    from workbench.engine.export import export_run
+
+    run_dir = _fake_lora_run(projects[task], family_folders[family], f"run-fake-{family}")
+    try:
+        formats = ["static", "merged"] + (["onnx"] if task == INST else [])
+        res = export_run(projects[task].root, run_dir.name, tmp_path / "b", formats=formats, evaluate=False,
+                         check_script=False, parity_rows=4)
+        assert res["family"] == family
+        assert res["formats"]["static"]["max_abs_diff"] <= 1e-4
+        assert res["formats"]["merged"]["max_abs_diff"] <= 1e-4
+        if "onnx" in formats:
+            o = res["formats"]["onnx"]
+            assert (o["status"] == "ok" and o["max_abs_diff"] <= 1e-4) or (o["status"] == "failed" and o["reason"])
+        if task == CLS:
+            assert res["checks"]["static"]["engine_label_agreement"] == 1.0
+    finally:
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def test_failed_parity_fails_loudly_and_leaves_nothing(projects, runs, tmp_path, monkeypatch):
+    from workbench.engine import export as E
+
+    real = E.run_predictor
+    monkeypatch.setattr(E, "run_predictor", lambda p, arrays: real(p, arrays) + 1e-2)
+    out = tmp_path / "broken"
+    with pytest.raises(E.ExportError, match="differs from the trained model"):
+        E.export_run(projects[CLS].root, runs["cls"].name, out, formats=["static"], evaluate=False,
+                     check_script=False, parity_rows=4)
+    assert not out.exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".broken")]

@@ -1,0 +1,1 @@
+"""Files copied into an exported bundle (the stand-alone predict script)."""

@@ -1,0 +1,341 @@
+"""Evaluation of a trained run on a held-out split; results go to ``<run>/eval/``.
+
+* ``metrics.json`` — the figures (see :mod:`workbench.engine.metrics` for scales), the
+  best and worst samples, and with ``compare_base`` the same figures for the base model.
+* ``predictions.csv`` — one row per sample (UTF-8 with BOM, so Excel opens Chinese text):
+  input, reference, prediction, correct/score, and the base model's prediction beside it.
+* ``report.html`` — a self-contained report with embedded plots (see :mod:`.report`).
+
+Classification reads the label back by log-likelihood over the label set (as training's
+evaluation does, :func:`workbench.engine.data.label_log_likelihoods`); the softmax of
+those log-likelihoods is reported as the class probabilities. Instruction tuning
+generates greedily and scores ROUGE-L (characters), BLEU (sacrebleu, Chinese tokenizer)
+and exact match. Both tasks report the teacher-forced loss on the reference answers
+(the training loss, over answer tokens only) and its perplexity.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import WorkbenchError
+from ..core.fsutil import atomic_write, atomic_write_json
+from ..core.project import Project
+from ..core.templates import TemplateCatalog, TemplateSpec
+from ..core.trained import TrainedRun, resolve_trained_run
+from . import data as D
+from . import metrics as MX
+from . import models as M
+
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
+
+N_BEST_WORST = 5
+DEFAULT_MAX_NEW_TOKENS = 256
+
+
+# ----- loading the trained weights ---------------------------------------------------------
+
+
+def system_prompt(template: TemplateSpec) -> str:
+    """The system text training used (the Chinese one, see engine/train.py)."""
+    return template.prompt.system.zh
+
+
+def load_trained(trained: TrainedRun, *, device: str = "cpu", merge: bool = True):
+    """``(model, tokenizer)`` of a run in eval mode: final/ or its last checkpoint.
+
+    LoRA runs: the adapter is loaded onto the base model and, with ``merge``, folded into
+    it (faster inference, and the form that is exported). A run trained on a quantised
+    base is loaded on the full-precision base here.
+    """
+    M.select_device(device)
+    job = trained.job
+    base = M.resolve_model_source(trained.base_model, allow_pickle=job.allow_pickle)
+    wdir = trained.weights_dir
+    if not trained.from_checkpoint and trained.method == "full":
+        model, tokenizer = M.load_model_and_tokenizer(wdir, for_training=False, device=device,
+                                                      allow_pickle=job.allow_pickle)
+    else:
+        model = M.load_model(base, for_training=False, device=device, allow_pickle=job.allow_pickle)
+        tok_dir = wdir if any((wdir / f).is_file() for f in M.TOKENIZER_FILES) else base
+        tokenizer = M.load_tokenizer(tok_dir)
+        if trained.from_checkpoint:
+            if trained.method == "lora":
+                model = M.apply_lora(model, M.model_family(model.config), r=job.lora_r, alpha=job.lora_alpha,
+                                     dropout=0.0, target_modules=job.lora_target_modules)
+            _load_checkpoint_weights(model, wdir / "model_state")
+        else:
+            try:
+                model = M.load_lora_adapter(model, wdir)
+            except Exception as exc:
+                raise WorkbenchError(f"The LoRA adapter in {wdir} cannot be loaded onto {base} "
+                                     f"({type(exc).__name__}: {str(exc)[:200]}).") from exc
+    if merge:
+        model = M.merge_lora(model)
+    model.eval()
+    for p in model.parameters():
+        p.stop_gradient = True
+    return model, tokenizer
+
+
+def _load_checkpoint_weights(model, state_dir: Path) -> None:
+    """Load a Trainer checkpoint's ``model_state/`` (flex checkpoint format) into ``model``."""
+    import paddle.distributed as dist
+
+    try:
+        dist.load_state_dict(model.sharded_state_dict(), str(state_dir))
+    except Exception as exc:
+        raise WorkbenchError(
+            f"The checkpoint weights in {state_dir} cannot be read ({type(exc).__name__}: {str(exc)[:200]}). "
+            "The checkpoint may be incomplete; choose an earlier one or train again.") from exc
+
+
+def load_base(trained: TrainedRun, *, device: str = "cpu"):
+    """The model the run started from, untouched, in eval mode."""
+    base = M.resolve_model_source(trained.base_model, allow_pickle=trained.job.allow_pickle)
+    model, tokenizer = M.load_model_and_tokenizer(base, for_training=False, device=device,
+                                                  allow_pickle=trained.job.allow_pickle)
+    model.eval()
+    return model, tokenizer
+
+
+# ----- scoring -----------------------------------------------------------------------------------
+
+
+def softmax_rows(scores: Sequence[Sequence[float]]) -> list[list[float]]:
+    out = []
+    for row in scores:
+        m = max(row)
+        e = [math.exp(v - m) for v in row]
+        s = sum(e)
+        out.append([v / s for v in e])
+    return out
+
+
+def classify_with_probs(model, tokenizer, prompts: Sequence[str], labels: Sequence[str], *,
+                        max_length: int, batch_size: int = 32) -> list[list[float]]:
+    """Class probabilities per prompt: softmax over the labels' log-likelihoods."""
+    scores = D.label_log_likelihoods(model, tokenizer, prompts, labels, batch_size=batch_size,
+                                     max_length=max_length)
+    return softmax_rows(scores)
+
+
+def answer_loss(model, tokenizer, records: Sequence[dict], *, task: str, system: str, user_format: str,
+                max_length: int, batch_size: int = 8) -> float | None:
+    """Mean cross-entropy per answer token (teacher forcing), as in training's eval_loss."""
+    import numpy as np
+    import paddle
+    import paddle.nn.functional as F
+
+    feats = D.build_features(tokenizer, records, task=task, system=system, user_format=user_format,
+                             max_length=max_length)
+    if not feats:
+        return None
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+    collator = D.DataCollator(pad)
+    total, count = 0.0, 0
+    with paddle.no_grad():
+        for start in range(0, len(feats), batch_size):
+            batch = collator(feats[start:start + batch_size])
+            logits = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"],
+                           use_cache=False, return_dict=True).logits
+            logp = F.log_softmax(logits.astype("float32"), axis=-1).numpy()
+            labels = batch["labels"].numpy()
+            mask = labels != D.IGNORE_INDEX
+            safe = np.where(mask, labels, 0)
+            picked = np.take_along_axis(logp, safe[..., None], axis=-1)[..., 0]
+            total += float(-(picked * mask).sum())
+            count += int(mask.sum())
+    return total / count if count else None
+
+
+def default_max_new_tokens(tokenizer, references: Sequence[str], cap: int = DEFAULT_MAX_NEW_TOKENS) -> int:
+    """Enough new tokens for the longer references (p95 length x 1.25 + 8), within [16, cap]."""
+    lengths = sorted(len(tokenizer.encode(r or "", add_special_tokens=False)) for r in references) or [0]
+    p95 = lengths[min(len(lengths) - 1, int(0.95 * len(lengths)))]
+    return int(min(cap, max(16, p95 * 1.25 + 8)))
+
+
+def generate_answers(model, tokenizer, prompts: Sequence[str], *, max_new_tokens: int,
+                     max_length: int, progress: Callable[[int, int], None] | None = None) -> list[str]:
+    """Greedy answers for prompt texts (one at a time, with the key/value cache)."""
+    from .generate import GenerationSettings, generate_text
+
+    settings = GenerationSettings(mode="greedy", max_new_tokens=max_new_tokens)
+    answers = []
+    for i, prompt in enumerate(prompts):
+        ids = D._shrink_prompt(D.encode_prompt(tokenizer, prompt), max(8, max_length - max_new_tokens))
+        answers.append(generate_text(model, tokenizer, ids, settings))
+        if progress:
+            progress(i + 1, len(prompts))
+    return answers
+
+
+def predict_split(model, tokenizer, records: Sequence[dict], template: TemplateSpec, *, max_length: int,
+                  max_new_tokens: int | None = None, progress: Progress | None = None,
+                  stage: str = "predict") -> dict[str, Any]:
+    """Predictions and figures of one model on ``records``.
+
+    Returns ``{"metrics": {...}, "rows": [...per-sample dicts...]}``.
+    """
+    task = template.task.value
+    system = system_prompt(template)
+    user_format = template.prompt.user
+    prompts = D.build_prompts(tokenizer, records, system=system, user_format=user_format)
+    inputs = [D.format_user(user_format, r) for r in records]
+    report = progress or (lambda s, d, t: None)
+    report(stage, 0, len(records))
+    rows: list[dict[str, Any]] = []
+    if task == "classification":
+        labels = list(template.labels)
+        truth = [str(r.get("label", "")) for r in records]
+        probs = classify_with_probs(model, tokenizer, prompts, labels, max_length=max_length) if records else []
+        preds = [labels[max(range(len(labels)), key=p.__getitem__)] for p in probs]
+        res = MX.classification_report(truth, preds, labels)
+        for inp, ref, pred, p in zip(inputs, truth, preds, probs):
+            rows.append({"input": inp, "reference": ref, "prediction": pred, "correct": pred == ref,
+                         "confidence": max(p), "probabilities": dict(zip(labels, p))})
+        metrics: dict[str, Any] = {k: res[k] for k in ("accuracy", "macro_f1", "per_class", "confusion", "labels")}
+    else:
+        refs = [str(r.get("output", "")) for r in records]
+        n_new = max_new_tokens or default_max_new_tokens(tokenizer, refs)
+        answers = generate_answers(model, tokenizer, prompts, max_new_tokens=n_new, max_length=max_length,
+                                   progress=lambda d, t: report(stage, d, t))
+        res = MX.generation_metrics(answers, refs)
+        for inp, ref, pred, score, ex in zip(inputs, refs, answers, res["per_sample_rouge_l"],
+                                             res["per_sample_exact"]):
+            rows.append({"input": inp, "reference": ref, "prediction": pred, "score": score, "exact": ex})
+        metrics = {k: res[k] for k in ("rouge_l", "bleu", "exact_match")}
+        metrics["max_new_tokens"] = n_new
+    loss = answer_loss(model, tokenizer, records, task=task, system=system, user_format=user_format,
+                       max_length=max_length)
+    metrics["eval_loss"] = loss
+    metrics["perplexity"] = MX.perplexity(loss)
+    report(stage, len(records), len(records))
+    return {"metrics": metrics, "rows": rows}
+
+
+def best_and_worst(rows: Sequence[dict], task: str, n: int = N_BEST_WORST) -> tuple[list[dict], list[dict]]:
+    """Best and worst samples with their row index.
+
+    Classification: best = correct with the highest confidence; worst = wrong with the
+    highest confidence (confidently wrong is what a reviewer must see), topped up with
+    the least confident correct ones. Instruction: by ROUGE-L.
+    """
+    indexed = [dict(r, index=i) for i, r in enumerate(rows)]
+    for r in indexed:
+        r.pop("probabilities", None)
+    if task == "classification":
+        right = sorted((r for r in indexed if r["correct"]), key=lambda r: -r["confidence"])
+        wrong = sorted((r for r in indexed if not r["correct"]), key=lambda r: -r["confidence"])
+        worst = wrong[:n]
+        if len(worst) < n:
+            worst += list(reversed(right))[: n - len(worst)]
+        return right[:n], worst
+    ordered = sorted(indexed, key=lambda r: -r["score"])
+    return ordered[:n], list(reversed(ordered))[:n]
+
+
+# ----- the whole evaluation ------------------------------------------------------------------
+
+
+def predictions_frame(rows: Sequence[dict], task: str, labels: Sequence[str], base_rows: Sequence[dict] | None):
+    import pandas as pd
+
+    records = []
+    for i, r in enumerate(rows):
+        rec: dict[str, Any] = {"input": r["input"], "reference": r["reference"], "prediction": r["prediction"]}
+        if task == "classification":
+            rec["correct"] = r["correct"]
+            rec["confidence"] = round(r["confidence"], 6)
+            for lab in labels:
+                rec[f"p_{lab}"] = round(r["probabilities"][lab], 6)
+        else:
+            rec["score"] = round(r["score"], 6)
+            rec["exact"] = r["exact"]
+        if base_rows is not None:
+            b = base_rows[i]
+            rec["base_prediction"] = b["prediction"]
+            if task == "classification":
+                rec["base_correct"] = b["correct"]
+            else:
+                rec["base_score"] = round(b["score"], 6)
+        records.append(rec)
+    return pd.DataFrame.from_records(records)
+
+
+def evaluate_run(project_dir, run_id: str, *, compare_base: bool = False, split: str = "test",
+                 device: str = "cpu", max_new_tokens: int | None = None, limit: int | None = None,
+                 progress: Progress | None = None, write_report: bool = True) -> dict[str, Any]:
+    """Evaluate a run on ``split`` and write ``<run>/eval/``; returns the metrics.json content."""
+    project = Project.open(project_dir)
+    trained = resolve_trained_run(project, run_id)
+    template = TemplateCatalog().get(trained.template)
+    path = project.split_path(split)
+    if not path.is_file():
+        raise WorkbenchError(f"Project {project.root} has no '{split}' split. Prepare the data again.")
+    records = D.read_jsonl(path)
+    if limit:
+        records = records[:limit]
+    if not records:
+        raise WorkbenchError(f"The '{split}' split of {project.root} is empty, so there is nothing to evaluate on. "
+                             "Prepare the data again with a test share above zero.")
+    M.set_library_log_level("ERROR")
+    started = time.time()
+    max_length = trained.job.max_length
+    model, tokenizer = load_trained(trained, device=device)
+    tuned = predict_split(model, tokenizer, records, template, max_length=max_length,
+                          max_new_tokens=max_new_tokens, progress=progress, stage="fine-tuned")
+    del model
+    base = None
+    if compare_base:
+        bmodel, btok = load_base(trained, device=device)
+        n_new = tuned["metrics"].get("max_new_tokens", max_new_tokens)
+        base = predict_split(bmodel, btok, records, template, max_length=max_length, max_new_tokens=n_new,
+                             progress=progress, stage="base")
+        del bmodel
+    task = template.task.value
+    best, worst = best_and_worst(tuned["rows"], task)
+    result: dict[str, Any] = {
+        "version": 1,
+        "run": trained.run_id,
+        "source": trained.source,
+        "note": trained.note,
+        "task": task,
+        "template": template.id,
+        "base_model": trained.job.base_model,
+        "method": trained.method,
+        "split": split,
+        "rows": len(records),
+        "metrics": tuned["metrics"],
+        "base": base["metrics"] if base else None,
+        "best": best,
+        "worst": worst,
+        "scales": {"bleu": "0-100", "other": "0-1"},
+        "created": round(time.time(), 3),
+        "seconds": round(time.time() - started, 2),
+    }
+    out = trained.eval_dir
+    out.mkdir(parents=True, exist_ok=True)
+    frame = predictions_frame(tuned["rows"], task, template.labels, base["rows"] if base else None)
+    atomic_write(out / "predictions.csv", lambda p: frame.to_csv(p, index=False, encoding="utf-8-sig"))
+    atomic_write_json(out / "metrics.json", result)
+    if write_report:
+        from .report import write_report as _write
+
+        _write(out / "report.html", result, tuned["rows"], base["rows"] if base else None,
+               run_dir=trained.run_dir, template=template)
+    return result
+
+
+def read_eval(run_dir) -> dict[str, Any] | None:
+    """The stored metrics.json of a run, or None."""
+    try:
+        return json.loads((Path(run_dir) / "eval" / "metrics.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None

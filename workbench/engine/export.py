@@ -1,0 +1,940 @@
+"""Export a trained run as a deployable bundle, every artefact checked before it ships.
+
+Bundle layout (``exports/<name>/`` in the project by default)::
+
+    bundle.json        what predict.py needs: task, labels, prompt format, special ids,
+                       max length, the model files, and every check's figures
+    predict.py         stand-alone predictor (paddlepaddle + tokenizers + numpy)
+    requirements.txt   exactly what predict.py needs
+    README.md          model card: template, base model, data, hyper-parameters,
+                       evaluation figures, parity figures, measured latency
+    tokenizer/         tokenizer.json (+ the tokenizer's own files)
+    static/model.json + model.pdiparams    Paddle Inference model (PIR)
+    onnx/model.onnx    when paddle2onnx converts it and onnxruntime reproduces it
+    merged/            LoRA folded into the base: config.json, model.safetensors (Hugging
+                       Face layout, as PaddleFormers 1.0.0 writes it), tokenizer files
+    int8/              optional weight-only int8 static model
+
+The bundle is written into a hidden staging folder beside the target and renamed into
+place at the end, so a failed export leaves nothing half-written.
+
+What the static model computes:
+
+* Instruction models: ``forward(input_ids) -> logits`` (float32, ``[batch, seq, vocab]``);
+  the generation loop is in predict.py.
+* Classification: ``forward(input_ids, attention_mask) -> probabilities [batch, labels]``.
+  Decision: the graph scores the whole label sequence (label tokens + end token) after
+  the prompt, exactly as the engine's ``classify()`` does, rather than reading the first
+  token's distribution. Label sets of real templates share first tokens often enough
+  (e.g. byte-level BPE splitting 正面/负面 into a shared lead byte), and whole-sequence
+  scoring is what the model was trained and evaluated on, so the exported model returns
+  the same label as the evaluation. Inside the graph each right-padded prompt is joined
+  with every label (prompt tokens, then label tokens, then padding; causal attention makes
+  the right padding harmless), the decoder runs once on the ``batch x labels``
+  sequences, the LM head is applied only at the label positions (so memory does not grow
+  with the vocabulary times the prompt length), the label-token log-probabilities are
+  summed, and a softmax over the labels gives the probabilities.
+
+Parity: the static predictor (and the ONNX model, and the reloaded merged weights) run
+on real prompts of the test split and are compared with the eager model; the export
+fails if the largest absolute difference exceeds ``tolerance`` (1e-4 in fp32). The ONNX
+export is different: a failed conversion or check is recorded in bundle.json and the
+model card, and no ONNX file ships.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import os
+import platform
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import WorkbenchError
+from ..core.project import Project
+from ..core.templates import TemplateCatalog, TemplateSpec
+from ..core.trained import TrainedRun, resolve_trained_run
+from . import data as D
+from . import models as M
+
+FORMATS = ("static", "merged", "onnx")
+TOLERANCE = 1e-4
+PARITY_ROWS = 16
+ONNX_OPSET = 17
+USER_SENTINEL = "\u27e6WORKBENCH_USER_TEXT\u27e7"
+BUNDLE_VERSION = 1
+
+Progress = Callable[[str, int, int], None]
+
+
+class ExportError(WorkbenchError):
+    """The export cannot produce a verified bundle; the message says which check failed."""
+
+
+# ----- exportable wrappers ---------------------------------------------------------------------
+
+
+def _ignore_config_module() -> None:
+    """dy2static recurses into the config class's ``__getattribute__``; keep it out."""
+    import paddle
+
+    paddle.jit.ignore_module([importlib.import_module("paddleformers.transformers.configuration_utils")])
+
+
+def _lm_logits_layer(model):
+    import paddle.nn as nn
+
+    class CausalLMLogits(nn.Layer):
+        """``forward(input_ids) -> logits`` (float32) for the static graph."""
+
+        def __init__(self, lm):
+            super().__init__()
+            self.lm = lm
+
+        def forward(self, input_ids):
+            out = self.lm(input_ids, use_cache=False, return_dict=True)
+            return out.logits.astype("float32")
+
+    return CausalLMLogits(model)
+
+
+def label_table(tokenizer, labels: Sequence[str]) -> tuple[list[list[int]], int]:
+    """Each label's token ids (label + end token, as the engine scores them) and the
+    longest length."""
+    ids = [D.encode_response(tokenizer, lab) for lab in labels]
+    return ids, max(len(x) for x in ids)
+
+
+def _label_scorer_layer(model, tokenizer, labels: Sequence[str]):
+    import numpy as np
+    import paddle
+    import paddle.nn as nn
+    import paddle.nn.functional as F
+
+    ids, longest = label_table(tokenizer, labels)
+    pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+    table = np.full((len(ids), longest), pad_id, dtype="int64")
+    for i, x in enumerate(ids):
+        table[i, : len(x)] = x
+    lens = np.array([len(x) for x in ids], dtype="int64")
+    n_labels = len(ids)
+
+    class LabelScorer(nn.Layer):
+        """``forward(input_ids, attention_mask) -> probabilities [batch, labels]`` (see module doc)."""
+
+        def __init__(self, lm):
+            super().__init__()
+            self.lm = lm
+            self.register_buffer("label_ids", paddle.to_tensor(table))
+            self.register_buffer("label_lens", paddle.to_tensor(lens))
+
+        def forward(self, input_ids, attention_mask):
+            K, Lmax = n_labels, longest
+            B = input_ids.shape[0]
+            L = input_ids.shape[1]
+            T = L + Lmax
+            lengths = attention_mask.astype("int64").sum(axis=1)  # [B]
+            t = paddle.arange(T, dtype="int64")
+            prompt = paddle.concat([input_ids, paddle.full([B, Lmax], pad_id, dtype="int64")], axis=1)
+            rel = t.unsqueeze(0) - lengths.unsqueeze(1)  # [B, T]: position relative to the label start
+            table_b = self.label_ids.unsqueeze(0).expand([B, K, Lmax])
+            label_tok = paddle.take_along_axis(
+                table_b, paddle.clip(rel, 0, Lmax - 1).unsqueeze(1).expand([B, K, T]), axis=2)
+            in_prompt = (rel < 0).unsqueeze(1).expand([B, K, T])
+            rel_k = rel.unsqueeze(1)
+            in_label = paddle.logical_and(rel_k >= 0, rel_k < self.label_lens.reshape([1, K, 1]))
+            seq = paddle.where(in_prompt, prompt.unsqueeze(1).expand([B, K, T]),
+                               paddle.where(in_label, label_tok, paddle.full_like(label_tok, pad_id)))
+            hidden = self.lm.model(seq.reshape([-1, T]), use_cache=False, return_dict=True)[0]  # [B*K, T, H]
+            # the logits at position len-1+i predict label token i
+            i = paddle.arange(Lmax, dtype="int64")
+            pos = (lengths.unsqueeze(1) - 1 + i.unsqueeze(0)).unsqueeze(1).expand([B, K, Lmax]).reshape([-1, Lmax])
+            H = hidden.shape[-1]
+            h = paddle.take_along_axis(hidden, pos.unsqueeze(-1).expand([B * K, Lmax, H]), axis=1)
+            logp = F.log_softmax(self.lm.lm_head(h).astype("float32"), axis=-1)  # [B*K, Lmax, V]
+            tgt = table_b.reshape([-1, Lmax, 1])
+            lp = paddle.take_along_axis(logp, tgt, axis=2).reshape([B, K, Lmax])
+            mask = (i.reshape([1, 1, Lmax]) < self.label_lens.reshape([1, K, 1])).astype("float32")
+            return F.softmax((lp * mask).sum(axis=-1), axis=-1)
+
+    return LabelScorer(model)
+
+
+def _int8_linears(model) -> int:
+    """Replace every ``nn.Linear`` by a weight-only int8 layer (per-output-channel
+    symmetric scales; weights stored int8, de-quantised to fp32 inside the graph).
+    Returns the number of layers replaced."""
+    import numpy as np
+    import paddle
+    import paddle.nn as nn
+
+    class WeightOnlyInt8Linear(nn.Layer):
+        def __init__(self, linear):
+            super().__init__()
+            w = linear.weight.numpy().astype("float32")  # [in, out]
+            scale = np.abs(w).max(axis=0) / 127.0
+            scale[scale == 0] = 1.0
+            q = np.clip(np.round(w / scale), -127, 127).astype("int8")
+            self.register_buffer("qweight", paddle.to_tensor(q))
+            self.register_buffer("scale", paddle.to_tensor(scale.astype("float32")))
+            self.bias = linear.bias
+
+        def forward(self, x):
+            y = paddle.matmul(x, self.qweight.astype(x.dtype) * self.scale)
+            return y + self.bias if self.bias is not None else y
+
+    count = 0
+    for name, layer in list(model.named_sublayers()):
+        for child_name, child in list(layer.named_children()):
+            if type(child) is nn.Linear:
+                setattr(layer, child_name, WeightOnlyInt8Linear(child))
+                count += 1
+    return count
+
+
+class _ExportFriendlyOps:
+    """While tracing, ``x.repeat_interleave(n, axis=-1)`` with a constant ``n`` (ERNIE 4.5's
+    interleaved rotary embedding) is written as unsqueeze + expand + reshape, which is the
+    same data movement: paddle2onnx 2.1.0 cannot convert ``pd_op.repeat_interleave`` with
+    these shapes. The parity checks compare the result with the eager model anyway."""
+
+    def __enter__(self):
+        import paddle
+
+        self.saved = []
+        owners = [paddle.Tensor]
+        value_cls = getattr(getattr(paddle, "pir", None), "Value", None)
+        if value_cls is not None:
+            owners.append(value_cls)
+        for owner in owners:
+            original = getattr(owner, "repeat_interleave", None)
+            if original is None:
+                continue
+            self.saved.append((owner, original))
+            setattr(owner, "repeat_interleave", self._wrap(original))
+        return self
+
+    @staticmethod
+    def _wrap(original):
+        import paddle
+
+        def repeat_interleave(x, repeats, axis=None, name=None, *args, **kwargs):
+            ndim = len(x.shape)
+            if isinstance(repeats, int) and axis is not None and not args and not kwargs and ndim >= 1 \
+                    and axis % ndim == ndim - 1:
+                shape = [-1] * (ndim + 1)
+                shape[-1] = repeats
+                y = paddle.expand(x.unsqueeze(-1), shape)
+                return paddle.reshape(y, [0] * (ndim - 1) + [-1])
+            return original(x, repeats, axis, name, *args, **kwargs)
+
+        return repeat_interleave
+
+    def __exit__(self, *exc):
+        for owner, original in self.saved:
+            setattr(owner, "repeat_interleave", original)
+        return False
+
+
+def save_static(layer, prefix: Path, input_names: Sequence[str]) -> Path:
+    import paddle
+    from paddle.static import InputSpec
+
+    _ignore_config_module()
+    layer.eval()
+    spec = [InputSpec([None, None], "int64", name) for name in input_names]
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    with _ExportFriendlyOps():
+        static = paddle.jit.to_static(layer, input_spec=spec, full_graph=True)
+        paddle.jit.save(static, str(prefix))
+    if not (prefix.with_suffix(".json").is_file() and prefix.with_suffix(".pdiparams").is_file()):
+        raise ExportError(f"paddle.jit.save did not write {prefix}.json and {prefix}.pdiparams.")
+    return prefix
+
+
+def create_predictor(prefix: Path, *, onednn: bool, threads: int | None = None):
+    from paddle import inference
+
+    config = inference.Config(str(prefix) + ".json", str(prefix) + ".pdiparams")
+    config.disable_gpu()
+    if onednn:
+        config.enable_onednn()
+    else:
+        config.disable_onednn()
+    config.set_cpu_math_library_num_threads(int(threads or os.cpu_count() or 1))
+    config.disable_glog_info()
+    return inference.create_predictor(config)
+
+
+def run_predictor(predictor, arrays: Sequence[Any]):
+    import numpy as np
+
+    for name, array in zip(predictor.get_input_names(), arrays):
+        handle = predictor.get_input_handle(name)
+        handle.reshape(list(array.shape))
+        handle.copy_from_cpu(np.ascontiguousarray(array))
+    predictor.run()
+    return predictor.get_output_handle(predictor.get_output_names()[0]).copy_to_cpu()
+
+
+def run_eager(layer, arrays: Sequence[Any]):
+    import paddle
+
+    with paddle.no_grad():
+        return layer(*[paddle.to_tensor(a) for a in arrays]).numpy()
+
+
+# ----- inputs ----------------------------------------------------------------------------------------
+
+
+class PromptFormat:
+    """The prompt as text around the user's text (``prefix + user + suffix``), derived from
+    the tokenizer's chat template once, so predict.py needs no template engine. Verified
+    against the engine's prompt on real records before it is used."""
+
+    def __init__(self, tokenizer, system: str):
+        full = D.build_prompt(tokenizer, system, USER_SENTINEL)
+        if full.count(USER_SENTINEL) != 1:
+            raise ExportError("The tokenizer's chat template changes the user's text, so the prompt cannot be "
+                              "written as plain text for predict.py.")
+        self.prefix, self.suffix = full.split(USER_SENTINEL)
+        self.tokenizer, self.system = tokenizer, system
+
+    def check(self, user_texts: Sequence[str]) -> None:
+        for text in user_texts:
+            if self.prefix + text + self.suffix != D.build_prompt(self.tokenizer, self.system, text):
+                raise ExportError("The tokenizer's chat template formats some inputs differently from a fixed "
+                                  "prefix and suffix, so predict.py could not reproduce the prompt.")
+
+
+def batches_for_classification(tokenizer, prompts: Sequence[str], max_length: int, label_len: int,
+                               batch_size: int = 8):
+    """Right-padded ``(input_ids, attention_mask)`` batches, prompts cut as the engine cuts them."""
+    import numpy as np
+
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+    encoded = [D._shrink_prompt(D.encode_prompt(tokenizer, p), max(1, max_length - label_len)) for p in prompts]
+    out = []
+    for start in range(0, len(encoded), batch_size):
+        chunk = encoded[start:start + batch_size]
+        longest = max(len(x) for x in chunk)
+        ids = np.full((len(chunk), longest), pad, dtype="int64")
+        mask = np.zeros((len(chunk), longest), dtype="int64")
+        for i, x in enumerate(chunk):
+            ids[i, : len(x)] = x
+            mask[i, : len(x)] = 1
+        out.append((ids, mask))
+    return out
+
+
+def batches_for_lm(tokenizer, features: Sequence[dict], batch_size: int = 4):
+    """Right-padded ``(input_ids,)`` batches of prompt + reference answer."""
+    import numpy as np
+
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+    out = []
+    for start in range(0, len(features), batch_size):
+        chunk = [f["input_ids"] for f in features[start:start + batch_size]]
+        longest = max(len(x) for x in chunk)
+        ids = np.full((len(chunk), longest), pad, dtype="int64")
+        for i, x in enumerate(chunk):
+            ids[i, : len(x)] = x
+        out.append((ids,))
+    return out
+
+
+def max_abs_diff(a_batches, b_batches) -> float:
+    import numpy as np
+
+    worst = 0.0
+    for a, b in zip(a_batches, b_batches):
+        if a.shape != b.shape:
+            raise ExportError(f"The exported model returned shape {list(b.shape)} where the trained model "
+                              f"returns {list(a.shape)}.")
+        d = float(np.max(np.abs(a.astype("float64") - b.astype("float64")))) if a.size else 0.0
+        if not math.isfinite(d):
+            return float("inf")
+        worst = max(worst, d)
+    return worst
+
+
+# ----- the export -----------------------------------------------------------------------------------
+
+
+def check_out_dir(out: Path) -> None:
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise WorkbenchError(f"The output folder {out} already exists and is not empty. Choose a new folder "
+                             "(or delete the old export first); an export never overwrites files.")
+
+
+def _package_version(name: str) -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return None
+
+
+def _median_ms(fn, inputs, repeat: int = 1) -> float:
+    times = []
+    for x in inputs:
+        for _ in range(repeat):
+            t = time.perf_counter()
+            fn(x)
+            times.append((time.perf_counter() - t) * 1000)
+    times.sort()
+    return times[len(times) // 2] if times else float("nan")
+
+
+def export_run(project_dir, run_id: str, out_dir=None, *, formats: Sequence[str] = FORMATS, int8: bool = False,
+               tolerance: float = TOLERANCE, parity_rows: int = PARITY_ROWS, evaluate: bool = True,
+               check_script: bool = True, progress: Progress | None = None) -> dict[str, Any]:
+    """Export ``run_id`` into ``out_dir`` (default ``<project>/exports/<run_id>``).
+
+    Returns the bundle report (the content of bundle.json's ``checks`` plus paths);
+    raises :class:`WorkbenchError` for bad input and :class:`ExportError` when a check
+    fails (static or merged parity above ``tolerance``, tokenizer or prompt mismatch).
+    """
+    formats = [f.strip() for f in formats if f.strip()]
+    unknown = sorted(set(formats) - set(FORMATS))
+    if unknown or not formats:
+        raise WorkbenchError(f"Unknown export format(s) {', '.join(unknown) or '(none)'}; choose from "
+                             f"{', '.join(FORMATS)}.")
+    project = Project.open(project_dir)
+    trained = resolve_trained_run(project, run_id)
+    out = Path(out_dir) if out_dir else project.exports_dir / trained.run_id
+    check_out_dir(out)
+    template = TemplateCatalog().get(trained.template)
+    report = progress or (lambda s, d, t: None)
+
+    eval_result = None
+    if evaluate:
+        from .evaluate import evaluate_run, read_eval
+
+        eval_result = read_eval(trained.run_dir)
+        if not eval_result or eval_result.get("source") != trained.source:
+            report("evaluate", 0, 1)
+            eval_result = evaluate_run(project.root, trained.run_id, progress=progress)
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = out.parent / f".{out.name}.partial-{secrets.token_hex(3)}"
+    staging.mkdir()
+    try:
+        result = _export_into(staging, trained, template, formats=formats, int8=int8, tolerance=tolerance,
+                              parity_rows=parity_rows, eval_result=eval_result, check_script=check_script,
+                              report=report)
+        if out.exists():
+            out.rmdir()  # empty (checked above)
+        os.replace(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    result["out"] = str(out)
+    return result
+
+
+def _parity_records(trained: TrainedRun, n: int) -> list[dict]:
+    project = trained.project
+    for split in ("test", "val", "train"):
+        path = project.split_path(split)
+        if path.is_file():
+            records = D.read_jsonl(path)
+            if records:
+                return records[:n]
+    raise ExportError(f"Project {project.root} has no prepared records to check the export on.")
+
+
+def _export_into(stage: Path, trained: TrainedRun, template: TemplateSpec, *, formats, int8, tolerance,
+                 parity_rows, eval_result, check_script, report) -> dict[str, Any]:
+    from .evaluate import load_trained, system_prompt
+
+    M.set_library_log_level("ERROR")
+    task = template.task.value
+    job = trained.job
+    max_length = job.max_length
+    system = system_prompt(template)
+    report("load", 0, 1)
+    model, tokenizer = load_trained(trained, device="cpu", merge=True)
+    family = M.model_family(model.config)
+    records = _parity_records(trained, parity_rows)
+    user_texts = [D.format_user(template.prompt.user, r) for r in records]
+    prompts = D.build_prompts(tokenizer, records, system=system, user_format=template.prompt.user)
+    checks: dict[str, Any] = {"tolerance": tolerance, "parity_rows": len(records)}
+
+    # --- tokenizer and prompt, as predict.py will see them
+    report("tokenizer", 0, 1)
+    fmt = PromptFormat(tokenizer, system)
+    fmt.check(user_texts)
+    tok_file = _export_tokenizer(tokenizer, stage / "tokenizer")
+    _check_tokenizer_file(tok_file, tokenizer, prompts)
+
+    # --- merged weights
+    if "merged" in formats:
+        report("merged", 0, 1)
+        checks["merged"] = _export_merged(model, tokenizer, stage / "merged", records, template, max_length)
+
+    # --- static model
+    report("static", 0, 1)
+    if task == "classification":
+        labels = list(template.labels)
+        _, label_len = label_table(tokenizer, labels)
+        inputs = batches_for_classification(tokenizer, prompts, max_length, label_len)
+        input_names = ["input_ids", "attention_mask"]
+        make_layer = lambda m: _label_scorer_layer(m, tokenizer, labels)  # noqa: E731
+    else:
+        label_len = 0
+        feats = D.build_features(tokenizer, records, task=task, system=system, user_format=template.prompt.user,
+                                 max_length=max_length)
+        inputs = batches_for_lm(tokenizer, feats)
+        input_names = ["input_ids"]
+        make_layer = _lm_logits_layer
+    eager_layer = make_layer(model)
+    eager_layer.eval()
+    expected = [run_eager(eager_layer, x) for x in inputs]
+    static_prefix = save_static(make_layer(model), stage / "static" / "model", input_names)
+    static = _check_static(static_prefix, inputs, expected, tolerance)
+    if task == "classification":
+        static.update(_check_labels_against_engine(model, tokenizer, prompts, labels, expected, max_length))
+    static["files"] = ["static/model.json", "static/model.pdiparams"]
+    checks["static"] = static
+    onednn = static["onednn_ok"]
+
+    # --- latency: the static predictor against the eager model, same inputs, one by one
+    report("latency", 0, 1)
+    checks["latency"] = _measure_latency(static_prefix, eager_layer, inputs, onednn=onednn, task=task)
+
+    # --- ONNX
+    if "onnx" in formats:
+        report("onnx", 0, 1)
+        checks["onnx"] = _export_onnx(static_prefix, stage / "onnx" / "model.onnx", inputs, expected, tolerance)
+
+    models_map = {"static": "static/model"}
+    if "static" not in formats:
+        checks["static"]["shipped"] = False  # built for the ONNX conversion and predict.py only
+    del eager_layer
+
+    # --- bundle.json, predict.py, requirements, model card
+    bundle = {
+        "format_version": BUNDLE_VERSION,
+        "task": task,
+        "labels": list(template.labels) if task == "classification" else [],
+        "template": template.id,
+        "fields": [r for r in template.roles if r not in ("label", "output")],
+        "columns": {r: c for r, c in template.columns.items() if r not in ("label", "output")},
+        "user_format": template.prompt.user,
+        "system": system,
+        "prompt_prefix": fmt.prefix,
+        "prompt_suffix": fmt.suffix,
+        "tokenizer": "tokenizer/tokenizer.json",
+        "bos_token": tokenizer.bos_token if tokenizer.bos_token else None,
+        "bos_id": tokenizer.bos_token_id if tokenizer.bos_token else None,
+        "eos_ids": _eos_ids(tokenizer, model),
+        "pad_id": tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id,
+        "clean_up_tokenization_spaces": bool(getattr(tokenizer, "clean_up_tokenization_spaces", False)),
+        "max_length": max_length,
+        "prompt_tail_tokens": D.PROMPT_TAIL_TOKENS,
+        "label_length": label_len,
+        "max_new_tokens": (eval_result or {}).get("metrics", {}).get("max_new_tokens") or 128,
+        "max_position_embeddings": int(getattr(model.config, "max_position_embeddings", 0) or 0) or None,
+        "inputs": input_names,
+        "output": "probabilities" if task == "classification" else "logits",
+        "onednn": onednn,
+        "models": models_map,
+        "onnx": "onnx/model.onnx" if checks.get("onnx", {}).get("status") == "ok" else None,
+        "run": trained.run_id,
+        "source": trained.source,
+        "base_model": job.base_model,
+        "family": family,
+        "method": trained.method,
+        "created": round(time.time(), 3),
+        "exported_with": {k: _package_version(k) for k in ("paddlepaddle", "paddleformers", "paddle2onnx",
+                                                           "onnxruntime", "tokenizers")},
+        "checks": checks,
+    }
+    write_bundle = lambda: (stage / "bundle.json").write_text(  # noqa: E731
+        json.dumps(bundle, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    write_bundle()
+    shutil.copyfile(Path(__file__).parent / "bundle" / "predict_template.py", stage / "predict.py")
+    (stage / "requirements.txt").write_text(_requirements(), encoding="utf-8")
+
+    if check_script:
+        report("predict.py", 0, 1)
+        checks["predict_script"] = _check_predict_script(stage, records, template, model, tokenizer, prompts,
+                                                         max_length)
+    # --- weight-only int8 (last: it rewrites the model's linears in place)
+    if int8:
+        report("int8", 0, 1)
+        checks["int8"] = _export_int8(model, make_layer, stage / "int8" / "model", input_names, trained, template,
+                                      tokenizer, max_length, label_len, static_prefix, onednn)
+        models_map["int8"] = "int8/model"
+    bundle["checks"] = checks
+    write_bundle()
+    from .modelcard import model_card
+
+    (stage / "README.md").write_text(model_card(bundle, trained, template, eval_result), encoding="utf-8")
+    del model
+    return {"run": trained.run_id, "source": trained.source, "task": task, "family": family,
+            "formats": {f: _format_summary(f, checks) for f in formats}, "int8": checks.get("int8"),
+            "latency": checks.get("latency"), "predict_script": checks.get("predict_script"), "note": trained.note,
+            "checks": checks}
+
+
+def _format_summary(fmt: str, checks: dict) -> dict[str, Any]:
+    c = checks.get(fmt, {})
+    if fmt == "static":
+        return {"status": "ok", "max_abs_diff": c.get("max_abs_diff"), "onednn_max_abs_diff": c.get("onednn_max_abs_diff"),
+                "files": c.get("files")}
+    if fmt == "merged":
+        return {"status": "ok", "max_abs_diff": c.get("max_abs_diff"), "layout": c.get("layout"),
+                "files": c.get("files")}
+    return {"status": c.get("status"), "max_abs_diff": c.get("max_abs_diff"), "reason": c.get("reason"),
+            "files": c.get("files")}
+
+
+def _eos_ids(tokenizer, model) -> list[int]:
+    from .generate import eos_ids
+
+    return eos_ids(tokenizer, model)
+
+
+def _requirements() -> str:
+    paddle_v = _package_version("paddlepaddle") or "3.3.1"
+    major_minor = ".".join(paddle_v.split(".")[:2])
+    nxt = f"{major_minor.split('.')[0]}.{int(major_minor.split('.')[1]) + 1}"
+    tok_v = _package_version("tokenizers") or "0.22"
+    return (
+        "# What predict.py needs. On a machine with an NVIDIA GPU install paddlepaddle-gpu of the same\n"
+        "# version instead of paddlepaddle (see https://www.paddlepaddle.org.cn/install).\n"
+        f"paddlepaddle>={paddle_v},<{nxt}\n"
+        f"tokenizers>={tok_v},<1\n"
+        "numpy>=1.26\n"
+    )
+
+
+def _export_tokenizer(tokenizer, folder: Path) -> Path:
+    """The tokenizer's own files plus a ``tokenizer.json`` for the ``tokenizers`` library."""
+    folder.mkdir(parents=True, exist_ok=True)
+    tokenizer.save_pretrained(str(folder))
+    path = folder / "tokenizer.json"
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    if backend is None:
+        try:
+            from transformers.convert_slow_tokenizer import convert_slow_tokenizer
+
+            backend = convert_slow_tokenizer(tokenizer)
+        except Exception as exc:
+            raise ExportError(
+                f"The model's tokenizer ({type(tokenizer).__name__}) has no tokenizer.json and could not be "
+                f"converted to one ({type(exc).__name__}: {str(exc)[:200]}), so predict.py could not tokenize "
+                "without the training software.") from exc
+    backend.save(str(path))
+    return path
+
+
+def _check_tokenizer_file(path: Path, tokenizer, prompts: Sequence[str]) -> None:
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(path))
+    for prompt in prompts:
+        a = tok.encode(prompt, add_special_tokens=False).ids
+        b = list(tokenizer.encode(prompt, add_special_tokens=False))
+        if a != b:
+            raise ExportError("The exported tokenizer.json tokenizes a test prompt differently from the model's "
+                              "tokenizer, so predict.py would feed the model different tokens.")
+
+
+def _check_static(prefix: Path, inputs, expected, tolerance: float) -> dict[str, Any]:
+    """Paddle Inference on the CPU, plain and with oneDNN, against the eager model."""
+    plain = create_predictor(prefix, onednn=False)
+    diff = max_abs_diff(expected, [run_predictor(plain, x) for x in inputs])
+    del plain
+    if not diff <= tolerance:
+        raise ExportError(
+            f"The Paddle Inference model differs from the trained model by up to {diff:.3g} on real test inputs "
+            f"(allowed: {tolerance:g}), so it was not exported. This points to an operator that converts "
+            "incorrectly; report it with the model family and versions.")
+    try:
+        fast = create_predictor(prefix, onednn=True)
+        diff_onednn = max_abs_diff(expected, [run_predictor(fast, x) for x in inputs])
+        del fast
+        why = None
+    except Exception as exc:  # oneDNN missing from this build
+        diff_onednn, why = None, f"{type(exc).__name__}: {str(exc)[:200]}"
+    ok = diff_onednn is not None and diff_onednn <= tolerance
+    return {"status": "ok", "max_abs_diff": diff, "onednn_max_abs_diff": diff_onednn, "onednn_ok": ok,
+            "onednn_note": why if why else (None if ok else "oneDNN exceeds the tolerance; predict.py uses the "
+                                                               "plain CPU kernels")}
+
+
+def _check_labels_against_engine(model, tokenizer, prompts, labels, expected, max_length) -> dict[str, Any]:
+    """The exported scorer must pick the label the engine's classify() picks."""
+    import numpy as np
+
+    from .evaluate import classify_with_probs
+
+    engine = np.asarray(classify_with_probs(model, tokenizer, prompts, labels, max_length=max_length))
+    ours = np.concatenate(expected, axis=0)
+    diff = float(np.max(np.abs(engine - ours)))
+    agree = ours.argmax(1) == engine.argmax(1)
+    top2 = np.sort(engine, axis=1)[:, -2:]
+    clear = (top2[:, 1] - top2[:, 0]) > 1e-3
+    if np.any(~agree & clear):
+        raise ExportError("The exported classifier picks a different label from the evaluation on some test "
+                          "inputs, so it was not exported.")
+    return {"engine_label_agreement": float(agree.mean()), "engine_max_abs_diff": diff}
+
+
+def _export_merged(model, tokenizer, folder: Path, records, template, max_length) -> dict[str, Any]:
+    """Save the merged model and check that the folder reloads to the same logits."""
+    import numpy as np
+
+    M.save_model(model, tokenizer, folder)
+    cfg_path = folder / "config.json"
+    cfg = json.loads(cfg_path.read_text(encoding="utf-8"))
+    for key in M.CPU_SAFE_FLAGS:  # CPU-only switches; load_model sets them again on a CPU
+        cfg.pop(key, None)
+    cfg_path.write_text(json.dumps(cfg, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    reloaded = M.load_model(folder, for_training=False, device="cpu")
+    reloaded.eval()
+    feats = D.build_features(tokenizer, records[:4], task=template.task.value, system=template.prompt.system.zh,
+                             user_format=template.prompt.user, max_length=max_length)
+    batches = batches_for_lm(tokenizer, feats)
+    a = [run_eager(_lm_logits_layer(model), x) for x in batches]
+    b = [run_eager(_lm_logits_layer(reloaded), x) for x in batches]
+    diff = max_abs_diff(a, b)
+    del reloaded
+    if not diff <= TOLERANCE:
+        raise ExportError(f"The merged weights reload with logits up to {diff:.3g} away from the trained model "
+                          f"(allowed: {TOLERANCE:g}), so they were not exported.")
+    safe = sorted(p.name for p in folder.glob("*.safetensors"))
+    layout = M._weights_layout(M._safetensors_shapes([folder / s for s in safe]), cfg) if safe else None
+    return {"status": "ok", "max_abs_diff": diff, "layout": layout, "files": [f"merged/{p.name}" for p in
+            sorted(folder.iterdir())], "params": int(sum(int(np.prod(p.shape)) for p in model.parameters()))}
+
+
+def _measure_latency(prefix: Path, eager_layer, inputs, *, onednn: bool, task: str) -> dict[str, Any]:
+    """Per-sample latency (batch 1) of the static predictor and the eager model on the same
+    inputs, and for classification the throughput at batch 8."""
+    import numpy as np
+
+    singles = []
+    for batch in inputs:
+        for i in range(batch[0].shape[0]):
+            if len(batch) == 2:
+                n = int(batch[1][i].sum())
+                singles.append((batch[0][i:i + 1, :n], batch[1][i:i + 1, :n]))
+            else:
+                singles.append((batch[0][i:i + 1],))
+    singles = singles[:8]
+    predictor = create_predictor(prefix, onednn=onednn)
+    run_predictor(predictor, singles[0])  # warm-up
+    run_eager(eager_layer, singles[0])
+    static_ms = _median_ms(lambda x: run_predictor(predictor, x), singles, repeat=2)
+    eager_ms = _median_ms(lambda x: run_eager(eager_layer, x), singles, repeat=2)
+    out = {"device": "cpu" + ("+onednn" if onednn else ""), "threads": os.cpu_count(), "samples": len(singles),
+           "static_ms": round(static_ms, 3), "eager_ms": round(eager_ms, 3),
+           "ratio": round(static_ms / eager_ms, 4) if eager_ms else None, "cpu": platform.processor() or platform.machine()}
+    if task == "classification" and inputs:
+        batch = inputs[0]
+        t = time.perf_counter()
+        reps = 3
+        for _ in range(reps):
+            run_predictor(predictor, batch)
+        secs = (time.perf_counter() - t) / reps
+        out["throughput_samples_per_s"] = round(batch[0].shape[0] / secs, 2) if secs else None
+        out["throughput_batch"] = int(batch[0].shape[0])
+    del predictor
+    _ = np
+    return out
+
+
+ONNX_CONVERT = r"""
+import sys, paddle2onnx
+json_file, params, out, opset = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+paddle2onnx.export(json_file, params, out, opset_version=opset, auto_upgrade_opset=True, verbose=True,
+                   enable_onnx_checker=True, optimize_tool="onnxoptimizer")
+"""
+
+
+def _converter_error(log: str, code: int) -> str:
+    """The converter's own error line and the operator it was converting, from its log."""
+    import re
+
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", ln).strip() for ln in log.splitlines()]
+    errors = [ln for ln in lines if "[ERROR]" in ln or "Error" in ln]
+    started = [ln.split("Start export", 1)[1].split(",")[0].strip() for ln in lines if "Start export" in ln]
+    finished = {ln.split("Finish export", 1)[1].split(",")[0].strip() for ln in lines if "Finish export" in ln}
+    parts = []
+    if started and started[-1] not in finished:
+        parts.append(f"it fails on the operator {started[-1]}")
+    if errors:
+        parts.append(errors[-1].split("]", 1)[-1].strip()[:300] if "[ERROR]" in errors[-1] else errors[-1][:300])
+    return "; ".join(parts) or f"exit status {code}"
+
+
+def _export_onnx(prefix: Path, out: Path, inputs, expected, tolerance: float) -> dict[str, Any]:
+    """paddle2onnx (in a child process, so a crash in the converter cannot end the export),
+    then onnxruntime against the eager model. Never raises: a failure is reported."""
+    import numpy as np
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    versions = {"paddle2onnx": _package_version("paddle2onnx"), "onnxruntime": _package_version("onnxruntime"),
+                "paddlepaddle": _package_version("paddlepaddle"), "opset": ONNX_OPSET}
+
+    def failed(reason: str) -> dict[str, Any]:
+        shutil.rmtree(out.parent, ignore_errors=True)
+        return {"status": "failed", "reason": reason, "max_abs_diff": None, "versions": versions, "files": []}
+
+    if not versions["paddle2onnx"] or not versions["onnxruntime"]:
+        return failed("paddle2onnx or onnxruntime is not installed here, so no ONNX model was made.")
+    env = dict(os.environ, POLYGRAPHY_AUTOINSTALL_DEPS="0")
+    try:
+        res = subprocess.run(
+            [sys.executable, "-c", ONNX_CONVERT, str(prefix) + ".json", str(prefix) + ".pdiparams", str(out),
+             str(ONNX_OPSET)], capture_output=True, text=True, timeout=1800, env=env, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return failed("paddle2onnx did not finish within 30 minutes.")
+    if res.returncode != 0 or not out.is_file() or out.stat().st_size == 0:
+        return failed(f"paddle2onnx {versions['paddle2onnx']} could not convert this model "
+                      f"({_converter_error(res.stdout + chr(10) + res.stderr, res.returncode)}).")
+    try:
+        import onnxruntime as ort
+
+        session = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
+        names = [i.name for i in session.get_inputs()]
+        got = [session.run(None, dict(zip(names, x)))[0] for x in inputs]
+    except Exception as exc:
+        return failed(f"onnxruntime {versions['onnxruntime']} could not run the converted model "
+                      f"({type(exc).__name__}: {str(exc)[:300]}).")
+    diff = max_abs_diff(expected, got)
+    if not diff <= tolerance:
+        return failed(f"The ONNX model differs from the trained model by up to {diff:.3g} (allowed: {tolerance:g}) "
+                      f"with paddle2onnx {versions['paddle2onnx']} and onnxruntime {versions['onnxruntime']}.")
+    _ = np
+    return {"status": "ok", "max_abs_diff": diff, "versions": versions, "files": ["onnx/model.onnx"],
+            "inputs": names}
+
+
+def _export_int8(model, make_layer, prefix: Path, input_names, trained, template, tokenizer, max_length,
+                 label_len, fp32_prefix: Path, onednn: bool) -> dict[str, Any]:
+    """A weight-only int8 static model and its accuracy change against fp32 on the test split.
+
+    Runs last: it replaces the linears of ``model`` in place.
+    """
+    import numpy as np
+
+    from .evaluate import system_prompt
+
+    records = D.read_jsonl(trained.project.split_path("test"))[:200] or _parity_records(trained, 64)
+    system = system_prompt(template)
+    prompts = D.build_prompts(tokenizer, records, system=system, user_format=template.prompt.user)
+    if template.task.value == "classification":
+        inputs = batches_for_classification(tokenizer, prompts, max_length, label_len)
+    else:
+        feats = D.build_features(tokenizer, records[:64], task="instruction", system=system,
+                                 user_format=template.prompt.user, max_length=max_length)
+        inputs = batches_for_lm(tokenizer, feats)
+    fp32 = create_predictor(fp32_prefix, onednn=onednn)
+    ref = [run_predictor(fp32, x) for x in inputs]
+    del fp32
+    replaced = _int8_linears(model)
+    save_static(make_layer(model), prefix, input_names)
+    q = create_predictor(prefix, onednn=onednn)
+    got = [run_predictor(q, x) for x in inputs]
+    del q
+    size_fp32 = fp32_prefix.with_suffix(".pdiparams").stat().st_size
+    size_int8 = prefix.with_suffix(".pdiparams").stat().st_size
+    out: dict[str, Any] = {"status": "ok", "linear_layers": replaced, "samples": len(records),
+                           "size_mb_fp32": round(size_fp32 / 2**20, 3), "size_mb_int8": round(size_int8 / 2**20, 3),
+                           "files": ["int8/model.json", "int8/model.pdiparams"],
+                           "max_abs_diff_vs_fp32": max_abs_diff(ref, got)}
+    if template.task.value == "classification":
+        truth = np.array([template.labels.index(r["label"]) if r.get("label") in template.labels else -1
+                          for r in records])
+        p32 = np.concatenate(ref).argmax(1)
+        p8 = np.concatenate(got).argmax(1)
+        out["accuracy_fp32"] = float((p32 == truth).mean())
+        out["accuracy_int8"] = float((p8 == truth).mean())
+        out["accuracy_change"] = out["accuracy_int8"] - out["accuracy_fp32"]
+        out["label_agreement"] = float((p32 == p8).mean())
+    else:
+        feats = D.build_features(tokenizer, records[:64], task="instruction", system=system,
+                                 user_format=template.prompt.user, max_length=max_length)
+        l32, l8 = _lm_loss(ref, feats), _lm_loss(got, feats)
+        out["eval_loss_fp32"], out["eval_loss_int8"] = l32, l8
+        out["perplexity_fp32"], out["perplexity_int8"] = math.exp(min(l32, 50)), math.exp(min(l8, 50))
+        agree = total = 0
+        for a, b, f in zip(ref, got, [feats[i:i + 4] for i in range(0, len(feats), 4)]):
+            for row, feat in enumerate(f):
+                n = len(feat["input_ids"])
+                agree += int((a[row, :n].argmax(-1) == b[row, :n].argmax(-1)).sum())
+                total += n
+        out["next_token_agreement"] = agree / total if total else None
+    return out
+
+
+def _lm_loss(logit_batches, feats) -> float:
+    import numpy as np
+
+    total, count = 0.0, 0
+    chunks = [feats[i:i + 4] for i in range(0, len(feats), 4)]
+    for logits, chunk in zip(logit_batches, chunks):
+        x = logits.astype("float64")
+        x = x - x.max(-1, keepdims=True)
+        logp = x - np.log(np.exp(x).sum(-1, keepdims=True))
+        for row, feat in enumerate(chunk):
+            for pos, lab in enumerate(feat["labels"]):
+                if lab != D.IGNORE_INDEX:
+                    total -= logp[row, pos, lab]
+                    count += 1
+    return total / count if count else float("nan")
+
+
+def _check_predict_script(stage: Path, records, template, model, tokenizer, prompts, max_length) -> dict[str, Any]:
+    """Run the bundle's predict.py in a child process on a few test rows, as a user would,
+    and compare its answers with the engine's."""
+    import csv
+
+    from .evaluate import classify_with_probs, generate_answers
+
+    n = 4 if template.task.value == "classification" else 2
+    rows = records[:n]
+    fields = [r for r in template.roles if r not in ("label", "output")]
+    with tempfile.TemporaryDirectory(prefix="wb-check-") as tmp:
+        src, dst = Path(tmp) / "in.csv", Path(tmp) / "out.csv"
+        with open(src, "w", encoding="utf-8-sig", newline="") as fh:
+            w = csv.DictWriter(fh, fieldnames=fields)
+            w.writeheader()
+            for r in rows:
+                w.writerow({f: r.get(f, "") for f in fields})
+        cmd = [sys.executable, "predict.py", "--input", str(src), "--output", str(dst), "--device", "cpu"]
+        if template.task.value == "instruction":
+            cmd += ["--max-new-tokens", "24"]
+        t = time.perf_counter()
+        res = subprocess.run(cmd, cwd=stage, capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL,
+                             env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+        secs = time.perf_counter() - t
+        if res.returncode != 0:
+            tail = " | ".join((res.stderr or "").strip().splitlines()[-4:])
+            raise ExportError(f"The bundle's predict.py failed on test rows (exit {res.returncode}): {tail[:600]}")
+        with open(dst, encoding="utf-8-sig", newline="") as fh:
+            got = [r["prediction"] for r in csv.DictReader(fh)]
+    if template.task.value == "classification":
+        probs = classify_with_probs(model, tokenizer, prompts[:n], list(template.labels), max_length=max_length)
+        want = [template.labels[max(range(len(p)), key=p.__getitem__)] for p in probs]
+        if got != want:
+            raise ExportError(f"The bundle's predict.py gave labels {got} where the evaluation gives {want}.")
+    else:
+        want = generate_answers(model, tokenizer, prompts[:n], max_new_tokens=24, max_length=max_length)
+    same = sum(a == b for a, b in zip(got, want))
+    return {"status": "ok", "rows": len(got), "same_as_engine": same, "seconds": round(secs, 2)}

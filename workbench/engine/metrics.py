@@ -1,0 +1,153 @@
+"""Evaluation metrics (no paddle): classification scores from scikit-learn, and text
+overlap scores for instruction tuning.
+
+Scales: accuracy, F1, precision, recall, ROUGE-L and exact match are fractions in
+[0, 1]; BLEU is sacrebleu's 0-100 score.
+
+ROUGE-L "on characters": Chinese has no spaces, so word-level ROUGE would see a whole
+sentence as one word. Text is split by :func:`char_tokens` into one token per CJK
+character (and per punctuation mark), while runs of Latin letters and digits stay one
+token each (lower-cased), so mixed text such as "APP转账限额5000元" scores sensibly.
+ROUGE-L is the F1 (beta = 1) of the longest common subsequence of the two token lists.
+
+BLEU is sacrebleu's corpus BLEU with its Chinese tokenizer (``tokenize="zh"``: each CJK
+character a token, other text tokenized as in 13a).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+
+_LATIN_RUN = re.compile(r"[A-Za-z0-9]+(?:[.'][A-Za-z0-9]+)*")
+
+
+def normalize_text(text: str | None) -> str:
+    """NFKC, trimmed, inner whitespace collapsed: the form exact match compares."""
+    text = unicodedata.normalize("NFKC", "" if text is None else str(text))
+    return " ".join(text.split())
+
+
+def char_tokens(text: str | None) -> list[str]:
+    """Tokens for ROUGE-L: CJK characters and punctuation one by one, Latin/digit runs whole."""
+    text = normalize_text(text)
+    tokens: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch.isspace():
+            i += 1
+            continue
+        m = _LATIN_RUN.match(text, i)
+        if m:
+            tokens.append(m.group(0).lower())
+            i = m.end()
+            continue
+        tokens.append(ch)
+        i += 1
+    return tokens
+
+
+def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
+    """Length of the longest common subsequence (O(len(a) * len(b)) time, O(len(b)) memory)."""
+    if not a or not b:
+        return 0
+    prev = [0] * (len(b) + 1)
+    for x in a:
+        cur = [0] * (len(b) + 1)
+        for j, y in enumerate(b, 1):
+            cur[j] = prev[j - 1] + 1 if x == y else max(prev[j], cur[j - 1])
+        prev = cur
+    return prev[-1]
+
+
+def rouge_l(prediction: str | None, reference: str | None) -> float:
+    """ROUGE-L F1 over :func:`char_tokens`; 1.0 when both are empty, 0.0 when one is."""
+    p, r = char_tokens(prediction), char_tokens(reference)
+    if not p and not r:
+        return 1.0
+    if not p or not r:
+        return 0.0
+    lcs = lcs_length(p, r)
+    if lcs == 0:
+        return 0.0
+    precision, recall = lcs / len(p), lcs / len(r)
+    return 2 * precision * recall / (precision + recall)
+
+
+def exact_match(prediction: str | None, reference: str | None) -> bool:
+    return normalize_text(prediction) == normalize_text(reference)
+
+
+def bleu(predictions: Sequence[str], references: Sequence[str]) -> float:
+    """Corpus BLEU (0-100) with sacrebleu's Chinese tokenizer."""
+    import sacrebleu
+
+    if len(predictions) != len(references):
+        raise ValueError("predictions and references differ in length")
+    if not predictions:
+        return 0.0
+    result = sacrebleu.corpus_bleu([p or "" for p in predictions], [[r or "" for r in references]], tokenize="zh")
+    return float(result.score)
+
+
+def sentence_bleu(prediction: str, reference: str) -> float:
+    import sacrebleu
+
+    return float(sacrebleu.sentence_bleu(prediction or "", [reference or ""], tokenize="zh").score)
+
+
+def generation_metrics(predictions: Sequence[str], references: Sequence[str]) -> dict[str, Any]:
+    """ROUGE-L (mean of per-sample F1), corpus BLEU and exact match, plus the per-sample scores."""
+    if len(predictions) != len(references):
+        raise ValueError("predictions and references differ in length")
+    scores = [rouge_l(p, r) for p, r in zip(predictions, references)]
+    exact = [exact_match(p, r) for p, r in zip(predictions, references)]
+    n = len(scores)
+    return {
+        "rouge_l": sum(scores) / n if n else 0.0,
+        "bleu": bleu(predictions, references),
+        "exact_match": sum(exact) / n if n else 0.0,
+        "per_sample_rouge_l": scores,
+        "per_sample_exact": exact,
+    }
+
+
+def classification_report(y_true: Sequence[str], y_pred: Sequence[str],
+                          labels: Sequence[str] | None = None) -> dict[str, Any]:
+    """Accuracy, macro-F1, per-class precision/recall/F1/support and the confusion matrix.
+
+    ``confusion[i][j]`` counts samples of true label ``labels[i]`` predicted as
+    ``labels[j]``. Classes never predicted get precision 0 (no warning).
+    """
+    from sklearn.metrics import accuracy_score, confusion_matrix, precision_recall_fscore_support
+
+    if len(y_true) != len(y_pred):
+        raise ValueError("y_true and y_pred differ in length")
+    labels = list(labels) if labels else sorted(set(y_true) | set(y_pred))
+    if not y_true:
+        return {"accuracy": 0.0, "macro_f1": 0.0, "labels": labels, "per_class": {},
+                "confusion": [[0] * len(labels) for _ in labels], "support": 0}
+    p, r, f, s = precision_recall_fscore_support(y_true, y_pred, labels=labels, average=None, zero_division=0)
+    _, _, macro_f1, _ = precision_recall_fscore_support(y_true, y_pred, labels=labels, average="macro",
+                                                        zero_division=0)
+    return {
+        "accuracy": float(accuracy_score(y_true, y_pred)),
+        "macro_f1": float(macro_f1),
+        "labels": labels,
+        "per_class": {
+            lab: {"precision": float(p[i]), "recall": float(r[i]), "f1": float(f[i]), "support": int(s[i])}
+            for i, lab in enumerate(labels)
+        },
+        "confusion": confusion_matrix(y_true, y_pred, labels=labels).tolist(),
+        "support": len(y_true),
+    }
+
+
+def perplexity(mean_loss: float | None) -> float | None:
+    if mean_loss is None or not math.isfinite(mean_loss):
+        return None
+    return float(math.exp(min(mean_loss, 50.0)))

@@ -1,0 +1,217 @@
+"""The model card (README.md) of an exported bundle: what the model is, what it was trained
+on, how well it does, and what was checked when it was exported."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..core.templates import TemplateSpec
+from ..core.trained import TrainedRun
+
+HYPERPARAMETERS = ("method", "epochs", "max_steps", "learning_rate", "lr_scheduler", "warmup_ratio", "weight_decay",
+                   "batch_size", "gradient_accumulation_steps", "max_length", "lora_r", "lora_alpha", "lora_dropout",
+                   "lora_target_modules", "seed", "precision")
+
+
+def _f(v: Any, digits: int = 4) -> str:
+    if v is None:
+        return "–"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        if v != 0 and (abs(v) < 1e-3 or abs(v) >= 1e5):
+            return f"{v:.3g}"
+        return f"{v:.{digits}f}"
+    return str(v)
+
+
+def _d(v: Any) -> str:
+    """A difference: 0, or three significant digits."""
+    return "–" if v is None else ("0" if v == 0 else f"{v:.3g}")
+
+
+def _row(*cells: Any) -> str:
+    return "| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in cells) + " |"
+
+
+def model_card(bundle: dict, trained: TrainedRun, template: TemplateSpec, eval_result: dict | None) -> str:
+    job = trained.job
+    checks = bundle["checks"]
+    task = bundle["task"]
+    lines: list[str] = []
+    add = lines.append
+    add(f"# {template.name.en} / {template.name.zh}")
+    add("")
+    add(f"A language model fine-tuned for **{task}** with the template `{template.id}` "
+        f"({template.vertical}). {template.description.en}")
+    add("")
+    if trained.note:
+        add(f"> {trained.note}")
+        add("")
+    add("## Use")
+    add("")
+    add("```")
+    add("pip install -r requirements.txt")
+    add('python predict.py "your text"')
+    add("python predict.py --input data.csv --output predictions.csv")
+    add("```")
+    add("")
+    fields = ", ".join(f"`{f}`" for f in bundle["fields"])
+    add(f"The CSV needs the column(s) {fields} (or the original names: "
+        + ", ".join(f"`{c}`" for c in bundle["columns"].values() if c) + "). predict.py runs on an NVIDIA GPU when "
+        "Paddle finds one (with TensorRT where this Paddle build has it) and on the CPU with oneDNN otherwise.")
+    if task == "classification":
+        add(f"It returns one of {', '.join(bundle['labels'])} with the probability of each label.")
+    else:
+        add("It generates the answer token by token (greedy by default, `--sample` for sampling).")
+    add("")
+    add("## Model")
+    add("")
+    add(_row("", ""))
+    add(_row("---", "---"))
+    add(_row("base model", f"`{bundle['base_model']}` ({bundle['family']})"))
+    add(_row("method", "LoRA, merged into the base weights" if bundle["method"] == "lora" else "full fine-tuning"))
+    add(_row("weights", f"run `{bundle['run']}`, {bundle['source']}"))
+    add(_row("prompt (system)", template.prompt.system.zh))
+    add(_row("prompt (user)", repr(template.prompt.user)[1:-1]))
+    if task == "classification":
+        add(_row("labels", ", ".join(bundle["labels"])))
+    add(_row("maximum length", f"{bundle['max_length']} tokens"))
+    add("")
+    add("## Training data (after cleaning)")
+    add("")
+    stats = trained.project.config.stats or {}
+    add(_row("", ""))
+    add(_row("---", "---"))
+    add(_row("rows imported", stats.get("rows_imported", "–")))
+    add(_row("rows after cleaning", stats.get("rows_clean", "–")))
+    splits = stats.get("splits") or {}
+    add(_row("split (train / validation / test)", " / ".join(str(splits.get(k, "–")) for k in ("train", "val", "test"))))
+    if stats.get("labels"):
+        add(_row("labels", ", ".join(f"{k} {v}" for k, v in stats["labels"].items())))
+    if stats.get("text_chars"):
+        add(_row("input length (characters)", f"mean {stats['text_chars'].get('mean', 0):.0f}, "
+                 f"95th percentile {stats['text_chars'].get('p95', 0):.0f}"))
+    reports = trained.project.config.reports or []
+    if reports:
+        add("")
+        add("Cleaning steps:")
+        add("")
+        add(_row("step", "rows in", "rows out", "cells changed"))
+        add(_row("---", "---:", "---:", "---:"))
+        for r in reports:
+            add(_row(r.get("op", "?"), r.get("rows_in", ""), r.get("rows_out", ""), r.get("cells_changed", "")))
+    add("")
+    add("## Hyper-parameters")
+    add("")
+    add(_row("", ""))
+    add(_row("---", "---"))
+    for key in HYPERPARAMETERS:
+        value = getattr(job, key, None)
+        if key.startswith("lora") and job.method != "lora":
+            continue
+        if key == "max_steps" and (value is None or value <= 0):
+            continue
+        add(_row(key, f"{value:g}" if isinstance(value, float) else value))
+    add("")
+    add("## Evaluation")
+    add("")
+    if eval_result:
+        m = eval_result["metrics"]
+        base = eval_result.get("base")
+        add(f"On {eval_result['rows']} held-out samples of the '{eval_result['split']}' split "
+            f"(weights: {eval_result['source']}).")
+        add("")
+        keys = (["accuracy", "macro_f1"] if task == "classification" else ["rouge_l", "bleu", "exact_match"]) \
+            + ["eval_loss", "perplexity"]
+        names = {"accuracy": "accuracy", "macro_f1": "macro-F1", "rouge_l": "ROUGE-L (characters)",
+                 "bleu": "BLEU (0-100, Chinese tokenizer)", "exact_match": "exact match",
+                 "eval_loss": "loss on reference answers", "perplexity": "perplexity"}
+        add(_row("metric", "fine-tuned", *(["base model"] if base else [])))
+        add(_row("---", "---:", *(["---:"] if base else [])))
+        for k in keys:
+            add(_row(names[k], _f(m.get(k)), *([_f(base.get(k))] if base else [])))
+        if task == "classification" and m.get("per_class"):
+            add("")
+            add(_row("label", "precision", "recall", "F1", "support"))
+            add(_row("---", "---:", "---:", "---:", "---:"))
+            for lab, v in m["per_class"].items():
+                add(_row(lab, _f(v["precision"]), _f(v["recall"]), _f(v["f1"]), v["support"]))
+    else:
+        add("Not evaluated.")
+    add("")
+    add("## Export checks")
+    add("")
+    tol = checks["tolerance"]
+    add(f"Each exported model was run on {checks['parity_rows']} real prompts of the test split and compared with "
+        f"the trained model (fp32); an export whose largest absolute difference exceeds {tol:g} is refused.")
+    add("")
+    add(_row("artefact", "status", "max. abs. difference", "notes"))
+    add(_row("---", "---", "---:", "---"))
+    st = checks["static"]
+    out_name = "class probabilities" if task == "classification" else "logits"
+    add(_row("Paddle Inference (`static/`)", "ok", _d(st["max_abs_diff"]),
+             f"{out_name}; with oneDNN {_d(st.get('onednn_max_abs_diff'))}"
+             + (f"; label agreement with the evaluation {st['engine_label_agreement']:.0%}"
+                if "engine_label_agreement" in st else "")))
+    if "merged" in checks:
+        mg = checks["merged"]
+        add(_row("merged weights (`merged/`)", "ok", _d(mg["max_abs_diff"]),
+                 f"logits after reloading; {mg.get('layout') or '?'} layout safetensors"))
+    if "onnx" in checks:
+        ox = checks["onnx"]
+        add(_row("ONNX (`onnx/model.onnx`)", ox["status"], _d(ox.get("max_abs_diff")),
+                 "onnxruntime, opset 17" if ox["status"] == "ok" else f"**not shipped**: {ox.get('reason')}"))
+    if "int8" in checks:
+        q = checks["int8"]
+        if task == "classification":
+            note = (f"accuracy {q['accuracy_fp32']:.4f} (fp32) → {q['accuracy_int8']:.4f} (int8), change "
+                    f"{q['accuracy_change']:+.4f}; labels agree on {q['label_agreement']:.1%} of {q['samples']} samples")
+        else:
+            note = (f"loss {q['eval_loss_fp32']:.4f} (fp32) → {q['eval_loss_int8']:.4f} (int8); next-token agreement "
+                    f"{q['next_token_agreement']:.1%}")
+        add(_row("weight-only int8 (`int8/`)", "ok", _d(q["max_abs_diff_vs_fp32"]),
+                 f"{note}; {q['size_mb_fp32']} MB → {q['size_mb_int8']} MB"))
+    if "predict_script" in checks:
+        ps = checks["predict_script"]
+        add(_row("predict.py", "ok", "", f"run in a separate process on {ps['rows']} test rows; "
+                 f"{ps['same_as_engine']} of {ps['rows']} identical to the evaluation"))
+    add("")
+    lat = checks.get("latency")
+    if lat:
+        add("## Latency")
+        add("")
+        add(f"Measured at export on {lat['device']} ({lat['threads']} threads, {lat['cpu']}), one sample at a time, "
+            f"median of {lat['samples']} test prompts:")
+        add("")
+        add(_row("", "ms per sample"))
+        add(_row("---", "---:"))
+        add(_row("Paddle Inference (static)", _f(lat["static_ms"], 2)))
+        add(_row("trained model (eager)", _f(lat["eager_ms"], 2)))
+        if lat.get("throughput_samples_per_s"):
+            add("")
+            add(f"Throughput of the static model: {lat['throughput_samples_per_s']:.1f} samples/s at batch "
+                f"{lat['throughput_batch']}.")
+        if task == "instruction":
+            add("")
+            add("For generation the time per answer is about the time per sample above times the number of "
+                "generated tokens (predict.py recomputes the sequence at each step).")
+        add("")
+    add("## Files")
+    add("")
+    add("- `predict.py`, `requirements.txt`, `bundle.json` (prompt format, labels, special tokens, checks)")
+    add("- `tokenizer/tokenizer.json` and the tokenizer's files")
+    add("- `static/model.json`, `static/model.pdiparams`: Paddle Inference model")
+    if bundle.get("onnx"):
+        add("- `onnx/model.onnx`: the same model for onnxruntime (inputs: " + ", ".join(bundle["inputs"]) + ")")
+    if "merged" in checks:
+        add("- `merged/`: the fine-tuned weights as a model folder (config.json, model.safetensors, tokenizer) "
+            "for PaddleFormers and other Hugging Face layout tools")
+    if "int8" in checks:
+        add("- `int8/`: weight-only int8 static model (`python predict.py --variant int8 ...`)")
+    add("")
+    versions = ", ".join(f"{k} {v}" for k, v in bundle["exported_with"].items() if v)
+    add(f"Exported {time.strftime('%Y-%m-%d %H:%M', time.localtime(bundle['created']))} with {versions}.")
+    add("")
+    return "\n".join(lines)

@@ -1,0 +1,176 @@
+"""The playground: generate from a user's text in the template's prompt format.
+
+In-process: ``Playground(project, run).stream({"prompt": "..."})`` yields event dicts.
+As a worker for the GUI: ``python -m workbench.engine.playground --project DIR --run RUN``
+reads one JSON request per line on stdin and writes JSON-lines events on stdout::
+
+    -> {"id": 1, "prompt": "客户问：转账限额是多少？", "mode": "sample", "temperature": 0.8,
+        "top_p": 0.9, "max_new_tokens": 64, "seed": 7}
+    <- {"event": "ready", "run": "...", "task": "instruction", "source": "final", "labels": []}
+    <- {"event": "token", "id": 1, "text": "您好"}
+    <- ... one "token" event per text piece ...
+    <- {"event": "done", "id": 1, "text": "...", "tokens": 12, "seconds": 0.4}
+
+``prompt`` fills the template's main field ("text" or "instruction"); ``fields`` gives
+several (``{"instruction": ..., "input": ...}``). For classification templates a
+``labels`` event with the probability of each label comes before ``done``. A bad request
+gets ``{"event": "error", "id": ..., "message": ...}`` and the worker keeps serving; end
+of input or ``{"cmd": "quit"}`` ends it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from ..core.errors import WorkbenchError
+from ..core.project import Project
+from ..core.templates import TemplateCatalog
+from ..core.trained import resolve_trained_run
+from . import data as D
+from .generate import GenerationSettings, stream_ids
+
+MAX_NEW_TOKENS_LIMIT = 2048
+
+
+class Playground:
+    def __init__(self, project_dir, run_id: str, *, device: str = "cpu", base: bool = False):
+        from . import models as M
+        from .evaluate import load_base, load_trained, system_prompt
+
+        M.set_library_log_level("ERROR")
+        project = Project.open(project_dir)
+        self.trained = resolve_trained_run(project, run_id)
+        self.template = TemplateCatalog().get(self.trained.template)
+        loader = load_base if base else load_trained
+        self.model, self.tokenizer = loader(self.trained, device=device)
+        self.system = system_prompt(self.template)
+        self.main_field = next(r for r in self.template.roles if r not in ("label", "output"))
+
+    @property
+    def task(self) -> str:
+        return self.template.task.value
+
+    def ready_event(self) -> dict[str, Any]:
+        return {"event": "ready", "run": self.trained.run_id, "task": self.task, "source": self.trained.source,
+                "labels": list(self.template.labels), "fields": [r for r in self.template.roles
+                                                                 if r not in ("label", "output")],
+                "note": self.trained.note}
+
+    def prompt_text(self, request: dict[str, Any]) -> str:
+        fields = request.get("fields")
+        if fields is None:
+            prompt = request.get("prompt")
+            if not isinstance(prompt, str) or not prompt.strip():
+                raise WorkbenchError("The request has no 'prompt' text (or 'fields').")
+            fields = {self.main_field: prompt}
+        if not isinstance(fields, dict):
+            raise WorkbenchError("'fields' must be an object such as {\"instruction\": \"...\"}.")
+        return D.build_prompt(self.tokenizer, self.system, D.format_user(self.template.prompt.user, fields))
+
+    def stream(self, request: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        """Events for one request: token pieces, (labels), done."""
+        rid = request.get("id")
+        try:
+            settings = GenerationSettings.from_request(request)
+        except (TypeError, ValueError) as exc:
+            raise WorkbenchError(f"Bad generation settings: {exc}.") from None
+        settings.max_new_tokens = min(settings.max_new_tokens, MAX_NEW_TOKENS_LIMIT)
+        prompt = self.prompt_text(request)
+        max_length = self.trained.job.max_length
+        ids = D.encode_prompt(self.tokenizer, prompt)
+        limit = getattr(self.model.config, "max_position_embeddings", None) or 0
+        if limit:
+            ids = D._shrink_prompt(ids, max(8, int(limit) - settings.max_new_tokens))
+        start = time.perf_counter()
+        generated: list[int] = []
+        shown = ""
+        from .generate import eos_ids
+
+        for token in stream_ids(self.model, ids, settings, stop_ids=eos_ids(self.tokenizer, self.model)):
+            generated.append(token)
+            text = self.tokenizer.decode(generated, skip_special_tokens=True)
+            if text.endswith("\ufffd") or not text.startswith(shown) or len(text) == len(shown):
+                continue
+            yield {"event": "token", "id": rid, "text": text[len(shown):]}
+            shown = text
+        final = self.tokenizer.decode(generated, skip_special_tokens=True) if generated else ""
+        if final.startswith(shown) and len(final) > len(shown):
+            yield {"event": "token", "id": rid, "text": final[len(shown):]}
+        seconds = time.perf_counter() - start
+        if self.task == "classification":
+            from .evaluate import classify_with_probs
+
+            labels = list(self.template.labels)
+            probs = classify_with_probs(self.model, self.tokenizer, [prompt], labels, max_length=max_length)[0]
+            yield {"event": "labels", "id": rid, "probabilities": dict(zip(labels, probs)),
+                   "label": labels[max(range(len(labels)), key=probs.__getitem__)]}
+        yield {"event": "done", "id": rid, "text": final, "tokens": len(generated), "seconds": round(seconds, 3),
+               "tokens_per_s": round(len(generated) / seconds, 1) if seconds > 0 else None,
+               "prompt_tokens": len(ids)}
+
+
+def serve(playground: Playground, stdin=None, stdout=None) -> int:
+    """The JSON-lines loop (see the module docstring)."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+
+    def send(event: dict[str, Any]) -> None:
+        stdout.write(json.dumps(event, ensure_ascii=False) + "\n")
+        stdout.flush()
+
+    send(playground.ready_event())
+    for line in stdin:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            request = json.loads(line)
+            if not isinstance(request, dict):
+                raise ValueError("a request is a JSON object")
+        except ValueError as exc:
+            send({"event": "error", "id": None, "message": f"Not a JSON request: {exc}"})
+            continue
+        if request.get("cmd") == "quit":
+            break
+        try:
+            for event in playground.stream(request):
+                send(event)
+        except WorkbenchError as exc:
+            send({"event": "error", "id": request.get("id"), "message": str(exc)})
+        except Exception as exc:  # keep serving; the GUI shows the message
+            send({"event": "error", "id": request.get("id"), "message": f"{type(exc).__name__}: {exc}"})
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m workbench.engine.playground")
+    p.add_argument("--project", required=True)
+    p.add_argument("--run", required=True)
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--base", action="store_true", help="use the base model instead of the fine-tuned one")
+    args = p.parse_args(argv)
+    # the events get their own copy of stdout; whatever else prints (Python or Paddle's
+    # C++ code) goes to stderr, so it cannot break the event stream
+    sys.stdout.flush()
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8")
+    try:
+        playground = Playground(args.project, args.run, device=args.device, base=args.base)
+    except WorkbenchError as exc:
+        out.write(json.dumps({"event": "error", "id": None, "message": str(exc)}, ensure_ascii=False) + "\n")
+        out.flush()
+        return 2
+    return serve(playground, stdin=stdin, stdout=out)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

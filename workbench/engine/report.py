@@ -1,0 +1,267 @@
+"""The evaluation report: one self-contained HTML file (plots embedded as base64 PNG)
+that a user can open in a browser or send to a colleague.
+
+Plots are drawn with matplotlib's Agg backend. Chinese labels need a CJK font; when the
+machine has none, plot ticks use short codes (C1, C2, ...) and the HTML lists what each
+code stands for, instead of drawing empty boxes.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..core.fsutil import atomic_write_text
+
+_CJK_FONT_HINTS = ("Noto Sans CJK", "Noto Serif CJK", "Source Han", "WenQuanYi", "SimHei", "Microsoft YaHei",
+                   "PingFang", "Heiti", "Songti", "AR PL", "Droid Sans Fallback")
+
+
+def _setup_matplotlib() -> bool:
+    """Agg backend and a CJK-capable font if one is installed; returns whether one is."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    from matplotlib import font_manager, rcParams
+
+    names = sorted({f.name for f in font_manager.fontManager.ttflist})
+    cjk = [n for hint in _CJK_FONT_HINTS for n in names if n.startswith(hint)]
+    if cjk:
+        rcParams["font.sans-serif"] = [cjk[0], "DejaVu Sans"]
+        rcParams["font.family"] = "sans-serif"
+    rcParams["axes.unicode_minus"] = False
+    return bool(cjk)
+
+
+def _png(fig) -> str:
+    import matplotlib.pyplot as plt
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _img(b64: str, alt: str) -> str:
+    return f'<figure><img alt="{html.escape(alt)}" src="data:image/png;base64,{b64}"><figcaption>{html.escape(alt)}</figcaption></figure>'
+
+
+def read_curves(run_dir: Path) -> dict[str, list[tuple[int, float]]]:
+    """Train loss and eval loss per step from the run's events file."""
+    curves: dict[str, list[tuple[int, float]]] = {"loss": [], "eval_loss": []}
+    path = Path(run_dir) / "events.jsonl"
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return curves
+    for line in lines:
+        try:
+            ev = json.loads(line)
+        except ValueError:
+            continue
+        if ev.get("event") == "step" and isinstance(ev.get("loss"), (int, float)):
+            curves["loss"].append((int(ev.get("step", 0)), float(ev["loss"])))
+        elif ev.get("event") == "eval" and isinstance(ev.get("eval_loss"), (int, float)):
+            curves["eval_loss"].append((int(ev.get("step", 0)), float(ev["eval_loss"])))
+    return curves
+
+
+def _loss_plot(curves) -> str | None:
+    import matplotlib.pyplot as plt
+
+    if not curves["loss"] and not curves["eval_loss"]:
+        return None
+    fig, ax = plt.subplots(figsize=(6.4, 3.4))
+    for key, label, style in (("loss", "training loss", "-"), ("eval_loss", "validation loss", "o-")):
+        if curves[key]:
+            xs, ys = zip(*curves[key])
+            ax.plot(xs, ys, style, label=label)
+    ax.set_xlabel("step")
+    ax.set_ylabel("loss")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    return _png(fig)
+
+
+def _confusion_plot(confusion, ticks) -> str:
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    cm = np.asarray(confusion, dtype=float)
+    n = len(ticks)
+    fig, ax = plt.subplots(figsize=(1.2 + 0.9 * n, 1.0 + 0.8 * n))
+    im = ax.imshow(cm, cmap="Blues")
+    ax.set_xticks(range(n), ticks)
+    ax.set_yticks(range(n), ticks)
+    ax.set_xlabel("predicted")
+    ax.set_ylabel("true")
+    top = cm.max() if cm.size else 0
+    for i in range(n):
+        for j in range(n):
+            ax.text(j, i, f"{int(cm[i, j])}", ha="center", va="center",
+                    color="white" if top and cm[i, j] > top / 2 else "black")
+    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+    return _png(fig)
+
+
+def _per_class_plot(per_class, labels, ticks) -> str:
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    x = np.arange(len(labels))
+    fig, ax = plt.subplots(figsize=(max(4.5, 1.2 * len(labels) + 2), 3.2))
+    for k, name in enumerate(("precision", "recall", "f1")):
+        ax.bar(x + (k - 1) * 0.26, [per_class[lab][name] for lab in labels], width=0.26, label=name)
+    ax.set_xticks(x, ticks)
+    ax.set_ylim(0, 1.2)
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(ncols=3, fontsize=8, loc="upper center")
+    return _png(fig)
+
+
+def _hist_plot(series: dict[str, Sequence[float]], xlabel: str) -> str:
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.0, 3.0))
+    bins = [i / 20 for i in range(21)]
+    for name, values in series.items():
+        if values:
+            ax.hist(values, bins=bins, alpha=0.6, label=name)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("samples")
+    ax.set_xlim(0, 1)
+    ax.legend()
+    return _png(fig)
+
+
+def _compare_plot(tuned: dict, base: dict, keys: Sequence[str]) -> str:
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    keys = [k for k in keys if isinstance(tuned.get(k), (int, float)) and isinstance(base.get(k), (int, float))]
+    x = np.arange(len(keys))
+    fig, ax = plt.subplots(figsize=(max(4.0, 1.4 * len(keys) + 1.5), 3.0))
+    ax.bar(x - 0.2, [base[k] for k in keys], width=0.4, label="base model")
+    ax.bar(x + 0.2, [tuned[k] for k in keys], width=0.4, label="fine-tuned")
+    ax.set_xticks(x, keys)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend()
+    return _png(fig)
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return f"{v:.4f}"
+    if v is None:
+        return "–"
+    return str(v)
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(c))}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _clip(text: str, n: int = 300) -> str:
+    text = "" if text is None else str(text)
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC","Microsoft YaHei",sans-serif;margin:2em auto;max-width:1000px;color:#222;padding:0 1em}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;margin:.6em 0;font-size:.9em}td,th{border:1px solid #ddd;padding:4px 8px;vertical-align:top;text-align:left}
+th{background:#f4f6f8}figure{display:inline-block;margin:.5em 1em .5em 0}figcaption{font-size:.85em;color:#555}
+.note{background:#fff8e0;border:1px solid #f0d890;padding:.5em .8em}.muted{color:#666;font-size:.85em}
+"""
+
+METRIC_NAMES = {
+    "accuracy": "accuracy", "macro_f1": "macro-F1", "rouge_l": "ROUGE-L (characters)", "bleu": "BLEU (0-100)",
+    "exact_match": "exact match", "eval_loss": "loss on reference answers", "perplexity": "perplexity",
+}
+
+
+def build_report(result: dict, rows: Sequence[dict], base_rows: Sequence[dict] | None, *,
+                 run_dir: Path, template) -> str:
+    """The report's HTML text."""
+    has_cjk = _setup_matplotlib()
+    task = result["task"]
+    m = result["metrics"]
+    base = result.get("base")
+    parts: list[str] = []
+    title = f"Evaluation of run {result['run']}"
+    parts.append(f"<h1>{html.escape(title)}</h1>")
+    parts.append("<p>" + html.escape(
+        f"Template {template.id} ({template.name.en} / {template.name.zh}), task {task}, base model "
+        f"{result['base_model']}, method {result['method']}; {result['rows']} samples of the '{result['split']}' "
+        f"split; weights: {result['source']}.") + "</p>")
+    if result.get("note"):
+        parts.append(f'<p class="note">{html.escape(result["note"])}</p>')
+
+    keys = ["accuracy", "macro_f1"] if task == "classification" else ["rouge_l", "bleu", "exact_match"]
+    keys += ["eval_loss", "perplexity"]
+    parts.append("<h2>Figures</h2>")
+    headers = ["metric", "fine-tuned"] + (["base model"] if base else [])
+    parts.append(_table(headers, [[METRIC_NAMES.get(k, k), m.get(k)] + ([base.get(k)] if base else [])
+                                  for k in keys]))
+    if base:
+        parts.append(_img(_compare_plot(m, base, [k for k in keys if k not in ("eval_loss", "perplexity", "bleu")]
+                                        or keys), "base model vs fine-tuned"))
+
+    curves = read_curves(run_dir)
+    loss_png = _loss_plot(curves)
+    if loss_png:
+        parts.append("<h2>Training curves</h2>" + _img(loss_png, "loss per step"))
+
+    if task == "classification":
+        labels = list(m["labels"])
+        ticks = labels if has_cjk or all(lab.isascii() for lab in labels) else [f"C{i + 1}" for i in range(len(labels))]
+        parts.append("<h2>Per class</h2>")
+        if ticks != labels:
+            parts.append('<p class="muted">Codes in the plots: ' + html.escape(
+                ", ".join(f"{t} = {lab}" for t, lab in zip(ticks, labels))) + "</p>")
+        parts.append(_img(_confusion_plot(m["confusion"], ticks), "confusion matrix (rows: true label)"))
+        parts.append(_img(_per_class_plot(m["per_class"], labels, ticks), "precision, recall and F1 per class"))
+        pc = m["per_class"]
+        parts.append(_table(["label", "precision", "recall", "F1", "support"],
+                            [[lab, pc[lab]["precision"], pc[lab]["recall"], pc[lab]["f1"], pc[lab]["support"]]
+                             for lab in labels]))
+        conf = {"correct": [r["confidence"] for r in rows if r["correct"]],
+                "wrong": [r["confidence"] for r in rows if not r["correct"]]}
+        parts.append(_img(_hist_plot(conf, "confidence of the predicted label"), "confidence distribution"))
+        cols = ["#", "input", "reference", "prediction", "confidence"]
+        pick = lambda r: [r["index"] + 1, _clip(r["input"]), r["reference"], r["prediction"], r["confidence"]]  # noqa: E731
+    else:
+        series = {"fine-tuned": [r["score"] for r in rows]}
+        if base_rows:
+            series["base model"] = [r["score"] for r in base_rows]
+        parts.append("<h2>Score distribution</h2>")
+        parts.append(_img(_hist_plot(series, "ROUGE-L per sample"), "ROUGE-L distribution"))
+        cols = ["#", "input", "reference", "prediction", "ROUGE-L"]
+        pick = lambda r: [r["index"] + 1, _clip(r["input"]), _clip(r["reference"]), _clip(r["prediction"]), r["score"]]  # noqa: E731
+
+    parts.append("<h2>Best samples</h2>" + _table(cols, [pick(r) for r in result["best"]]))
+    parts.append("<h2>Worst samples</h2>" + _table(cols, [pick(r) for r in result["worst"]]))
+    if base_rows:
+        parts.append("<h2>Base model vs fine-tuned (first 10 samples)</h2>")
+        parts.append(_table(["#", "input", "reference", "base model", "fine-tuned"],
+                            [[i + 1, _clip(r["input"], 160), _clip(r["reference"], 160), _clip(b["prediction"], 160),
+                              _clip(r["prediction"], 160)] for i, (r, b) in enumerate(zip(rows[:10], base_rows[:10]))]))
+    parts.append(f'<p class="muted">Written {time.strftime("%Y-%m-%d %H:%M")}. All samples with predictions are '
+                 "in predictions.csv beside this file.</p>")
+    return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + html.escape(title)
+            + f"</title><style>{CSS}</style></head><body>" + "\n".join(parts) + "</body></html>\n")
+
+
+def write_report(path: Path, result: dict, rows, base_rows, *, run_dir: Path, template) -> Path:
+    return atomic_write_text(path, build_report(result, rows, base_rows, run_dir=run_dir, template=template))

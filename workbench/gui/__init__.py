@@ -1,0 +1,5 @@
+"""The desktop application (PySide6). Imports workbench.core, never workbench.engine or paddle.
+
+Long work runs in background operations (:mod:`.tasks`); training runs in a separate
+worker process whose events file the GUI reads (:mod:`.run_monitor`).
+"""

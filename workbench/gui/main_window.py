@@ -1,0 +1,405 @@
+"""The main window: five steps in a navigation list, menus, status bar, drag and drop."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow, QMessageBox,
+    QStackedWidget, QVBoxLayout, QWidget,
+)
+
+from ..core.errors import WorkbenchError
+from . import i18n
+from .dialogs import EnvironmentDialog, NewProjectDialog, SettingsDialog
+from .resources import icon
+from .session import ProjectSession
+from .settings import Settings
+from .tasks import TaskManager, TaskProgressWidget
+
+STEPS = ("template", "data", "train", "evaluate", "export")
+DATA_SUFFIXES = (".csv", ".tsv", ".txt", ".xlsx", ".xlsm", ".xls", ".json", ".jsonl", ".parquet", ".tfrecord")
+
+
+class MainWindow(QMainWindow):
+    page_built = Signal(str)
+
+    def __init__(self, settings: Settings | None = None, session: ProjectSession | None = None, parent=None):
+        super().__init__(parent)
+        self.settings = settings or Settings()
+        self.session = session or ProjectSession(self.settings.templates_dir, parent=self)
+        self.tasks = TaskManager(self)
+        self.pages: dict[str, QWidget] = {}
+        self.setWindowTitle(self.tr("Workbench"))
+        self.setWindowIcon(icon("app"))
+        self.setAcceptDrops(True)
+        self.resize(1366, 768)
+
+        self.nav = QListWidget()
+        self.nav.setObjectName("nav")
+        self.nav.setIconSize(QSize(22, 22))
+        self.nav.setFixedWidth(190)
+        self.stack = QStackedWidget()
+        self._holders: dict[str, QWidget] = {}
+        for key in STEPS:
+            item = QListWidgetItem(icon(key), "")
+            item.setData(Qt.ItemDataRole.UserRole, key)
+            self.nav.addItem(item)
+            holder = QWidget()
+            QVBoxLayout(holder).setContentsMargins(0, 0, 0, 0)
+            self._holders[key] = holder
+            self.stack.addWidget(holder)
+        self.nav.currentRowChanged.connect(self._on_nav_current_row_changed)
+
+        central = QWidget()
+        lay = QHBoxLayout(central)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+        lay.addWidget(self.nav)
+        lay.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
+
+        self.project_label = QLabel()
+        self.run_label = QLabel()
+        self.progress = TaskProgressWidget(self.tasks)
+        self.statusBar().addWidget(self.project_label, 1)
+        self.statusBar().addPermanentWidget(self.progress)
+        self.statusBar().addPermanentWidget(self.run_label)
+        self.tasks.error_shown.connect(lambda title, msg: self.statusBar().showMessage(title, 8000))
+
+        self._build_menus()
+        self.session.project_changed.connect(self._on_session_project_changed)
+        self.session.state_changed.connect(self._refresh_steps)
+        self._refresh_steps()
+        self._on_session_project_changed()
+        self.nav.setCurrentRow(0)
+
+        geo = self.settings.geometry
+        if geo is not None:
+            self.restoreGeometry(geo)
+
+    # ----- pages -----
+    def page(self, key: str) -> QWidget:
+        """The page for ``key``, built the first time it is needed (keeps start-up fast)."""
+        if key not in self.pages:
+            page = self._make_page(key)
+            self.pages[key] = page
+            self._holders[key].layout().addWidget(page)
+            self.page_built.emit(key)
+        return self.pages[key]
+
+    def _make_page(self, key: str) -> QWidget:
+        if key == "template":
+            from .pages.template_page import TemplatePage
+
+            p = TemplatePage(self.session, self.tasks)
+            p.template_chosen.connect(self._on_template_page_template_chosen)
+            return p
+        if key == "data":
+            from .pages.data_page import DataPage
+
+            p = DataPage(self.session, self.tasks)
+            p.prepared.connect(lambda: self.show_step("train"))
+            return p
+        if key == "train":
+            from .pages.train_page import TrainPage
+
+            return TrainPage(self.session, self.tasks)
+        if key == "evaluate":
+            from .pages.evaluate_page import EvaluatePage
+
+            return EvaluatePage(self.session, self.tasks)
+        from .pages.export_page import ExportPage
+
+        return ExportPage(self.session, self.tasks)
+
+    def show_step(self, key: str) -> QWidget:
+        self.nav.setCurrentRow(STEPS.index(key))
+        return self.page(key)
+
+    @Slot(int)
+    def _on_nav_current_row_changed(self, row: int) -> None:
+        if row < 0:
+            return
+        key = STEPS[row]
+        page = self.page(key)
+        self.stack.setCurrentIndex(row)
+        if hasattr(page, "on_shown"):
+            page.on_shown()
+
+    def _step_title(self, key: str) -> str:
+        return {
+            "template": self.tr("1  Template"),
+            "data": self.tr("2  Data"),
+            "train": self.tr("3  Train"),
+            "evaluate": self.tr("4  Evaluate"),
+            "export": self.tr("5  Export"),
+        }[key]
+
+    def _state_text(self, state: str) -> str:
+        return {
+            "todo": "",
+            "done": self.tr("done"),
+            "running": self.tr("training…"),
+            "blocked": self.tr("needs data"),
+        }.get(state, state)
+
+    @Slot()
+    def _refresh_steps(self) -> None:
+        states = self.session.step_states()
+        for i, key in enumerate(STEPS):
+            item = self.nav.item(i)
+            state = states[key]
+            text = self._step_title(key)
+            extra = self._state_text(state)
+            item.setText(f"{text}\n     {extra}" if extra else text)
+            item.setData(Qt.ItemDataRole.UserRole + 1, state)
+            item.setToolTip(extra)
+            mark = {"done": "done", "running": "running"}.get(state)
+            item.setIcon(icon(f"{key}_{mark}") if mark and not icon(f"{key}_{mark}").isNull() else icon(key))
+        running = self.session.monitor.running_ids()
+        self.run_label.setText(self.tr("Training: {0}").format(", ".join(running)) if running else "")
+
+    # ----- menus -----
+    def _build_menus(self) -> None:
+        mb = self.menuBar()
+        f = mb.addMenu(self.tr("&File"))
+        self.act_new = self._action(self.tr("&New project…"), self.new_project, QKeySequence.StandardKey.New, "new")
+        self.act_open = self._action(self.tr("&Open project…"), self.open_project_dialog, QKeySequence.StandardKey.Open, "open")
+        self.act_sample = self._action(self.tr("Open a &sample project"), self.open_sample_project)
+        self.act_import = self._action(self.tr("&Import data file…"), self.import_data_dialog, QKeySequence("Ctrl+I"), "import")
+        self.act_quit = self._action(self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
+        f.addAction(self.act_new)
+        f.addAction(self.act_open)
+        self.recent_menu = f.addMenu(self.tr("Open &recent"))
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        f.addAction(self.act_sample)
+        f.addSeparator()
+        f.addAction(self.act_import)
+        f.addSeparator()
+        f.addAction(self.act_quit)
+        v = mb.addMenu(self.tr("&View"))
+        for i, key in enumerate(STEPS):
+            a = QAction(self._step_title(key).split("  ")[-1], self)
+            a.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
+            a.triggered.connect(lambda _=False, k=key: self.show_step(k))
+            v.addAction(a)
+        t = mb.addMenu(self.tr("&Tools"))
+        t.addAction(self._action(self.tr("&Environment…"), self.show_environment))
+        t.addAction(self._action(self.tr("&Settings…"), self.show_settings, QKeySequence("Ctrl+,")))
+        h = mb.addMenu(self.tr("&Help"))
+        h.addAction(self._action(self.tr("&About Workbench"), self.show_about))
+
+    def _action(self, text: str, slot, shortcut=None, icon_name: str | None = None) -> QAction:
+        a = QAction(text, self)
+        if shortcut is not None:
+            a.setShortcut(shortcut)
+        if icon_name:
+            a.setIcon(icon(icon_name))
+        a.triggered.connect(lambda _=False: slot())
+        return a
+
+    @Slot()
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        items = self.settings.recent_projects
+        if not items:
+            a = self.recent_menu.addAction(self.tr("(none yet)"))
+            a.setEnabled(False)
+        for path in items:
+            a = self.recent_menu.addAction(path)
+            a.triggered.connect(lambda _=False, p=path: self.open_project(p))
+
+    # ----- project actions -----
+    def open_project(self, path: str | Path) -> bool:
+        try:
+            self.session.open(path)
+        except WorkbenchError as exc:
+            self.settings.remove_recent(path)
+            self.tasks.show_error(self.tr("The project could not be opened"), exc)
+            return False
+        self.settings.add_recent(path)
+        self.show_step("data" if not self.session.is_prepared else "train")
+        return True
+
+    def open_project_dialog(self) -> None:
+        d = QFileDialog.getExistingDirectory(self, self.tr("Open a project folder"), str(self.settings.projects_dir))
+        if d:
+            self.open_project(d)
+
+    def new_project(self, template_id: str | None = None) -> None:
+        dlg = NewProjectDialog(self.session.catalog, self.settings.projects_dir, template_id, self)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def accepted():
+            spec = self.session.catalog.get(dlg.template_id)
+            try:
+                self.session.create(dlg.project_dir, spec)
+            except (WorkbenchError, OSError) as exc:
+                self.tasks.show_error(self.tr("The project could not be created"), exc)
+                return
+            self.settings.add_recent(dlg.project_dir)
+            self.show_step("data")
+
+        dlg.accepted.connect(accepted)
+        dlg.open()
+
+    def open_sample_project(self, template_id: str = "finance_sentiment") -> None:
+        """Prepare (once) and open the sample project of a template, with the built-in model preselected."""
+        spec = self.session.catalog.templates.get(template_id) or next(iter(self.session.catalog))
+        root = self.settings.projects_dir / f"sample-{spec.id}"
+        self.session.preferred_base_model = "builtin:tiny"
+        if (root / "project.json").is_file():
+            self.open_project(root)
+            return
+
+        def work(ctx):
+            from ..core.project import prepare
+
+            stages = {"import": (0.0, 0.3), "clean": (0.3, 0.8), "write": (0.8, 1.0)}
+
+            def progress(stage, frac):
+                a, b = stages.get(stage, (0.0, 1.0))
+                ctx.progress(a + (b - a) * frac)
+
+            prepare(spec, spec.sample_path, root, progress=progress)
+            return root
+
+        self.tasks.op(work, self.tr("Preparing the sample project")).with_progress().on_success(self.open_project).run()
+
+    def import_data_dialog(self) -> None:
+        filters = self.tr("Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Import a data file"), str(Path.home()), filters)
+        if path:
+            self.import_file(path)
+
+    def import_file(self, path: str | Path) -> None:
+        if self.session.project is None:
+            QMessageBox.information(self, self.tr("Choose a template first"),
+                                    self.tr("Data is imported into a project, and a project starts from a template. "
+                                            "Pick a template and click \u201cUse this template\u201d, then drop the file again."))
+            self.show_step("template")
+            return
+        page = self.show_step("data")
+        page.import_file(path)
+
+    @Slot(str)
+    def _on_template_page_template_chosen(self, template_id: str) -> None:
+        spec = self.session.catalog.get(template_id)
+        if self.session.project is not None and not self.session.is_prepared:
+            self.session.set_template(spec)
+            self.show_step("data")
+            return
+        if self.session.template is not None and self.session.template.id == template_id:
+            self.show_step("data")
+            return
+        self.new_project(template_id)
+
+    @Slot()
+    def _on_session_project_changed(self) -> None:
+        p = self.session.project
+        if p is None:
+            self.project_label.setText(self.tr("No project open: start from a template, or File > Open a sample project"))
+            self.setWindowTitle(self.tr("Workbench"))
+        else:
+            spec = self.session.template
+            name = i18n.localized(spec.name) if spec else p.config.template
+            self.project_label.setText(self.tr("Project {0} · {1} · {2}").format(p.config.name, name, str(p.root)))
+            self.setWindowTitle(self.tr("{0} – Workbench").format(p.config.name))
+
+    # ----- tools -----
+    def show_environment(self) -> EnvironmentDialog:
+        dlg = EnvironmentDialog(self)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dlg.open()
+        dlg.start()
+        return dlg
+
+    def show_settings(self) -> None:
+        dlg = SettingsDialog(self.settings, self)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def accepted():
+            changed = dlg.apply()
+            if changed["theme"]:
+                from PySide6.QtWidgets import QApplication
+
+                from .resources import stylesheet
+
+                QApplication.instance().setStyleSheet(stylesheet(self.settings.theme))
+            if changed["language"] or changed["templates"]:
+                self.statusBar().showMessage(self.tr("Restart Workbench to apply the new language or templates folder."), 10000)
+
+        dlg.accepted.connect(accepted)
+        dlg.open()
+
+    def show_about(self) -> None:
+        QMessageBox.about(self, self.tr("About Workbench"),
+                          self.tr("<b>Workbench</b><br>Fine-tune, evaluate and export language models on PaddlePaddle "
+                                  "without writing code.<br><br>Chinese text uses Noto Sans CJK (SIL Open Font License)."))
+
+    # ----- first start -----
+    def offer_sample_project(self) -> QMessageBox | None:
+        if self.settings.first_start_done or self.session.project is not None:
+            return None
+        self.settings.first_start_done = True
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle(self.tr("Welcome to Workbench"))
+        box.setText(self.tr("Would you like to open a sample project? It uses the financial news sentiment template, "
+                            "its sample data and the built-in model, which trains on this computer in a few minutes."))
+        yes = box.addButton(self.tr("Open the sample project"), QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(self.tr("Start empty"), QMessageBox.ButtonRole.RejectRole)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.buttonClicked.connect(lambda b: b is yes and self.open_sample_project())
+        box.open()
+        return box
+
+    # ----- drag and drop -----
+    def dragEnterEvent(self, event) -> None:  # noqa: N802
+        urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
+        if any(u.toLocalFile().lower().endswith(DATA_SUFFIXES) for u in urls):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event) -> None:  # noqa: N802
+        for u in event.mimeData().urls():
+            path = u.toLocalFile()
+            if path.lower().endswith(DATA_SUFFIXES):
+                event.acceptProposedAction()
+                QTimer.singleShot(0, lambda p=path: self.import_file(p))
+                return
+
+    # ----- closing -----
+    def closeEvent(self, event) -> None:  # noqa: N802
+        running = self.session.monitor.running_ids()
+        if running and not self._ask_keep_or_stop(running):
+            event.ignore()
+            return
+        self.settings.geometry = self.saveGeometry()
+        for page in self.pages.values():
+            if hasattr(page, "shutdown"):
+                page.shutdown()
+        self.tasks.cancel_all()
+        self.tasks.wait(10000)
+        event.accept()
+
+    def _ask_keep_or_stop(self, running: list[str]) -> bool:
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle(self.tr("Training is running"))
+        box.setText(self.tr("{0} is still training. Keep it training in the background (reopen the project to see it), "
+                            "or stop it now (it saves a checkpoint first, so it can be resumed)?").format(", ".join(running)))
+        keep = box.addButton(self.tr("Keep training"), QMessageBox.ButtonRole.AcceptRole)
+        stop = box.addButton(self.tr("Stop training"), QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        clicked = box.clickedButton()
+        if clicked is stop:
+            for run_id in running:
+                self.session.monitor.stop(run_id)
+            return True
+        return clicked is keep

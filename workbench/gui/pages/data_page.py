@@ -1,0 +1,911 @@
+"""Step 2: import, look at, clean, map and split the data.
+
+Reading a file, cleaning, computing statistics, sorting and filtering a large frame run in
+background operations; the table reads cells on demand. The cleaning recipe and the
+column mapping are edited through an undo stack, and every change re-runs the recipe in
+the background (the previous run is cancelled), so the counts and the before/after
+examples of every step stay current.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QAction, QUndoCommand, QUndoStack
+from PySide6.QtWidgets import (
+    QComboBox, QDoubleSpinBox, QFormLayout, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMenu,
+    QPushButton, QSpinBox, QSplitter, QTableView, QTableWidget, QTableWidgetItem, QTabWidget, QToolButton,
+    QVBoxLayout, QWidget, QAbstractItemView,
+)
+
+from ...core.cleaning import STEPS, Recipe, Step, StepReport
+from ...core.cleaning.steps import parse_params
+from ...core.errors import WorkbenchError
+from ...core.mapping import apply_mapping, check_mapping, check_prepared, suggest_mapping
+from ...core.project import SplitSettings
+from ..i18n import content_lang
+from ..models.dataframe_model import DataFrameTableModel, filtered_positions, sorted_positions
+from ..resources import icon
+from ..session import ProjectSession
+from ..tasks import BackgroundOp, TaskManager
+from ..widgets.charts import BarChart, HistogramChart
+from ..widgets.step_editor import StepParamsEditor
+
+
+def role_name(role: str) -> str:
+    names = {
+        "text": QCoreApplication.translate("DataPage", "Text"),
+        "label": QCoreApplication.translate("DataPage", "Label"),
+        "instruction": QCoreApplication.translate("DataPage", "Instruction / question"),
+        "input": QCoreApplication.translate("DataPage", "Extra input"),
+        "output": QCoreApplication.translate("DataPage", "Answer / output"),
+    }
+    return names.get(role, role)
+
+
+def step_title(op: str) -> str:
+    info = STEPS.get(op)
+    if info is None:
+        return op
+    return info.title_zh if content_lang() == "zh" else info.title
+
+
+def column_stats(df: pd.DataFrame, ctx=None) -> dict[str, dict[str, Any]]:
+    """Per column: missing cells, a histogram of text lengths and the most frequent values."""
+    out = {}
+    for i, c in enumerate(df.columns):
+        if ctx is not None:
+            ctx.progress(i / max(len(df.columns), 1))
+        s = df[c].astype("string")
+        blank = s.isna() | (s.str.strip() == "")
+        lengths = s.str.len().fillna(0).to_numpy(dtype=float)
+        top = lengths.max() if len(lengths) else 0
+        bins = int(min(20, max(1, top)))
+        counts, edges = np.histogram(lengths, bins=bins, range=(0, max(top, 1)))
+        vc = s[~blank].value_counts()
+        out[str(c)] = {
+            "rows": int(len(s)),
+            "missing": int(blank.sum()),
+            "distinct": int(len(vc)),
+            "top": [(str(k), int(v)) for k, v in vc.head(20).items()],
+            "hist": (counts, edges),
+            "mean_len": float(lengths.mean()) if len(lengths) else 0.0,
+            "max_len": int(top),
+        }
+    return out
+
+
+def _around_change(before: str, after: str | None, lead: int = 12) -> tuple[str, str]:
+    """Both texts starting a little before their first difference, so a narrow cell shows it."""
+    if after is None:
+        return before, ""
+    i = next((k for k, (a, b) in enumerate(zip(before, after)) if a != b), min(len(before), len(after)))
+    if i <= lead:
+        return before, after
+    return "…" + before[i - lead:], "…" + after[i - lead:]
+
+
+class StateCommand(QUndoCommand):
+    """One undoable change of the recipe and/or the mapping."""
+
+    def __init__(self, page: "DataPage", before: dict, after: dict, text: str):
+        super().__init__(text)
+        self.page, self.before, self.after = page, before, after
+
+    def redo(self) -> None:
+        self.page._restore_state(self.after)
+
+    def undo(self) -> None:
+        self.page._restore_state(self.before)
+
+
+class DataPage(QWidget):
+    prepared = Signal()
+    loaded = Signal()  # data is shown (imported or from the project)
+    cleaned = Signal()  # the recipe was re-run and the reports are current
+    stats_ready = Signal()
+
+    def __init__(self, session: ProjectSession, tasks: TaskManager, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.tasks = tasks
+        self.raw: pd.DataFrame | None = None
+        self.source_path: Path | None = None
+        self.sheet: str | None = None
+        self.mapping: dict[str, str | None] = {}
+        self.recipe = Recipe()
+        self.cleaned_df: pd.DataFrame | None = None
+        self.reports: list[StepReport] = []
+        self.stats: dict[str, dict] = {}
+        self.undo_stack = QUndoStack(self)
+        self._clean_op: BackgroundOp | None = None
+        self._view_op: BackgroundOp | None = None
+        self._import_op: BackgroundOp | None = None
+        self._sort: tuple[int, bool] | None = None
+        self._restoring = False
+        self._build()
+        session.project_changed.connect(self._on_session_project_changed)
+        self._clean_timer = QTimer(self)
+        self._clean_timer.setSingleShot(True)
+        self._clean_timer.setInterval(250)
+        self._clean_timer.timeout.connect(self.run_cleaning)
+        self._filter_timer = QTimer(self)
+        self._filter_timer.setSingleShot(True)
+        self._filter_timer.setInterval(300)
+        self._filter_timer.timeout.connect(self._update_view)
+        self._on_session_project_changed()
+
+    # ------------------------------------------------------------------ layout
+    def _build(self) -> None:
+        top = QHBoxLayout()
+        self.import_button = QPushButton(icon("import"), self.tr("Import a file…"))
+        self.import_button.clicked.connect(self._on_import_button_clicked)
+        self.source_label = QLabel(self.tr("No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window."))
+        self.source_label.setObjectName("hint")
+        self.source_label.setWordWrap(True)
+        self.undo_button = QToolButton()
+        self.undo_button.setDefaultAction(self._undo_action())
+        self.redo_button = QToolButton()
+        self.redo_button.setDefaultAction(self._redo_action())
+        self.prepare_button = QPushButton(self.tr("Save and prepare the data"))
+        self.prepare_button.setObjectName("primary")
+        self.prepare_button.setToolTip(self.tr("Writes the cleaned, split data into the project so that training can start."))
+        self.prepare_button.clicked.connect(self._on_prepare_button_clicked)
+        top.addWidget(self.import_button)
+        top.addWidget(self.source_label, 1)
+        top.addWidget(self.undo_button)
+        top.addWidget(self.redo_button)
+        top.addWidget(self.prepare_button)
+
+        # table
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        self.which_combo = QComboBox()
+        self.which_combo.addItem(self.tr("Imported data"), "raw")
+        self.which_combo.addItem(self.tr("After cleaning"), "clean")
+        self.which_combo.currentIndexChanged.connect(self._on_which_combo_changed)
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setPlaceholderText(self.tr("Filter rows containing…"))
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.textChanged.connect(lambda _t: self._filter_timer.start())
+        self.filter_column = QComboBox()
+        self.filter_column.addItem(self.tr("in all columns"), -1)
+        self.filter_column.currentIndexChanged.connect(lambda _i: self._filter_timer.start())
+        self.rows_label = QLabel()
+        bar.addWidget(self.which_combo)
+        bar.addWidget(self.filter_edit, 1)
+        bar.addWidget(self.filter_column)
+        bar.addWidget(self.rows_label)
+        self.table_model = DataFrameTableModel()
+        self.table = QTableView()
+        self.table.setModel(self.table_model)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.table.verticalHeader().setDefaultSectionSize(24)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        hh = self.table.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        hh.setDefaultSectionSize(160)
+        hh.setStretchLastSection(True)
+        hh.setSortIndicatorShown(True)
+        hh.setSectionsClickable(True)
+        hh.sectionClicked.connect(self._on_header_section_clicked)
+        self.table.selectionModel().currentChanged.connect(self._on_table_current_changed)
+        lv.addLayout(bar)
+        lv.addWidget(self.table, 1)
+
+        # side tabs
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self._build_stats_tab(), self.tr("Columns"))
+        self.tabs.addTab(self._build_cleaning_tab(), self.tr("Cleaning"))
+        self.tabs.addTab(self._build_mapping_tab(), self.tr("Mapping"))
+        self.tabs.addTab(self._build_split_tab(), self.tr("Split"))
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(self.tabs)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([640, 520])
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(split, 1)
+
+    def _undo_action(self) -> QAction:
+        a = self.undo_stack.createUndoAction(self, self.tr("Undo"))
+        a.setIcon(icon("undo"))
+        a.setShortcut("Ctrl+Z")
+        self.addAction(a)
+        return a
+
+    def _redo_action(self) -> QAction:
+        a = self.undo_stack.createRedoAction(self, self.tr("Redo"))
+        a.setIcon(icon("redo"))
+        a.setShortcut("Ctrl+Shift+Z")
+        self.addAction(a)
+        return a
+
+    def _build_stats_tab(self) -> QWidget:
+        w = QWidget()
+        v = QVBoxLayout(w)
+        row = QHBoxLayout()
+        row.addWidget(QLabel(self.tr("Column")))
+        self.stats_column = QComboBox()
+        self.stats_column.currentIndexChanged.connect(self._show_column_stats)
+        row.addWidget(self.stats_column, 1)
+        v.addLayout(row)
+        self.stats_label = QLabel(self.tr("Import data to see its columns."))
+        self.stats_label.setWordWrap(True)
+        v.addWidget(self.stats_label)
+        self.length_chart = HistogramChart(self.tr("Text length (characters)"))
+        self.values_chart = BarChart(self.tr("Most frequent values"))
+        v.addWidget(self.length_chart, 1)
+        v.addWidget(self.values_chart, 1)
+        return w
+
+    def _build_cleaning_tab(self) -> QWidget:
+        w = QWidget()
+        v = QVBoxLayout(w)
+        self.clean_summary = QLabel()
+        self.clean_summary.setWordWrap(True)
+        v.addWidget(self.clean_summary)
+        self.steps_table = QTableWidget(0, 3)
+        self.steps_table.setHorizontalHeaderLabels([self.tr("Step"), self.tr("Rows dropped"), self.tr("Cells changed")])
+        self.steps_table.verticalHeader().setVisible(False)
+        self.steps_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.steps_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.steps_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.steps_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.steps_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.steps_table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.steps_table.itemChanged.connect(self._on_steps_table_item_changed)
+        self.steps_table.currentCellChanged.connect(self._on_steps_table_current_changed)
+        v.addWidget(self.steps_table, 2)
+        buttons = QHBoxLayout()
+        self.add_step_button = QToolButton()
+        self.add_step_button.setIcon(icon("add"))
+        self.add_step_button.setText(self.tr("Add step"))
+        self.add_step_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.add_step_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.add_step_button)
+        for op in STEPS:
+            a = menu.addAction(step_title(op))
+            a.triggered.connect(lambda _=False, o=op: self.add_step(o))
+        self.add_step_button.setMenu(menu)
+        self.remove_step_button = QToolButton()
+        self.remove_step_button.setIcon(icon("remove"))
+        self.remove_step_button.setToolTip(self.tr("Remove the selected step"))
+        self.remove_step_button.clicked.connect(self.remove_step)
+        self.up_button = QToolButton()
+        self.up_button.setIcon(icon("up"))
+        self.up_button.setToolTip(self.tr("Move the step up"))
+        self.up_button.clicked.connect(lambda: self.move_step(-1))
+        self.down_button = QToolButton()
+        self.down_button.setIcon(icon("down"))
+        self.down_button.setToolTip(self.tr("Move the step down"))
+        self.down_button.clicked.connect(lambda: self.move_step(1))
+        for b in (self.add_step_button, self.remove_step_button, self.up_button, self.down_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        v.addLayout(buttons)
+        self.step_title_label = QLabel()
+        self.step_title_label.setObjectName("sectionTitle")
+        v.addWidget(self.step_title_label)
+        self.params_editor = StepParamsEditor()
+        self.params_editor.params_edited.connect(self._on_params_editor_edited)
+        v.addWidget(self.params_editor)
+        self.params_message = QLabel()
+        self.params_message.setObjectName("warning")
+        self.params_message.setWordWrap(True)
+        v.addWidget(self.params_message)
+        self.examples_label = QLabel(self.tr("Affected rows (before → after)"))
+        self.examples_label.setObjectName("sectionTitle")
+        v.addWidget(self.examples_label)
+        self.examples_table = QTableWidget(0, 4)
+        self.examples_table.setHorizontalHeaderLabels([self.tr("Row"), self.tr("Column"), self.tr("Before"), self.tr("After")])
+        self.examples_table.verticalHeader().setVisible(False)
+        self.examples_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.examples_table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.examples_table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        v.addWidget(self.examples_table, 2)
+        return w
+
+    def _build_mapping_tab(self) -> QWidget:
+        w = QWidget()
+        v = QVBoxLayout(w)
+        intro = QLabel(self.tr("Tell Workbench which column of your file plays which part. Required parts are marked *."))
+        intro.setWordWrap(True)
+        intro.setObjectName("hint")
+        v.addWidget(intro)
+        self.mapping_grid = QGridLayout()
+        v.addLayout(self.mapping_grid)
+        self.mapping_combos: dict[str, QComboBox] = {}
+        self.mapping_messages: dict[str, QLabel] = {}
+        self.mapping_general = QLabel()
+        self.mapping_general.setWordWrap(True)
+        v.addWidget(self.mapping_general)
+        v.addStretch(1)
+        return w
+
+    def _build_split_tab(self) -> QWidget:
+        w = QWidget()
+        v = QVBoxLayout(w)
+        form = QFormLayout()
+        self.split_spins = {}
+        for key, label in (("train", self.tr("Training %")), ("val", self.tr("Validation %")), ("test", self.tr("Test %"))):
+            s = QDoubleSpinBox()
+            s.setRange(0, 100)
+            s.setDecimals(1)
+            s.setSingleStep(5)
+            s.valueChanged.connect(self._on_split_changed)
+            self.split_spins[key] = s
+            form.addRow(label, s)
+        self.seed_spin = QSpinBox()
+        self.seed_spin.setRange(0, 2**31 - 1)
+        self.seed_spin.setValue(42)
+        self.seed_spin.setToolTip(self.tr("The same number gives the same split every time."))
+        form.addRow(self.tr("Random seed"), self.seed_spin)
+        v.addLayout(form)
+        self.split_message = QLabel()
+        self.split_message.setWordWrap(True)
+        v.addWidget(self.split_message)
+        hint = QLabel(self.tr("The model learns from the training rows, is checked on the validation rows while it trains, "
+                              "and is measured on the test rows, which it never sees. For classification every label is "
+                              "split in the same proportions."))
+        hint.setWordWrap(True)
+        hint.setObjectName("hint")
+        v.addWidget(hint)
+        v.addStretch(1)
+        return w
+
+    # ------------------------------------------------------------------ project
+    @Slot()
+    def _on_session_project_changed(self) -> None:
+        self.undo_stack.clear()
+        self.raw = self.cleaned_df = None
+        self.reports = []
+        template = self.session.template
+        self.prepare_button.setEnabled(False)
+        self.import_button.setEnabled(template is not None)
+        self._build_mapping_rows()
+        if template is None:
+            self.table_model.set_frame(pd.DataFrame())
+            return
+        cfg = self.session.project.config
+        self.recipe = Recipe.from_dict(cfg.recipe) if cfg.recipe else Recipe.from_template(template)
+        split = cfg.split if cfg.source else SplitSettings(**template.split.model_dump())
+        self._set_split(split)
+        self._refresh_steps_table()
+        snap = self.session.project.snapshot_path
+        if snap.is_file():
+            src = Path(cfg.source.path) if cfg.source else snap
+            self._load(snap, source=src if src.is_file() else snap, sheet=cfg.source.sheet if cfg.source else None,
+                       mapping=dict(cfg.mapping), fmt=cfg.source.format if cfg.source else None)
+
+    def _set_split(self, split: SplitSettings) -> None:
+        for key in ("train", "val", "test"):
+            self.split_spins[key].blockSignals(True)
+            self.split_spins[key].setValue(round(getattr(split, key) * 100, 1))
+            self.split_spins[key].blockSignals(False)
+        self.seed_spin.setValue(split.seed)
+        self._on_split_changed()
+
+    # ------------------------------------------------------------------ import
+    @Slot()
+    def _on_import_button_clicked(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
+        filters = self.tr("Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Import a data file"), str(Path.home()), filters)
+        if path:
+            self.import_file(path)
+
+    def import_file(self, path: str | Path, sheet: str | None = None) -> BackgroundOp | None:
+        if self.session.template is None:
+            self.tasks.show_error(self.tr("No template chosen"),
+                                  self.tr("Choose a template first: it says which columns the data needs."))
+            return None
+        return self._load(Path(path), source=Path(path), sheet=sheet, mapping=None)
+
+    def _load(self, path: Path, source: Path, sheet: str | None, mapping: dict | None,
+              fmt: str | None = None) -> BackgroundOp:
+        if self._import_op is not None and self._import_op.running:
+            self._import_op.cancel()
+
+        def work(ctx):
+            from ...core.dataio import read_table
+
+            df, info = read_table(path, sheet=sheet, progress=lambda f: ctx.progress(f * 0.97))
+            ctx.check()
+            return df, info
+
+        def done(result):
+            df, info = result
+            self.raw = df
+            self.source_path, self.sheet = source, sheet
+            notes = " ".join(info.notes)
+            self.source_label.setText(self.tr("{0} · {1} rows · {2} columns · {3}").format(
+                source.name, f"{len(df):,}", df.shape[1], (fmt or info.format).upper()) + (f" · {notes}" if notes else ""))
+            self.source_label.setToolTip(str(source))
+            template = self.session.template
+            suggested = suggest_mapping(template, [str(c) for c in df.columns])
+            if mapping:
+                suggested.update({r: c for r, c in mapping.items() if c is None or c in df.columns})
+            self.undo_stack.clear()
+            self.mapping = suggested
+            self._build_mapping_rows()
+            self.which_combo.setCurrentIndex(0)
+            self._show_frame()
+            self._compute_stats()
+            self.prepare_button.setEnabled(True)
+            self.loaded.emit()
+            self._after_mapping_change()
+
+        op = self.tasks.op(work, self.tr("Reading {0}").format(path.name)).with_progress().on_success(done)
+        self._import_op = op
+        return op.run()
+
+    # ------------------------------------------------------------------ table view
+    def current_frame(self) -> pd.DataFrame | None:
+        return self.cleaned_df if self.which_combo.currentData() == "clean" else self.raw
+
+    @Slot(int)
+    def _on_which_combo_changed(self, _i: int) -> None:
+        self._show_frame()
+        self._compute_stats()
+
+    def _show_frame(self) -> None:
+        df = self.current_frame()
+        df = df if df is not None else pd.DataFrame()
+        self._sort = None
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.table_model.set_frame(df)
+        self.filter_column.blockSignals(True)
+        self.filter_column.clear()
+        self.filter_column.addItem(self.tr("in all columns"), -1)
+        for i, c in enumerate(df.columns):
+            self.filter_column.addItem(str(c), i)
+        self.filter_column.blockSignals(False)
+        self.stats_column.blockSignals(True)
+        self.stats_column.clear()
+        self.stats_column.addItems([str(c) for c in df.columns])
+        self.stats_column.blockSignals(False)
+        self._update_rows_label()
+        if self.filter_edit.text().strip():
+            self._update_view()
+
+    def _update_rows_label(self) -> None:
+        df = self.table_model.frame
+        shown = self.table_model.rowCount()
+        if shown == len(df):
+            self.rows_label.setText(self.tr("{0} rows").format(f"{len(df):,}"))
+        else:
+            self.rows_label.setText(self.tr("{0} of {1} rows").format(f"{shown:,}", f"{len(df):,}"))
+
+    @Slot(int)
+    def _on_header_section_clicked(self, column: int) -> None:
+        asc = not (self._sort is not None and self._sort[0] == column and self._sort[1])
+        self._sort = (column, asc)
+        self.table.horizontalHeader().setSortIndicator(
+            column, Qt.SortOrder.AscendingOrder if asc else Qt.SortOrder.DescendingOrder)
+        self._update_view()
+
+    def _update_view(self) -> BackgroundOp | None:
+        df = self.table_model.frame
+        text = self.filter_edit.text()
+        col = self.filter_column.currentData()
+        sort = self._sort
+        if self._view_op is not None and self._view_op.running:
+            self._view_op.cancel()
+        if not text.strip() and sort is None:
+            self.table_model.set_view(None)
+            self._update_rows_label()
+            return None
+
+        def work(ctx):
+            base = filtered_positions(df, text, col if col is not None and col >= 0 else None)
+            ctx.check()
+            if sort is not None:
+                return sorted_positions(df, sort[0], sort[1], base)
+            return base
+
+        def done(positions):
+            if self.table_model.frame is df:
+                self.table_model.set_view(positions)
+                self._update_rows_label()
+
+        op = self.tasks.op(work, self.tr("Sorting and filtering")).on_success(done)
+        self._view_op = op
+        return op.run()
+
+    @Slot()
+    def _on_table_current_changed(self, current, _previous) -> None:
+        if current.isValid() and self.stats_column.count() > current.column():
+            self.stats_column.setCurrentIndex(current.column())
+
+    # ------------------------------------------------------------------ statistics
+    def _compute_stats(self) -> None:
+        df = self.current_frame()
+        if df is None:
+            return
+
+        def done(stats):
+            if self.current_frame() is df:
+                self.stats = stats
+                self._show_column_stats()
+                self.stats_ready.emit()
+
+        self.tasks.op(lambda ctx: column_stats(df, ctx), self.tr("Computing column statistics")).on_success(done).run()
+
+    @Slot()
+    def _show_column_stats(self, *_):
+        name = self.stats_column.currentText()
+        st = self.stats.get(name)
+        if not st:
+            return
+        rows = max(st["rows"], 1)
+        self.stats_label.setText(self.tr("{0} rows · {1} missing or blank ({2:.1%}) · {3} distinct values · "
+                                         "average length {4:.0f}, longest {5} characters").format(
+            f"{st['rows']:,}", f"{st['missing']:,}", st["missing"] / rows, f"{st['distinct']:,}", st["mean_len"], st["max_len"]))
+        counts, edges = st["hist"]
+        self.length_chart.set_histogram(counts, edges)
+        label_col = self._label_column_name()
+        is_label = name == label_col or st["distinct"] <= 30
+        self.values_chart.setVisible(is_label)
+        if is_label:
+            top = st["top"][:15]
+            self.values_chart.plot.setTitle(self.tr("Label distribution") if name == label_col else self.tr("Most frequent values"))
+            self.values_chart.set_data([k[:8] for k, _ in top], [v for _, v in top])
+
+    def _label_column_name(self) -> str | None:
+        if self.which_combo.currentData() == "clean":
+            return "label" if self.session.template and "label" in self.session.template.roles else None
+        return self.mapping.get("label")
+
+    # ------------------------------------------------------------------ mapping
+    def _build_mapping_rows(self) -> None:
+        while self.mapping_grid.count():
+            item = self.mapping_grid.takeAt(0)
+            if item.widget():
+                item.widget().deleteLater()
+        self.mapping_combos.clear()
+        self.mapping_messages.clear()
+        template = self.session.template
+        if template is None:
+            return
+        columns = [str(c) for c in self.raw.columns] if self.raw is not None else []
+        for i, (role, required) in enumerate(template.roles.items()):
+            label = QLabel(role_name(role) + (" *" if required else ""))
+            combo = QComboBox()
+            combo.addItem(self.tr("(none)"), None)
+            for c in columns:
+                combo.addItem(c, c)
+            combo.setCurrentIndex(max(0, combo.findData(self.mapping.get(role))))
+            combo.currentIndexChanged.connect(lambda _i, r=role: self._on_mapping_combo_changed(r))
+            msg = QLabel()
+            msg.setObjectName("warning")
+            msg.setWordWrap(True)
+            self.mapping_grid.addWidget(label, 2 * i, 0)
+            self.mapping_grid.addWidget(combo, 2 * i, 1)
+            self.mapping_grid.addWidget(msg, 2 * i + 1, 1)
+            self.mapping_combos[role] = combo
+            self.mapping_messages[role] = msg
+        self.mapping_grid.setColumnStretch(1, 1)
+
+    def _on_mapping_combo_changed(self, role: str) -> None:
+        if self._restoring:
+            return
+        before = self._state()
+        new_mapping = dict(self.mapping)
+        new_mapping[role] = self.mapping_combos[role].currentData()
+        after = {**before, "mapping": new_mapping}
+        self.undo_stack.push(StateCommand(self, before, after, self.tr("map {0}").format(role_name(role))))
+
+    def mapping_problems(self):
+        if self.raw is None or self.session.template is None:
+            return []
+        return check_mapping(self.session.template, [str(c) for c in self.raw.columns], self.mapping)
+
+    def _after_mapping_change(self) -> None:
+        problems = self.mapping_problems()
+        for role, msg in self.mapping_messages.items():
+            texts = [p.message for p in problems if p.role == role]
+            msg.setText(" ".join(texts))
+            msg.setVisible(bool(texts))
+        errors = [p for p in problems if p.severity == "error"]
+        if errors:
+            self.mapping_general.setObjectName("warning")
+            self.mapping_general.setText(self.tr("Fix the mapping above; cleaning and preparing wait for it."))
+            self.prepare_button.setEnabled(False)
+        else:
+            self.mapping_general.setObjectName("ok")
+            self.mapping_general.setText(self.tr("The mapping is complete."))
+            self.schedule_cleaning()
+        self.mapping_general.style().unpolish(self.mapping_general)
+        self.mapping_general.style().polish(self.mapping_general)
+
+    # ------------------------------------------------------------------ recipe editing
+    def _state(self) -> dict:
+        return {"recipe": self.recipe.to_dict(), "mapping": dict(self.mapping)}
+
+    def _restore_state(self, state: dict) -> None:
+        self._restoring = True
+        try:
+            self.recipe = Recipe.model_validate(copy.deepcopy(state["recipe"]))
+            mapping_changed = state["mapping"] != self.mapping
+            self.mapping = dict(state["mapping"])
+            for role, combo in self.mapping_combos.items():
+                combo.setCurrentIndex(max(0, combo.findData(self.mapping.get(role))))
+            row = self.steps_table.currentRow()
+            self._refresh_steps_table()
+            if 0 <= row < self.steps_table.rowCount():
+                self.steps_table.selectRow(row)
+        finally:
+            self._restoring = False
+        if mapping_changed:
+            self._after_mapping_change()
+        else:
+            self.schedule_cleaning()
+
+    def _push_recipe(self, steps: list[dict], text: str) -> None:
+        before = self._state()
+        after = {**before, "recipe": {**before["recipe"], "steps": steps}}
+        self.undo_stack.push(StateCommand(self, before, after, text))
+
+    def _steps(self) -> list[dict]:
+        return [s.model_dump(mode="json") for s in self.recipe.steps]
+
+    def add_step(self, op: str) -> None:
+        info = STEPS[op]
+        params: dict[str, Any] = {}
+        roles = list(self.session.template.roles) if self.session.template else []
+        text_role = "text" if "text" in roles else ("output" if "output" in roles else (roles[0] if roles else None))
+        for name, field in info.params.model_fields.items():
+            if field.is_required():
+                if name == "column":
+                    params[name] = "label" if op == "normalize_labels" and "label" in roles else text_role
+                elif name == "columns":
+                    params[name] = [text_role]
+                elif name == "labels":
+                    params[name] = list(self.session.template.labels) or ["?"]
+                elif name == "find":
+                    params[name] = "?"
+        steps = self._steps() + [{"op": op, "params": params, "enabled": True}]
+        self._push_recipe(steps, self.tr("add {0}").format(step_title(op)))
+        self.steps_table.selectRow(len(steps) - 1)
+
+    def remove_step(self) -> None:
+        row = self.steps_table.currentRow()
+        if row < 0:
+            return
+        steps = self._steps()
+        op = steps.pop(row)["op"]
+        self._push_recipe(steps, self.tr("remove {0}").format(step_title(op)))
+
+    def move_step(self, delta: int) -> None:
+        row = self.steps_table.currentRow()
+        steps = self._steps()
+        new = row + delta
+        if row < 0 or not 0 <= new < len(steps):
+            return
+        steps[row], steps[new] = steps[new], steps[row]
+        self._push_recipe(steps, self.tr("move {0}").format(step_title(steps[new]["op"])))
+        self.steps_table.selectRow(new)
+
+    def set_step_enabled(self, row: int, enabled: bool) -> None:
+        steps = self._steps()
+        if steps[row]["enabled"] == enabled:
+            return
+        steps[row]["enabled"] = enabled
+        text = self.tr("switch on {0}") if enabled else self.tr("switch off {0}")
+        self._push_recipe(steps, text.format(step_title(steps[row]["op"])))
+
+    @Slot(QTableWidgetItem)
+    def _on_steps_table_item_changed(self, item: QTableWidgetItem) -> None:
+        if self._restoring or item.column() != 0:
+            return
+        self.set_step_enabled(item.row(), item.checkState() == Qt.CheckState.Checked)
+
+    @Slot(dict)
+    def _on_params_editor_edited(self, params: dict) -> None:
+        row = self.steps_table.currentRow()
+        if row < 0 or self._restoring:
+            return
+        steps = self._steps()
+        step = Step(op=steps[row]["op"], params=params, enabled=steps[row]["enabled"])
+        try:
+            parse_params(step, row + 1)
+        except WorkbenchError as exc:
+            self.params_message.setText(str(exc))
+            return
+        self.params_message.setText("")
+        if params == steps[row]["params"]:
+            return
+        steps[row]["params"] = params
+        self._push_recipe(steps, self.tr("change {0}").format(step_title(step.op)))
+
+    def _refresh_steps_table(self) -> None:
+        self._restoring, was = True, self._restoring
+        try:
+            t = self.steps_table
+            t.setRowCount(len(self.recipe.steps))
+            for i, step in enumerate(self.recipe.steps):
+                item = QTableWidgetItem(f"{i + 1}. {step_title(step.op)}")
+                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsUserCheckable)
+                item.setCheckState(Qt.CheckState.Checked if step.enabled else Qt.CheckState.Unchecked)
+                t.setItem(i, 0, item)
+                rep = self.reports[i] if i < len(self.reports) and self.reports[i].op == step.op else None
+                dropped = "" if rep is None or rep.skipped else f"{rep.rows_in - rep.rows_out:,}"
+                changed = "" if rep is None or rep.skipped else f"{rep.cells_changed:,}"
+                for col, text in ((1, dropped), (2, changed)):
+                    it = QTableWidgetItem(text)
+                    it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                    it.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                    t.setItem(i, col, it)
+        finally:
+            self._restoring = was
+        self._show_step_details(self.steps_table.currentRow())
+
+    @Slot(int, int, int, int)
+    def _on_steps_table_current_changed(self, row: int, _c: int, _pr: int, _pc: int) -> None:
+        self._show_step_details(row)
+
+    def _show_step_details(self, row: int) -> None:
+        self.params_message.setText("")
+        if not 0 <= row < len(self.recipe.steps):
+            self.params_editor.clear()
+            self.step_title_label.setText(self.tr("Select a step to see and change its settings."))
+            self.examples_table.setRowCount(0)
+            return
+        step = self.recipe.steps[row]
+        self.step_title_label.setText(step_title(step.op))
+        columns = list(self.session.template.roles) if self.session.template else []
+        self._restoring, was = True, self._restoring
+        try:
+            self.params_editor.set_step(step.op, dict(step.params), columns)
+        finally:
+            self._restoring = was
+        rep = self.reports[row] if row < len(self.reports) and self.reports[row].op == step.op else None
+        examples = rep.examples if rep else []
+        self.examples_table.setRowCount(len(examples))
+        for i, ex in enumerate(examples):
+            label = ex.row + 1 if isinstance(ex.row, int) else ex.row
+            before, after = _around_change(ex.before or "", ex.after)
+            after = self.tr("(row dropped)") if ex.after is None else after
+            for col, text in enumerate((str(label), ex.column or "", before, after)):
+                self.examples_table.setItem(i, col, QTableWidgetItem(text))
+        self.examples_label.setText(
+            self.tr("Affected rows (before → after): {0} of them shown").format(len(examples)) if examples
+            else self.tr("Affected rows: none in this data"))
+
+    # ------------------------------------------------------------------ cleaning run
+    def schedule_cleaning(self) -> None:
+        if self.raw is not None:
+            self._clean_timer.start()
+
+    @Slot()
+    def run_cleaning(self) -> BackgroundOp | None:
+        if self.raw is None or self.session.template is None:
+            return None
+        if any(p.severity == "error" for p in self.mapping_problems()):
+            return None
+        if self._clean_op is not None and self._clean_op.running:
+            self._clean_op.cancel()
+        raw, template, mapping = self.raw, self.session.template, dict(self.mapping)
+        recipe = Recipe.model_validate(self.recipe.to_dict())
+
+        def work(ctx):
+            from ...core.cleaning import Cancelled
+
+            mapped = apply_mapping(raw, template, mapping)
+            ctx.progress(0.05)
+            try:
+                cleaned, reports = recipe.apply(mapped, progress=lambda i, n: ctx.progress(0.05 + 0.9 * i / max(n, 1)),
+                                                cancelled=ctx.cancelled)
+            except Cancelled:
+                ctx.check()
+                raise
+            problems = check_prepared(template, cleaned)
+            return cleaned, reports, problems
+
+        def done(result):
+            cleaned, reports, problems = result
+            if self.raw is not raw:
+                return
+            self.cleaned_df, self.reports = cleaned, reports
+            self._refresh_steps_table()
+            self.clean_summary.setText(self.tr("{0} rows imported → {1} rows after cleaning.").format(
+                f"{len(raw):,}", f"{len(cleaned):,}") + "".join(f"\n⚠ {p.message}" for p in problems))
+            self.prepare_button.setEnabled(not any(p.severity == "error" for p in problems))
+            self._on_split_changed()
+            if self.which_combo.currentData() == "clean":
+                self._show_frame()
+                self._compute_stats()
+            self.cleaned.emit()
+
+        def failed(exc):
+            self.clean_summary.setText(str(exc))
+            self.tasks.show_error(self.tr("Cleaning failed"), exc)
+
+        op = self.tasks.op(work, self.tr("Cleaning")).with_progress().on_success(done).on_failure(failed)
+        self._clean_op = op
+        return op.run()
+
+    # ------------------------------------------------------------------ split + prepare
+    def split_settings(self) -> SplitSettings | None:
+        vals = {k: s.value() / 100 for k, s in self.split_spins.items()}
+        if abs(sum(vals.values()) - 1.0) > 1e-6 or vals["train"] <= 0:
+            return None
+        return SplitSettings(**vals, seed=self.seed_spin.value())
+
+    @Slot()
+    def _on_split_changed(self, *_):
+        total = sum(s.value() for s in self.split_spins.values())
+        if abs(total - 100) > 1e-6:
+            self.split_message.setObjectName("warning")
+            self.split_message.setText(self.tr("The three parts add up to {0:g}%; they must add up to 100%.").format(total))
+        elif self.split_spins["train"].value() <= 0:
+            self.split_message.setObjectName("warning")
+            self.split_message.setText(self.tr("The training part cannot be empty."))
+        else:
+            self.split_message.setObjectName("ok")
+            n = len(self.cleaned_df) if self.cleaned_df is not None else None
+            if n:
+                parts = [round(n * self.split_spins[k].value() / 100) for k in ("val", "test")]
+                self.split_message.setText(self.tr("About {0} training, {1} validation and {2} test rows.").format(
+                    n - sum(parts), parts[0], parts[1]))
+            else:
+                self.split_message.setText(self.tr("The split is valid."))
+        self.split_message.style().unpolish(self.split_message)
+        self.split_message.style().polish(self.split_message)
+
+    @Slot()
+    def _on_prepare_button_clicked(self) -> None:
+        self.prepare()
+
+    def prepare(self) -> BackgroundOp | None:
+        split = self.split_settings()
+        if split is None:
+            self.tabs.setCurrentIndex(3)
+            self.tasks.show_error(self.tr("The split is not valid"), self.split_message.text())
+            return None
+        if self.source_path is None or self.session.project is None:
+            return None
+        template, root = self.session.template, self.session.project.root
+        source, sheet = self.source_path, self.sheet
+        recipe, mapping = Recipe.model_validate(self.recipe.to_dict()), dict(self.mapping)
+
+        def work(ctx):
+            from ...core.project import prepare
+
+            stages = {"import": (0.0, 0.4), "clean": (0.4, 0.85), "write": (0.85, 1.0)}
+
+            def progress(stage, frac):
+                a, b = stages.get(stage, (0.0, 1.0))
+                ctx.progress(a + (b - a) * frac)
+
+            _, summary = prepare(template, source, root, recipe=recipe, mapping=mapping, split=split,
+                                 sheet=sheet, progress=progress)
+            return summary
+
+        def done(summary):
+            self.session.reload()
+            st = summary["stats"]["splits"]
+            self.clean_summary.setText(self.tr("Prepared: {0} training, {1} validation, {2} test rows.").format(
+                st["train"], st["val"], st["test"]))
+            self.prepared.emit()
+
+        return self.tasks.op(work, self.tr("Preparing the data")).with_progress().on_success(done).run()
+
+    def shutdown(self) -> None:
+        for op in (self._clean_op, self._view_op, self._import_op):
+            if op is not None and op.running:
+                op.cancel()

@@ -1,0 +1,373 @@
+"""Step 4: evaluate a run on the held-out rows; look at the samples; try the model.
+
+Evaluation runs ``workbench eval`` in a child process; the page shows what it wrote into
+``<run>/eval/`` (metrics.json, predictions.csv), so results of earlier evaluations, also
+ones run from the command line, appear as soon as a run is chosen.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
+    QSplitter, QTableView, QTabWidget, QVBoxLayout, QWidget,
+)
+
+from ..commands import CommandRunner, explain_failure
+from ..models.dataframe_model import DataFrameTableModel
+from ..session import ProjectSession
+from ..tasks import TaskManager
+from ..widgets.cards import MetricCard
+from ..widgets.charts import HeatMap
+
+CARD_METRICS = ("accuracy", "macro_f1", "rouge_l", "bleu", "exact_match", "eval_loss", "perplexity")
+
+
+def metric_title(key: str) -> str:
+    from PySide6.QtCore import QCoreApplication
+
+    return {
+        "accuracy": QCoreApplication.translate("EvaluatePage", "Accuracy"),
+        "macro_f1": QCoreApplication.translate("EvaluatePage", "Macro F1"),
+        "rouge_l": QCoreApplication.translate("EvaluatePage", "ROUGE-L"),
+        "bleu": QCoreApplication.translate("EvaluatePage", "BLEU"),
+        "exact_match": QCoreApplication.translate("EvaluatePage", "Exact match"),
+        "eval_loss": QCoreApplication.translate("EvaluatePage", "Loss on the answers"),
+        "perplexity": QCoreApplication.translate("EvaluatePage", "Perplexity"),
+    }.get(key, key)
+
+
+def metric_note(key: str) -> str:
+    from PySide6.QtCore import QCoreApplication
+
+    return {
+        "accuracy": QCoreApplication.translate("EvaluatePage", "share of test rows labelled right"),
+        "macro_f1": QCoreApplication.translate("EvaluatePage", "balance of precision and recall, averaged over labels"),
+        "rouge_l": QCoreApplication.translate("EvaluatePage", "overlap with the reference answers (0–1)"),
+        "bleu": QCoreApplication.translate("EvaluatePage", "n-gram match with the references (0–100)"),
+        "exact_match": QCoreApplication.translate("EvaluatePage", "answers identical to the reference"),
+        "eval_loss": QCoreApplication.translate("EvaluatePage", "lower is better"),
+        "perplexity": QCoreApplication.translate("EvaluatePage", "lower is better"),
+    }.get(key, "")
+
+
+def wrong_positions(df: pd.DataFrame) -> np.ndarray:
+    """Row positions of wrong predictions: ``correct`` false, else prediction != reference."""
+    if "correct" in df.columns:
+        ok = df["correct"].astype(str).str.lower().isin(["true", "1", "1.0"])
+    elif "exact" in df.columns:
+        ok = df["exact"].astype(str).str.lower().isin(["true", "1", "1.0"])
+    elif {"prediction", "reference"} <= set(df.columns):
+        ok = df["prediction"].astype(str).str.strip() == df["reference"].astype(str).str.strip()
+    else:
+        return np.arange(len(df))
+    return np.flatnonzero(~ok.to_numpy(dtype=bool))
+
+
+class EvaluatePage(QWidget):
+    results_shown = Signal(str)  # run id
+    playground_finished = Signal(str)  # the full answer
+
+    def __init__(self, session: ProjectSession, tasks: TaskManager, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.tasks = tasks
+        self.metrics: dict | None = None
+        self.predictions = pd.DataFrame()
+        self.runner = CommandRunner(self)
+        self.runner.finished.connect(self._on_runner_finished)
+        self.runner.line.connect(self._on_runner_line)
+        self.runner.failed_to_start.connect(lambda e: self.tasks.show_error(self.tr("Evaluation could not start"), e))
+        self.play = CommandRunner(self)
+        self.play.output.connect(self._on_play_output)
+        self.play.finished.connect(self._on_play_finished)
+        self._build()
+        session.project_changed.connect(self.refresh_runs)
+        session.monitor.status_changed.connect(lambda *_: self.refresh_runs())
+        self.refresh_runs()
+
+    def _build(self) -> None:
+        top = QHBoxLayout()
+        self.run_combo = QComboBox()
+        self.run_combo.currentIndexChanged.connect(self._on_run_combo_changed)
+        self.split_combo = QComboBox()
+        self.split_combo.addItem(self.tr("test rows"), "test")
+        self.split_combo.addItem(self.tr("validation rows"), "val")
+        self.base_check = QCheckBox(self.tr("Compare with the base model"))
+        self.base_check.setChecked(True)
+        self.eval_button = QPushButton(self.tr("Evaluate"))
+        self.eval_button.setObjectName("primary")
+        self.eval_button.clicked.connect(self._on_eval_button_clicked)
+        self.status_label = QLabel()
+        self.status_label.setObjectName("hint")
+        self.status_label.setWordWrap(True)
+        top.addWidget(QLabel(self.tr("Run")))
+        top.addWidget(self.run_combo, 1)
+        top.addWidget(QLabel(self.tr("on")))
+        top.addWidget(self.split_combo)
+        top.addWidget(self.base_check)
+        top.addWidget(self.eval_button)
+
+        self.cards_row = QGridLayout()
+        self.cards: dict[str, MetricCard] = {}
+
+        # results: confusion matrix + per-class
+        self.heatmap = HeatMap()
+        self.heat_title = QLabel(self.tr("Confusion matrix: rows are the true labels, columns the predicted ones"))
+        self.heat_title.setObjectName("sectionTitle")
+        self.heat_title.setWordWrap(True)
+        self.summary_text = QLabel()
+        self.summary_text.setWordWrap(True)
+        self.summary_text.setTextFormat(Qt.TextFormat.RichText)
+        self.summary_text.setAlignment(Qt.AlignmentFlag.AlignTop)
+        results = QSplitter(Qt.Orientation.Horizontal)
+        hm = QWidget()
+        hv = QVBoxLayout(hm)
+        hv.setContentsMargins(0, 0, 0, 0)
+        hv.addWidget(self.heat_title)
+        hv.addWidget(self.heatmap, 1)
+        results.addWidget(hm)
+        results.addWidget(self.summary_text)
+        results.setSizes([520, 400])
+
+        # samples
+        samples = QWidget()
+        sv = QVBoxLayout(samples)
+        srow = QHBoxLayout()
+        self.wrong_only = QCheckBox(self.tr("Wrong only"))
+        self.wrong_only.toggled.connect(self._apply_sample_filter)
+        self.sample_count = QLabel()
+        srow.addWidget(self.wrong_only)
+        srow.addStretch(1)
+        srow.addWidget(self.sample_count)
+        sv.addLayout(srow)
+        self.samples_model = DataFrameTableModel()
+        self.samples_view = QTableView()
+        self.samples_view.setModel(self.samples_model)
+        self.samples_view.setAlternatingRowColors(True)
+        self.samples_view.setWordWrap(True)
+        self.samples_view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.samples_view.horizontalHeader().setDefaultSectionSize(150)
+        sv.addWidget(self.samples_view, 1)
+
+        # playground
+        play = QWidget()
+        pv = QVBoxLayout(play)
+        prow = QHBoxLayout()
+        self.prompt_edit = QLineEdit()
+        self.prompt_edit.setPlaceholderText(self.tr("Type a text or a question, as in your data, and press Enter"))
+        self.prompt_edit.returnPressed.connect(self._on_generate_clicked)
+        self.generate_button = QPushButton(self.tr("Ask the model"))
+        self.generate_button.clicked.connect(self._on_generate_clicked)
+        prow.addWidget(self.prompt_edit, 1)
+        prow.addWidget(self.generate_button)
+        pv.addLayout(prow)
+        self.answer = QPlainTextEdit()
+        self.answer.setReadOnly(True)
+        pv.addWidget(self.answer, 1)
+
+        self.tabs = QTabWidget()
+        self.tabs.addTab(results, self.tr("Results"))
+        self.tabs.addTab(samples, self.tr("Samples (fine-tuned and base side by side)"))
+        self.tabs.addTab(play, self.tr("Playground"))
+
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(self.status_label)
+        lay.addLayout(self.cards_row)
+        lay.addWidget(self.tabs, 1)
+
+    # ------------------------------------------------------------------ runs
+    def on_shown(self) -> None:
+        self.refresh_runs()
+
+    @Slot()
+    def refresh_runs(self) -> None:
+        current = self.run_combo.currentData()
+        self.run_combo.blockSignals(True)
+        self.run_combo.clear()
+        mon = self.session.monitor
+        for run_id, st in mon.runs.items():
+            if st.status in ("completed", "stopped") or (st.path / "eval" / "metrics.json").is_file():
+                self.run_combo.addItem(f"{run_id} ({st.status})", run_id)
+        if self.run_combo.count() == 0:
+            self.run_combo.addItem(self.tr("(no finished run yet: train one on the Train page)"), None)
+        idx = self.run_combo.findData(current)
+        self.run_combo.setCurrentIndex(idx if idx >= 0 else self.run_combo.count() - 1)
+        self.run_combo.blockSignals(False)
+        self.eval_button.setEnabled(self.run_combo.currentData() is not None)
+        self.generate_button.setEnabled(self.run_combo.currentData() is not None)
+        self.load_results()
+
+    def run_dir(self) -> Path | None:
+        run_id = self.run_combo.currentData()
+        st = self.session.monitor.runs.get(run_id) if run_id else None
+        return st.path if st else None
+
+    @Slot(int)
+    def _on_run_combo_changed(self, _i: int) -> None:
+        self.eval_button.setEnabled(self.run_combo.currentData() is not None)
+        self.load_results()
+
+    # ------------------------------------------------------------------ evaluate
+    @Slot()
+    def _on_eval_button_clicked(self) -> None:
+        self.evaluate()
+
+    def evaluate(self) -> bool:
+        run_id = self.run_combo.currentData()
+        if run_id is None or self.runner.running or self.session.project is None:
+            return False
+        args = ["eval", "--project", str(self.session.project.root), "--run", run_id,
+                "--split", self.split_combo.currentData(), "--json"]
+        if self.base_check.isChecked():
+            args.append("--compare-base")
+        self.eval_button.setEnabled(False)
+        self.status_label.setText(self.tr("Evaluating {0} in a separate process…").format(run_id))
+        self.runner.start(args)
+        return True
+
+    @Slot(str)
+    def _on_runner_line(self, line: str) -> None:
+        if line.startswith('{"') and '"stage"' in line:
+            try:
+                ev = json.loads(line)
+                self.status_label.setText(self.tr("Evaluating: {0} {1}/{2}").format(ev.get("stage"), ev.get("done"), ev.get("total")))
+            except ValueError:
+                pass
+
+    @Slot(int, object, str)
+    def _on_runner_finished(self, code: int, _result, stderr: str) -> None:
+        self.eval_button.setEnabled(True)
+        if code != 0:
+            msg = explain_failure("eval", code, stderr)
+            self.status_label.setText(msg)
+            self.tasks.show_error(self.tr("Evaluation failed"), msg)
+            return
+        self.status_label.setText(self.tr("Evaluation finished."))
+        self.load_results()
+        self.session.state_changed.emit()
+
+    # ------------------------------------------------------------------ results
+    def load_results(self) -> None:
+        run_dir = self.run_dir()
+        self.metrics = None
+        self.predictions = pd.DataFrame()
+        path = run_dir / "eval" / "metrics.json" if run_dir else None
+        if path is None or not path.is_file():
+            self._show_metrics({})
+            self.samples_model.set_frame(pd.DataFrame())
+            self.heatmap.set_matrix([], [])
+            self.summary_text.setText(self.tr("This run has not been evaluated yet. Click Evaluate: the model answers "
+                                              "every test row it never saw during training, and the results appear here."))
+            self.sample_count.setText("")
+            return
+        try:
+            self.metrics = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            self.status_label.setText(self.tr("The evaluation results could not be read: {0}").format(exc))
+            return
+        try:
+            self.predictions = pd.read_csv(run_dir / "eval" / "predictions.csv", encoding="utf-8-sig", dtype=str,
+                                           keep_default_na=False)
+        except (OSError, ValueError):
+            self.predictions = pd.DataFrame()
+        self._show_metrics(self.metrics)
+        self.samples_model.set_frame(self.predictions)
+        self._apply_sample_filter()
+        self.results_shown.emit(run_dir.name)
+
+    def _show_metrics(self, result: dict) -> None:
+        for card in self.cards.values():
+            card.deleteLater()
+        self.cards.clear()
+        m = result.get("metrics") or {}
+        base = result.get("base") or {}
+        col = 0
+        for key in CARD_METRICS:
+            v = m.get(key)
+            if not isinstance(v, (int, float)):
+                continue
+            note = metric_note(key)
+            b = base.get(key)
+            if isinstance(b, (int, float)):
+                note = self.tr("base model {0}; {1}").format(_fmt(key, b), note)
+            card = MetricCard(metric_title(key), _fmt(key, v), note)
+            self.cards[key] = card
+            self.cards_row.addWidget(card, 0, col)
+            col += 1
+        labels = m.get("labels") or []
+        conf = m.get("confusion")
+        self.heat_title.setVisible(bool(conf))
+        self.heatmap.setVisible(bool(conf))
+        if conf:
+            self.heatmap.set_matrix(conf, labels, self.tr("predicted"), self.tr("true"))
+        lines = []
+        if result:
+            lines.append(self.tr("<b>{0}</b> rows of the {1} split · model {2} ({3})").format(
+                result.get("rows"), result.get("split"), result.get("base_model"), result.get("method")))
+        per = m.get("per_class") or {}
+        if per:
+            lines.append("<table cellpadding='3'><tr><th align='left'>{0}</th><th>{1}</th><th>{2}</th><th>{3}</th><th>{4}</th></tr>".format(
+                self.tr("label"), self.tr("precision"), self.tr("recall"), self.tr("F1"), self.tr("rows")))
+            for lab, d in per.items():
+                lines.append(f"<tr><td>{lab}</td><td align='right'>{d.get('precision', 0):.2f}</td>"
+                             f"<td align='right'>{d.get('recall', 0):.2f}</td><td align='right'>{d.get('f1', 0):.2f}</td>"
+                             f"<td align='right'>{d.get('support', '')}</td></tr>")
+            lines.append("</table>")
+        if result.get("note"):
+            lines.append(f"<i>{result['note']}</i>")
+        self.summary_text.setText("<br>".join(lines))
+
+    @Slot()
+    def _apply_sample_filter(self, *_):
+        df = self.predictions
+        if self.wrong_only.isChecked() and len(df):
+            self.samples_model.set_view(wrong_positions(df))
+        else:
+            self.samples_model.set_view(None)
+        self.sample_count.setText(self.tr("{0} of {1} rows").format(self.samples_model.rowCount(), len(df)))
+
+    # ------------------------------------------------------------------ playground
+    @Slot()
+    def _on_generate_clicked(self) -> None:
+        run_id = self.run_combo.currentData()
+        text = self.prompt_edit.text().strip()
+        if not text or run_id is None or self.session.project is None:
+            return
+        if self.play.running:
+            self.play.cancel()
+        self.answer.clear()
+        self.generate_button.setEnabled(False)
+        self.play.start(["playground", "--project", str(self.session.project.root), "--run", run_id, "--prompt", text])
+
+    @Slot(str)
+    def _on_play_output(self, chunk: str) -> None:
+        cursor = self.answer.textCursor()
+        cursor.movePosition(cursor.MoveOperation.End)
+        cursor.insertText(chunk)
+        self.answer.setTextCursor(cursor)
+
+    @Slot(int, object, str)
+    def _on_play_finished(self, code: int, _result, stderr: str) -> None:
+        self.generate_button.setEnabled(True)
+        if code != 0:
+            self.answer.appendPlainText("\n" + explain_failure("playground", code, stderr))
+        self.playground_finished.emit(self.answer.toPlainText())
+
+    def shutdown(self) -> None:
+        self.runner.cancel()
+        self.play.cancel()
+
+
+def _fmt(key: str, v: float) -> str:
+    if key in ("accuracy", "macro_f1", "exact_match"):
+        return f"{v:.1%}"
+    if key == "bleu":
+        return f"{v:.1f}"
+    return f"{v:.3f}"

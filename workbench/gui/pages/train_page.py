@@ -1,0 +1,683 @@
+"""Step 3: choose a base model and settings, train in a worker process, watch it live.
+
+The worker is a separate process (``python -m workbench.engine.worker RUN_DIR``) that keeps
+training if the window closes; this page reads its events through the session's
+:class:`~workbench.gui.run_monitor.RunMonitor` and appends them to the curves.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal, Slot
+from PySide6.QtWidgets import (
+    QAbstractItemView, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout,
+    QHeaderView, QLabel, QLineEdit, QPlainTextEdit, QProgressBar, QPushButton, QScrollArea, QSpinBox,
+    QSplitter, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget,
+)
+
+from ...core.errors import WorkbenchError
+from ...core.jobs import JobSpec, new_run_id, read_job, write_job
+from ...core.recommend import recommend
+from ...core.runs import launch_worker, summarize
+from ..i18n import localized
+from ..resources import icon
+from ..session import ProjectSession
+from ..tasks import TaskManager
+from ..widgets.curves import PALETTE, CurvePlot
+
+# hyper-parameter -> (JobSpec field, integer?, decimals)
+HYPER = {
+    "learning_rate": (False, 6),
+    "epochs": (False, 1),
+    "batch_size": (True, 0),
+    "max_length": (True, 0),
+    "lora_r": (True, 0),
+    "lora_alpha": (False, 1),
+    "lora_dropout": (False, 3),
+    "warmup_ratio": (False, 3),
+    "gradient_accumulation_steps": (True, 0),
+    "weight_decay": (False, 3),
+}
+LORA_ONLY = ("lora_r", "lora_alpha", "lora_dropout")
+STOP_GRACE_S = 120
+
+
+def hyper_label(name: str) -> str:
+    return {
+        "learning_rate": QCoreApplication.translate("TrainPage", "Learning rate"),
+        "epochs": QCoreApplication.translate("TrainPage", "Epochs"),
+        "batch_size": QCoreApplication.translate("TrainPage", "Rows per step (batch)"),
+        "max_length": QCoreApplication.translate("TrainPage", "Maximum length (tokens)"),
+        "lora_r": QCoreApplication.translate("TrainPage", "LoRA rank"),
+        "lora_alpha": QCoreApplication.translate("TrainPage", "LoRA scaling"),
+        "lora_dropout": QCoreApplication.translate("TrainPage", "LoRA dropout"),
+        "warmup_ratio": QCoreApplication.translate("TrainPage", "Warm-up share"),
+        "gradient_accumulation_steps": QCoreApplication.translate("TrainPage", "Gradient accumulation"),
+        "weight_decay": QCoreApplication.translate("TrainPage", "Weight decay"),
+    }.get(name, name)
+
+
+def status_text(status: str) -> str:
+    return {
+        "created": QCoreApplication.translate("TrainPage", "created"),
+        "running": QCoreApplication.translate("TrainPage", "running"),
+        "completed": QCoreApplication.translate("TrainPage", "completed"),
+        "stopped": QCoreApplication.translate("TrainPage", "stopped"),
+        "failed": QCoreApplication.translate("TrainPage", "failed"),
+        "crashed": QCoreApplication.translate("TrainPage", "crashed"),
+    }.get(status, status)
+
+
+def fmt_secs(s: float | None) -> str:
+    if s is None:
+        return "--:--"
+    s = int(s)
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60:02d}:{s % 60:02d}"
+
+
+class TrainPage(QWidget):
+    run_started = Signal(str)
+    curve_updated = Signal(str, int)  # run id, loss points so far
+
+    def __init__(self, session: ProjectSession, tasks: TaskManager, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.tasks = tasks
+        self.current_run: str | None = None
+        self.total_steps: int | None = None
+        self.spins: dict[str, QDoubleSpinBox | QSpinBox] = {}
+        self._stop_deadline: dict[str, float] = {}
+        self._row_updated: dict[str, float] = {}
+        self._build()
+        session.project_changed.connect(self._on_session_project_changed)
+        session.data_prepared.connect(self._on_session_project_changed)
+        session.monitor.events_arrived.connect(self._on_monitor_events_arrived)
+        session.monitor.status_changed.connect(self._on_monitor_status_changed)
+        session.monitor.runs_changed.connect(self._refresh_runs_table)
+        self._escalate_timer = QTimer(self)
+        self._escalate_timer.setInterval(2000)
+        self._escalate_timer.timeout.connect(self._escalate_stops)
+        self._escalate_timer.start()
+        self._on_session_project_changed()
+
+    # ------------------------------------------------------------------ layout
+    def _build(self) -> None:
+        # settings column
+        settings = QWidget()
+        sv = QVBoxLayout(settings)
+        model_box = QGroupBox(self.tr("Base model"))
+        mf = QFormLayout(model_box)
+        self.model_combo = QComboBox()
+        self.model_combo.addItem(self.tr("Built-in tiny model (trains in a minute)"), "builtin:tiny")
+        self.model_combo.addItem(self.tr("Built-in small model (trains in minutes)"), "builtin:small")
+        self.model_combo.addItem(self.tr("A model folder on this computer…"), "folder")
+        self.model_combo.addItem(self.tr("A model id (downloaded)"), "id")
+        self.model_combo.setToolTip(self.tr("The built-in models are trained from scratch on your data so that everything "
+                                            "works offline on any computer; they show the flow, not production quality. "
+                                            "For real use pick a downloaded ERNIE, Qwen or Llama folder."))
+        self.model_combo.currentIndexChanged.connect(self._on_model_combo_changed)
+        self.model_edit = QLineEdit()
+        self.model_edit.setPlaceholderText(self.tr("folder or model id"))
+        self.model_edit.editingFinished.connect(self._update_estimate)
+        self.browse_button = QPushButton(self.tr("Browse…"))
+        self.browse_button.clicked.connect(self._on_browse_button_clicked)
+        row = QHBoxLayout()
+        row.addWidget(self.model_edit, 1)
+        row.addWidget(self.browse_button)
+        self.method_combo = QComboBox()
+        self.method_combo.addItem(self.tr("LoRA (small add-on, fast)"), "lora")
+        self.method_combo.addItem(self.tr("Full fine-tuning (all weights)"), "full")
+        self.method_combo.setToolTip(self.tr("LoRA trains a small add-on and keeps the base model unchanged: faster and "
+                                             "needs less memory. Full fine-tuning changes every weight."))
+        self.method_combo.currentIndexChanged.connect(self._on_method_changed)
+        mf.addRow(self.tr("Model"), self.model_combo)
+        mf.addRow("", row)
+        mf.addRow(self.tr("Method"), self.method_combo)
+        sv.addWidget(model_box)
+
+        hp_box = QGroupBox(self.tr("Settings"))
+        hv = QVBoxLayout(hp_box)
+        prow = QHBoxLayout()
+        self.preset_combo = QComboBox()
+        self.preset_combo.currentIndexChanged.connect(self._on_preset_combo_changed)
+        prow.addWidget(QLabel(self.tr("Preset")))
+        prow.addWidget(self.preset_combo, 1)
+        hv.addLayout(prow)
+        self.hp_form = QFormLayout()
+        for name, (is_int, dec) in HYPER.items():
+            spin = QSpinBox() if is_int else QDoubleSpinBox()
+            if not is_int:
+                spin.setDecimals(dec)
+            spin.valueChanged.connect(self._on_hyper_changed)
+            self.spins[name] = spin
+            self.hp_form.addRow(hyper_label(name), spin)
+        self.max_steps = QSpinBox()
+        self.max_steps.setRange(0, 10_000_000)
+        self.max_steps.setSpecialValueText(self.tr("by epochs"))
+        self.max_steps.valueChanged.connect(self._on_hyper_changed)
+        self.max_steps.setToolTip(self.tr("Stop after this many steps instead of after the epochs; 0 trains for the epochs."))
+        self.eval_steps = QSpinBox()
+        self.eval_steps.setRange(1, 1_000_000)
+        self.eval_steps.setValue(50)
+        self.eval_steps.setToolTip(self.tr("How often (in steps) the model is checked on the validation rows and saved."))
+        self.hp_form.addRow(self.tr("Stop after steps"), self.max_steps)
+        self.hp_form.addRow(self.tr("Check and save every"), self.eval_steps)
+        hv.addLayout(self.hp_form)
+        self.estimate_label = QLabel()
+        self.estimate_label.setWordWrap(True)
+        self.estimate_label.setObjectName("hint")
+        hv.addWidget(self.estimate_label)
+        sv.addWidget(hp_box)
+        buttons = QHBoxLayout()
+        self.start_button = QPushButton(icon("start"), self.tr("Start"))
+        self.start_button.setObjectName("primary")
+        self.start_button.clicked.connect(self._on_start_button_clicked)
+        self.stop_button = QPushButton(icon("stop"), self.tr("Stop"))
+        self.stop_button.clicked.connect(self._on_stop_button_clicked)
+        self.resume_button = QPushButton(icon("resume"), self.tr("Resume"))
+        self.resume_button.clicked.connect(self._on_resume_button_clicked)
+        for b in (self.start_button, self.stop_button, self.resume_button):
+            buttons.addWidget(b)
+        sv.addLayout(buttons)
+        sv.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(settings)
+        scroll.setMinimumWidth(340)
+
+        # live view
+        live = QWidget()
+        lv = QVBoxLayout(live)
+        lv.setContentsMargins(0, 0, 0, 0)
+        self.run_title = QLabel(self.tr("No run yet: choose the settings and click Start."))
+        self.run_title.setObjectName("sectionTitle")
+        self.run_title.setWordWrap(True)
+        lv.addWidget(self.run_title)
+        curves = QSplitter(Qt.Orientation.Horizontal)
+        self.loss_plot = CurvePlot(self.tr("Loss"), x_label=self.tr("step"))
+        self.loss_plot.add_series("loss", self.tr("training loss"), PALETTE[0])
+        self.loss_plot.add_series("eval_loss", self.tr("validation loss"), PALETTE[1], symbol="o")
+        self.lr_plot = CurvePlot(self.tr("Learning rate"), x_label=self.tr("step"))
+        self.lr_plot.add_series("lr", self.tr("learning rate"), PALETTE[2])
+        curves.addWidget(self.loss_plot)
+        curves.addWidget(self.lr_plot)
+        curves.setSizes([560, 360])
+        lv.addWidget(curves, 3)
+        prog = QHBoxLayout()
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        self.progress.setFormat("%p%")
+        self.progress_label = QLabel()
+        prog.addWidget(self.progress, 2)
+        prog.addWidget(self.progress_label, 3)
+        lv.addLayout(prog)
+
+        self.tabs = QTabWidget()
+        self.runs_table = QTableWidget(0, 7)
+        self.runs_table.setHorizontalHeaderLabels([self.tr("Compare"), self.tr("Run"), self.tr("Status"), self.tr("Step"),
+                                                   self.tr("Loss"), self.tr("Validation loss"), self.tr("Model")])
+        self.runs_table.verticalHeader().setVisible(False)
+        self.runs_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.runs_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.runs_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.runs_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.runs_table.horizontalHeader().setStretchLastSection(True)
+        self.runs_table.itemSelectionChanged.connect(self._on_runs_table_selection_changed)
+        self.runs_table.itemChanged.connect(self._on_runs_table_item_changed)
+        self.compare_plot = CurvePlot(self.tr("Training loss of the runs ticked in the list"), x_label=self.tr("step"))
+        self.diff_table = QTableWidget(0, 0)
+        self.diff_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        compare = QSplitter(Qt.Orientation.Horizontal)
+        compare.addWidget(self.compare_plot)
+        compare.addWidget(self.diff_table)
+        compare.setSizes([500, 400])
+        self.log = QPlainTextEdit()
+        self.log.setReadOnly(True)
+        self.log.setMaximumBlockCount(5000)
+        self.tabs.addTab(self.runs_table, self.tr("Runs"))
+        self.tabs.addTab(compare, self.tr("Compare runs"))
+        self.tabs.addTab(self.log, self.tr("Log"))
+        lv.addWidget(self.tabs, 2)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(scroll)
+        split.addWidget(live)
+        split.setStretchFactor(1, 1)
+        split.setSizes([360, 820])
+        lay = QVBoxLayout(self)
+        lay.addWidget(split)
+
+    # ------------------------------------------------------------------ project
+    @Slot()
+    def _on_session_project_changed(self) -> None:
+        template = self.session.template
+        self.preset_combo.blockSignals(True)
+        self.preset_combo.clear()
+        self.preset_combo.addItem(self.tr("Recommended for this data"), -1)
+        if template is not None:
+            for i, p in enumerate(template.presets):
+                self.preset_combo.addItem(localized(p.name), i)
+            for name, spin in self.spins.items():
+                hp = template.hyperparameters.get(name)
+                lo = hp.min if hp and hp.min is not None else 0
+                hi = hp.max if hp and hp.max is not None else 1e6
+                spin.setRange(lo, hi)
+                if isinstance(spin, QDoubleSpinBox):
+                    spin.setSingleStep(max((hi - lo) / 100, 10 ** -spin.decimals()))
+                tip = localized(hp.help) if hp and hp.help else ""
+                spin.setToolTip(tip)
+                label = self.hp_form.labelForField(spin)
+                if label is not None:
+                    label.setToolTip(tip)
+        self.preset_combo.blockSignals(False)
+        idx = self.model_combo.findData(self.session.preferred_base_model)
+        self.model_combo.blockSignals(True)
+        self.model_combo.setCurrentIndex(max(0, idx))
+        self.model_combo.blockSignals(False)
+        self._on_model_combo_changed()
+        self._refresh_runs_table()
+        runs = list(self.session.monitor.runs)
+        self.select_run(runs[-1] if runs else None)
+        self._update_buttons()
+
+    # ------------------------------------------------------------------ settings
+    def base_model(self) -> str:
+        kind = self.model_combo.currentData()
+        if kind in ("folder", "id"):
+            return self.model_edit.text().strip()
+        return kind
+
+    @Slot()
+    def _on_model_combo_changed(self, *_):
+        kind = self.model_combo.currentData()
+        custom = kind in ("folder", "id")
+        self.model_edit.setEnabled(custom)
+        self.browse_button.setEnabled(kind == "folder")
+        builtin = str(kind).startswith("builtin:")
+        if builtin:
+            self.method_combo.setCurrentIndex(self.method_combo.findData("full"))
+        self.method_combo.setEnabled(not builtin)
+        self.apply_recommended()
+
+    @Slot()
+    def _on_browse_button_clicked(self) -> None:
+        d = QFileDialog.getExistingDirectory(self, self.tr("Choose a model folder (with config.json)"))
+        if d:
+            self.model_edit.setText(d)
+            self._update_estimate()
+
+    @Slot()
+    def _on_method_changed(self, *_):
+        lora = self.method_combo.currentData() == "lora"
+        for name in LORA_ONLY:
+            self.spins[name].setEnabled(lora)
+        self._update_estimate()
+
+    def recommendation(self):
+        template = self.session.template
+        if template is None or self.session.project is None:
+            return None
+        base = self.base_model() or "builtin:small"
+        return recommend(template, self.session.project.config.stats, "cpu", base, self.method_combo.currentData())
+
+    def apply_recommended(self) -> None:
+        template = self.session.template
+        if template is None:
+            return
+        values = dict(template.hyperparameter_defaults())
+        rec = self.recommendation()
+        if rec is not None:
+            values.update(batch_size=rec.batch_size, max_length=rec.max_length, epochs=rec.epochs,
+                          learning_rate=rec.learning_rate)
+        self._set_values(values)
+        self.preset_combo.blockSignals(True)
+        self.preset_combo.setCurrentIndex(0)
+        self.preset_combo.blockSignals(False)
+        self._update_estimate()
+
+    def _set_values(self, values: dict[str, Any]) -> None:
+        for name, v in values.items():
+            spin = self.spins.get(name)
+            if spin is not None:
+                spin.blockSignals(True)
+                spin.setValue(int(v) if isinstance(spin, QSpinBox) else float(v))
+                spin.blockSignals(False)
+
+    @Slot(int)
+    def _on_preset_combo_changed(self, _i: int) -> None:
+        data = self.preset_combo.currentData()
+        template = self.session.template
+        if template is None:
+            return
+        if data == -1:
+            self.apply_recommended()
+            return
+        self._set_values(template.presets[data].values)
+        self._update_estimate()
+
+    @Slot()
+    def _on_hyper_changed(self, *_):
+        self._update_estimate()
+
+    def _update_estimate(self) -> None:
+        rec = self.recommendation()
+        if rec is None:
+            self.estimate_label.setText("")
+            return
+        rows = int(self.session.project.config.stats.get("splits", {}).get("train", 0))
+        batch = self.spins["batch_size"].value() * self.spins["gradient_accumulation_steps"].value()
+        epochs = self.spins["epochs"].value()
+        steps = self.max_steps.value() or max(1, int(rows / max(batch, 1) * epochs + 0.999))
+        scale = steps / max(rec.total_steps, 1) * (self.spins["max_length"].value() / max(rec.max_length, 1))
+        self.estimate_label.setText(self.tr("About {0} steps, roughly {1} and {2:.0f} MB of memory on this computer's "
+                                            "processor (an estimate from the data size and the model, not a promise).")
+                                    .format(steps, fmt_secs(rec.est_seconds * scale), rec.est_memory_mb)
+                                    + "".join(f"\n{n}" for n in rec.notes))
+
+    def job_spec(self) -> JobSpec:
+        project, template = self.session.project, self.session.template
+        base = self.base_model()
+        if not base:
+            raise WorkbenchError(self.tr("Choose a base model: a model folder on this computer or a model id."))
+        values = {name: (spin.value()) for name, spin in self.spins.items()}
+        every = self.eval_steps.value()
+        return JobSpec(
+            project=str(project.root.resolve()), template=template.id, task=template.task.value,
+            base_model=base, method=self.method_combo.currentData(),
+            epochs=float(values["epochs"]), max_steps=self.max_steps.value() or -1,
+            learning_rate=float(values["learning_rate"]), batch_size=int(values["batch_size"]),
+            max_length=int(values["max_length"]), lora_r=int(values["lora_r"]), lora_alpha=float(values["lora_alpha"]),
+            lora_dropout=float(values["lora_dropout"]), warmup_ratio=float(values["warmup_ratio"]),
+            gradient_accumulation_steps=int(values["gradient_accumulation_steps"]),
+            weight_decay=float(values["weight_decay"]),
+            eval_steps=every, save_steps=every, logging_steps=max(1, min(5, every)),
+        )
+
+    # ------------------------------------------------------------------ start / stop / resume
+    @Slot()
+    def _on_start_button_clicked(self) -> None:
+        self.start()
+
+    def start(self) -> str | None:
+        if not self.session.is_prepared:
+            self.tasks.show_error(self.tr("The data is not prepared"),
+                                  self.tr("Prepare the data on the Data page first (Save and prepare the data)."))
+            return None
+        try:
+            job = self.job_spec()
+            run_dir = self.session.project.runs_dir / new_run_id()
+            write_job(run_dir, job)
+            launch_worker(run_dir)
+        except (WorkbenchError, OSError, ValueError) as exc:
+            self.tasks.show_error(self.tr("Training could not start"), exc)
+            return None
+        self.session.monitor.attach(run_dir)
+        self._refresh_runs_table()
+        self.select_run(run_dir.name)
+        self.tabs.setCurrentIndex(0)
+        self.run_started.emit(run_dir.name)
+        return run_dir.name
+
+    @Slot()
+    def _on_stop_button_clicked(self) -> None:
+        if self.current_run:
+            self.stop(self.current_run)
+
+    def stop(self, run_id: str) -> None:
+        self.session.monitor.stop(run_id)
+        self._stop_deadline[run_id] = time.monotonic() + STOP_GRACE_S
+        self._append_log(self.tr("Asked {0} to save a checkpoint and stop.").format(run_id))
+        self.stop_button.setEnabled(False)
+
+    @Slot()
+    def _escalate_stops(self) -> None:
+        """A worker that ignores the stop request past the grace period is terminated, then killed."""
+        for run_id, deadline in list(self._stop_deadline.items()):
+            if self.session.monitor.status(run_id) != "running":
+                del self._stop_deadline[run_id]
+                continue
+            if time.monotonic() > deadline:
+                st = self.session.monitor.runs[run_id]
+                try:
+                    import psutil
+
+                    pid = json.loads((st.path / "worker.pid").read_text())["pid"]
+                    proc = psutil.Process(pid)
+                    proc.terminate()
+                    try:
+                        proc.wait(5)
+                    except psutil.TimeoutExpired:
+                        proc.kill()
+                except (OSError, ValueError, KeyError, ImportError):
+                    pass
+                del self._stop_deadline[run_id]
+
+    @Slot()
+    def _on_resume_button_clicked(self) -> None:
+        if self.current_run:
+            self.resume(self.current_run)
+
+    def resume(self, run_id: str) -> bool:
+        st = self.session.monitor.runs.get(run_id)
+        if st is None:
+            return False
+        s = summarize(st.path, st.events)
+        if not s.last_checkpoint:
+            self.tasks.show_error(self.tr("Nothing to resume from"),
+                                  self.tr("Run {0} saved no checkpoint before it ended. Start a new run instead.").format(run_id))
+            return False
+        try:
+            job = read_job(st.path).model_copy(update={"resume_from": s.last_checkpoint})
+            write_job(st.path, job)
+            launch_worker(st.path)
+        except (WorkbenchError, OSError) as exc:
+            self.tasks.show_error(self.tr("Training could not resume"), exc)
+            return False
+        self.session.monitor.attach(st.path)
+        self._append_log(self.tr("Resuming {0} from {1}.").format(run_id, s.last_checkpoint))
+        self._update_buttons()
+        return True
+
+    def _update_buttons(self) -> None:
+        status = self.session.monitor.status(self.current_run) if self.current_run else None
+        prepared = self.session.is_prepared
+        self.start_button.setEnabled(prepared)
+        self.stop_button.setEnabled(status == "running" and self.current_run not in self._stop_deadline)
+        resumable = False
+        if status in ("stopped", "crashed", "failed") and self.current_run:
+            st = self.session.monitor.runs[self.current_run]
+            resumable = bool(list((st.path / "checkpoints").glob("checkpoint-*")))
+        self.resume_button.setEnabled(resumable)
+
+    # ------------------------------------------------------------------ runs list
+    @Slot()
+    def _refresh_runs_table(self) -> None:
+        t = self.runs_table
+        runs = list(self.session.monitor.runs.values())
+        t.blockSignals(True)
+        checked = self.compared_runs()
+        t.setRowCount(len(runs))
+        for i, st in enumerate(runs):
+            s = summarize(st.path, st.events)
+            check = QTableWidgetItem()
+            check.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsSelectable)
+            check.setCheckState(Qt.CheckState.Checked if st.run_id in checked else Qt.CheckState.Unchecked)
+            check.setData(Qt.ItemDataRole.UserRole, st.run_id)
+            t.setItem(i, 0, check)
+            vals = [st.run_id, status_text(st.status),
+                    f"{s.last_step}/{s.total_steps or '?'}" if s else "",
+                    f"{s.last_loss:.4f}" if s and s.last_loss is not None else "",
+                    f"{s.best_eval_loss:.4f}" if s and s.best_eval_loss is not None else "",
+                    (s.base_model if s else "") or ""]
+            for c, v in enumerate(vals, 1):
+                t.setItem(i, c, QTableWidgetItem(v))
+        t.blockSignals(False)
+        if self.current_run:
+            self._select_row_of(self.current_run)
+
+    def _row_of(self, run_id: str) -> int:
+        for i in range(self.runs_table.rowCount()):
+            if self.runs_table.item(i, 0).data(Qt.ItemDataRole.UserRole) == run_id:
+                return i
+        return -1
+
+    def _select_row_of(self, run_id: str) -> None:
+        row = self._row_of(run_id)
+        if row >= 0 and self.runs_table.currentRow() != row:
+            self.runs_table.blockSignals(True)
+            self.runs_table.selectRow(row)
+            self.runs_table.blockSignals(False)
+
+    def _update_run_row(self, run_id: str) -> None:
+        row = self._row_of(run_id)
+        st = self.session.monitor.runs.get(run_id)
+        if row < 0 or st is None:
+            self._refresh_runs_table()
+            return
+        s = summarize(st.path, st.events)
+        vals = {2: status_text(st.status), 3: f"{s.last_step}/{s.total_steps or '?'}",
+                4: f"{s.last_loss:.4f}" if s.last_loss is not None else "",
+                5: f"{s.best_eval_loss:.4f}" if s.best_eval_loss is not None else "", 6: s.base_model or ""}
+        self.runs_table.blockSignals(True)
+        for c, v in vals.items():
+            self.runs_table.item(row, c).setText(v)
+        self.runs_table.blockSignals(False)
+
+    @Slot()
+    def _on_runs_table_selection_changed(self) -> None:
+        row = self.runs_table.currentRow()
+        if row >= 0:
+            self.select_run(self.runs_table.item(row, 0).data(Qt.ItemDataRole.UserRole))
+
+    def compared_runs(self) -> list[str]:
+        out = []
+        for i in range(self.runs_table.rowCount()):
+            it = self.runs_table.item(i, 0)
+            if it is not None and it.checkState() == Qt.CheckState.Checked:
+                out.append(it.data(Qt.ItemDataRole.UserRole))
+        return out
+
+    @Slot(QTableWidgetItem)
+    def _on_runs_table_item_changed(self, item: QTableWidgetItem) -> None:
+        if item.column() == 0:
+            self.update_comparison()
+
+    def update_comparison(self) -> None:
+        runs = self.compared_runs()
+        self.compare_plot.clear_series()
+        for i, run_id in enumerate(runs):
+            self.compare_plot.add_series(run_id, run_id, PALETTE[i % len(PALETTE)])
+            for ev in self.session.monitor.events(run_id):
+                if ev.get("event") == "step" and ev.get("loss") is not None:
+                    self.compare_plot.append(run_id, ev["step"], ev["loss"])
+        self.compare_plot.flush()
+        # the settings in which the ticked runs differ
+        jobs = {}
+        for run_id in runs:
+            try:
+                jobs[run_id] = read_job(self.session.monitor.runs[run_id].path).model_dump()
+            except (WorkbenchError, KeyError):
+                continue
+        keys = sorted({k for j in jobs.values() for k in j if k not in ("project", "template", "task")})
+        diff = [k for k in keys if len({json.dumps(j.get(k), sort_keys=True) for j in jobs.values()}) > 1]
+        if len(jobs) < 2:
+            diff = []
+        self.diff_table.clear()
+        self.diff_table.setColumnCount(len(jobs))
+        self.diff_table.setHorizontalHeaderLabels(list(jobs))
+        self.diff_table.setRowCount(len(diff))
+        self.diff_table.setVerticalHeaderLabels([hyper_label(k) for k in diff])
+        for r, k in enumerate(diff):
+            for c, j in enumerate(jobs.values()):
+                self.diff_table.setItem(r, c, QTableWidgetItem(str(j.get(k))))
+        self.diff_table.resizeColumnsToContents()
+
+    # ------------------------------------------------------------------ live view
+    def select_run(self, run_id: str | None) -> None:
+        if run_id == self.current_run and run_id is not None:
+            return
+        self.current_run = run_id
+        for key in ("loss", "eval_loss"):
+            self.loss_plot.series[key].clear()
+        self.lr_plot.series["lr"].clear()
+        self.log.clear()
+        self.total_steps = None
+        self.progress.setValue(0)
+        self.progress_label.setText("")
+        if run_id is None:
+            self._update_buttons()
+            return
+        self._select_row_of(run_id)
+        self.run_title.setText(self.tr("Run {0} · {1}").format(run_id, status_text(self.session.monitor.status(run_id))))
+        self._apply_events(run_id, self.session.monitor.events(run_id))
+        self._update_buttons()
+
+    @Slot(str, list)
+    def _on_monitor_events_arrived(self, run_id: str, events: list) -> None:
+        if run_id == self.current_run:
+            self._apply_events(run_id, events)
+        # the runs table summarises the whole history: refresh it at most twice a second
+        now = time.monotonic()
+        if now - self._row_updated.get(run_id, 0.0) > 0.5 or any(e.get("event") == "end" for e in events):
+            self._row_updated[run_id] = now
+            self._update_run_row(run_id)
+
+    @Slot(str, str)
+    def _on_monitor_status_changed(self, run_id: str, status: str) -> None:
+        self._update_run_row(run_id)
+        if run_id == self.current_run:
+            self.run_title.setText(self.tr("Run {0} · {1}").format(run_id, status_text(status)))
+            if status == "crashed":
+                self._append_log(self.tr("The worker process ended without reporting. Resume continues from the last "
+                                         "checkpoint; worker.log in the run folder says what happened."))
+            self._update_buttons()
+
+    def _apply_events(self, run_id: str, events: list[dict]) -> None:
+        last_step = None
+        for ev in events:
+            kind = ev.get("event")
+            if kind == "step":
+                step = ev.get("step", 0)
+                self.loss_plot.append("loss", step, ev.get("loss"))
+                self.lr_plot.append("lr", step, ev.get("lr"))
+                last_step = ev
+            elif kind == "eval":
+                self.loss_plot.append("eval_loss", ev.get("step", 0), ev.get("eval_loss"))
+                m = ", ".join(f"{k} {v:.4f}" for k, v in (ev.get("metrics") or {}).items() if isinstance(v, (int, float)))
+                self._append_log(self.tr("step {0}: validation loss {1:.4f} {2}").format(
+                    ev.get("step"), ev.get("eval_loss") or float("nan"), m))
+            elif kind == "start":
+                self.total_steps = ev.get("total_steps")
+                what = (self.tr("the built-in model (trained from scratch on this data)") if ev.get("builtin")
+                        else str(ev.get("base_model")))
+                self._append_log(self.tr("Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.").format(
+                    what, ev.get("device"), ev.get("trainable_params") or 0, ev.get("total_params") or 0, self.total_steps))
+            elif kind == "checkpoint":
+                self._append_log(self.tr("Saved checkpoint {0}").format(ev.get("path")))
+            elif kind == "log":
+                self._append_log(f"{ev.get('level', 'info')}: {ev.get('message')}")
+            elif kind == "end":
+                text = self.tr("Run ended: {0}").format(status_text(str(ev.get("status"))))
+                if ev.get("error"):
+                    text += f"\n{ev['error']}"
+                self._append_log(text)
+                if ev.get("status") == "completed" and self.total_steps:
+                    self.progress.setValue(1000)
+        if last_step is not None:
+            step = last_step.get("step", 0)
+            total = self.total_steps or 0
+            if total:
+                self.progress.setValue(int(1000 * min(step / total, 1.0)))
+            self.progress_label.setText(self.tr("step {0} of {1} · {2:.0f} tokens/s · about {3} left").format(
+                step, total or "?", last_step.get("tokens_per_s") or 0, fmt_secs(last_step.get("eta_s"))))
+        self.curve_updated.emit(run_id, self.loss_plot.point_count("loss"))
+
+    def _append_log(self, text: str) -> None:
+        self.log.appendPlainText(text)
+
+    def shutdown(self) -> None:
+        self._escalate_timer.stop()

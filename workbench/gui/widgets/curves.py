@@ -1,0 +1,107 @@
+"""Live training curves with pyqtgraph, in the manner of its scrollingPlots example.
+
+Each series keeps pre-allocated numpy buffers that double when full; points are appended
+as events arrive and the curve is handed the filled slice with ``setData`` on a 50 ms
+timer, only when something changed. Nothing is cleared and re-plotted while streaming.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QTimer, Slot
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+PALETTE = ["#2f6fde", "#e8603c", "#2ca58d", "#9b59b6", "#f2a900", "#d6336c", "#17a2b8", "#6c757d"]
+
+
+class Series:
+    """A growing (x, y) buffer bound to one PlotDataItem."""
+
+    def __init__(self, item: pg.PlotDataItem, capacity: int = 256):
+        self.item = item
+        self.x = np.empty(capacity)
+        self.y = np.empty(capacity)
+        self.n = 0
+        self.dirty = False
+
+    def append(self, x: float, y: float) -> None:
+        if self.n == len(self.x):
+            self.x = np.resize(self.x, 2 * len(self.x))
+            self.y = np.resize(self.y, 2 * len(self.y))
+        self.x[self.n] = x
+        self.y[self.n] = y
+        self.n += 1
+        self.dirty = True
+
+    def clear(self) -> None:
+        self.n = 0
+        self.dirty = True
+
+    def flush(self) -> None:
+        if self.dirty:
+            self.item.setData(self.x[: self.n], self.y[: self.n])
+            self.dirty = False
+
+
+class CurvePlot(QWidget):
+    """One plot with named series; ``append`` is cheap, repaint happens on the timer."""
+
+    def __init__(self, title: str = "", y_label: str = "", x_label: str = "", log_y: bool = False, parent=None):
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.plot = pg.PlotWidget()
+        self.plot.setBackground(None)
+        self.plot.showGrid(x=True, y=True, alpha=0.25)
+        if title:
+            self.plot.setTitle(title)
+        if y_label:
+            self.plot.setLabel("left", y_label)
+        if x_label:
+            self.plot.setLabel("bottom", x_label)
+        self.plot.setLogMode(False, log_y)
+        self.legend = self.plot.addLegend(offset=(-10, 10))
+        lay.addWidget(self.plot)
+        self.series: dict[str, Series] = {}
+        self._timer = QTimer(self)
+        self._timer.setInterval(50)
+        self._timer.timeout.connect(self._on_timer_timeout)
+        self._timer.start()
+
+    def add_series(self, key: str, label: str, color: str, dashed: bool = False, symbol: str | None = None) -> Series:
+        pen = pg.mkPen(color, width=2, style=pg.QtCore.Qt.PenStyle.DashLine if dashed else pg.QtCore.Qt.PenStyle.SolidLine)
+        item = self.plot.plot([], [], pen=pen, name=label, symbol=symbol, symbolSize=6,
+                              symbolBrush=color if symbol else None, symbolPen=None)
+        item.setClipToView(True)
+        item.setDownsampling(auto=True, method="peak")
+        s = Series(item)
+        self.series[key] = s
+        return s
+
+    def remove_series(self, key: str) -> None:
+        s = self.series.pop(key, None)
+        if s is not None:
+            self.plot.removeItem(s.item)
+            self.legend.removeItem(s.item)
+
+    def clear_series(self) -> None:
+        for key in list(self.series):
+            self.remove_series(key)
+
+    def append(self, key: str, x: float, y: float) -> None:
+        s = self.series.get(key)
+        if s is not None and y is not None and np.isfinite(y):
+            s.append(float(x), float(y))
+
+    def point_count(self, key: str) -> int:
+        s = self.series.get(key)
+        return s.n if s else 0
+
+    def flush(self) -> None:
+        for s in self.series.values():
+            s.flush()
+
+    @Slot()
+    def _on_timer_timeout(self) -> None:
+        self.flush()
