@@ -60,6 +60,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import WorkbenchError
+from ..core.cleaning import input_normalization
 from ..core.project import Project
 from ..core.templates import TemplateCatalog, TemplateSpec
 from ..core.trained import TrainedRun, resolve_trained_run
@@ -532,6 +533,9 @@ def _export_into(stage: Path, trained: TrainedRun, template: TemplateSpec, *, fo
         "fields": [r for r in template.roles if r not in ("label", "output")],
         "columns": {r: c for r, c in template.columns.items() if r not in ("label", "output")},
         "user_format": template.prompt.user,
+        # predict.py cleans new text as the training text was cleaned
+        "input_normalization": input_normalization(
+            trained.project.config.recipe, [r for r in template.roles if r not in ("label", "output")]),
         "system": system,
         "prompt_prefix": fmt.prefix,
         "prompt_suffix": fmt.suffix,

@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..core.errors import WorkbenchError
+from ..core.cleaning import normalize_record
 from ..core.project import Project
 from ..core.templates import TemplateCatalog
 from ..core.trained import resolve_trained_run
@@ -46,6 +47,7 @@ class Playground:
 
         M.set_library_log_level("ERROR")
         project = Project.open(project_dir)
+        self.recipe = project.config.recipe
         self.trained = resolve_trained_run(project, run_id)
         self.template = TemplateCatalog().get(self.trained.template)
         loader = load_base if base else load_trained
@@ -72,6 +74,8 @@ class Playground:
             fields = {self.main_field: prompt}
         if not isinstance(fields, dict):
             raise WorkbenchError("'fields' must be an object such as {\"instruction\": \"...\"}.")
+        # new text is cleaned as the training text was, or the model meets characters it never saw
+        fields = normalize_record(fields, self.recipe)
         return D.build_prompt(self.tokenizer, self.system, D.format_user(self.template.prompt.user, fields))
 
     def stream(self, request: dict[str, Any]) -> Iterator[dict[str, Any]]:

@@ -8,6 +8,7 @@ Every step is a pure function of a DataFrame returning a new frame and a
 operations with their titles and parameter schemas.
 """
 
+from .inputs import input_normalization, normalize_record
 from .pii import DEFAULT_TOKENS as PII_DEFAULT_TOKENS
 from .pii import KINDS as PII_KINDS
 from .pii import id_checksum_ok, is_id_number, luhn_ok
@@ -28,7 +29,9 @@ __all__ = [
     "StepReport",
     "apply_step",
     "id_checksum_ok",
+    "input_normalization",
     "is_id_number",
     "luhn_ok",
     "near_duplicate_key",
+    "normalize_record",
 ]

@@ -64,6 +64,48 @@ class quiet_stdout:
         return False
 
 
+# The text clean-up the training data went through (bundle.json "input_normalization"),
+# written out here because this script must run without the workbench installed; a test
+# checks it against the workbench's own cleaning steps on the sample data.
+_H_SPACE = "\t\x0b\x0c \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"
+_CJK_PUNCTUATION = "，：；！？（）"
+
+
+def normalize_text(text, spec):
+    import re
+    import unicodedata
+
+    if not spec or not text:
+        return text
+    if spec.get("trim"):
+        text = text.strip()
+        text = re.sub("\r\n?", "\n", text)
+        text = re.sub(f"[{_H_SPACE}]*\n[{_H_SPACE}\n]*", "\n", text)
+        text = re.sub(f"[{_H_SPACE}]{{2,}}|[{_H_SPACE.replace(' ', '')}]", " ", text)
+    form = spec.get("unicode_form")
+    if form:
+        if spec.get("keep_cjk_punctuation", True) and form in ("NFKC", "NFKD"):
+            text = "".join(c if c in _CJK_PUNCTUATION else unicodedata.normalize(form, c) for c in
+                           _split_keep(text))
+        else:
+            text = unicodedata.normalize(form, text)
+    return text
+
+
+def _split_keep(text):
+    """The text in runs that end before and after each kept punctuation mark."""
+    out, start = [], 0
+    for i, c in enumerate(text):
+        if c in _CJK_PUNCTUATION:
+            if start < i:
+                out.append(text[start:i])
+            out.append(c)
+            start = i + 1
+    if start < len(text):
+        out.append(text[start:])
+    return out
+
+
 def clean_up_spaces(text):
     """The clean-up some tokenizers apply after decoding (transformers' rule)."""
     for a, b in ((" .", "."), (" ?", "?"), (" !", "!"), (" ,", ","), (" ' ", "'"), (" n't", "n't"),
@@ -153,7 +195,8 @@ class Predictor:
     def user_text(self, record):
         if isinstance(record, str):
             record = {self.bundle["fields"][0]: record}
-        values = _Blank({k: "" if v is None else str(v) for k, v in record.items()})
+        norm = self.bundle.get("input_normalization") or {}
+        values = _Blank({k: normalize_text("" if v is None else str(v), norm.get(k)) for k, v in record.items()})
         return self.bundle["user_format"].format_map(values).strip()
 
     def prompt_ids(self, record, budget):
