@@ -297,16 +297,36 @@ def cmd_stop(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """The embedded-defaults flow: a sample template's data prepared into a project."""
+    """The embedded-defaults flow, headless: a sample template's data prepared into a
+    project, the built-in tiny model trained on it in the worker, then evaluated."""
+    from .core.jobs import JobSpec, new_run_id, write_job
     from .core.paths import default_projects_dir
     from .core.project import prepare
+    from .core.runs import launch_worker
     from .core.templates import TemplateCatalog
 
     template = TemplateCatalog().get(args.template)
     root = Path(args.project) if args.project else default_projects_dir() / f"sample-{template.id}"
     print(f"Workbench demo: template {template.id} ({template.name.get(_lang())}), its synthetic sample data")
-    _, summary = prepare(template, template.sample_path, root)
+    project, summary = prepare(template, template.sample_path, root)
     _print_prepare_summary(summary)
+    if args.steps <= 0:
+        return 0
+    job = JobSpec(project=str(project.root.resolve()), template=template.id, task=template.task.value,
+                  base_model="builtin:tiny", method="full", max_steps=args.steps, learning_rate=3e-3,
+                  max_length=128, eval_steps=args.steps, save_steps=args.steps, logging_steps=5, device="cpu")
+    run_dir = project.runs_dir / new_run_id()
+    write_job(run_dir, job)
+    print()
+    status = follow_run(run_dir, launch_worker(run_dir, detach=False), as_json=False)
+    if status != "completed":
+        return 1
+    print()
+    ns = argparse.Namespace(project=str(project.root), run=run_dir.name, compare_base=False, split="test",
+                            device="cpu", max_new_tokens=48, limit=None, json=False)
+    cmd_eval(ns)
+    print(f"\nNext: open the desktop application with '{Path(sys.argv[0]).name} gui --project {project.root}', "
+          f"or export with 'workbench export --project {project.root} --run {run_dir.name}'.")
     return 0
 
 
@@ -561,6 +581,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="run the sample flow on the embedded defaults")
     demo.add_argument("--template", default="finance_sentiment")
     demo.add_argument("--project")
+    demo.add_argument("--steps", type=int, default=60, help="training steps of the built-in tiny model (0: data only)")
     demo.set_defaults(func=cmd_demo)
 
     _add_eval_export_parsers(sub)
