@@ -112,13 +112,15 @@ def test_classification_run_streams_the_v1_protocol(cls_project):
     assert s.status == "completed" and s.last_step == 12 and s.last_checkpoint == "checkpoints/checkpoint-12"
 
 
+@pytest.mark.parametrize("task", ["instruction", "classification"])
 @pytest.mark.parametrize("family", ["llama", "qwen2", "qwen3", "ernie4_5"])
-def test_instruction_lora_on_each_family_folder(ins_project, tmp_path, family):
+def test_lora_on_each_family_folder_and_task(ins_project, cls_project, tmp_path, family, task):
     from model_factory import make_model_folder
 
+    project = ins_project if task == "instruction" else cls_project
     folder = make_model_folder(family, tmp_path / family)
-    run_dir = _run(ins_project, _job(ins_project, base_model=str(folder), method="lora", max_steps=10,
-                                      learning_rate=2e-2, eval_steps=10, save_steps=10, lora_r=8))
+    run_dir = _run(project, _job(project, base_model=str(folder), method="lora", max_steps=10,
+                                  learning_rate=2e-2, eval_steps=10, save_steps=10, lora_r=8))
     events = read_events(run_dir)
     assert events[-1]["status"] == "completed", _log(run_dir)
     start = next(e for e in events if e["event"] == "start")
@@ -127,6 +129,17 @@ def test_instruction_lora_on_each_family_folder(ins_project, tmp_path, family):
     losses = [l for _, l in _losses(events)]
     assert losses[-1] < losses[0], losses
     assert (run_dir / "final" / "lora_config.json").is_file()
+    metrics = [e for e in events if e["event"] == "eval"][-1]["metrics"]
+    assert ("accuracy" in metrics and "macro_f1" in metrics) == (task == "classification")
+
+
+def test_builtin_instruction_full_training(ins_project):
+    run_dir = _run(ins_project, _job(ins_project, max_steps=12, eval_steps=12, save_steps=12))
+    events = read_events(run_dir)
+    assert events[-1]["status"] == "completed", _log(run_dir)
+    losses = [l for _, l in _losses(events)]
+    assert losses[-1] < losses[0], losses
+    assert math.isfinite([e for e in events if e["event"] == "eval"][-1]["metrics"]["perplexity"])
 
 
 def test_stop_then_resume_continues_the_step_count(cls_project):
