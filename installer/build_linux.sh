@@ -60,7 +60,7 @@ install -m 644 build/icons/workbench.png "$STAGE/workbench.png"
 install -m 644 installer/linux/README.txt "$STAGE/README.txt"
 rm -f "dist/$NAME.tar.gz" "dist/$NAME.tar.zst"
 if [ "$COMPRESS" = zst ]; then
-    tar -C dist -cf - "$NAME" | zstd -q -T0 -19 -o "dist/$NAME.tar.zst"
+    tar -C dist -cf - "$NAME" | zstd -q -T0 -12 -o "dist/$NAME.tar.zst"
     ARCHIVE="dist/$NAME.tar.zst"
 elif command -v pigz >/dev/null 2>&1; then
     tar -C dist -cf - "$NAME" | pigz -9 > "dist/$NAME.tar.gz"
@@ -79,7 +79,7 @@ if command -v appimagetool >/dev/null 2>&1; then
     mkdir -p "$APPDIR/usr"
     cp -a dist/Workbench "$APPDIR/usr/workbench"
     ln -s usr/workbench/Workbench "$APPDIR/AppRun"
-    sed 's|@APP_DIR@/Workbench|Workbench|' installer/linux/workbench.desktop > "$APPDIR/workbench.desktop"
+    sed 's|"@APP_DIR@/Workbench"|Workbench|' installer/linux/workbench.desktop > "$APPDIR/workbench.desktop"
     cp build/icons/workbench.png "$APPDIR/workbench.png"
     ARCH="$ARCH" appimagetool --no-appstream "$APPDIR" "dist/Workbench-$VERSION-$ARCH.AppImage"
 else

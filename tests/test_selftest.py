@@ -83,6 +83,20 @@ def test_interpreter_forms(tmp_path):
     assert run_as_interpreter(["templates"]) is None  # a Workbench command, not an interpreter form
 
 
+def test_library_path_not_passed_on(monkeypatch):
+    from workbench import frozen
+
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setenv("LD_LIBRARY_PATH", "/app/_internal")
+    monkeypatch.delenv("LD_LIBRARY_PATH_ORIG", raising=False)
+    frozen.restore_library_path()
+    assert "LD_LIBRARY_PATH" not in os.environ
+    monkeypatch.setenv("LD_LIBRARY_PATH", "/app/_internal:/opt/lib")
+    monkeypatch.setenv("LD_LIBRARY_PATH_ORIG", "/opt/lib")
+    frozen.restore_library_path()
+    assert os.environ["LD_LIBRARY_PATH"] == "/opt/lib" and "LD_LIBRARY_PATH_ORIG" not in os.environ
+
+
 # ----- the self-test itself ------------------------------------------------------------------
 
 
@@ -117,19 +131,28 @@ def test_selftest_reports_failures(tmp_path, monkeypatch):
 
     monkeypatch.setattr(selftest.SelfTest, "templates", broken)
     monkeypatch.setattr(selftest.SelfTest, "imports", lambda self: "stubbed")
-    monkeypatch.setattr(selftest.SelfTest, "gui", lambda self: "stubbed")
+
+    def crash(self):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(selftest.SelfTest, "gui", crash)
     out = io.StringIO()
     assert selftest.run_selftest(out=out) == 1
     text = out.getvalue()
+    assert "FAIL  gui: RuntimeError: boom" in text
     assert "FAIL  templates: no templates here" in text
     assert "FAIL  project: not run, because templates failed" in text
     assert "FAIL  predictor: not run, because export failed" in text
-    assert "self-test FAILED: templates, project, train, evaluate, export, predictor" in text
+    assert "self-test FAILED: gui, templates, project, train, evaluate, export, predictor" in text
     kept = [ln for ln in text.splitlines() if ln.startswith("kept ")]
     assert kept
-    import shutil
+    folder = Path(kept[0].split()[1])
+    try:
+        assert "Traceback" in (folder / "selftest.log").read_text(encoding="utf-8")  # the details are kept
+    finally:
+        import shutil
 
-    shutil.rmtree(kept[0].split()[1], ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.mark.skipif(not BUILT_APP.is_file(), reason="no built application (run installer/build_linux.sh)")

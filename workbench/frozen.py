@@ -89,9 +89,25 @@ def run_as_interpreter(argv: list[str]) -> int | None:
     return None
 
 
+def restore_library_path() -> None:
+    """On Linux the bootloader puts the application's library folder first on
+    LD_LIBRARY_PATH. This process has read it already (the dynamic loader reads it once, at
+    start); programs it starts must not inherit it, or a file manager or browser opened
+    from Workbench would load the application's Qt instead of its own. Workbench's own
+    child processes get it again from their bootloader."""
+    if not sys.platform.startswith("linux") or "LD_LIBRARY_PATH" not in os.environ:
+        return
+    original = os.environ.pop("LD_LIBRARY_PATH_ORIG", None)
+    if original:
+        os.environ["LD_LIBRARY_PATH"] = original
+    else:
+        del os.environ["LD_LIBRARY_PATH"]
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if getattr(sys, "frozen", False):
+        restore_library_path()
         code = run_as_interpreter(argv)
         if code is not None:
             return code

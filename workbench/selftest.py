@@ -40,10 +40,6 @@ class CheckFailed(Exception):
     """A check's expected outcome did not happen; the message says what."""
 
 
-class _Skipped(Exception):
-    pass
-
-
 def interpreter_command() -> list[str]:
     """How to run a Python script with this installation's Python and packages: the
     interpreter from the source tree, the application's executable when frozen (it runs
@@ -108,8 +104,10 @@ class SelfTest:
             secs = time.perf_counter() - t0
             reason = str(exc) if isinstance(exc, CheckFailed) else f"{type(exc).__name__}: {exc}"
             reason = " ".join(reason.split())[:600]
-            if not isinstance(exc, CheckFailed) and os.environ.get("WORKBENCH_SELFTEST_TRACEBACK"):
-                traceback.print_exc()
+            if not isinstance(exc, CheckFailed):  # the details, for whoever reads the kept log
+                with open(self.log_path, "a", encoding="utf-8") as fh:
+                    fh.write(f"\n--- {name} failed:\n")
+                    traceback.print_exc(file=fh)
             self.results.append((name, False, reason))
             self.line("FAIL", name + ":", f"{reason} ({secs:.1f} s)")
             return False
