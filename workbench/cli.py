@@ -444,7 +444,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     if lat:
         print(f"  latency static {lat['static_ms']:.2f} ms vs eager {lat['eager_ms']:.2f} ms per sample "
               f"({lat['device']})")
-    print(f"try it: cd {result['out']} && python predict.py \"...\"")
+    # the built application runs scripts itself: it has no separate python
+    runner = Path(sys.executable).name if getattr(sys, "frozen", False) else "python"
+    print(f"try it: cd {result['out']} && {runner} predict.py \"...\"")
     return 0
 
 
