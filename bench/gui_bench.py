@@ -137,7 +137,10 @@ def main() -> int:
     data.cleaned_df = None
     t0 = time.perf_counter()
     data.import_file(csv)
-    import_stall = meter.measure(lambda: data.cleaned_df is not None and data.raw is not None and len(data.raw) == n)
+    # until the big frame is read, cleaned (not an earlier, small cleaning result) and its
+    # column statistics are shown, with no background operation left
+    import_stall = meter.measure(lambda: data.raw is not None and len(data.raw) == n and data.cleaned_df is not None
+                                 and len(data.cleaned_df) > n // 2 and not w.tasks.active)
     import_s = time.perf_counter() - t0
 
     print(f"{'measure':<44}{'value':>12}{'target':>10}{'ratio':>8}")
@@ -147,6 +150,7 @@ def main() -> int:
     print(f"{f'longest stall, importing+cleaning {n:,} rows (ms)':<44}{import_stall:>12.1f}{TARGET_STALL_MS:>10.1f}"
           f"{import_stall / TARGET_STALL_MS:>8.2f}")
     print(f"(curve points received: {points}; import and cleaning took {import_s:.1f} s in the background)")
+    w.tasks.wait()
     w.session.close()
     return 0
 

@@ -1,6 +1,7 @@
 """Save one PNG per page of the desktop application, on a sample project with a short real run.
 
     python docs/make_screenshots.py OUT_DIR [--lang en|zh_CN] [--size 1366x768]
+    python docs/make_screenshots.py docs/screenshots/zh --lang zh_CN     # the Chinese interface
 
 Works offscreen (it sets QT_QPA_PLATFORM=offscreen unless a platform is chosen). The
 project is built in a temporary folder from the finance_sentiment sample data; the
@@ -104,6 +105,9 @@ def main() -> int:
     shot("4-evaluate")
 
     ex = w.show_step("export")
+    for fmt in ("static", "merged", "onnx"):
+        ex.format_checks[fmt].setChecked(True)
+    ex.int8_check.setChecked(True)
     if ex.export():
         wait(lambda: not ex.runner.running, 600)
     shot("5-export")

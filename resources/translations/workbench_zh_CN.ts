@@ -44,361 +44,393 @@
       <translation>回答 / 输出</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="136" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="55" />
+      <source>JSON (Alpaca)</source>
+      <translation>JSON（Alpaca）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="56" />
+      <source>JSON (ShareGPT)</source>
+      <translation>JSON（ShareGPT）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="57" />
+      <source>JSON (chat messages)</source>
+      <translation>JSON（对话消息）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="58" />
+      <source>JSON (src/tgt)</source>
+      <translation>JSON（src/tgt）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="69" />
+      <source>UTF-8 with BOM</source>
+      <translation>UTF-8（带 BOM）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="227" />
       <source>Import a file…</source>
       <translation>导入文件…</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="138" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="229" />
       <source>No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window.</source>
       <translation>还没有数据：请导入 CSV、Excel、JSON/JSONL 或 Parquet 文件，或把文件拖到窗口上。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="145" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="236" />
       <source>Save and prepare the data</source>
       <translation>保存并准备数据</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="147" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="238" />
       <source>Writes the cleaned, split data into the project so that training can start.</source>
       <translation>把清洗并划分好的数据写入项目，之后即可开始训练。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="161" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="252" />
       <source>Imported data</source>
       <translation>导入的原始数据</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="162" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="253" />
       <source>After cleaning</source>
       <translation>清洗后的数据</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="165" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="256" />
       <source>Filter rows containing…</source>
       <translation>筛选包含以下内容的行…</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="169" />
-      <location filename="../../workbench/gui/pages/data_page.py" line="462" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="260" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="575" />
       <source>in all columns</source>
       <translation>所有列</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="197" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="288" />
       <source>Columns</source>
       <translation>列</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="198" />
-      <location filename="../../workbench/gui/pages/data_page.py" line="826" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="289" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="953" />
       <source>Cleaning</source>
       <translation>清洗</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="199" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="290" />
       <source>Mapping</source>
       <translation>列对应</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="200" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="291" />
       <source>Split</source>
       <translation>划分</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="213" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="304" />
       <source>Undo</source>
       <translation>撤销</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="220" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="311" />
       <source>Redo</source>
       <translation>重做</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="230" />
-      <location filename="../../workbench/gui/pages/data_page.py" line="303" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="321" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="394" />
       <source>Column</source>
       <translation>列</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="235" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="326" />
       <source>Import data to see its columns.</source>
       <translation>导入数据后即可查看各列。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="238" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="329" />
       <source>Text length (characters)</source>
       <translation>文本长度（字符）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="239" />
-      <location filename="../../workbench/gui/pages/data_page.py" line="554" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="330" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="667" />
       <source>Most frequent values</source>
       <translation>最常见的取值</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="251" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="342" />
       <source>Step</source>
       <translation>步骤</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="251" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="342" />
       <source>Rows dropped</source>
       <translation>删除的行</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="251" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="342" />
       <source>Cells changed</source>
       <translation>修改的单元格</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="265" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="356" />
       <source>Add step</source>
       <translation>添加步骤</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="275" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="366" />
       <source>Remove the selected step</source>
       <translation>删除选中的步骤</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="279" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="370" />
       <source>Move the step up</source>
       <translation>上移该步骤</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="283" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="374" />
       <source>Move the step down</source>
       <translation>下移该步骤</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="299" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="390" />
       <source>Affected rows (before → after)</source>
       <translation>受影响的行（处理前 → 处理后）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="303" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="394" />
       <source>Row</source>
       <translation>行</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="303" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="394" />
       <source>Before</source>
       <translation>处理前</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="303" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="394" />
       <source>After</source>
       <translation>处理后</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="314" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="414" />
       <source>Tell Workbench which column of your file plays which part. Required parts are marked *.</source>
       <translation>告诉 Workbench 文件中的哪一列对应哪一部分。必填部分标有 *。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="333" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="433" />
       <source>Training %</source>
       <translation>训练 %</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="333" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="433" />
       <source>Validation %</source>
       <translation>验证 %</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="333" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="433" />
       <source>Test %</source>
       <translation>测试 %</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="344" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="444" />
       <source>The same number gives the same split every time.</source>
       <translation>相同的数字每次得到相同的划分。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="345" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="445" />
       <source>Random seed</source>
       <translation>随机种子</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="350" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="450" />
       <source>The model learns from the training rows, is checked on the validation rows while it trains, and is measured on the test rows, which it never sees. For classification every label is split in the same proportions.</source>
       <translation>模型从训练数据中学习，训练过程中用验证数据检查，最后用它从未见过的测试数据衡量效果。分类任务中每个标签都按相同比例划分。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="396" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="498" />
       <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
       <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="397" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="499" />
       <source>Import a data file</source>
       <translation>导入数据文件</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="403" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="505" />
       <source>No template chosen</source>
       <translation>未选择模板</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="404" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="506" />
       <source>Choose a template first: it says which columns the data needs.</source>
       <translation>请先选择模板：模板决定了数据需要哪些列。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="424" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="532" />
       <source>{0} · {1} rows · {2} columns · {3}</source>
       <translation>{0} · {1} 行 · {2} 列 · {3}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="441" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="537" />
+      <source>{0}
+Shown from the project's copy of it, taken when the data was prepared.</source>
+      <translation>{0}
+显示的是准备数据时保存在项目中的副本。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="554" />
       <source>Reading {0}</source>
       <translation>正在读取 {0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="478" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="591" />
       <source>{0} rows</source>
       <translation>{0} 行</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="480" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="593" />
       <source>{0} of {1} rows</source>
       <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="514" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="627" />
       <source>Sorting and filtering</source>
       <translation>正在排序和筛选</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="535" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="648" />
       <source>Computing column statistics</source>
       <translation>正在计算列统计</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="544" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="657" />
       <source>{0} rows · {1} missing or blank ({2:.1%}) · {3} distinct values · average length {4:.0f}, longest {5} characters</source>
       <translation>{0} 行 · {1} 个缺失或空白（{2:.1%}）· {3} 个不同取值 · 平均长度 {4:.0f}，最长 {5} 个字符</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="554" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="667" />
       <source>Label distribution</source>
       <translation>标签分布</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="577" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="690" />
       <source>(none)</source>
       <translation>（无）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="599" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="712" />
       <source>map {0}</source>
       <translation>对应“{0}”</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="615" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="728" />
       <source>Fix the mapping above; cleaning and preparing wait for it.</source>
       <translation>请先修正上面的列对应关系，清洗和准备数据需要它。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="619" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="732" />
       <source>The mapping is complete.</source>
       <translation>列对应关系已完整。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="671" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="784" />
       <source>add {0}</source>
       <translation>添加“{0}”</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="680" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="793" />
       <source>remove {0}</source>
       <translation>删除“{0}”</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="689" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="802" />
       <source>move {0}</source>
       <translation>移动“{0}”</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="697" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="810" />
       <source>switch on {0}</source>
       <translation>开启“{0}”</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="697" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="810" />
       <source>switch off {0}</source>
       <translation>关闭“{0}”</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="722" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="835" />
       <source>change {0}</source>
       <translation>修改“{0}”</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="754" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="867" />
       <source>Select a step to see and change its settings.</source>
       <translation>选择一个步骤以查看和修改它的设置。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="770" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="888" />
       <source>(row dropped)</source>
       <translation>（该行已删除）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="774" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="901" />
       <source>Affected rows (before → after): {0} of them shown</source>
       <translation>受影响的行（处理前 → 处理后）：显示其中 {0} 行</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="775" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="902" />
       <source>Affected rows: none in this data</source>
       <translation>受影响的行：这份数据中没有</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="813" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="940" />
       <source>{0} rows imported → {1} rows after cleaning.</source>
       <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="824" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="951" />
       <source>Cleaning failed</source>
       <translation>清洗失败</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="842" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="969" />
       <source>The three parts add up to {0:g}%; they must add up to 100%.</source>
       <translation>三部分合计 {0:g}%，必须等于 100%。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="845" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="972" />
       <source>The training part cannot be empty.</source>
       <translation>训练部分不能为空。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="851" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="978" />
       <source>About {0} training, {1} validation and {2} test rows.</source>
       <translation>约 {0} 行用于训练、{1} 行用于验证、{2} 行用于测试。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="854" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="981" />
       <source>The split is valid.</source>
       <translation>划分比例有效。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="866" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="993" />
       <source>The split is not valid</source>
       <translation>划分比例无效</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="890" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="1017" />
       <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
       <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="894" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="1021" />
       <source>Preparing the data</source>
       <translation>正在准备数据</translation>
     </message>
@@ -475,223 +507,223 @@
   <context>
     <name>EvaluatePage</name>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="35" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="36" />
       <source>Accuracy</source>
       <translation>准确率</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="36" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="37" />
       <source>Macro F1</source>
       <translation>宏平均 F1</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="37" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="38" />
       <source>ROUGE-L</source>
       <translation>ROUGE-L</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="38" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="39" />
       <source>BLEU</source>
       <translation>BLEU</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="39" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="40" />
       <source>Exact match</source>
       <translation>完全一致</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="40" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="41" />
       <source>Loss on the answers</source>
       <translation>答案部分的损失</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="41" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="42" />
       <source>Perplexity</source>
       <translation>困惑度</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="49" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="50" />
       <source>share of test rows labelled right</source>
       <translation>测试数据中标签判断正确的比例</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="50" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="51" />
       <source>balance of precision and recall, averaged over labels</source>
       <translation>精确率与召回率的平衡，按标签平均</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="51" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="52" />
       <source>overlap with the reference answers (0–1)</source>
       <translation>与参考答案的重合度（0–1）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="52" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="53" />
       <source>n-gram match with the references (0–100)</source>
       <translation>与参考答案的 n 元组匹配度（0–100）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="53" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="54" />
       <source>answers identical to the reference</source>
       <translation>与参考答案完全相同的比例</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="54" />
       <location filename="../../workbench/gui/pages/evaluate_page.py" line="55" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="56" />
       <source>lower is better</source>
       <translation>越低越好</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="85" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="86" />
       <source>Evaluation could not start</source>
       <translation>无法开始评估</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="99" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="100" />
       <source>test rows</source>
       <translation>测试数据</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="100" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="101" />
       <source>validation rows</source>
       <translation>验证数据</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="101" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="102" />
       <source>Compare with the base model</source>
       <translation>与基础模型对比</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="103" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="104" />
       <source>Evaluate</source>
       <translation>评估</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="109" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="110" />
       <source>Run</source>
       <translation>训练</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="111" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="112" />
       <source>on</source>
       <translation>数据</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="121" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="122" />
       <source>Confusion matrix: rows are the true labels, columns the predicted ones</source>
       <translation>混淆矩阵：行是真实标签，列是预测标签</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="142" />
-      <source>Wrong only</source>
-      <translation>只看错误</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="163" />
-      <source>Type a text or a question, as in your data, and press Enter</source>
-      <translation>像数据中那样输入一段文本或一个问题，然后按回车</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="165" />
-      <source>Ask the model</source>
-      <translation>向模型提问</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="175" />
-      <source>Results</source>
-      <translation>结果</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="176" />
-      <source>Samples (fine-tuned and base side by side)</source>
-      <translation>逐条结果（微调模型与基础模型对照）</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="177" />
-      <source>Playground</source>
-      <translation>试用</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="199" />
-      <source>(no finished run yet: train one on the Train page)</source>
-      <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="231" />
-      <source>Evaluating {0} in a separate process…</source>
-      <translation>正在独立进程中评估 {0}…</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="240" />
-      <source>Evaluating: {0} {1}/{2}</source>
-      <translation>正在评估：{0} {1}/{2}</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="250" />
-      <source>Evaluation failed</source>
-      <translation>评估失败</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="252" />
-      <source>Evaluation finished.</source>
-      <translation>评估完成。</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="266" />
-      <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
-      <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="273" />
-      <source>The evaluation results could not be read: {0}</source>
-      <translation>无法读取评估结果：{0}</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="299" />
-      <source>base model {0}; {1}</source>
-      <translation>基础模型 {0}；{1}</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="309" />
-      <source>predicted</source>
-      <translation>预测</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="309" />
-      <source>true</source>
-      <translation>真实</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="312" />
-      <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
-      <translation>{1} 数据集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="317" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="130" />
       <source>label</source>
       <translation>标签</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="317" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="130" />
       <source>precision</source>
       <translation>精确率</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="317" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="130" />
       <source>recall</source>
       <translation>召回率</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="317" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="131" />
       <source>F1</source>
       <translation>F1</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="317" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="131" />
       <source>rows</source>
       <translation>行数</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="334" />
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="170" />
+      <source>Wrong only</source>
+      <translation>只看错误</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="191" />
+      <source>Type a text or a question, as in your data, and press Enter</source>
+      <translation>像数据中那样输入一段文本或一个问题，然后按回车</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="193" />
+      <source>Ask the model</source>
+      <translation>向模型提问</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="203" />
+      <source>Results</source>
+      <translation>结果</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="204" />
+      <source>Samples (fine-tuned and base side by side)</source>
+      <translation>逐条结果（微调模型与基础模型对照）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="205" />
+      <source>Playground</source>
+      <translation>试用</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="227" />
+      <source>(no finished run yet: train one on the Train page)</source>
+      <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="259" />
+      <source>Evaluating {0} in a separate process…</source>
+      <translation>正在独立进程中评估 {0}…</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="268" />
+      <source>Evaluating: {0} {1}/{2}</source>
+      <translation>正在评估：{0} {1}/{2}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="278" />
+      <source>Evaluation failed</source>
+      <translation>评估失败</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="280" />
+      <source>Evaluation finished.</source>
+      <translation>评估完成。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="294" />
+      <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
+      <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="301" />
+      <source>The evaluation results could not be read: {0}</source>
+      <translation>无法读取评估结果：{0}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="327" />
+      <source>base model {0}; {1}</source>
+      <translation>基础模型 {0}；{1}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="337" />
+      <source>predicted</source>
+      <translation>预测</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="337" />
+      <source>true</source>
+      <translation>真实</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="340" />
+      <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
+      <translation>{1} 数据集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="375" />
       <source>{0} of {1} rows</source>
       <translation>{1} 行中的 {0} 行</translation>
     </message>
@@ -699,124 +731,270 @@
   <context>
     <name>ExportPage</name>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="27" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="28" />
       <source>Paddle Inference (static graph, for servers)</source>
       <translation>飞桨推理模型（静态图，用于服务器部署）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="28" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="29" />
       <source>Merged weights (safetensors, for further training)</source>
       <translation>合并后的权重（safetensors，可继续训练）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="29" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="30" />
       <source>ONNX (for ONNX Runtime)</source>
       <translation>ONNX（用于 ONNX Runtime）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="45" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="43" />
+      <source>Static model {0} ms vs {1} ms for the trained model per request</source>
+      <translation>每次请求：静态图模型 {0} 毫秒，训练所得模型 {1} 毫秒</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="46" />
+      <source>({0}× the speed)</source>
+      <translation>（速度为其 {0} 倍）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="49" />
+      <source>Static model {0} ms per request</source>
+      <translation>静态图模型每次请求 {0} 毫秒</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="52" />
+      <source>{0} samples/s at batch {1}</source>
+      <translation>批大小 {1} 时每秒 {0} 条</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="56" />
+      <source>CPU with oneDNN</source>
+      <translation>CPU（使用 oneDNN）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="57" />
+      <source>CPU</source>
+      <translation>CPU</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="59" />
+      <source>{0} threads</source>
+      <translation>{0} 个线程</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="66" />
+      <source>verified</source>
+      <translation>已核对</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="67" />
+      <source>not made</source>
+      <translation>未生成</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="68" />
+      <source>skipped</source>
+      <translation>已跳过</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="81" />
+      <source>accuracy {0} → {1} ({2:+.1f} points)</source>
+      <translation>准确率 {0} → {1}（{2:+.1f} 个百分点）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="84" />
+      <source>perplexity {0} → {1}</source>
+      <translation>困惑度 {0} → {1}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="89" />
+      <source>same answer as the full model on {0} of the rows</source>
+      <translation>{0} 的数据与完整精度模型答案相同</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="92" />
+      <source>weights {0} MB instead of {1} MB</source>
+      <translation>权重 {0} MB（原为 {1} MB）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="107" />
+      <source>model card: evaluation figures, checks, how to use it</source>
+      <translation>模型卡：评估指标、核对结果和使用方法</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="108" />
+      <source>the bundle's description and every check's figures</source>
+      <translation>包的说明和每项核对的数据</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="109" />
+      <source>stand-alone prediction script (CSV/JSONL in, predictions out)</source>
+      <translation>独立的预测脚本（输入 CSV/JSONL，输出预测）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="110" />
+      <source>the packages predict.py needs</source>
+      <translation>predict.py 所需的软件包</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="114" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="359" />
+      <source>8-bit (int8) static model</source>
+      <translation>8 位（int8）静态图模型</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="115" />
+      <source>tokenizer files</source>
+      <translation>分词器文件</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="145" />
       <source>Export could not start</source>
       <translation>无法开始导出</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="55" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="155" />
       <source>Run</source>
       <translation>训练</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="57" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="157" />
       <source>Formats</source>
       <translation>导出格式</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="65" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="165" />
       <source>Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact</source>
       <translation>同时导出 8 位（int8）模型：体积更小、在处理器上更快，精度略低</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="67" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="167" />
       <source>The bundle holds the model, a stand-alone predict.py, its requirements and a model card with the evaluation figures. Every format is checked against the trained model.</source>
       <translation>导出包含模型、独立的 predict.py 预测脚本、依赖清单以及附带评估结果的模型说明。每种格式都会与训练所得的模型逐一核对。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="73" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="173" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="76" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="176" />
       <source>Open the bundle's folder</source>
       <translation>打开导出文件夹</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="88" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="188" />
       <source>Format</source>
       <translation>格式</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="88" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="188" />
       <source>Status</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="88" />
-      <source>Largest difference from the trained model</source>
-      <translation>与训练所得模型的最大差异</translation>
+      <location filename="../../workbench/gui/pages/export_page.py" line="188" />
+      <source>Check against the trained model</source>
+      <translation>与训练所得模型的核对</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="89" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="189" />
       <source>Files</source>
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="123" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="206" />
+      <source>File or folder</source>
+      <translation>文件或文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="206" />
+      <source>Size</source>
+      <translation>大小</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="206" />
+      <source>What it is</source>
+      <translation>说明</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="218" />
+      <source>The export command's messages appear here while it runs.</source>
+      <translation>导出命令运行时的消息会显示在这里。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="220" />
+      <source>Bundle contents</source>
+      <translation>包内容</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="221" />
+      <source>Export log</source>
+      <translation>导出日志</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="244" />
       <source>(no finished run yet: train one on the Train page)</source>
       <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="153" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="278" />
       <source>Exported earlier into {0}.</source>
       <translation>之前已导出到 {0}。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="165" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="291" />
       <source>No format chosen</source>
       <translation>未选择导出格式</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="165" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="291" />
       <source>Tick at least one format to export.</source>
       <translation>请至少勾选一种导出格式。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="173" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="299" />
       <source>Exporting {0} in a separate process…</source>
       <translation>正在独立进程中导出 {0}…</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="185" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="315" />
       <source>Exporting: {0}</source>
       <translation>正在导出：{0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="198" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="328" />
       <source>The export printed no result.</source>
       <translation>导出命令没有输出结果。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="200" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="333" />
       <source>Export failed</source>
       <translation>导出失败</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="204" />
+      <location filename="../../workbench/gui/pages/export_page.py" line="337" />
       <source>Exported into {0}.</source>
       <translation>已导出到 {0}。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="223" />
-      <source>&lt;b&gt;Latency&lt;/b&gt; (median per request on this computer): {0}</source>
-      <translation>&lt;b&gt;延迟&lt;/b&gt;（本机单次请求的中位数）：{0}</translation>
+      <location filename="../../workbench/gui/pages/export_page.py" line="363" />
+      <source>same answers as the evaluation on {0} of {1} test rows</source>
+      <translation>{1} 条测试数据中有 {0} 条与评估结果相同</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="365" />
+      <source>predict.py (run as a user would)</source>
+      <translation>predict.py（按用户的方式运行）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="377" />
+      <source>&lt;b&gt;Speed&lt;/b&gt; (median per request on this computer): {0}</source>
+      <translation>&lt;b&gt;速度&lt;/b&gt;（本机上每次请求的中位数）：{0}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/export_page.py" line="380" />
+      <source>Processor: {0}; measured on {1} requests, one at a time.</source>
+      <translation>处理器：{0}；逐条测量了 {1} 次请求。</translation>
     </message>
   </context>
   <context>
@@ -1369,38 +1547,38 @@
       <translation>示例数据（前几行）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="141" />
-      <location filename="../../workbench/gui/pages/template_page.py" line="188" />
+      <location filename="../../workbench/gui/pages/template_page.py" line="142" />
+      <location filename="../../workbench/gui/pages/template_page.py" line="189" />
       <source>Use this template</source>
       <translation>使用此模板</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="179" />
+      <location filename="../../workbench/gui/pages/template_page.py" line="180" />
       <source>&lt;b&gt;Task:&lt;/b&gt; {0}</source>
       <translation>&lt;b&gt;任务：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="180" />
+      <location filename="../../workbench/gui/pages/template_page.py" line="181" />
       <source>&lt;b&gt;Columns:&lt;/b&gt; {0}</source>
       <translation>&lt;b&gt;列：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="181" />
+      <location filename="../../workbench/gui/pages/template_page.py" line="182" />
       <source>&lt;b&gt;Metrics:&lt;/b&gt; {0}</source>
       <translation>&lt;b&gt;评估指标：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="184" />
+      <location filename="../../workbench/gui/pages/template_page.py" line="185" />
       <source>&lt;b&gt;Labels:&lt;/b&gt; {0}</source>
       <translation>&lt;b&gt;标签：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="187" />
+      <location filename="../../workbench/gui/pages/template_page.py" line="188" />
       <source>This project uses this template</source>
       <translation>本项目正在使用此模板</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="207" />
+      <location filename="../../workbench/gui/pages/template_page.py" line="208" />
       <source>Reading the sample data</source>
       <translation>正在读取示例数据</translation>
     </message>
@@ -1408,152 +1586,8 @@
   <context>
     <name>TrainPage</name>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="111" />
-      <source>Base model</source>
-      <translation>基础模型</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="114" />
-      <source>Built-in tiny model (trains in a minute)</source>
-      <translation>内置微型模型（约一分钟训练完）</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="115" />
-      <source>Built-in small model (trains in minutes)</source>
-      <translation>内置小模型（几分钟训练完）</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="116" />
-      <source>A model folder on this computer…</source>
-      <translation>本机上的模型文件夹…</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="117" />
-      <source>A model id (downloaded)</source>
-      <translation>模型 ID（需联网下载）</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="118" />
-      <source>The built-in models are trained from scratch on your data so that everything works offline on any computer; they show the flow, not production quality. For real use pick a downloaded ERNIE, Qwen or Llama folder.</source>
-      <translation>内置模型会在您的数据上从零开始训练，因此在任何电脑上都能离线跑通全流程；它们用于演示流程，达不到生产质量。实际使用请选择已下载的 ERNIE、Qwen 或 Llama 模型文件夹。</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="123" />
-      <source>folder or model id</source>
-      <translation>文件夹或模型 ID</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="125" />
-      <source>Browse…</source>
-      <translation>浏览…</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="131" />
-      <source>LoRA (small add-on, fast)</source>
-      <translation>LoRA（附加小模块，速度快）</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="132" />
-      <source>Full fine-tuning (all weights)</source>
-      <translation>全量微调（训练全部权重）</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="133" />
-      <source>LoRA trains a small add-on and keeps the base model unchanged: faster and needs less memory. Full fine-tuning changes every weight.</source>
-      <translation>LoRA 只训练一个附加的小模块，基础模型保持不变：更快、更省内存。全量微调会修改全部权重。</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="136" />
-      <location filename="../../workbench/gui/pages/train_page.py" line="221" />
-      <source>Model</source>
-      <translation>模型</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="138" />
-      <source>Method</source>
-      <translation>训练方式</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="141" />
-      <source>Settings</source>
-      <translation>设置</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="146" />
-      <source>Preset</source>
-      <translation>预设方案</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="159" />
-      <source>by epochs</source>
-      <translation>按轮数</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="161" />
-      <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
-      <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="165" />
-      <source>How often (in steps) the model is checked on the validation rows and saved.</source>
-      <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="166" />
-      <source>Stop after steps</source>
-      <translation>训练步数上限</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="167" />
-      <source>Check and save every</source>
-      <translation>每隔多少步检查并保存</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="175" />
-      <source>Start</source>
-      <translation>开始</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="178" />
-      <source>Stop</source>
-      <translation>停止</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="180" />
-      <source>Resume</source>
-      <translation>恢复训练</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="195" />
-      <source>No run yet: choose the settings and click Start.</source>
-      <translation>还没有训练：选好参数后点击“开始”。</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="200" />
-      <location filename="../../workbench/gui/pages/train_page.py" line="221" />
-      <source>Loss</source>
-      <translation>损失</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="200" />
-      <location filename="../../workbench/gui/pages/train_page.py" line="203" />
-      <location filename="../../workbench/gui/pages/train_page.py" line="230" />
-      <source>step</source>
-      <translation>步数</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="201" />
-      <source>training loss</source>
-      <translation>训练损失</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="202" />
-      <source>validation loss</source>
-      <translation>验证损失</translation>
-    </message>
-    <message>
       <location filename="../../workbench/gui/pages/train_page.py" line="51" />
-      <location filename="../../workbench/gui/pages/train_page.py" line="203" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="208" />
       <source>Learning rate</source>
       <translation>学习率</translation>
     </message>
@@ -1633,153 +1667,312 @@
       <translation>意外中断</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="204" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="112" />
+      <source>Base model</source>
+      <translation>基础模型</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="115" />
+      <source>Built-in tiny model (trains in a minute)</source>
+      <translation>内置微型模型（约一分钟训练完）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="116" />
+      <source>Built-in small model (trains in minutes)</source>
+      <translation>内置小模型（几分钟训练完）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="117" />
+      <source>A model folder on this computer…</source>
+      <translation>本机上的模型文件夹…</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="118" />
+      <source>A model id (downloaded)</source>
+      <translation>模型 ID（需联网下载）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="119" />
+      <source>The built-in models are trained from scratch on your data so that everything works offline on any computer; they show the flow, not production quality. For real use pick a downloaded ERNIE, Qwen or Llama folder.</source>
+      <translation>内置模型会在您的数据上从零开始训练，因此在任何电脑上都能离线跑通全流程；它们用于演示流程，达不到生产质量。实际使用请选择已下载的 ERNIE、Qwen 或 Llama 模型文件夹。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="124" />
+      <source>folder or model id</source>
+      <translation>文件夹或模型 ID</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="126" />
+      <source>Browse…</source>
+      <translation>浏览…</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="132" />
+      <source>LoRA (small add-on, fast)</source>
+      <translation>LoRA（附加小模块，速度快）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="133" />
+      <source>Full fine-tuning (all weights)</source>
+      <translation>全量微调（训练全部权重）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="134" />
+      <source>LoRA trains a small add-on and keeps the base model unchanged: faster and needs less memory. Full fine-tuning changes every weight.</source>
+      <translation>LoRA 只训练一个附加的小模块，基础模型保持不变：更快、更省内存。全量微调会修改全部权重。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="137" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="226" />
+      <source>Model</source>
+      <translation>模型</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="139" />
+      <source>Method</source>
+      <translation>训练方式</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="146" />
+      <source>Settings</source>
+      <translation>设置</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="151" />
+      <source>Preset</source>
+      <translation>预设方案</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="164" />
+      <source>by epochs</source>
+      <translation>按轮数</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="166" />
+      <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
+      <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="170" />
+      <source>How often (in steps) the model is checked on the validation rows and saved.</source>
+      <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="171" />
+      <source>Stop after steps</source>
+      <translation>训练步数上限</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="172" />
+      <source>Check and save every</source>
+      <translation>每隔多少步检查并保存</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="180" />
+      <source>Start</source>
+      <translation>开始</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="183" />
+      <source>Stop</source>
+      <translation>停止</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="185" />
+      <source>Resume</source>
+      <translation>恢复训练</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="200" />
+      <source>No run yet: choose the settings and click Start.</source>
+      <translation>还没有训练：选好参数后点击“开始”。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="205" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="226" />
+      <source>Loss</source>
+      <translation>损失</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="205" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="208" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="235" />
+      <source>step</source>
+      <translation>步数</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="206" />
+      <source>training loss</source>
+      <translation>训练损失</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="207" />
+      <source>validation loss</source>
+      <translation>验证损失</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="209" />
       <source>learning rate</source>
       <translation>学习率</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="220" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="225" />
       <source>Compare</source>
       <translation>对比</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="220" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="225" />
       <source>Run</source>
       <translation>训练</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="220" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="225" />
       <source>Status</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="220" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="225" />
       <source>Step</source>
       <translation>步骤</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="221" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="226" />
       <source>Validation loss</source>
       <translation>验证损失</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="230" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="235" />
       <source>Training loss of the runs ticked in the list</source>
       <translation>列表中勾选的训练的损失曲线</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="240" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="245" />
       <source>Runs</source>
       <translation>训练记录</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="241" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="246" />
       <source>Compare runs</source>
       <translation>对比训练</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="242" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="247" />
       <source>Log</source>
       <translation>日志</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="259" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="264" />
       <source>Recommended for this data</source>
       <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="307" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="313" />
       <source>Choose a model folder (with config.json)</source>
       <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="375" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="330" />
+      <source>The built-in model starts from random weights, so all of its weights are trained (LoRA adapts a model that has already learned; it does not apply here).</source>
+      <translation>内置模型从随机权重开始，所以训练全部权重（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="333" />
+      <source>Every weight of the model is trained, so there are no LoRA settings.</source>
+      <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="395" />
       <source>About {0} steps, roughly {1} and {2:.0f} MB of memory on this computer's processor (an estimate from the data size and the model, not a promise).</source>
       <translation>约 {0} 步，在本机处理器上大约需要 {1}、{2:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="384" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="408" />
+      <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
+      <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="416" />
       <source>Choose a base model: a model folder on this computer or a model id.</source>
       <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="406" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="438" />
       <source>The data is not prepared</source>
       <translation>数据尚未准备好</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="407" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="439" />
       <source>Prepare the data on the Data page first (Save and prepare the data).</source>
       <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="415" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="447" />
       <source>Training could not start</source>
       <translation>无法开始训练</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="432" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="464" />
       <source>Asked {0} to save a checkpoint and stop.</source>
       <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="469" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="501" />
       <source>Nothing to resume from</source>
       <translation>没有可以恢复的检查点</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="470" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="502" />
       <source>Run {0} saved no checkpoint before it ended. Start a new run instead.</source>
       <translation>训练 {0} 结束前没有保存检查点，请重新开始一次训练。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="477" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="509" />
       <source>Training could not resume</source>
       <translation>无法恢复训练</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="480" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="512" />
       <source>Resuming {0} from {1}.</source>
       <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="614" />
-      <location filename="../../workbench/gui/pages/train_page.py" line="628" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="646" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="664" />
       <source>Run {0} · {1}</source>
       <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="630" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="666" />
       <source>The worker process ended without reporting. Resume continues from the last checkpoint; worker.log in the run folder says what happened.</source>
       <translation>训练进程意外结束，没有留下结束记录。“恢复训练”会从最后一个检查点继续；训练文件夹中的 worker.log 记录了原因。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="646" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="682" />
       <source>step {0}: validation loss {1:.4f} {2}</source>
       <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="650" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="686" />
       <source>the built-in model (trained from scratch on this data)</source>
       <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="652" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="688" />
       <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
       <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="655" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="691" />
       <source>Saved checkpoint {0}</source>
       <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="659" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="695" />
       <source>Run ended: {0}</source>
       <translation>训练结束：{0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="670" />
+      <location filename="../../workbench/gui/pages/train_page.py" line="706" />
       <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
       <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>

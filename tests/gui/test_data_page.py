@@ -3,7 +3,7 @@ from pathlib import Path
 import pandas as pd
 from PySide6.QtCore import Qt
 
-from workbench.gui.pages.data_page import DataPage
+from workbench.gui.pages.data_page import DataPage, change_window
 
 
 def _page(qtbot, session, tasks, root):
@@ -112,3 +112,18 @@ def test_import_of_a_bad_file_says_what_to_do(qtbot, session, tasks, sample_proj
     with qtbot.waitSignal(tasks.error_shown, timeout=10000) as blocker:
         page.import_file(bad)
     assert "PNG" in blocker.args[1]
+
+
+def test_change_window_shows_a_change_at_the_end_of_a_long_text():
+    text = "据公司公告消息，" * 30 + "联系电话13812345678。"
+    masked = "据公司公告消息，" * 30 + "联系电话[PHONE]。"
+    (bh, bc, bt), (ah, ac, at) = change_window(text, masked)
+    assert bc == "13812345678" and ac == "[PHONE]"
+    assert bh.startswith("…") and bh.endswith("联系电话") and bt == "。"
+    assert ah.startswith("…") and at == "。"
+    # a change at the start: no leading ellipsis, the rest cut with one
+    (bh, bc, bt), _ = change_window("A" + "b" * 200, "a" + "b" * 200)
+    assert bh == "" and bc == "A" and bt.endswith("…")
+    # a dropped row: only the start of the text
+    (bh, bc, bt), after = change_window("x" * 100, None)
+    assert after == ("", "", "") and bt.endswith("…")

@@ -1,12 +1,13 @@
 import json
 
 import pandas as pd
+from PySide6.QtCore import Qt
 
 from workbench.core.jobs import JobSpec, write_job
 from workbench.core.runs import EventWriter
 from workbench.gui.commands import explain_failure, parse_json_output
 from workbench.gui.pages.evaluate_page import EvaluatePage, wrong_positions
-from workbench.gui.pages.export_page import ExportPage
+from workbench.gui.pages.export_page import ExportPage, describe_int8, describe_latency
 
 
 def _finished_run(root, run_id="run-x"):
@@ -40,6 +41,10 @@ def test_evaluate_page_shows_metrics_confusion_and_wrong_only(qtbot, session, ta
     assert page.cards["accuracy"].value_label.text() == "50.0%"
     assert "25.0%" in page.cards["accuracy"].note_label.text()
     assert page.heatmap.matrix.shape == (3, 3)
+    # the per-class figures are a compact table, one row per label, numbers right-aligned
+    assert page.class_table.rowCount() == 3 and page.class_table.item(1, 0).text() == "中性"
+    assert page.class_table.item(0, 3).text() == "0.50"
+    assert page.class_table.item(0, 3).textAlignment() & int(Qt.AlignmentFlag.AlignRight)
     assert page.samples_model.rowCount() == 4
     page.wrong_only.setChecked(True)
     assert page.samples_model.rowCount() == 2
@@ -65,6 +70,18 @@ def test_export_page_reads_an_earlier_bundle(qtbot, session, tasks, sample_proje
     assert page.table.item(0, 2).text() == "3.20e-06"
     assert "4.2 ms" in page.latency_label.text()
     assert page.open_button.isEnabled()
+    assert page.contents.item(0, 0).text() == "bundle.json"
+
+
+def test_latency_and_int8_read_as_sentences():
+    text = describe_latency({"device": "cpu+onednn", "threads": 2, "samples": 8, "static_ms": 12.808, "eager_ms": 6.729,
+                             "ratio": 1.9034, "cpu": "x86_64", "throughput_samples_per_s": 80.28, "throughput_batch": 8})
+    assert text == ("Static model 12.8 ms vs 6.7 ms for the trained model per request (0.53× the speed) · "
+                    "80 samples/s at batch 8 · CPU with oneDNN, 2 threads")
+    assert "_ms" not in text and "threads: " not in text
+    text = describe_int8({"status": "ok", "accuracy_fp32": 0.75, "accuracy_int8": 0.74, "label_agreement": 0.97,
+                          "size_mb_fp32": 3.4, "size_mb_int8": 0.9})
+    assert "75.0% → 74.0% (-1.0 points)" in text and "0.9 MB instead of 3.4 MB" in text
 
 
 def test_command_output_parsing_and_missing_command_message():

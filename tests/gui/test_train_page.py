@@ -88,3 +88,20 @@ def test_settings_from_template_presets_and_tooltips(qtbot, session, tasks, samp
     job = page.job_spec()
     assert job.base_model == "builtin:tiny" and job.max_length == 64
     assert "MB" in page.estimate_label.text()
+
+
+def test_lora_settings_only_for_lora(qtbot, session, tasks, sample_project):
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:tiny"))
+    assert page.method_combo.currentData() == "full" and not page.method_combo.isEnabled()
+    assert not page.spins["lora_r"].isEnabled()
+    assert not page.hp_form.isRowVisible(page.spins["lora_r"])
+    assert "random weights" in page.method_hint.text()
+    page.model_combo.setCurrentIndex(page.model_combo.findData("id"))
+    page.method_combo.setCurrentIndex(page.method_combo.findData("lora"))
+    assert page.spins["lora_r"].isEnabled() and page.hp_form.isRowVisible(page.spins["lora_r"])
+    assert page.method_hint.isHidden()
+    page.method_combo.setCurrentIndex(page.method_combo.findData("full"))
+    assert not page.hp_form.isRowVisible(page.spins["lora_alpha"])

@@ -49,6 +49,7 @@ SUPPORTED_SUFFIXES: tuple[str, ...] = (
 )
 
 _SAMPLE_BYTES = 64 * 1024
+_CHUNK_BYTES = 1 << 20  # text per chunk when reading CSV/TSV (see _read_delimited)
 _BOM = "\ufeff"
 
 
@@ -332,10 +333,25 @@ def _read_delimited(path: Path, size: int, suffix: str, report: _Reporter, notes
         # One value per line: no delimiter, and quotes are part of the text.
         options.update(sep="\x1f", quoting=csv.QUOTE_NONE)
 
+    # Read in chunks of about a megabyte of text: turning the parsed cells into strings
+    # holds the interpreter lock, and in one piece a million rows would hold it for
+    # hundreds of milliseconds at a time, freezing a window that reads on a background
+    # thread. Chunks let other threads run in between (and are not slower).
+    line_bytes = max(16, len(sample) // max(1, sample.count(b"\n")))
+    chunk_rows = int(min(100_000, max(1_000, _CHUNK_BYTES // line_bytes)))
+
     def read(**extra):
         with open(path, "rb") as fh:
             source = io.BufferedReader(_ProgressRaw(fh, size, report), 1 << 20)
-            return pd.read_csv(source, **{**options, **extra})
+            with pd.read_csv(source, chunksize=chunk_rows, **{**options, **extra}) as reader:
+                chunks = list(reader)
+        if not chunks:  # only a header: read again (small) for the columns
+            with open(path, "rb") as fh:
+                return pd.read_csv(fh, **{**options, **extra})
+        if len(chunks) == 1:
+            return chunks[0]
+        # every chunk keeps the row numbering of the whole file, so a RangeIndex stays one
+        return pd.concat(chunks, ignore_index=isinstance(chunks[0].index, pd.RangeIndex))
 
     def read_header() -> list:
         # The header as written (pandas would already have renamed duplicates and blanks).

@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QUndoCommand, QUndoStack
+from PySide6.QtGui import QAction, QTextDocument, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
-    QComboBox, QDoubleSpinBox, QFormLayout, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMenu,
-    QPushButton, QSpinBox, QSplitter, QTableView, QTableWidget, QTableWidgetItem, QTabWidget, QToolButton,
-    QVBoxLayout, QWidget, QAbstractItemView,
+    QApplication, QComboBox, QDoubleSpinBox, QFormLayout, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+    QMenu, QPushButton, QSpinBox, QSplitter, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTableView,
+    QTableWidget, QTableWidgetItem, QTabWidget, QToolButton, QVBoxLayout, QWidget, QAbstractItemView,
 )
 
 from ...core.cleaning import STEPS, Recipe, Step, StepReport
@@ -46,6 +46,29 @@ def role_name(role: str) -> str:
         "output": QCoreApplication.translate("DataPage", "Answer / output"),
     }
     return names.get(role, role)
+
+
+def format_name(fmt: str | None) -> str:
+    """A file format as users know it."""
+    names = {
+        "csv": "CSV", "tsv": "TSV", "excel": "Excel", "json": "JSON", "jsonl": "JSON Lines",
+        "parquet": "Parquet", "tfrecord": "TFRecord", "alpaca": QCoreApplication.translate("DataPage", "JSON (Alpaca)"),
+        "sharegpt": QCoreApplication.translate("DataPage", "JSON (ShareGPT)"),
+        "messages": QCoreApplication.translate("DataPage", "JSON (chat messages)"),
+        "src_tgt": QCoreApplication.translate("DataPage", "JSON (src/tgt)"),
+    }
+    return names.get(fmt or "", (fmt or "").upper())
+
+
+def encoding_name(encoding: str | None) -> str:
+    """A text encoding as users know it (empty for formats that have none)."""
+    if not encoding:
+        return ""
+    e = encoding.lower().replace("_", "-")
+    if e == "utf-8-sig":
+        return QCoreApplication.translate("DataPage", "UTF-8 with BOM")
+    return {"utf-8": "UTF-8", "gb18030": "GB18030", "gbk": "GBK", "gb2312": "GB2312", "big5": "Big5",
+            "utf-16": "UTF-16", "utf-16-le": "UTF-16 LE", "utf-16-be": "UTF-16 BE"}.get(e, encoding.upper())
 
 
 def step_title(op: str) -> str:
@@ -80,14 +103,72 @@ def column_stats(df: pd.DataFrame, ctx=None) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _around_change(before: str, after: str | None, lead: int = 12) -> tuple[str, str]:
-    """Both texts starting a little before their first difference, so a narrow cell shows it."""
-    if after is None:
-        return before, ""
-    i = next((k for k, (a, b) in enumerate(zip(before, after)) if a != b), min(len(before), len(after)))
-    if i <= lead:
-        return before, after
-    return "…" + before[i - lead:], "…" + after[i - lead:]
+def change_window(before: str, after: str | None, width: int = 60, lead: int = 6) -> tuple[tuple[str, str, str], tuple[str, str, str]]:
+    """The part of both texts around their first difference, for a narrow cell.
+
+    Returns ``(head, changed, tail)`` for the text before and after the change: ``changed``
+    is what differs (between the common beginning and the common end), ``head`` and
+    ``tail`` a little context, with "…" where the text goes on.
+    """
+    if after is None:  # a dropped row: its beginning, nothing marked
+        return ("", "", before[:width] + ("…" if len(before) > width else "")), ("", "", "")
+    after_text = after
+    n = min(len(before), len(after_text))
+    i = 0
+    while i < n and before[i] == after_text[i]:
+        i += 1
+    j = 0  # common end, not overlapping the common beginning
+    while j < n - i and before[len(before) - 1 - j] == after_text[len(after_text) - 1 - j]:
+        j += 1
+
+    def window(text: str) -> tuple[str, str, str]:
+        a, b = i, len(text) - j
+        start = max(0, a - lead)
+        stop = min(len(text), max(b, a) + max(lead, width - (max(b, a) - start)))
+        changed = text[a:b]
+        if b - a > width:  # a long change: its beginning tells enough
+            changed = changed[:width] + "…"
+            stop = b
+        head = ("…" if start > 0 else "") + text[start:a]
+        tail = text[b:stop] + ("…" if stop < len(text) else "")
+        return head, changed, tail
+
+    return window(before), window(after_text)
+
+
+def _html_snippet(parts: tuple[str, str, str], color: str) -> str:
+    import html
+
+    head, changed, tail = (html.escape(x).replace("\n", " ⏎ ") for x in parts)
+    mark = f"<span style='background:{color}'>{changed or '&#8203;'}</span>" if changed else ""
+    return f"{head}{mark}{tail}"
+
+
+class SnippetDelegate(QStyledItemDelegate):
+    """Paints a cell's ``HTML_ROLE`` rich text (the highlighted change) on one line."""
+
+    HTML_ROLE = Qt.ItemDataRole.UserRole + 1
+
+    def paint(self, painter, option, index) -> None:
+        html_text = index.data(self.HTML_ROLE)
+        if not html_text:
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = ""
+        style = opt.widget.style() if opt.widget else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        doc = QTextDocument()
+        doc.setDefaultFont(opt.font)
+        doc.setDocumentMargin(0)
+        doc.setHtml(html_text)
+        rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, opt.widget)
+        painter.save()
+        painter.setClipRect(rect)
+        painter.translate(rect.left() + 2, rect.top() + max(0, (rect.height() - doc.size().height()) / 2))
+        doc.drawContents(painter)
+        painter.restore()
 
 
 class StateCommand(QUndoCommand):
@@ -312,9 +393,18 @@ class DataPage(QWidget):
         self.examples_table = QTableWidget(0, 4)
         self.examples_table.setHorizontalHeaderLabels([self.tr("Row"), self.tr("Column"), self.tr("Before"), self.tr("After")])
         self.examples_table.verticalHeader().setVisible(False)
+        self.examples_table.verticalHeader().setDefaultSectionSize(26)
         self.examples_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.examples_table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        self.examples_table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.examples_table.setWordWrap(False)
+        self.examples_table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.snippet_delegate = SnippetDelegate(self.examples_table)
+        self.examples_table.setItemDelegateForColumn(2, self.snippet_delegate)
+        self.examples_table.setItemDelegateForColumn(3, self.snippet_delegate)
+        eh = self.examples_table.horizontalHeader()
+        eh.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        eh.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        eh.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        eh.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         v.addWidget(self.examples_table, 2)
         return w
 
@@ -388,7 +478,9 @@ class DataPage(QWidget):
         if snap.is_file():
             src = Path(cfg.source.path) if cfg.source else snap
             self._load(snap, source=src if src.is_file() else snap, sheet=cfg.source.sheet if cfg.source else None,
-                       mapping=dict(cfg.mapping), fmt=cfg.source.format if cfg.source else None)
+                       mapping=dict(cfg.mapping), fmt=cfg.source.format if cfg.source else None,
+                       encoding=cfg.source.encoding if cfg.source else None,
+                       source_name=Path(cfg.source.path).name if cfg.source else None)
 
     def _set_split(self, split: SplitSettings) -> None:
         for key in ("train", "val", "test"):
@@ -416,7 +508,9 @@ class DataPage(QWidget):
         return self._load(Path(path), source=Path(path), sheet=sheet, mapping=None)
 
     def _load(self, path: Path, source: Path, sheet: str | None, mapping: dict | None,
-              fmt: str | None = None) -> BackgroundOp:
+              fmt: str | None = None, encoding: str | None = None, source_name: str | None = None) -> BackgroundOp:
+        """Read ``path`` in the background; ``fmt``/``encoding``/``source_name`` describe the
+        original file when ``path`` is the project's snapshot of it."""
         if self._import_op is not None and self._import_op.running:
             self._import_op.cancel()
 
@@ -431,10 +525,18 @@ class DataPage(QWidget):
             df, info = result
             self.raw = df
             self.source_path, self.sheet = source, sheet
-            notes = " ".join(info.notes)
+            from_snapshot = fmt is not None
+            notes = "" if from_snapshot else " ".join(info.notes)
+            kind = format_name(fmt or info.format)
+            enc = encoding_name(encoding if from_snapshot else info.encoding)
             self.source_label.setText(self.tr("{0} · {1} rows · {2} columns · {3}").format(
-                source.name, f"{len(df):,}", df.shape[1], (fmt or info.format).upper()) + (f" · {notes}" if notes else ""))
-            self.source_label.setToolTip(str(source))
+                source_name or source.name, f"{len(df):,}", df.shape[1], f"{kind}, {enc}" if enc else kind)
+                + (f" · {notes}" if notes else ""))
+            tip = str(source)
+            if from_snapshot:
+                tip = self.tr("{0}\nShown from the project's copy of it, taken when the data was prepared.").format(
+                    source if source != path else (source_name or source.name))
+            self.source_label.setToolTip(tip)
             template = self.session.template
             suggested = suggest_mapping(template, [str(c) for c in df.columns])
             if mapping:
@@ -778,10 +880,23 @@ class DataPage(QWidget):
         self.examples_table.setRowCount(len(examples))
         for i, ex in enumerate(examples):
             label = ex.row + 1 if isinstance(ex.row, int) else ex.row
-            before, after = _around_change(ex.before or "", ex.after)
-            after = self.tr("(row dropped)") if ex.after is None else after
-            for col, text in enumerate((str(label), ex.column or "", before, after)):
-                self.examples_table.setItem(i, col, QTableWidgetItem(text))
+            full_before = ex.before or ""
+            b_parts, a_parts = change_window(full_before, ex.after)
+            cells = [(str(label), None, None), (ex.column or "", None, None),
+                     ("".join(b_parts), _html_snippet(b_parts, "#ffd7d5"), full_before)]
+            if ex.after is None:
+                cells.append((self.tr("(row dropped)"), None, None))
+            else:
+                cells.append(("".join(a_parts), _html_snippet(a_parts, "#c9f0d3"), ex.after))
+            for col, (text, html_text, full) in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if html_text:
+                    item.setData(SnippetDelegate.HTML_ROLE, html_text)
+                if full:
+                    import html as _html
+
+                    item.setToolTip("<p>" + _html.escape(full[:4000]).replace("\n", "<br>") + "</p>")
+                self.examples_table.setItem(i, col, item)
         self.examples_label.setText(
             self.tr("Affected rows (before → after): {0} of them shown").format(len(examples)) if examples
             else self.tr("Affected rows: none in this data"))

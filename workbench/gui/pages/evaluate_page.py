@@ -15,13 +15,14 @@ import pandas as pd
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
-    QSplitter, QTableView, QTabWidget, QVBoxLayout, QWidget,
+    QSplitter, QTableView, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget, QAbstractItemView,
 )
 
 from ..commands import CommandRunner, explain_failure
 from ..models.dataframe_model import DataFrameTableModel
 from ..session import ProjectSession
 from ..tasks import TaskManager
+from .train_page import status_text as run_status_text
 from ..widgets.cards import MetricCard
 from ..widgets.charts import HeatMap
 
@@ -125,6 +126,33 @@ class EvaluatePage(QWidget):
         self.summary_text.setWordWrap(True)
         self.summary_text.setTextFormat(Qt.TextFormat.RichText)
         self.summary_text.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.class_table = QTableWidget(0, 5)
+        self.class_table.setHorizontalHeaderLabels([self.tr("label"), self.tr("precision"), self.tr("recall"),
+                                                    self.tr("F1"), self.tr("rows")])
+        self.class_table.verticalHeader().setVisible(False)
+        self.class_table.verticalHeader().setDefaultSectionSize(24)
+        self.class_table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.class_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.class_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.class_table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.class_table.setAlternatingRowColors(True)
+        self.class_table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.class_table.setSizeAdjustPolicy(QAbstractItemView.SizeAdjustPolicy.AdjustToContents)
+        ch = self.class_table.horizontalHeader()
+        ch.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        ch.setStretchLastSection(False)
+        ch.setDefaultAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.class_table.hide()
+        self.note_text = QLabel()
+        self.note_text.setWordWrap(True)
+        self.note_text.setObjectName("hint")
+        side = QWidget()
+        sdv = QVBoxLayout(side)
+        sdv.setContentsMargins(6, 0, 0, 0)
+        sdv.addWidget(self.summary_text)
+        sdv.addWidget(self.class_table, 0, Qt.AlignmentFlag.AlignLeft)
+        sdv.addWidget(self.note_text)
+        sdv.addStretch(1)
         results = QSplitter(Qt.Orientation.Horizontal)
         hm = QWidget()
         hv = QVBoxLayout(hm)
@@ -132,7 +160,7 @@ class EvaluatePage(QWidget):
         hv.addWidget(self.heat_title)
         hv.addWidget(self.heatmap, 1)
         results.addWidget(hm)
-        results.addWidget(self.summary_text)
+        results.addWidget(side)
         results.setSizes([520, 400])
 
         # samples
@@ -194,7 +222,7 @@ class EvaluatePage(QWidget):
         mon = self.session.monitor
         for run_id, st in mon.runs.items():
             if st.status in ("completed", "stopped") or (st.path / "eval" / "metrics.json").is_file():
-                self.run_combo.addItem(f"{run_id} ({st.status})", run_id)
+                self.run_combo.addItem(f"{run_id} ({run_status_text(st.status)})", run_id)
         if self.run_combo.count() == 0:
             self.run_combo.addItem(self.tr("(no finished run yet: train one on the Train page)"), None)
         idx = self.run_combo.findData(current)
@@ -312,17 +340,30 @@ class EvaluatePage(QWidget):
             lines.append(self.tr("<b>{0}</b> rows of the {1} split · model {2} ({3})").format(
                 result.get("rows"), result.get("split"), result.get("base_model"), result.get("method")))
         per = m.get("per_class") or {}
+        self.class_table.setRowCount(len(per))
+        right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        for r, (lab, d) in enumerate(per.items()):
+            label_item = QTableWidgetItem(str(lab))
+            label_item.setTextAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+            self.class_table.setItem(r, 0, label_item)
+            vals = [f"{d.get('precision', 0):.2f}", f"{d.get('recall', 0):.2f}", f"{d.get('f1', 0):.2f}",
+                    str(d.get("support", ""))]
+            for c, v in enumerate(vals, 1):
+                item = QTableWidgetItem(v)
+                item.setTextAlignment(right)
+                self.class_table.setItem(r, c, item)
+        header_label = self.class_table.horizontalHeaderItem(0)
+        if header_label is not None:
+            header_label.setTextAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.class_table.setVisible(bool(per))
         if per:
-            lines.append("<table cellpadding='3'><tr><th align='left'>{0}</th><th>{1}</th><th>{2}</th><th>{3}</th><th>{4}</th></tr>".format(
-                self.tr("label"), self.tr("precision"), self.tr("recall"), self.tr("F1"), self.tr("rows")))
-            for lab, d in per.items():
-                lines.append(f"<tr><td>{lab}</td><td align='right'>{d.get('precision', 0):.2f}</td>"
-                             f"<td align='right'>{d.get('recall', 0):.2f}</td><td align='right'>{d.get('f1', 0):.2f}</td>"
-                             f"<td align='right'>{d.get('support', '')}</td></tr>")
-            lines.append("</table>")
-        if result.get("note"):
-            lines.append(f"<i>{result['note']}</i>")
+            self.class_table.resizeColumnsToContents()
+            self.class_table.setFixedHeight(self.class_table.horizontalHeader().height()
+                                            + 24 * len(per) + 2 * self.class_table.frameWidth())
+        self.note_text.setText(str(result.get("note") or ""))
+        self.note_text.setVisible(bool(result.get("note")))
         self.summary_text.setText("<br>".join(lines))
+        self.summary_text.setVisible(bool(lines))
 
     @Slot()
     def _apply_sample_filter(self, *_):

@@ -5,17 +5,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QUrl, Signal, Slot
+from PySide6.QtCore import QCoreApplication, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QPlainTextEdit, QProgressBar, QPushButton,
-    QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget, QAbstractItemView,
+    QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget, QAbstractItemView,
 )
 
 from ..commands import CommandRunner, explain_failure
 from ..resources import icon
 from ..session import ProjectSession
 from ..tasks import TaskManager
+from .train_page import status_text as run_status_text
 
 FORMATS = ("static", "merged", "onnx")
 
@@ -28,6 +29,105 @@ def format_title(fmt: str) -> str:
         "merged": QCoreApplication.translate("ExportPage", "Merged weights (safetensors, for further training)"),
         "onnx": QCoreApplication.translate("ExportPage", "ONNX (for ONNX Runtime)"),
     }.get(fmt, fmt)
+
+
+def _num(v) -> float | None:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def describe_latency(lat: dict) -> str:
+    """The latency check as a sentence: per-request times, speed ratio, throughput and the processor."""
+    parts = []
+    static_ms, eager_ms = _num(lat.get("static_ms")), _num(lat.get("eager_ms"))
+    if static_ms is not None and eager_ms is not None:
+        text = QCoreApplication.translate("ExportPage", "Static model {0} ms vs {1} ms for the trained model per request").format(
+            f"{static_ms:.1f}", f"{eager_ms:.1f}")
+        if static_ms > 0:
+            text += " " + QCoreApplication.translate("ExportPage", "({0}× the speed)").format(f"{eager_ms / static_ms:.2f}")
+        parts.append(text)
+    elif static_ms is not None:
+        parts.append(QCoreApplication.translate("ExportPage", "Static model {0} ms per request").format(f"{static_ms:.1f}"))
+    tput, batch = _num(lat.get("throughput_samples_per_s")), _num(lat.get("throughput_batch"))
+    if tput is not None:
+        parts.append(QCoreApplication.translate("ExportPage", "{0} samples/s at batch {1}").format(f"{tput:.0f}", int(batch or 1)))
+    device = str(lat.get("device") or "")
+    threads = _num(lat.get("threads"))
+    if device:
+        where = QCoreApplication.translate("ExportPage", "CPU with oneDNN") if device == "cpu+onednn" else (
+            QCoreApplication.translate("ExportPage", "CPU") if device == "cpu" else device.upper())
+        if threads:
+            where += ", " + QCoreApplication.translate("ExportPage", "{0} threads").format(int(threads))
+        parts.append(where)
+    return " · ".join(parts)
+
+
+def status_text(status: str | None) -> str:
+    return {
+        "ok": QCoreApplication.translate("ExportPage", "verified"),
+        "failed": QCoreApplication.translate("ExportPage", "not made"),
+        "skipped": QCoreApplication.translate("ExportPage", "skipped"),
+    }.get(status or "ok", status or "")
+
+
+def _pct(v: float) -> str:
+    return f"{100 * v:.1f}%"
+
+
+def describe_int8(info: dict) -> str:
+    """What the 8-bit model changes: accuracy (or perplexity) and size."""
+    parts = []
+    a32, a8 = _num(info.get("accuracy_fp32")), _num(info.get("accuracy_int8"))
+    if a32 is not None and a8 is not None:
+        parts.append(QCoreApplication.translate("ExportPage", "accuracy {0} → {1} ({2:+.1f} points)").format(_pct(a32), _pct(a8), 100 * (a8 - a32)))
+    p32, p8 = _num(info.get("perplexity_fp32")), _num(info.get("perplexity_int8"))
+    if a32 is None and p32 is not None and p8 is not None:
+        parts.append(QCoreApplication.translate("ExportPage", "perplexity {0} → {1}").format(f"{p32:.2f}", f"{p8:.2f}"))
+    agree = _num(info.get("label_agreement"))
+    if agree is None:
+        agree = _num(info.get("next_token_agreement"))
+    if agree is not None:
+        parts.append(QCoreApplication.translate("ExportPage", "same answer as the full model on {0} of the rows").format(_pct(agree)))
+    s32, s8 = _num(info.get("size_mb_fp32")), _num(info.get("size_mb_int8"))
+    if s32 is not None and s8 is not None:
+        parts.append(QCoreApplication.translate("ExportPage", "weights {0} MB instead of {1} MB").format(f"{s8:.1f}", f"{s32:.1f}"))
+    return " · ".join(parts)
+
+
+def _human_size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} GB"
+
+
+def bundle_entries(folder: Path) -> list[tuple[str, int, str]]:
+    """(name, size in bytes, what it is) of the top-level entries of a bundle folder."""
+    what = {
+        "README.md": QCoreApplication.translate("ExportPage", "model card: evaluation figures, checks, how to use it"),
+        "bundle.json": QCoreApplication.translate("ExportPage", "the bundle's description and every check's figures"),
+        "predict.py": QCoreApplication.translate("ExportPage", "stand-alone prediction script (CSV/JSONL in, predictions out)"),
+        "requirements.txt": QCoreApplication.translate("ExportPage", "the packages predict.py needs"),
+        "static": format_title("static"),
+        "merged": format_title("merged"),
+        "onnx": format_title("onnx"),
+        "int8": QCoreApplication.translate("ExportPage", "8-bit (int8) static model"),
+        "tokenizer": QCoreApplication.translate("ExportPage", "tokenizer files"),
+    }
+    out = []
+    try:
+        children = sorted(folder.iterdir(), key=lambda p: (p.is_file(), p.name))
+    except OSError:
+        return out
+    for p in children:
+        if p.name.startswith("."):
+            continue
+        try:
+            size = sum(f.stat().st_size for f in p.rglob("*") if f.is_file()) if p.is_dir() else p.stat().st_size
+        except OSError:
+            size = 0
+        out.append((p.name + ("/" if p.is_dir() else ""), size, what.get(p.name, "")))
+    return out
 
 
 class ExportPage(QWidget):
@@ -85,28 +185,49 @@ class ExportPage(QWidget):
         self.status_label = QLabel()
         self.status_label.setWordWrap(True)
         self.table = QTableWidget(0, 4)
-        self.table.setHorizontalHeaderLabels([self.tr("Format"), self.tr("Status"), self.tr("Largest difference from the trained model"),
+        self.table.setHorizontalHeaderLabels([self.tr("Format"), self.tr("Status"), self.tr("Check against the trained model"),
                                               self.tr("Files")])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        th = self.table.horizontalHeader()
+        th.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        th.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)  # long checks are cut; the tooltip has them whole
+        th.setSectionResizeMode(3, QHeaderView.ResizeMode.Interactive)
+        th.setStretchLastSection(False)
+        th.resizeSection(3, 280)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().setDefaultSectionSize(26)
+        self.table.setSizeAdjustPolicy(QAbstractItemView.SizeAdjustPolicy.AdjustToContents)
         self.latency_label = QLabel()
         self.latency_label.setWordWrap(True)
         self.latency_label.setTextFormat(Qt.TextFormat.RichText)
+        self.contents = QTableWidget(0, 3)
+        self.contents.setHorizontalHeaderLabels([self.tr("File or folder"), self.tr("Size"), self.tr("What it is")])
+        self.contents.verticalHeader().setVisible(False)
+        self.contents.verticalHeader().setDefaultSectionSize(26)
+        self.contents.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.contents.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.contents.setShowGrid(False)
+        self.contents.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.contents.horizontalHeader().setStretchLastSection(True)
+        self.contents.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.log = QPlainTextEdit()
         self.log.setReadOnly(True)
         self.log.setMaximumBlockCount(2000)
-        self.log.setMaximumHeight(140)
+        self.log.setPlaceholderText(self.tr("The export command's messages appear here while it runs."))
+        self.details = QTabWidget()
+        self.details.addTab(self.contents, self.tr("Bundle contents"))
+        self.details.addTab(self.log, self.tr("Export log"))
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addWidget(box)
         lay.addLayout(buttons)
         lay.addWidget(self.progress)
         lay.addWidget(self.status_label)
-        lay.addWidget(self.table, 1)
+        lay.addWidget(self.table)
         lay.addWidget(self.latency_label)
-        lay.addWidget(self.log)
+        lay.addWidget(self.details, 1)
 
     def on_shown(self) -> None:
         self.refresh_runs()
@@ -118,7 +239,7 @@ class ExportPage(QWidget):
         self.run_combo.clear()
         for run_id, st in self.session.monitor.runs.items():
             if st.status in ("completed", "stopped"):
-                self.run_combo.addItem(f"{run_id} ({st.status})", run_id)
+                self.run_combo.addItem(f"{run_id} ({run_status_text(st.status)})", run_id)
         if self.run_combo.count() == 0:
             self.run_combo.addItem(self.tr("(no finished run yet: train one on the Train page)"), None)
         idx = self.run_combo.findData(current)
@@ -135,7 +256,10 @@ class ExportPage(QWidget):
     def show_existing(self, run_id: str | None) -> None:
         """The checks of an earlier export of this run, read from its bundle.json."""
         self.table.setRowCount(0)
+        self.contents.setRowCount(0)
         self.latency_label.setText("")
+        if not self.runner.running:
+            self.progress.setValue(0)
         self.bundle_dir = None
         self.open_button.setEnabled(False)
         if run_id is None or self.session.project is None:
@@ -148,9 +272,11 @@ class ExportPage(QWidget):
             except (OSError, ValueError):
                 return
             checks = data.get("checks") or {}
-            formats = {f: checks[f] for f in FORMATS if f in checks}
-            self.show_result({"formats": formats, "latency": checks.get("latency"), "out": str(folder)})
+            formats = {f: checks[f] for f in FORMATS if f in checks and checks[f].get("shipped", True)}
+            self.show_result({"formats": formats, "latency": checks.get("latency"), "int8": checks.get("int8"),
+                              "predict_script": checks.get("predict_script"), "out": str(folder)})
             self.status_label.setText(self.tr("Exported earlier into {0}.").format(folder))
+            self.progress.setValue(1)
 
     @Slot()
     def _on_export_button_clicked(self) -> None:
@@ -172,6 +298,10 @@ class ExportPage(QWidget):
         self.progress.setRange(0, 0)  # busy until the command reports stages
         self.status_label.setText(self.tr("Exporting {0} in a separate process…").format(run_id))
         self.log.clear()
+        self.table.setRowCount(0)
+        self.contents.setRowCount(0)
+        self.latency_label.setText("")
+        self.details.setCurrentWidget(self.log)
         self.runner.start(args)
         return True
 
@@ -197,6 +327,9 @@ class ExportPage(QWidget):
         if code != 0 or not isinstance(result, dict):
             msg = explain_failure("export", code, stderr) if code != 0 else self.tr("The export printed no result.")
             self.status_label.setText(msg)
+            if stderr.strip():
+                self.log.appendPlainText(stderr.strip()[-4000:])
+            self.details.setCurrentWidget(self.log)
             self.tasks.show_error(self.tr("Export failed"), msg)
             self.export_finished.emit(None)
             return
@@ -207,23 +340,61 @@ class ExportPage(QWidget):
 
     def show_result(self, result: dict) -> None:
         self.result = result
-        formats = result.get("formats") or {}
-        self.table.setRowCount(len(formats))
-        for i, (fmt, info) in enumerate(formats.items()):
+        rows: list[tuple[str, str, str, str, str]] = []  # format, status, check, files, tooltip
+        for fmt, info in (result.get("formats") or {}).items():
             info = info or {}
-            diff = info.get("max_abs_diff")
+            diff = _num(info.get("max_abs_diff"))
             status = info.get("status") or "ok"
-            vals = [format_title(fmt), status if not info.get("reason") else f"{status}: {info['reason']}",
-                    f"{diff:.2e}" if isinstance(diff, (int, float)) else "–", ", ".join(info.get("files") or [])]
-            for c, v in enumerate(vals):
-                self.table.setItem(i, c, QTableWidgetItem(v))
+            reason = str(info.get("reason") or "")
+            if status == "ok":
+                check = f"{diff:.2e}" if diff is not None else "–"
+            else:
+                check = reason or "–"
+            rows.append((format_title(fmt), status_text(status), check, ", ".join(info.get("files") or []), reason))
+        int8 = result.get("int8")
+        if isinstance(int8, dict):
+            status = int8.get("status") or "ok"
+            reason = str(int8.get("reason") or "")
+            check = describe_int8(int8) if status == "ok" else (reason or "–")
+            rows.append((self.tr("8-bit (int8) static model"), status_text(status), check,
+                         ", ".join(int8.get("files") or []), reason or check))
+        script = result.get("predict_script")
+        if isinstance(script, dict) and script.get("rows"):
+            check = self.tr("same answers as the evaluation on {0} of {1} test rows").format(
+                script.get("same_as_engine", 0), script.get("rows"))
+            rows.append((self.tr("predict.py (run as a user would)"), status_text(script.get("status")), check,
+                         "predict.py", ""))
+        self.table.setRowCount(len(rows))
+        for i, (title, status, check, files, tip) in enumerate(rows):
+            for c, v in enumerate((title, status, check, files)):
+                item = QTableWidgetItem(v)
+                item.setToolTip(tip if c == 2 and tip else v)
+                if c == 1 and status == status_text("failed"):
+                    item.setForeground(Qt.GlobalColor.darkRed)
+                self.table.setItem(i, c, item)
         lat = result.get("latency") or {}
         if isinstance(lat, dict) and lat:
-            parts = [f"{k}: {v:.1f} ms" if isinstance(v, (int, float)) else f"{k}: {v}" for k, v in lat.items()]
-            self.latency_label.setText(self.tr("<b>Latency</b> (median per request on this computer): {0}").format(" · ".join(parts)))
+            self.latency_label.setText(self.tr("<b>Speed</b> (median per request on this computer): {0}").format(
+                describe_latency(lat)))
+            if lat.get("cpu"):
+                self.latency_label.setToolTip(self.tr("Processor: {0}; measured on {1} requests, one at a time.").format(
+                    lat.get("cpu"), lat.get("samples", "?")))
         out = result.get("out")
         self.bundle_dir = Path(out) if out else None
         self.open_button.setEnabled(bool(self.bundle_dir and self.bundle_dir.is_dir()))
+        self._show_contents()
+
+    def _show_contents(self) -> None:
+        entries = bundle_entries(self.bundle_dir) if self.bundle_dir and self.bundle_dir.is_dir() else []
+        self.contents.setRowCount(len(entries))
+        for i, (name, size, what) in enumerate(entries):
+            size_item = QTableWidgetItem(_human_size(size))
+            size_item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.contents.setItem(i, 0, QTableWidgetItem(name))
+            self.contents.setItem(i, 1, size_item)
+            self.contents.setItem(i, 2, QTableWidgetItem(what))
+        if entries:
+            self.details.setCurrentWidget(self.contents)
 
     @Slot()
     def _on_open_button_clicked(self) -> None:

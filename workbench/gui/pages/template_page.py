@@ -138,6 +138,7 @@ class TemplatePage(QWidget):
         self.preview.setWordWrap(False)
         self.preview.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.preview.horizontalHeader().setStretchLastSection(True)
+        self.preview.horizontalHeader().setResizeContentsPrecision(12)  # fitting the columns to a few rows is enough
         self.use_button = QPushButton(self.tr("Use this template"))
         self.use_button.setObjectName("primary")
         self.use_button.clicked.connect(self._on_use_clicked)

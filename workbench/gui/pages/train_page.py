@@ -137,6 +137,10 @@ class TrainPage(QWidget):
         mf.addRow(self.tr("Model"), self.model_combo)
         mf.addRow("", row)
         mf.addRow(self.tr("Method"), self.method_combo)
+        self.method_hint = QLabel()
+        self.method_hint.setObjectName("hint")
+        self.method_hint.setWordWrap(True)
+        mf.addRow("", self.method_hint)
         sv.addWidget(model_box)
 
         hp_box = QGroupBox(self.tr("Settings"))
@@ -301,6 +305,7 @@ class TrainPage(QWidget):
         if builtin:
             self.method_combo.setCurrentIndex(self.method_combo.findData("full"))
         self.method_combo.setEnabled(not builtin)
+        self._on_method_changed()
         self.apply_recommended()
 
     @Slot()
@@ -314,8 +319,22 @@ class TrainPage(QWidget):
     def _on_method_changed(self, *_):
         lora = self.method_combo.currentData() == "lora"
         for name in LORA_ONLY:
+            # the LoRA settings mean nothing when every weight is trained: hide them
             self.spins[name].setEnabled(lora)
+            self.hp_form.setRowVisible(self.spins[name], lora)
+        self._update_method_hint()
         self._update_estimate()
+
+    def _update_method_hint(self) -> None:
+        if str(self.model_combo.currentData()).startswith("builtin:"):
+            text = self.tr("The built-in model starts from random weights, so all of its weights are trained (LoRA "
+                           "adapts a model that has already learned; it does not apply here).")
+        elif self.method_combo.currentData() == "full":
+            text = self.tr("Every weight of the model is trained, so there are no LoRA settings.")
+        else:
+            text = ""
+        self.method_hint.setText(text)
+        self.method_hint.setVisible(bool(text))
 
     def recommendation(self):
         template = self.session.template
@@ -376,7 +395,19 @@ class TrainPage(QWidget):
         self.estimate_label.setText(self.tr("About {0} steps, roughly {1} and {2:.0f} MB of memory on this computer's "
                                             "processor (an estimate from the data size and the model, not a promise).")
                                     .format(steps, fmt_secs(rec.est_seconds * scale), rec.est_memory_mb)
-                                    + "".join(f"\n{n}" for n in rec.notes))
+                                    + "".join(f"\n{n}" for n in self._notes(rec.notes)))
+
+    def _notes(self, notes: list[str]) -> list[str]:
+        """The recommendation's notes in the interface language (the built-in model's note is
+        the method hint's)."""
+        out = []
+        for n in notes:
+            if n.startswith("The built-in model is trained from scratch"):
+                continue
+            if n.startswith("This would take hours on the CPU"):
+                n = self.tr("This would take hours on the processor: a GPU, a smaller model or fewer epochs help.")
+            out.append(n)
+        return out
 
     def job_spec(self) -> JobSpec:
         project, template = self.session.project, self.session.template

@@ -53,7 +53,8 @@ class CurvePlot(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         self.plot = pg.PlotWidget()
         self.plot.setBackground(None)
-        self.plot.showGrid(x=True, y=True, alpha=0.25)
+        # no axis grid: pyqtgraph draws it as part of each axis' picture, over the whole plot,
+        # and replaying it made every repaint of a live curve cost ~30 ms of the UI thread
         if title:
             self.plot.setTitle(title)
         if y_label:
