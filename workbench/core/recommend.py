@@ -85,7 +85,7 @@ def recommend(
         # measured on the sample templates: three epochs take the small model to its best
         # validation accuracy; more only overfit
         epochs = 3.0 if rows < 2000 else 2.0
-        lr = 1e-3
+        lr = 3e-3 if base_model == "builtin:tiny" else 1e-3  # the tiny model wants bigger steps
     else:
         epochs = 5.0 if rows < 500 else 3.0 if rows < 5000 else 2.0
         lr = 2e-4 if method == "lora" else 2e-5
