@@ -22,7 +22,7 @@ from ..commands import CommandRunner, explain_failure
 from ..models.dataframe_model import DataFrameTableModel
 from ..session import ProjectSession
 from ..tasks import TaskManager
-from .train_page import status_text as run_status_text
+from .train_page import fill_run_combo
 from ..widgets.cards import MetricCard
 from ..widgets.charts import HeatMap
 
@@ -216,18 +216,10 @@ class EvaluatePage(QWidget):
 
     @Slot()
     def refresh_runs(self) -> None:
-        current = self.run_combo.currentData()
-        self.run_combo.blockSignals(True)
-        self.run_combo.clear()
-        mon = self.session.monitor
-        for run_id, st in mon.runs.items():
-            if st.status in ("completed", "stopped") or (st.path / "eval" / "metrics.json").is_file():
-                self.run_combo.addItem(f"{run_id} ({run_status_text(st.status)})", run_id)
-        if self.run_combo.count() == 0:
-            self.run_combo.addItem(self.tr("(no finished run yet: train one on the Train page)"), None)
-        idx = self.run_combo.findData(current)
-        self.run_combo.setCurrentIndex(idx if idx >= 0 else self.run_combo.count() - 1)
-        self.run_combo.blockSignals(False)
+        fill_run_combo(
+            self.run_combo, self.session.monitor.runs,
+            lambda st: st.status in ("completed", "stopped") or (st.path / "eval" / "metrics.json").is_file(),
+            self.tr("(no finished run yet: train one on the Train page)"))
         self.eval_button.setEnabled(self.run_combo.currentData() is not None)
         self.generate_button.setEnabled(self.run_combo.currentData() is not None)
         self.load_results()

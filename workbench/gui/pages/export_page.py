@@ -16,7 +16,7 @@ from ..commands import CommandRunner, explain_failure
 from ..resources import icon
 from ..session import ProjectSession
 from ..tasks import TaskManager
-from .train_page import status_text as run_status_text
+from .train_page import fill_run_combo
 
 FORMATS = ("static", "merged", "onnx")
 
@@ -234,17 +234,8 @@ class ExportPage(QWidget):
 
     @Slot()
     def refresh_runs(self) -> None:
-        current = self.run_combo.currentData()
-        self.run_combo.blockSignals(True)
-        self.run_combo.clear()
-        for run_id, st in self.session.monitor.runs.items():
-            if st.status in ("completed", "stopped"):
-                self.run_combo.addItem(f"{run_id} ({run_status_text(st.status)})", run_id)
-        if self.run_combo.count() == 0:
-            self.run_combo.addItem(self.tr("(no finished run yet: train one on the Train page)"), None)
-        idx = self.run_combo.findData(current)
-        self.run_combo.setCurrentIndex(idx if idx >= 0 else self.run_combo.count() - 1)
-        self.run_combo.blockSignals(False)
+        fill_run_combo(self.run_combo, self.session.monitor.runs, lambda st: st.status in ("completed", "stopped"),
+                       self.tr("(no finished run yet: train one on the Train page)"))
         self._on_run_combo_changed()
 
     @Slot()

@@ -72,6 +72,21 @@ def status_text(status: str) -> str:
     }.get(status, status)
 
 
+def fill_run_combo(combo, runs: dict, keep, empty_text: str) -> None:
+    """Refill a run picker with the runs ``keep(state)`` accepts, keeping the selection."""
+    current = combo.currentData()
+    combo.blockSignals(True)
+    combo.clear()
+    for run_id, st in runs.items():
+        if keep(st):
+            combo.addItem(f"{run_id} ({status_text(st.status)})", run_id)
+    if combo.count() == 0:
+        combo.addItem(empty_text, None)
+    idx = combo.findData(current)
+    combo.setCurrentIndex(idx if idx >= 0 else combo.count() - 1)
+    combo.blockSignals(False)
+
+
 def fmt_secs(s: float | None) -> str:
     if s is None:
         return "--:--"
