@@ -358,6 +358,16 @@ class _StdoutToStderr:
         return False
 
 
+def _quiet_engine_imports() -> None:
+    """Keep the libraries' import-time notices (build tools, missing PyTorch) off the user's terminal."""
+    import os
+    import warnings
+
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    warnings.filterwarnings("ignore", message="No ccache found")
+    warnings.filterwarnings("ignore", message="Setuptools is replacing distutils")
+
+
 def _stage_printer(quiet: bool):
     last: dict[str, Any] = {}
 
@@ -380,6 +390,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     trained = resolve_trained_run(args.project, args.run)  # bad input fails before paddle loads
     if trained.note and not args.json:
         print(f"note: {trained.note}", file=sys.stderr)
+    _quiet_engine_imports()
     from .engine.evaluate import evaluate_run
 
     with _StdoutToStderr():
@@ -412,6 +423,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     project = Project.open(args.project)
     trained = resolve_trained_run(project, args.run)
     formats = [f.strip() for f in (args.formats or "static,merged,onnx").split(",") if f.strip()]
+    _quiet_engine_imports()
     from .engine.export import FORMATS, check_out_dir
 
     unknown = sorted(set(formats) - set(FORMATS))
@@ -454,6 +466,7 @@ def cmd_playground(args: argparse.Namespace) -> int:
     from .core.trained import resolve_trained_run
 
     resolve_trained_run(args.project, args.run)
+    _quiet_engine_imports()
     from .engine.playground import Playground
 
     with _StdoutToStderr():
