@@ -507,6 +507,31 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
   <context>
     <name>EvaluatePage</name>
     <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="51" />
+      <source>test</source>
+      <translation>测试</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="52" />
+      <source>validation</source>
+      <translation>验证</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="53" />
+      <source>training</source>
+      <translation>训练</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="62" />
+      <source>full fine-tuning</source>
+      <translation>全量微调</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="63" />
+      <source>LoRA</source>
+      <translation>LoRA</translation>
+    </message>
+    <message>
       <location filename="../../workbench/gui/pages/evaluate_page.py" line="36" />
       <source>Accuracy</source>
       <translation>准确率</translation>
@@ -720,7 +745,7 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
     <message>
       <location filename="../../workbench/gui/pages/evaluate_page.py" line="340" />
       <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
-      <translation>{1} 数据集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
+      <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
     </message>
     <message>
       <location filename="../../workbench/gui/pages/evaluate_page.py" line="375" />

@@ -101,6 +101,10 @@ def test_chinese_translation_loads(qtbot):
     QCoreApplication.installTranslator(t)
     try:
         assert QCoreApplication.translate("MainWindow", "2  Data") == "2  数据"
+        from workbench.gui.pages.evaluate_page import method_name, split_name
+
+        # the Evaluate summary line names the split and the method in the interface language
+        assert (split_name("test"), split_name("val"), method_name("full")) == ("测试", "验证", "全量微调")
     finally:
         QCoreApplication.removeTranslator(t)
 

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QObject, Qt, Signal
 
 from workbench.core.errors import DataError
-from workbench.gui.models.dataframe_model import DataFrameTableModel, filtered_positions, sorted_positions
+from workbench.gui.models.dataframe_model import DataFrameTableModel, RowHeader, filtered_positions, sorted_positions
 
 
 def test_signal_emit_keeps_reference_counts():
@@ -81,6 +81,57 @@ def test_dataframe_model_reads_a_million_rows_on_demand(qtbot):
     model.set_view(pos)
     assert model.rowCount() == len(pos)
     assert model.data(model.index(0, 0)) == df["text"].iloc[pos[0]]
+
+
+def test_op_cancelled_after_its_work_ended_drops_the_result(qtbot, tasks):
+    import threading
+
+    finished = threading.Event()
+    got = []
+
+    def work(ctx):
+        finished.set()
+        return "stale"
+
+    op = tasks.op(work, "superseded").on_success(got.append)
+    op.run()
+    finished.wait(10)
+    tasks.wait(10000)  # the worker is done; its result is queued for the UI thread
+    with qtbot.waitSignal(op.cancelled, timeout=10000):
+        op.cancel()
+    assert got == []
+
+
+def test_table_view_over_a_million_rows_reads_only_what_it_shows(qtbot):
+    from PySide6.QtWidgets import QTableView
+
+    n = 1_000_000
+    df = pd.DataFrame({"text": pd.array([f"line\n{i}" for i in range(n)], dtype="string"),
+                       "value": np.arange(n, dtype=float)})
+    df.loc[3, "value"] = np.nan
+    model = DataFrameTableModel()
+    view = QTableView()
+    view.setVerticalHeader(RowHeader(view))
+    view.setModel(model)
+    qtbot.addWidget(view)
+    view.resize(600, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    model.set_frame(df)
+    view.viewport().repaint()
+    view.verticalHeader().viewport().repaint()
+    # the view's first screen and the header's width (first and last rows), nothing more
+    assert 0 < model.rows_read <= 4 * DataFrameTableModel.BLOCK_ROWS
+    assert view.verticalHeader().sizeHint().width() >= view.fontMetrics().horizontalAdvance("1000000")
+    assert model.data(model.index(3, 1)) == ""
+    assert model.data(model.index(2, 0)) == "line ⏎ 2"
+    assert model.data(model.index(n - 1, 1)) == str(float(n - 1))
+    assert model.headerData(n - 1, Qt.Orientation.Vertical) == str(n)
+    view.scrollToBottom()
+    view.viewport().repaint()
+    assert model.rows_read <= 6 * DataFrameTableModel.BLOCK_ROWS
+    model.set_view(np.array([5, 1]))
+    assert model.data(model.index(0, 0)) == "line ⏎ 5" and model.headerData(1, Qt.Orientation.Vertical) == "2"
 
 
 def test_sort_positions_numeric_text_and_blanks():

@@ -138,6 +138,9 @@ class BackgroundOp(QObject):
     @Slot(object)
     def _on_done(self, payload: tuple) -> None:
         result, exc, was_cancelled = payload
+        # cancelled after the work ended but before its result got here: the result is stale
+        # (a newer operation replaced it), so it is dropped like any cancelled one
+        was_cancelled = was_cancelled or self.ctx.cancelled()
         self.running = False
         self.manager._finished(self)
         try:

@@ -1,6 +1,6 @@
 """A read-only Qt table model over a pandas DataFrame that reads cells on demand.
 
-``data()`` reads one cell with ``df.iat`` when the view paints it, so a million rows cost
+Cells are read when the view paints them, a block of rows at a time, so a million rows cost
 nothing until they are seen. Sorting and filtering produce an array of row positions
 (``view``); computing it for a large frame is done off the UI thread with
 :func:`sorted_positions` / :func:`filtered_positions`, then handed to :meth:`set_view`.
@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSize, Qt
 from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionHeader
 
 MAX_CELL_CHARS = 300
 
@@ -50,13 +51,35 @@ def filtered_positions(df: pd.DataFrame, text: str, column: int | None = None) -
     return np.flatnonzero(mask)
 
 
+_DISPLAY = Qt.ItemDataRole.DisplayRole.value
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole.value
+_BACKGROUND = Qt.ItemDataRole.BackgroundRole.value
+
+
+def _blank(v) -> bool:
+    return v is None or v is pd.NA or (isinstance(v, float) and np.isnan(v))
+
+
 class DataFrameTableModel(QAbstractTableModel):
+    """Cells are read a block of rows at a time and kept as display strings.
+
+    A view paints a few dozen rows at once and asks for every cell several times (one
+    request per role); reading ``BLOCK_ROWS`` rows of the frame in one ``iloc`` and
+    answering the rest from the cache keeps a repaint to a few Python calls. ``multiData``
+    answers all the roles the view wants for a cell in one call.
+    """
+
+    BLOCK_ROWS = 128
+    MAX_BLOCKS = 64
+
     def __init__(self, df: pd.DataFrame | None = None, parent=None):
         super().__init__(parent)
         self._df = df if df is not None else pd.DataFrame()
         self._view: np.ndarray | None = None  # row positions shown, or None for all in order
         self._highlight: dict[int, QColor] = {}  # row position -> background
         self._show_index = True
+        self._blocks: dict[int, tuple[list[list[str]], list[str]]] = {}
+        self.rows_read = 0  # frame rows read so far (tests check that a view reads only what it shows)
 
     # -- data --
     @property
@@ -72,11 +95,13 @@ class DataFrameTableModel(QAbstractTableModel):
         self._df = df
         self._view = None
         self._highlight = {}
+        self._blocks = {}
         self.endResetModel()
 
     def set_view(self, positions: np.ndarray | None) -> None:
         self.beginResetModel()
         self._view = None if positions is None else np.asarray(positions, dtype=np.int64)
+        self._blocks = {}
         self.endResetModel()
 
     def set_highlight(self, rows: dict[int, QColor]) -> None:
@@ -88,6 +113,37 @@ class DataFrameTableModel(QAbstractTableModel):
     def position(self, row: int) -> int:
         """The frame row position shown in view row ``row``."""
         return int(self._view[row]) if self._view is not None else row
+
+    def _block(self, row: int) -> tuple[list[list[str]], list[str]]:
+        """(cell texts by column, row labels) of the block of view rows holding ``row``."""
+        b = row // self.BLOCK_ROWS
+        block = self._blocks.get(b)
+        if block is None:
+            r0 = b * self.BLOCK_ROWS
+            r1 = min(r0 + self.BLOCK_ROWS, self.rowCount())
+            rows = self._df.iloc[r0:r1] if self._view is None else self._df.iloc[self._view[r0:r1]]
+            cells = [["" if _blank(v) else str(v) for v in rows.iloc[:, c].tolist()] for c in range(rows.shape[1])]
+            labels = [str(x + 1) if isinstance(x, (int, np.integer)) else str(x) for x in rows.index.tolist()]
+            self.rows_read += r1 - r0
+            if len(self._blocks) >= self.MAX_BLOCKS:
+                self._blocks.clear()
+            block = self._blocks[b] = (cells, labels)
+        return block
+
+    def _text(self, row: int, column: int) -> str:
+        return self._block(row)[0][column][row % self.BLOCK_ROWS]
+
+    def _role_data(self, row: int, column: int, role: int):
+        if role == _DISPLAY:
+            s = self._text(row, column).replace("\n", " ⏎ ")
+            return s if len(s) <= MAX_CELL_CHARS else s[: MAX_CELL_CHARS - 1] + "…"
+        if role == _TOOLTIP:
+            s = self._text(row, column)
+            return s if len(s) > 40 else None
+        if role == _BACKGROUND and self._highlight:
+            c = self._highlight.get(self.position(row))
+            return QBrush(c) if c is not None else None
+        return None
 
     # -- Qt model API --
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
@@ -101,26 +157,62 @@ class DataFrameTableModel(QAbstractTableModel):
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            v = self._df.iat[self.position(index.row()), index.column()]
-            if v is None or v is pd.NA or (isinstance(v, float) and np.isnan(v)):
-                return ""
-            s = str(v)
-            if role == Qt.ItemDataRole.DisplayRole:
-                s = s.replace("\n", " ⏎ ")
-                return s if len(s) <= MAX_CELL_CHARS else s[: MAX_CELL_CHARS - 1] + "…"
-            return s if len(s) > 40 else None
-        if role == Qt.ItemDataRole.BackgroundRole and self._highlight:
-            c = self._highlight.get(self.position(index.row()))
-            return QBrush(c) if c is not None else None
-        return None
+        return self._role_data(index.row(), index.column(), role.value if isinstance(role, Qt.ItemDataRole) else role)
+
+    def multiData(self, index, roleDataSpan) -> None:
+        if not index.isValid():
+            for rd in roleDataSpan:
+                rd.clearData()
+            return
+        row, column = index.row(), index.column()
+        for rd in roleDataSpan:
+            v = self._role_data(row, column, rd.role())
+            if v is None:
+                rd.clearData()
+            else:
+                rd.setData(v)
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if role != Qt.ItemDataRole.DisplayRole:
+        if role != Qt.ItemDataRole.DisplayRole and role != _DISPLAY:
             return None
         if orientation == Qt.Orientation.Horizontal:
             return str(self._df.columns[section]) if section < self._df.shape[1] else None
-        if section < self.rowCount():
-            label = self._df.index[self.position(section)]
-            return str(label + 1) if isinstance(label, (int, np.integer)) else str(label)
+        if 0 <= section < self.rowCount():
+            return self._block(section)[1][section % self.BLOCK_ROWS]
         return None
+
+    def widest_row_label(self) -> str:
+        """The longest row label among the first and last rows (what the row header is sized for)."""
+        n = self.rowCount()
+        rows = list(range(min(n, 100))) + list(range(max(100, n - 100), n))
+        return max((self._block(r)[1][r % self.BLOCK_ROWS] for r in rows), key=len, default="")
+
+
+class RowHeader(QHeaderView):
+    """A vertical header sized from the labels of the first and last rows in one call.
+
+    QHeaderView asks the model for a few roles of each of up to 200 sections to work out its
+    width; with a Python model that is a thousand calls on the UI thread after every reset.
+    """
+
+    def __init__(self, parent=None):
+        super().__init__(Qt.Orientation.Vertical, parent)
+        self.setSectionsClickable(True)  # as QTableView's own header: a click selects the row
+        self.setHighlightSections(True)
+        self._hint: tuple[object, int, QSize] | None = None
+
+    def sizeHint(self) -> QSize:
+        model = self.model()
+        if not isinstance(model, DataFrameTableModel):
+            return super().sizeHint()
+        key = (model.frame, model.rowCount())
+        if self._hint is not None and self._hint[0] is key[0] and self._hint[1] == key[1]:
+            return self._hint[2]
+        opt = QStyleOptionHeader()
+        self.initStyleOption(opt)
+        opt.text = model.widest_row_label() or "0"
+        opt.section = 0
+        size = self.style().sizeFromContents(QStyle.ContentsType.CT_HeaderSection, opt, QSize(), self)
+        hint = QSize(size.width(), self.defaultSectionSize())
+        self._hint = (key[0], key[1], hint)
+        return hint

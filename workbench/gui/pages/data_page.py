@@ -29,7 +29,7 @@ from ...core.errors import WorkbenchError
 from ...core.mapping import apply_mapping, check_mapping, check_prepared, suggest_mapping
 from ...core.project import SplitSettings
 from ..i18n import content_lang
-from ..models.dataframe_model import DataFrameTableModel, filtered_positions, sorted_positions
+from ..models.dataframe_model import DataFrameTableModel, RowHeader, filtered_positions, sorted_positions
 from ..resources import icon
 from ..session import ProjectSession
 from ..tasks import BackgroundOp, TaskManager
@@ -266,6 +266,7 @@ class DataPage(QWidget):
         bar.addWidget(self.rows_label)
         self.table_model = DataFrameTableModel()
         self.table = QTableView()
+        self.table.setVerticalHeader(RowHeader(self.table))
         self.table.setModel(self.table_model)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
@@ -664,7 +665,7 @@ class DataPage(QWidget):
         self.values_chart.setVisible(is_label)
         if is_label:
             top = st["top"][:15]
-            self.values_chart.plot.setTitle(self.tr("Label distribution") if name == label_col else self.tr("Most frequent values"))
+            self.values_chart.set_title(self.tr("Label distribution") if name == label_col else self.tr("Most frequent values"))
             self.values_chart.set_data([k[:8] for k, _ in top], [v for _, v in top])
 
     def _label_column_name(self) -> str | None:

@@ -43,6 +43,27 @@ def metric_title(key: str) -> str:
     }.get(key, key)
 
 
+def split_name(split: str | None) -> str:
+    """A data split as the summary line names it."""
+    from PySide6.QtCore import QCoreApplication
+
+    return {
+        "test": QCoreApplication.translate("EvaluatePage", "test"),
+        "val": QCoreApplication.translate("EvaluatePage", "validation"),
+        "train": QCoreApplication.translate("EvaluatePage", "training"),
+    }.get(split or "", split or "")
+
+
+def method_name(method: str | None) -> str:
+    """A fine-tuning method as the summary line names it."""
+    from PySide6.QtCore import QCoreApplication
+
+    return {
+        "full": QCoreApplication.translate("EvaluatePage", "full fine-tuning"),
+        "lora": QCoreApplication.translate("EvaluatePage", "LoRA"),
+    }.get(method or "", method or "")
+
+
 def metric_note(key: str) -> str:
     from PySide6.QtCore import QCoreApplication
 
@@ -330,7 +351,8 @@ class EvaluatePage(QWidget):
         lines = []
         if result:
             lines.append(self.tr("<b>{0}</b> rows of the {1} split · model {2} ({3})").format(
-                result.get("rows"), result.get("split"), result.get("base_model"), result.get("method")))
+                result.get("rows"), split_name(result.get("split")), result.get("base_model"),
+                method_name(result.get("method"))))
         per = m.get("per_class") or {}
         self.class_table.setRowCount(len(per))
         right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter

@@ -2,46 +2,126 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtGui import QColor, QFont
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
+from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
 from .curves import PALETTE
 
 
 class BarChart(QWidget):
+    """Bars with a title, a value axis and category labels, drawn by one ``paintEvent``.
+
+    Painted with QPainter rather than a plot scene: a handful of bars needs no scene graph,
+    and this way a new result is two assignments and one repaint on the UI thread.
+    """
+
     def __init__(self, title: str = "", parent=None):
         super().__init__(parent)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        self.plot = pg.PlotWidget()
-        self.plot.setBackground(None)
-        self.plot.setMouseEnabled(x=False, y=False)
-        self.plot.hideButtons()
-        self.plot.setMenuEnabled(False)
-        if title:
-            self.plot.setTitle(title)
-        lay.addWidget(self.plot)
-        self._bars = None
+        self.setMinimumHeight(120)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.title = title
         self.labels: list[str] = []
         self.values: list[float] = []
+        self.color = PALETTE[0]
+        self.skip_labels = False  # too many labels for the width: skip some (True) or shorten each (False)
+
+    def set_title(self, title: str) -> None:
+        if title != self.title:
+            self.title = title
+            self.update()
 
     def set_data(self, labels: list[str], values: list[float], color: str = PALETTE[0]) -> None:
-        self.labels, self.values = list(labels), [float(v) for v in values]
-        if self._bars is not None:
-            self.plot.removeItem(self._bars)
-        x = np.arange(len(values))
-        self._bars = pg.BarGraphItem(x=x, height=self.values, width=0.7, brush=color, pen=None)
-        self.plot.addItem(self._bars)
-        ax = self.plot.getAxis("bottom")
-        step = max(1, len(labels) // 12)
-        ax.setTicks([[(i, str(lab)) for i, lab in enumerate(labels) if i % step == 0]])
-        self.plot.setXRange(-0.6, max(len(values) - 0.4, 0.4), padding=0)
-        self.plot.setYRange(0, max(self.values + [1.0]) * 1.1, padding=0)
+        self.labels, self.values = [str(lab) for lab in labels], [float(v) for v in values]
+        self.color = color
+        self.update()
+
+    def sizeHint(self) -> QSize:
+        return QSize(320, 200)
+
+    @staticmethod
+    def _nice_step(top: float, ticks: int = 4) -> float:
+        raw = max(top, 1.0) / ticks
+        mag = 10 ** math.floor(math.log10(raw))
+        for m in (1, 2, 2.5, 5, 10):
+            if raw <= m * mag:
+                return m * mag
+        return 10 * mag
+
+    @staticmethod
+    def _tick_text(v: float) -> str:
+        if v >= 1e6:
+            return f"{v / 1e6:g}M"
+        if v >= 1e4:
+            return f"{v / 1e3:g}k"
+        return f"{v:g}"
+
+    def paintEvent(self, _event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        fg = self.palette().color(QPalette.ColorRole.WindowText)
+        fm = p.fontMetrics()
+        line = fm.height()
+        rect = self.rect().adjusted(4, 4, -8, -4)
+        top = rect.top()
+        if self.title:
+            p.setPen(fg)
+            p.drawText(QRectF(rect.left(), top, rect.width(), line), int(Qt.AlignmentFlag.AlignHCenter),
+                       fm.elidedText(self.title, Qt.TextElideMode.ElideRight, rect.width()))
+            top += line + 6
+        n = len(self.values)
+        vmax = max(self.values + [1.0])
+        step = self._nice_step(vmax)
+        ymax = step * math.ceil(vmax * 1.05 / step)
+        ticks = [step * k for k in range(int(round(ymax / step)) + 1)]
+        axis_w = max(fm.horizontalAdvance(self._tick_text(t)) for t in ticks) + 8
+        plot = QRectF(rect.left() + axis_w, top + line / 2, rect.width() - axis_w, rect.bottom() - top - 2 * line - 6)
+        if plot.height() < 10 or plot.width() < 10:
+            p.end()
+            return
+        grid = QColor(fg)
+        grid.setAlpha(40)
+        for t in ticks:
+            y = plot.bottom() - plot.height() * t / ymax
+            p.setPen(QPen(grid, 1))
+            p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
+            p.setPen(fg)
+            p.drawText(QRectF(rect.left(), y - line / 2, axis_w - 6, line),
+                       int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), self._tick_text(t))
+        p.setPen(QPen(fg, 1))
+        p.drawLine(QPointF(plot.left(), plot.bottom()), QPointF(plot.right(), plot.bottom()))
+        if n:
+            slot = plot.width() / n
+            bar_w = slot * 0.7
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(self.color))
+            for i, v in enumerate(self.values):
+                h = plot.height() * v / ymax
+                p.drawRect(QRectF(plot.left() + i * slot + (slot - bar_w) / 2, plot.bottom() - h, bar_w, h))
+            p.setPen(fg)
+            every = max(1, n // 12)
+            if self.skip_labels and self.labels:  # numbers: show every k-th in full rather than cut them
+                widest = max(fm.horizontalAdvance(lab) for lab in self.labels) + 6
+                every = max(every, math.ceil(widest / max(slot, 1)))
+            for i, lab in enumerate(self.labels):
+                if i % every:
+                    continue
+                w = slot * every
+                x = plot.left() + i * slot + slot / 2 - w / 2
+                p.drawText(QRectF(x, plot.bottom() + 4, w, line), int(Qt.AlignmentFlag.AlignHCenter),
+                           fm.elidedText(lab, Qt.TextElideMode.ElideRight, int(w)))
+        p.end()
 
 
 class HistogramChart(BarChart):
+    def __init__(self, title: str = "", parent=None):
+        super().__init__(title, parent)
+        self.skip_labels = True
+
     def set_histogram(self, counts: np.ndarray, edges: np.ndarray, color: str = PALETTE[2]) -> None:
         labels = [f"{int(edges[i])}" for i in range(len(counts))]
         self.set_data(labels, list(counts), color)
