@@ -88,8 +88,10 @@ def column_stats(df: pd.DataFrame, ctx=None) -> dict[str, dict[str, Any]]:
         blank = s.isna() | (s.str.strip() == "")
         lengths = s.str.len().fillna(0).to_numpy(dtype=float)
         top = lengths.max() if len(lengths) else 0
-        bins = int(min(20, max(1, top)))
-        counts, edges = np.histogram(lengths, bins=bins, range=(0, max(top, 1)))
+        # whole-character bins, so that a bar's label is the lengths it counts
+        width = max(1, int(np.ceil((top + 1) / 20)))
+        edges = np.arange(0, top + width + 1, width)
+        counts, edges = np.histogram(lengths, bins=edges)
         vc = s[~blank].value_counts()
         out[str(c)] = {
             "rows": int(len(s)),

@@ -123,7 +123,9 @@ class HistogramChart(BarChart):
         self.skip_labels = True
 
     def set_histogram(self, counts: np.ndarray, edges: np.ndarray, color: str = PALETTE[2]) -> None:
-        labels = [f"{int(edges[i])}" for i in range(len(counts))]
+        # bins are [edge, next edge): one length per bar, or the range of lengths it holds
+        labels = [f"{int(edges[i])}" if int(edges[i + 1]) - int(edges[i]) <= 1
+                  else f"{int(edges[i])}–{int(edges[i + 1]) - 1}" for i in range(len(counts))]
         self.set_data(labels, list(counts), color)
 
 
