@@ -230,6 +230,14 @@ def worker_command(run_dir: str | os.PathLike, python: str | None = None) -> lis
     return [python or sys.executable, "-m", "workbench.engine.worker", str(run_dir)]
 
 
+def engine_command(module: str, *args: str) -> list[str]:
+    """The command line that runs the engine module ``module`` in a process of its own, for
+    front ends that must not import the engine (the built application accepts ``-m`` too)."""
+    import sys
+
+    return [sys.executable, "-m", f"workbench.engine.{module}", *args]
+
+
 def launch_worker(run_dir: str | os.PathLike, python: str | None = None, detach: bool = True):
     """Start the training worker for ``run_dir`` as a separate process (no shell).
 

@@ -1,4 +1,4 @@
-"""The desktop application (PySide6). Imports workbench.core, never workbench.engine or paddle.
+"""The desktop application (PySide6). Imports workbench.core only, never the engine layer or paddle.
 
 Long work runs in background operations (:mod:`.tasks`); training runs in a separate
 worker process whose events file the GUI reads (:mod:`.run_monitor`).

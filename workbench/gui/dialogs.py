@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 from PySide6.QtCore import QProcess, Qt, Slot
@@ -13,6 +12,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit, QPushButton, QVBoxLayout, QWidget,
 )
 
+from ..core.runs import engine_command
 from ..core.templates import TemplateCatalog
 from .i18n import localized
 from .settings import Settings
@@ -167,7 +167,8 @@ class EnvironmentDialog(QDialog):
             return
         self.recheck.setEnabled(False)
         self.summary.setText(self.tr("Checking the PaddlePaddle installation in a separate process…"))
-        self.proc.start(sys.executable, ["-m", "workbench.engine.envcheck"])
+        program, *arguments = engine_command("envcheck")
+        self.proc.start(program, arguments)
 
     @Slot(int, QProcess.ExitStatus)
     def _on_proc_finished(self, code: int, _status) -> None:

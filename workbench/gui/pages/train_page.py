@@ -1,6 +1,6 @@
 """Step 3: choose a base model and settings, train in a worker process, watch it live.
 
-The worker is a separate process (``python -m workbench.engine.worker RUN_DIR``) that keeps
+The worker is a separate process (started by ``core.runs.launch_worker``) that keeps
 training if the window closes; this page reads its events through the session's
 :class:`~workbench.gui.run_monitor.RunMonitor` and appends them to the curves.
 """
