@@ -34,8 +34,8 @@ def report() -> dict:
     out["devices"] = devices
     try:
         out["current_device"] = paddle.device.get_device()
-    except Exception:
-        pass
+    except Exception as exc:
+        out["current_device_error"] = str(exc)
     try:
         import paddleformers
 
