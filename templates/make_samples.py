@@ -605,6 +605,24 @@ def qa_rows(rng: random.Random, n: int, topics: dict, aspects: dict, inputs: lis
     return unique_rows(rng, n, row, key=lambda x: (x["问题"], x["补充说明"]))
 
 
+def long_answer_maker(topics: dict, aspects: dict, intro: str, disclaimer: str, numbered: bool = False):
+    """A builder of over-long answers (> 1,100 characters): the row's answer followed by
+    more of the template's own answers, as a pasted-in handbook would look."""
+
+    def long_answer(r, base):
+        parts = [base["回答"], intro]
+        k = 1
+        while sum(map(len, parts)) < 1100:
+            t = pick(r, list(topics))
+            a = pick(r, list(aspects))
+            prefix = f"{k}. " if numbered else ""
+            parts.append(prefix + aspects[a][1].format(t=t, v=topics[t][a]) + disclaimer)
+            k += 1
+        return "".join(parts)
+
+    return long_answer
+
+
 def qa_dirty(rng, rows, sensitive, pii, long_maker):
     return dirty(rng, rows, "问题", blank_cols=("问题", "回答"), pii_phrases=pii,
                  sensitive=sensitive, long_maker=long_maker, long_col="回答")
@@ -674,15 +692,7 @@ FQA_GREET = ["", "", "您好，", "你好，", "请问", "麻烦问一下，", "
 def make_finance_service_qa(rng: random.Random) -> tuple[list[str], list[dict]]:
     rows = qa_rows(rng, 620, FQA_TOPICS, FQA_ASPECTS, FQA_INPUTS, FQA_GREET)
 
-    def long_answer(r, base):
-        parts = [base["回答"], "以下为相关业务须知："]
-        k = 1
-        while sum(map(len, parts)) < 1100:
-            t = pick(r, list(FQA_TOPICS))
-            a = pick(r, list(FQA_ASPECTS))
-            parts.append(f"{k}. " + FQA_ASPECTS[a][1].format(t=t, v=FQA_TOPICS[t][a]) + "具体以网点公告为准。")
-            k += 1
-        return "".join(parts)
+    long_answer = long_answer_maker(FQA_TOPICS, FQA_ASPECTS, "以下为相关业务须知：", "具体以网点公告为准。", numbered=True)
 
     rows = qa_dirty(
         rng, rows,
@@ -767,13 +777,7 @@ MQA_GREET = ["", "", "医生您好，", "大夫，", "请问", "想咨询一下�
 def make_medical_qa(rng: random.Random) -> tuple[list[str], list[dict]]:
     rows = qa_rows(rng, 640, MQA_TOPICS, MQA_ASPECTS, MQA_INPUTS, MQA_GREET)
 
-    def long_answer(r, base):
-        parts = [base["回答"], "附健康宣教资料："]
-        while sum(map(len, parts)) < 1100:
-            t = pick(r, list(MQA_TOPICS))
-            a = pick(r, list(MQA_ASPECTS))
-            parts.append(MQA_ASPECTS[a][1].format(t=t, v=MQA_TOPICS[t][a]) + "以上内容仅供参考，不能代替医生面诊。")
-        return "".join(parts)
+    long_answer = long_answer_maker(MQA_TOPICS, MQA_ASPECTS, "附健康宣教资料：", "以上内容仅供参考，不能代替医生面诊。")
 
     rows = qa_dirty(
         rng, rows,
@@ -856,13 +860,8 @@ LQA_GREET = ["", "", "律师您好，", "你好，", "请问", "咨询一下，"
 def make_legal_consult_qa(rng: random.Random) -> tuple[list[str], list[dict]]:
     rows = qa_rows(rng, 620, LQA_TOPICS, LQA_ASPECTS, LQA_INPUTS, LQA_GREET)
 
-    def long_answer(r, base):
-        parts = [base["回答"], "另附相关说明："]
-        while sum(map(len, parts)) < 1100:
-            t = pick(r, list(LQA_TOPICS))
-            a = pick(r, list(LQA_ASPECTS))
-            parts.append(LQA_ASPECTS[a][1].format(t=t, v=LQA_TOPICS[t][a]) + "以上意见仅供参考，具体以法律规定和法院认定为准。")
-        return "".join(parts)
+    long_answer = long_answer_maker(LQA_TOPICS, LQA_ASPECTS, "另附相关说明：",
+                                    "以上意见仅供参考，具体以法律规定和法院认定为准。")
 
     rows = qa_dirty(
         rng, rows,
