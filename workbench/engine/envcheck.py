@@ -23,15 +23,14 @@ def report() -> dict:
         return out
     out["paddle_version"] = paddle.__version__
     out["compiled_with_cuda"] = bool(paddle.device.is_compiled_with_cuda())
-    devices = ["cpu"]
+    # the same list the training device choice is made from
+    from .models import available_devices
+
     try:
-        if paddle.device.is_compiled_with_cuda():
-            devices += [f"gpu:{i}" for i in range(paddle.device.cuda.device_count())]
-        for kind in paddle.device.get_all_custom_device_type() or []:
-            devices.append(kind)
+        out["devices"] = available_devices()
     except Exception as exc:
+        out["devices"] = ["cpu"]
         out["devices_error"] = str(exc)
-    out["devices"] = devices
     try:
         out["current_device"] = paddle.device.get_device()
     except Exception as exc:
