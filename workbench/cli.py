@@ -130,10 +130,9 @@ def _parse_ratios(text: str) -> tuple[float, float, float]:
 
 
 def _fmt_secs(s: float | None) -> str:
-    if s is None:
-        return "--:--"
-    s = int(s)
-    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60:02d}:{s % 60:02d}"
+    from .core.runs import format_duration
+
+    return format_duration(s)
 
 
 def _progress_line(ev: dict, total: int | None) -> str:

@@ -20,6 +20,14 @@ SCHEMA_VERSION = 1
 STATUSES = ("created", "running", "completed", "stopped", "failed", "crashed")
 
 
+def format_duration(seconds: float | None) -> str:
+    """mm:ss, or h:mm:ss from an hour on; "--:--" when unknown (ETA before the first steps)."""
+    if seconds is None:
+        return "--:--"
+    s = int(seconds)
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60:02d}:{s % 60:02d}"
+
+
 class EventTail:
     """Reads the complete lines appended to an events file since the last call.
 

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 from ...core.errors import WorkbenchError
 from ...core.jobs import JobSpec, new_run_id, read_job, write_job
 from ...core.recommend import recommend
-from ...core.runs import launch_worker, summarize
+from ...core.runs import format_duration, launch_worker, summarize
 from ..i18n import localized
 from ..resources import icon
 from ..session import ProjectSession
@@ -87,11 +87,7 @@ def fill_run_combo(combo, runs: dict, keep, empty_text: str) -> None:
     combo.blockSignals(False)
 
 
-def fmt_secs(s: float | None) -> str:
-    if s is None:
-        return "--:--"
-    s = int(s)
-    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60:02d}:{s % 60:02d}"
+fmt_secs = format_duration
 
 
 class TrainPage(QWidget):
