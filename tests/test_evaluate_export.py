@@ -181,6 +181,10 @@ def test_evaluate_classification_run(projects, runs, capsys):
     assert sum(map(sum, m["confusion"])) == 24
     assert m["eval_loss"] > 0 and m["perplexity"] > 1
     assert out["base"]["accuracy"] is not None
+    bl = out["baseline"]  # fitted on the same train split, scored on the same rows
+    assert bl["kind"] == "char_tfidf_logreg" and 0 <= bl["macro_f1"] <= 1 and bl["fit_seconds"] >= 0
+    assert bl["comparison"]["metric"] == "macro_f1"
+    assert bl["comparison"]["beats"] == (m["macro_f1"] > bl["macro_f1"])
 
     eval_dir = runs["cls"] / "eval"
     stored = json.loads((eval_dir / "metrics.json").read_text(encoding="utf-8"))
@@ -197,6 +201,7 @@ def test_evaluate_classification_run(projects, runs, capsys):
     report = (eval_dir / "report.html").read_text(encoding="utf-8")
     assert report.count("data:image/png;base64,") >= 4  # loss, confusion, per class, confidence (+ compare)
     assert "confusion matrix" in report and "Worst samples" in report
+    assert bl["comparison"]["sentence"] in report
 
 
 def test_evaluate_instruction_run(projects, runs):
@@ -208,6 +213,8 @@ def test_evaluate_instruction_run(projects, runs):
         assert m[key] is not None, key
     assert 0 <= m["rouge_l"] <= 1 and 0 <= m["bleu"] <= 100
     assert result["base"]["eval_loss"] > m["eval_loss"]  # four steps of training already lower the loss
+    assert result["baseline"]["kind"] == "char_tfidf_retrieval" and 0 <= result["baseline"]["rouge_l"] <= 1
+    assert result["baseline"]["comparison"]["metric"] == "rouge_l"
     scores = [r["score"] for r in result["best"]]
     assert scores == sorted(scores, reverse=True)
     with open(runs["inst"] / "eval" / "predictions.csv", encoding="utf-8-sig", newline="") as fh:

@@ -401,13 +401,17 @@ def cmd_eval(args: argparse.Namespace) -> int:
         _print_json({**{k: v for k, v in result.items() if k not in ("best", "worst")},
                      "files": {name: str(out / name) for name in ("metrics.json", "predictions.csv", "report.html")}})
         return 0
-    m, base = result["metrics"], result.get("base")
+    m, base, baseline = result["metrics"], result.get("base"), result.get("baseline")
     keys = (["accuracy", "macro_f1"] if result["task"] == "classification" else ["rouge_l", "bleu", "exact_match"]) \
         + ["eval_loss", "perplexity"]
     print(f"run {result['run']} ({result['source']}) on {result['rows']} '{result['split']}' samples:")
-    print(f"  {'metric':<14}{'fine-tuned':>12}" + (f"{'base':>12}" if base else ""))
+    print(f"  {'metric':<14}{'fine-tuned':>12}" + (f"{'base':>12}" if base else "")
+          + (f"{'baseline':>12}" if baseline else ""))
     for k in keys:
-        print(f"  {k:<14}{_fmt_metric(m.get(k)):>12}" + (f"{_fmt_metric(base.get(k)):>12}" if base else ""))
+        print(f"  {k:<14}{_fmt_metric(m.get(k)):>12}" + (f"{_fmt_metric(base.get(k)):>12}" if base else "")
+              + (f"{_fmt_metric(baseline.get(k)):>12}" if baseline else ""))
+    if (baseline or {}).get("comparison"):
+        print(baseline["comparison"]["sentence"])
     for lab, v in (m.get("per_class") or {}).items():
         print(f"  {lab}: precision {v['precision']:.3f} recall {v['recall']:.3f} f1 {v['f1']:.3f} ({v['support']})")
     print(f"report      {out / 'report.html'}")

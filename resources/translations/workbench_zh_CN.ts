@@ -733,6 +733,31 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="1" />
+      <source>baseline {0}; {1}</source>
+      <translation>基线 {0}；{1}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="1" />
+      <source>The fine-tuned model beats a simple word-statistics baseline by {0} {1} ({2} vs {3}).</source>
+      <translation>微调模型比简单的词频统计基线高 {0} {1}（{2} 对 {3}）。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="1" />
+      <source>The fine-tuned model does not beat a simple word-statistics baseline: {1} {2} vs {3}, {0} lower.</source>
+      <translation>微调模型没有超过简单的词频统计基线：{1} {2} 对 {3}，低 {0}。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="1" />
+      <source>The fine-tuned model beats a simple retrieval baseline by {0} {1} ({2} vs {3}).</source>
+      <translation>微调模型比简单的检索基线高 {0} {1}（{2} 对 {3}）。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="1" />
+      <source>The fine-tuned model does not beat a simple retrieval baseline: {1} {2} vs {3}, {0} lower.</source>
+      <translation>微调模型没有超过简单的检索基线：{1} {2} 对 {3}，低 {0}。</translation>
+    </message>
+    <message>
       <location filename="../../workbench/gui/pages/evaluate_page.py" line="337" />
       <source>predicted</source>
       <translation>预测</translation>

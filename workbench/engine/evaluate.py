@@ -6,6 +6,11 @@
   input, reference, prediction, correct/score, and the base model's prediction beside it.
 * ``report.html`` — a self-contained report with embedded plots (see :mod:`.report`).
 
+Every evaluation also fits the classical baseline of :mod:`.baseline` on the train split
+and scores it on the same rows (``baseline`` in metrics.json, with a ``comparison`` whose
+sentence says whether the fine-tuned model beats it), so the user sees whether
+fine-tuning paid.
+
 Classification reads the label back by log-likelihood over the label set (as training's
 evaluation does, :func:`workbench.engine.data.label_log_likelihoods`); the softmax of
 those log-likelihoods is reported as the class probabilities. Instruction tuning
@@ -28,6 +33,7 @@ from ..core.fsutil import atomic_write, atomic_write_json
 from ..core.project import Project
 from ..core.templates import TemplateCatalog, TemplateSpec
 from ..core.trained import TrainedRun, resolve_trained_run
+from . import baseline as BL
 from . import data as D
 from . import metrics as MX
 from . import models as M
@@ -300,6 +306,17 @@ def evaluate_run(project_dir, run_id: str, *, compare_base: bool = False, split:
                              progress=progress, stage="base")
         del bmodel
     task = template.task.value
+    report = progress or (lambda s, d, t: None)
+    report("baseline", 0, 1)
+    input_roles = [r for r in template.roles if r not in ("label", "output")]
+    train_path = project.split_path("train")
+    train_records = D.read_jsonl(train_path) if train_path.is_file() else []
+    baseline = BL.evaluate_baseline(task, train_records, records, input_roles,
+                                    list(template.labels))
+    baseline_preds = baseline.pop("predictions") if baseline else None
+    if baseline:
+        baseline["comparison"] = BL.comparison(task, tuned["metrics"], baseline)
+    report("baseline", 1, 1)
     best, worst = best_and_worst(tuned["rows"], task)
     result: dict[str, Any] = {
         "version": 1,
@@ -314,6 +331,7 @@ def evaluate_run(project_dir, run_id: str, *, compare_base: bool = False, split:
         "rows": len(records),
         "metrics": tuned["metrics"],
         "base": base["metrics"] if base else None,
+        "baseline": baseline,
         "best": best,
         "worst": worst,
         "scales": {"bleu": "0-100", "other": "0-1"},
@@ -323,6 +341,8 @@ def evaluate_run(project_dir, run_id: str, *, compare_base: bool = False, split:
     out = trained.eval_dir
     out.mkdir(parents=True, exist_ok=True)
     frame = predictions_frame(tuned["rows"], task, template.labels, base["rows"] if base else None)
+    if baseline_preds is not None:
+        frame["baseline_prediction"] = baseline_preds
     atomic_write(out / "predictions.csv", lambda p: frame.to_csv(p, index=False, encoding="utf-8-sig"))
     atomic_write_json(out / "metrics.json", result)
     if write_report:
