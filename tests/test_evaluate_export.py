@@ -328,8 +328,12 @@ def test_export_classification_bundle_and_predict_script(projects, runs, tmp_pat
     for text in ("finance_sentiment", "builtin:tiny", "rows after cleaning", "learning_rate", "accuracy",
                  "Paddle Inference", "ms per sample", "weight-only int8"):
         assert text in card, text
-    merged = M.load_model(out / "merged", for_training=False)  # a PaddleFormers-loadable folder
-    assert M.model_family(merged.config) == "llama"
+    merged = M.load_model(out / "merged", for_training=False)  # an ordinary model folder
+    assert M.model_family(merged.config) == "char_classifier"
+    bundle = json.loads((out / "bundle.json").read_text(encoding="utf-8"))
+    assert bundle["family"] == "char_classifier" and bundle["label_length"] == 0
+    assert bundle["user_format"] == "{text}" and bundle["prompt_prefix"] == bundle["prompt_suffix"] == ""
+    assert onnx["status"] == "ok"  # the classifier's graph converts, and onnxruntime agrees
 
     # an output folder that is not empty is refused
     assert cli_main(["export", "--project", str(project.root), "--run", runs["cls"].name, "--out", str(out)]) == 2
@@ -359,7 +363,8 @@ def test_export_classification_bundle_and_predict_script(projects, runs, tmp_pat
     trained = resolve_trained_run(project, runs["cls"].name)
     model, tok = load_trained(trained)
     template = TemplateCatalog().get(CLS)
-    prompts = D.build_prompts(tok, records, system=system_prompt(template), user_format=template.prompt.user)
+    system, user_format = D.prompt_spec(model, system_prompt(template), template.prompt.user, D.input_roles(template))
+    prompts = D.build_prompts(tok, records, system=system, user_format=user_format)
     assert got == D.classify(model, tok, prompts, template.labels, max_length=trained.job.max_length)
     assert got[0] == one["label"]
 

@@ -386,14 +386,15 @@ def _fmt_metric(v: Any) -> str:
 def cmd_eval(args: argparse.Namespace) -> int:
     from .core.trained import resolve_trained_run
 
-    trained = resolve_trained_run(args.project, args.run)  # bad input fails before paddle loads
+    trained = resolve_trained_run(args.project, args.run, args.checkpoint)  # bad input fails before paddle loads
     if trained.note and not args.json:
         print(f"note: {trained.note}", file=sys.stderr)
     _quiet_engine_imports()
     from .engine.evaluate import evaluate_run
 
     with _StdoutToStderr():
-        result = evaluate_run(args.project, args.run, compare_base=args.compare_base, split=args.split,
+        result = evaluate_run(args.project, args.run, checkpoint=args.checkpoint, compare_base=args.compare_base,
+                              split=args.split,
                               device=args.device, max_new_tokens=args.max_new_tokens, limit=args.limit,
                               progress=_stage_printer(args.json))
     out = trained.eval_dir
@@ -424,7 +425,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from .core.trained import resolve_trained_run
 
     project = Project.open(args.project)
-    trained = resolve_trained_run(project, args.run)
+    trained = resolve_trained_run(project, args.run, args.checkpoint)
     formats = [f.strip() for f in (args.formats or "static,merged,onnx").split(",") if f.strip()]
     _quiet_engine_imports()
     from .engine.export import FORMATS, check_out_dir
@@ -440,7 +441,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from .engine.export import export_run
 
     with _StdoutToStderr():
-        result = export_run(project.root, args.run, out, formats=formats, int8=args.int8,
+        result = export_run(project.root, args.run, out, checkpoint=args.checkpoint, formats=formats, int8=args.int8,
                             evaluate=not args.no_eval, progress=_stage_printer(args.json))
     if args.json:
         _print_json(result)
@@ -497,6 +498,8 @@ def _add_eval_export_parsers(sub) -> None:
     ev.add_argument("--project", required=True)
     ev.add_argument("--run", required=True)
     ev.add_argument("--compare-base", action="store_true", help="also run the base model on the same split")
+    ev.add_argument("--checkpoint", choices=["best", "last"], default="best",
+                    help="the weights with the best validation metric (default) or those of the last step")
     ev.add_argument("--split", default="test", choices=["test", "val", "train"])
     ev.add_argument("--max-new-tokens", type=int, help="instruction tasks: longest generated answer")
     ev.add_argument("--limit", type=int, help="evaluate only the first N samples")
@@ -508,6 +511,8 @@ def _add_eval_export_parsers(sub) -> None:
     ex.add_argument("--project", required=True)
     ex.add_argument("--run", required=True)
     ex.add_argument("--out", help="new or empty folder (default: <project>/exports/<run>)")
+    ex.add_argument("--checkpoint", choices=["best", "last"], default="best",
+                    help="the weights with the best validation metric (default) or those of the last step")
     ex.add_argument("--formats", help="comma-separated: static,merged,onnx (default: all three)")
     ex.add_argument("--int8", action="store_true", help="also export a weight-only int8 model")
     ex.add_argument("--no-eval", action="store_true", help="do not evaluate first (the model card then has no figures)")

@@ -40,6 +40,7 @@ class TrainedRun:
     template: str
     base_model: str  # the folder (or model id) the run started from
     note: str | None = None  # shown to the user, e.g. "evaluated from checkpoint-20"
+    weights: str = "last"  # "best" (by the validation metric) or "last" (the last training step)
 
     @property
     def run_id(self) -> str:
@@ -57,7 +58,7 @@ class TrainedRun:
         return {
             "run": self.run_id, "status": self.status, "source": self.source,
             "weights_dir": str(self.weights_dir), "method": self.method, "task": self.task,
-            "template": self.template, "base_model": self.base_model, "note": self.note,
+            "template": self.template, "base_model": self.base_model, "note": self.note, "weights": self.weights,
         }
 
 
@@ -69,12 +70,33 @@ def _run_info(final: Path) -> dict[str, Any]:
         return {}
 
 
-def resolve_trained_run(project: Project | str | os.PathLike, run_id: str) -> TrainedRun:
+CHECKPOINT_CHOICES = ("best", "last")
+
+
+def _best_checkpoint_name(ckpt: Path) -> str | None:
+    """The best checkpoint by the validation metric, as the trainer recorded it in ``ckpt``."""
+    try:
+        state = json.loads((ckpt / "trainer_state.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    best = state.get("best_model_checkpoint") if isinstance(state, dict) else None
+    return Path(best).name if best else None
+
+
+def resolve_trained_run(project: Project | str | os.PathLike, run_id: str, checkpoint: str = "best") -> TrainedRun:
     """The weights of ``run_id`` to use, or a :class:`WorkbenchError` that says why none can be.
+
+    ``checkpoint`` "best" (the default) takes the weights with the best validation metric
+    (macro-F1 for classification, the loss for instruction tuning): ``final/`` of a completed
+    run holds them; "last" takes the weights of the last training step, which are in the
+    last checkpoint when they differ from the best. A run that ended early has no
+    ``final/``; "best" then takes the best checkpoint the trainer recorded, "last" the last.
 
     Refused: an unknown run, a run still training, a run that never started, and a run
     that ended without ``final/`` and without a complete checkpoint.
     """
+    if checkpoint not in CHECKPOINT_CHOICES:
+        raise WorkbenchError(f"Checkpoint '{checkpoint}' is not a choice; use 'best' or 'last'.")
     if not isinstance(project, Project):
         project = Project.open(project)
     run_id = (run_id or "").strip()
@@ -99,17 +121,30 @@ def resolve_trained_run(project: Project | str | os.PathLike, run_id: str) -> Tr
     base_model = info.get("base_model_path") or _base_model_of(run_dir, job)
     common = dict(project=project, run_dir=run_dir, job=job, status=status, method=job.method,
                   task=job.task, template=job.template, base_model=str(base_model))
+    ckpts = [c for c in list_checkpoints(run_dir) if (c / "model_state").is_dir()]
+    by_name = {c.name: c for c in ckpts}
     if final.is_dir() and (final / RUN_INFO_FILE).is_file():
-        return TrainedRun(source=FINAL_DIR, weights_dir=final, **common)
-    ckpts = list_checkpoints(run_dir)
-    ckpts = [c for c in ckpts if (c / "model_state").is_dir()]
+        last_name = f"checkpoint-{info.get('last_step')}"
+        if checkpoint == "last" and info.get("weights") == "best" and info.get("best_step") != info.get("last_step") \
+                and last_name in by_name:
+            return TrainedRun(source=last_name, weights_dir=by_name[last_name], weights="last",
+                              note=f"Using the last weights ({last_name}); final/ holds the best ones, of step "
+                                   f"{info.get('best_step')}.", **common)
+        return TrainedRun(source=FINAL_DIR, weights_dir=final,
+                          weights="best" if info.get("weights") == "best" else "last", **common)
     if not ckpts:
         why = {"crashed": "crashed", "failed": "failed", "stopped": "was stopped"}.get(status, "ended")
         raise WorkbenchError(
             f"Run '{run_id}' {why} before saving a checkpoint, so it has no trained weights to evaluate or "
             "export. Train again (save checkpoints more often with --save-steps).")
     ckpt = ckpts[-1]
-    return TrainedRun(source=ckpt.name, weights_dir=ckpt,
+    best = _best_checkpoint_name(ckpt) if checkpoint == "best" else None
+    if best in by_name and best != ckpt.name:
+        return TrainedRun(source=best, weights_dir=by_name[best], weights="best",
+                          note=f"Run '{run_id}' {status} before the end of training; using its best checkpoint, "
+                               f"{best} (the last is {ckpt.name}).", **common)
+    return TrainedRun(source=ckpt.name, weights_dir=ckpt, weights="last" if checkpoint == "last" or not best
+                      else "best",
                       note=f"Run '{run_id}' {status} before the end of training; using its last checkpoint, "
                            f"{ckpt.name}.", **common)
 

@@ -34,6 +34,7 @@ from ..core.project import Project
 from ..core.templates import TemplateCatalog, TemplateSpec
 from ..core.trained import TrainedRun, resolve_trained_run
 from . import baseline as BL
+from . import builtin as B
 from . import data as D
 from . import metrics as MX
 from . import models as M
@@ -74,7 +75,7 @@ def load_trained(trained: TrainedRun, *, device: str = "cpu", merge: bool = True
             if trained.method == "lora":
                 model = M.apply_lora(model, M.model_family(model.config), r=job.lora_r, alpha=job.lora_alpha,
                                      dropout=0.0, target_modules=job.lora_target_modules)
-            _load_checkpoint_weights(model, wdir / "model_state")
+            M.load_checkpoint_weights(model, wdir / "model_state")
         else:
             try:
                 model = M.load_lora_adapter(model, wdir)
@@ -87,18 +88,6 @@ def load_trained(trained: TrainedRun, *, device: str = "cpu", merge: bool = True
     for p in model.parameters():
         p.stop_gradient = True
     return model, tokenizer
-
-
-def _load_checkpoint_weights(model, state_dir: Path) -> None:
-    """Load a Trainer checkpoint's ``model_state/`` (flex checkpoint format) into ``model``."""
-    import paddle.distributed as dist
-
-    try:
-        dist.load_state_dict(model.sharded_state_dict(), str(state_dir))
-    except Exception as exc:
-        raise WorkbenchError(
-            f"The checkpoint weights in {state_dir} cannot be read ({type(exc).__name__}: {str(exc)[:200]}). "
-            "The checkpoint may be incomplete; choose an earlier one or train again.") from exc
 
 
 def load_base(trained: TrainedRun, *, device: str = "cpu"):
@@ -124,11 +113,21 @@ def softmax_rows(scores: Sequence[Sequence[float]]) -> list[list[float]]:
 
 
 def classify_with_probs(model, tokenizer, prompts: Sequence[str], labels: Sequence[str], *,
-                        max_length: int, batch_size: int = 32) -> list[list[float]]:
-    """Class probabilities per prompt: softmax over the labels' log-likelihoods."""
-    scores = D.label_log_likelihoods(model, tokenizer, prompts, labels, batch_size=batch_size,
-                                     max_length=max_length)
-    return softmax_rows(scores)
+                        max_length: int, batch_size: int = 32,
+                        progress: Callable[[int, int], None] | None = None) -> list[list[float]]:
+    """Class probabilities per prompt: the classification head's softmax (the built-in
+    classifier: one batched pass), else the softmax over the labels' log-likelihoods."""
+    if B.is_classifier(model):
+        return D.head_probabilities(model, tokenizer, prompts, max_length=max_length, progress=progress)
+    probs: list[list[float]] = []
+    step = max(1, 256 // max(1, len(labels)))  # progress every few hundred scored sequences
+    for start in range(0, len(prompts), step):
+        scores = D.label_log_likelihoods(model, tokenizer, prompts[start:start + step], labels,
+                                         batch_size=batch_size, max_length=max_length)
+        probs.extend(softmax_rows(scores))
+        if progress:
+            progress(len(probs), len(prompts))
+    return probs
 
 
 def answer_loss(model, tokenizer, records: Sequence[dict], *, task: str, system: str, user_format: str,
@@ -158,6 +157,12 @@ def answer_loss(model, tokenizer, records: Sequence[dict], *, task: str, system:
             total += float(-(picked * mask).sum())
             count += int(mask.sum())
     return total / count if count else None
+
+
+def _head_loss(probs: Sequence[Sequence[float]], truth: Sequence[str], labels: Sequence[str]) -> float | None:
+    index = {lab: i for i, lab in enumerate(labels)}
+    picked = [p[index[t]] for p, t in zip(probs, truth) if t in index]
+    return sum(-math.log(max(v, 1e-12)) for v in picked) / len(picked) if picked else None
 
 
 def default_max_new_tokens(tokenizer, references: Sequence[str], cap: int = DEFAULT_MAX_NEW_TOKENS) -> int:
@@ -190,17 +195,17 @@ def predict_split(model, tokenizer, records: Sequence[dict], template: TemplateS
     Returns ``{"metrics": {...}, "rows": [...per-sample dicts...]}``.
     """
     task = template.task.value
-    system = system_prompt(template)
-    user_format = template.prompt.user
+    system, user_format = D.prompt_spec(model, system_prompt(template), template.prompt.user, D.input_roles(template))
     prompts = D.build_prompts(tokenizer, records, system=system, user_format=user_format)
-    inputs = [D.format_user(user_format, r) for r in records]
+    inputs = [D.format_user(template.prompt.user, r) for r in records]
     report = progress or (lambda s, d, t: None)
     report(stage, 0, len(records))
     rows: list[dict[str, Any]] = []
     if task == "classification":
         labels = list(template.labels)
         truth = [str(r.get("label", "")) for r in records]
-        probs = classify_with_probs(model, tokenizer, prompts, labels, max_length=max_length) if records else []
+        probs = classify_with_probs(model, tokenizer, prompts, labels, max_length=max_length,
+                                    progress=lambda d, t: report(stage, d, t)) if records else []
         preds = [labels[max(range(len(labels)), key=p.__getitem__)] for p in probs]
         res = MX.classification_report(truth, preds, labels)
         for inp, ref, pred, p in zip(inputs, truth, preds, probs):
@@ -218,8 +223,11 @@ def predict_split(model, tokenizer, records: Sequence[dict], template: TemplateS
             rows.append({"input": inp, "reference": ref, "prediction": pred, "score": score, "exact": ex})
         metrics = {k: res[k] for k in ("rouge_l", "bleu", "exact_match")}
         metrics["max_new_tokens"] = n_new
-    loss = answer_loss(model, tokenizer, records, task=task, system=system, user_format=user_format,
-                       max_length=max_length)
+    if B.is_classifier(model):  # cross-entropy of the true labels, as training's eval_loss
+        loss = _head_loss(probs, truth, labels)
+    else:
+        loss = answer_loss(model, tokenizer, records, task=task, system=system, user_format=user_format,
+                           max_length=max_length)
     metrics["eval_loss"] = loss
     metrics["perplexity"] = MX.perplexity(loss)
     report(stage, len(records), len(records))
@@ -275,12 +283,13 @@ def predictions_frame(rows: Sequence[dict], task: str, labels: Sequence[str], ba
     return pd.DataFrame.from_records(records)
 
 
-def evaluate_run(project_dir, run_id: str, *, compare_base: bool = False, split: str = "test",
+def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_base: bool = False,
+                 split: str = "test",
                  device: str = "cpu", max_new_tokens: int | None = None, limit: int | None = None,
                  progress: Progress | None = None, write_report: bool = True) -> dict[str, Any]:
     """Evaluate a run on ``split`` and write ``<run>/eval/``; returns the metrics.json content."""
     project = Project.open(project_dir)
-    trained = resolve_trained_run(project, run_id)
+    trained = resolve_trained_run(project, run_id, checkpoint)
     template = TemplateCatalog().get(trained.template)
     path = project.split_path(split)
     if not path.is_file():
@@ -308,10 +317,9 @@ def evaluate_run(project_dir, run_id: str, *, compare_base: bool = False, split:
     task = template.task.value
     report = progress or (lambda s, d, t: None)
     report("baseline", 0, 1)
-    input_roles = [r for r in template.roles if r not in ("label", "output")]
     train_path = project.split_path("train")
     train_records = D.read_jsonl(train_path) if train_path.is_file() else []
-    baseline = BL.evaluate_baseline(task, train_records, records, input_roles,
+    baseline = BL.evaluate_baseline(task, train_records, records, D.input_roles(template),
                                     list(template.labels))
     baseline_preds = baseline.pop("predictions") if baseline else None
     if baseline:
@@ -322,6 +330,7 @@ def evaluate_run(project_dir, run_id: str, *, compare_base: bool = False, split:
         "version": 1,
         "run": trained.run_id,
         "source": trained.source,
+        "weights": trained.weights,
         "note": trained.note,
         "task": task,
         "template": template.id,

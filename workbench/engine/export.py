@@ -23,7 +23,8 @@ What the static model computes:
 * Instruction models: ``forward(input_ids) -> logits`` (float32, ``[batch, seq, vocab]``);
   the generation loop is in predict.py.
 * Classification: ``forward(input_ids, attention_mask) -> probabilities [batch, labels]``.
-  Decision: the graph scores the whole label sequence (label tokens + end token) after
+  The built-in classifier (engine/builtin.py) has a classification head: the graph is the
+  model followed by a softmax over the labels. For language models, decision: the graph scores the whole label sequence (label tokens + end token) after
   the prompt, exactly as the engine's ``classify()`` does, rather than reading the first
   token's distribution. Label sets of real templates share first tokens often enough
   (e.g. byte-level BPE splitting 正面/负面 into a shared lead byte), and whole-sequence
@@ -64,6 +65,7 @@ from ..core.cleaning import input_normalization
 from ..core.project import Project
 from ..core.templates import TemplateCatalog, TemplateSpec
 from ..core.trained import TrainedRun, resolve_trained_run
+from . import builtin as B
 from . import data as D
 from . import models as M
 
@@ -113,6 +115,25 @@ def label_table(tokenizer, labels: Sequence[str]) -> tuple[list[list[int]], int]
     longest length."""
     ids = [D.encode_response(tokenizer, lab) for lab in labels]
     return ids, max(len(x) for x in ids)
+
+
+def _head_probs_layer(model):
+    import paddle.nn as nn
+    import paddle.nn.functional as F
+
+    class HeadProbabilities(nn.Layer):
+        """``forward(input_ids, attention_mask) -> probabilities [batch, labels]`` of a
+        classification-head model (the built-in classifier)."""
+
+        def __init__(self, classifier):
+            super().__init__()
+            self.classifier = classifier
+
+        def forward(self, input_ids, attention_mask):
+            out = self.classifier(input_ids=input_ids, attention_mask=attention_mask, return_dict=True)
+            return F.softmax(out.logits.astype("float32"), axis=-1)
+
+    return HeadProbabilities(model)
 
 
 def _label_scorer_layer(model, tokenizer, labels: Sequence[str]):
@@ -397,7 +418,8 @@ def _median_ms(fn, inputs, repeat: int = 1) -> float:
     return times[len(times) // 2] if times else float("nan")
 
 
-def export_run(project_dir, run_id: str, out_dir=None, *, formats: Sequence[str] = FORMATS, int8: bool = False,
+def export_run(project_dir, run_id: str, out_dir=None, *, checkpoint: str = "best",
+               formats: Sequence[str] = FORMATS, int8: bool = False,
                tolerance: float = TOLERANCE, parity_rows: int = PARITY_ROWS, evaluate: bool = True,
                check_script: bool = True, progress: Progress | None = None) -> dict[str, Any]:
     """Export ``run_id`` into ``out_dir`` (default ``<project>/exports/<run_id>``).
@@ -412,7 +434,7 @@ def export_run(project_dir, run_id: str, out_dir=None, *, formats: Sequence[str]
         raise WorkbenchError(f"Unknown export format(s) {', '.join(unknown) or '(none)'}; choose from "
                              f"{', '.join(FORMATS)}.")
     project = Project.open(project_dir)
-    trained = resolve_trained_run(project, run_id)
+    trained = resolve_trained_run(project, run_id, checkpoint)
     out = Path(out_dir) if out_dir else project.exports_dir / trained.run_id
     check_out_dir(out)
     template = TemplateCatalog().get(trained.template)
@@ -425,7 +447,7 @@ def export_run(project_dir, run_id: str, out_dir=None, *, formats: Sequence[str]
         eval_result = read_eval(trained.run_dir)
         if not eval_result or eval_result.get("source") != trained.source:
             report("evaluate", 0, 1)
-            eval_result = evaluate_run(project.root, trained.run_id, progress=progress)
+            eval_result = evaluate_run(project.root, trained.run_id, checkpoint=checkpoint, progress=progress)
 
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = out.parent / f".{out.name}.partial-{secrets.token_hex(3)}"
@@ -463,13 +485,14 @@ def _export_into(stage: Path, trained: TrainedRun, template: TemplateSpec, *, fo
     task = template.task.value
     job = trained.job
     max_length = job.max_length
-    system = system_prompt(template)
     report("load", 0, 1)
     model, tokenizer = load_trained(trained, device="cpu", merge=True)
     family = M.model_family(model.config)
+    classifier = B.is_classifier(model)
+    system, user_format = D.prompt_spec(model, system_prompt(template), template.prompt.user, D.input_roles(template))
     records = _parity_records(trained, parity_rows)
-    user_texts = [D.format_user(template.prompt.user, r) for r in records]
-    prompts = D.build_prompts(tokenizer, records, system=system, user_format=template.prompt.user)
+    user_texts = [D.format_user(user_format, r) for r in records]
+    prompts = D.build_prompts(tokenizer, records, system=system, user_format=user_format)
     checks: dict[str, Any] = {"tolerance": tolerance, "parity_rows": len(records)}
 
     # --- tokenizer and prompt, as predict.py will see them
@@ -482,19 +505,24 @@ def _export_into(stage: Path, trained: TrainedRun, template: TemplateSpec, *, fo
     # --- merged weights
     if "merged" in formats:
         report("merged", 0, 1)
-        checks["merged"] = _export_merged(model, tokenizer, stage / "merged", records, template, max_length)
+        checks["merged"] = _export_merged(model, tokenizer, stage / "merged", records, template, max_length,
+                                          system=system, user_format=user_format)
 
     # --- static model
     report("static", 0, 1)
     if task == "classification":
         labels = list(template.labels)
-        _, label_len = label_table(tokenizer, labels)
+        if classifier:  # a classification head: the graph is the model and a softmax
+            label_len = 0
+            make_layer = _head_probs_layer
+        else:
+            _, label_len = label_table(tokenizer, labels)
+            make_layer = lambda m: _label_scorer_layer(m, tokenizer, labels)  # noqa: E731
         inputs = batches_for_classification(tokenizer, prompts, max_length, label_len)
         input_names = ["input_ids", "attention_mask"]
-        make_layer = lambda m: _label_scorer_layer(m, tokenizer, labels)  # noqa: E731
     else:
         label_len = 0
-        feats = D.build_features(tokenizer, records, task=task, system=system, user_format=template.prompt.user,
+        feats = D.build_features(tokenizer, records, task=task, system=system, user_format=user_format,
                                  max_length=max_length)
         inputs = batches_for_lm(tokenizer, feats)
         input_names = ["input_ids"]
@@ -532,7 +560,7 @@ def _export_into(stage: Path, trained: TrainedRun, template: TemplateSpec, *, fo
         "template": template.id,
         "fields": [r for r in template.roles if r not in ("label", "output")],
         "columns": {r: c for r, c in template.columns.items() if r not in ("label", "output")},
-        "user_format": template.prompt.user,
+        "user_format": user_format,
         # predict.py cleans new text as the training text was cleaned
         "input_normalization": input_normalization(
             trained.project.config.recipe, [r for r in template.roles if r not in ("label", "output")]),
@@ -579,7 +607,8 @@ def _export_into(stage: Path, trained: TrainedRun, template: TemplateSpec, *, fo
     if int8:
         report("int8", 0, 1)
         checks["int8"] = _export_int8(model, make_layer, stage / "int8" / "model", input_names, trained, template,
-                                      tokenizer, max_length, label_len, static_prefix, onednn)
+                                      tokenizer, max_length, label_len, static_prefix, onednn,
+                                      system=system, user_format=user_format)
         models_map["int8"] = "int8/model"
     bundle["checks"] = checks
     write_bundle()
@@ -698,7 +727,8 @@ def _check_labels_against_engine(model, tokenizer, prompts, labels, expected, ma
     return {"engine_label_agreement": float(agree.mean()), "engine_max_abs_diff": diff}
 
 
-def _export_merged(model, tokenizer, folder: Path, records, template, max_length) -> dict[str, Any]:
+def _export_merged(model, tokenizer, folder: Path, records, template, max_length, *, system, user_format
+                   ) -> dict[str, Any]:
     """Save the merged model and check that the folder reloads to the same logits."""
     import numpy as np
 
@@ -710,11 +740,17 @@ def _export_merged(model, tokenizer, folder: Path, records, template, max_length
     cfg_path.write_text(json.dumps(cfg, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     reloaded = M.load_model(folder, for_training=False, device="cpu")
     reloaded.eval()
-    feats = D.build_features(tokenizer, records[:4], task=template.task.value, system=template.prompt.system.zh,
-                             user_format=template.prompt.user, max_length=max_length)
-    batches = batches_for_lm(tokenizer, feats)
-    a = [run_eager(_lm_logits_layer(model), x) for x in batches]
-    b = [run_eager(_lm_logits_layer(reloaded), x) for x in batches]
+    if B.is_classifier(model):
+        prompts = D.build_prompts(tokenizer, records[:4], system=system, user_format=user_format)
+        batches = batches_for_classification(tokenizer, prompts, max_length, 0)
+        layer = _head_probs_layer
+    else:
+        feats = D.build_features(tokenizer, records[:4], task=template.task.value, system=system,
+                                 user_format=user_format, max_length=max_length)
+        batches = batches_for_lm(tokenizer, feats)
+        layer = _lm_logits_layer
+    a = [run_eager(layer(model), x) for x in batches]
+    b = [run_eager(layer(reloaded), x) for x in batches]
     diff = max_abs_diff(a, b)
     del reloaded
     if not diff <= TOLERANCE:
@@ -830,23 +866,20 @@ def _export_onnx(prefix: Path, out: Path, inputs, expected, tolerance: float) ->
 
 
 def _export_int8(model, make_layer, prefix: Path, input_names, trained, template, tokenizer, max_length,
-                 label_len, fp32_prefix: Path, onednn: bool) -> dict[str, Any]:
+                 label_len, fp32_prefix: Path, onednn: bool, *, system, user_format) -> dict[str, Any]:
     """A weight-only int8 static model and its accuracy change against fp32 on the test split.
 
     Runs last: it replaces the linears of ``model`` in place.
     """
     import numpy as np
 
-    from .evaluate import system_prompt
-
     records = D.read_jsonl(trained.project.split_path("test"))[:200] or _parity_records(trained, 64)
-    system = system_prompt(template)
-    prompts = D.build_prompts(tokenizer, records, system=system, user_format=template.prompt.user)
+    prompts = D.build_prompts(tokenizer, records, system=system, user_format=user_format)
     if template.task.value == "classification":
         inputs = batches_for_classification(tokenizer, prompts, max_length, label_len)
     else:
         feats = D.build_features(tokenizer, records[:64], task="instruction", system=system,
-                                 user_format=template.prompt.user, max_length=max_length)
+                                 user_format=user_format, max_length=max_length)
         inputs = batches_for_lm(tokenizer, feats)
     fp32 = create_predictor(fp32_prefix, onednn=onednn)
     ref = [run_predictor(fp32, x) for x in inputs]
@@ -873,7 +906,7 @@ def _export_int8(model, make_layer, prefix: Path, input_names, trained, template
         out["label_agreement"] = float((p32 == p8).mean())
     else:
         feats = D.build_features(tokenizer, records[:64], task="instruction", system=system,
-                                 user_format=template.prompt.user, max_length=max_length)
+                                 user_format=user_format, max_length=max_length)
         l32, l8 = _lm_loss(ref, feats), _lm_loss(got, feats)
         out["eval_loss_fp32"], out["eval_loss_int8"] = l32, l8
         out["perplexity_fp32"], out["perplexity_int8"] = math.exp(min(l32, 50)), math.exp(min(l8, 50))
