@@ -362,10 +362,10 @@ def test_export_classification_bundle_and_predict_script(projects, runs, tmp_pat
 
     trained = resolve_trained_run(project, runs["cls"].name)
     model, tok = load_trained(trained)
-    template = TemplateCatalog().get(CLS)
-    system, user_format = D.prompt_spec(model, system_prompt(template), template.prompt.user, D.input_roles(template))
+    spec = project.task
+    system, user_format = D.prompt_spec(model, system_prompt(spec), spec.user_format, spec.input_roles)
     prompts = D.build_prompts(tok, records, system=system, user_format=user_format)
-    assert got == D.classify(model, tok, prompts, template.labels, max_length=trained.job.max_length)
+    assert got == D.classify(model, tok, prompts, spec.labels, max_length=trained.job.max_length)
     assert got[0] == one["label"]
 
 

@@ -166,11 +166,6 @@ def build_features(tokenizer, records: Iterable[Mapping[str, Any]], *, task: str
     return features
 
 
-def input_roles(template) -> list[str]:
-    """The roles a model reads: every role of the template's task but the label / answer."""
-    return [r for r in template.roles if r not in ("label", "output")]
-
-
 def prompt_spec(model, system: str | None, user_format: str, input_roles: Sequence[str]) -> tuple[str | None, str]:
     """``(system, user_format)`` a model reads its prompt with: the template's for language
     models; for the built-in classifier the input fields alone (see engine/builtin.py)."""

@@ -31,7 +31,7 @@ from typing import Any
 from ..core.errors import WorkbenchError
 from ..core.fsutil import atomic_write, atomic_write_json
 from ..core.project import Project
-from ..core.templates import TemplateCatalog, TemplateSpec
+from ..core.task import TaskSpec
 from ..core.trained import TrainedRun, resolve_trained_run
 from . import baseline as BL
 from . import builtin as B
@@ -48,9 +48,9 @@ DEFAULT_MAX_NEW_TOKENS = 256
 # ----- loading the trained weights ---------------------------------------------------------
 
 
-def system_prompt(template: TemplateSpec) -> str:
+def system_prompt(template: TaskSpec) -> str:
     """The system text training used (the Chinese one, see engine/train.py)."""
-    return template.prompt.system.zh
+    return template.system_text("zh")
 
 
 def load_trained(trained: TrainedRun, *, device: str = "cpu", merge: bool = True):
@@ -187,7 +187,7 @@ def generate_answers(model, tokenizer, prompts: Sequence[str], *, max_new_tokens
     return answers
 
 
-def predict_split(model, tokenizer, records: Sequence[dict], template: TemplateSpec, *, max_length: int,
+def predict_split(model, tokenizer, records: Sequence[dict], template: TaskSpec, *, max_length: int,
                   max_new_tokens: int | None = None, progress: Progress | None = None,
                   stage: str = "predict") -> dict[str, Any]:
     """Predictions and figures of one model on ``records``.
@@ -195,9 +195,9 @@ def predict_split(model, tokenizer, records: Sequence[dict], template: TemplateS
     Returns ``{"metrics": {...}, "rows": [...per-sample dicts...]}``.
     """
     task = template.task.value
-    system, user_format = D.prompt_spec(model, system_prompt(template), template.prompt.user, D.input_roles(template))
+    system, user_format = D.prompt_spec(model, system_prompt(template), template.user_format, template.input_roles)
     prompts = D.build_prompts(tokenizer, records, system=system, user_format=user_format)
-    inputs = [D.format_user(template.prompt.user, r) for r in records]
+    inputs = [D.format_user(template.user_format, r) for r in records]
     report = progress or (lambda s, d, t: None)
     report(stage, 0, len(records))
     rows: list[dict[str, Any]] = []
@@ -290,7 +290,7 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
     """Evaluate a run on ``split`` and write ``<run>/eval/``; returns the metrics.json content."""
     project = Project.open(project_dir)
     trained = resolve_trained_run(project, run_id, checkpoint)
-    template = TemplateCatalog().get(trained.template)
+    template = project.task  # the project's own labels and prompt, not the template's
     path = project.split_path(split)
     if not path.is_file():
         raise WorkbenchError(f"Project {project.root} has no '{split}' split. Prepare the data again.")
@@ -319,7 +319,7 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
     report("baseline", 0, 1)
     train_path = project.split_path("train")
     train_records = D.read_jsonl(train_path) if train_path.is_file() else []
-    baseline = BL.evaluate_baseline(task, train_records, records, D.input_roles(template),
+    baseline = BL.evaluate_baseline(task, train_records, records, template.input_roles,
                                     list(template.labels))
     baseline_preds = baseline.pop("predictions") if baseline else None
     if baseline:
@@ -333,7 +333,7 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
         "weights": trained.weights,
         "note": trained.note,
         "task": task,
-        "template": template.id,
+        "template": template.template,
         "base_model": trained.job.base_model,
         "method": trained.method,
         "split": split,
@@ -358,7 +358,7 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
         from .report import write_report as _write
 
         _write(out / "report.html", result, tuned["rows"], base["rows"] if base else None,
-               run_dir=trained.run_dir, template=template)
+               run_dir=trained.run_dir, task_spec=template)
     return result
 
 

@@ -63,7 +63,7 @@ from typing import Any
 from ..core.errors import WorkbenchError
 from ..core.cleaning import input_normalization
 from ..core.project import Project
-from ..core.templates import TemplateCatalog, TemplateSpec
+from ..core.task import TaskSpec
 from ..core.trained import TrainedRun, resolve_trained_run
 from . import builtin as B
 from . import data as D
@@ -437,7 +437,7 @@ def export_run(project_dir, run_id: str, out_dir=None, *, checkpoint: str = "bes
     trained = resolve_trained_run(project, run_id, checkpoint)
     out = Path(out_dir) if out_dir else project.exports_dir / trained.run_id
     check_out_dir(out)
-    template = TemplateCatalog().get(trained.template)
+    template = trained.project.task  # the project's own labels, prompt and columns
     report = progress or (lambda s, d, t: None)
 
     eval_result = None
@@ -477,7 +477,7 @@ def _parity_records(trained: TrainedRun, n: int) -> list[dict]:
     raise ExportError(f"Project {project.root} has no prepared records to check the export on.")
 
 
-def _export_into(stage: Path, trained: TrainedRun, template: TemplateSpec, *, formats, int8, tolerance,
+def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, formats, int8, tolerance,
                  parity_rows, eval_result, check_script, report) -> dict[str, Any]:
     from .evaluate import load_trained, system_prompt
 
@@ -489,7 +489,7 @@ def _export_into(stage: Path, trained: TrainedRun, template: TemplateSpec, *, fo
     model, tokenizer = load_trained(trained, device="cpu", merge=True)
     family = M.model_family(model.config)
     classifier = B.is_classifier(model)
-    system, user_format = D.prompt_spec(model, system_prompt(template), template.prompt.user, D.input_roles(template))
+    system, user_format = D.prompt_spec(model, system_prompt(template), template.user_format, template.input_roles)
     records = _parity_records(trained, parity_rows)
     user_texts = [D.format_user(user_format, r) for r in records]
     prompts = D.build_prompts(tokenizer, records, system=system, user_format=user_format)
@@ -557,7 +557,7 @@ def _export_into(stage: Path, trained: TrainedRun, template: TemplateSpec, *, fo
         "format_version": BUNDLE_VERSION,
         "task": task,
         "labels": list(template.labels) if task == "classification" else [],
-        "template": template.id,
+        "template": template.template,
         "fields": [r for r in template.roles if r not in ("label", "output")],
         "columns": {r: c for r, c in template.columns.items() if r not in ("label", "output")},
         "user_format": user_format,

@@ -17,7 +17,7 @@ from typing import Any
 from ..core.jobs import JobSpec
 from ..core.project import Project
 from ..core.runs import STOP_FILE, EventWriter, list_checkpoints
-from ..core.templates import TemplateCatalog, TemplateSpec
+from ..core.task import TaskSpec
 from . import builtin as B
 from . import data as D
 from . import models as M
@@ -34,8 +34,8 @@ def _rank() -> int:
     return int(os.environ.get("PADDLE_TRAINER_ID", "0") or 0)
 
 
-def _lang_system(template: TemplateSpec) -> str:
-    return template.prompt.system.zh
+def _lang_system(task: TaskSpec) -> str:
+    return task.system_text("zh")
 
 
 def best_metric_name(task: str) -> tuple[str, bool]:
@@ -44,7 +44,7 @@ def best_metric_name(task: str) -> tuple[str, bool]:
     return ("macro_f1", True) if task == "classification" else ("eval_loss", False)
 
 
-def prepare_base_model(job: JobSpec, run_dir: Path, project: Project, template: TemplateSpec) -> Path:
+def prepare_base_model(job: JobSpec, run_dir: Path, project: Project, template: TaskSpec) -> Path:
     """The base model folder: a built-in model is built once per run, from the train split."""
     if job.base_model.startswith("builtin:"):
         size = job.base_model.split(":", 1)[1]
@@ -62,7 +62,7 @@ def prepare_base_model(job: JobSpec, run_dir: Path, project: Project, template: 
         tmp = run_dir / ".base_model.tmp"
         if template.task.value == "classification":
             # the character n-gram classifier of engine/builtin.py, over the input fields alone
-            user_format = B.input_format(D.input_roles(template))
+            user_format = B.input_format(template.input_roles)
             texts = [D.format_user(user_format, r) for r in records]
             labels = list(template.labels)
             weights = B.class_weights([str(r.get("label", "")) for r in records], labels)
@@ -70,7 +70,7 @@ def prepare_base_model(job: JobSpec, run_dir: Path, project: Project, template: 
         else:
             texts = []
             for r in records:
-                user, response = D.record_prompt_response(r, template.task.value, template.prompt.user)
+                user, response = D.record_prompt_response(r, template.task.value, template.user_format)
                 texts.append(f"{_lang_system(template)}\n{user}\n{response}")
             M.build_builtin_model(size, texts, tmp, seed=job.seed)
         os.replace(tmp, folder)
@@ -271,7 +271,7 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
 
     M.set_library_log_level("WARNING")
     project = Project.open(job.project)
-    template = TemplateCatalog().get(job.template)
+    template = project.task  # the project's own labels and prompt, not the template's
     device = M.select_device(job.device)
     if job.quantization != "none":
         ok, why = M.quantization_support(device)
@@ -294,7 +294,7 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
     trainable, total = M.count_parameters(model)
 
     task = template.task.value
-    system, user_format = D.prompt_spec(model, _lang_system(template), template.prompt.user, D.input_roles(template))
+    system, user_format = D.prompt_spec(model, _lang_system(template), template.user_format, template.input_roles)
     feats = {}
     records = {}
     for split in ("train", "val"):
@@ -419,7 +419,7 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
 
     (tmp / "workbench_run.json").write_text(json.dumps({
         "base_model_path": str(base), "base_model": job.base_model, "method": job.method,
-        "family": family, "template": template.id, "task": template.task.value, **weights_info,
+        "family": family, "template": template.template, "task": template.task.value, **weights_info,
     }, ensure_ascii=False, indent=2), encoding="utf-8")
     if final.exists():
         import shutil
