@@ -226,7 +226,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         write_job(run_dir, job)
     else:
         template = TemplateCatalog().get(project.config.template)
-        rec = recommend(template, project.config.stats, "cpu", args.base_model, args.method)
+        rec = recommend(template, project.config.stats, "cpu", args.base_model, args.method,
+                        time_budget_min=args.time_budget)
         hp = template.hyperparameter_defaults()
         settings = {
             "epochs": args.epochs if args.epochs is not None else rec.epochs,
@@ -239,6 +240,8 @@ def cmd_train(args: argparse.Namespace) -> int:
             "warmup_ratio": float(hp.get("warmup_ratio", 0.05)),
             "gradient_accumulation_steps": int(hp.get("gradient_accumulation_steps", 1)),
         }
+        if args.eval_steps is None and args.save_steps is None:  # checks (and checkpoints) where it recommends
+            settings.update(eval_steps=rec.eval_steps, save_steps=rec.eval_steps)
         for key in ("eval_steps", "save_steps", "logging_steps", "seed", "device"):
             if getattr(args, key) is not None:
                 settings[key] = getattr(args, key)
@@ -577,6 +580,8 @@ def build_parser() -> argparse.ArgumentParser:
     g = tr.add_mutually_exclusive_group()
     g.add_argument("--epochs", type=float)
     g.add_argument("--max-steps", type=int)
+    tr.add_argument("--time-budget", type=float, metavar="MIN",
+                    help="minutes of training the recommended settings may take (default 10; the built-in model)")
     tr.add_argument("--learning-rate", type=float)
     tr.add_argument("--batch-size", type=int)
     tr.add_argument("--max-length", type=int)

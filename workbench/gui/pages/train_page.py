@@ -363,6 +363,7 @@ class TrainPage(QWidget):
         if rec is not None:
             values.update(batch_size=rec.batch_size, max_length=rec.max_length, epochs=rec.epochs,
                           learning_rate=rec.learning_rate)
+            self.eval_steps.setValue(rec.eval_steps)
         self._set_values(values)
         self.preset_combo.blockSignals(True)
         self.preset_combo.setCurrentIndex(0)
