@@ -107,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     if ev.returncode != 0:
         print(ev.stderr[-3000:], file=sys.stderr)
         return 1
-    result = json.loads(ev.stdout.strip().splitlines()[-1])
+    out_text = ev.stdout.strip()
+    result = json.loads(out_text[out_text.index("{"):] if not out_text.startswith("{") else out_text)
     model_f1 = result["metrics"]["macro_f1"]
     base_f1 = result["baseline"]["macro_f1"]
     train_cpu = end.get("cpu_seconds")

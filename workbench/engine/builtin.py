@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Any
 
 MODEL_TYPE = "workbench_char_classifier"
-ARCHITECTURE = "WorkbenchCharClassifier"
 
 # Classifier sizes. "tiny" trains a few steps in well under a second (tests).
 CLASSIFIER_SIZES: dict[str, dict[str, Any]] = {
@@ -216,7 +215,7 @@ def build_classifier(size: str, texts: Iterable[str], labels: Sequence[str], out
         vocab_size=int(math.ceil(len(tokenizer) / 64) * 64), num_labels=len(labels),
         id2label={i: lab for i, lab in enumerate(labels)}, label2id={lab: i for i, lab in enumerate(labels)},
         class_weights=weights, pad_token_id=tokenizer.pad_token_id, bos_token_id=tokenizer.bos_token_id,
-        eos_token_id=tokenizer.eos_token_id, architectures=[ARCHITECTURE], **spec)
+        eos_token_id=tokenizer.eos_token_id, **spec)
     paddle.seed(seed)
     model = model_cls(config)
     out = Path(out_dir)
