@@ -1636,6 +1636,21 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
   <context>
     <name>TrainPage</name>
     <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="1" />
+      <source> min</source>
+      <translation> 分钟</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="1" />
+      <source>How long training may take: the recommended settings for the built-in model fit this time on this computer.</source>
+      <translation>训练可以用多长时间：内置模型的推荐设置会适配这台电脑上的这个时间。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="1" />
+      <source>Time budget</source>
+      <translation>时间预算</translation>
+    </message>
+    <message>
       <location filename="../../workbench/gui/pages/train_page.py" line="51" />
       <location filename="../../workbench/gui/pages/train_page.py" line="208" />
       <source>Learning rate</source>

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from ...core.errors import WorkbenchError
 from ...core.jobs import JobSpec, new_run_id, read_job, write_job
-from ...core.recommend import recommend
+from ...core.recommend import DEFAULT_TIME_BUDGET_MIN, recommend
 from ...core.runs import format_duration, launch_worker, summarize
 from ..i18n import localized
 from ..resources import icon
@@ -161,6 +161,16 @@ class TrainPage(QWidget):
         self.preset_combo.currentIndexChanged.connect(self._on_preset_combo_changed)
         prow.addWidget(QLabel(self.tr("Preset")))
         prow.addWidget(self.preset_combo, 1)
+        self.time_budget = QDoubleSpinBox()
+        self.time_budget.setRange(0.5, 24 * 60)
+        self.time_budget.setDecimals(1)
+        self.time_budget.setValue(DEFAULT_TIME_BUDGET_MIN)
+        self.time_budget.setSuffix(self.tr(" min"))
+        self.time_budget.setToolTip(self.tr("How long training may take: the recommended settings for the built-in "
+                                            "model fit this time on this computer."))
+        self.time_budget.valueChanged.connect(self._on_time_budget_changed)
+        prow.addWidget(QLabel(self.tr("Time budget")))
+        prow.addWidget(self.time_budget)
         hv.addLayout(prow)
         self.hp_form = QFormLayout()
         for name, (is_int, dec) in HYPER.items():
@@ -352,7 +362,8 @@ class TrainPage(QWidget):
         if template is None or self.session.project is None:
             return None
         base = self.base_model() or "builtin:small"
-        return recommend(template, self.session.project.config.stats, "cpu", base, self.method_combo.currentData())
+        return recommend(template, self.session.project.config.stats, "cpu", base, self.method_combo.currentData(),
+                         time_budget_min=self.time_budget.value())
 
     def apply_recommended(self) -> None:
         template = self.session.template
@@ -389,6 +400,13 @@ class TrainPage(QWidget):
             return
         self._set_values(template.presets[data].values)
         self._update_estimate()
+
+    @Slot(float)
+    def _on_time_budget_changed(self, _v: float) -> None:
+        if self.preset_combo.currentIndex() == 0:  # the recommended settings follow the budget
+            self.apply_recommended()
+        else:
+            self._update_estimate()
 
     @Slot()
     def _on_hyper_changed(self, *_):
