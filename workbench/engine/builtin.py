@@ -17,6 +17,13 @@ features are what such data can teach. So the built-in classifier is fastText-li
   per row and a softmax over the labels, no label generation and no label scoring,
 * class weights for skewed label sets (what macro-F1 rewards).
 
+Measured through the worker on real sets (bench/quality_bench.py, 2 shared CPU cores):
+6.9k+2k medical search queries, 11 intents: macro-F1 0.776 against the TF-IDF baseline's
+0.781 in 2.1 CPU-minutes; 12k finance forum posts, 3 classes: 0.664 against 0.685 in 1.2
+CPU-minutes. Tried and dropped: a one-layer attention encoder over the same embeddings
+(0.70 after two epochs, twice the cost), attention pooling and a wide linear n-gram part
+(no gain), n-gram dropout 0.3 with dropout 0.5 (0.740 on the medical queries).
+
 It is an ordinary model folder all the same: config.json (``model_type``
 ``workbench_char_classifier`` plus ``"workbench_builtin"``), model.safetensors and the
 tokenizer files; the classes are PaddleFormers ``PretrainedConfig`` / ``PretrainedModel``
