@@ -144,6 +144,7 @@ class MainWindow(QMainWindow):
             "done": self.tr("done"),
             "running": self.tr("training…"),
             "blocked": self.tr("needs data"),
+            "failed": self.tr("last run failed"),
         }.get(state, state)
 
     @Slot()
