@@ -347,7 +347,7 @@ def _fmt_metric(v: Any) -> str:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from .core.trained import resolve_trained_run
+    from .core.trained import eval_files, resolve_trained_run
 
     trained = resolve_trained_run(args.project, args.run)  # bad input fails before paddle loads
     if trained.note and not args.json:
@@ -359,10 +359,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         result = evaluate_run(args.project, args.run, compare_base=args.compare_base, split=args.split,
                               device=args.device, max_new_tokens=args.max_new_tokens, limit=args.limit,
                               progress=_stage_printer(args.json))
-    out = trained.eval_dir
+    files = eval_files(trained.run_dir)
     if args.json:
         _print_json({**{k: v for k, v in result.items() if k not in ("best", "worst")},
-                     "files": {name: str(out / name) for name in ("metrics.json", "predictions.csv", "report.html")}})
+                     "files": {p.name: str(p) for p in files.values()}})
         return 0
     m, base = result["metrics"], result.get("base")
     keys = (["accuracy", "macro_f1"] if result["task"] == "classification" else ["rouge_l", "bleu", "exact_match"]) \
@@ -373,8 +373,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(f"  {k:<14}{_fmt_metric(m.get(k)):>12}" + (f"{_fmt_metric(base.get(k)):>12}" if base else ""))
     for lab, v in (m.get("per_class") or {}).items():
         print(f"  {lab}: precision {v['precision']:.3f} recall {v['recall']:.3f} f1 {v['f1']:.3f} ({v['support']})")
-    print(f"report      {out / 'report.html'}")
-    print(f"predictions {out / 'predictions.csv'}")
+    print(f"report      {files['report']}")
+    print(f"predictions {files['predictions']}")
     return 0
 
 

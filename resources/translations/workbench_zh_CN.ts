@@ -1255,6 +1255,10 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <source>Stop training</source>
       <translation>停止训练</translation>
     </message>
+    <message>
+      <source>last run failed</source>
+      <translation>上次运行失败</translation>
+    </message>
   </context>
   <context>
     <name>NewProjectDialog</name>
@@ -2000,6 +2004,32 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <location filename="../../workbench/gui/pages/train_page.py" line="706" />
       <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
       <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
+    </message>
+    <message>
+      <source>Run {0} is already running (process {1} is training it).</source>
+      <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
+    </message>
+    <message>
+      <source>stopping…</source>
+      <translation>正在停止…</translation>
+    </message>
+    <message>
+      <source>The worker process ended without reporting why.</source>
+      <translation>训练进程意外结束，没有报告原因。</translation>
+    </message>
+    <message>
+      <source>This run {0}: {1}
+Its log: {2}</source>
+      <translation>此运行{0}：{1}
+日志：{2}</translation>
+    </message>
+    <message>
+      <source>step {0} of {1}</source>
+      <translation>第 {0} 步，共 {1} 步</translation>
+    </message>
+    <message>
+      <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
+      <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>
   </context>
   <context>

@@ -18,6 +18,8 @@ def _finished_run(root, run_id="run-x"):
     ev.emit("start", total_steps=10)
     ev.emit("end", status="completed", error=None)
     ev.close()
+    (run_dir / "final").mkdir()  # what a completed run leaves: its weights and their description
+    (run_dir / "final" / "workbench_run.json").write_text("{}", encoding="utf-8")
     return run_dir
 
 

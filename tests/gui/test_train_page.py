@@ -177,6 +177,7 @@ def test_a_failed_run_shows_its_error_and_log_in_the_page_and_the_list(qtbot, se
     assert "out of memory" in text and str(run_dir) in text
     row = page._row_of("run-f")
     assert page.runs_table.item(row, 2).text() == "failed"
+    assert session.step_states()["train"] == "failed"  # the sidebar says so too
 
 
 def test_reopening_a_project_restores_the_settings_of_its_last_run(qtbot, session, tasks, sample_project):
@@ -193,4 +194,3 @@ def test_reopening_a_project_restores_the_settings_of_its_last_run(qtbot, sessio
     assert page.max_steps.value() == 30 and page.eval_steps.value() == 10
     job = page.job_spec()
     assert (job.learning_rate, job.max_steps, job.eval_steps, job.save_steps) == (0.0042, 30, 10, 10)
-    assert session.step_states()["train"] == "failed"

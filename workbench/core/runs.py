@@ -12,6 +12,7 @@ kinds and fields of the wrong type. They skip what they cannot use; they never r
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ STATUSES = ("created", "running", "completed", "stopped", "failed", "crashed")
 
 def format_duration(seconds: float | None) -> str:
     """mm:ss, or h:mm:ss from an hour on; "--:--" when unknown (ETA before the first steps)."""
-    if seconds is None:
+    if seconds is None or not math.isfinite(seconds) or seconds < 0:
         return "--:--"
     s = int(seconds)
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60:02d}:{s % 60:02d}"
@@ -72,6 +73,31 @@ def parse_event_line(line: bytes) -> dict[str, Any] | None:
         ev = _json_object(line[line.rfind(b"\x00") + 1:].strip())  # data appended after padding
     if ev is None or not isinstance(ev.get("event"), str):
         return None
+    return _sanitize(ev)
+
+
+# fields of the worker protocol and their types; a value of another type (a damaged or a
+# future file) is dropped, so every reader may format and plot what it gets
+_NUMBER_FIELDS = ("t", "step", "epoch", "loss", "lr", "eval_loss", "tokens_per_s", "eta_s", "total_steps",
+                  "initial_step", "trainable_params", "total_params", "peak_rss_mb")
+_TEXT_FIELDS = ("status", "error", "path", "device", "message", "level", "base_model", "family", "method",
+                "builtin")
+
+
+def _sanitize(ev: dict[str, Any]) -> dict[str, Any]:
+    for key in _NUMBER_FIELDS:
+        v = ev.get(key)
+        if key in ev and (isinstance(v, bool) or not isinstance(v, (int, float))):
+            del ev[key]
+        elif isinstance(v, float) and key not in ("loss", "eval_loss") and not math.isfinite(v):
+            del ev[key]  # NaN and infinity mean something only for a loss
+    for key in _TEXT_FIELDS:
+        if key in ev and ev[key] is not None and not isinstance(ev[key], str):
+            del ev[key]
+    if "metrics" in ev:
+        m = ev["metrics"]
+        ev["metrics"] = ({str(k): v for k, v in m.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+                         if isinstance(m, dict) else {})
     return ev
 
 
@@ -95,6 +121,8 @@ def read_events(run_dir: str | os.PathLike) -> list[dict[str, Any]]:
 
 
 def _pid_alive(pid: int, started: float | None) -> bool:
+    if not 0 < pid < 2**31:
+        return False
     try:
         import psutil
     except ImportError:  # pragma: no cover - psutil ships with the dependencies

@@ -240,6 +240,9 @@ def can_evaluate(summary: RunSummary) -> bool:
     return trained_weights(summary.path, summary.status) is not None
 
 
+can_export = can_evaluate  # the same weights are exported
+
+
 def evaluation_shown(summary: RunSummary) -> bool:
     """Whether the Evaluate page lists the run: it can be evaluated, or was before."""
     return can_evaluate(summary) or has_evaluation(summary.path)

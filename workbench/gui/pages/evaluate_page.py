@@ -22,6 +22,9 @@ from ..commands import CommandRunner, explain_failure
 from ..models.dataframe_model import DataFrameTableModel
 from ..session import ProjectSession
 from ..tasks import TaskManager
+from ...core.operations import runs as ops
+from ...core.runs import summarize
+from ...core.trained import eval_files
 from .train_page import fill_run_combo
 from ..widgets.cards import MetricCard
 from ..widgets.charts import HeatMap
@@ -239,7 +242,7 @@ class EvaluatePage(QWidget):
     def refresh_runs(self) -> None:
         fill_run_combo(
             self.run_combo, self.session.monitor.runs,
-            lambda st: st.status in ("completed", "stopped") or (st.path / "eval" / "metrics.json").is_file(),
+            lambda st: ops.evaluation_shown(summarize(st.path, st.events)),
             self.tr("(no finished run yet: train one on the Train page)"))
         self.eval_button.setEnabled(self.run_combo.currentData() is not None)
         self.generate_button.setEnabled(self.run_combo.currentData() is not None)
@@ -299,7 +302,8 @@ class EvaluatePage(QWidget):
         run_dir = self.run_dir()
         self.metrics = None
         self.predictions = pd.DataFrame()
-        path = run_dir / "eval" / "metrics.json" if run_dir else None
+        files = eval_files(run_dir) if run_dir else {}
+        path = files.get("metrics")
         if path is None or not path.is_file():
             self._show_metrics({})
             self.samples_model.set_frame(pd.DataFrame())
@@ -314,7 +318,7 @@ class EvaluatePage(QWidget):
             self.status_label.setText(self.tr("The evaluation results could not be read: {0}").format(exc))
             return
         try:
-            self.predictions = pd.read_csv(run_dir / "eval" / "predictions.csv", encoding="utf-8-sig", dtype=str,
+            self.predictions = pd.read_csv(files["predictions"], encoding="utf-8-sig", dtype=str,
                                            keep_default_na=False)
         except (OSError, ValueError):
             self.predictions = pd.DataFrame()

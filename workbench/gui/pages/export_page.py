@@ -16,6 +16,8 @@ from ..commands import CommandRunner, explain_failure
 from ..resources import icon
 from ..session import ProjectSession
 from ..tasks import TaskManager
+from ...core.operations import runs as ops
+from ...core.runs import summarize
 from .train_page import fill_run_combo
 
 FORMATS = ("static", "merged", "onnx")
@@ -234,7 +236,8 @@ class ExportPage(QWidget):
 
     @Slot()
     def refresh_runs(self) -> None:
-        fill_run_combo(self.run_combo, self.session.monitor.runs, lambda st: st.status in ("completed", "stopped"),
+        fill_run_combo(self.run_combo, self.session.monitor.runs,
+                       lambda st: ops.can_export(summarize(st.path, st.events)),
                        self.tr("(no finished run yet: train one on the Train page)"))
         self._on_run_combo_changed()
 
