@@ -16,7 +16,9 @@ from .core.errors import WorkbenchError
 
 
 def _print_json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2, default=str) + "\n")
+    from .core.progress import print_result
+
+    print_result(obj)  # one line, the last one: after progress lines a reader takes the last
 
 
 def _lang() -> str:
@@ -106,9 +108,12 @@ def cmd_data_prepare(args: argparse.Namespace) -> int:
         ratios = _parse_ratios(args.split) if args.split else template.split.model_dump().values()
         tr, va, te = ratios
         split = SplitSettings(train=tr, val=va, test=te, seed=args.seed if args.seed is not None else 42)
-    _, summary = prepare(
-        template, args.input, args.project,
-        recipe=args.recipe, mapping=parse_mapping_args(args.mapping or []), split=split, sheet=args.sheet)
+    from .core.progress import ProgressReporter
+
+    with ProgressReporter(args.json) as progress:
+        _, summary = prepare(
+            template, args.input, args.project, recipe=args.recipe, mapping=parse_mapping_args(args.mapping or []),
+            split=split, sheet=args.sheet, progress=lambda stage, frac: progress(stage, round(frac * 100), 100))
     if args.json:
         _print_json(summary)
     else:
@@ -330,18 +335,6 @@ def _quiet_engine_imports() -> None:
     warnings.filterwarnings("ignore", message="Setuptools is replacing distutils")
 
 
-def _stage_printer(quiet: bool):
-    last: dict[str, Any] = {}
-
-    def report(stage: str, done: int, total: int) -> None:
-        if quiet or (last.get("stage") == stage and done not in (0, total)):
-            return
-        last["stage"] = stage
-        print(f"  {stage} {done}/{total}" if total > 1 else f"  {stage}", file=sys.stderr, flush=True)
-
-    return report
-
-
 def _fmt_metric(v: Any) -> str:
     return "-" if v is None else (f"{v:.4f}" if isinstance(v, float) else str(v))
 
@@ -355,10 +348,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
     _quiet_engine_imports()
     from .engine.evaluate import evaluate_run
 
-    with _StdoutToStderr():
+    from .core.progress import ProgressReporter
+
+    with ProgressReporter(args.json) as progress, _StdoutToStderr():
         result = evaluate_run(args.project, args.run, compare_base=args.compare_base, split=args.split,
                               device=args.device, max_new_tokens=args.max_new_tokens, limit=args.limit,
-                              progress=_stage_printer(args.json))
+                              progress=progress)
     files = eval_files(trained.run_dir)
     if args.json:
         _print_json({**{k: v for k, v in result.items() if k not in ("best", "worst")},
@@ -398,9 +393,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"note: {trained.note}", file=sys.stderr)
     from .engine.export import export_run
 
-    with _StdoutToStderr():
+    from .core.progress import ProgressReporter
+
+    with ProgressReporter(args.json) as progress, _StdoutToStderr():
         result = export_run(project.root, args.run, out, formats=formats, int8=args.int8,
-                            evaluate=not args.no_eval, progress=_stage_printer(args.json))
+                            evaluate=not args.no_eval, progress=progress)
     if args.json:
         _print_json(result)
         return 0

@@ -15,6 +15,62 @@
       <translation>“{0}”命令以状态 {1} 结束。最后的输出是：
 {2}</translation>
     </message>
+    <message>
+      <source>The '{0}' step could not be started: {1}</source>
+      <translation>“{0}”这一步无法启动：{1}</translation>
+    </message>
+    <message>
+      <source>importing</source>
+      <translation>导入</translation>
+    </message>
+    <message>
+      <source>cleaning</source>
+      <translation>清洗</translation>
+    </message>
+    <message>
+      <source>the trained model answers</source>
+      <translation>训练后的模型作答</translation>
+    </message>
+    <message>
+      <source>the base model answers</source>
+      <translation>基础模型作答</translation>
+    </message>
+    <message>
+      <source>evaluating</source>
+      <translation>评估</translation>
+    </message>
+    <message>
+      <source>loading the model</source>
+      <translation>加载模型</translation>
+    </message>
+    <message>
+      <source>saving the tokenizer</source>
+      <translation>保存分词器</translation>
+    </message>
+    <message>
+      <source>merged weights</source>
+      <translation>合并权重</translation>
+    </message>
+    <message>
+      <source>static model and its check</source>
+      <translation>静态模型及其校验</translation>
+    </message>
+    <message>
+      <source>measuring speed</source>
+      <translation>测量速度</translation>
+    </message>
+    <message>
+      <source>ONNX model and its check</source>
+      <translation>ONNX 模型及其校验</translation>
+    </message>
+    <message>
+      <source>prediction script</source>
+      <translation>预测脚本</translation>
+    </message>
+    <message>
+      <source>int8 model</source>
+      <translation>int8 模型</translation>
+    </message>
   </context>
   <context>
     <name>DataPage</name>
@@ -503,6 +559,18 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <source>The check could not be started: {0}</source>
       <translation>无法开始检查：{0}</translation>
     </message>
+    <message>
+      <source>Checking the installation</source>
+      <translation>正在检查安装</translation>
+    </message>
+    <message>
+      <source>The check printed no report.</source>
+      <translation>检查没有输出报告。</translation>
+    </message>
+    <message>
+      <source>The check did not finish. The details below say why; reinstalling the application usually fixes it.</source>
+      <translation>检查没有完成。下面的详细信息说明了原因；重新安装应用程序通常可以解决。</translation>
+    </message>
   </context>
   <context>
     <name>EvaluatePage</name>
@@ -751,6 +819,22 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <location filename="../../workbench/gui/pages/evaluate_page.py" line="375" />
       <source>{0} of {1} rows</source>
       <translation>{1} 行中的 {0} 行</translation>
+    </message>
+    <message>
+      <source>Evaluating {0}</source>
+      <translation>正在评估 {0}</translation>
+    </message>
+    <message>
+      <source>Evaluation cancelled.</source>
+      <translation>评估已取消。</translation>
+    </message>
+    <message>
+      <source>Evaluating: {0}, {1} of {2} rows</source>
+      <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
+    </message>
+    <message>
+      <source>Asking the model</source>
+      <translation>正在询问模型</translation>
     </message>
   </context>
   <context>
@@ -1020,6 +1104,14 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <location filename="../../workbench/gui/pages/export_page.py" line="380" />
       <source>Processor: {0}; measured on {1} requests, one at a time.</source>
       <translation>处理器：{0}；逐条测量了 {1} 次请求。</translation>
+    </message>
+    <message>
+      <source>Exporting {0}</source>
+      <translation>正在导出 {0}</translation>
+    </message>
+    <message>
+      <source>Export cancelled; nothing was written.</source>
+      <translation>导出已取消，没有写入任何文件。</translation>
     </message>
   </context>
   <context>
@@ -2046,6 +2138,17 @@ Its log: {2}</source>
       <location filename="../../workbench/gui/app.py" line="62" />
       <source>No Chinese font was found: Chinese text may show as boxes. Install one, e.g. the fonts-noto-cjk package.</source>
       <translation>未找到中文字体，中文可能显示为方框。请安装中文字体，例如 fonts-noto-cjk 软件包。</translation>
+    </message>
+  </context>
+  <context>
+    <name>OpProgress</name>
+    <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
+      <source>Cancelling…</source>
+      <translation>正在取消…</translation>
     </message>
   </context>
 </TS>

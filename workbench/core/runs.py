@@ -421,6 +421,13 @@ def engine_command(module: str, *args: str) -> list[str]:
     return [sys.executable, "-m", f"workbench.engine.{module}", *args]
 
 
+def cli_command(*args: str) -> list[str]:
+    """The command line that runs ``workbench ARGS`` in a process of its own."""
+    import sys
+
+    return [sys.executable, "-m", "workbench", *args]
+
+
 def launch_worker(run_dir: str | os.PathLike, python: str | None = None, detach: bool = True):
     """Start the training worker for ``run_dir`` as a separate process (no shell).
 

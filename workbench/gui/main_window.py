@@ -312,7 +312,7 @@ class MainWindow(QMainWindow):
 
     # ----- tools -----
     def show_environment(self) -> EnvironmentDialog:
-        dlg = EnvironmentDialog(self)
+        dlg = EnvironmentDialog(self.tasks, self)
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dlg.open()
         dlg.start()
