@@ -45,3 +45,19 @@ def test_unticking_drop_rows_with_other_labels_does_not_crash(qtbot, session, ta
             qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(8, box.height() // 2))
         assert page.recipe.steps[row].params["drop_unknown"] is value
         qtbot.wait(50)  # let the event loop finish the click on whatever widget is there now
+
+
+def test_a_new_project_starts_clean_after_another_one(qtbot, session, tasks, sample_project, tmp_path):
+    """File > New project showed the previous project's rows, and 'The mapping is complete.'
+    beside empty required roles."""
+    page = _data_page(qtbot, session, tasks, sample_project)
+    assert page.table_model.rowCount() > 0 and page.stats_column.count() > 0
+    session.create(tmp_path / "projects" / "fresh", session.catalog.get("medical_qa"))
+    assert page.raw is None and page.table_model.rowCount() == 0
+    assert page.stats_column.count() == 0 and page.filter_column.count() <= 1
+    assert "rows" not in page.source_label.text()
+    assert page.mapping == {}
+    assert "complete" not in page.mapping_general.text()
+    assert page.mapping_general.text()  # it says what to do: import a file first
+    assert not page.prepare_button.isEnabled()
+    assert page.steps_table.rowCount() == len(page.recipe.steps) and page.reports == []
