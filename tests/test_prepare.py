@@ -220,5 +220,7 @@ def test_bad_input_exits_nonzero_with_a_message_and_writes_nothing(tmp_path, cas
     assert res.returncode == 2
     assert "Traceback" not in res.stderr
     assert expected.lower() in res.stderr.lower(), res.stderr
-    assert res.stderr.startswith("error: ") and res.stderr.count("\n") == 1
+    # one paragraph after the progress lines of the stages that finished
+    *progress, message = res.stderr.splitlines()
+    assert message.startswith("error: ") and all(line.startswith("  import") for line in progress), res.stderr
     assert not (tmp_path / "proj").exists()

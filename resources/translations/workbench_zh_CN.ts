@@ -490,6 +490,50 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <source>Preparing the data</source>
       <translation>正在准备数据</translation>
     </message>
+    <message>
+      <source>Choose the column that holds “{0}”: it is required.</source>
+      <translation>请选择存放“{0}”的列：这一项是必需的。</translation>
+    </message>
+    <message>
+      <source>The column “{0}” is not in this file; choose another one.</source>
+      <translation>文件中没有“{0}”这一列，请选择其他列。</translation>
+    </message>
+    <message>
+      <source>The column “{0}” is already used for “{1}”; each column can hold one thing only.</source>
+      <translation>“{0}”列已用于“{1}”；每一列只能对应一项。</translation>
+    </message>
+    <message>
+      <source>This template has no field “{0}”.</source>
+      <translation>此模板没有“{0}”这一项。</translation>
+    </message>
+    <message>
+      <source>No rows are left after cleaning. Check the mapping and loosen the cleaning steps.</source>
+      <translation>清洗后没有剩下任何行。请检查列映射并放宽清洗步骤。</translation>
+    </message>
+    <message>
+      <source>none</source>
+      <translation>无</translation>
+    </message>
+    <message>
+      <source>The labels have fewer than two different values after cleaning (found: {0}). Classification needs at least two: check the column chosen for “{1}”.</source>
+      <translation>清洗后标签只有不到两种取值（找到：{0}）。分类至少需要两种：请检查为“{1}”选择的列。</translation>
+    </message>
+    <message>
+      <source>{0} rows have labels outside the template's set ({1}). Add them as other spellings in the step “{2}”, or drop rows with other labels.</source>
+      <translation>有 {0} 行的标签不在模板的标签集中（{1}）。请在“{2}”步骤中把它们添加为其他写法，或删除带有其他标签的行。</translation>
+    </message>
+    <message>
+      <source>Every row's “{0}” is empty: choose the column that holds it.</source>
+      <translation>所有行的“{0}”都为空：请选择存放它的列。</translation>
+    </message>
+    <message>
+      <source>{0} rows have an empty “{1}”; the step “{2}” on it removes them.</source>
+      <translation>有 {0} 行的“{1}”为空；对它使用“{2}”步骤可以删除这些行。</translation>
+    </message>
+    <message>
+      <source>Import a data file first; then choose which column holds what.</source>
+      <translation>请先导入数据文件，然后选择每一列存放的内容。</translation>
+    </message>
   </context>
   <context>
     <name>EnvironmentDialog</name>

@@ -61,3 +61,26 @@ def test_a_new_project_starts_clean_after_another_one(qtbot, session, tasks, sam
     assert page.mapping_general.text()  # it says what to do: import a file first
     assert not page.prepare_button.isEnabled()
     assert page.steps_table.rowCount() == len(page.recipe.steps) and page.reports == []
+
+
+def test_mapping_problems_speak_of_the_fields_as_the_page_names_them(qtbot, session, tasks, tmp_path):
+    """The inline messages said 'Map one with instruction=<column>; columns are: ...'."""
+    import pandas as pd
+
+    from workbench.core.project import Project, ProjectConfig
+
+    root = tmp_path / "projects" / "qa"
+    root.mkdir(parents=True)
+    Project(root, ProjectConfig(name="qa", template="medical_qa")).save()
+    src = tmp_path / "qa.csv"
+    pd.DataFrame({"编号": ["1", "2", "3"], "备注": ["甲", "乙", "丙"]}).to_csv(src, index=False)
+    page = DataPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(root)
+    with qtbot.waitSignal(page.loaded, timeout=30000):
+        page.import_file(src)
+    texts = [m.text() for m in page.mapping_messages.values() if m.text()]
+    assert texts, "a required field without a column is named"
+    for text in texts:
+        assert "=<" not in text and "['" not in text and "instruction" not in text and "medical_qa" not in text
+    assert any("Instruction / question" in t for t in texts) or any("Answer / output" in t for t in texts)
