@@ -2167,6 +2167,74 @@ Its log: {2}</source>
       <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
       <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>
+    <message>
+      <source>Check every (steps)</source>
+      <translation>每隔多少步检查</translation>
+    </message>
+    <message>
+      <source>Save every (steps)</source>
+      <translation>每隔多少步保存</translation>
+    </message>
+    <message>
+      <source>Log every (steps)</source>
+      <translation>每隔多少步记录</translation>
+    </message>
+    <message>
+      <source>Checkpoints kept</source>
+      <translation>保留的检查点数</translation>
+    </message>
+    <message>
+      <source>Random seed</source>
+      <translation>随机种子</translation>
+    </message>
+    <message>
+      <source>Device</source>
+      <translation>设备</translation>
+    </message>
+    <message>
+      <source>Precision</source>
+      <translation>精度</translation>
+    </message>
+    <message>
+      <source>Quantisation</source>
+      <translation>量化</translation>
+    </message>
+    <message>
+      <source>Learning rate schedule</source>
+      <translation>学习率调度</translation>
+    </message>
+    <message>
+      <source>LoRA layers</source>
+      <translation>LoRA 作用的层</translation>
+    </message>
+    <message>
+      <source>Pickle weights allowed</source>
+      <translation>允许 pickle 权重</translation>
+    </message>
+    <message>
+      <source>default</source>
+      <translation>默认</translation>
+    </message>
+    <message>
+      <source>yes</source>
+      <translation>是</translation>
+    </message>
+    <message>
+      <source>no</source>
+      <translation>否</translation>
+    </message>
+    <message>
+      <source>built-in tiny model</source>
+      <translation>内置微型模型</translation>
+    </message>
+    <message>
+      <source>built-in small model</source>
+      <translation>内置小型模型</translation>
+    </message>
+    <message>
+      <source>full fine-tuning</source>
+      <translation>全量微调</translation>
+    </message>
   </context>
   <context>
     <name>parent</name>

@@ -84,3 +84,35 @@ def test_mapping_problems_speak_of_the_fields_as_the_page_names_them(qtbot, sess
     for text in texts:
         assert "=<" not in text and "['" not in text and "instruction" not in text and "medical_qa" not in text
     assert any("Instruction / question" in t for t in texts) or any("Answer / output" in t for t in texts)
+
+
+def test_compared_runs_differ_in_settings_named_as_the_page_names_them(qtbot, session, tasks, sample_project):
+    from workbench.core.jobs import JobSpec, write_job
+    from workbench.gui.pages.train_page import TrainPage
+
+    for run_id, base, modules in (("run-1", "builtin:tiny", None), ("run-2", "builtin:small", ["q_proj", "v_proj"])):
+        write_job(sample_project / "runs" / run_id, JobSpec(
+            project=str(sample_project), template="finance_sentiment", task="classification", base_model=base,
+            method="full", lora_target_modules=modules, resume_from="checkpoints/checkpoint-4" if modules else None))
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    for row in range(page.runs_table.rowCount()):
+        page.runs_table.item(row, 0).setCheckState(Qt.CheckState.Checked)
+    t = page.diff_table
+    names = [t.verticalHeaderItem(r).text() for r in range(t.rowCount())]
+    cells = [t.item(r, c).text() for r in range(t.rowCount()) for c in range(t.columnCount())]
+    assert names == ["Base model", "LoRA layers"], names  # where a run came from is not a setting
+    assert "built-in tiny model" in cells and "q_proj, v_proj" in cells
+    assert not any("[" in c or c == "None" or "builtin:" in c for c in cells), cells
+
+
+def test_the_cleaning_step_form_names_the_fields_not_their_ids(qtbot, session, tasks, sample_project):
+    page = _data_page(qtbot, session, tasks, sample_project)
+    row = [s.op for s in page.recipe.steps].index("mask_pii")
+    page.steps_table.selectRow(row)
+    texts = [w.text() for w in page.params_editor.findChildren(QCheckBox)]
+    assert "Text" in texts and "Label" in texts and "text" not in texts and "label" not in texts
+    columns = {page.examples_table.item(r, 1).text() for r in range(page.examples_table.rowCount())}
+    assert columns and columns <= {"Text", "Label"}, columns
+    assert page.params_editor.current()["columns"] == ["text"]  # the values stay the ids

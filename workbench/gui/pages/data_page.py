@@ -924,7 +924,7 @@ class DataPage(QWidget):
         columns = list(self.session.template.roles) if self.session.template else []
         self._restoring, was = True, self._restoring
         try:
-            self.params_editor.set_step(step.op, dict(step.params), columns)
+            self.params_editor.set_step(step.op, dict(step.params), columns, {c: role_name(c) for c in columns})
         finally:
             self._restoring = was
         rep = self.reports[row] if row < len(self.reports) and self.reports[row].op == step.op else None
@@ -934,7 +934,7 @@ class DataPage(QWidget):
             label = ex.row + 1 if isinstance(ex.row, int) else ex.row
             full_before = ex.before or ""
             b_parts, a_parts = change_window(full_before, ex.after)
-            cells = [(str(label), None, None), (ex.column or "", None, None),
+            cells = [(str(label), None, None), (role_name(ex.column) if ex.column else "", None, None),
                      ("".join(b_parts), _html_snippet(b_parts, "#ffd7d5"), full_before)]
             if ex.after is None:
                 cells.append((self.tr("(row dropped)"), None, None))

@@ -73,6 +73,7 @@ class StepParamsEditor(QWidget):
         self.values: dict[str, Any] = {}
         self.getters: dict[str, Any] = {}
         self.columns: list[str] = []
+        self.column_names: dict[str, str] = {}  # how the page names each column (roles: "Text", ...)
 
     def clear(self) -> None:
         # A change of a field may rebuild the form from inside that field's own signal (a
@@ -90,13 +91,15 @@ class StepParamsEditor(QWidget):
         self.getters = {}
         self.op = None
 
-    def set_step(self, op: str, params: dict[str, Any], columns: list[str]) -> None:
+    def set_step(self, op: str, params: dict[str, Any], columns: list[str],
+                 column_names: dict[str, str] | None = None) -> None:
         self.clear()
         info = STEPS.get(op)
         if info is None:
             return
         self.op = op
         self.columns = list(columns)
+        self.column_names = dict(column_names or {})
         self.values = {**info.defaults(), **params}
         for name, field in info.params.model_fields.items():
             w, getter = self._widget(name, field.annotation, self.values.get(name))
@@ -161,7 +164,7 @@ class StepParamsEditor(QWidget):
             if optional:
                 w.addItem(QCoreApplication.translate("StepEditor", "(not set)"), None)
             for c in self.columns:
-                w.addItem(c, c)
+                w.addItem(self.column_names.get(c, c), c)
             if value is not None and w.findData(value) < 0:
                 w.addItem(str(value), value)
             w.setCurrentIndex(max(0, w.findData(value)))
@@ -197,7 +200,7 @@ class StepParamsEditor(QWidget):
             lay.addWidget(all_box)
         checks = []
         for c in self.columns:
-            cb = QCheckBox(c)
+            cb = QCheckBox(self.column_names.get(c, c))
             cb.setChecked(value is not None and c in value)
             cb.setEnabled(value is not None)
             checks.append((c, cb))
