@@ -116,3 +116,33 @@ def test_the_cleaning_step_form_names_the_fields_not_their_ids(qtbot, session, t
     columns = {page.examples_table.item(r, 1).text() for r in range(page.examples_table.rowCount())}
     assert columns and columns <= {"Text", "Label"}, columns
     assert page.params_editor.current()["columns"] == ["text"]  # the values stay the ids
+
+
+def test_chinese_chart_labels_are_shown_whole(qtbot):
+    from PySide6.QtGui import QFontMetrics
+
+    from workbench.gui.widgets.charts import BarChart, HeatMap
+
+    labels = ["民间借贷纠纷", "劳动争议", "离婚纠纷", "交通事故责任纠纷", "合同纠纷", "房屋买卖合同纠纷"]
+    chart = BarChart("标签分布")
+    qtbot.addWidget(chart)
+    chart.resize(420, 260)
+    chart.set_data(labels, [5, 4, 3, 2, 1, 1])
+    fm = QFontMetrics(chart.font())
+    rotated, band = chart.label_layout(fm, chart.width())
+    assert rotated and band >= fm.horizontalAdvance("交通事故责任纠纷") * 0.7  # turned, not cut
+    chart.grab()  # paints without error
+    short = BarChart()
+    qtbot.addWidget(short)
+    short.resize(420, 260)
+    short.set_data(["正面", "中性", "负面"], [3, 2, 1])
+    assert short.label_layout(fm, short.width()) == (False, fm.height())
+
+    heat = HeatMap()
+    qtbot.addWidget(heat)
+    heat.resize(500, 400)
+    heat.set_matrix([[1] * 6] * 6, labels, "预测", "真实")
+    heat.show()
+    left = heat.plot.getAxis("left")
+    need = QFontMetrics(left.style.get("tickFont") or heat.font()).horizontalAdvance("交通事故责任纠纷")
+    qtbot.waitUntil(lambda: left.width() >= need, timeout=5000)

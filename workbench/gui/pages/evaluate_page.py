@@ -25,7 +25,7 @@ from ..tasks import OpProgress, TaskManager
 from ...core.operations import runs as ops
 from ...core.runs import summarize
 from ...core.trained import eval_files
-from .train_page import fill_run_combo
+from .train_page import fill_run_combo, setting_text
 from ..widgets.cards import MetricCard
 from ..widgets.charts import HeatMap
 
@@ -370,7 +370,7 @@ class EvaluatePage(QWidget):
         lines = []
         if result:
             lines.append(self.tr("<b>{0}</b> rows of the {1} split · model {2} ({3})").format(
-                result.get("rows"), split_name(result.get("split")), result.get("base_model"),
+                result.get("rows"), split_name(result.get("split")), setting_text("base_model", result.get("base_model")),
                 method_name(result.get("method"))))
         per = m.get("per_class") or {}
         self.class_table.setRowCount(len(per))

@@ -579,7 +579,7 @@ class TrainPage(QWidget):
                     f"{s.last_step}/{s.total_steps or '?'}" if s else "",
                     f"{s.last_loss:.4f}" if s and s.last_loss is not None else "",
                     f"{s.best_eval_loss:.4f}" if s and s.best_eval_loss is not None else "",
-                    (s.base_model if s else "") or ""]
+                    setting_text("base_model", s.base_model) if s and s.base_model else ""]
             for c, v in enumerate(vals, 1):
                 t.setItem(i, c, QTableWidgetItem(v))
         t.blockSignals(False)
@@ -608,7 +608,8 @@ class TrainPage(QWidget):
         s = summarize(st.path, st.events)
         vals = {2: status_text(st.status), 3: f"{s.last_step}/{s.total_steps or '?'}",
                 4: f"{s.last_loss:.4f}" if s.last_loss is not None else "",
-                5: f"{s.best_eval_loss:.4f}" if s.best_eval_loss is not None else "", 6: s.base_model or ""}
+                5: f"{s.best_eval_loss:.4f}" if s.best_eval_loss is not None else "",
+                6: setting_text("base_model", s.base_model) if s.base_model else ""}
         self.runs_table.blockSignals(True)
         for c, v in vals.items():
             self.runs_table.item(row, c).setText(v)
