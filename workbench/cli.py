@@ -90,6 +90,20 @@ def _print_prepare_summary(summary: dict) -> None:
     print(f"clean rows {st['rows_clean']}  split: " + ", ".join(f"{k} {v}" for k, v in st["splits"].items()))
     if "labels" in st:
         print("labels     " + ", ".join(f"{k} {v}" for k, v in st["labels"].items()))
+    ls = summary.get("labels")
+    if ls:
+        source = {"template": "the template's", "data": "found in the data", "list": "listed"}[ls["source"]]
+        print(f"label set  {len(ls['labels'])} labels, {source}")
+        dropped = [f"{n} rows outside the label set" if n else "" for n in [ls["unknown_rows"]]]
+        dropped += [f"{lab} excluded ({n} rows)" for lab, n in ls["excluded"].items()]
+        dropped += [f"{lab} under the least rows per label ({n} rows)" for lab, n in ls["too_few_rows"].items()]
+        several = ls["several_labels"]
+        if several["rows"]:
+            dropped.append(f"{several['rows']} rows with several labels "
+                           + ("dropped" if several["action"] == "drop" else "cut to their first label"))
+        dropped = [d for d in dropped if d]
+        if dropped:
+            print("not used   " + "; ".join(dropped))
     for w in summary["warnings"]:
         print(f"warning: {w}", file=sys.stderr)
     print(f"project    {summary['project']}")
@@ -108,12 +122,46 @@ def cmd_data_prepare(args: argparse.Namespace) -> int:
         split = SplitSettings(train=tr, val=va, test=te, seed=args.seed if args.seed is not None else 42)
     _, summary = prepare(
         template, args.input, args.project,
-        recipe=args.recipe, mapping=parse_mapping_args(args.mapping or []), split=split, sheet=args.sheet)
+        recipe=args.recipe, mapping=parse_mapping_args(args.mapping or []), split=split, sheet=args.sheet,
+        labels=_label_choice(args))
     if args.json:
         _print_json(summary)
     else:
         _print_prepare_summary(summary)
     return 0
+
+
+def _label_choice(args: argparse.Namespace):
+    """The label flags over what the project was prepared with (or the template's labels)."""
+    from .core.labels import LabelChoice, parse_code_map, parse_label_list
+    from .core.project import PROJECT_FILE, Project
+
+    flags = (args.labels, args.label_map, args.min_label_rows, args.several_labels)
+    if all(f is None for f in flags):
+        return None  # prepare() keeps the project's earlier choice, else the template's labels
+    old = None
+    if (Path(args.project) / PROJECT_FILE).is_file():
+        old = Project.open(args.project).config.labels
+    choice = old or LabelChoice()
+    changes: dict[str, Any] = {}
+    if args.labels is not None:
+        value = args.labels.strip()
+        if value == "template":
+            changes.update(source="template", labels=[])
+        elif value == "from-data":
+            changes.update(source="data", labels=[])
+        else:
+            changes.update(source="list", labels=parse_label_list(value))
+        changes.update(renames={}, merges={}, excluded=[])
+    if args.label_map is not None:
+        changes["codes"] = parse_code_map(args.label_map)
+    if args.min_label_rows is not None:
+        if args.min_label_rows < 1:
+            raise WorkbenchError(f"--min-label-rows {args.min_label_rows} must be 1 or more.")
+        changes["min_rows"] = args.min_label_rows
+    if args.several_labels is not None:
+        changes["several"] = args.several_labels
+    return choice.model_copy(update=changes)
 
 
 def _parse_ratios(text: str) -> tuple[float, float, float]:
@@ -552,7 +600,18 @@ def build_parser() -> argparse.ArgumentParser:
     dp.add_argument("--input", required=True)
     dp.add_argument("--project", required=True)
     dp.add_argument("--recipe", help="cleaning recipe JSON file (default: the template's recipe)")
-    dp.add_argument("--mapping", nargs="*", metavar="ROLE=COLUMN")
+    dp.add_argument("--mapping", nargs="+", action="extend", metavar="ROLE=COLUMN",
+                    help="which column plays which role; repeat the flag or give several pairs "
+                         "(role=column role=column, or role=column,role=column)")
+    dp.add_argument("--labels", metavar="template|from-data|L1,L2,...",
+                    help="the label set: the template's (default for a new project), the labels found in "
+                         "the data, or your own list; rows outside it are dropped and counted")
+    dp.add_argument("--label-map", action="append", metavar="CODE=NAME[,CODE=NAME...]",
+                    help="names for label codes, e.g. 0=负面,1=中性,2=正面")
+    dp.add_argument("--min-label-rows", type=int, metavar="N",
+                    help="drop labels with fewer rows after cleaning (default: enough to reach every split)")
+    dp.add_argument("--several-labels", choices=["drop", "first"],
+                    help="rows whose label cell lists several labels: drop them (default) or keep the first")
     dp.add_argument("--sheet", help="Excel sheet to read (default: the first)")
     dp.add_argument("--split", help="train,val,test ratios, e.g. 0.8,0.1,0.1")
     dp.add_argument("--seed", type=int)

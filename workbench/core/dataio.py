@@ -67,6 +67,8 @@ class FileInfo(BaseModel):
     rows: int = 0
     preview: list[dict] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    # columns whose cells hold lists (JSON arrays), written as JSON text; see core.preparing
+    list_columns: list[str] = Field(default_factory=list)
 
 
 def inspect_file(path: str | os.PathLike, sheet: str | None = None, preview_rows: int = 5) -> FileInfo:

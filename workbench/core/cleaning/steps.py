@@ -497,6 +497,35 @@ def label_key(text: str) -> str:
     return "".join(unicodedata.normalize("NFKC", text).split()).casefold()
 
 
+class LabelLookup:
+    """Which canonical label a spelling stands for: the exact label or alias first, then a
+    loose match (see :func:`label_key`) against labels and aliases. The one rule the label
+    step, the label table and the GUI share."""
+
+    def __init__(self, labels: list[str], aliases: dict[str, list[str]]):
+        self.exact: dict[str, str] = {lab: lab for lab in labels}
+        self.alias_of: dict[str, str] = {}
+        for canonical, variants in aliases.items():
+            for v in variants:
+                if v not in self.exact:
+                    self.exact[v] = canonical
+                    self.alias_of[v] = canonical
+        self.loose: dict[str, str | None] = {}
+        for spelling, canonical in self.exact.items():
+            k = label_key(spelling)
+            if self.loose.get(k, canonical) != canonical:
+                self.loose[k] = None  # two labels look alike: the loose match is ambiguous, skip it
+            else:
+                self.loose[k] = canonical
+
+    def __call__(self, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if value in self.exact:
+            return self.exact[value]
+        return self.loose.get(label_key(value)) if value.strip() else None
+
+
 @_register("normalize_labels", "Normalise labels", "统一标签", NormalizeLabelsParams)
 def _normalize_labels(df: pd.DataFrame, p: NormalizeLabelsParams, where: str):
     """Map label spellings to the canonical labels: exact label or alias first, then a loose
@@ -505,17 +534,7 @@ def _normalize_labels(df: pd.DataFrame, p: NormalizeLabelsParams, where: str):
     (NA, empty, white space) in details["blank"]. With drop_unknown both are dropped,
     otherwise kept unchanged."""
     _check_columns(df, [p.column], where)
-    exact: dict[str, str] = {lab: lab for lab in p.labels}
-    for canonical, variants in p.aliases.items():
-        for v in variants:
-            exact.setdefault(v, canonical)
-    loose: dict[str, str | None] = {}
-    for spelling, canonical in exact.items():
-        k = label_key(spelling)
-        if loose.get(k, canonical) != canonical:
-            loose[k] = None  # two labels look alike: the loose match is ambiguous, skip it
-        else:
-            loose[k] = canonical
+    lookup = LabelLookup(p.labels, p.aliases)
 
     col = df[p.column]
     a = A.to_arrow(col)
@@ -535,10 +554,7 @@ def _normalize_labels(df: pd.DataFrame, p: NormalizeLabelsParams, where: str):
     unknown: dict[str, int] = {}
     mapped: dict[str, str] = {}
     for i, v in enumerate(uniques):
-        if v in exact:
-            t = exact[v]
-        else:
-            t = loose.get(label_key(v)) if v.strip() else None
+        t = lookup(v)
         if t is None:
             if v.strip():
                 unknown_u[i] = True
