@@ -62,7 +62,16 @@ def cmd_data_inspect(args: argparse.Namespace) -> int:
     if info.sheets:
         print(f"sheets:    {', '.join(info.sheets)} (reading {info.sheet})")
     print(f"rows:      {info.rows}")
-    print(f"columns:   {', '.join(info.columns)}")
+    print("columns:")
+    width = max(len(c) for c in info.columns)
+    for c in info.columns:
+        vals = info.values.get(c)
+        shown = ""
+        if vals:
+            items = list(vals.items())
+            shown = ", ".join(f"{_clip(v, 20)} {n}" for v, n in items[:12]) + (
+                f", … ({len(items)} values)" if len(items) > 12 else "")
+        print(f"  {c:<{width}}  {info.kinds.get(c, 'text'):<6}  {shown}".rstrip())
     for note in info.notes:
         print(f"note:      {note}")
     print("preview:")

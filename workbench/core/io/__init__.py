@@ -34,9 +34,10 @@ from .delimited import _read_delimited
 from .excel import _read_excel
 from .jsonfile import _read_json
 from .parquet import _read_parquet
+from .profile import profile_columns
 from .tfrecord import _read_tfrecord
 
-__all__ = ["FileInfo", "SUPPORTED_SUFFIXES", "inspect_file", "read_table"]
+__all__ = ["FileInfo", "SUPPORTED_SUFFIXES", "inspect_file", "profile_columns", "read_table"]
 
 
 def inspect_file(path: str | os.PathLike, sheet: str | None = None, preview_rows: int = 5) -> FileInfo:
@@ -45,7 +46,8 @@ def inspect_file(path: str | os.PathLike, sheet: str | None = None, preview_rows
     The whole file is read, so the row count is exact and every problem is found now
     rather than later.
     """
-    _, info = _read(path, sheet, None, preview_rows)
+    df, info = _read(path, sheet, None, preview_rows)
+    info.kinds, info.values = profile_columns(df, info.list_columns)
     return info
 
 

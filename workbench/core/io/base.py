@@ -63,6 +63,9 @@ class FileInfo(BaseModel):
     notes: list[str] = Field(default_factory=list)
     # columns whose cells hold lists (JSON arrays), written as JSON text; see core.preparing
     list_columns: list[str] = Field(default_factory=list)
+    # filled by inspect_file: column -> text | number | list, and the values of columns with few
+    kinds: dict[str, str] = Field(default_factory=dict)
+    values: dict[str, dict[str, int]] = Field(default_factory=dict)
 
 
 class _Reporter:

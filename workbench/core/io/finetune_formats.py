@@ -29,7 +29,9 @@ def _content_text(content: Any) -> str:
     return _text(content)
 
 
-def _normalise_records(name: str, records: list[dict], notes: list[str]) -> tuple[str | None, dict[str, list[str]]]:
+def _normalise_records(name: str, records: list[dict], notes: list[str], plain=_records_to_columns
+                       ) -> tuple[str | None, dict[str, list[str]]]:
+    """A recognised fine-tuning format's columns, else ``plain(records)``."""
     first = records[0]
     if isinstance(first.get("messages"), list):
         return "messages", _conversations(name, records, "messages", notes)
@@ -39,7 +41,7 @@ def _normalise_records(name: str, records: list[dict], notes: list[str]) -> tupl
         return "alpaca", _alpaca(records, notes)
     if "src" in first and "tgt" in first:
         return "src_tgt", _src_tgt(records, notes)
-    return None, _records_to_columns(records)
+    return None, plain(records)
 
 
 def _conversations(name: str, records: list[dict], key: str, notes: list[str]) -> dict[str, list[str]]:

@@ -35,8 +35,11 @@ def _read_parquet(path: Path, notes: list[str]):
         fmt, columns = _normalise_records(name, records, notes)
         return _frame(columns), FileInfo(path=str(path), format=fmt or "parquet")
     columns: dict[str, Any] = {}
+    list_columns = []
     for col_name, column in zip(names, table.columns):
         t = column.type
+        if pa.types.is_list(t) or pa.types.is_large_list(t):
+            list_columns.append(col_name)  # cells become JSON text, as in a JSON file
         if pa.types.is_string(t) or pa.types.is_large_string(t):
             arr = column
         elif pa.types.is_nested(t) or pa.types.is_binary(t) or pa.types.is_large_binary(t) \
@@ -50,4 +53,4 @@ def _read_parquet(path: Path, notes: list[str]):
         columns[col_name] = pc.fill_null(arr, "")
     df = pa.table(columns).to_pandas() if columns else pd.DataFrame()
     df = df.astype(str) if len(df.columns) else df
-    return df, FileInfo(path=str(path), format="parquet")
+    return df, FileInfo(path=str(path), format="parquet", list_columns=list_columns)
