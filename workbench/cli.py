@@ -47,6 +47,20 @@ def cmd_templates(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_templates_save(args: argparse.Namespace) -> int:
+    from .core.save_template import save_as_template
+    from .core.templates import load_template
+
+    folder = save_as_template(args.project, args.id, name_zh=args.name_zh, name_en=args.name_en)
+    spec = load_template(folder)
+    if args.json:
+        _print_json(spec.summary())
+    else:
+        labels = f" with {len(spec.labels)} labels ({', '.join(spec.labels)})" if spec.labels else ""
+        print(f"saved template {spec.id}{labels} to {folder}")
+    return 0
+
+
 # ----- data -------------------------------------------------------------------
 
 
@@ -595,6 +609,14 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("templates", help="list the vertical templates")
     t.add_argument("--json", action="store_true")
     t.set_defaults(func=cmd_templates)
+    tsub = t.add_subparsers(dest="templates_command")
+    ts = tsub.add_parser("save", help="save a prepared project as an organisation template")
+    ts.add_argument("--project", required=True)
+    ts.add_argument("--id", required=True, help="the new template's id: lower-case letters, digits, _ and -")
+    ts.add_argument("--name-zh", help="its Chinese name (default: the project's name)")
+    ts.add_argument("--name-en", help="its English name (default: the project's name)")
+    ts.add_argument("--json", action="store_true")
+    ts.set_defaults(func=cmd_templates_save)
 
     d = sub.add_parser("data", help="inspect and prepare data")
     dsub = d.add_subparsers(dest="data_command", required=True)
