@@ -125,7 +125,7 @@ def test_failed_prepare_leaves_the_project_untouched(tmp_path):
     snapshot = {p.name: p.read_bytes() for p in (tmp_path / "p" / "data").iterdir()}
     pj = (tmp_path / "p" / "project.json").read_bytes()
     bad = tmp_path / "bad.csv"
-    bad.write_text("新闻内容,情感倾向\n只有一类,正面\n又一条,正面\n第三条,正面\n", encoding="utf-8")
+    bad.write_text("新闻内容,情感倾向\n只有一类新闻,正面\n又一条新闻,正面\n第三条新闻,正面\n", encoding="utf-8")
     with pytest.raises(DataError, match="fewer than two classes"):
         prepare(template, bad, tmp_path / "p")
     assert (tmp_path / "p" / "project.json").read_bytes() == pj

@@ -49,6 +49,20 @@ def cmd_templates(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_templates_save(args: argparse.Namespace) -> int:
+    from .core.save_template import save_as_template
+    from .core.templates import load_template
+
+    folder = save_as_template(args.project, args.id, name_zh=args.name_zh, name_en=args.name_en)
+    spec = load_template(folder)
+    if args.json:
+        _print_json(spec.summary())
+    else:
+        labels = f" with {len(spec.labels)} labels ({', '.join(spec.labels)})" if spec.labels else ""
+        print(f"saved template {spec.id}{labels} to {folder}")
+    return 0
+
+
 # ----- data -------------------------------------------------------------------
 
 
@@ -64,7 +78,16 @@ def cmd_data_inspect(args: argparse.Namespace) -> int:
     if info.sheets:
         print(f"sheets:    {', '.join(info.sheets)} (reading {info.sheet})")
     print(f"rows:      {info.rows}")
-    print(f"columns:   {', '.join(info.columns)}")
+    print("columns:")
+    width = max(len(c) for c in info.columns)
+    for c in info.columns:
+        vals = info.values.get(c)
+        shown = ""
+        if vals:
+            items = list(vals.items())
+            shown = ", ".join(f"{_clip(v, 20)} {n}" for v, n in items[:12]) + (
+                f", … ({len(items)} values)" if len(items) > 12 else "")
+        print(f"  {c:<{width}}  {info.kinds.get(c, 'text'):<6}  {shown}".rstrip())
     for note in info.notes:
         print(f"note:      {note}")
     print("preview:")
@@ -92,6 +115,20 @@ def _print_prepare_summary(summary: dict) -> None:
     print(f"clean rows {st['rows_clean']}  split: " + ", ".join(f"{k} {v}" for k, v in st["splits"].items()))
     if "labels" in st:
         print("labels     " + ", ".join(f"{k} {v}" for k, v in st["labels"].items()))
+    ls = summary.get("labels")
+    if ls:
+        source = {"template": "the template's", "data": "found in the data", "list": "listed"}[ls["source"]]
+        print(f"label set  {len(ls['labels'])} labels, {source}")
+        dropped = [f"{n} rows outside the label set" if n else "" for n in [ls["unknown_rows"]]]
+        dropped += [f"{lab} excluded ({n} rows)" for lab, n in ls["excluded"].items()]
+        dropped += [f"{lab} under the least rows per label ({n} rows)" for lab, n in ls["too_few_rows"].items()]
+        several = ls["several_labels"]
+        if several["rows"]:
+            dropped.append(f"{several['rows']} rows with several labels "
+                           + ("dropped" if several["action"] == "drop" else "cut to their first label"))
+        dropped = [d for d in dropped if d]
+        if dropped:
+            print("not used   " + "; ".join(dropped))
     for w in summary["warnings"]:
         print(f"warning: {w}", file=sys.stderr)
     print(f"project    {summary['project']}")
@@ -113,12 +150,46 @@ def cmd_data_prepare(args: argparse.Namespace) -> int:
     with ProgressReporter(args.json) as progress:
         _, summary = prepare(
             template, args.input, args.project, recipe=args.recipe, mapping=parse_mapping_args(args.mapping or []),
-            split=split, sheet=args.sheet, progress=lambda stage, frac: progress(stage, round(frac * 100), 100))
+            split=split, sheet=args.sheet, labels=_label_choice(args),
+            progress=lambda stage, frac: progress(stage, round(frac * 100), 100))
     if args.json:
         _print_json(summary)
     else:
         _print_prepare_summary(summary)
     return 0
+
+
+def _label_choice(args: argparse.Namespace):
+    """The label flags over what the project was prepared with (or the template's labels)."""
+    from .core.labels import LabelChoice, parse_code_map, parse_label_list
+    from .core.project import PROJECT_FILE, Project
+
+    flags = (args.labels, args.label_map, args.min_label_rows, args.several_labels)
+    if all(f is None for f in flags):
+        return None  # prepare() keeps the project's earlier choice, else the template's labels
+    old = None
+    if (Path(args.project) / PROJECT_FILE).is_file():
+        old = Project.open(args.project).config.labels
+    choice = old or LabelChoice()
+    changes: dict[str, Any] = {}
+    if args.labels is not None:
+        value = args.labels.strip()
+        if value == "template":
+            changes.update(source="template", labels=[])
+        elif value == "from-data":
+            changes.update(source="data", labels=[])
+        else:
+            changes.update(source="list", labels=parse_label_list(value))
+        changes.update(renames={}, merges={}, excluded=[])
+    if args.label_map is not None:
+        changes["codes"] = parse_code_map(args.label_map)
+    if args.min_label_rows is not None:
+        if args.min_label_rows < 1:
+            raise WorkbenchError(f"--min-label-rows {args.min_label_rows} must be 1 or more.")
+        changes["min_rows"] = args.min_label_rows
+    if args.several_labels is not None:
+        changes["several"] = args.several_labels
+    return choice.model_copy(update=changes)
 
 
 def _parse_ratios(text: str) -> tuple[float, float, float]:
@@ -498,6 +569,14 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("templates", help="list the vertical templates")
     t.add_argument("--json", action="store_true")
     t.set_defaults(func=cmd_templates)
+    tsub = t.add_subparsers(dest="templates_command")
+    ts = tsub.add_parser("save", help="save a prepared project as an organisation template")
+    ts.add_argument("--project", required=True)
+    ts.add_argument("--id", required=True, help="the new template's id: lower-case letters, digits, _ and -")
+    ts.add_argument("--name-zh", help="its Chinese name (default: the project's name)")
+    ts.add_argument("--name-en", help="its English name (default: the project's name)")
+    ts.add_argument("--json", action="store_true")
+    ts.set_defaults(func=cmd_templates_save)
 
     d = sub.add_parser("data", help="inspect and prepare data")
     dsub = d.add_subparsers(dest="data_command", required=True)
@@ -512,7 +591,18 @@ def build_parser() -> argparse.ArgumentParser:
     dp.add_argument("--input", required=True)
     dp.add_argument("--project", required=True)
     dp.add_argument("--recipe", help="cleaning recipe JSON file (default: the template's recipe)")
-    dp.add_argument("--mapping", nargs="*", metavar="ROLE=COLUMN")
+    dp.add_argument("--mapping", nargs="+", action="extend", metavar="ROLE=COLUMN",
+                    help="which column plays which role; repeat the flag or give several pairs "
+                         "(role=column role=column, or role=column,role=column)")
+    dp.add_argument("--labels", metavar="template|from-data|L1,L2,...",
+                    help="the label set: the template's (default for a new project), the labels found in "
+                         "the data, or your own list; rows outside it are dropped and counted")
+    dp.add_argument("--label-map", action="append", metavar="CODE=NAME[,CODE=NAME...]",
+                    help="names for label codes, e.g. 0=负面,1=中性,2=正面")
+    dp.add_argument("--min-label-rows", type=int, metavar="N",
+                    help="drop labels with fewer rows after cleaning (default: enough to reach every split)")
+    dp.add_argument("--several-labels", choices=["drop", "first"],
+                    help="rows whose label cell lists several labels: drop them (default) or keep the first")
     dp.add_argument("--sheet", help="Excel sheet to read (default: the first)")
     dp.add_argument("--split", help="train,val,test ratios, e.g. 0.8,0.1,0.1")
     dp.add_argument("--seed", type=int)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..core.templates import TemplateSpec
+from ..core.task import TaskSpec, origin_template
 from ..core.trained import TrainedRun
 
 HYPERPARAMETERS = ("method", "epochs", "max_steps", "learning_rate", "lr_scheduler", "warmup_ratio", "weight_decay",
@@ -35,16 +35,17 @@ def _row(*cells: Any) -> str:
     return "| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in cells) + " |"
 
 
-def model_card(bundle: dict, trained: TrainedRun, template: TemplateSpec, eval_result: dict | None) -> str:
+def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: dict | None) -> str:
     job = trained.job
     checks = bundle["checks"]
     task = bundle["task"]
     lines: list[str] = []
     add = lines.append
-    add(f"# {template.name.en} / {template.name.zh}")
+    origin = origin_template(spec)  # names and description only; the task is the project's
+    add(f"# {origin.name.en} / {origin.name.zh}" if origin else f"# {trained.project.config.name}")
     add("")
-    add(f"A language model fine-tuned for **{task}** with the template `{template.id}` "
-        f"({template.vertical}). {template.description.en}")
+    about = f" ({origin.vertical}). {origin.description.en}" if origin else "."
+    add(f"A language model fine-tuned for **{task}**, starting from the template `{spec.template}`{about}")
     add("")
     if trained.note:
         add(f"> {trained.note}")
@@ -73,8 +74,8 @@ def model_card(bundle: dict, trained: TrainedRun, template: TemplateSpec, eval_r
     add(_row("base model", f"`{bundle['base_model']}` ({bundle['family']})"))
     add(_row("method", "LoRA, merged into the base weights" if bundle["method"] == "lora" else "full fine-tuning"))
     add(_row("weights", f"run `{bundle['run']}`, {bundle['source']}"))
-    add(_row("prompt (system)", template.prompt.system.zh))
-    add(_row("prompt (user)", repr(template.prompt.user)[1:-1]))
+    add(_row("prompt (system)", spec.system_text("zh")))
+    add(_row("prompt (user)", repr(spec.user_format)[1:-1]))
     if task == "classification":
         add(_row("labels", ", ".join(bundle["labels"])))
     add(_row("maximum length", f"{bundle['max_length']} tokens"))
