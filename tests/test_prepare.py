@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from workbench.core.errors import DataError, ProjectError, TemplateError
+from workbench.core.errors import DataError, ProjectError
 from workbench.core.mapping import check_mapping, check_prepared, suggest_mapping
 from workbench.core.project import Project, prepare
 from workbench.core.split import split_frame
