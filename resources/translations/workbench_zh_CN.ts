@@ -880,6 +880,10 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <source>Asking the model</source>
       <translation>正在询问模型</translation>
     </message>
+    <message>
+      <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
+      <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
+    </message>
   </context>
   <context>
     <name>ExportPage</name>

@@ -146,3 +146,36 @@ def test_chinese_chart_labels_are_shown_whole(qtbot):
     left = heat.plot.getAxis("left")
     need = QFontMetrics(left.style.get("tickFont") or heat.font()).horizontalAdvance("交通事故责任纠纷")
     qtbot.waitUntil(lambda: left.width() >= need, timeout=5000)
+
+
+def test_the_evaluate_page_says_what_to_do_before_an_evaluation_and_notes_in_its_language(
+        qtbot, session, tasks, sample_project):
+    import json
+
+    from workbench.core.jobs import JobSpec, write_job
+    from workbench.core.runs import EventWriter
+    from workbench.gui.pages.evaluate_page import EvaluatePage
+
+    run_dir = sample_project / "runs" / "run-s"
+    write_job(run_dir, JobSpec(project=str(sample_project), template="finance_sentiment", task="classification",
+                               base_model="builtin:tiny", method="full"))
+    ev = EventWriter(run_dir)
+    ev.emit("start", total_steps=10)
+    ev.emit("end", status="stopped", error=None)
+    ev.close()
+    (run_dir / "checkpoints" / "checkpoint-4" / "model_state").mkdir(parents=True)
+    (run_dir / "checkpoints" / "checkpoint-4" / "trainer_state.json").write_text("{}")
+    page = EvaluatePage(session, tasks)
+    qtbot.addWidget(page)
+    page.show()
+    session.open(sample_project)
+    assert page.run_combo.currentData() == "run-s"
+    assert page.summary_text.isVisible() and "Evaluate" in page.summary_text.text()  # not a blank page
+    (run_dir / "eval").mkdir()
+    (run_dir / "eval" / "metrics.json").write_text(json.dumps({
+        "run": "run-s", "task": "classification", "split": "test", "rows": 2, "base_model": "builtin:tiny",
+        "method": "full", "source": "checkpoint-4", "note": "Run 'run-s' stopped before ...",
+        "metrics": {"accuracy": 0.5}}), encoding="utf-8")
+    page.load_results()
+    assert "checkpoint-4" in page.note_text.text() and "Run 'run-s'" not in page.note_text.text()
+    assert "built-in tiny model" in page.summary_text.text()

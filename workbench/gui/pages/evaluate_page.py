@@ -325,6 +325,7 @@ class EvaluatePage(QWidget):
             self.heatmap.set_matrix([], [])
             self.summary_text.setText(self.tr("This run has not been evaluated yet. Click Evaluate: the model answers "
                                               "every test row it never saw during training, and the results appear here."))
+            self.summary_text.setVisible(True)  # _show_metrics hid it along with the figures
             self.sample_count.setText("")
             return
         try:
@@ -393,8 +394,12 @@ class EvaluatePage(QWidget):
             self.class_table.resizeColumnsToContents()
             self.class_table.setFixedHeight(self.class_table.horizontalHeader().height()
                                             + 24 * len(per) + 2 * self.class_table.frameWidth())
-        self.note_text.setText(str(result.get("note") or ""))
-        self.note_text.setVisible(bool(result.get("note")))
+        # the note in the interface language, from what it says (core writes it in English for the CLI)
+        source = result.get("source")
+        note = "" if not source or source == "final" else self.tr(
+            "This run ended before the end of training, so its last checkpoint ({0}) was evaluated.").format(source)
+        self.note_text.setText(note)
+        self.note_text.setVisible(bool(note))
         self.summary_text.setText("<br>".join(lines))
         self.summary_text.setVisible(bool(lines))
 
