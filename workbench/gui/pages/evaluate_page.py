@@ -22,6 +22,7 @@ from ..commands import CommandRunner, explain_failure
 from ..models.dataframe_model import DataFrameTableModel
 from ..session import ProjectSession
 from ..tasks import TaskManager
+from .apply_file import ApplyFileWidget
 from .train_page import fill_run_combo
 from ..widgets.cards import MetricCard
 from ..widgets.charts import HeatMap
@@ -224,6 +225,8 @@ class EvaluatePage(QWidget):
         self.tabs.addTab(results, self.tr("Results"))
         self.tabs.addTab(samples, self.tr("Samples (fine-tuned and base side by side)"))
         self.tabs.addTab(play, self.tr("Playground"))
+        self.apply = ApplyFileWidget(self.session, self.tasks, lambda: self.run_combo.currentData())
+        self.tabs.addTab(self.apply, self.tr("Apply to a file"))
 
         lay = QVBoxLayout(self)
         lay.addLayout(top)
@@ -253,6 +256,7 @@ class EvaluatePage(QWidget):
     @Slot(int)
     def _on_run_combo_changed(self, _i: int) -> None:
         self.eval_button.setEnabled(self.run_combo.currentData() is not None)
+        self.apply.refresh()
         self.load_results()
 
     # ------------------------------------------------------------------ evaluate
@@ -418,6 +422,7 @@ class EvaluatePage(QWidget):
     def shutdown(self) -> None:
         self.runner.cancel()
         self.play.cancel()
+        self.apply.shutdown()
 
 
 def _fmt(key: str, v: float) -> str:
