@@ -13,42 +13,11 @@ pytest.importorskip("paddle")
 pytest.importorskip("paddleformers")
 
 from workbench.cli import build_parser, cmd_predict, main as cli_main  # noqa: E402
-from workbench.core.jobs import JobSpec, write_job  # noqa: E402
 from workbench.core.operations.predict import predict_args  # noqa: E402
-from workbench.core.project import Project, SplitSettings, prepare  # noqa: E402
-from workbench.core.runs import EventWriter  # noqa: E402
+from workbench.core.project import Project  # noqa: E402
 from workbench.core.templates import TemplateCatalog  # noqa: E402
 
-CLS, INST = "finance_sentiment", "finance_service_qa"
-USER_COLUMNS = {CLS: {"text": "新闻正文", "label": "情感倾向"},
-                INST: {"instruction": "客户提问", "input": "补充信息", "output": "客服答复"}}
-
-
-def user_frame(template_id: str) -> pd.DataFrame:
-    template = TemplateCatalog().get(template_id)
-    df = pd.read_csv(template.sample_path, dtype=str, keep_default_na=False)
-    return df.rename(columns={template.columns[r]: c for r, c in USER_COLUMNS[template_id].items()})
-
-
-def trained_project(template_id: str, base: Path) -> Project:
-    from workbench.engine.train import run_training
-
-    template = TemplateCatalog().get(template_id)
-    src = base / f"{template_id}-export.csv"
-    user_frame(template_id).to_csv(src, index=False, encoding="gb18030")
-    project, _ = prepare(template, src, base / template_id, mapping=USER_COLUMNS[template_id],
-                         split=SplitSettings(train=0.8, val=0.1, test=0.1, seed=1))
-    job = JobSpec(project=str(project.root), template=template.id, task=template.task.value,
-                  base_model="builtin:tiny", method="full", max_steps=4, eval_steps=4, save_steps=4,
-                  logging_steps=1, batch_size=8, max_length=128, learning_rate=5e-3, device="cpu", seed=3)
-    run_dir = project.runs_dir / "run-1"
-    write_job(run_dir, job)
-    events = EventWriter(run_dir)
-    status, error = run_training(job, run_dir, events)
-    events.emit("end", status=status, error=error)
-    events.close()
-    assert status == "completed", error
-    return project
+from trained_factory import CLS, INST, USER_COLUMNS, trained_project, user_frame  # noqa: E402
 
 
 @pytest.fixture(scope="module")

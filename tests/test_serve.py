@@ -25,15 +25,9 @@ import pytest
 pytest.importorskip("paddle")
 pytest.importorskip("paddleformers")
 
-from workbench.core.jobs import JobSpec, write_job  # noqa: E402
-from workbench.core.project import SplitSettings, prepare  # noqa: E402
-from workbench.core.runs import EventWriter  # noqa: E402
 from workbench.core.templates import TemplateCatalog  # noqa: E402
 
-CLS, INST = "finance_sentiment", "finance_service_qa"
-# the user's own column names, not the template's
-USER_COLUMNS = {CLS: {"text": "新闻正文", "label": "情感倾向"},
-                INST: {"instruction": "客户提问", "input": "补充信息", "output": "客服答复"}}
+from trained_factory import CLS, INST, RUN, USER_COLUMNS, trained_project  # noqa: E402
 
 
 def isolated_env() -> dict[str, str]:
@@ -44,36 +38,12 @@ def isolated_env() -> dict[str, str]:
     return env
 
 
-def user_file(template_id: str, path: Path, encoding: str = "gb18030") -> Path:
-    """The template's sample re-saved as a user's export: own column names, GB18030."""
-    template = TemplateCatalog().get(template_id)
-    df = pd.read_csv(template.sample_path, dtype=str, keep_default_na=False)
-    df = df.rename(columns={template.columns[r]: c for r, c in USER_COLUMNS[template_id].items()})
-    df.to_csv(path, index=False, encoding=encoding)
-    return path
-
-
 def export_bundle(template_id: str, base: Path) -> Path:
     from workbench.engine.export import export_run
-    from workbench.engine.train import run_training
 
-    template = TemplateCatalog().get(template_id)
-    src = user_file(template_id, base / f"{template_id}-export.csv")
-    project, _ = prepare(template, src, base / template_id, mapping=USER_COLUMNS[template_id],
-                         split=SplitSettings(train=0.8, val=0.1, test=0.1, seed=1))
-    job = JobSpec(project=str(project.root), template=template.id, task=template.task.value,
-                  base_model="builtin:tiny", method="full", max_steps=4, eval_steps=4, save_steps=4,
-                  logging_steps=1, batch_size=8, max_length=128, learning_rate=5e-3, device="cpu", seed=3)
-    run_dir = project.runs_dir / "run-1"
-    write_job(run_dir, job)
-    events = EventWriter(run_dir)
-    status, error = run_training(job, run_dir, events)
-    events.emit("end", status=status, error=error)
-    events.close()
-    assert status == "completed", error
+    project = trained_project(template_id, base)
     out = base / f"{template_id}-bundle"
-    export_run(project.root, run_dir.name, out, formats=["static"], evaluate=False, check_script=False,
-               parity_rows=4)
+    export_run(project.root, RUN, out, formats=["static"], evaluate=False, check_script=False, parity_rows=4)
     return out
 
 

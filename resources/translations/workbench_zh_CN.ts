@@ -2,6 +2,85 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
   <context>
+    <name>ApplyFileWidget</name>
+    <message>
+        <source>Choose a file…</source>
+        <translation>选择文件…</translation>
+    </message>
+    <message>
+        <source>Pick a file with new rows (the same columns as your data); the model adds its prediction to every row.</source>
+        <translation>选择一个包含新数据行的文件（列与您的数据相同）；模型会为每一行加上预测结果。</translation>
+    </message>
+    <message>
+        <source>One probability column per label</source>
+        <translation>每个标签一列概率</translation>
+    </message>
+    <message>
+        <source>Predict</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Save as…</source>
+        <translation>另存为…</translation>
+    </message>
+    <message>
+        <source>File to predict</source>
+        <translation>要预测的文件</translation>
+    </message>
+    <message>
+        <source>Data files ({0})</source>
+        <translation>数据文件（{0}）</translation>
+    </message>
+    <message>
+        <source>Predicting {0} in a separate process…</source>
+        <translation>正在独立进程中预测 {0}…</translation>
+    </message>
+    <message>
+        <source>Predicting: {0} of {1} rows</source>
+        <translation>正在预测：第 {0} 行，共 {1} 行</translation>
+    </message>
+    <message>
+        <source>Prediction could not start</source>
+        <translation>预测无法启动</translation>
+    </message>
+    <message>
+        <source>Cancelled; nothing was written.</source>
+        <translation>已取消；未写入任何文件。</translation>
+    </message>
+    <message>
+        <source>Prediction failed</source>
+        <translation>预测失败</translation>
+    </message>
+    <message>
+        <source>{0} rows predicted; the result is in {1}.</source>
+        <translation>已预测 {0} 行；结果保存在 {1}。</translation>
+    </message>
+    <message>
+        <source>Reading the result</source>
+        <translation>正在读取结果</translation>
+    </message>
+    <message>
+        <source>Save the predictions</source>
+        <translation>保存预测结果</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;Excel (*.xlsx)</source>
+        <translation>CSV（*.csv）;;Excel（*.xlsx）</translation>
+    </message>
+    <message>
+        <source>Saving the predictions</source>
+        <translation>正在保存预测结果</translation>
+    </message>
+    <message>
+        <source>Saved to {0}.</source>
+        <translation>已保存到 {0}。</translation>
+    </message>
+</context>
+<context>
     <name>CommandRunner</name>
     <message>
       <location filename="../../workbench/gui/commands.py" line="107" />
@@ -506,6 +585,10 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
   </context>
   <context>
     <name>EvaluatePage</name>
+    <message>
+        <source>Apply to a file</source>
+        <translation>应用到文件</translation>
+    </message>
     <message>
       <location filename="../../workbench/gui/pages/evaluate_page.py" line="51" />
       <source>test</source>
