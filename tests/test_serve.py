@@ -272,3 +272,73 @@ def test_chat_completions_and_stream_match_predict_py(bundles, tmp_path):
         assert svc.json("POST", "/v1/chat/completions", {"messages": [{"role": "assistant", "content": "x"}]})[0] == 400
         assert svc.json("GET", "/v1/models")[0] == 200
     assert not [line for line in svc.log if "Traceback" in line]
+
+
+# ----- predict.py and serve.py read what the importer reads ----------------------------------------------
+
+
+def test_predict_py_reads_the_users_files_quietly(bundles, tmp_path):
+    from trained_factory import user_frame
+
+    bundle = bundles[CLS]
+    col = USER_COLUMNS[CLS]["text"]
+    new = user_frame(CLS).head(5)
+    files = {"gb18030.csv": lambda p: new.to_csv(p, index=False, encoding="gb18030"),
+             "utf16.tsv": lambda p: new.to_csv(p, index=False, sep="\t", encoding="utf-16"),
+             "bom.csv": lambda p: new.to_csv(p, index=False, encoding="utf-8-sig"),
+             "records.json": lambda p: p.write_text(new.to_json(orient="records", force_ascii=False), "utf-8"),
+             "lines.jsonl": lambda p: p.write_text(new.to_json(orient="records", lines=True, force_ascii=False),
+                                                   "utf-8"),
+             "single.csv": lambda p: new[[col]].rename(columns={col: "摘要"}).to_csv(p, index=False, encoding="gb18030"),
+             "sheet.xlsx": lambda p: new.to_excel(p, index=False)}
+    results = {}
+    for name, write in files.items():
+        src, dst = tmp_path / name, tmp_path / f"{name}.out.csv"
+        write(src)
+        r = subprocess.run([sys.executable, "-S", "predict.py", "--input", str(src), "--output", str(dst)],
+                           cwd=bundle, env=isolated_env(), capture_output=True, text=True, timeout=300)
+        if name.endswith(".xlsx") and "needs openpyxl" in r.stderr:
+            continue  # openpyxl is not among the bundle's requirements
+        assert r.returncode == 0, (name, r.stderr)
+        noise = [line for line in (r.stdout + r.stderr).splitlines()
+                 if "OneDNN" in line or "oneDNN" in line or "ccache" in line or "Traceback" in line]
+        assert not noise, (name, noise)
+        with open(dst, encoding="utf-8-sig", newline="") as fh:
+            results[name] = [row["prediction"] for row in csv.DictReader(fh)]
+    assert len({tuple(v) for v in results.values()}) == 1, results  # the same rows, the same predictions
+    assert len(results) >= 6
+
+    bad = {"image.csv": b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4, "other.csv": "编号,日期\n1,2\n".encode(),
+           "broken.json": b'[{"text": "a"'}
+    for name, raw in bad.items():
+        (tmp_path / name).write_bytes(raw)
+        r = subprocess.run([sys.executable, "-S", "predict.py", "--input", str(tmp_path / name)],
+                           cwd=bundle, env=isolated_env(), capture_output=True, text=True, timeout=300)
+        assert r.returncode == 2 and r.stderr.startswith("error: ") and "Traceback" not in r.stderr, (name, r.stderr)
+        assert len(r.stderr.strip().splitlines()) == 1
+    r = subprocess.run([sys.executable, "-S", "predict.py", "--input", str(tmp_path / "missing.csv")],
+                       cwd=bundle, env=isolated_env(), capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "could not be read" in r.stderr
+
+
+def test_bundle_encoding_detection_agrees_with_the_importer(bundles):
+    import importlib.util
+
+    from workbench.core.dataio import _detect_encoding
+
+    spec = importlib.util.spec_from_file_location("rt", bundles[CLS] / "bundle_runtime.py")
+    rt = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rt)
+    def outcome(fn, raw):
+        try:
+            return fn(raw)
+        except Exception:
+            return "refused"
+
+    for text in ("新闻正文,编号\n公司净利润增长１２％，超出预期,1\n", "text,id\nprofit up 12% (公司),1\n"):
+        for encoding in ("utf-8", "utf-8-sig", "gb18030", "utf-16", "utf-16-le", "utf-16-be"):
+            raw = text.encode(encoding)
+            ours = outcome(rt.detect_encoding, raw)
+            assert ours == outcome(lambda r: _detect_encoding("x.csv", r, True), raw), (text, encoding)
+            if ours != "refused":
+                assert raw.decode(ours).lstrip("\ufeff") == text
