@@ -136,6 +136,30 @@ def test_bundle_ships_the_service_and_its_image(bundles):
     assert bundle["columns"] == {"text": USER_COLUMNS[CLS]["text"]}  # the project's own column name
 
 
+def bundle_fields(bundle: Path) -> list[str]:
+    return json.loads((bundle / "bundle.json").read_text(encoding="utf-8"))["fields"]
+
+
+def test_model_card_describes_the_projects_data(bundles):
+    from workbench.core.project import Project
+
+    for tid, bundle in bundles.items():
+        card = (bundle / "README.md").read_text(encoding="utf-8")
+        project = Project.open(bundle.parent / tid)
+        stats = project.config.stats
+        assert f"`{tid}-export.csv` (csv, gb18030)" in card
+        assert "synthetic" not in card.lower() and "sample data" not in card.lower()
+        assert f"| rows imported | {stats['rows_imported']} |" in card
+        assert f"| rows after cleaning | {stats['rows_clean']} |" in card
+        for role, col in USER_COLUMNS[tid].items():
+            assert f"{col} → {role}" in card
+        assert "python serve.py --port 8000" in card
+        assert f"`{USER_COLUMNS[tid][bundle_fields(bundle)[-1]]}` as in the training data" in card
+    card = (bundles[CLS] / "README.md").read_text(encoding="utf-8")
+    labels = Project.open(bundles[CLS].parent / CLS).config.stats["labels"]
+    assert "rows per label (after cleaning) | " + ", ".join(f"{k} {v}" for k, v in labels.items()) in card
+
+
 def test_service_matches_predict_py_and_guards_its_door(bundles, tmp_path):
     bundle = bundles[CLS]
     inputs = texts(12)
