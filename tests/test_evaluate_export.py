@@ -352,9 +352,9 @@ def test_export_classification_bundle_and_predict_script(projects, runs, tmp_pat
 
     trained = resolve_trained_run(project, runs["cls"].name)
     model, tok = load_trained(trained)
-    template = TemplateCatalog().get(CLS)
-    prompts = D.build_prompts(tok, records, system=system_prompt(template), user_format=template.prompt.user)
-    assert got == D.classify(model, tok, prompts, template.labels, max_length=trained.job.max_length)
+    spec = project.task
+    prompts = D.build_prompts(tok, records, system=system_prompt(spec), user_format=spec.user_format)
+    assert got == D.classify(model, tok, prompts, spec.labels, max_length=trained.job.max_length)
     assert got[0] == one["label"]
 
 

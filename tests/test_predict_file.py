@@ -15,7 +15,6 @@ pytest.importorskip("paddleformers")
 from workbench.cli import build_parser, cmd_predict, main as cli_main  # noqa: E402
 from workbench.core.operations.predict import predict_args  # noqa: E402
 from workbench.core.project import Project  # noqa: E402
-from workbench.core.templates import TemplateCatalog  # noqa: E402
 
 from trained_factory import CLS, INST, USER_COLUMNS, trained_project, user_frame  # noqa: E402
 
@@ -33,12 +32,12 @@ def _engine_labels(project: Project, texts: list[str]) -> tuple[list[str], list[
     from workbench.engine.evaluate import classify_with_probs, load_trained, system_prompt
 
     trained = resolve_trained_run(project, "run-1")
-    template = TemplateCatalog().get(CLS)
+    spec = project.task
     model, tok = load_trained(trained)
     records = [normalize_record({"text": t}, project.config.recipe) for t in texts]
-    prompts = D.build_prompts(tok, records, system=system_prompt(template), user_format=template.prompt.user)
-    probs = classify_with_probs(model, tok, prompts, template.labels, max_length=trained.job.max_length)
-    return [template.labels[max(range(3), key=p.__getitem__)] for p in probs], probs
+    prompts = D.build_prompts(tok, records, system=system_prompt(spec), user_format=spec.user_format)
+    probs = classify_with_probs(model, tok, prompts, spec.labels, max_length=trained.job.max_length)
+    return [spec.labels[max(range(3), key=p.__getitem__)] for p in probs], probs
 
 
 def test_predict_a_gb18030_file_with_the_users_columns(projects, tmp_path, capfd):

@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from workbench.core.errors import TemplateError
+from workbench.core.task import TaskSpec
 from workbench.core.templates import (
     SPEC_FILE,
     TASK_ROLES,
@@ -123,11 +124,13 @@ def test_instruction_columns(catalog):
 
 def test_prompts_format_over_roles(catalog):
     for spec in catalog:
-        filled = spec.prompt.user.format(**{r: f"<{r}>" for r in spec.roles})
+        filled = TaskSpec.from_template(spec).user_text({r: f"<{r}>" for r in spec.roles})
         for role in set(spec.columns) - {"label", "output"}:  # the targets are not in the prompt
             assert f"<{role}>" in filled, (spec.id, role)
         assert "{label}" not in spec.prompt.user and "{output}" not in spec.prompt.user
         assert spec.prompt.system.zh and spec.prompt.system.en
+        if spec.labels:  # a classification prompt lists the labels from the label set, not by hand
+            assert "{labels}" in spec.prompt.user and "/".join(spec.labels) in filled, spec.id
 
 
 def test_cleaning_recipes_use_known_ops_and_roles(catalog):

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from .errors import DataError, ProjectError
 from .fsutil import atomic_write_text
+from .task import TaskSpec
 from .templates import TemplateSpec, Task
 
 PROJECT_FILE = "project.json"
@@ -58,6 +59,9 @@ class ProjectConfig(BaseModel):
     split: SplitSettings = Field(default_factory=SplitSettings)
     stats: dict[str, Any] = Field(default_factory=dict)
     reports: list[dict[str, Any]] = Field(default_factory=list)
+    # the task the project was prepared with; None in a project prepared before projects
+    # owned their task (Project.task then falls back to the template's)
+    task: TaskSpec | None = None
 
 
 class Project:
@@ -84,6 +88,16 @@ class Project:
 
     def split_path(self, name: str) -> Path:
         return self.data_dir / f"{name}.jsonl"
+
+    @property
+    def task(self) -> TaskSpec:
+        """The project's task: labels, aliases, prompt and columns every later step uses."""
+        if self.config.task is not None:
+            return self.config.task
+        from .templates import TemplateCatalog
+
+        template = TemplateCatalog().get(self.config.template)
+        return TaskSpec.from_template(template, self.config.mapping or None)
 
     @property
     def is_prepared(self) -> bool:
@@ -175,6 +189,7 @@ def prepare(
     mapping: dict[str, str] | None = None,
     split: SplitSettings | None = None,
     sheet: str | None = None,
+    task: TaskSpec | None = None,
     progress: Callable[[str, float], None] | None = None,
 ) -> tuple[Project, dict[str, Any]]:
     """Import, map, clean and split ``input_path`` into ``project_dir``.
@@ -216,7 +231,9 @@ def prepare(
     report("clean", 0.0)
     cleaned, step_reports = recipe_obj.apply(mapped, progress=lambda i, n: report("clean", i / max(n, 1)))
 
-    problems = check_prepared(template, cleaned)
+    spec = (task or TaskSpec.from_template(template)).model_copy(
+        update={"columns": {r: c for r, c in final_mapping.items() if c}})
+    problems = check_prepared(spec, cleaned)
     errors = [p for p in problems if p.severity == "error"]
     if errors:
         raise DataError(" ".join(p.message for p in errors))
@@ -257,6 +274,7 @@ def prepare(
         split=settings,
         stats=stats,
         reports=[r.model_dump() for r in step_reports],
+        task=spec,
     )
     report("write", 0.0)
     project = write_prepared(root, template, df, splits, config)
@@ -266,6 +284,7 @@ def prepare(
         "template": template.id,
         "source": source.model_dump(),
         "mapping": final_mapping,
+        "task": spec.summary(),
         "steps": [r.model_dump() for r in step_reports],
         "warnings": [p.message for p in problems if p.severity == "warning"],
         "stats": stats,

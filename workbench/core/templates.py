@@ -49,7 +49,8 @@ class Localized(_Strict):
 
 class PromptFormat(_Strict):
     system: Localized
-    # Python format string over the role names, e.g. "新闻：{text}" or "{instruction}\n{input}".
+    # Python format string over the role names, e.g. "新闻：{text}" or "{instruction}\n{input}";
+    # "{labels}" names the project's label list (rendered by core.task.TaskSpec).
     user: str = Field(min_length=1)
 
 
@@ -140,10 +141,10 @@ class TemplateSpec(_Strict):
             if stray:
                 raise ValueError(f"label_aliases: {sorted(stray)} are not in labels")
         try:
-            self.prompt.user.format(**{r: "" for r in roles})
+            self.prompt.user.format(**{r: "" for r in roles}, labels="")
         except (KeyError, IndexError, ValueError) as exc:
             raise ValueError(
-                f"prompt.user: placeholder {exc} is not one of the roles {sorted(roles)}"
+                f"prompt.user: placeholder {exc} is not one of the roles {sorted(roles)} or {{labels}}"
             ) from None
         return self
 

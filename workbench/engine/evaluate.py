@@ -26,7 +26,7 @@ from typing import Any
 from ..core.errors import WorkbenchError
 from ..core.fsutil import atomic_write, atomic_write_json
 from ..core.project import Project
-from ..core.templates import TemplateCatalog, TemplateSpec
+from ..core.task import TaskSpec
 from ..core.trained import TrainedRun, resolve_trained_run
 from . import data as D
 from . import metrics as MX
@@ -41,9 +41,9 @@ DEFAULT_MAX_NEW_TOKENS = 256
 # ----- loading the trained weights ---------------------------------------------------------
 
 
-def system_prompt(template: TemplateSpec) -> str:
+def system_prompt(task: TaskSpec) -> str:
     """The system text training used (the Chinese one, see engine/train.py)."""
-    return template.prompt.system.zh
+    return task.system_text("zh")
 
 
 def load_trained(trained: TrainedRun, *, device: str = "cpu", merge: bool = True):
@@ -176,23 +176,23 @@ def generate_answers(model, tokenizer, prompts: Sequence[str], *, max_new_tokens
     return answers
 
 
-def predict_split(model, tokenizer, records: Sequence[dict], template: TemplateSpec, *, max_length: int,
+def predict_split(model, tokenizer, records: Sequence[dict], task_spec: TaskSpec, *, max_length: int,
                   max_new_tokens: int | None = None, progress: Progress | None = None,
                   stage: str = "predict") -> dict[str, Any]:
     """Predictions and figures of one model on ``records``.
 
     Returns ``{"metrics": {...}, "rows": [...per-sample dicts...]}``.
     """
-    task = template.task.value
-    system = system_prompt(template)
-    user_format = template.prompt.user
+    task = task_spec.task.value
+    system = system_prompt(task_spec)
+    user_format = task_spec.user_format
     prompts = D.build_prompts(tokenizer, records, system=system, user_format=user_format)
     inputs = [D.format_user(user_format, r) for r in records]
     report = progress or (lambda s, d, t: None)
     report(stage, 0, len(records))
     rows: list[dict[str, Any]] = []
     if task == "classification":
-        labels = list(template.labels)
+        labels = list(task_spec.labels)
         truth = [str(r.get("label", "")) for r in records]
         probs = classify_with_probs(model, tokenizer, prompts, labels, max_length=max_length) if records else []
         preds = [labels[max(range(len(labels)), key=p.__getitem__)] for p in probs]
@@ -275,7 +275,7 @@ def evaluate_run(project_dir, run_id: str, *, compare_base: bool = False, split:
     """Evaluate a run on ``split`` and write ``<run>/eval/``; returns the metrics.json content."""
     project = Project.open(project_dir)
     trained = resolve_trained_run(project, run_id)
-    template = TemplateCatalog().get(trained.template)
+    task_spec = project.task  # the project's own labels and prompt, not the template's
     path = project.split_path(split)
     if not path.is_file():
         raise WorkbenchError(f"Project {project.root} has no '{split}' split. Prepare the data again.")
@@ -289,17 +289,17 @@ def evaluate_run(project_dir, run_id: str, *, compare_base: bool = False, split:
     started = time.time()
     max_length = trained.job.max_length
     model, tokenizer = load_trained(trained, device=device)
-    tuned = predict_split(model, tokenizer, records, template, max_length=max_length,
+    tuned = predict_split(model, tokenizer, records, task_spec, max_length=max_length,
                           max_new_tokens=max_new_tokens, progress=progress, stage="fine-tuned")
     del model
     base = None
     if compare_base:
         bmodel, btok = load_base(trained, device=device)
         n_new = tuned["metrics"].get("max_new_tokens", max_new_tokens)
-        base = predict_split(bmodel, btok, records, template, max_length=max_length, max_new_tokens=n_new,
+        base = predict_split(bmodel, btok, records, task_spec, max_length=max_length, max_new_tokens=n_new,
                              progress=progress, stage="base")
         del bmodel
-    task = template.task.value
+    task = task_spec.task.value
     best, worst = best_and_worst(tuned["rows"], task)
     result: dict[str, Any] = {
         "version": 1,
@@ -307,7 +307,7 @@ def evaluate_run(project_dir, run_id: str, *, compare_base: bool = False, split:
         "source": trained.source,
         "note": trained.note,
         "task": task,
-        "template": template.id,
+        "template": task_spec.template,
         "base_model": trained.job.base_model,
         "method": trained.method,
         "split": split,
@@ -322,14 +322,14 @@ def evaluate_run(project_dir, run_id: str, *, compare_base: bool = False, split:
     }
     out = trained.eval_dir
     out.mkdir(parents=True, exist_ok=True)
-    frame = predictions_frame(tuned["rows"], task, template.labels, base["rows"] if base else None)
+    frame = predictions_frame(tuned["rows"], task, task_spec.labels, base["rows"] if base else None)
     atomic_write(out / "predictions.csv", lambda p: frame.to_csv(p, index=False, encoding="utf-8-sig"))
     atomic_write_json(out / "metrics.json", result)
     if write_report:
         from .report import write_report as _write
 
         _write(out / "report.html", result, tuned["rows"], base["rows"] if base else None,
-               run_dir=trained.run_dir, template=template)
+               run_dir=trained.run_dir, task_spec=task_spec)
     return result
 
 

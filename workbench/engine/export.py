@@ -65,7 +65,7 @@ from typing import Any
 from ..core.errors import WorkbenchError
 from ..core.cleaning import input_normalization
 from ..core.project import Project
-from ..core.templates import TemplateCatalog, TemplateSpec
+from ..core.task import TaskSpec
 from ..core.trained import TrainedRun, resolve_trained_run
 from . import data as D
 from . import models as M
@@ -420,7 +420,7 @@ def export_run(project_dir, run_id: str, out_dir=None, *, formats: Sequence[str]
     trained = resolve_trained_run(project, run_id)
     out = Path(out_dir) if out_dir else project.exports_dir / trained.run_id
     check_out_dir(out)
-    template = TemplateCatalog().get(trained.template)
+    spec = trained.project.task  # the project's own labels, prompt and columns
     report = progress or (lambda s, d, t: None)
 
     eval_result = None
@@ -436,7 +436,7 @@ def export_run(project_dir, run_id: str, out_dir=None, *, formats: Sequence[str]
     staging = out.parent / f".{out.name}.partial-{secrets.token_hex(3)}"
     staging.mkdir()
     try:
-        result = _export_into(staging, trained, template, formats=formats, int8=int8, tolerance=tolerance,
+        result = _export_into(staging, trained, spec, formats=formats, int8=int8, tolerance=tolerance,
                               parity_rows=parity_rows, eval_result=eval_result, check_script=check_script,
                               report=report)
         if out.exists():
@@ -460,21 +460,21 @@ def _parity_records(trained: TrainedRun, n: int) -> list[dict]:
     raise ExportError(f"Project {project.root} has no prepared records to check the export on.")
 
 
-def _export_into(stage: Path, trained: TrainedRun, template: TemplateSpec, *, formats, int8, tolerance,
+def _export_into(stage: Path, trained: TrainedRun, spec: TaskSpec, *, formats, int8, tolerance,
                  parity_rows, eval_result, check_script, report) -> dict[str, Any]:
     from .evaluate import load_trained, system_prompt
 
     M.set_library_log_level("ERROR")
-    task = template.task.value
+    task = spec.task.value
     job = trained.job
     max_length = job.max_length
-    system = system_prompt(template)
+    system = system_prompt(spec)
     report("load", 0, 1)
     model, tokenizer = load_trained(trained, device="cpu", merge=True)
     family = M.model_family(model.config)
     records = _parity_records(trained, parity_rows)
-    user_texts = [D.format_user(template.prompt.user, r) for r in records]
-    prompts = D.build_prompts(tokenizer, records, system=system, user_format=template.prompt.user)
+    user_texts = [D.format_user(spec.user_format, r) for r in records]
+    prompts = D.build_prompts(tokenizer, records, system=system, user_format=spec.user_format)
     checks: dict[str, Any] = {"tolerance": tolerance, "parity_rows": len(records)}
 
     # --- tokenizer and prompt, as predict.py will see them
@@ -487,19 +487,19 @@ def _export_into(stage: Path, trained: TrainedRun, template: TemplateSpec, *, fo
     # --- merged weights
     if "merged" in formats:
         report("merged", 0, 1)
-        checks["merged"] = _export_merged(model, tokenizer, stage / "merged", records, template, max_length)
+        checks["merged"] = _export_merged(model, tokenizer, stage / "merged", records, spec, max_length)
 
     # --- static model
     report("static", 0, 1)
     if task == "classification":
-        labels = list(template.labels)
+        labels = list(spec.labels)
         _, label_len = label_table(tokenizer, labels)
         inputs = batches_for_classification(tokenizer, prompts, max_length, label_len)
         input_names = ["input_ids", "attention_mask"]
         make_layer = lambda m: _label_scorer_layer(m, tokenizer, labels)  # noqa: E731
     else:
         label_len = 0
-        feats = D.build_features(tokenizer, records, task=task, system=system, user_format=template.prompt.user,
+        feats = D.build_features(tokenizer, records, task=task, system=system, user_format=spec.user_format,
                                  max_length=max_length)
         inputs = batches_for_lm(tokenizer, feats)
         input_names = ["input_ids"]
@@ -533,15 +533,14 @@ def _export_into(stage: Path, trained: TrainedRun, template: TemplateSpec, *, fo
     bundle = {
         "format_version": BUNDLE_VERSION,
         "task": task,
-        "labels": list(template.labels) if task == "classification" else [],
-        "template": template.id,
-        "fields": [r for r in template.roles if r not in ("label", "output")],
-        # the column names of the project's own data, so a new file from the same source reads as is
-        "columns": _input_columns(trained.project, template),
-        "user_format": template.prompt.user,
+        "labels": list(spec.labels) if task == "classification" else [],
+        "template": spec.template,
+        "fields": spec.input_roles,
+        "columns": {r: c for r, c in spec.columns.items() if r not in ("label", "output")},
+        "user_format": spec.user_format,
         # predict.py cleans new text as the training text was cleaned
         "input_normalization": input_normalization(
-            trained.project.config.recipe, [r for r in template.roles if r not in ("label", "output")]),
+            trained.project.config.recipe, spec.input_roles),
         "system": system,
         "prompt_prefix": fmt.prefix,
         "prompt_suffix": fmt.suffix,
@@ -581,31 +580,24 @@ def _export_into(stage: Path, trained: TrainedRun, template: TemplateSpec, *, fo
 
     if check_script:
         report("predict.py", 0, 1)
-        checks["predict_script"] = _check_predict_script(stage, records, template, model, tokenizer, prompts,
+        checks["predict_script"] = _check_predict_script(stage, records, spec, model, tokenizer, prompts,
                                                          max_length)
     # --- weight-only int8 (last: it rewrites the model's linears in place)
     if int8:
         report("int8", 0, 1)
-        checks["int8"] = _export_int8(model, make_layer, stage / "int8" / "model", input_names, trained, template,
+        checks["int8"] = _export_int8(model, make_layer, stage / "int8" / "model", input_names, trained, spec,
                                       tokenizer, max_length, label_len, static_prefix, onednn)
         models_map["int8"] = "int8/model"
     bundle["checks"] = checks
     write_bundle()
     from .modelcard import model_card
 
-    (stage / "README.md").write_text(model_card(bundle, trained, template, eval_result), encoding="utf-8")
+    (stage / "README.md").write_text(model_card(bundle, trained, spec, eval_result), encoding="utf-8")
     del model
     return {"run": trained.run_id, "source": trained.source, "task": task, "family": family,
             "formats": {f: _format_summary(f, checks) for f in formats}, "int8": checks.get("int8"),
             "latency": checks.get("latency"), "predict_script": checks.get("predict_script"), "note": trained.note,
             "checks": checks}
-
-
-def _input_columns(project: Project, template: TemplateSpec) -> dict[str, str]:
-    """Each prompt field's column in the project's data (the user's mapping), else the template's."""
-    mapping = project.config.mapping or {}
-    fields = [r for r in template.roles if r not in ("label", "output")]
-    return {r: c for r in fields if (c := mapping.get(r) or template.columns.get(r))}
 
 
 def _format_summary(fmt: str, checks: dict) -> dict[str, Any]:
@@ -744,7 +736,7 @@ def _check_labels_against_engine(model, tokenizer, prompts, labels, expected, ma
     return {"engine_label_agreement": float(agree.mean()), "engine_max_abs_diff": diff}
 
 
-def _export_merged(model, tokenizer, folder: Path, records, template, max_length) -> dict[str, Any]:
+def _export_merged(model, tokenizer, folder: Path, records, spec, max_length) -> dict[str, Any]:
     """Save the merged model and check that the folder reloads to the same logits."""
     import numpy as np
 
@@ -756,8 +748,8 @@ def _export_merged(model, tokenizer, folder: Path, records, template, max_length
     cfg_path.write_text(json.dumps(cfg, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     reloaded = M.load_model(folder, for_training=False, device="cpu")
     reloaded.eval()
-    feats = D.build_features(tokenizer, records[:4], task=template.task.value, system=template.prompt.system.zh,
-                             user_format=template.prompt.user, max_length=max_length)
+    feats = D.build_features(tokenizer, records[:4], task=spec.task.value, system=spec.system_text("zh"),
+                             user_format=spec.user_format, max_length=max_length)
     batches = batches_for_lm(tokenizer, feats)
     a = [run_eager(_lm_logits_layer(model), x) for x in batches]
     b = [run_eager(_lm_logits_layer(reloaded), x) for x in batches]
@@ -875,7 +867,7 @@ def _export_onnx(prefix: Path, out: Path, inputs, expected, tolerance: float) ->
             "inputs": names}
 
 
-def _export_int8(model, make_layer, prefix: Path, input_names, trained, template, tokenizer, max_length,
+def _export_int8(model, make_layer, prefix: Path, input_names, trained, spec, tokenizer, max_length,
                  label_len, fp32_prefix: Path, onednn: bool) -> dict[str, Any]:
     """A weight-only int8 static model and its accuracy change against fp32 on the test split.
 
@@ -886,13 +878,13 @@ def _export_int8(model, make_layer, prefix: Path, input_names, trained, template
     from .evaluate import system_prompt
 
     records = D.read_jsonl(trained.project.split_path("test"))[:200] or _parity_records(trained, 64)
-    system = system_prompt(template)
-    prompts = D.build_prompts(tokenizer, records, system=system, user_format=template.prompt.user)
-    if template.task.value == "classification":
+    system = system_prompt(spec)
+    prompts = D.build_prompts(tokenizer, records, system=system, user_format=spec.user_format)
+    if spec.task.value == "classification":
         inputs = batches_for_classification(tokenizer, prompts, max_length, label_len)
     else:
         feats = D.build_features(tokenizer, records[:64], task="instruction", system=system,
-                                 user_format=template.prompt.user, max_length=max_length)
+                                 user_format=spec.user_format, max_length=max_length)
         inputs = batches_for_lm(tokenizer, feats)
     fp32 = create_predictor(fp32_prefix, onednn=onednn)
     ref = [run_predictor(fp32, x) for x in inputs]
@@ -908,8 +900,8 @@ def _export_int8(model, make_layer, prefix: Path, input_names, trained, template
                            "size_mb_fp32": round(size_fp32 / 2**20, 3), "size_mb_int8": round(size_int8 / 2**20, 3),
                            "files": ["int8/model.json", "int8/model.pdiparams"],
                            "max_abs_diff_vs_fp32": max_abs_diff(ref, got)}
-    if template.task.value == "classification":
-        truth = np.array([template.labels.index(r["label"]) if r.get("label") in template.labels else -1
+    if spec.task.value == "classification":
+        truth = np.array([spec.labels.index(r["label"]) if r.get("label") in spec.labels else -1
                           for r in records])
         p32 = np.concatenate(ref).argmax(1)
         p8 = np.concatenate(got).argmax(1)
@@ -919,7 +911,7 @@ def _export_int8(model, make_layer, prefix: Path, input_names, trained, template
         out["label_agreement"] = float((p32 == p8).mean())
     else:
         feats = D.build_features(tokenizer, records[:64], task="instruction", system=system,
-                                 user_format=template.prompt.user, max_length=max_length)
+                                 user_format=spec.user_format, max_length=max_length)
         l32, l8 = _lm_loss(ref, feats), _lm_loss(got, feats)
         out["eval_loss_fp32"], out["eval_loss_int8"] = l32, l8
         out["perplexity_fp32"], out["perplexity_int8"] = math.exp(min(l32, 50)), math.exp(min(l8, 50))
@@ -950,16 +942,16 @@ def _lm_loss(logit_batches, feats) -> float:
     return total / count if count else float("nan")
 
 
-def _check_predict_script(stage: Path, records, template, model, tokenizer, prompts, max_length) -> dict[str, Any]:
+def _check_predict_script(stage: Path, records, spec, model, tokenizer, prompts, max_length) -> dict[str, Any]:
     """Run the bundle's predict.py in a child process on a few test rows, as a user would,
     and compare its answers with the engine's."""
     import csv
 
     from .evaluate import classify_with_probs, generate_answers
 
-    n = 4 if template.task.value == "classification" else 2
+    n = 4 if spec.task.value == "classification" else 2
     rows = records[:n]
-    fields = [r for r in template.roles if r not in ("label", "output")]
+    fields = [r for r in spec.roles if r not in ("label", "output")]
     with tempfile.TemporaryDirectory(prefix="wb-check-") as tmp:
         src, dst = Path(tmp) / "in.csv", Path(tmp) / "out.csv"
         with open(src, "w", encoding="utf-8-sig", newline="") as fh:
@@ -968,7 +960,7 @@ def _check_predict_script(stage: Path, records, template, model, tokenizer, prom
             for r in rows:
                 w.writerow({f: r.get(f, "") for f in fields})
         cmd = [sys.executable, "predict.py", "--input", str(src), "--output", str(dst), "--device", "cpu"]
-        if template.task.value == "instruction":
+        if spec.task.value == "instruction":
             cmd += ["--max-new-tokens", "24"]
         t = time.perf_counter()
         res = subprocess.run(cmd, cwd=stage, capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL,
@@ -979,9 +971,9 @@ def _check_predict_script(stage: Path, records, template, model, tokenizer, prom
             raise ExportError(f"The bundle's predict.py failed on test rows (exit {res.returncode}): {tail[:600]}")
         with open(dst, encoding="utf-8-sig", newline="") as fh:
             got = [r["prediction"] for r in csv.DictReader(fh)]
-    if template.task.value == "classification":
-        probs = classify_with_probs(model, tokenizer, prompts[:n], list(template.labels), max_length=max_length)
-        want = [template.labels[max(range(len(p)), key=p.__getitem__)] for p in probs]
+    if spec.task.value == "classification":
+        probs = classify_with_probs(model, tokenizer, prompts[:n], list(spec.labels), max_length=max_length)
+        want = [spec.labels[max(range(len(p)), key=p.__getitem__)] for p in probs]
         if got != want:
             raise ExportError(f"The bundle's predict.py gave labels {got} where the evaluation gives {want}.")
     else:

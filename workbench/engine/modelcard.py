@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.project import prepared_from_sample
-from ..core.templates import TemplateSpec
+from ..core.task import TaskSpec, origin_template
 from ..core.trained import TrainedRun
 
 HYPERPARAMETERS = ("method", "epochs", "max_steps", "learning_rate", "lr_scheduler", "warmup_ratio", "weight_decay",
@@ -45,17 +45,18 @@ def _about_the_task(description: str) -> str:
     return " ".join(s for s in sentences if "sample data" not in s.lower())
 
 
-def model_card(bundle: dict, trained: TrainedRun, template: TemplateSpec, eval_result: dict | None) -> str:
+def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: dict | None) -> str:
     job = trained.job
     checks = bundle["checks"]
     task = bundle["task"]
-    from_sample = prepared_from_sample(trained.project, template)
     lines: list[str] = []
     add = lines.append
-    add(f"# {template.name.en} / {template.name.zh}")
+    origin = origin_template(spec)  # names and description only; the task is the project's
+    from_sample = origin is not None and prepared_from_sample(trained.project, origin)
+    add(f"# {origin.name.en} / {origin.name.zh}" if origin else f"# {trained.project.config.name}")
     add("")
-    add(f"A language model fine-tuned for **{task}** with the template `{template.id}` "
-        f"({template.vertical}). {_about_the_task(template.description.en)}")
+    about = f" ({origin.vertical}). {_about_the_task(origin.description.en)}" if origin else "."
+    add(f"A language model fine-tuned for **{task}**, starting from the template `{spec.template}`{about}")
     add("")
     if from_sample:
         add("> Trained on the template's shipped sample data, which is synthetic and illustrative only: "
@@ -96,8 +97,8 @@ def model_card(bundle: dict, trained: TrainedRun, template: TemplateSpec, eval_r
     add(_row("base model", f"`{bundle['base_model']}` ({bundle['family']})"))
     add(_row("method", "LoRA, merged into the base weights" if bundle["method"] == "lora" else "full fine-tuning"))
     add(_row("weights", f"run `{bundle['run']}`, {bundle['source']}"))
-    add(_row("prompt (system)", template.prompt.system.zh))
-    add(_row("prompt (user)", repr(template.prompt.user)[1:-1]))
+    add(_row("prompt (system)", spec.system_text("zh")))
+    add(_row("prompt (user)", repr(spec.user_format)[1:-1]))
     if task == "classification":
         add(_row("labels", ", ".join(bundle["labels"])))
     add(_row("maximum length", f"{bundle['max_length']} tokens"))

@@ -1,4 +1,4 @@
-"""The playground: generate from a user's text in the template's prompt format.
+"""The playground: generate from a user's text in the project's prompt format.
 
 In-process: ``Playground(project, run).stream({"prompt": "..."})`` yields event dicts.
 As a worker for the GUI: ``python -m workbench.engine.playground --project DIR --run RUN``
@@ -32,7 +32,6 @@ from typing import Any
 from ..core.errors import WorkbenchError
 from ..core.cleaning import normalize_record
 from ..core.project import Project
-from ..core.templates import TemplateCatalog
 from ..core.trained import resolve_trained_run
 from . import data as D
 from .generate import GenerationSettings, stream_ids
@@ -49,20 +48,19 @@ class Playground:
         project = Project.open(project_dir)
         self.recipe = project.config.recipe
         self.trained = resolve_trained_run(project, run_id)
-        self.template = TemplateCatalog().get(self.trained.template)
+        self.spec = project.task  # the project's own labels and prompt
         loader = load_base if base else load_trained
         self.model, self.tokenizer = loader(self.trained, device=device)
-        self.system = system_prompt(self.template)
-        self.main_field = next(r for r in self.template.roles if r not in ("label", "output"))
+        self.system = system_prompt(self.spec)
+        self.main_field = self.spec.input_roles[0]
 
     @property
     def task(self) -> str:
-        return self.template.task.value
+        return self.spec.task.value
 
     def ready_event(self) -> dict[str, Any]:
         return {"event": "ready", "run": self.trained.run_id, "task": self.task, "source": self.trained.source,
-                "labels": list(self.template.labels), "fields": [r for r in self.template.roles
-                                                                 if r not in ("label", "output")],
+                "labels": list(self.spec.labels), "fields": self.spec.input_roles,
                 "note": self.trained.note}
 
     def prompt_text(self, request: dict[str, Any]) -> str:
@@ -76,7 +74,7 @@ class Playground:
             raise WorkbenchError("'fields' must be an object such as {\"instruction\": \"...\"}.")
         # new text is cleaned as the training text was, or the model meets characters it never saw
         fields = normalize_record(fields, self.recipe)
-        return D.build_prompt(self.tokenizer, self.system, D.format_user(self.template.prompt.user, fields))
+        return D.build_prompt(self.tokenizer, self.system, self.spec.user_text(fields))
 
     def stream(self, request: dict[str, Any]) -> Iterator[dict[str, Any]]:
         """Events for one request: token pieces, (labels), done."""
@@ -111,7 +109,7 @@ class Playground:
         if self.task == "classification":
             from .evaluate import classify_with_probs
 
-            labels = list(self.template.labels)
+            labels = list(self.spec.labels)
             probs = classify_with_probs(self.model, self.tokenizer, [prompt], labels, max_length=max_length)[0]
             yield {"event": "labels", "id": rid, "probabilities": dict(zip(labels, probs)),
                    "label": labels[max(range(len(labels)), key=probs.__getitem__)]}

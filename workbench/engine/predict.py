@@ -10,7 +10,6 @@ from typing import Any
 
 from ..core.operations import predict as P
 from ..core.project import Project
-from ..core.templates import TemplateCatalog
 from ..core.trained import resolve_trained_run
 from . import data as D
 from . import models as M
@@ -28,16 +27,16 @@ def predict_file(project_dir, run_id: str, input_path, output_path, *, sheet: st
     P.check_paths(input_path, output_path)
     project = Project.open(project_dir)
     trained = resolve_trained_run(project, run_id)
-    template = TemplateCatalog().get(trained.template)
+    spec = project.task  # the project's own labels and prompt
     report("read", 0, 1)
-    original, records = P.load_inputs(project, template, input_path, sheet=sheet)
+    original, records = P.load_inputs(project, input_path, sheet=sheet)
     report("load", 0, 1)
     M.set_library_log_level("ERROR")
     model, tokenizer = load_trained(trained, device=device)
     rows = records.to_dict("records")
-    prompts = D.build_prompts(tokenizer, rows, system=system_prompt(template), user_format=template.prompt.user)
+    prompts = D.build_prompts(tokenizer, rows, system=system_prompt(spec), user_format=spec.user_format)
     n = len(prompts)
-    labels = list(template.labels)
+    labels = list(spec.labels)
     probabilities = None
     report("predict", 0, n)
     if trained.task == "classification":

@@ -192,7 +192,7 @@ METRIC_NAMES = {
 
 
 def build_report(result: dict, rows: Sequence[dict], base_rows: Sequence[dict] | None, *,
-                 run_dir: Path, template) -> str:
+                 run_dir: Path, task_spec) -> str:
     """The report's HTML text."""
     has_cjk = _setup_matplotlib()
     task = result["task"]
@@ -201,8 +201,12 @@ def build_report(result: dict, rows: Sequence[dict], base_rows: Sequence[dict] |
     parts: list[str] = []
     title = f"Evaluation of run {result['run']}"
     parts.append(f"<h1>{html.escape(title)}</h1>")
+    from ..core.task import origin_template
+
+    origin = origin_template(task_spec)
+    named = f" ({origin.name.en} / {origin.name.zh})" if origin else ""
     parts.append("<p>" + html.escape(
-        f"Template {template.id} ({template.name.en} / {template.name.zh}), task {task}, base model "
+        f"Template {result['template']}{named}, task {task}, base model "
         f"{result['base_model']}, method {result['method']}; {result['rows']} samples of the '{result['split']}' "
         f"split; weights: {result['source']}.") + "</p>")
     if result.get("note"):
@@ -263,5 +267,5 @@ def build_report(result: dict, rows: Sequence[dict], base_rows: Sequence[dict] |
             + f"</title><style>{CSS}</style></head><body>" + "\n".join(parts) + "</body></html>\n")
 
 
-def write_report(path: Path, result: dict, rows, base_rows, *, run_dir: Path, template) -> Path:
-    return atomic_write_text(path, build_report(result, rows, base_rows, run_dir=run_dir, template=template))
+def write_report(path: Path, result: dict, rows, base_rows, *, run_dir: Path, task_spec) -> Path:
+    return atomic_write_text(path, build_report(result, rows, base_rows, run_dir=run_dir, task_spec=task_spec))

@@ -17,7 +17,7 @@ from typing import Any
 from ..core.jobs import JobSpec
 from ..core.project import Project
 from ..core.runs import STOP_FILE, EventWriter, list_checkpoints
-from ..core.templates import TemplateCatalog, TemplateSpec
+from ..core.task import TaskSpec
 from . import data as D
 from . import models as M
 
@@ -32,11 +32,11 @@ def _rank() -> int:
     return int(os.environ.get("PADDLE_TRAINER_ID", "0") or 0)
 
 
-def _lang_system(template: TemplateSpec) -> str:
-    return template.prompt.system.zh
+def _lang_system(task: TaskSpec) -> str:
+    return task.system_text("zh")
 
 
-def prepare_base_model(job: JobSpec, run_dir: Path, project: Project, template: TemplateSpec) -> Path:
+def prepare_base_model(job: JobSpec, run_dir: Path, project: Project, task: TaskSpec) -> Path:
     """The base model folder: a built-in model is built once per run, from the train split."""
     if job.base_model.startswith("builtin:"):
         size = job.base_model.split(":", 1)[1]
@@ -53,8 +53,8 @@ def prepare_base_model(job: JobSpec, run_dir: Path, project: Project, template: 
         records = D.read_jsonl(project.split_path("train"))
         texts = []
         for r in records:
-            user, response = D.record_prompt_response(r, template.task.value, template.prompt.user)
-            texts.append(f"{_lang_system(template)}\n{user}\n{response}")
+            user, response = D.record_prompt_response(r, task.task.value, task.user_format)
+            texts.append(f"{_lang_system(task)}\n{user}\n{response}")
         tmp = run_dir / ".base_model.tmp"
         M.build_builtin_model(size, texts, tmp, seed=job.seed)
         os.replace(tmp, folder)
@@ -224,7 +224,7 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
 
     M.set_library_log_level("WARNING")
     project = Project.open(job.project)
-    template = TemplateCatalog().get(job.template)
+    task = project.task  # the project's own labels and prompt, not the template's
     device = M.select_device(job.device)
     if job.quantization != "none":
         ok, why = M.quantization_support(device)
@@ -232,7 +232,7 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
             raise TrainingAborted(f"Quantised LoRA is not available here: {why}")
 
     events.emit("log", level="info", message="preparing the base model")
-    base = prepare_base_model(job, run_dir, project, template)
+    base = prepare_base_model(job, run_dir, project, task)
     builtin = M.builtin_size(base)
     quant = None if job.quantization == "none" else f"weight_only_{job.quantization}"
     model, tokenizer = M.load_model_and_tokenizer(
@@ -243,26 +243,26 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
                              target_modules=job.lora_target_modules)
     trainable, total = M.count_parameters(model)
 
-    system = _lang_system(template)
+    system = _lang_system(task)
     feats = {}
     records = {}
     for split in ("train", "val"):
         records[split] = D.read_jsonl(project.split_path(split))
-        feats[split] = D.build_features(tokenizer, records[split], task=template.task.value, system=system,
-                                        user_format=template.prompt.user, max_length=job.max_length)
+        feats[split] = D.build_features(tokenizer, records[split], task=task.task.value, system=system,
+                                        user_format=task.user_format, max_length=job.max_length)
     if not feats["train"]:
         raise TrainingAborted("The training split is empty. Prepare the data again with more rows.")
 
     classify_eval = None
-    if template.task.value == "classification" and records["val"]:
+    if task.task.value == "classification" and records["val"]:
         val = records["val"][:EVAL_CLASSIFY_LIMIT]
-        prompts = D.build_prompts(tokenizer, val, system=system, user_format=template.prompt.user)
+        prompts = D.build_prompts(tokenizer, val, system=system, user_format=task.user_format)
         truth = [str(r.get("label", "")) for r in val]
 
         def classify_eval(m):
-            preds = D.classify(m if m is not None else model, tokenizer, prompts, template.labels,
+            preds = D.classify(m if m is not None else model, tokenizer, prompts, task.labels,
                                max_length=job.max_length)
-            res = D.classification_metrics(truth, preds, template.labels)
+            res = D.classification_metrics(truth, preds, task.labels)
             return {"accuracy": res["accuracy"], "macro_f1": res["macro_f1"]}
 
     # NaN is caught at log steps; logging on every save step keeps a poisoned state out of checkpoints
@@ -338,7 +338,7 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
 
     (tmp / "workbench_run.json").write_text(json.dumps({
         "base_model_path": str(base), "base_model": job.base_model, "method": job.method,
-        "family": family, "template": template.id, "task": template.task.value,
+        "family": family, "template": task.template, "task": task.task.value,
     }, ensure_ascii=False, indent=2), encoding="utf-8")
     if final.exists():
         import shutil

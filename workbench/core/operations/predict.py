@@ -22,7 +22,7 @@ from ..errors import DataError, WorkbenchError
 from ..fsutil import atomic_write
 from ..mapping import suggest_mapping
 from ..project import Project
-from ..templates import TemplateSpec
+from ..task import TaskSpec
 
 OUTPUT_SUFFIXES = (".csv", ".xlsx")
 PREDICTIONS_DIR = "predictions"
@@ -65,16 +65,12 @@ def check_paths(input_path, output_path) -> None:
         raise WorkbenchError(f"The output '{dst}' is a folder; give a file name ending in .csv or .xlsx.")
 
 
-def prompt_fields(template: TemplateSpec) -> list[str]:
-    return [r for r in template.roles if r not in ("label", "output")]
-
-
-def input_mapping(project: Project, template: TemplateSpec, columns: list[str]) -> dict[str, str]:
-    """``{field: column}``: the project's mapping where the file has that column, else the
+def input_mapping(task: TaskSpec, columns: list[str]) -> dict[str, str]:
+    """``{field: column}``: the project's own column where the file has it, else the
     importer's guess; a single column is the main field."""
-    fields = prompt_fields(template)
-    mapping = project.config.mapping or {}
-    guess = suggest_mapping(template, columns)
+    fields = task.input_roles
+    mapping = task.columns
+    guess = suggest_mapping(task, columns)
     out = {}
     for field in fields:
         col = mapping.get(field)
@@ -85,22 +81,22 @@ def input_mapping(project: Project, template: TemplateSpec, columns: list[str]) 
     if fields[0] not in out:
         if len(columns) == 1:
             return {fields[0]: columns[0]}
-        wanted = " / ".join(dict.fromkeys(c for c in (mapping.get(fields[0]), template.columns.get(fields[0]),
-                                                       fields[0]) if c))
+        wanted = " / ".join(dict.fromkeys(c for c in (mapping.get(fields[0]), fields[0]) if c))
         raise DataError(f"The file has no column for the text the model reads ({wanted}); its columns are "
                         f"{', '.join(map(str, columns))}. Rename that column, or keep only the text column.")
     return out
 
 
-def load_inputs(project: Project, template: TemplateSpec, path, *, sheet: str | None = None,
+def load_inputs(project: Project, path, *, sheet: str | None = None,
                 progress: Callable[[float], None] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``(original, records)``: the file as read, and one cleaned column per prompt field."""
     df, _info = read_table(path, sheet=sheet, progress=progress)
     if df.empty:
         raise DataError(f"'{Path(path).name}' has no rows to predict.")
-    mapping = input_mapping(project, template, [str(c) for c in df.columns])
+    task = project.task
+    mapping = input_mapping(task, [str(c) for c in df.columns])
     records = pd.DataFrame(index=df.index)
-    for field in prompt_fields(template):
+    for field in task.input_roles:
         col = mapping.get(field)
         records[field] = df[col].astype("string").fillna("") if col else pd.Series("", index=df.index, dtype="string")
         for step in input_steps(project.config.recipe, field):
