@@ -62,10 +62,16 @@ class ProgressReporter:
             except (AttributeError, OSError, ValueError):  # no real descriptor (embedded, captured)
                 self._out = sys.stdout
         self._stage: str | None = None
+        self._last: tuple | None = None
         self._tty = hasattr(self.err, "isatty") and self.err.isatty()
 
     def __call__(self, stage: str, done: int | float, total: int | float) -> None:
         if self.as_json:
+            # one line per whole percent of a stage at most: a million rows stay a hundred lines
+            key = (stage, int(100 * done / total) if total else done)
+            if key == self._last:
+                return
+            self._last = key
             self._out.write(json.dumps(progress_record(stage, done, total), ensure_ascii=False) + "\n")
             self._out.flush()
             return
