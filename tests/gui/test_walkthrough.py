@@ -179,3 +179,18 @@ def test_the_evaluate_page_says_what_to_do_before_an_evaluation_and_notes_in_its
     page.load_results()
     assert "checkpoint-4" in page.note_text.text() and "Run 'run-s'" not in page.note_text.text()
     assert "built-in tiny model" in page.summary_text.text()
+
+
+def test_the_environment_check_runs_as_a_task_of_the_window(qtbot, tasks):
+    """The environment dialog had a QProcess of its own; it is one more child command now."""
+    from workbench.gui.dialogs import EnvironmentDialog
+
+    dlg = EnvironmentDialog(tasks)
+    qtbot.addWidget(dlg)
+    started = []
+    tasks.op_started.connect(started.append)
+    dlg.start()
+    assert started and started[0] is dlg.op and not dlg.recheck.isEnabled()
+    qtbot.waitUntil(lambda: dlg.op is None, timeout=120000)
+    assert dlg.report is not None and "paddle_version" in dlg.report, dlg.details.toPlainText()
+    assert "PaddlePaddle" in dlg.summary.text() and dlg.recheck.isEnabled()
