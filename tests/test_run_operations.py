@@ -130,3 +130,32 @@ def test_two_resumes_at_once_start_one_worker_and_the_resumed_run_reads_running(
     assert [e["event"] for e in events].count("start") == 2  # one per worker that ran, no more
     assert [e["status"] for e in events if e["event"] == "end"] == ["stopped", "stopped"]
     assert ops.can_resume(summarize(worker.run_dir)) and ops.can_evaluate(summarize(worker.run_dir))
+
+
+def test_the_latest_start_decides_the_status(tmp_path):
+    import os
+
+    from workbench.core.runs import EventWriter, run_status
+
+    run_dir = tmp_path / "run-r"
+    run_dir.mkdir()
+    ev = EventWriter(run_dir)
+    ev.emit("start", total_steps=10)
+    ev.emit("end", status="stopped", error=None)
+    ev.emit("start", total_steps=10, initial_step=4)  # resumed
+    ev.close()
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    write_pid(run_dir, dead.pid)
+    assert run_status(run_dir, read_events(run_dir)) == "crashed"  # the resumed worker died: not 'stopped'
+    write_pid(run_dir, os.getpid())
+    assert summarize(run_dir).status == "running"
+    lock = acquire_run_lock(run_dir)
+    try:
+        write_pid(run_dir, dead.pid)
+        assert summarize(run_dir).status == "running"  # the lock says so, whatever the pid file holds
+    finally:
+        lock.release()
+    EventWriter(run_dir).emit("end", status="completed", error=None)
+    s = summarize(run_dir)
+    assert s.status == "completed" and s.error is None and s.last_step == 4
