@@ -434,6 +434,41 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <source>Preparing the data</source>
       <translation>正在准备数据</translation>
     </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="253" />
+      <source>Save as template…</source>
+      <translation>另存为模板…</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="255" />
+      <source>Saves this project's labels, prompt, cleaning and settings, with a small cleaned sample, as a template your organisation can start from.</source>
+      <translation>把本项目的标签、提示词、清洗步骤和设置连同一小份清洗后的样例数据保存为模板，供本单位以后直接使用。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="313" />
+      <source>Labels</source>
+      <translation>标签</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="317" />
+      <source>Prompt</source>
+      <translation>提示词</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="1089" />
+      <source>change the labels</source>
+      <translation>修改标签</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="1098" />
+      <source>edit the prompt</source>
+      <translation>编辑提示词</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="1127" />
+      <source>Saving the template</source>
+      <translation>正在保存模板</translation>
+    </message>
   </context>
   <context>
     <name>EnvironmentDialog</name>
@@ -1489,6 +1524,21 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <source>all text columns</source>
       <translation>所有文本列</translation>
     </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="23" />
+      <source>Count rows longer than (characters)</source>
+      <translation>统计超过此长度的行（字符）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="44" />
+      <source>only list the rows for review</source>
+      <translation>只列出这些行供复核</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="99" />
+      <source>The labels and their other spellings are edited on the Labels tab.</source>
+      <translation>标签及其其他写法在“标签”页中编辑。</translation>
+    </message>
   </context>
   <context>
     <name>TaskManager</name>
@@ -2016,6 +2066,263 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <location filename="../../workbench/gui/app.py" line="62" />
       <source>No Chinese font was found: Chinese text may show as boxes. Install one, e.g. the fonts-noto-cjk package.</source>
       <translation>未找到中文字体，中文可能显示为方框。请安装中文字体，例如 fonts-noto-cjk 软件包。</translation>
+    </message>
+  </context>
+  <context>
+    <name>CodeNamesDialog</name>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="25" />
+      <source>Name the codes</source>
+      <translation>为代码命名</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="27" />
+      <source>Give each code the label name it stands for; leave a name empty to keep the code.</source>
+      <translation>为每个代码填写它代表的标签名称；留空则保留代码本身。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="31" />
+      <source>Code</source>
+      <translation>代码</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="31" />
+      <source>Name</source>
+      <translation>名称</translation>
+    </message>
+  </context>
+  <context>
+    <name>LabelsEditor</name>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="67" />
+      <source>Use the labels found in my data</source>
+      <translation>使用我的数据中的标签</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="70" />
+      <source>Use the template's labels</source>
+      <translation>使用模板的标签</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="78" />
+      <source>Map the label column to see its values.</source>
+      <translation>映射标签列后，这里会显示它的取值。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="82" />
+      <source>Value in the data</source>
+      <translation>数据中的取值</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="82" />
+      <source>Rows</source>
+      <translation>行数</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="82" />
+      <source>Maps to</source>
+      <translation>对应标签</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="94" />
+      <source>Rename…</source>
+      <translation>改名…</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="95" />
+      <source>Give the selected label another name; the old name becomes one of its spellings.</source>
+      <translation>给所选标签改名；旧名称成为它的另一种写法。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="97" />
+      <source>Merge…</source>
+      <translation>合并…</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="98" />
+      <source>Make the selected labels one label; the others become its spellings.</source>
+      <translation>把所选标签合并为一个，其余的成为它的其他写法。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="100" />
+      <source>Exclude</source>
+      <translation>排除</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="101" />
+      <source>Drop the rows of the selected labels (they are counted), or keep them again.</source>
+      <translation>删除所选标签的行（会计数报告），或重新保留它们。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="103" />
+      <source>Name codes…</source>
+      <translation>为代码命名…</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="104" />
+      <source>Give code values such as 0, 1, 2 the label names they stand for.</source>
+      <translation>为 0、1、2 这样的代码填写它们代表的标签名称。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="111" />
+      <source>Drop labels with fewer rows than</source>
+      <translation>删除行数少于此值的标签</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="114" />
+      <source>enough for every split</source>
+      <translation>够分到每个部分</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="115" />
+      <source>Counted after cleaning. By default a label needs one row for training, one for validation and one for testing.</source>
+      <translation>按清洗后的行数计算。默认每个标签至少要有训练、验证、测试各一行。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="145" />
+      <source>not in the label set: rows dropped</source>
+      <translation>不在标签集中：这些行会被删除</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="147" />
+      <source>{0} · excluded: rows dropped</source>
+      <translation>{0} · 已排除：这些行会被删除</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="149" />
+      <source>{0} · fewer than {1} rows: dropped</source>
+      <translation>{0} · 少于 {1} 行：会被删除</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="151" />
+      <source>{0} (another spelling)</source>
+      <translation>{0}（另一种写法）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="168" />
+      <source>{0} of {1} rows have labels that are not in the template's label set. Your data has its own labels ({2}). Use them, or the rows cannot be trained on.</source>
+      <translation>{1} 行中有 {0} 行的标签不在模板的标签集中。你的数据有自己的标签（{2}）。请使用这些标签，否则这些行无法用于训练。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="182" />
+      <source>the template's labels</source>
+      <translation>模板的标签</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="182" />
+      <source>the labels found in the data</source>
+      <translation>数据中的标签</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="183" />
+      <source>your own list</source>
+      <translation>自定义列表</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="184" />
+      <source>{0} labels ({1}) · {2} values in {3} rows · {4} rows outside the label set</source>
+      <translation>{0} 个标签（{1}）· {3} 行中有 {2} 种取值 · {4} 行不在标签集中</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="199" />
+      <source>Include again</source>
+      <translation>重新保留</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="246" />
+      <source>Rename the label</source>
+      <translation>标签改名</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="247" />
+      <source>New name for “{0}”:</source>
+      <translation>“{0}”的新名称：</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="256" />
+      <source>Merge labels</source>
+      <translation>合并标签</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="257" />
+      <source>Keep this label; the others become its spellings:</source>
+      <translation>保留这个标签，其余的成为它的其他写法：</translation>
+    </message>
+  </context>
+  <context>
+    <name>PromptEditor</name>
+    <message>
+      <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="24" />
+      <source>What the model is told before each text. In the user text, {text}, {instruction} and {input} stand for the mapped columns, and {labels} for this project's labels.</source>
+      <translation>每条数据前告诉模型的话。在用户输入中，{text}、{instruction} 和 {input} 代表映射的列，{labels} 代表本项目的标签。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="29" />
+      <source>System text (Chinese, used for training)</source>
+      <translation>系统提示（中文，训练时使用）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="32" />
+      <source>System text (English)</source>
+      <translation>系统提示（英文）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="35" />
+      <source>User text</source>
+      <translation>用户输入</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="46" />
+      <source>Use this prompt</source>
+      <translation>使用这个提示词</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="48" />
+      <source>Back to the template's prompt</source>
+      <translation>恢复模板的提示词</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="79" />
+      <source>The model sees: {0}</source>
+      <translation>模型看到的内容：{0}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="94" />
+      <source>This prompt cannot be used: {0}</source>
+      <translation>这个提示词无法使用：{0}</translation>
+    </message>
+  </context>
+  <context>
+    <name>SaveTemplateDialog</name>
+    <message>
+      <location filename="../../workbench/gui/pages/data/save_template_dialog.py" line="14" />
+      <source>Save as template</source>
+      <translation>另存为模板</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/save_template_dialog.py" line="16" />
+      <source>The template keeps this project's labels, prompt, cleaning steps and settings, and a small sample of its cleaned data with personal data masked.</source>
+      <translation>模板会保存本项目的标签、提示词、清洗步骤和设置，以及一小份已脱敏的清洗后样例数据。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/save_template_dialog.py" line="22" />
+      <source>e.g. hospital_triage</source>
+      <translation>例如 hospital_triage</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/save_template_dialog.py" line="26" />
+      <source>Id (letters, digits, _ and -)</source>
+      <translation>编号（小写字母、数字、_ 和 -）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/save_template_dialog.py" line="27" />
+      <source>Name (Chinese)</source>
+      <translation>名称（中文）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/save_template_dialog.py" line="28" />
+      <source>Name (English)</source>
+      <translation>名称（英文）</translation>
     </message>
   </context>
 </TS>

@@ -274,9 +274,10 @@ class LabelTable:
         """Labels with fewer than ``n`` rows after cleaning are dropped (None: the default)."""
         return self._update(min_rows=n)
 
-    def name_codes(self, codes: Mapping[str, str]) -> "LabelTable":
-        """Give code values names (0 -> 负面)."""
-        return self._update(codes={**self.choice.codes, **{str(k): str(v) for k, v in codes.items()}})
+    def name_codes(self, codes: Mapping[str, str], replace: bool = False) -> "LabelTable":
+        """Give code values names (0 -> 负面); with ``replace`` these are all the names."""
+        named = {str(k): str(v) for k, v in codes.items()}
+        return self._update(codes=named if replace else {**self.choice.codes, **named})
 
     def to_dict(self) -> dict[str, object]:
         return {"source": self.choice.source, "labels": self.kept, "excluded": list(self.excluded),
