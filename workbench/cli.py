@@ -16,7 +16,9 @@ from .core.errors import WorkbenchError
 
 
 def _print_json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2, default=str) + "\n")
+    from .core.progress import print_result
+
+    print_result(obj)  # one line, the last one: after progress lines a reader takes the last
 
 
 def _lang() -> str:
@@ -143,10 +145,13 @@ def cmd_data_prepare(args: argparse.Namespace) -> int:
         ratios = _parse_ratios(args.split) if args.split else template.split.model_dump().values()
         tr, va, te = ratios
         split = SplitSettings(train=tr, val=va, test=te, seed=args.seed if args.seed is not None else 42)
-    _, summary = prepare(
-        template, args.input, args.project,
-        recipe=args.recipe, mapping=parse_mapping_args(args.mapping or []), split=split, sheet=args.sheet,
-        labels=_label_choice(args))
+    from .core.progress import ProgressReporter
+
+    with ProgressReporter(args.json) as progress:
+        _, summary = prepare(
+            template, args.input, args.project, recipe=args.recipe, mapping=parse_mapping_args(args.mapping or []),
+            split=split, sheet=args.sheet, labels=_label_choice(args),
+            progress=lambda stage, frac: progress(stage, round(frac * 100), 100))
     if args.json:
         _print_json(summary)
     else:
@@ -219,9 +224,9 @@ def follow_run(run_dir: Path, proc, as_json: bool) -> str:
     """Print the run's events as they arrive; returns the final status."""
     import time as _time
 
-    from .core.runs import EventTail, request_stop, summarize
+    from .core.runs import LOG_FILE, event_tail, request_stop, summarize
 
-    tail = EventTail(run_dir / "events.jsonl")
+    tail = event_tail(run_dir)
     total = None
     status = None
     try:
@@ -258,7 +263,8 @@ def follow_run(run_dir: Path, proc, as_json: bool) -> str:
                 if not tail.read_new():
                     status = summarize(run_dir).status
                     if not as_json:
-                        print(f"\nrun {run_dir.name} {status}: the worker exited without reporting; see worker.log")
+                        print(f"\nrun {run_dir.name} {status}: the worker exited without reporting; "
+                              f"see {run_dir / LOG_FILE}")
                     break
             _time.sleep(0.2)
     except KeyboardInterrupt:
@@ -272,62 +278,30 @@ def follow_run(run_dir: Path, proc, as_json: bool) -> str:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from .core.jobs import JobSpec, new_run_id, read_job, write_job
+    from .core.operations import runs as ops
     from .core.project import Project
-    from .core.recommend import recommend
-    from .core.runs import launch_worker, summarize
-    from .core.templates import TemplateCatalog
 
     project = Project.open(args.project)
     if not project.is_prepared:
         raise WorkbenchError(f"Project {project.root} has no prepared data. Run 'workbench data prepare' first.")
     if args.resume:
-        run_dir = project.runs_dir / args.resume
-        if not (run_dir / "job.json").is_file():
-            raise WorkbenchError(f"Run '{args.resume}' does not exist in {project.root}; 'workbench runs' lists the runs.")
-        s = summarize(run_dir)
-        if s.status == "running":
-            raise WorkbenchError(f"Run '{args.resume}' is still running; stop it first.")
-        if s.status == "completed":
-            raise WorkbenchError(f"Run '{args.resume}' has completed; start a new run to train further.")
-        ckpt = args.checkpoint or s.last_checkpoint
-        if not ckpt:
-            raise WorkbenchError(f"Run '{args.resume}' has no checkpoint to resume from; start a new run.")
-        job = read_job(run_dir).model_copy(update={"resume_from": ckpt})
-        write_job(run_dir, job)
-    else:
-        template = TemplateCatalog().get(project.config.template)
-        rec = recommend(template, project.config.stats, "cpu", args.base_model, args.method)
-        hp = template.hyperparameter_defaults()
-        settings = {
-            "epochs": args.epochs if args.epochs is not None else rec.epochs,
-            "max_steps": args.max_steps if args.max_steps is not None else -1,
-            "learning_rate": args.learning_rate or rec.learning_rate,
-            "batch_size": args.batch_size or rec.batch_size,
-            "max_length": args.max_length or rec.max_length,
-            "lora_r": int(hp.get("lora_r", 8)), "lora_alpha": float(hp.get("lora_alpha", 16)),
-            "lora_dropout": float(hp.get("lora_dropout", 0.05)),
-            "warmup_ratio": float(hp.get("warmup_ratio", 0.05)),
-            "gradient_accumulation_steps": int(hp.get("gradient_accumulation_steps", 1)),
-        }
-        for key in ("eval_steps", "save_steps", "logging_steps", "seed", "device"):
-            if getattr(args, key) is not None:
-                settings[key] = getattr(args, key)
-        method = "full" if args.base_model.startswith("builtin:") and args.method is None else (args.method or "lora")
-        job = JobSpec(project=str(project.root.resolve()), template=template.id, task=template.task.value,
-                      base_model=args.base_model, method=method, allow_pickle=args.allow_pickle,
-                      quantization=args.quantization, **settings)
-        run_dir = project.runs_dir / new_run_id()
-        write_job(run_dir, job)
+        started = ops.resume_run(project, args.resume, checkpoint=args.checkpoint, detach=False)
         if not args.json:
+            print(f"resuming run {started.run_id} from {started.resumed_from}: worker log in {started.log_path}")
+    else:
+        settings = {k: getattr(args, k, None) for k in ops.SETTINGS}
+        settings["allow_pickle"] = args.allow_pickle or None
+        job = ops.build_job(project, args.base_model, args.method, **settings)
+        started = ops.start_run(project, job, detach=False)
+        if not args.json:
+            _, rec = ops.recommended_settings(project, job.base_model, job.method)
             print(f"recommended for this data: batch {rec.batch_size}, max length {rec.max_length}, "
                   f"{rec.epochs:g} epochs, learning rate {rec.learning_rate:g}; "
                   f"about {_fmt_secs(rec.est_seconds)} and {rec.est_memory_mb:.0f} MB on the CPU")
             for note in rec.notes:
                 print(f"note: {note}")
-            print(f"run {run_dir.name}: worker log in {run_dir / 'worker.log'}")
-    proc = launch_worker(run_dir, detach=False)
-    status = follow_run(run_dir, proc, args.json)
+            print(f"run {started.run_id}: worker log in {started.log_path}")
+    status = follow_run(started.run_dir, started.proc, args.json)
     return 0 if status in ("completed", "stopped", "running") else 1
 
 
@@ -351,14 +325,10 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 
 def cmd_stop(args: argparse.Namespace) -> int:
+    from .core.operations import runs as ops
     from .core.project import Project
-    from .core.runs import request_stop
 
-    project = Project.open(args.project)
-    run_dir = project.runs_dir / args.run
-    if not (run_dir / "job.json").is_file():
-        raise WorkbenchError(f"Run '{args.run}' does not exist in {project.root}.")
-    request_stop(run_dir)
+    ops.stop_run(ops.run_dir_of(Project.open(args.project), args.run))
     print(f"asked run {args.run} to save a checkpoint and stop")
     return 0
 
@@ -369,10 +339,9 @@ def cmd_stop(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     """The embedded-defaults flow, headless: a sample template's data prepared into a
     project, the built-in tiny model trained on it in the worker, then evaluated."""
-    from .core.jobs import JobSpec, new_run_id, write_job
+    from .core.operations import runs as ops
     from .core.paths import default_projects_dir
     from .core.project import prepare
-    from .core.runs import launch_worker
     from .core.templates import TemplateCatalog
 
     template = TemplateCatalog().get(args.template)
@@ -382,13 +351,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     _print_prepare_summary(summary)
     if args.steps <= 0:
         return 0
-    job = JobSpec(project=str(project.root.resolve()), template=template.id, task=template.task.value,
-                  base_model="builtin:tiny", method="full", max_steps=args.steps, learning_rate=3e-3,
-                  max_length=128, eval_steps=args.steps, save_steps=args.steps, logging_steps=5, device="cpu")
-    run_dir = project.runs_dir / new_run_id()
-    write_job(run_dir, job)
+    job = ops.build_job(project, "builtin:tiny", template=template, max_steps=args.steps, learning_rate=3e-3,
+                        max_length=128, eval_steps=args.steps, logging_steps=5, device="cpu")
+    started = ops.start_run(project, job, detach=False)
+    run_dir = started.run_dir
     print()
-    status = follow_run(run_dir, launch_worker(run_dir, detach=False), as_json=False)
+    status = follow_run(run_dir, started.proc, as_json=False)
     if status != "completed":
         return 1
     print()
@@ -438,24 +406,12 @@ def _quiet_engine_imports() -> None:
     warnings.filterwarnings("ignore", message="Setuptools is replacing distutils")
 
 
-def _stage_printer(quiet: bool):
-    last: dict[str, Any] = {}
-
-    def report(stage: str, done: int, total: int) -> None:
-        if quiet or (last.get("stage") == stage and done not in (0, total)):
-            return
-        last["stage"] = stage
-        print(f"  {stage} {done}/{total}" if total > 1 else f"  {stage}", file=sys.stderr, flush=True)
-
-    return report
-
-
 def _fmt_metric(v: Any) -> str:
     return "-" if v is None else (f"{v:.4f}" if isinstance(v, float) else str(v))
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from .core.trained import resolve_trained_run
+    from .core.trained import eval_files, resolve_trained_run
 
     trained = resolve_trained_run(args.project, args.run)  # bad input fails before paddle loads
     if trained.note and not args.json:
@@ -463,14 +419,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
     _quiet_engine_imports()
     from .engine.evaluate import evaluate_run
 
-    with _StdoutToStderr():
+    from .core.progress import ProgressReporter
+
+    with ProgressReporter(args.json) as progress, _StdoutToStderr():
         result = evaluate_run(args.project, args.run, compare_base=args.compare_base, split=args.split,
                               device=args.device, max_new_tokens=args.max_new_tokens, limit=args.limit,
-                              progress=_stage_printer(args.json))
-    out = trained.eval_dir
+                              progress=progress)
+    files = eval_files(trained.run_dir)
     if args.json:
         _print_json({**{k: v for k, v in result.items() if k not in ("best", "worst")},
-                     "files": {name: str(out / name) for name in ("metrics.json", "predictions.csv", "report.html")}})
+                     "files": {p.name: str(p) for p in files.values()}})
         return 0
     m, base = result["metrics"], result.get("base")
     keys = (["accuracy", "macro_f1"] if result["task"] == "classification" else ["rouge_l", "bleu", "exact_match"]) \
@@ -481,8 +439,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(f"  {k:<14}{_fmt_metric(m.get(k)):>12}" + (f"{_fmt_metric(base.get(k)):>12}" if base else ""))
     for lab, v in (m.get("per_class") or {}).items():
         print(f"  {lab}: precision {v['precision']:.3f} recall {v['recall']:.3f} f1 {v['f1']:.3f} ({v['support']})")
-    print(f"report      {out / 'report.html'}")
-    print(f"predictions {out / 'predictions.csv'}")
+    print(f"report      {files['report']}")
+    print(f"predictions {files['predictions']}")
     return 0
 
 
@@ -506,9 +464,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"note: {trained.note}", file=sys.stderr)
     from .engine.export import export_run
 
-    with _StdoutToStderr():
+    from .core.progress import ProgressReporter
+
+    with ProgressReporter(args.json) as progress, _StdoutToStderr():
         result = export_run(project.root, args.run, out, formats=formats, int8=args.int8,
-                            evaluate=not args.no_eval, progress=_stage_printer(args.json))
+                            evaluate=not args.no_eval, progress=progress)
     if args.json:
         _print_json(result)
         return 0

@@ -15,6 +15,62 @@
       <translation>“{0}”命令以状态 {1} 结束。最后的输出是：
 {2}</translation>
     </message>
+    <message>
+      <source>The '{0}' step could not be started: {1}</source>
+      <translation>“{0}”这一步无法启动：{1}</translation>
+    </message>
+    <message>
+      <source>importing</source>
+      <translation>导入</translation>
+    </message>
+    <message>
+      <source>cleaning</source>
+      <translation>清洗</translation>
+    </message>
+    <message>
+      <source>the trained model answers</source>
+      <translation>训练后的模型作答</translation>
+    </message>
+    <message>
+      <source>the base model answers</source>
+      <translation>基础模型作答</translation>
+    </message>
+    <message>
+      <source>evaluating</source>
+      <translation>评估</translation>
+    </message>
+    <message>
+      <source>loading the model</source>
+      <translation>加载模型</translation>
+    </message>
+    <message>
+      <source>saving the tokenizer</source>
+      <translation>保存分词器</translation>
+    </message>
+    <message>
+      <source>merged weights</source>
+      <translation>合并权重</translation>
+    </message>
+    <message>
+      <source>static model and its check</source>
+      <translation>静态模型及其校验</translation>
+    </message>
+    <message>
+      <source>measuring speed</source>
+      <translation>测量速度</translation>
+    </message>
+    <message>
+      <source>ONNX model and its check</source>
+      <translation>ONNX 模型及其校验</translation>
+    </message>
+    <message>
+      <source>prediction script</source>
+      <translation>预测脚本</translation>
+    </message>
+    <message>
+      <source>int8 model</source>
+      <translation>int8 模型</translation>
+    </message>
   </context>
   <context>
     <name>DataPage</name>
@@ -455,17 +511,22 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <translation>提示词</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="1089" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="771" />
+      <source>Import a data file first; then choose which column holds what.</source>
+      <translation>请先导入数据文件，再选择每一列分别是什么。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data_page.py" line="1107" />
       <source>change the labels</source>
       <translation>修改标签</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="1098" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="1116" />
       <source>edit the prompt</source>
       <translation>编辑提示词</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="1127" />
+      <location filename="../../workbench/gui/pages/data_page.py" line="1145" />
       <source>Saving the template</source>
       <translation>正在保存模板</translation>
     </message>
@@ -537,6 +598,18 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <location filename="../../workbench/gui/dialogs.py" line="210" />
       <source>The check could not be started: {0}</source>
       <translation>无法开始检查：{0}</translation>
+    </message>
+    <message>
+      <source>Checking the installation</source>
+      <translation>正在检查安装</translation>
+    </message>
+    <message>
+      <source>The check printed no report.</source>
+      <translation>检查没有输出报告。</translation>
+    </message>
+    <message>
+      <source>The check did not finish. The details below say why; reinstalling the application usually fixes it.</source>
+      <translation>检查没有完成。下面的详细信息说明了原因；重新安装应用程序通常可以解决。</translation>
     </message>
   </context>
   <context>
@@ -786,6 +859,22 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <location filename="../../workbench/gui/pages/evaluate_page.py" line="375" />
       <source>{0} of {1} rows</source>
       <translation>{1} 行中的 {0} 行</translation>
+    </message>
+    <message>
+      <source>Evaluating {0}</source>
+      <translation>正在评估 {0}</translation>
+    </message>
+    <message>
+      <source>Evaluation cancelled.</source>
+      <translation>评估已取消。</translation>
+    </message>
+    <message>
+      <source>Evaluating: {0}, {1} of {2} rows</source>
+      <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
+    </message>
+    <message>
+      <source>Asking the model</source>
+      <translation>正在询问模型</translation>
     </message>
   </context>
   <context>
@@ -1056,6 +1145,14 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <source>Processor: {0}; measured on {1} requests, one at a time.</source>
       <translation>处理器：{0}；逐条测量了 {1} 次请求。</translation>
     </message>
+    <message>
+      <source>Exporting {0}</source>
+      <translation>正在导出 {0}</translation>
+    </message>
+    <message>
+      <source>Export cancelled; nothing was written.</source>
+      <translation>导出已取消，没有写入任何文件。</translation>
+    </message>
   </context>
   <context>
     <name>MainWindow</name>
@@ -1289,6 +1386,10 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <location filename="../../workbench/gui/main_window.py" line="397" />
       <source>Stop training</source>
       <translation>停止训练</translation>
+    </message>
+    <message>
+      <source>last run failed</source>
+      <translation>上次运行失败</translation>
     </message>
   </context>
   <context>
@@ -1535,7 +1636,7 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <translation>只列出这些行供复核</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="99" />
+      <location filename="../../workbench/gui/widgets/step_editor.py" line="109" />
       <source>The labels and their other spellings are edited on the Labels tab.</source>
       <translation>标签及其其他写法在“标签”页中编辑。</translation>
     </message>
@@ -2051,6 +2152,32 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
       <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
+    <message>
+      <source>Run {0} is already running (process {1} is training it).</source>
+      <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
+    </message>
+    <message>
+      <source>stopping…</source>
+      <translation>正在停止…</translation>
+    </message>
+    <message>
+      <source>The worker process ended without reporting why.</source>
+      <translation>训练进程意外结束，没有报告原因。</translation>
+    </message>
+    <message>
+      <source>This run {0}: {1}
+Its log: {2}</source>
+      <translation>此运行{0}：{1}
+日志：{2}</translation>
+    </message>
+    <message>
+      <source>step {0} of {1}</source>
+      <translation>第 {0} 步，共 {1} 步</translation>
+    </message>
+    <message>
+      <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
+      <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
+    </message>
   </context>
   <context>
     <name>parent</name>
@@ -2066,6 +2193,17 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <location filename="../../workbench/gui/app.py" line="62" />
       <source>No Chinese font was found: Chinese text may show as boxes. Install one, e.g. the fonts-noto-cjk package.</source>
       <translation>未找到中文字体，中文可能显示为方框。请安装中文字体，例如 fonts-noto-cjk 软件包。</translation>
+    </message>
+  </context>
+  <context>
+    <name>OpProgress</name>
+    <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
+      <source>Cancelling…</source>
+      <translation>正在取消…</translation>
     </message>
   </context>
   <context>

@@ -485,9 +485,15 @@ class DataPage(QWidget):
     # ------------------------------------------------------------------ project
     @Slot()
     def _on_session_project_changed(self) -> None:
+        # nothing of the previous project stays: its rows, statistics, mapping and reports
+        if self._import_op is not None and self._import_op.running:
+            self._import_op.cancel()
         self.undo_stack.clear()
         self.raw = self.cleaned_df = None
         self.reports = []
+        self.mapping = {}
+        self.stats = {}
+        self.label_choice, self.prompt, self.list_columns, self.task = None, None, [], None
         template = self.session.template
         self.prepare_button.setEnabled(False)
         self.import_button.setEnabled(template is not None)
@@ -495,8 +501,12 @@ class DataPage(QWidget):
         self._build_mapping_rows()
         self.labels_editor.set_table(None)
         self.tabs.setTabVisible(self.labels_tab, template is not None and "label" in template.roles)
+        self._show_frame()
+        self.source_label.setText(self.tr("No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window."))  # noqa: E501
+        self.source_label.setToolTip("")
+        self.stats_label.setText(self.tr("Import data to see its columns."))
+        self._after_mapping_change()
         if template is None:
-            self.table_model.set_frame(pd.DataFrame())
             self.prompt_editor.set_task(None)
             return
         cfg = self.session.project.config
@@ -754,6 +764,14 @@ class DataPage(QWidget):
         return check_mapping(self.session.template, [str(c) for c in self.raw.columns], self.mapping)
 
     def _after_mapping_change(self) -> None:
+        if self.raw is None:  # nothing to map yet: say what comes first
+            for msg in self.mapping_messages.values():
+                msg.setVisible(False)
+            self.mapping_general.setObjectName("hint")
+            self.mapping_general.setText(self.tr("Import a data file first; then choose which column holds what."))
+            self.mapping_general.style().unpolish(self.mapping_general)
+            self.mapping_general.style().polish(self.mapping_general)
+            return
         problems = self.mapping_problems()
         for role, msg in self.mapping_messages.items():
             texts = [p.message for p in problems if p.role == role]
