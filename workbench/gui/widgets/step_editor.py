@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from PySide6.QtCore import QCoreApplication, QT_TRANSLATE_NOOP, Signal
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLineEdit, QSpinBox, QWidget,
+    QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QWidget,
 )
 
 from ...core.cleaning import STEPS
