@@ -2386,6 +2386,21 @@ Its log: {2}</source>
       <source>Keep this label; the others become its spellings:</source>
       <translation>保留这个标签，其余的成为它的其他写法：</translation>
     </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="124" />
+      <source>drop them (counted)</source>
+      <translation>删除这些行（会计数报告）</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="125" />
+      <source>keep the first label</source>
+      <translation>保留第一个标签</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/data/labels_editor.py" line="202" />
+      <source>{0} rows list several labels:</source>
+      <translation>{0} 行列出了多个标签：</translation>
+    </message>
   </context>
   <context>
     <name>PromptEditor</name>

@@ -127,3 +127,30 @@ def test_prompt_prepare_and_save_as_template(qtbot, page, session, tmp_path):
     folder = Path(blocker.args[0])
     assert folder.parent == session.user_templates_dir and (folder / "template.yaml").is_file()
     assert set(session.catalog.get("our_triage").labels) == set(DEPARTMENTS)
+
+
+def test_list_labels_from_a_nested_gb18030_file(qtbot, session, tasks, tmp_path):
+    from test_io_shapes import CHARGES, cail_like
+
+    session.create(tmp_path / "projects" / "cases", TemplateCatalog().get("legal_case_type"))
+    page = DataPage(session, tasks)
+    qtbot.addWidget(page)
+    with qtbot.waitSignal(page.loaded, timeout=30000):
+        page.import_file(cail_like(tmp_path / "cases.json"))
+    assert "meta.accusation" in page.list_columns
+    combo = page.mapping_combos["text"]
+    if combo.currentData() != "fact":
+        combo.setCurrentIndex(combo.findData("fact"))
+    combo = page.mapping_combos["label"]
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        combo.setCurrentIndex(combo.findData("meta.accusation"))
+    editor = page.labels_editor
+    # three of the four charges are spellings of the template's (盗窃 -> 盗窃罪); the drug charge is not
+    assert editor.table_data.unknown_values == {"[走私、贩卖、运输、制造]毒品": 12}
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        editor.use_found()
+    assert set(page.task.labels) == set(CHARGES) and len(page.cleaned_df) == 44
+    assert not editor.several_combo.isHidden() and "4" in editor.several_label.text()
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        editor.several_combo.setCurrentIndex(editor.several_combo.findData("first"))
+    assert len(page.cleaned_df) == 48 and page.label_choice.several == "first"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
-    QAbstractItemView, QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QPushButton,
+    QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QPushButton,
     QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
@@ -118,6 +118,16 @@ class LabelsEditor(QWidget):
         least.addWidget(self.min_rows_spin)
         least.addStretch(1)
         v.addLayout(least)
+        several = QHBoxLayout()
+        self.several_label = QLabel()
+        self.several_combo = QComboBox()
+        self.several_combo.addItem(self.tr("drop them (counted)"), "drop")
+        self.several_combo.addItem(self.tr("keep the first label"), "first")
+        self.several_combo.currentIndexChanged.connect(self._on_several_combo_changed)
+        several.addWidget(self.several_label)
+        several.addWidget(self.several_combo)
+        several.addStretch(1)
+        v.addLayout(several)
         self._show()
 
     # ----- binding ------------------------------------------------------------------
@@ -159,6 +169,8 @@ class LabelsEditor(QWidget):
             w.setEnabled(has)
         if not has:
             self.notice.setVisible(False)
+            self.several_label.setVisible(False)
+            self.several_combo.setVisible(False)
             self._update_buttons()
             return
         self.notice.setVisible(t.mismatch)
@@ -186,6 +198,13 @@ class LabelsEditor(QWidget):
         self.min_rows_spin.blockSignals(True)
         self.min_rows_spin.setValue(t.choice.min_rows or 0)
         self.min_rows_spin.blockSignals(False)
+        # a list-valued label cell with several labels: one label per row today
+        self.several_label.setText(self.tr("{0} rows list several labels:").format(f"{t.several:,}"))
+        self.several_combo.blockSignals(True)
+        self.several_combo.setCurrentIndex(max(0, self.several_combo.findData(t.choice.several)))
+        self.several_combo.blockSignals(False)
+        for w in (self.several_label, self.several_combo):
+            w.setVisible(t.several > 0)
         self._update_buttons()
 
     @Slot()
@@ -273,6 +292,11 @@ class LabelsEditor(QWidget):
                               dict(self.table_data.choice.codes), self)
         if dlg.exec() == QDialog.DialogCode.Accepted:
             self.name_codes(dlg.names())
+
+    @Slot(int)
+    def _on_several_combo_changed(self, _i: int) -> None:
+        value = self.several_combo.currentData()
+        self._apply(lambda t: t.keep_several(value))
 
     @Slot()
     def _on_min_rows_spin_edited(self) -> None:
