@@ -327,7 +327,8 @@ def test_export_classification_bundle_and_predict_script(projects, runs, tmp_pat
     assert res["predict_script"]["same_as_engine"] == res["predict_script"]["rows"]
     card = (out / "README.md").read_text(encoding="utf-8")
     for text in ("finance_sentiment", "builtin:tiny", "rows after cleaning", "learning_rate", "accuracy",
-                 "Paddle Inference", "ms per sample", "weight-only int8"):
+                 "Paddle Inference", "ms per sample", "weight-only int8",
+                 "the template's shipped sample data, which is synthetic"):  # prepared from the sample
         assert text in card, text
     merged = M.load_model(out / "merged", for_training=False)  # a PaddleFormers-loadable folder
     assert M.model_family(merged.config) == "llama"

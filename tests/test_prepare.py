@@ -222,3 +222,18 @@ def test_bad_input_exits_nonzero_with_a_message_and_writes_nothing(tmp_path, cas
     assert expected.lower() in res.stderr.lower(), res.stderr
     assert res.stderr.startswith("error: ") and res.stderr.count("\n") == 1
     assert not (tmp_path / "proj").exists()
+
+
+def test_prepared_from_sample_knows_the_shipped_sample_from_the_users_data(tmp_path):
+    from workbench.core.project import prepared_from_sample
+
+    template = TemplateCatalog().get("finance_sentiment")
+    project, _ = prepare(template, template.sample_path, tmp_path / "a")
+    assert prepared_from_sample(project, template)
+    copy = tmp_path / "renamed.csv"  # the same bytes under another name are still the sample
+    copy.write_bytes(template.sample_path.read_bytes())
+    assert prepared_from_sample(prepare(template, copy, tmp_path / "b")[0], template)
+    own = tmp_path / "own.csv"
+    df = pd.read_csv(template.sample_path, dtype=str, keep_default_na=False).head(120)
+    df.to_csv(own, index=False, encoding="gb18030")
+    assert not prepared_from_sample(prepare(template, own, tmp_path / "c")[0], template)

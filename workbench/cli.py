@@ -519,6 +519,59 @@ def cmd_playground(args: argparse.Namespace) -> int:
     return 0
 
 
+class _JsonProgress:
+    """``--json`` progress: one ``{"event": "progress", "stage", "done", "total"}`` line per
+    report on the real standard output (kept open while the engine's own output is sent
+    to stderr), throttled to whole percents."""
+
+    def __init__(self):
+        import os
+
+        sys.stdout.flush()
+        self.stream = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+        self.last: tuple | None = None
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        key = (stage, int(100 * done / total) if total else done)
+        if key == self.last:
+            return
+        self.last = key
+        self.stream.write(json.dumps({"event": "progress", "stage": stage, "done": done, "total": total}) + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.close()
+
+
+def cmd_predict(args: argparse.Namespace) -> int:
+    from .core.operations.predict import check_paths
+    from .core.trained import resolve_trained_run
+
+    check_paths(args.input, args.output)  # bad input fails before paddle loads
+    trained = resolve_trained_run(args.project, args.run)
+    if trained.note and not args.json:
+        print(f"note: {trained.note}", file=sys.stderr)
+    _quiet_engine_imports()
+    from .engine.predict import predict_file
+
+    progress = _JsonProgress() if args.json else _stage_printer(False)
+    try:
+        with _StdoutToStderr():
+            result = predict_file(args.project, args.run, args.input, args.output, sheet=args.sheet,
+                                  all_probabilities=args.all_probabilities, max_new_tokens=args.max_new_tokens,
+                                  device=args.device, progress=progress)
+    finally:
+        if args.json:
+            progress.close()
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, default=str))
+        return 0
+    print(f"{result['rows']} rows predicted by run {result['run']} ({result['source']}) -> {result['output']}")
+    for label, count in (result.get("labels") or {}).items():
+        print(f"  {label}: {count}")
+    return 0
+
+
 def _add_eval_export_parsers(sub) -> None:
     ev = sub.add_parser("eval", help="evaluate a run on the test split (metrics, predictions, HTML report)")
     ev.add_argument("--project", required=True)
@@ -540,6 +593,18 @@ def _add_eval_export_parsers(sub) -> None:
     ex.add_argument("--no-eval", action="store_true", help="do not evaluate first (the model card then has no figures)")
     ex.add_argument("--json", action="store_true")
     ex.set_defaults(func=cmd_export)
+
+    pr = sub.add_parser("predict", help="apply a trained run to a new file (CSV, Excel, JSON, ...)")
+    pr.add_argument("--project", required=True)
+    pr.add_argument("--run", required=True)
+    pr.add_argument("--input", required=True, help="any file 'data prepare' reads; the project's column names")
+    pr.add_argument("--output", required=True, help="a new .csv or .xlsx file: the input columns plus the prediction")
+    pr.add_argument("--sheet", help="Excel sheet to read (default: the first)")
+    pr.add_argument("--all-probabilities", action="store_true", help="classification: one column per label")
+    pr.add_argument("--max-new-tokens", type=int, help="instruction tasks: longest generated answer")
+    pr.add_argument("--device", default="cpu")
+    pr.add_argument("--json", action="store_true", help="progress lines, then the result as the last line")
+    pr.set_defaults(func=cmd_predict)
 
     pg = sub.add_parser("playground", help="generate from a prompt with a trained run")
     pg.add_argument("--project", required=True)

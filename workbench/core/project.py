@@ -129,6 +129,17 @@ class Project:
         return pd.read_json(self.split_path(name), lines=True, dtype=False)
 
 
+def prepared_from_sample(project: "Project", template: TemplateSpec) -> bool:
+    """Whether the project's data is the template's shipped (synthetic) sample, as imported."""
+    source = project.config.source
+    if source is None:
+        return False
+    sample = template.sample_path
+    if Path(source.path).resolve() == sample:
+        return True
+    return sample.is_file() and source.sha256 == file_sha256(sample)
+
+
 def file_sha256(path: str | os.PathLike) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as fh:

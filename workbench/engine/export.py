@@ -4,8 +4,11 @@ Bundle layout (``exports/<name>/`` in the project by default)::
 
     bundle.json        what predict.py needs: task, labels, prompt format, special ids,
                        max length, the model files, and every check's figures
+    bundle_runtime.py  the model code predict.py and serve.py share
     predict.py         stand-alone predictor (paddlepaddle + tokenizers + numpy)
-    requirements.txt   exactly what predict.py needs
+    serve.py           HTTP service: /health, /predict, /v1/chat/completions
+    requirements.txt   exactly what predict.py and serve.py need
+    Dockerfile         an image that runs serve.py
     README.md          model card: template, base model, data, hyper-parameters,
                        evaluation figures, parity figures, measured latency
     tokenizer/         tokenizer.json (+ the tokenizer's own files)
@@ -73,6 +76,8 @@ PARITY_ROWS = 16
 ONNX_OPSET = 17
 USER_SENTINEL = "\u27e6WORKBENCH_USER_TEXT\u27e7"
 BUNDLE_VERSION = 1
+# copied verbatim into every bundle: the shared model code, the command line, the service
+BUNDLE_SCRIPTS = ("bundle_runtime.py", "predict.py", "serve.py")
 
 Progress = Callable[[str, int, int], None]
 
@@ -568,8 +573,10 @@ def _export_into(stage: Path, trained: TrainedRun, spec: TaskSpec, *, formats, i
     write_bundle = lambda: (stage / "bundle.json").write_text(  # noqa: E731
         json.dumps(bundle, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     write_bundle()
-    shutil.copyfile(Path(__file__).parent / "bundle" / "predict_template.py", stage / "predict.py")
+    for name in BUNDLE_SCRIPTS:
+        shutil.copyfile(Path(__file__).parent / "bundle" / name, stage / name)
     (stage / "requirements.txt").write_text(_requirements(), encoding="utf-8")
+    (stage / "Dockerfile").write_text(_dockerfile(), encoding="utf-8")
 
     if check_script:
         report("predict.py", 0, 1)
@@ -617,12 +624,43 @@ def _requirements() -> str:
     nxt = f"{major_minor.split('.')[0]}.{int(major_minor.split('.')[1]) + 1}"
     tok_v = _package_version("tokenizers") or "0.22"
     return (
-        "# What predict.py needs. On a machine with an NVIDIA GPU install paddlepaddle-gpu of the same\n"
+        "# What predict.py and serve.py need (serve.py uses the standard library's HTTP server). On a machine with an NVIDIA GPU install paddlepaddle-gpu of the same\n"
         "# version instead of paddlepaddle (see https://www.paddlepaddle.org.cn/install).\n"
         f"paddlepaddle>={paddle_v},<{nxt}\n"
         f"tokenizers>={tok_v},<1\n"
         "numpy>=1.26\n"
     )
+
+
+def _dockerfile() -> str:
+    """An image that runs serve.py on the CPU (for a GPU image, start from a CUDA base and
+    install paddlepaddle-gpu instead)."""
+    py = f"{sys.version_info.major}.{sys.version_info.minor}"
+    return f"""# The prediction service of this bundle on the CPU.
+#   docker build -t my-model .
+#   docker run -p 8000:8000 -e MODEL_API_KEY=change-me my-model
+FROM python:{py}-slim
+
+# Paddle's CPU kernels need the GNU OpenMP runtime; the base image's Debian release fixes
+# its version, so it is not pinned here
+# hadolint ignore=DL3008
+RUN apt-get update \\
+    && apt-get install -y --no-install-recommends libgomp1 \\
+    && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /bundle
+COPY requirements.txt .
+RUN pip install --no-cache-dir -r requirements.txt
+
+COPY . .
+RUN useradd --system --uid 10001 model
+USER 10001
+
+EXPOSE 8000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s \\
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/health', timeout=4)"]
+ENTRYPOINT ["python", "serve.py", "--host", "0.0.0.0", "--port", "8000"]
+"""
 
 
 def _export_tokenizer(tokenizer, folder: Path) -> Path:

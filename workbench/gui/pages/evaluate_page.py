@@ -25,6 +25,7 @@ from ..tasks import OpProgress, TaskManager
 from ...core.operations import runs as ops
 from ...core.runs import summarize
 from ...core.trained import eval_files
+from .apply_file import ApplyFileWidget
 from .train_page import fill_run_combo
 from ..widgets.cards import MetricCard
 from ..widgets.charts import HeatMap
@@ -223,6 +224,8 @@ class EvaluatePage(QWidget):
         self.tabs.addTab(results, self.tr("Results"))
         self.tabs.addTab(samples, self.tr("Samples (fine-tuned and base side by side)"))
         self.tabs.addTab(play, self.tr("Playground"))
+        self.apply = ApplyFileWidget(self.session, self.tasks, lambda: self.run_combo.currentData())
+        self.tabs.addTab(self.apply, self.tr("Apply to a file"))
 
         self.eval_progress = OpProgress()
 
@@ -255,6 +258,7 @@ class EvaluatePage(QWidget):
     @Slot(int)
     def _on_run_combo_changed(self, _i: int) -> None:
         self.eval_button.setEnabled(self.run_combo.currentData() is not None)
+        self.apply.refresh()
         self.load_results()
 
     # ------------------------------------------------------------------ evaluate
@@ -448,6 +452,7 @@ class EvaluatePage(QWidget):
         for op in (self.eval_op, self.play_op):
             if op is not None:
                 op.cancel()
+        self.apply.shutdown()
 
 
 def _fmt(key: str, v: float) -> str:
