@@ -173,7 +173,12 @@ def test_evaluate_classification_run(projects, runs, capsys):
     project = projects[CLS]
     run = runs["cls"].name
     assert cli_main(["eval", "--project", str(project.root), "--run", run, "--compare-base", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    *lines, last = capsys.readouterr().out.splitlines()
+    out = json.loads(last)
+    progress = [json.loads(line) for line in lines]  # every line before the result reports progress
+    assert list(dict.fromkeys(p["stage"] for p in progress)) == ["fine-tuned", "base"]
+    assert all(any(p["stage"] == s and p["done"] == p["total"] for p in progress) for s in ("fine-tuned", "base"))
+    assert all(p["event"] == "progress" and p["total"] == 24 for p in progress)
     assert out["task"] == "classification" and out["source"] == "final" and out["rows"] == 24
     m = out["metrics"]
     assert 0 <= m["accuracy"] <= 1 and 0 <= m["macro_f1"] <= 1
@@ -305,7 +310,10 @@ def test_export_classification_bundle_and_predict_script(projects, runs, tmp_pat
     out = tmp_path / "cls-bundle"
     assert cli_main(["export", "--project", str(project.root), "--run", runs["cls"].name, "--out", str(out),
                      "--int8", "--json"]) == 0
-    res = json.loads(capsys.readouterr().out)
+    *lines, last = capsys.readouterr().out.splitlines()
+    res = json.loads(last)
+    stages = [json.loads(line)["stage"] for line in lines]
+    assert {"load", "static", "merged", "onnx", "int8"} <= set(stages), stages
     assert res["formats"]["static"]["max_abs_diff"] <= 1e-4
     assert res["formats"]["merged"]["max_abs_diff"] <= 1e-4
     onnx = res["formats"]["onnx"]

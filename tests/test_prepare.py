@@ -125,7 +125,7 @@ def test_failed_prepare_leaves_the_project_untouched(tmp_path):
     snapshot = {p.name: p.read_bytes() for p in (tmp_path / "p" / "data").iterdir()}
     pj = (tmp_path / "p" / "project.json").read_bytes()
     bad = tmp_path / "bad.csv"
-    bad.write_text("新闻内容,情感倾向\n只有一类,正面\n又一条,正面\n第三条,正面\n", encoding="utf-8")
+    bad.write_text("新闻内容,情感倾向\n只有一类新闻,正面\n又一条新闻,正面\n第三条新闻,正面\n", encoding="utf-8")
     with pytest.raises(DataError, match="fewer than two classes"):
         prepare(template, bad, tmp_path / "p")
     assert (tmp_path / "p" / "project.json").read_bytes() == pj
@@ -179,9 +179,14 @@ def test_data_prepare_command_prints_each_step(tmp_path):
     assert res.returncode == 0, res.stderr
     for op in ("trim_whitespace", "mask_pii", "drop_duplicates"):
         assert op in res.stdout
+    assert "  clean" in res.stderr and '"progress"' not in res.stdout  # without --json: on the terminal
     res = wb("data", "prepare", "--template", t.id, "--input", t.sample_path, "--project", tmp_path / "j", "--json",
              "--split", "0.7,0.15,0.15", "--seed", "1")
-    summary = json.loads(res.stdout)
+    *progress, last = res.stdout.splitlines()
+    summary = json.loads(last)  # the result is the last line, after the progress lines
+    events = [json.loads(line) for line in progress]
+    assert events and all(set(e) == {"event", "stage", "done", "total"} for e in events)
+    assert {e["stage"] for e in events} >= {"import", "clean"} and events[-1]["done"] == events[-1]["total"]
     assert summary["steps"][0]["rows_in"] == summary["stats"]["rows_imported"]
     n = summary["stats"]["rows_clean"]
     assert abs(summary["stats"]["splits"]["train"] - 0.7 * n) <= 2

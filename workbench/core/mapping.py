@@ -59,7 +59,12 @@ def suggest_mapping(template: TemplateSpec, columns: list[str]) -> dict[str, str
 def parse_mapping_args(items: list[str]) -> dict[str, str]:
     """Parse ``role=column`` command-line items."""
     out: dict[str, str] = {}
+    pairs: list[str] = []
     for item in items:
+        parts = item.split(",")
+        # "a=x,b=y" carries two pairs; a column name with a comma in it stays whole
+        pairs += parts if len(parts) > 1 and all("=" in p for p in parts) else [item]
+    for item in pairs:
         role, sep, col = item.partition("=")
         if not sep or not role.strip() or not col.strip():
             raise DataError(f"Mapping '{item}' is not of the form role=column, e.g. text=内容.")

@@ -69,49 +69,69 @@ def _run_info(final: Path) -> dict[str, Any]:
         return {}
 
 
+def trained_weights(run_dir: str | os.PathLike, status: str) -> tuple[str, Path] | None:
+    """The weights a run with ``status`` offers (source name, folder), or None.
+
+    ``final/`` once complete; else the last complete checkpoint that holds weights. A run
+    still training or never started offers none: its checkpoints may be mid-write.
+    """
+    run_dir = Path(run_dir)
+    if status in ("running", "created"):
+        return None
+    final = run_dir / FINAL_DIR
+    if (final / RUN_INFO_FILE).is_file():
+        return FINAL_DIR, final
+    ckpts = [c for c in list_checkpoints(run_dir) if (c / "model_state").is_dir()]
+    return (ckpts[-1].name, ckpts[-1]) if ckpts else None
+
+
+def has_evaluation(run_dir: str | os.PathLike) -> bool:
+    return (Path(run_dir) / EVAL_DIR / "metrics.json").is_file()
+
+
+def eval_files(run_dir: str | os.PathLike) -> dict[str, Path]:
+    """The files an evaluation writes into the run folder, by what they hold."""
+    d = Path(run_dir) / EVAL_DIR
+    return {"metrics": d / "metrics.json", "predictions": d / "predictions.csv", "report": d / "report.html"}
+
+
 def resolve_trained_run(project: Project | str | os.PathLike, run_id: str) -> TrainedRun:
     """The weights of ``run_id`` to use, or a :class:`WorkbenchError` that says why none can be.
 
     Refused: an unknown run, a run still training, a run that never started, and a run
     that ended without ``final/`` and without a complete checkpoint.
     """
+    from .operations.runs import run_dir_of
+    from .runs import worker_pid
+
     if not isinstance(project, Project):
         project = Project.open(project)
-    run_id = (run_id or "").strip()
-    run_dir = project.runs_dir / run_id
-    if not run_id or "/" in run_id or "\\" in run_id or not (run_dir / "job.json").is_file():
-        known = sorted(p.name for p in project.runs_dir.iterdir() if (p / "job.json").is_file()) \
-            if project.runs_dir.is_dir() else []
-        hint = f" Runs in this project: {', '.join(known)}." if known else " This project has no runs yet."
-        raise WorkbenchError(f"Run '{run_id}' does not exist in {project.root}.{hint}")
+    run_dir = run_dir_of(project, run_id)
+    run_id = run_dir.name
     job = read_job(run_dir)
-    summary = summarize(run_dir)
-    status = summary.status
+    status = summarize(run_dir).status
     if status == "running":
+        pid = worker_pid(run_dir)
+        who = f" (process {pid})" if pid else ""
         raise WorkbenchError(
-            f"Run '{run_id}' is still training. Wait until it ends, or stop it ('workbench stop') and then "
+            f"Run '{run_id}' is still training{who}. Wait until it ends, or stop it ('workbench stop') and then "
             "evaluate or export its last checkpoint.")
     if status == "created":
         raise WorkbenchError(f"Run '{run_id}' has not started training yet, so there is nothing to evaluate or export.")
-
-    final = run_dir / FINAL_DIR
-    info = _run_info(final) if final.is_dir() else {}
-    base_model = info.get("base_model_path") or _base_model_of(run_dir, job)
-    common = dict(project=project, run_dir=run_dir, job=job, status=status, method=job.method,
-                  task=job.task, template=job.template, base_model=str(base_model))
-    if final.is_dir() and (final / RUN_INFO_FILE).is_file():
-        return TrainedRun(source=FINAL_DIR, weights_dir=final, **common)
-    ckpts = list_checkpoints(run_dir)
-    ckpts = [c for c in ckpts if (c / "model_state").is_dir()]
-    if not ckpts:
+    found = trained_weights(run_dir, status)
+    if found is None:
         why = {"crashed": "crashed", "failed": "failed", "stopped": "was stopped"}.get(status, "ended")
         raise WorkbenchError(
             f"Run '{run_id}' {why} before saving a checkpoint, so it has no trained weights to evaluate or "
             "export. Train again (save checkpoints more often with --save-steps).")
-    ckpt = ckpts[-1]
-    return TrainedRun(source=ckpt.name, weights_dir=ckpt,
-                      note=f"Run '{run_id}' {status} before the end of training; using its last checkpoint, "
-                           f"{ckpt.name}.", **common)
+    source, weights = found
+    final = run_dir / FINAL_DIR
+    info = _run_info(final) if source == FINAL_DIR else {}
+    base_model = info.get("base_model_path") or _base_model_of(run_dir, job)
+    note = None if source == FINAL_DIR else (
+        f"Run '{run_id}' {status} before the end of training; using its last checkpoint, {source}.")
+    return TrainedRun(project=project, run_dir=run_dir, job=job, status=status, source=source, weights_dir=weights,
+                      method=job.method, task=job.task, template=job.template, base_model=str(base_model), note=note)
 
 
 def _base_model_of(run_dir: Path, job: JobSpec) -> str:

@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject, Signal
 
 from ..core.project import Project, ProjectConfig
 from ..core.templates import TemplateCatalog, TemplateSpec, builtin_templates_dir
+from ..core.trained import has_evaluation
 from .run_monitor import RunMonitor
 
 
@@ -87,7 +88,7 @@ class ProjectSession(QObject):
         self.state_changed.emit()
 
     def step_states(self) -> dict[str, str]:
-        """'todo', 'done', 'running' or 'blocked' for each of the five steps."""
+        """'todo', 'done', 'running', 'failed' or 'blocked' for each of the five steps."""
         st = {k: "todo" for k in ("template", "data", "train", "evaluate", "export")}
         if self.project is None:
             return st
@@ -96,13 +97,16 @@ class ProjectSession(QObject):
             st.update(train="blocked", evaluate="blocked", export="blocked")
             return st
         st["data"] = "done"
-        statuses = [s.status for s in self.monitor.runs.values()]
+        runs = list(self.monitor.runs.values())
+        statuses = [s.status for s in runs]
         if "running" in statuses:
             st["train"] = "running"
+        elif runs and runs[-1].status in ("failed", "crashed"):
+            st["train"] = "failed"  # the latest run did not end well: say so where the user looks first
         elif "completed" in statuses or "stopped" in statuses:
             st["train"] = "done"
         root = self.project.root
-        if any((p / "eval" / "metrics.json").is_file() for p in (root / "runs").glob("*")):
+        if any(has_evaluation(s.path) for s in runs):
             st["evaluate"] = "done"
         if (root / "exports").is_dir() and any(p.is_dir() for p in (root / "exports").iterdir()):
             st["export"] = "done"

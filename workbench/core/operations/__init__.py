@@ -1,1 +1,1 @@
-"""Use cases both front ends call: the CLI and the GUI build their work through these."""
+"""Use cases both front ends call (the GUI and the command line)."""

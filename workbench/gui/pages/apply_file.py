@@ -8,7 +8,6 @@ a table and can be saved as CSV or Excel.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,7 +20,6 @@ from PySide6.QtWidgets import (
 
 from ...core.dataio import SUPPORTED_SUFFIXES
 from ...core.operations.predict import default_output, predict_args, read_result, save_result_as
-from ..commands import CommandRunner, explain_failure
 from ..models.dataframe_model import DataFrameTableModel
 from ..session import ProjectSession
 from ..tasks import TaskManager
@@ -38,11 +36,7 @@ class ApplyFileWidget(QWidget):
         self.input_path: Path | None = None
         self.output_path: Path | None = None
         self.result = pd.DataFrame()
-        self.runner = CommandRunner(self)
-        self.runner.line.connect(self._on_runner_line)
-        self.runner.finished.connect(self._on_runner_finished)
-        self.runner.failed_to_start.connect(self._on_runner_failed_to_start)
-        self._cancelled = False
+        self.op = None  # the running 'workbench predict' child, if any
         self._build()
 
     def _build(self) -> None:
@@ -106,7 +100,7 @@ class ApplyFileWidget(QWidget):
 
     def refresh(self) -> None:
         ready = self.input_path is not None and self.run_id() is not None and self.session.project is not None
-        self.run_button.setEnabled(ready and not self.runner.running)
+        self.run_button.setEnabled(ready and self.op is None)
 
     def command_args(self) -> list[str] | None:
         run_id, project = self.run_id(), self.session.project
@@ -122,15 +116,22 @@ class ApplyFileWidget(QWidget):
 
     def start(self) -> bool:
         args = self.command_args()
-        if args is None or self.runner.running:
+        if args is None or self.op is not None:
             return False
-        self._cancelled = False
         self.progress.setValue(0)
         self.status_label.setText(self.tr("Predicting {0} in a separate process…").format(self.input_path.name))
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.save_button.setEnabled(False)
-        self.runner.start(args)
+        op = self.tasks.command(args, self.tr("Predicting {0}").format(self.input_path.name))
+        op.stage_progress.connect(self._on_op_stage)
+        op.succeeded.connect(self._on_op_succeeded)
+        op.failed.connect(self._on_op_failed)
+        op.cancelled.connect(self._on_op_cancelled)
+        op.finished.connect(self._end)
+        op.on_failure(lambda msg: None)  # shown below, and by prediction_failed
+        self.op = op
+        op.run()
         return True
 
     @Slot()
@@ -138,44 +139,33 @@ class ApplyFileWidget(QWidget):
         self.cancel()
 
     def cancel(self) -> None:
-        if self.runner.running:
-            self._cancelled = True
-            self.runner.cancel()
+        if self.op is not None:
+            self.op.cancel()
 
-    @Slot(str)
-    def _on_runner_line(self, line: str) -> None:
-        if not line.startswith('{"event": "progress"'):
-            return
-        try:
-            ev = json.loads(line)
-        except ValueError:
-            return
-        stage, done, total = ev.get("stage"), ev.get("done", 0), ev.get("total", 0)
+    @Slot(str, float, float)
+    def _on_op_stage(self, stage: str, done: float, total: float) -> None:
         weights = {"read": (0, 5), "load": (5, 15), "predict": (15, 95), "write": (95, 100)}
         lo, hi = weights.get(stage, (0, 100))
         self.progress.setValue(int(lo + (hi - lo) * (done / total if total else 0)))
         if stage == "predict":
-            self.status_label.setText(self.tr("Predicting: {0} of {1} rows").format(done, total))
+            self.status_label.setText(self.tr("Predicting: {0} of {1} rows").format(int(done), int(total)))
+
+    @Slot()
+    def _on_op_cancelled(self) -> None:
+        self.progress.setValue(0)
+        self.status_label.setText(self.tr("Cancelled; nothing was written."))
+        self.prediction_failed.emit(self.status_label.text())
 
     @Slot(str)
-    def _on_runner_failed_to_start(self, error: str) -> None:
-        self._end()
-        self.prediction_failed.emit(error)
-        self.tasks.show_error(self.tr("Prediction could not start"), error)
+    def _on_op_failed(self, msg: str) -> None:
+        self.status_label.setText(msg)
+        self.prediction_failed.emit(msg)
+        self.tasks.show_error(self.tr("Prediction failed"), msg)
 
-    @Slot(int, object, str)
-    def _on_runner_finished(self, code: int, result, stderr: str) -> None:
-        self._end()
-        if self._cancelled:
-            self.progress.setValue(0)
-            self.status_label.setText(self.tr("Cancelled; nothing was written."))
-            self.prediction_failed.emit(self.status_label.text())
-            return
-        if code != 0 or not isinstance(result, dict):
-            msg = explain_failure("predict", code, stderr)
-            self.status_label.setText(msg)
-            self.prediction_failed.emit(msg)
-            self.tasks.show_error(self.tr("Prediction failed"), msg)
+    @Slot(object)
+    def _on_op_succeeded(self, result) -> None:
+        if not isinstance(result, dict) or "output" not in result:
+            self._on_op_failed(self.tr("The prediction ended without a result."))
             return
         self.progress.setValue(100)
         out = Path(result["output"])
@@ -190,7 +180,9 @@ class ApplyFileWidget(QWidget):
         self.save_button.setEnabled(True)
         self.prediction_finished.emit(str(out))
 
+    @Slot()
     def _end(self) -> None:
+        self.op = None
         self.cancel_button.setEnabled(False)
         self.refresh()
 
@@ -211,4 +203,4 @@ class ApplyFileWidget(QWidget):
                                  self.result_saved.emit(str(p)))).run()
 
     def shutdown(self) -> None:
-        self.runner.cancel()
+        self.cancel()

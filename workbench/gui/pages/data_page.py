@@ -462,15 +462,24 @@ class DataPage(QWidget):
     # ------------------------------------------------------------------ project
     @Slot()
     def _on_session_project_changed(self) -> None:
+        # nothing of the previous project stays: its rows, statistics, mapping and reports
+        if self._import_op is not None and self._import_op.running:
+            self._import_op.cancel()
         self.undo_stack.clear()
         self.raw = self.cleaned_df = None
         self.reports = []
+        self.mapping = {}
+        self.stats = {}
         template = self.session.template
         self.prepare_button.setEnabled(False)
         self.import_button.setEnabled(template is not None)
         self._build_mapping_rows()
+        self._show_frame()
+        self.source_label.setText(self.tr("No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window."))  # noqa: E501
+        self.source_label.setToolTip("")
+        self.stats_label.setText(self.tr("Import data to see its columns."))
+        self._after_mapping_change()
         if template is None:
-            self.table_model.set_frame(pd.DataFrame())
             return
         cfg = self.session.project.config
         self.recipe = Recipe.from_dict(cfg.recipe) if cfg.recipe else Recipe.from_template(template)
@@ -720,6 +729,14 @@ class DataPage(QWidget):
         return check_mapping(self.session.template, [str(c) for c in self.raw.columns], self.mapping)
 
     def _after_mapping_change(self) -> None:
+        if self.raw is None:  # nothing to map yet: say what comes first
+            for msg in self.mapping_messages.values():
+                msg.setVisible(False)
+            self.mapping_general.setObjectName("hint")
+            self.mapping_general.setText(self.tr("Import a data file first; then choose which column holds what."))
+            self.mapping_general.style().unpolish(self.mapping_general)
+            self.mapping_general.style().polish(self.mapping_general)
+            return
         problems = self.mapping_problems()
         for role, msg in self.mapping_messages.items():
             texts = [p.message for p in problems if p.role == role]

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from PySide6.QtCore import QCoreApplication, QT_TRANSLATE_NOOP, Signal
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QWidget,
+    QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLineEdit, QSpinBox, QWidget,
 )
 
 from ...core.cleaning import STEPS
@@ -75,8 +75,18 @@ class StepParamsEditor(QWidget):
         self.columns: list[str] = []
 
     def clear(self) -> None:
+        # A change of a field may rebuild the form from inside that field's own signal (a
+        # click on a check box): deleting the widget there leaves Qt delivering the rest of
+        # the click to freed memory. Rows are taken out now and their widgets deleted once
+        # the event loop has finished with them.
         while self.form.rowCount():
-            self.form.removeRow(0)
+            row = self.form.takeRow(0)
+            for item in (row.labelItem, row.fieldItem):
+                w = item.widget() if item is not None else None
+                if w is not None:
+                    w.hide()
+                    w.setParent(None)
+                    w.deleteLater()
         self.getters = {}
         self.op = None
 
