@@ -122,11 +122,17 @@ def test_prompt_prepare_and_save_as_template(qtbot, page, session, tmp_path):
     assert project.config.labels.source == "data"
 
     assert page.save_template_button.isEnabled()
+    from workbench.gui.pages.template_page import TemplatePage
+
+    template_page = TemplatePage(session, page.tasks)
+    qtbot.addWidget(template_page)
+    assert "our_triage" not in template_page.cards
     with qtbot.waitSignal(page.template_saved, timeout=30000) as blocker:
         page.save_as_template("our_triage", "本院分诊", "Our triage")
     folder = Path(blocker.args[0])
     assert folder.parent == session.user_templates_dir and (folder / "template.yaml").is_file()
     assert set(session.catalog.get("our_triage").labels) == set(DEPARTMENTS)
+    assert "our_triage" in template_page.cards  # the Template page shows it at once
 
 
 def test_list_labels_from_a_nested_gb18030_file(qtbot, session, tasks, tmp_path):
