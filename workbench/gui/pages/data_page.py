@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from ...core.cleaning import STEPS, Recipe, Step, StepReport
 from ...core.cleaning.steps import parse_params
 from ...core.errors import WorkbenchError
-from ...core.labels import LabelChoice, default_min_rows
+from ...core.labels import LabelChoice, choice_from_recipe, default_min_rows
 from ...core.mapping import check_mapping, suggest_mapping
 from ...core.project import SplitSettings
 from ...core.task import TaskSpec
@@ -510,7 +510,7 @@ class DataPage(QWidget):
             self.prompt_editor.set_task(None)
             return
         cfg = self.session.project.config
-        self.label_choice = cfg.labels
+        self.label_choice = cfg.labels or choice_from_recipe(cfg.recipe, template.labels, template.label_aliases)
         self.prompt = cfg.task.prompt if cfg.task is not None else None
         self.list_columns = list(cfg.source.list_columns) if cfg.source else []
         self.task = self._base_task()
