@@ -1133,7 +1133,7 @@ class DataPage(QWidget):
         dest = self.session.user_templates_dir
 
         def work(ctx):
-            from ...core.save_template import save_as_template
+            from ...core.operations.save_template import save_as_template
 
             return save_as_template(project, template_id, name_zh=name_zh or None, name_en=name_en or None,
                                     dest=dest)
