@@ -519,30 +519,6 @@ def cmd_playground(args: argparse.Namespace) -> int:
     return 0
 
 
-class _JsonProgress:
-    """``--json`` progress: one ``{"event": "progress", "stage", "done", "total"}`` line per
-    report on the real standard output (kept open while the engine's own output is sent
-    to stderr), throttled to whole percents."""
-
-    def __init__(self):
-        import os
-
-        sys.stdout.flush()
-        self.stream = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
-        self.last: tuple | None = None
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        key = (stage, int(100 * done / total) if total else done)
-        if key == self.last:
-            return
-        self.last = key
-        self.stream.write(json.dumps({"event": "progress", "stage": stage, "done": done, "total": total}) + "\n")
-        self.stream.flush()
-
-    def close(self) -> None:
-        self.stream.close()
-
-
 def cmd_predict(args: argparse.Namespace) -> int:
     from .core.operations.predict import check_paths
     from .core.trained import resolve_trained_run
@@ -554,17 +530,14 @@ def cmd_predict(args: argparse.Namespace) -> int:
     _quiet_engine_imports()
     from .engine.predict import predict_file
 
-    progress = _JsonProgress() if args.json else _stage_printer(False)
-    try:
-        with _StdoutToStderr():
-            result = predict_file(args.project, args.run, args.input, args.output, sheet=args.sheet,
-                                  all_probabilities=args.all_probabilities, max_new_tokens=args.max_new_tokens,
-                                  device=args.device, progress=progress)
-    finally:
-        if args.json:
-            progress.close()
+    from .core.progress import ProgressReporter
+
+    with ProgressReporter(args.json) as progress, _StdoutToStderr():
+        result = predict_file(args.project, args.run, args.input, args.output, sheet=args.sheet,
+                              all_probabilities=args.all_probabilities, max_new_tokens=args.max_new_tokens,
+                              device=args.device, progress=progress)
     if args.json:
-        print(json.dumps(result, ensure_ascii=False, default=str))
+        _print_json(result)
         return 0
     print(f"{result['rows']} rows predicted by run {result['run']} ({result['source']}) -> {result['output']}")
     for label, count in (result.get("labels") or {}).items():

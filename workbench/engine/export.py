@@ -78,6 +78,7 @@ USER_SENTINEL = "\u27e6WORKBENCH_USER_TEXT\u27e7"
 BUNDLE_VERSION = 1
 # copied verbatim into every bundle: the shared model code, the command line, the service
 BUNDLE_SCRIPTS = ("bundle_runtime.py", "predict.py", "serve.py")
+GENERATION_INPUTS = ("input_ids", "attention_mask", "position_ids", "past_keys", "past_values")
 
 Progress = Callable[[str, int, int], None]
 
@@ -515,6 +516,11 @@ def _export_into(stage: Path, trained: TrainedRun, spec: TaskSpec, *, formats, i
     checks["static"] = static
     onednn = static["onednn_ok"]
 
+    # --- instruction tasks: the generation model with the key/value cache
+    if task == "instruction":
+        report("generate", 0, 1)
+        checks["generate"] = _export_generation(model, tokenizer, prompts, stage, max_length, tolerance)
+
     # --- latency: the static predictor against the eager model, same inputs, one by one
     report("latency", 0, 1)
     checks["latency"] = _measure_latency(static_prefix, eager_layer, inputs, onednn=onednn, task=task)
@@ -523,8 +529,18 @@ def _export_into(stage: Path, trained: TrainedRun, spec: TaskSpec, *, formats, i
     if "onnx" in formats:
         report("onnx", 0, 1)
         checks["onnx"] = _export_onnx(static_prefix, stage / "onnx" / "model.onnx", inputs, expected, tolerance)
+        if task == "instruction":
+            from .export_generation import onnx_check_inputs
+
+            gen_inputs, gen_expected = onnx_check_inputs(model, D.encode_prompt(tokenizer, prompts[0])[:64])
+            checks["onnx_generate"] = _export_onnx(stage / "static" / "generate", stage / "onnx_generate" / "model.onnx",
+                                                   gen_inputs, gen_expected, tolerance)
+            if checks["onnx_generate"]["status"] == "ok":
+                checks["onnx_generate"]["files"] = ["onnx_generate/model.onnx"]
 
     models_map = {"static": "static/model"}
+    if task == "instruction":
+        models_map["generate"] = "static/generate"
     if "static" not in formats:
         checks["static"]["shipped"] = False  # built for the ONNX conversion and predict.py only
     del eager_layer
@@ -560,6 +576,11 @@ def _export_into(stage: Path, trained: TrainedRun, spec: TaskSpec, *, formats, i
         "onednn": onednn,
         "models": models_map,
         "onnx": "onnx/model.onnx" if checks.get("onnx", {}).get("status") == "ok" else None,
+        # instruction tasks: one decoding step with the key/value cache (see export_generation.py)
+        "generate": ({"inputs": list(GENERATION_INPUTS), "cache": checks["generate"]["cache"],
+                      "onednn": checks["generate"]["onednn_ok"],
+                      "onnx": "onnx_generate/model.onnx" if checks.get("onnx_generate", {}).get("status") == "ok"
+                      else None} if "generate" in checks else None),
         "run": trained.run_id,
         "source": trained.source,
         "base_model": job.base_model,
@@ -598,6 +619,18 @@ def _export_into(stage: Path, trained: TrainedRun, spec: TaskSpec, *, formats, i
             "formats": {f: _format_summary(f, checks) for f in formats}, "int8": checks.get("int8"),
             "latency": checks.get("latency"), "predict_script": checks.get("predict_script"), "note": trained.note,
             "checks": checks}
+
+
+def _export_generation(model, tokenizer, prompts, stage: Path, max_length: int, tolerance: float) -> dict[str, Any]:
+    from . import export_generation as G
+
+    prompt_ids = [D._shrink_prompt(D.encode_prompt(tokenizer, p), max(8, max_length - G.CHECK_NEW_TOKENS))
+                  for p in prompts[:4]]
+    try:
+        prefix = G.save_generation_model(model, stage / "static" / "generate")
+        return G.check_generation(prefix, model, prompt_ids, tolerance)
+    except G.GenerationExportError as exc:
+        raise ExportError(f"{exc} So the bundle was not exported.") from exc
 
 
 def _format_summary(fmt: str, checks: dict) -> dict[str, Any]:
@@ -781,7 +814,7 @@ def _measure_latency(prefix: Path, eager_layer, inputs, *, onednn: bool, task: s
     predictor = create_predictor(prefix, onednn=onednn)
     run_predictor(predictor, singles[0])  # warm-up
     run_eager(eager_layer, singles[0])
-    static_ms = _median_ms(lambda x: run_predictor(predictor, x), singles, repeat=2)
+    static_ms = _median_ms(lambda x, p=predictor: run_predictor(p, x), singles, repeat=2)
     eager_ms = _median_ms(lambda x: run_eager(eager_layer, x), singles, repeat=2)
     out = {"device": "cpu" + ("+onednn" if onednn else ""), "threads": os.cpu_count(), "samples": len(singles),
            "static_ms": round(static_ms, 3), "eager_ms": round(eager_ms, 3),

@@ -194,6 +194,15 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
         mg = checks["merged"]
         add(_row("merged weights (`merged/`)", "ok", _d(mg["max_abs_diff"]),
                  f"logits after reloading; {mg.get('layout') or '?'} layout safetensors"))
+    if "generate" in checks:
+        g = checks["generate"]
+        add(_row("generation with cache (`static/generate`)", "ok", _d(g["max_abs_diff"]),
+                 f"greedy answers identical on {g['greedy_identical']} of {g['prompts']} prompts "
+                 f"({g['new_tokens']} new tokens)"))
+    if "onnx_generate" in checks:
+        og = checks["onnx_generate"]
+        add(_row("ONNX generation with cache (`onnx_generate/model.onnx`)", og["status"], _d(og.get("max_abs_diff")),
+                 "onnxruntime, opset 17" if og["status"] == "ok" else f"**not shipped**: {og.get('reason')}"))
     if "onnx" in checks:
         ox = checks["onnx"]
         add(_row("ONNX (`onnx/model.onnx`)", ox["status"], _d(ox.get("max_abs_diff")),
@@ -230,8 +239,16 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
                 f"{lat['throughput_batch']}.")
         if task == "instruction":
             add("")
-            add("For generation the time per answer is about the time per sample above times the number of "
-                "generated tokens (predict.py recomputes the sequence at each step).")
+            gen = checks.get("generate")
+            if gen:
+                add("For generation predict.py and serve.py use `static/generate`: one decoding step with the "
+                    "key/value cache, so each new token costs one position. Checked at export on "
+                    f"{gen['prompts']} test prompts: greedy answers identical to the trained model's on "
+                    f"{gen['greedy_identical']} of {gen['prompts']}, logits within {_d(gen['max_abs_diff'])} over "
+                    f"{gen['steps']} steps.")
+            else:
+                add("For generation the time per answer is about the time per sample above times the number of "
+                    "generated tokens (predict.py recomputes the sequence at each step).")
         add("")
     add("## Files")
     add("")

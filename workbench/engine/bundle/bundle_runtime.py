@@ -337,7 +337,13 @@ class Predictor:
         model = b["models"].get(variant)
         if not model:
             raise InputError(f"this bundle has no '{variant}' model; available: {', '.join(b['models'])}")
-        self.device = self._make_predictor(os.path.join(folder, model), device, tensorrt, threads)
+        # instruction bundles: the generation model with the key/value cache, where there is one
+        # for this variant (each new token then costs one position, not the whole sequence)
+        self.cache = (b.get("generate") or {}).get("cache") if variant == "static" else None
+        onednn = b.get("onednn", True)
+        if self.cache:
+            model, onednn, tensorrt = b["models"]["generate"], b["generate"].get("onednn", False), False
+        self.device = self._make_predictor(os.path.join(folder, model), device, tensorrt, threads, onednn)
         self.input_names = self.predictor.get_input_names()
 
     def clone(self):
@@ -350,7 +356,7 @@ class Predictor:
         return other
 
     # ----- Paddle Inference -------------------------------------------------------------
-    def _make_predictor(self, prefix, device, tensorrt, threads):
+    def _make_predictor(self, prefix, device, tensorrt, threads, onednn):
         import paddle
         from paddle import inference
 
@@ -375,9 +381,11 @@ class Predictor:
                     print(f"TensorRT not used: {exc}", file=sys.stderr)
         else:
             config.disable_gpu()
-            if self.bundle.get("onednn", True):
+            if onednn:
                 config.enable_onednn()
                 used = "cpu+onednn"
+            else:  # Paddle may switch it on by itself
+                config.disable_onednn()
             config.set_cpu_math_library_num_threads(int(threads or os.cpu_count() or 1))
         config.disable_glog_info()
         with quiet_native_output():
@@ -409,6 +417,12 @@ class Predictor:
         with quiet_native_output():
             self.predictor.run()
         return self.predictor.get_output_handle(self.predictor.get_output_names()[0]).copy_to_cpu()
+
+    def run_all(self, *arrays):
+        """Every output of the model (the cached generation model returns logits, keys, values)."""
+        first = self.run(*arrays)
+        names = self.predictor.get_output_names()
+        return [first] + [self.predictor.get_output_handle(n).copy_to_cpu() for n in names[1:]]
 
     # ----- prompts ------------------------------------------------------------------------
     def user_text(self, record):
@@ -465,8 +479,13 @@ class Predictor:
         stops = set(b["eos_ids"])
         rng = np.random.default_rng(seed)
         generated, shown, finish = [], "", "length"
+        next_logits = self._cached_steps(ids) if self.cache else None
         for _ in range(n_new):
-            logits = self.run(np.asarray([ids + generated], dtype="int64"))[0, -1].astype("float64")
+            if next_logits is not None:
+                logits = next_logits.send(generated[-1] if generated else None)
+            else:
+                logits = self.run(np.asarray([ids + generated], dtype="int64"))[0, -1]
+            logits = logits.astype("float64")
             if mode == "greedy":
                 token = int(np.argmax(logits))
             else:
@@ -490,6 +509,21 @@ class Predictor:
             stream(answer[len(shown):])
         return {"answer": answer.strip(), "prompt_tokens": len(ids), "completion_tokens": len(generated),
                 "finish_reason": finish}
+
+    def _cached_steps(self, prompt_ids):
+        """A generator: send it the last new token (None first) and get the next logits. The
+        prompt goes in as one step with an empty cache, then one token per step."""
+        c = self.cache
+        keys = np.zeros([c["layers"], 1, c["kv_heads"], 0, c["head_dim"]], dtype="float32")
+        values = keys.copy()
+        new, total, token = list(prompt_ids), len(prompt_ids), None
+        while True:
+            if token is not None:
+                new, total = [token], total + 1
+            logits, keys, values = self.run_all(
+                np.asarray([new], dtype="int64"), np.ones([1, total], dtype="int64"),
+                np.arange(total - len(new), total, dtype="int64")[None], keys, values)
+            token = yield logits[0]
 
     def decode(self, ids):
         text = self.tokenizer.decode(ids, skip_special_tokens=True)

@@ -53,6 +53,38 @@ def role_name(role: str) -> str:
     return names.get(role, role)
 
 
+def problem_text(p) -> str:
+    """A mapping or data problem (core.mapping) in the interface language, with the roles
+    as the page names them and no command-line syntax."""
+    role = role_name(p.role) if p.role else ""
+    a = p.args
+    if p.code == "required":
+        return QCoreApplication.translate("DataPage", "Choose the column that holds “{0}”: it is required.").format(role)
+    if p.code == "column_missing":
+        return QCoreApplication.translate("DataPage", "The column “{0}” is not in this file; choose another one.").format(a[0])
+    if p.code == "column_twice":
+        return QCoreApplication.translate("DataPage", "The column “{0}” is already used for “{1}”; each column can hold one thing only.").format(
+            a[0], role_name(a[1]))
+    if p.code == "unknown_role":
+        return QCoreApplication.translate("DataPage", "This template has no field “{0}”.").format(p.role)
+    if p.code == "no_rows":
+        return QCoreApplication.translate("DataPage", "No rows are left after cleaning. Check the mapping and loosen the cleaning steps.")
+    if p.code == "few_classes":
+        found = "、".join(a[0]) if a[0] else QCoreApplication.translate("DataPage", "none")
+        return QCoreApplication.translate("DataPage", "The labels have fewer than two different values after cleaning (found: {0}). "
+                             "Classification needs at least two: check the column chosen for “{1}”.").format(found, role)
+    if p.code == "labels_outside":
+        return QCoreApplication.translate("DataPage", "{0} rows have labels outside the template's set ({1}). Add them as other spellings in "
+                             "the step “{2}”, or drop rows with other labels.").format(
+            f"{a[0]:,}", "、".join(a[1]), step_title("normalize_labels"))
+    if p.code == "all_empty":
+        return QCoreApplication.translate("DataPage", "Every row's “{0}” is empty: choose the column that holds it.").format(role)
+    if p.code == "some_empty":
+        return QCoreApplication.translate("DataPage", "{0} rows have an empty “{1}”; the step “{2}” on it removes them.").format(
+            f"{a[0]:,}", role, step_title("drop_empty"))
+    return p.message
+
+
 def format_name(fmt: str | None) -> str:
     """A file format as users know it."""
     names = {
@@ -774,7 +806,7 @@ class DataPage(QWidget):
             return
         problems = self.mapping_problems()
         for role, msg in self.mapping_messages.items():
-            texts = [p.message for p in problems if p.role == role]
+            texts = [problem_text(p) for p in problems if p.role == role]
             msg.setText(" ".join(texts))
             msg.setVisible(bool(texts))
         errors = [p for p in problems if p.severity == "error"]
@@ -935,7 +967,7 @@ class DataPage(QWidget):
         columns = list(self.session.template.roles) if self.session.template else []
         self._restoring, was = True, self._restoring
         try:
-            self.params_editor.set_step(step.op, dict(step.params), columns)
+            self.params_editor.set_step(step.op, dict(step.params), columns, {c: role_name(c) for c in columns})
         finally:
             self._restoring = was
         rep = self.reports[row] if row < len(self.reports) and self.reports[row].op == step.op else None
@@ -945,7 +977,7 @@ class DataPage(QWidget):
             label = ex.row + 1 if isinstance(ex.row, int) else ex.row
             full_before = ex.before or ""
             b_parts, a_parts = change_window(full_before, ex.after)
-            cells = [(str(label), None, None), (ex.column or "", None, None),
+            cells = [(str(label), None, None), (role_name(ex.column) if ex.column else "", None, None),
                      ("".join(b_parts), _html_snippet(b_parts, "#ffd7d5"), full_before)]
             if ex.after is None:
                 cells.append((self.tr("(row dropped)"), None, None))
@@ -1007,7 +1039,7 @@ class DataPage(QWidget):
                 self.tabs.setCurrentIndex(self.labels_tab)
             self._refresh_steps_table()
             self.clean_summary.setText(self.tr("{0} rows imported → {1} rows after cleaning.").format(
-                f"{len(raw):,}", f"{len(cleaned):,}") + "".join(f"\n⚠ {p.message}" for p in problems))
+                f"{len(raw):,}", f"{len(cleaned):,}") + "".join(f"\n⚠ {problem_text(p)}" for p in problems))
             self.prepare_button.setEnabled(not any(p.severity == "error" for p in problems))
             self._on_split_changed()
             if self.which_combo.currentData() == "clean":

@@ -79,6 +79,7 @@ class StepParamsEditor(QWidget):
         self.values: dict[str, Any] = {}
         self.getters: dict[str, Any] = {}
         self.columns: list[str] = []
+        self.column_names: dict[str, str] = {}  # how the page names each column (roles: "Text", ...)
 
     def clear(self) -> None:
         # A change of a field may rebuild the form from inside that field's own signal (a
@@ -96,13 +97,15 @@ class StepParamsEditor(QWidget):
         self.getters = {}
         self.op = None
 
-    def set_step(self, op: str, params: dict[str, Any], columns: list[str]) -> None:
+    def set_step(self, op: str, params: dict[str, Any], columns: list[str],
+                 column_names: dict[str, str] | None = None) -> None:
         self.clear()
         info = STEPS.get(op)
         if info is None:
             return
         self.op = op
         self.columns = list(columns)
+        self.column_names = dict(column_names or {})
         self.values = {**info.defaults(), **params}
         managed = MANAGED_ELSEWHERE.get(op, ())
         if managed:
@@ -176,7 +179,7 @@ class StepParamsEditor(QWidget):
             if optional:
                 w.addItem(QCoreApplication.translate("StepEditor", "(not set)"), None)
             for c in self.columns:
-                w.addItem(c, c)
+                w.addItem(self.column_names.get(c, c), c)
             if value is not None and w.findData(value) < 0:
                 w.addItem(str(value), value)
             w.setCurrentIndex(max(0, w.findData(value)))
@@ -212,7 +215,7 @@ class StepParamsEditor(QWidget):
             lay.addWidget(all_box)
         checks = []
         for c in self.columns:
-            cb = QCheckBox(c)
+            cb = QCheckBox(self.column_names.get(c, c))
             cb.setChecked(value is not None and c in value)
             cb.setEnabled(value is not None)
             checks.append((c, cb))
