@@ -3,7 +3,6 @@ rename, merge, exclude, the per-project prompt, and "Save as template…"."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 

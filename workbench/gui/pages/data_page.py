@@ -77,6 +77,13 @@ def problem_text(p) -> str:
         return QCoreApplication.translate("DataPage", "{0} rows have labels outside the template's set ({1}). Add them as other spellings in "
                              "the step “{2}”, or drop rows with other labels.").format(
             f"{a[0]:,}", "、".join(a[1]), step_title("normalize_labels"))
+    if p.code == "labels_mismatch":
+        return QCoreApplication.translate("DataPage", "{0} of {1} rows have labels outside the template's set; your data "
+                                          "has its own ({2}). On the Labels tab, use the labels found in your data.").format(
+            f"{a[0]:,}", f"{a[1]:,}", "、".join(a[2]))
+    if p.code == "labels_too_few":
+        return QCoreApplication.translate("DataPage", "Labels with fewer than {0} rows after cleaning were dropped: {1}. "
+                                          "Lower the least rows per label on the Labels tab, or add rows.").format(a[0], a[1])
     if p.code == "all_empty":
         return QCoreApplication.translate("DataPage", "Every row's “{0}” is empty: choose the column that holds it.").format(role)
     if p.code == "some_empty":
