@@ -153,3 +153,19 @@ def test_cli_labels_from_data_and_codes(tmp_path):
     assert json.loads(r.stdout.splitlines()[-1])["labels"]["labels"] == ["负面", "正面"]
     rec = json.loads((tmp_path / "c" / "data" / "train.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert rec["label"] in ("负面", "正面")
+
+
+def test_a_project_from_before_keeps_the_labels_typed_into_its_label_step(tmp_path):
+    """Before projects owned their labels, users typed their own into the label step."""
+    src = hospital_export(tmp_path / "export.csv")
+    mapping = {"text": "主诉内容", "label": "科别"}
+    project, _ = prepare(TRIAGE, src, tmp_path / "p", mapping=mapping, labels=LabelChoice(source="data"))
+    raw = json.loads((project.root / "project.json").read_text(encoding="utf-8"))
+    del raw["task"], raw["labels"]
+    step = next(s for s in raw["recipe"]["steps"] if s["op"] == "normalize_labels")
+    step["params"] = {"column": "label", "labels": ["肝病科", "心血管科", "消化科"],
+                      "aliases": {"消化科": ["消化 科"]}, "drop_unknown": True}
+    (project.root / "project.json").write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
+    again, summary = prepare(TRIAGE, src, tmp_path / "p")
+    assert again.task.labels == ["肝病科", "心血管科", "消化科"]
+    assert again.config.labels.source == "list" and "消化 科" in again.task.label_aliases["消化科"]

@@ -16,7 +16,7 @@ from test_labels import DEPARTMENTS, hospital_export
 from workbench.core.errors import TemplateError
 from workbench.core.labels import LabelChoice
 from workbench.core.project import prepare
-from workbench.core.save_template import save_as_template
+from workbench.core.operations.save_template import save_as_template
 from workbench.core.templates import TemplateCatalog
 
 

@@ -50,7 +50,7 @@ def cmd_templates(args: argparse.Namespace) -> int:
 
 
 def cmd_templates_save(args: argparse.Namespace) -> int:
-    from .core.save_template import save_as_template
+    from .core.operations.save_template import save_as_template
     from .core.templates import load_template
 
     folder = save_as_template(args.project, args.id, name_zh=args.name_zh, name_en=args.name_en)

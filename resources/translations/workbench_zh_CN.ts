@@ -281,444 +281,454 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data_page.py" line="81"/>
+        <source>{0} of {1} rows have labels outside the template&apos;s set; your data has its own ({2}). On the Labels tab, use the labels found in your data.</source>
+        <translation>{1} 行中有 {0} 行的标签不在模板的标签集中；你的数据有自己的标签（{2}）。请在“标签”页中使用数据中的标签。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="85"/>
+        <source>Labels with fewer than {0} rows after cleaning were dropped: {1}. Lower the least rows per label on the Labels tab, or add rows.</source>
+        <translation>清洗后少于 {0} 行的标签已删除：{1}。请在“标签”页调低每个标签的最少行数，或补充数据。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="88"/>
         <source>Every row&apos;s “{0}” is empty: choose the column that holds it.</source>
         <translation>所有行的“{0}”都为空：请选择存放它的列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="83"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="90"/>
         <source>{0} rows have an empty “{1}”; the step “{2}” on it removes them.</source>
         <translation>有 {0} 行的“{1}”为空；对它使用“{2}”步骤可以删除这些行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="92"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="99"/>
         <source>JSON (Alpaca)</source>
         <translation>JSON（Alpaca）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="93"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="100"/>
         <source>JSON (ShareGPT)</source>
         <translation>JSON（ShareGPT）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="94"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="101"/>
         <source>JSON (chat messages)</source>
         <translation>JSON（对话消息）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="95"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="102"/>
         <source>JSON (src/tgt)</source>
         <translation>JSON（src/tgt）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="106"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="113"/>
         <source>UTF-8 with BOM</source>
         <translation>UTF-8（带 BOM）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="272"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="279"/>
         <source>Import a file…</source>
         <translation>导入文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="274"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="537"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="281"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="544"/>
         <source>No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window.</source>
         <translation>还没有数据：请导入 CSV、Excel、JSON/JSONL 或 Parquet 文件，或把文件拖到窗口上。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="281"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="288"/>
         <source>Save and prepare the data</source>
         <translation>保存并准备数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="283"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="290"/>
         <source>Writes the cleaned, split data into the project so that training can start.</source>
         <translation>把清洗并划分好的数据写入项目，之后即可开始训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="303"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="310"/>
         <source>Imported data</source>
         <translation>导入的原始数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="304"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="311"/>
         <source>After cleaning</source>
         <translation>清洗后的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="307"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="314"/>
         <source>Filter rows containing…</source>
         <translation>筛选包含以下内容的行…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="311"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="654"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="318"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="661"/>
         <source>in all columns</source>
         <translation>所有列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="340"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="347"/>
         <source>Columns</source>
         <translation>列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="341"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1054"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="348"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1061"/>
         <source>Cleaning</source>
         <translation>清洗</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="342"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="349"/>
         <source>Mapping</source>
         <translation>列对应</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="346"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="353"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="362"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="369"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="369"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="376"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="379"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="452"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="386"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="459"/>
         <source>Column</source>
         <translation>列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="384"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="539"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="391"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="546"/>
         <source>Import data to see its columns.</source>
         <translation>导入数据后即可查看各列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="387"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="394"/>
         <source>Text length (characters)</source>
         <translation>文本长度（字符）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="388"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="746"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="395"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="753"/>
         <source>Most frequent values</source>
         <translation>最常见的取值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="400"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="407"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="400"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="407"/>
         <source>Rows dropped</source>
         <translation>删除的行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="400"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="407"/>
         <source>Cells changed</source>
         <translation>修改的单元格</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="414"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="421"/>
         <source>Add step</source>
         <translation>添加步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="424"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="431"/>
         <source>Remove the selected step</source>
         <translation>删除选中的步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="428"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="435"/>
         <source>Move the step up</source>
         <translation>上移该步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="432"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="439"/>
         <source>Move the step down</source>
         <translation>下移该步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="448"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="455"/>
         <source>Affected rows (before → after)</source>
         <translation>受影响的行（处理前 → 处理后）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="452"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="459"/>
         <source>Row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="452"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="459"/>
         <source>Before</source>
         <translation>处理前</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="452"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="459"/>
         <source>After</source>
         <translation>处理后</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="472"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="479"/>
         <source>Tell Workbench which column of your file plays which part. Required parts are marked *.</source>
         <translation>告诉 Workbench 文件中的哪一列对应哪一部分。必填部分标有 *。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="491"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="498"/>
         <source>Training %</source>
         <translation>训练 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="491"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="498"/>
         <source>Validation %</source>
         <translation>验证 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="491"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="498"/>
         <source>Test %</source>
         <translation>测试 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="502"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="509"/>
         <source>The same number gives the same split every time.</source>
         <translation>相同的数字每次得到相同的划分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="503"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="510"/>
         <source>Random seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="508"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="515"/>
         <source>The model learns from the training rows, is checked on the validation rows while it trains, and is measured on the test rows, which it never sees. For classification every label is split in the same proportions.</source>
         <translation>模型从训练数据中学习，训练过程中用验证数据检查，最后用它从未见过的测试数据衡量效果。分类任务中每个标签都按相同比例划分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="575"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="582"/>
         <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
         <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="576"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="583"/>
         <source>Import a data file</source>
         <translation>导入数据文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="582"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="589"/>
         <source>No template chosen</source>
         <translation>未选择模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="583"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="590"/>
         <source>Choose a template first: it says which columns the data needs.</source>
         <translation>请先选择模板：模板决定了数据需要哪些列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="611"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="618"/>
         <source>{0} · {1} rows · {2} columns · {3}</source>
         <translation>{0} · {1} 行 · {2} 列 · {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="616"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="623"/>
         <source>{0}
 Shown from the project&apos;s copy of it, taken when the data was prepared.</source>
         <translation>{0}
 显示的是准备数据时保存在项目中的副本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="633"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="640"/>
         <source>Reading {0}</source>
         <translation>正在读取 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="670"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="677"/>
         <source>{0} rows</source>
         <translation>{0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="672"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="679"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="706"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="713"/>
         <source>Sorting and filtering</source>
         <translation>正在排序和筛选</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="727"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="734"/>
         <source>Computing column statistics</source>
         <translation>正在计算列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="736"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="743"/>
         <source>{0} rows · {1} missing or blank ({2:.1%}) · {3} distinct values · average length {4:.0f}, longest {5} characters</source>
         <translation>{0} 行 · {1} 个缺失或空白（{2:.1%}）· {3} 个不同取值 · 平均长度 {4:.0f}，最长 {5} 个字符</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="746"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="753"/>
         <source>Label distribution</source>
         <translation>标签分布</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="769"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="776"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="791"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="798"/>
         <source>map {0}</source>
         <translation>对应“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="803"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="810"/>
         <source>Import a data file first; then choose which column holds what.</source>
         <translation>请先导入数据文件，再选择每一列的用途。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="815"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="822"/>
         <source>Fix the mapping above; cleaning and preparing wait for it.</source>
         <translation>请先修正上面的列对应关系，清洗和准备数据需要它。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="819"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="826"/>
         <source>The mapping is complete.</source>
         <translation>列对应关系已完整。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="879"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="886"/>
         <source>add {0}</source>
         <translation>添加“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="888"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="895"/>
         <source>remove {0}</source>
         <translation>删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="897"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="904"/>
         <source>move {0}</source>
         <translation>移动“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="905"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="912"/>
         <source>switch on {0}</source>
         <translation>开启“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="905"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="912"/>
         <source>switch off {0}</source>
         <translation>关闭“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="930"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="937"/>
         <source>change {0}</source>
         <translation>修改“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="962"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="969"/>
         <source>Select a step to see and change its settings.</source>
         <translation>选择一个步骤以查看和修改它的设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="983"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="990"/>
         <source>(row dropped)</source>
         <translation>（该行已删除）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="996"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1003"/>
         <source>Affected rows (before → after): {0} of them shown</source>
         <translation>受影响的行（处理前 → 处理后）：显示其中 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="997"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1004"/>
         <source>Affected rows: none in this data</source>
         <translation>受影响的行：这份数据中没有</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1041"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1048"/>
         <source>{0} rows imported → {1} rows after cleaning.</source>
         <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1052"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1059"/>
         <source>Cleaning failed</source>
         <translation>清洗失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1070"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1077"/>
         <source>The three parts add up to {0:g}%; they must add up to 100%.</source>
         <translation>三部分合计 {0:g}%，必须等于 100%。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1073"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1080"/>
         <source>The training part cannot be empty.</source>
         <translation>训练部分不能为空。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1079"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1086"/>
         <source>About {0} training, {1} validation and {2} test rows.</source>
         <translation>约 {0} 行用于训练、{1} 行用于验证、{2} 行用于测试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1082"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1089"/>
         <source>The split is valid.</source>
         <translation>划分比例有效。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1094"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1101"/>
         <source>The split is not valid</source>
         <translation>划分比例无效</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1120"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1127"/>
         <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
         <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1124"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1131"/>
         <source>Preparing the data</source>
         <translation>正在准备数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="285"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="292"/>
         <source>Save as template…</source>
         <translation>另存为模板…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="287"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="294"/>
         <source>Saves this project&apos;s labels, prompt, cleaning and settings, with a small cleaned sample, as a template your organisation can start from.</source>
         <translation>把本项目的标签、提示词、清洗步骤和设置连同一小份清洗后的样例数据保存为模板，供本单位以后直接使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="345"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="352"/>
         <source>Labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="349"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="356"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1139"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1146"/>
         <source>change the labels</source>
         <translation>修改标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1148"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1155"/>
         <source>edit the prompt</source>
         <translation>编辑提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1177"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1184"/>
         <source>Saving the template</source>
         <translation>正在保存模板</translation>
     </message>

@@ -121,11 +121,17 @@ def test_prompt_prepare_and_save_as_template(qtbot, page, session, tmp_path):
     assert project.config.labels.source == "data"
 
     assert page.save_template_button.isEnabled()
+    from workbench.gui.pages.template_page import TemplatePage
+
+    template_page = TemplatePage(session, page.tasks)
+    qtbot.addWidget(template_page)
+    assert "our_triage" not in template_page.cards
     with qtbot.waitSignal(page.template_saved, timeout=30000) as blocker:
         page.save_as_template("our_triage", "本院分诊", "Our triage")
     folder = Path(blocker.args[0])
     assert folder.parent == session.user_templates_dir and (folder / "template.yaml").is_file()
     assert set(session.catalog.get("our_triage").labels) == set(DEPARTMENTS)
+    assert "our_triage" in template_page.cards  # the Template page shows it at once
 
 
 def test_list_labels_from_a_nested_gb18030_file(qtbot, session, tasks, tmp_path):
@@ -153,3 +159,38 @@ def test_list_labels_from_a_nested_gb18030_file(qtbot, session, tasks, tmp_path)
     with qtbot.waitSignal(page.cleaned, timeout=30000):
         editor.several_combo.setCurrentIndex(editor.several_combo.findData("first"))
     assert len(page.cleaned_df) == 48 and page.label_choice.several == "first"
+
+
+def test_codes_get_names_without_typing_json(qtbot, session, tasks, tmp_path, monkeypatch):
+    from test_io_shapes import coded_rows
+
+    from workbench.gui.pages.data.labels_editor import CodeNamesDialog
+
+    session.create(tmp_path / "projects" / "codes", TemplateCatalog().get("finance_sentiment"))
+    page = DataPage(session, tasks)
+    qtbot.addWidget(page)
+    with qtbot.waitSignal(page.loaded, timeout=30000):
+        page.import_file(coded_rows(tmp_path / "rows.json", n=90))
+    for role, col in (("text", "col1"), ("label", "col2")):
+        combo = page.mapping_combos[role]
+        if combo.currentData() != col:
+            combo.setCurrentIndex(combo.findData(col))
+    qtbot.waitUntil(lambda: page.labels_editor.table_data is not None, timeout=30000)
+    editor = page.labels_editor
+    assert editor.table_data.mismatch  # 0/1/2 are none of 正面/中性/负面
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        editor.use_found()
+    assert page.task.labels == ["0", "1", "2"]
+
+    def fill(dlg):  # the user types a name beside each code
+        for i in range(dlg.table.rowCount()):
+            code = dlg.table.item(i, 0).text()
+            dlg.table.item(i, 1).setText({"0": "负面", "1": "中性", "2": "正面"}[code])
+        return CodeNamesDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(CodeNamesDialog, "exec", fill)
+    page.tabs.setCurrentIndex(page.labels_tab)
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        qtbot.mouseClick(editor.codes_button, Qt.MouseButton.LeftButton)
+    assert page.task.labels == ["负面", "中性", "正面"]
+    assert set(page.cleaned_df["label"].astype(str)) == {"负面", "中性", "正面"}

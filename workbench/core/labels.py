@@ -34,11 +34,28 @@ class LabelChoice(BaseModel):
     source: LabelSource = "template"
     labels: list[str] = Field(default_factory=list)  # source "list": the user's labels, in order
     codes: dict[str, str] = Field(default_factory=dict)  # a value as found -> the label it names
+    aliases: dict[str, list[str]] = Field(default_factory=dict)  # more spellings of labels, the user's own
     renames: dict[str, str] = Field(default_factory=dict)  # label -> its new name
     merges: dict[str, str] = Field(default_factory=dict)  # label -> the label it is merged into
     excluded: list[str] = Field(default_factory=list)  # labels whose rows are dropped
     min_rows: int | None = Field(default=None, ge=1)  # None: enough rows to reach every split
     several: Literal["drop", "first"] = "drop"  # rows whose label cell lists several labels
+
+
+def choice_from_recipe(recipe: Mapping | None, base_labels: Sequence[str],
+                       base_aliases: Mapping[str, Sequence[str]] | None = None) -> LabelChoice | None:
+    """A project prepared before it owned its labels kept them in its label step only: a set
+    typed there that differs from the template's becomes the user's own list."""
+    for step in (recipe or {}).get("steps", []):
+        params = step.get("params", {})
+        if step.get("op") != "normalize_labels" or not params.get("labels"):
+            continue
+        labels, aliases = list(params["labels"]), {k: list(v) for k, v in (params.get("aliases") or {}).items()}
+        base = {k: list(v) for k, v in (base_aliases or {}).items()}
+        if labels == list(base_labels) and aliases == base:
+            return None
+        return LabelChoice(source="list", labels=labels, aliases=aliases)
+    return None
 
 
 def default_min_rows(ratios: Sequence[float]) -> int:
@@ -145,6 +162,9 @@ class LabelTable:
             aliases = {k: list(v) for k, v in self.base_aliases.items() if k in labels}
         else:
             labels, aliases = list(self.base_labels), {k: list(v) for k, v in self.base_aliases.items()}
+        for label, spellings in ch.aliases.items():
+            if label in labels:
+                aliases.setdefault(label, []).extend(spellings)
         for code, name in codes.items():
             if name in labels and code != name:
                 aliases.setdefault(name, []).append(code)

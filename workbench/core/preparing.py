@@ -167,12 +167,14 @@ def clean_for_task(
     task = base.with_labels(kept, table.aliases).model_copy(update={"columns": columns})
 
     if table.mismatch:  # the one thing to fix; "fewer than two classes" would only follow from it
-        problems = [MappingProblem("label", table.mismatch_message())]
+        problems = [MappingProblem("label", table.mismatch_message(), code="labels_mismatch",
+                                   args=(table.unknown_rows, table.rows, tuple(table.unknown_values)[:8]))]
     else:
         problems = check_prepared(task, cleaned)
         if dropped and any(p.severity == "error" for p in problems):
             listed = ", ".join(f"{lab} ({n})" for lab, n in dropped.items())
             problems.insert(0, MappingProblem("label", (
                 f"Labels with fewer than {min_rows} rows after cleaning were dropped: {listed}. "
-                "Lower the least rows per label (--min-label-rows) or add rows.")))
+                "Lower the least rows per label (--min-label-rows) or add rows."),
+                code="labels_too_few", args=(min_rows, listed)))
     return Cleaned(cleaned, reports, task, run, table, excluded, dropped, several, choice.several, problems)

@@ -243,7 +243,9 @@ def prepare(
     if prompt is not None:
         base = base.model_copy(update={"prompt": prompt})
     if labels is None and old is not None:
-        labels = old.labels
+        from .labels import choice_from_recipe
+
+        labels = old.labels or choice_from_recipe(old.recipe, template.labels, template.label_aliases)
     settings = split or SplitSettings(**template.split.model_dump())
     report("clean", 0.0)
     result = clean_for_task(df, base, final_mapping, recipe_obj, choice=labels, list_columns=info.list_columns,

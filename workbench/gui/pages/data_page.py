@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from ...core.cleaning import STEPS, Recipe, Step, StepReport
 from ...core.cleaning.steps import parse_params
 from ...core.errors import WorkbenchError
-from ...core.labels import LabelChoice, default_min_rows
+from ...core.labels import LabelChoice, choice_from_recipe, default_min_rows
 from ...core.mapping import check_mapping, suggest_mapping
 from ...core.project import SplitSettings
 from ...core.task import TaskSpec
@@ -77,6 +77,13 @@ def problem_text(p) -> str:
         return QCoreApplication.translate("DataPage", "{0} rows have labels outside the template's set ({1}). Add them as other spellings in "
                              "the step “{2}”, or drop rows with other labels.").format(
             f"{a[0]:,}", "、".join(a[1]), step_title("normalize_labels"))
+    if p.code == "labels_mismatch":
+        return QCoreApplication.translate("DataPage", "{0} of {1} rows have labels outside the template's set; your data "
+                                          "has its own ({2}). On the Labels tab, use the labels found in your data.").format(
+            f"{a[0]:,}", f"{a[1]:,}", "、".join(a[2]))
+    if p.code == "labels_too_few":
+        return QCoreApplication.translate("DataPage", "Labels with fewer than {0} rows after cleaning were dropped: {1}. "
+                                          "Lower the least rows per label on the Labels tab, or add rows.").format(a[0], a[1])
     if p.code == "all_empty":
         return QCoreApplication.translate("DataPage", "Every row's “{0}” is empty: choose the column that holds it.").format(role)
     if p.code == "some_empty":
@@ -542,7 +549,7 @@ class DataPage(QWidget):
             self.prompt_editor.set_task(None)
             return
         cfg = self.session.project.config
-        self.label_choice = cfg.labels
+        self.label_choice = cfg.labels or choice_from_recipe(cfg.recipe, template.labels, template.label_aliases)
         self.prompt = cfg.task.prompt if cfg.task is not None else None
         self.list_columns = list(cfg.source.list_columns) if cfg.source else []
         self.task = self._base_task()
@@ -1165,7 +1172,7 @@ class DataPage(QWidget):
         dest = self.session.user_templates_dir
 
         def work(ctx):
-            from ...core.save_template import save_as_template
+            from ...core.operations.save_template import save_as_template
 
             return save_as_template(project, template_id, name_zh=name_zh or None, name_en=name_en or None,
                                     dest=dest)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout
 
-from ....core.save_template import ID_PATTERN
+from ....core.operations.save_template import ID_PATTERN
 
 
 class SaveTemplateDialog(QDialog):

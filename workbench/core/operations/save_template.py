@@ -17,12 +17,12 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from .errors import TemplateError
-from .jobs import read_job
-from .project import SPLITS, Project
-from .runs import list_runs
-from .task import origin_template
-from .templates import SPEC_FILE, TemplateCatalog, load_template, user_templates_dir
+from ..errors import TemplateError
+from ..jobs import read_job
+from ..project import SPLITS, Project
+from ..runs import list_runs
+from ..task import origin_template
+from ..templates import SPEC_FILE, TemplateCatalog, load_template, user_templates_dir
 
 SAMPLE_ROWS = 200
 SAMPLE_FILE = "sample.csv"
