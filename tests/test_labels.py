@@ -135,7 +135,7 @@ def test_cli_labels_from_data_and_codes(tmp_path):
     r = wb("data", "prepare", "--template", "medical_triage", "--input", src, "--project", tmp_path / "p",
            "--mapping", "text=主诉内容", "label=科别", "--labels", "from-data", "--min-label-rows", "4", "--json")
     assert r.returncode == 0, r.stderr
-    out = json.loads(r.stdout)
+    out = json.loads(r.stdout.splitlines()[-1])
     assert out["labels"]["source"] == "data" and len(out["labels"]["labels"]) == 10
     assert out["labels"]["too_few_rows"] == {"老年病科": 3}
     r = wb("data", "prepare", "--template", "medical_triage", "--input", src, "--project", tmp_path / "p",
@@ -150,6 +150,6 @@ def test_cli_labels_from_data_and_codes(tmp_path):
     r = wb("data", "prepare", "--template", "finance_sentiment", "--input", codes, "--project", tmp_path / "c",
            "--labels", "from-data", "--label-map", "0=负面,1=正面", "--json")
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout)["labels"]["labels"] == ["负面", "正面"]
+    assert json.loads(r.stdout.splitlines()[-1])["labels"]["labels"] == ["负面", "正面"]
     rec = json.loads((tmp_path / "c" / "data" / "train.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert rec["label"] in ("负面", "正面")

@@ -9,7 +9,6 @@ import os
 import subprocess
 import sys
 import sysconfig
-from pathlib import Path
 
 import pytest
 
@@ -76,7 +75,7 @@ def test_own_labels_from_prepare_to_predict(tmp_path, capsys, case):
     root = tmp_path / "project"
     assert cli_main(["data", "prepare", "--template", c["template"], "--input", str(src), "--project", str(root),
                      *c["args"], "--json"]) == 0
-    summary = json.loads(capsys.readouterr().out)
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert set(summary["labels"]["labels"]) == c["labels"]
     project = Project.open(root)
     labels = project.task.labels
@@ -84,7 +83,7 @@ def test_own_labels_from_prepare_to_predict(tmp_path, capsys, case):
 
     run = _train(project)
     assert cli_main(["eval", "--project", str(root), "--run", run, "--json"]) == 0
-    metrics = json.loads(capsys.readouterr().out)
+    metrics = json.loads(capsys.readouterr().out.splitlines()[-1])
     m = metrics.get("metrics", metrics)
     assert m["labels"] == labels and set(m["per_class"]) == set(labels)
     assert len(m["confusion"]) == len(labels)
@@ -92,7 +91,7 @@ def test_own_labels_from_prepare_to_predict(tmp_path, capsys, case):
     out = tmp_path / "bundle"
     assert cli_main(["export", "--project", str(root), "--run", run, "--out", str(out), "--formats", "static",
                      "--json"]) == 0
-    res = json.loads(capsys.readouterr().out)
+    res = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert res["predict_script"]["same_as_engine"] == res["predict_script"]["rows"]
     bundle = json.loads((out / "bundle.json").read_text(encoding="utf-8"))
     assert bundle["labels"] == labels

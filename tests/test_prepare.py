@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from workbench.core.errors import DataError, ProjectError, TemplateError
+from workbench.core.errors import DataError, ProjectError
 from workbench.core.mapping import check_mapping, check_prepared, suggest_mapping
 from workbench.core.project import Project, prepare
 from workbench.core.split import split_frame
@@ -220,7 +219,9 @@ def test_bad_input_exits_nonzero_with_a_message_and_writes_nothing(tmp_path, cas
     assert res.returncode == 2
     assert "Traceback" not in res.stderr
     assert expected.lower() in res.stderr.lower(), res.stderr
-    assert res.stderr.startswith("error: ") and res.stderr.count("\n") == 1
+    # one paragraph after the progress lines of the stages that finished
+    *progress, message = res.stderr.splitlines()
+    assert message.startswith("error: ") and all(line.startswith("  import") for line in progress), res.stderr
     assert not (tmp_path / "proj").exists()
 
 

@@ -9,7 +9,6 @@ import threading
 import time
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 from workbench.core.dataio import read_table

@@ -51,7 +51,7 @@ def test_save_project_as_template_then_use_it(tmp_path):
     assert "13812345678" not in (folder / "sample.csv").read_text(encoding="utf-8-sig")
 
     r = wb("templates", "--json", env=env)
-    listed = {t["id"]: t for t in json.loads(r.stdout)["templates"]}
+    listed = {t["id"]: t for t in json.loads(r.stdout.splitlines()[-1])["templates"]}
     assert listed["hospital_triage"]["labels"] == project.task.labels
     assert listed["hospital_triage"]["name"] == {"zh": "本院分诊", "en": "Our triage"}
 
@@ -59,7 +59,7 @@ def test_save_project_as_template_then_use_it(tmp_path):
     r = wb("data", "prepare", "--template", "hospital_triage", "--input", folder / "sample.csv",
            "--project", tmp_path / "q", "--json", env=env)
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout)["labels"]["source"] == "template"
+    assert json.loads(r.stdout.splitlines()[-1])["labels"]["source"] == "template"
 
     # a taken id, or a bad one, is refused with a message
     r = wb("templates", "save", "--project", project.root, "--id", "hospital_triage", env=env)

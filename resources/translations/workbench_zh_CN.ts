@@ -105,6 +105,29 @@
     </message>
 </context>
 <context>
+    <name>CodeNamesDialog</name>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="25"/>
+        <source>Name the codes</source>
+        <translation>为代码命名</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="27"/>
+        <source>Give each code the label name it stands for; leave a name empty to keep the code.</source>
+        <translation>为每个代码填写它代表的标签名称；留空则保留代码本身。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="31"/>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="31"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+</context>
+<context>
     <name>CommandRunner</name>
     <message>
         <location filename="../../workbench/gui/commands.py" line="207"/>
@@ -192,427 +215,512 @@
 <context>
     <name>DataPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="42"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="47"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="43"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="48"/>
         <source>Label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="44"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="49"/>
         <source>Instruction / question</source>
         <translation>指令 / 问题</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="45"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="50"/>
         <source>Extra input</source>
         <translation>补充输入</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="46"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="51"/>
         <source>Answer / output</source>
         <translation>回答 / 输出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="55"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="62"/>
+        <source>Choose the column that holds “{0}”: it is required.</source>
+        <translation>请选择存放“{0}”的列：这一项是必需的。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="64"/>
+        <source>The column “{0}” is not in this file; choose another one.</source>
+        <translation>文件中没有“{0}”这一列，请选择其他列。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="66"/>
+        <source>The column “{0}” is already used for “{1}”; each column can hold one thing only.</source>
+        <translation>“{0}”列已用于“{1}”；每一列只能对应一项。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="69"/>
+        <source>This template has no field “{0}”.</source>
+        <translation>此模板没有“{0}”这一项。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="71"/>
+        <source>No rows are left after cleaning. Check the mapping and loosen the cleaning steps.</source>
+        <translation>清洗后没有剩下任何行。请检查列映射并放宽清洗步骤。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="73"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="74"/>
+        <source>The labels have fewer than two different values after cleaning (found: {0}). Classification needs at least two: check the column chosen for “{1}”.</source>
+        <translation>清洗后标签只有不到两种取值（找到：{0}）。分类至少需要两种：请检查为“{1}”选择的列。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="77"/>
+        <source>{0} rows have labels outside the template&apos;s set ({1}). Add them as other spellings in the step “{2}”, or drop rows with other labels.</source>
+        <translation>有 {0} 行的标签不在模板的标签集中（{1}）。请在“{2}”步骤中把它们添加为其他写法，或删除带有其他标签的行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="81"/>
+        <source>Every row&apos;s “{0}” is empty: choose the column that holds it.</source>
+        <translation>所有行的“{0}”都为空：请选择存放它的列。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="83"/>
+        <source>{0} rows have an empty “{1}”; the step “{2}” on it removes them.</source>
+        <translation>有 {0} 行的“{1}”为空；对它使用“{2}”步骤可以删除这些行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="92"/>
         <source>JSON (Alpaca)</source>
         <translation>JSON（Alpaca）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="56"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="93"/>
         <source>JSON (ShareGPT)</source>
         <translation>JSON（ShareGPT）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="57"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="94"/>
         <source>JSON (chat messages)</source>
         <translation>JSON（对话消息）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="58"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="95"/>
         <source>JSON (src/tgt)</source>
         <translation>JSON（src/tgt）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="69"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="106"/>
         <source>UTF-8 with BOM</source>
         <translation>UTF-8（带 BOM）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="229"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="272"/>
         <source>Import a file…</source>
         <translation>导入文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="231"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="478"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="274"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="537"/>
         <source>No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window.</source>
         <translation>还没有数据：请导入 CSV、Excel、JSON/JSONL 或 Parquet 文件，或把文件拖到窗口上。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="238"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="281"/>
         <source>Save and prepare the data</source>
         <translation>保存并准备数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="240"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="283"/>
         <source>Writes the cleaned, split data into the project so that training can start.</source>
         <translation>把清洗并划分好的数据写入项目，之后即可开始训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="254"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="303"/>
         <source>Imported data</source>
         <translation>导入的原始数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="255"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="304"/>
         <source>After cleaning</source>
         <translation>清洗后的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="258"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="307"/>
         <source>Filter rows containing…</source>
         <translation>筛选包含以下内容的行…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="262"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="587"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="311"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="654"/>
         <source>in all columns</source>
         <translation>所有列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="291"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="340"/>
         <source>Columns</source>
         <translation>列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="292"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="973"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="341"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1054"/>
         <source>Cleaning</source>
         <translation>清洗</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="293"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="342"/>
         <source>Mapping</source>
         <translation>列对应</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="294"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="346"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="307"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="362"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="314"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="369"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="324"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="397"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="379"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="452"/>
         <source>Column</source>
         <translation>列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="329"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="480"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="384"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="539"/>
         <source>Import data to see its columns.</source>
         <translation>导入数据后即可查看各列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="332"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="387"/>
         <source>Text length (characters)</source>
         <translation>文本长度（字符）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="333"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="679"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="388"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="746"/>
         <source>Most frequent values</source>
         <translation>最常见的取值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="345"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="400"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="345"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="400"/>
         <source>Rows dropped</source>
         <translation>删除的行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="345"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="400"/>
         <source>Cells changed</source>
         <translation>修改的单元格</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="359"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="414"/>
         <source>Add step</source>
         <translation>添加步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="369"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="424"/>
         <source>Remove the selected step</source>
         <translation>删除选中的步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="373"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="428"/>
         <source>Move the step up</source>
         <translation>上移该步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="377"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="432"/>
         <source>Move the step down</source>
         <translation>下移该步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="393"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="448"/>
         <source>Affected rows (before → after)</source>
         <translation>受影响的行（处理前 → 处理后）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="397"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="452"/>
         <source>Row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="397"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="452"/>
         <source>Before</source>
         <translation>处理前</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="397"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="452"/>
         <source>After</source>
         <translation>处理后</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="417"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="472"/>
         <source>Tell Workbench which column of your file plays which part. Required parts are marked *.</source>
         <translation>告诉 Workbench 文件中的哪一列对应哪一部分。必填部分标有 *。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="436"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="491"/>
         <source>Training %</source>
         <translation>训练 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="436"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="491"/>
         <source>Validation %</source>
         <translation>验证 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="436"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="491"/>
         <source>Test %</source>
         <translation>测试 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="447"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="502"/>
         <source>The same number gives the same split every time.</source>
         <translation>相同的数字每次得到相同的划分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="448"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="503"/>
         <source>Random seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="453"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="508"/>
         <source>The model learns from the training rows, is checked on the validation rows while it trains, and is measured on the test rows, which it never sees. For classification every label is split in the same proportions.</source>
         <translation>模型从训练数据中学习，训练过程中用验证数据检查，最后用它从未见过的测试数据衡量效果。分类任务中每个标签都按相同比例划分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="510"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="575"/>
         <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
         <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="511"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="576"/>
         <source>Import a data file</source>
         <translation>导入数据文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="517"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="582"/>
         <source>No template chosen</source>
         <translation>未选择模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="518"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="583"/>
         <source>Choose a template first: it says which columns the data needs.</source>
         <translation>请先选择模板：模板决定了数据需要哪些列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="544"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="611"/>
         <source>{0} · {1} rows · {2} columns · {3}</source>
         <translation>{0} · {1} 行 · {2} 列 · {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="549"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="616"/>
         <source>{0}
 Shown from the project&apos;s copy of it, taken when the data was prepared.</source>
         <translation>{0}
 显示的是准备数据时保存在项目中的副本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="566"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="633"/>
         <source>Reading {0}</source>
         <translation>正在读取 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="603"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="670"/>
         <source>{0} rows</source>
         <translation>{0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="605"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="672"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="639"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="706"/>
         <source>Sorting and filtering</source>
         <translation>正在排序和筛选</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="660"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="727"/>
         <source>Computing column statistics</source>
         <translation>正在计算列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="669"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="736"/>
         <source>{0} rows · {1} missing or blank ({2:.1%}) · {3} distinct values · average length {4:.0f}, longest {5} characters</source>
         <translation>{0} 行 · {1} 个缺失或空白（{2:.1%}）· {3} 个不同取值 · 平均长度 {4:.0f}，最长 {5} 个字符</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="679"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="746"/>
         <source>Label distribution</source>
         <translation>标签分布</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="702"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="769"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="724"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="791"/>
         <source>map {0}</source>
         <translation>对应“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="736"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="803"/>
         <source>Import a data file first; then choose which column holds what.</source>
         <translation>请先导入数据文件，再选择每一列的用途。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="748"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="815"/>
         <source>Fix the mapping above; cleaning and preparing wait for it.</source>
         <translation>请先修正上面的列对应关系，清洗和准备数据需要它。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="752"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="819"/>
         <source>The mapping is complete.</source>
         <translation>列对应关系已完整。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="804"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="879"/>
         <source>add {0}</source>
         <translation>添加“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="813"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="888"/>
         <source>remove {0}</source>
         <translation>删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="822"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="897"/>
         <source>move {0}</source>
         <translation>移动“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="830"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="905"/>
         <source>switch on {0}</source>
         <translation>开启“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="830"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="905"/>
         <source>switch off {0}</source>
         <translation>关闭“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="855"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="930"/>
         <source>change {0}</source>
         <translation>修改“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="887"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="962"/>
         <source>Select a step to see and change its settings.</source>
         <translation>选择一个步骤以查看和修改它的设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="908"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="983"/>
         <source>(row dropped)</source>
         <translation>（该行已删除）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="921"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="996"/>
         <source>Affected rows (before → after): {0} of them shown</source>
         <translation>受影响的行（处理前 → 处理后）：显示其中 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="922"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="997"/>
         <source>Affected rows: none in this data</source>
         <translation>受影响的行：这份数据中没有</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="960"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1041"/>
         <source>{0} rows imported → {1} rows after cleaning.</source>
         <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="971"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1052"/>
         <source>Cleaning failed</source>
         <translation>清洗失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="989"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1070"/>
         <source>The three parts add up to {0:g}%; they must add up to 100%.</source>
         <translation>三部分合计 {0:g}%，必须等于 100%。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="992"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1073"/>
         <source>The training part cannot be empty.</source>
         <translation>训练部分不能为空。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="998"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1079"/>
         <source>About {0} training, {1} validation and {2} test rows.</source>
         <translation>约 {0} 行用于训练、{1} 行用于验证、{2} 行用于测试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1001"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1082"/>
         <source>The split is valid.</source>
         <translation>划分比例有效。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1013"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1094"/>
         <source>The split is not valid</source>
         <translation>划分比例无效</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1037"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1120"/>
         <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
         <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1041"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1124"/>
         <source>Preparing the data</source>
         <translation>正在准备数据</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="285"/>
+        <source>Save as template…</source>
+        <translation>另存为模板…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="287"/>
+        <source>Saves this project&apos;s labels, prompt, cleaning and settings, with a small cleaned sample, as a template your organisation can start from.</source>
+        <translation>把本项目的标签、提示词、清洗步骤和设置连同一小份清洗后的样例数据保存为模板，供本单位以后直接使用。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="345"/>
+        <source>Labels</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="349"/>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1139"/>
+        <source>change the labels</source>
+        <translation>修改标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1148"/>
+        <source>edit the prompt</source>
+        <translation>编辑提示词</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1177"/>
+        <source>Saving the template</source>
+        <translation>正在保存模板</translation>
     </message>
 </context>
 <context>
@@ -898,32 +1006,37 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="337"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="338"/>
         <source>The evaluation results could not be read: {0}</source>
         <translation>无法读取评估结果：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="363"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="364"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="373"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="374"/>
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="373"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="374"/>
         <source>true</source>
         <translation>真实</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="376"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="377"/>
         <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
         <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="412"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="404"/>
+        <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
+        <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="417"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
@@ -943,7 +1056,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="429"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="434"/>
         <source>Asking the model</source>
         <translation>正在询问模型</translation>
     </message>
@@ -1221,6 +1334,180 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <location filename="../../workbench/gui/pages/export_page.py" line="333"/>
         <source>Export cancelled; nothing was written.</source>
         <translation>导出已取消，没有写入任何文件。</translation>
+    </message>
+</context>
+<context>
+    <name>LabelsEditor</name>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="67"/>
+        <source>Use the labels found in my data</source>
+        <translation>使用我的数据中的标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="70"/>
+        <source>Use the template&apos;s labels</source>
+        <translation>使用模板的标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="78"/>
+        <source>Map the label column to see its values.</source>
+        <translation>映射标签列后，这里会显示它的取值。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="82"/>
+        <source>Value in the data</source>
+        <translation>数据中的取值</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="82"/>
+        <source>Rows</source>
+        <translation>行数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="82"/>
+        <source>Maps to</source>
+        <translation>对应标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="94"/>
+        <source>Rename…</source>
+        <translation>改名…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="95"/>
+        <source>Give the selected label another name; the old name becomes one of its spellings.</source>
+        <translation>给所选标签改名；旧名称成为它的另一种写法。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="97"/>
+        <source>Merge…</source>
+        <translation>合并…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="98"/>
+        <source>Make the selected labels one label; the others become its spellings.</source>
+        <translation>把所选标签合并为一个，其余的成为它的其他写法。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="100"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="218"/>
+        <source>Exclude</source>
+        <translation>排除</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="101"/>
+        <source>Drop the rows of the selected labels (they are counted), or keep them again.</source>
+        <translation>删除所选标签的行（会计数报告），或重新保留它们。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="103"/>
+        <source>Name codes…</source>
+        <translation>为代码命名…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="104"/>
+        <source>Give code values such as 0, 1, 2 the label names they stand for.</source>
+        <translation>为 0、1、2 这样的代码填写它们代表的标签名称。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="111"/>
+        <source>Drop labels with fewer rows than</source>
+        <translation>删除行数少于此值的标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="114"/>
+        <source>enough for every split</source>
+        <translation>够分到每个部分</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="115"/>
+        <source>Counted after cleaning. By default a label needs one row for training, one for validation and one for testing.</source>
+        <translation>按清洗后的行数计算。默认每个标签至少要有训练、验证、测试各一行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="124"/>
+        <source>drop them (counted)</source>
+        <translation>删除这些行（会计数报告）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="125"/>
+        <source>keep the first label</source>
+        <translation>保留第一个标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="155"/>
+        <source>not in the label set: rows dropped</source>
+        <translation>不在标签集中：这些行会被删除</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="157"/>
+        <source>{0} · excluded: rows dropped</source>
+        <translation>{0} · 已排除：这些行会被删除</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="159"/>
+        <source>{0} · fewer than {1} rows: dropped</source>
+        <translation>{0} · 少于 {1} 行：会被删除</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="161"/>
+        <source>{0} (another spelling)</source>
+        <translation>{0}（另一种写法）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="180"/>
+        <source>{0} of {1} rows have labels that are not in the template&apos;s label set. Your data has its own labels ({2}). Use them, or the rows cannot be trained on.</source>
+        <translation>{1} 行中有 {0} 行的标签不在模板的标签集中。你的数据有自己的标签（{2}）。请使用这些标签，否则这些行无法用于训练。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="194"/>
+        <source>the template&apos;s labels</source>
+        <translation>模板的标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="194"/>
+        <source>the labels found in the data</source>
+        <translation>数据中的标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="195"/>
+        <source>your own list</source>
+        <translation>自定义列表</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="196"/>
+        <source>{0} labels ({1}) · {2} values in {3} rows · {4} rows outside the label set</source>
+        <translation>{0} 个标签（{1}）· {3} 行中有 {2} 种取值 · {4} 行不在标签集中</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="202"/>
+        <source>{0} rows list several labels:</source>
+        <translation>{0} 行列出了多个标签：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="218"/>
+        <source>Include again</source>
+        <translation>重新保留</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="265"/>
+        <source>Rename the label</source>
+        <translation>标签改名</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="266"/>
+        <source>New name for “{0}”:</source>
+        <translation>“{0}”的新名称：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="275"/>
+        <source>Merge labels</source>
+        <translation>合并标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="276"/>
+        <source>Keep this label; the others become its spellings:</source>
+        <translation>保留这个标签，其余的成为它的其他写法：</translation>
     </message>
 </context>
 <context>
@@ -1524,6 +1811,82 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     </message>
 </context>
 <context>
+    <name>PromptEditor</name>
+    <message>
+        <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="24"/>
+        <source>What the model is told before each text. In the user text, {text}, {instruction} and {input} stand for the mapped columns, and {labels} for this project&apos;s labels.</source>
+        <translation>每条数据前告诉模型的话。在用户输入中，{text}、{instruction} 和 {input} 代表映射的列，{labels} 代表本项目的标签。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="29"/>
+        <source>System text (Chinese, used for training)</source>
+        <translation>系统提示（中文，训练时使用）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="32"/>
+        <source>System text (English)</source>
+        <translation>系统提示（英文）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="35"/>
+        <source>User text</source>
+        <translation>用户输入</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="46"/>
+        <source>Use this prompt</source>
+        <translation>使用这个提示词</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="48"/>
+        <source>Back to the template&apos;s prompt</source>
+        <translation>恢复模板的提示词</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="79"/>
+        <source>The model sees: {0}</source>
+        <translation>模型看到的内容：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="94"/>
+        <source>This prompt cannot be used: {0}</source>
+        <translation>这个提示词无法使用：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>SaveTemplateDialog</name>
+    <message>
+        <location filename="../../workbench/gui/pages/data/save_template_dialog.py" line="14"/>
+        <source>Save as template</source>
+        <translation>另存为模板</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/save_template_dialog.py" line="16"/>
+        <source>The template keeps this project&apos;s labels, prompt, cleaning steps and settings, and a small sample of its cleaned data with personal data masked.</source>
+        <translation>模板会保存本项目的标签、提示词、清洗步骤和设置，以及一小份已脱敏的清洗后样例数据。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/save_template_dialog.py" line="22"/>
+        <source>e.g. hospital_triage</source>
+        <translation>例如 hospital_triage</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/save_template_dialog.py" line="26"/>
+        <source>Id (letters, digits, _ and -)</source>
+        <translation>编号（小写字母、数字、_ 和 -）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/save_template_dialog.py" line="27"/>
+        <source>Name (Chinese)</source>
+        <translation>名称（中文）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/save_template_dialog.py" line="28"/>
+        <source>Name (English)</source>
+        <translation>名称（英文）</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <location filename="../../workbench/gui/dialogs.py" line="94"/>
@@ -1604,109 +1967,124 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>至多（字符）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="23"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="24"/>
         <source>Personal data to mask</source>
         <translation>需要脱敏的个人信息</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="24"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="25"/>
         <source>Replacement tokens (JSON)</source>
         <translation>替换标记（JSON）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="25"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="26"/>
         <source>Terms (comma separated)</source>
         <translation>词语（用逗号分隔）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="26"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="27"/>
         <source>Action</source>
         <translation>处理方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="27"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="28"/>
         <source>Mask character</source>
         <translation>遮盖字符</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="28"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="29"/>
         <source>Ignore upper/lower case</source>
         <translation>忽略大小写</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="29"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="30"/>
         <source>Labels (comma separated)</source>
         <translation>标签（用逗号分隔）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="30"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="31"/>
         <source>Other spellings (JSON)</source>
         <translation>其他写法（JSON）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="31"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="32"/>
         <source>Drop rows with other labels</source>
         <translation>删除标签不在标签集中的行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="32"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="33"/>
         <source>Find</source>
         <translation>查找</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="33"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="34"/>
         <source>Replace with</source>
         <translation>替换为</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="34"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="35"/>
         <source>Regular expression</source>
         <translation>正则表达式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="37"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="38"/>
         <source>phone numbers</source>
         <translation>手机号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="38"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="39"/>
         <source>ID card numbers</source>
         <translation>身份证号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="39"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="40"/>
         <source>bank card numbers</source>
         <translation>银行卡号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="40"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="41"/>
         <source>e-mail addresses</source>
         <translation>电子邮箱</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="41"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="42"/>
         <source>mask the term</source>
         <translation>遮盖该词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="42"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="43"/>
         <source>drop the row</source>
         <translation>删除整行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="132"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="150"/>
         <source>no limit</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="162"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="180"/>
         <source>(not set)</source>
         <translation>（未设置）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="195"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="213"/>
         <source>all text columns</source>
         <translation>所有文本列</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="23"/>
+        <source>Count rows longer than (characters)</source>
+        <translation>统计超过此长度的行（字符）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="44"/>
+        <source>only list the rows for review</source>
+        <translation>只列出这些行供复核</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="112"/>
+        <source>The labels and their other spellings are edited on the Labels tab.</source>
+        <translation>标签及其其他写法在“标签”页中编辑。</translation>
     </message>
 </context>
 <context>
@@ -1776,53 +2154,53 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>指令微调（问答）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="99"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="121"/>
         <source>Choose what the model should learn. Each template brings its columns, labels, cleaning steps, recommended settings and sample data.</source>
         <translation>选择模型要学习的任务。每个模板都自带所需的列、标签、清洗步骤、推荐参数和示例数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="114"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="103"/>
         <source>A template could not be loaded: {0}</source>
         <translation>有一个模板无法加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="133"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="147"/>
         <source>Sample data (first rows)</source>
         <translation>示例数据（前几行）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="142"/>
-        <location filename="../../workbench/gui/pages/template_page.py" line="189"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="156"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="203"/>
         <source>Use this template</source>
         <translation>使用此模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="180"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="194"/>
         <source>&lt;b&gt;Task:&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;任务：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="181"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="195"/>
         <source>&lt;b&gt;Columns:&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;列：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="182"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="196"/>
         <source>&lt;b&gt;Metrics:&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;评估指标：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="185"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="199"/>
         <source>&lt;b&gt;Labels:&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;标签：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="188"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="202"/>
         <source>This project uses this template</source>
         <translation>本项目正在使用此模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="208"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="222"/>
         <source>Reading the sample data</source>
         <translation>正在读取示例数据</translation>
     </message>
@@ -1831,7 +2209,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     <name>TrainPage</name>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="50"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="221"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="259"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -1881,359 +2259,448 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>权重衰减</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="65"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="103"/>
         <source>created</source>
         <translation>已创建</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="66"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="104"/>
         <source>running</source>
         <translation>训练中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="67"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="105"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="68"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="106"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="69"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="107"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="70"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="108"/>
         <source>crashed</source>
         <translation>意外中断</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="118"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="60"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="156"/>
         <source>Base model</source>
         <translation>基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="121"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="159"/>
         <source>Built-in tiny model (trains in a minute)</source>
         <translation>内置微型模型（约一分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="122"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="160"/>
         <source>Built-in small model (trains in minutes)</source>
         <translation>内置小模型（几分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="123"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="161"/>
         <source>A model folder on this computer…</source>
         <translation>本机上的模型文件夹…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="124"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="162"/>
         <source>A model id (downloaded)</source>
         <translation>模型 ID（需联网下载）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="125"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="163"/>
         <source>The built-in models are trained from scratch on your data so that everything works offline on any computer; they show the flow, not production quality. For real use pick a downloaded ERNIE, Qwen or Llama folder.</source>
         <translation>内置模型会在您的数据上从零开始训练，因此在任何电脑上都能离线跑通全流程；它们用于演示流程，达不到生产质量。实际使用请选择已下载的 ERNIE、Qwen 或 Llama 模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="130"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="168"/>
         <source>folder or model id</source>
         <translation>文件夹或模型 ID</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="132"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="170"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="138"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="176"/>
         <source>LoRA (small add-on, fast)</source>
         <translation>LoRA（附加小模块，速度快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="139"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="177"/>
         <source>Full fine-tuning (all weights)</source>
         <translation>全量微调（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="140"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="178"/>
         <source>LoRA trains a small add-on and keeps the base model unchanged: faster and needs less memory. Full fine-tuning changes every weight.</source>
         <translation>LoRA 只训练一个附加的小模块，基础模型保持不变：更快、更省内存。全量微调会修改全部权重。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="143"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="239"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="181"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="277"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="145"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="61"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="183"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="152"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="190"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="157"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="195"/>
         <source>Preset</source>
         <translation>预设方案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="170"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="90"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="208"/>
         <source>by epochs</source>
         <translation>按轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="172"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="210"/>
         <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
         <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="176"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="214"/>
         <source>How often (in steps) the model is checked on the validation rows and saved.</source>
         <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="177"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="62"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="215"/>
         <source>Stop after steps</source>
         <translation>训练步数上限</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="178"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="63"/>
+        <source>Check every (steps)</source>
+        <translation>每隔多少步检查</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="64"/>
+        <source>Save every (steps)</source>
+        <translation>每隔多少步保存</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="65"/>
+        <source>Log every (steps)</source>
+        <translation>每隔多少步记录</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="66"/>
+        <source>Checkpoints kept</source>
+        <translation>保留的检查点数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="67"/>
+        <source>Random seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="68"/>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="69"/>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="70"/>
+        <source>Quantisation</source>
+        <translation>量化</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="71"/>
+        <source>Learning rate schedule</source>
+        <translation>学习率调度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="72"/>
+        <source>LoRA layers</source>
+        <translation>LoRA 作用的层</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="73"/>
+        <source>Pickle weights allowed</source>
+        <translation>允许 pickle 权重</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="84"/>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="86"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="86"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="92"/>
+        <source>built-in tiny model</source>
+        <translation>内置微型模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="93"/>
+        <source>built-in small model</source>
+        <translation>内置小型模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="95"/>
+        <source>full fine-tuning</source>
+        <translation>全量微调</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="216"/>
         <source>Check and save every</source>
         <translation>每隔多少步检查并保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="186"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="224"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="189"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="227"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="191"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="229"/>
         <source>Resume</source>
         <translation>恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="206"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="244"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="218"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="239"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="256"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="277"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="218"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="221"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="248"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="256"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="259"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="286"/>
         <source>step</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="219"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="257"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="220"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="258"/>
         <source>validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="222"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="260"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="238"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="276"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="238"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="276"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="238"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="276"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="238"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="276"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="239"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="277"/>
         <source>Validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="248"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="286"/>
         <source>Training loss of the runs ticked in the list</source>
         <translation>列表中勾选的训练的损失曲线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="258"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="296"/>
         <source>Runs</source>
         <translation>训练记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="259"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="297"/>
         <source>Compare runs</source>
         <translation>对比训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="260"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="298"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="277"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="315"/>
         <source>Recommended for this data</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="329"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="367"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="346"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="384"/>
         <source>The built-in model starts from random weights, so all of its weights are trained (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型从随机权重开始，所以训练全部权重（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="349"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="387"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="410"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="448"/>
         <source>About {0} steps, roughly {1} and {2:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1}、{2:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="423"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="461"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="430"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="468"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="464"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="502"/>
         <source>The data is not prepared</source>
         <translation>数据尚未准备好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="465"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="503"/>
         <source>Prepare the data on the Data page first (Save and prepare the data).</source>
         <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="470"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="508"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="486"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="524"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="503"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="507"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="541"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="545"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="510"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="548"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="655"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="694"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="712"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="751"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="716"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="755"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="718"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="757"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="721"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="760"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="725"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="764"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="674"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="713"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="504"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="542"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="653"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="692"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="658"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="697"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="659"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="698"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="677"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="716"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="695"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="734"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

@@ -1,4 +1,3 @@
-from pathlib import Path
 
 import pandas as pd
 from PySide6.QtCore import Qt

@@ -1,6 +1,5 @@
 """Sample template → cleaning → a few real training steps through the worker → evaluate → export."""
 
-import pytest
 
 from workbench.cli import build_parser
 

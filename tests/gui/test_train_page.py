@@ -1,10 +1,8 @@
 """The Train page against runs whose events a test writes (the worker protocol, no paddle)."""
 
-import json
 import os
 import subprocess
 import sys
-import time
 
 from workbench.core.jobs import JobSpec, write_job
 from workbench.core.runs import EventWriter, write_pid

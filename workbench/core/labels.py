@@ -274,9 +274,16 @@ class LabelTable:
         """Labels with fewer than ``n`` rows after cleaning are dropped (None: the default)."""
         return self._update(min_rows=n)
 
-    def name_codes(self, codes: Mapping[str, str]) -> "LabelTable":
-        """Give code values names (0 -> 负面)."""
-        return self._update(codes={**self.choice.codes, **{str(k): str(v) for k, v in codes.items()}})
+    def keep_several(self, action: str) -> "LabelTable":
+        """Rows listing several labels: "drop" them (counted) or keep their "first" label."""
+        if action not in SEVERAL_LABELS:
+            raise DataError(f"'{action}' is not one of {', '.join(SEVERAL_LABELS)}.")
+        return self._update(several=action)
+
+    def name_codes(self, codes: Mapping[str, str], replace: bool = False) -> "LabelTable":
+        """Give code values names (0 -> 负面); with ``replace`` these are all the names."""
+        named = {str(k): str(v) for k, v in codes.items()}
+        return self._update(codes=named if replace else {**self.choice.codes, **named})
 
     def to_dict(self) -> dict[str, object]:
         return {"source": self.choice.source, "labels": self.kept, "excluded": list(self.excluded),

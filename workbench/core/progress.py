@@ -77,7 +77,7 @@ class ProgressReporter:
             filled = int(BAR_WIDTH * fraction(done, total))
             count = f" {done}/{total}" if total and total > 1 else ""
             self.err.write(f"\r  {stage:<12} [{'#' * filled:<{BAR_WIDTH}}]{count}  ")
-        elif new or done == total:  # a log file gets a line per stage and one at its end
+        elif done == total or (new and total <= 1):  # a log file gets a line per stage done
             count = f" {done}/{total}" if total and total > 1 else ""
             self.err.write(f"  {stage}{count}\n")
         self.err.flush()

@@ -814,7 +814,7 @@ def _measure_latency(prefix: Path, eager_layer, inputs, *, onednn: bool, task: s
     predictor = create_predictor(prefix, onednn=onednn)
     run_predictor(predictor, singles[0])  # warm-up
     run_eager(eager_layer, singles[0])
-    static_ms = _median_ms(lambda x: run_predictor(predictor, x), singles, repeat=2)
+    static_ms = _median_ms(lambda x, p=predictor: run_predictor(p, x), singles, repeat=2)
     eager_ms = _median_ms(lambda x: run_eager(eager_layer, x), singles, repeat=2)
     out = {"device": "cpu" + ("+onednn" if onednn else ""), "threads": os.cpu_count(), "samples": len(singles),
            "static_ms": round(static_ms, 3), "eager_ms": round(eager_ms, 3),

@@ -26,7 +26,7 @@ from ...core.operations import runs as ops
 from ...core.runs import summarize
 from ...core.trained import eval_files
 from .apply_file import ApplyFileWidget
-from .train_page import fill_run_combo
+from .train_page import fill_run_combo, setting_text
 from ..widgets.cards import MetricCard
 from ..widgets.charts import HeatMap
 
@@ -329,6 +329,7 @@ class EvaluatePage(QWidget):
             self.heatmap.set_matrix([], [])
             self.summary_text.setText(self.tr("This run has not been evaluated yet. Click Evaluate: the model answers "
                                               "every test row it never saw during training, and the results appear here."))
+            self.summary_text.setVisible(True)  # _show_metrics hid it along with the figures
             self.sample_count.setText("")
             return
         try:
@@ -374,7 +375,7 @@ class EvaluatePage(QWidget):
         lines = []
         if result:
             lines.append(self.tr("<b>{0}</b> rows of the {1} split · model {2} ({3})").format(
-                result.get("rows"), split_name(result.get("split")), result.get("base_model"),
+                result.get("rows"), split_name(result.get("split")), setting_text("base_model", result.get("base_model")),
                 method_name(result.get("method"))))
         per = m.get("per_class") or {}
         self.class_table.setRowCount(len(per))
@@ -397,8 +398,12 @@ class EvaluatePage(QWidget):
             self.class_table.resizeColumnsToContents()
             self.class_table.setFixedHeight(self.class_table.horizontalHeader().height()
                                             + 24 * len(per) + 2 * self.class_table.frameWidth())
-        self.note_text.setText(str(result.get("note") or ""))
-        self.note_text.setVisible(bool(result.get("note")))
+        # the note in the interface language, from what it says (core writes it in English for the CLI)
+        source = result.get("source")
+        note = "" if not source or source == "final" else self.tr(
+            "This run ended before the end of training, so its last checkpoint ({0}) was evaluated.").format(source)
+        self.note_text.setText(note)
+        self.note_text.setVisible(bool(note))
         self.summary_text.setText("<br>".join(lines))
         self.summary_text.setVisible(bool(lines))
 

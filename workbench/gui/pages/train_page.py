@@ -57,7 +57,45 @@ def hyper_label(name: str) -> str:
         "warmup_ratio": QCoreApplication.translate("TrainPage", "Warm-up share"),
         "gradient_accumulation_steps": QCoreApplication.translate("TrainPage", "Gradient accumulation"),
         "weight_decay": QCoreApplication.translate("TrainPage", "Weight decay"),
+        "base_model": QCoreApplication.translate("TrainPage", "Base model"),
+        "method": QCoreApplication.translate("TrainPage", "Method"),
+        "max_steps": QCoreApplication.translate("TrainPage", "Stop after steps"),
+        "eval_steps": QCoreApplication.translate("TrainPage", "Check every (steps)"),
+        "save_steps": QCoreApplication.translate("TrainPage", "Save every (steps)"),
+        "logging_steps": QCoreApplication.translate("TrainPage", "Log every (steps)"),
+        "save_total_limit": QCoreApplication.translate("TrainPage", "Checkpoints kept"),
+        "seed": QCoreApplication.translate("TrainPage", "Random seed"),
+        "device": QCoreApplication.translate("TrainPage", "Device"),
+        "precision": QCoreApplication.translate("TrainPage", "Precision"),
+        "quantization": QCoreApplication.translate("TrainPage", "Quantisation"),
+        "lr_scheduler": QCoreApplication.translate("TrainPage", "Learning rate schedule"),
+        "lora_target_modules": QCoreApplication.translate("TrainPage", "LoRA layers"),
+        "allow_pickle": QCoreApplication.translate("TrainPage", "Pickle weights allowed"),
     }.get(name, name)
+
+
+# settings that say where a run came from rather than how it trains: not compared
+NOT_COMPARED = ("version", "project", "template", "task", "resume_from", "parent_run")
+
+
+def setting_text(name: str, value: Any) -> str:
+    """A setting's value as a person reads it (no Python lists, None or internal ids)."""
+    if value is None:
+        return QCoreApplication.translate("TrainPage", "default")
+    if isinstance(value, bool):
+        return QCoreApplication.translate("TrainPage", "yes") if value else QCoreApplication.translate("TrainPage", "no")
+    if isinstance(value, (list, tuple)):
+        return ", ".join(map(str, value))
+    if name == "max_steps" and value <= 0:
+        return QCoreApplication.translate("TrainPage", "by epochs")
+    if name == "base_model":
+        return {"builtin:tiny": QCoreApplication.translate("TrainPage", "built-in tiny model"),
+                "builtin:small": QCoreApplication.translate("TrainPage", "built-in small model")}.get(value, str(value))
+    if name == "method":
+        return {"lora": "LoRA", "full": QCoreApplication.translate("TrainPage", "full fine-tuning")}.get(value, value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
 
 
 def status_text(status: str) -> str:
@@ -541,7 +579,7 @@ class TrainPage(QWidget):
                     f"{s.last_step}/{s.total_steps or '?'}" if s else "",
                     f"{s.last_loss:.4f}" if s and s.last_loss is not None else "",
                     f"{s.best_eval_loss:.4f}" if s and s.best_eval_loss is not None else "",
-                    (s.base_model if s else "") or ""]
+                    setting_text("base_model", s.base_model) if s and s.base_model else ""]
             for c, v in enumerate(vals, 1):
                 t.setItem(i, c, QTableWidgetItem(v))
         t.blockSignals(False)
@@ -570,7 +608,8 @@ class TrainPage(QWidget):
         s = summarize(st.path, st.events)
         vals = {2: status_text(st.status), 3: f"{s.last_step}/{s.total_steps or '?'}",
                 4: f"{s.last_loss:.4f}" if s.last_loss is not None else "",
-                5: f"{s.best_eval_loss:.4f}" if s.best_eval_loss is not None else "", 6: s.base_model or ""}
+                5: f"{s.best_eval_loss:.4f}" if s.best_eval_loss is not None else "",
+                6: setting_text("base_model", s.base_model) if s.base_model else ""}
         self.runs_table.blockSignals(True)
         for c, v in vals.items():
             self.runs_table.item(row, c).setText(v)
@@ -611,7 +650,7 @@ class TrainPage(QWidget):
                 jobs[run_id] = read_job(self.session.monitor.runs[run_id].path).model_dump()
             except (WorkbenchError, KeyError):
                 continue
-        keys = sorted({k for j in jobs.values() for k in j if k not in ("project", "template", "task")})
+        keys = sorted({k for j in jobs.values() for k in j if k not in NOT_COMPARED})
         diff = [k for k in keys if len({json.dumps(j.get(k), sort_keys=True) for j in jobs.values()}) > 1]
         if len(jobs) < 2:
             diff = []
@@ -622,7 +661,7 @@ class TrainPage(QWidget):
         self.diff_table.setVerticalHeaderLabels([hyper_label(k) for k in diff])
         for r, k in enumerate(diff):
             for c, j in enumerate(jobs.values()):
-                self.diff_table.setItem(r, c, QTableWidgetItem(str(j.get(k))))
+                self.diff_table.setItem(r, c, QTableWidgetItem(setting_text(k, j.get(k))))
         self.diff_table.resizeColumnsToContents()
 
     # ------------------------------------------------------------------ live view
