@@ -348,7 +348,7 @@ def test_predict_py_reads_the_users_files_quietly(bundles, tmp_path):
 def test_bundle_encoding_detection_agrees_with_the_importer(bundles):
     import importlib.util
 
-    from workbench.core.dataio import _detect_encoding
+    from workbench.core.io.encodings import _detect_encoding
 
     spec = importlib.util.spec_from_file_location("rt", bundles[CLS] / "bundle_runtime.py")
     rt = importlib.util.module_from_spec(spec)

@@ -169,7 +169,6 @@ def check_generation(prefix: Path, model, prompt_ids: Sequence[Sequence[int]], t
         got = greedy(lambda x, p=predictor: run_outputs(p, x), ids, len(want), shape)
         same += int(got == want)
         answers.append(want)
-    del predictor
     if not worst <= tolerance:
         raise GenerationExportError(f"The cached generation model's logits differ from the trained model's by up "
                                     f"to {worst:.3g} (allowed: {tolerance:g}).")
@@ -180,7 +179,6 @@ def check_generation(prefix: Path, model, prompt_ids: Sequence[Sequence[int]], t
         fast = create_predictor(prefix, onednn=True)
         onednn = all(greedy(lambda x, p=fast: run_outputs(p, x), ids, len(want), shape) == want
                      for ids, want in zip(prompt_ids, answers))
-        del fast
     except Exception:
         onednn = False
     return {"status": "ok", "max_abs_diff": worst, "prompts": len(prompt_ids), "steps": steps,
