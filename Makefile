@@ -22,7 +22,10 @@ run: $(STAMP)
 		$(VENV)/bin/workbench demo; \
 	fi
 
+# the rules first (real errors, the layer contracts in pyproject.toml), then the tests
 test: $(STAMP)
+	$(VENV)/bin/ruff check workbench tests bench docs installer
+	$(VENV)/bin/lint-imports
 	QT_QPA_PLATFORM=offscreen $(VENV)/bin/python -m pytest -q
 
 bench: $(STAMP)

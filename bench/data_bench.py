@@ -16,7 +16,6 @@ import re
 import sys
 import tempfile
 import time
-import unicodedata
 from pathlib import Path
 
 import numpy as np

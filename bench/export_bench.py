@@ -5,13 +5,21 @@ Side by side in one run, on the same inputs (real prompts of the test split):
 * latency, one sample at a time: the static predictor (as predict.py runs it on a CPU:
   oneDNN where the export's parity check allowed it) against the eager forward of the
   same scoring layer, and against the engine's own ``classify()`` path;
-* throughput of the exported classifier in samples per second at a few batch sizes.
+* throughput of the exported classifier in samples per second at a few batch sizes;
+* generation (an instruction run on the finance_service_qa sample): tokens per second of
+  the bundle's own generation loop over the exported model with the key/value cache
+  (``Predictor.generate_full`` of bundle_runtime.py) against eager PaddleFormers
+  ``generate(use_cache=True)``, greedy, on the same prompts, at 16 and 256 new tokens (the
+  end token is ignored on both sides so both generate exactly that many), and whether both
+  produce the same tokens.
 
-Target on CPU for classification: static at most 0.6x the eager latency.
+Targets on CPU: classification static at most 0.6x the eager latency; generation at least
+1.0x eager tokens per second at both lengths.
 
     python bench/export_bench.py                      # sample data, built-in small model
     python bench/export_bench.py --size tiny --samples 16
     python bench/export_bench.py --project DIR --run RUN   # an existing classification run
+    python bench/export_bench.py --only generation        # just the generation figure
 """
 
 from __future__ import annotations
@@ -27,16 +35,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
-def _train_sample_run(root: Path, size: str, steps: int) -> tuple[Path, str]:
+def _train_sample_run(root: Path, size: str, steps: int, template_id: str = "finance_sentiment") -> tuple[Path, str]:
     from workbench.core.jobs import JobSpec, write_job
     from workbench.core.project import prepare
     from workbench.core.runs import EventWriter
     from workbench.core.templates import TemplateCatalog
     from workbench.engine.train import run_training
 
-    template = TemplateCatalog().get("finance_sentiment")
-    project, _ = prepare(template, template.sample_path, root / "project")
-    job = JobSpec(project=str(project.root), template=template.id, task="classification",
+    template = TemplateCatalog().get(template_id)
+    project, _ = prepare(template, template.sample_path, root / template_id)
+    job = JobSpec(project=str(project.root), template=template.id, task=template.task.value,
                   base_model=f"builtin:{size}", method="full", max_steps=steps, eval_steps=10_000,
                   save_steps=10_000, logging_steps=1, batch_size=8, max_length=128, device="cpu")
     run_dir = project.runs_dir / "run-bench"
@@ -68,8 +76,85 @@ def main(argv=None) -> int:
     ap.add_argument("--steps", type=int, default=2, help="training steps (speed does not depend on them)")
     ap.add_argument("--samples", type=int, default=32)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--only", choices=["classification", "generation"], help="run one part only")
+    ap.add_argument("--prompts", type=int, default=4, help="generation: prompts per length")
     args = ap.parse_args(argv)
+    if args.only != "generation":
+        _classification(args)
+    if args.only != "classification":
+        _generation(args)
+    return 0
 
+
+def _generation(args) -> None:
+    import paddle
+
+    from workbench.core.trained import resolve_trained_run
+    from workbench.engine import data as D
+    from workbench.engine import export as E
+    from workbench.engine import models as M
+    from workbench.engine.evaluate import load_trained, system_prompt
+
+    M.set_library_log_level("ERROR")
+    tmp = Path(tempfile.mkdtemp(prefix="export-bench-gen-"))
+    print(f"training builtin:{args.size} for {args.steps} steps on the finance_service_qa sample ...", flush=True)
+    project_dir, run_id = _train_sample_run(tmp, args.size, args.steps, "finance_service_qa")
+    trained = resolve_trained_run(project_dir, run_id)
+    out = tmp / "bundle"
+    E.export_run(project_dir, run_id, out, formats=["static"], evaluate=False, check_script=False)
+    sys.path.insert(0, str(out))
+    from bundle_runtime import Predictor
+
+    pred = Predictor(str(out), device="cpu")
+    pred.bundle["eos_ids"] = []  # exactly the asked number of tokens, as eos_token_id=-1 does for generate()
+    spec = trained.project.task
+    model, tokenizer = load_trained(trained)
+    records = D.read_jsonl(trained.project.split_path("test"))[: args.prompts]
+    prompts = D.build_prompts(tokenizer, records, system=system_prompt(spec), user_format=spec.user_format)
+    max_pos = int(model.config.max_position_embeddings)
+    print()
+    print(f"generation: {trained.job.base_model} ({M.model_family(model.config)}), greedy, {len(records)} prompts, "
+          f"exported model on {pred.device}, {os.cpu_count()} CPU threads")
+    print(f"  {'new tokens':>10}  {'exported tok/s':>14}  {'eager generate tok/s':>20}  {'ratio':>6}  same tokens")
+    for n_new in (16, 256):
+        ids_list = [D._shrink_prompt(D.encode_prompt(tokenizer, p), max(8, min(trained.job.max_length, max_pos - n_new)))
+                    for p in prompts]
+        # predict.py's loop takes the record, so hand it the exact prompt ids
+        mine, theirs, same = 0.0, 0.0, 0
+        pred.generate_full(records[0], max_new_tokens=2)  # warm-up
+        for ids in ids_list:
+            with paddle.no_grad():
+                x = paddle.to_tensor([ids], dtype="int64")
+                model.generate(input_ids=x, attention_mask=paddle.ones_like(x), max_new_tokens=2,
+                               decode_strategy="greedy_search", use_cache=True, eos_token_id=-1)
+                t = time.perf_counter()
+                ref = model.generate(input_ids=x, attention_mask=paddle.ones_like(x), max_new_tokens=n_new,
+                                     decode_strategy="greedy_search", use_cache=True, eos_token_id=-1)[0]
+                theirs += time.perf_counter() - t
+            ref_ids = ref.numpy()[0].tolist()
+            t = time.perf_counter()
+            got = _generate_ids(pred, ids, n_new)
+            mine += time.perf_counter() - t
+            same += int(got == ref_ids)
+        total = n_new * len(ids_list)
+        ratio = (total / mine) / (total / theirs)
+        print(f"  {n_new:>10}  {total / mine:>14.1f}  {total / theirs:>20.1f}  {ratio:>6.2f}  {same}/{len(ids_list)}"
+              f"   (target >= 1.0: {'met' if ratio >= 1.0 else 'NOT met'})")
+
+
+def _generate_ids(pred, prompt_ids, n_new):
+    """The bundle's cached loop (as generate_full runs it) on given prompt ids, greedy."""
+    import numpy as np
+
+    steps = pred._cached_steps(list(prompt_ids))
+    out = []
+    for _ in range(n_new):
+        logits = steps.send(out[-1] if out else None)
+        out.append(int(np.argmax(logits)))
+    return out
+
+
+def _classification(args) -> None:
     import numpy as np
     import paddle
 
@@ -154,7 +239,6 @@ def main(argv=None) -> int:
             E.run_eager(eager, b)
         eager_secs = time.perf_counter() - t
         print(f"  batch {bs:>2}: static {len(prompts) / secs:8.1f}   eager {len(prompts) / eager_secs:8.1f}")
-    return 0
 
 
 if __name__ == "__main__":

@@ -93,7 +93,7 @@ def main() -> int:
     ev.base_check.setChecked(False)
     if not ev.evaluate():
         raise SystemExit("evaluation did not start")
-    wait(lambda: not ev.runner.running, 600)
+    wait(lambda: not ev.evaluating, 600)
     if ev.metrics is None:
         # the headless eval command is not there: evaluate in a separate process through the engine
         code = ("import sys; from workbench.engine.evaluate import evaluate_run; "
@@ -109,7 +109,7 @@ def main() -> int:
         ex.format_checks[fmt].setChecked(True)
     ex.int8_check.setChecked(True)
     if ex.export():
-        wait(lambda: not ex.runner.running, 600)
+        wait(lambda: ex.export_op is None, 600)
     shot("5-export")
     w.session.close()
     return 0

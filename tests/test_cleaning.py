@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -57,7 +56,7 @@ def test_registry_lists_every_op_with_title_and_schema():
         assert info.op == op and info.title and info.title_zh
         assert "properties" in info.param_schema()
     assert STEPS["mask_pii"].title == "Mask personal data"
-    assert STEPS["length_filter"].defaults() == {"min_chars": 0, "max_chars": None}
+    assert STEPS["length_filter"].defaults() == {"min_chars": 0, "max_chars": None, "long_chars": None}
 
 
 # ----- trim / unicode ----------------------------------------------------------------
@@ -254,6 +253,22 @@ def test_sensitive_terms_drop():
     assert out.index.tolist() == [0, 3]
     assert rep.details == {"rows_dropped": 2, "terms": {"机密": 1, "内部": 1}}
     assert rep.examples[0] == Example(row=1, column="text", before="含机密", after=None)
+
+
+def test_sensitive_terms_flag_reports_rows_and_keeps_the_text():
+    df = frame(text=["能根治吗", "祖传秘方，药到病除", "普通问题", "又一个祖传秘方"], label=list("abcd"))
+    out, rep = run(df, "sensitive_terms", terms=["祖传秘方", "药到病除"], action="flag")
+    assert col(out) == col(df) and out.index.tolist() == [0, 1, 2, 3] and rep.cells_changed == 0
+    assert rep.details == {"terms": {"祖传秘方": 2, "药到病除": 1}, "rows_flagged": 2}
+    assert rep.examples == [Example(row=1, column="text", before="祖传秘方，药到病除", after="祖传秘方，药到病除"),
+                            Example(row=3, column="text", before="又一个祖传秘方", after="又一个祖传秘方")]
+
+
+def test_length_filter_counts_long_rows_it_keeps():
+    df = frame(text=["短", "正常长度的文本", "很" * 30])
+    out, rep = run(df, "length_filter", column="text", min_chars=2, long_chars=20)
+    assert out.index.tolist() == [1, 2]
+    assert rep.details["long"] == 1 and rep.details["too_long"] == 0 and rep.details["long_chars"] == 20
 
 
 def test_sensitive_terms_empty_list_is_a_no_op():

@@ -18,7 +18,7 @@ TRICKY = ["  ＡＢＣ１２３，你好！  ", "a\u3000\u3000b\tc", "行一\r\n
 
 
 def _predict_module():
-    path = Path(workbench.__file__).parent / "engine" / "bundle" / "predict_template.py"
+    path = Path(workbench.__file__).parent / "engine" / "bundle" / "bundle_runtime.py"
     spec = importlib.util.spec_from_file_location("bundle_predict", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

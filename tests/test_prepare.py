@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from workbench.core.errors import DataError, ProjectError, TemplateError
+from workbench.core.errors import DataError, ProjectError
 from workbench.core.mapping import check_mapping, check_prepared, suggest_mapping
 from workbench.core.project import Project, prepare
 from workbench.core.split import split_frame
@@ -125,7 +124,7 @@ def test_failed_prepare_leaves_the_project_untouched(tmp_path):
     snapshot = {p.name: p.read_bytes() for p in (tmp_path / "p" / "data").iterdir()}
     pj = (tmp_path / "p" / "project.json").read_bytes()
     bad = tmp_path / "bad.csv"
-    bad.write_text("新闻内容,情感倾向\n只有一类,正面\n又一条,正面\n第三条,正面\n", encoding="utf-8")
+    bad.write_text("新闻内容,情感倾向\n只有一类新闻,正面\n又一条新闻,正面\n第三条新闻,正面\n", encoding="utf-8")
     with pytest.raises(DataError, match="fewer than two classes"):
         prepare(template, bad, tmp_path / "p")
     assert (tmp_path / "p" / "project.json").read_bytes() == pj
@@ -179,9 +178,14 @@ def test_data_prepare_command_prints_each_step(tmp_path):
     assert res.returncode == 0, res.stderr
     for op in ("trim_whitespace", "mask_pii", "drop_duplicates"):
         assert op in res.stdout
+    assert "  clean" in res.stderr and '"progress"' not in res.stdout  # without --json: on the terminal
     res = wb("data", "prepare", "--template", t.id, "--input", t.sample_path, "--project", tmp_path / "j", "--json",
              "--split", "0.7,0.15,0.15", "--seed", "1")
-    summary = json.loads(res.stdout)
+    *progress, last = res.stdout.splitlines()
+    summary = json.loads(last)  # the result is the last line, after the progress lines
+    events = [json.loads(line) for line in progress]
+    assert events and all(set(e) == {"event", "stage", "done", "total"} for e in events)
+    assert {e["stage"] for e in events} >= {"import", "clean"} and events[-1]["done"] == events[-1]["total"]
     assert summary["steps"][0]["rows_in"] == summary["stats"]["rows_imported"]
     n = summary["stats"]["rows_clean"]
     assert abs(summary["stats"]["splits"]["train"] - 0.7 * n) <= 2
@@ -215,5 +219,22 @@ def test_bad_input_exits_nonzero_with_a_message_and_writes_nothing(tmp_path, cas
     assert res.returncode == 2
     assert "Traceback" not in res.stderr
     assert expected.lower() in res.stderr.lower(), res.stderr
-    assert res.stderr.startswith("error: ") and res.stderr.count("\n") == 1
+    # one paragraph after the progress lines of the stages that finished
+    *progress, message = res.stderr.splitlines()
+    assert message.startswith("error: ") and all(line.startswith("  import") for line in progress), res.stderr
     assert not (tmp_path / "proj").exists()
+
+
+def test_prepared_from_sample_knows_the_shipped_sample_from_the_users_data(tmp_path):
+    from workbench.core.project import prepared_from_sample
+
+    template = TemplateCatalog().get("finance_sentiment")
+    project, _ = prepare(template, template.sample_path, tmp_path / "a")
+    assert prepared_from_sample(project, template)
+    copy = tmp_path / "renamed.csv"  # the same bytes under another name are still the sample
+    copy.write_bytes(template.sample_path.read_bytes())
+    assert prepared_from_sample(prepare(template, copy, tmp_path / "b")[0], template)
+    own = tmp_path / "own.csv"
+    df = pd.read_csv(template.sample_path, dtype=str, keep_default_na=False).head(120)
+    df.to_csv(own, index=False, encoding="gb18030")
+    assert not prepared_from_sample(prepare(template, own, tmp_path / "c")[0], template)

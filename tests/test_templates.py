@@ -133,6 +133,12 @@ def test_prompts_format_over_roles(catalog):
             assert "{labels}" in spec.prompt.user and "/".join(spec.labels) in filled, spec.id
 
 
+def test_term_lists_hold_no_ordinary_domain_words(catalog):
+    ordinary = {"根治", "特效药", "刚性兑付", "内幕消息", "疏通关系", "找关系"}
+    for spec in catalog:
+        assert not ordinary & set(spec.sensitive_terms), spec.id
+
+
 def test_cleaning_recipes_use_known_ops_and_roles(catalog):
     for spec in catalog:
         roles = set(spec.roles)
@@ -150,7 +156,12 @@ def test_cleaning_recipes_use_known_ops_and_roles(catalog):
             if step["op"] == "mask_pii":
                 assert set(p["kinds"]) == {"phone", "id_card", "bank_card", "email"}
             if step["op"] == "sensitive_terms":
-                assert p["action"] in ("mask", "drop") and p["terms"] == spec.sensitive_terms
+                assert p["terms"] == spec.sensitive_terms
+                # a classifier's texts are only flagged; a Q&A model's answers are masked
+                want = "flag" if spec.labels or "output" not in p["columns"] else "mask"
+                assert p["action"] == want, (spec.id, step)
+            if step["op"] == "length_filter" and spec.labels:
+                assert p["max_chars"] is None and p["long_chars"], spec.id  # long texts are cut, not lost
             if step["op"] == "normalize_labels":
                 assert p["labels"] == spec.labels and isinstance(p["drop_unknown"], bool)
         assert ("normalize_labels" in ops) == (spec.task.value == "classification")

@@ -16,7 +16,9 @@ from .core.errors import WorkbenchError
 
 
 def _print_json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2, default=str) + "\n")
+    from .core.progress import print_result
+
+    print_result(obj)  # one line, the last one: after progress lines a reader takes the last
 
 
 def _lang() -> str:
@@ -47,6 +49,20 @@ def cmd_templates(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_templates_save(args: argparse.Namespace) -> int:
+    from .core.operations.save_template import save_as_template
+    from .core.templates import load_template
+
+    folder = save_as_template(args.project, args.id, name_zh=args.name_zh, name_en=args.name_en)
+    spec = load_template(folder)
+    if args.json:
+        _print_json(spec.summary())
+    else:
+        labels = f" with {len(spec.labels)} labels ({', '.join(spec.labels)})" if spec.labels else ""
+        print(f"saved template {spec.id}{labels} to {folder}")
+    return 0
+
+
 # ----- data -------------------------------------------------------------------
 
 
@@ -62,7 +78,16 @@ def cmd_data_inspect(args: argparse.Namespace) -> int:
     if info.sheets:
         print(f"sheets:    {', '.join(info.sheets)} (reading {info.sheet})")
     print(f"rows:      {info.rows}")
-    print(f"columns:   {', '.join(info.columns)}")
+    print("columns:")
+    width = max(len(c) for c in info.columns)
+    for c in info.columns:
+        vals = info.values.get(c)
+        shown = ""
+        if vals:
+            items = list(vals.items())
+            shown = ", ".join(f"{_clip(v, 20)} {n}" for v, n in items[:12]) + (
+                f", … ({len(items)} values)" if len(items) > 12 else "")
+        print(f"  {c:<{width}}  {info.kinds.get(c, 'text'):<6}  {shown}".rstrip())
     for note in info.notes:
         print(f"note:      {note}")
     print("preview:")
@@ -90,6 +115,20 @@ def _print_prepare_summary(summary: dict) -> None:
     print(f"clean rows {st['rows_clean']}  split: " + ", ".join(f"{k} {v}" for k, v in st["splits"].items()))
     if "labels" in st:
         print("labels     " + ", ".join(f"{k} {v}" for k, v in st["labels"].items()))
+    ls = summary.get("labels")
+    if ls:
+        source = {"template": "the template's", "data": "found in the data", "list": "listed"}[ls["source"]]
+        print(f"label set  {len(ls['labels'])} labels, {source}")
+        dropped = [f"{n} rows outside the label set" if n else "" for n in [ls["unknown_rows"]]]
+        dropped += [f"{lab} excluded ({n} rows)" for lab, n in ls["excluded"].items()]
+        dropped += [f"{lab} under the least rows per label ({n} rows)" for lab, n in ls["too_few_rows"].items()]
+        several = ls["several_labels"]
+        if several["rows"]:
+            dropped.append(f"{several['rows']} rows with several labels "
+                           + ("dropped" if several["action"] == "drop" else "cut to their first label"))
+        dropped = [d for d in dropped if d]
+        if dropped:
+            print("not used   " + "; ".join(dropped))
     for w in summary["warnings"]:
         print(f"warning: {w}", file=sys.stderr)
     print(f"project    {summary['project']}")
@@ -106,14 +145,51 @@ def cmd_data_prepare(args: argparse.Namespace) -> int:
         ratios = _parse_ratios(args.split) if args.split else template.split.model_dump().values()
         tr, va, te = ratios
         split = SplitSettings(train=tr, val=va, test=te, seed=args.seed if args.seed is not None else 42)
-    _, summary = prepare(
-        template, args.input, args.project,
-        recipe=args.recipe, mapping=parse_mapping_args(args.mapping or []), split=split, sheet=args.sheet)
+    from .core.progress import ProgressReporter
+
+    with ProgressReporter(args.json) as progress:
+        _, summary = prepare(
+            template, args.input, args.project, recipe=args.recipe, mapping=parse_mapping_args(args.mapping or []),
+            split=split, sheet=args.sheet, labels=_label_choice(args),
+            progress=lambda stage, frac: progress(stage, round(frac * 100), 100))
     if args.json:
         _print_json(summary)
     else:
         _print_prepare_summary(summary)
     return 0
+
+
+def _label_choice(args: argparse.Namespace):
+    """The label flags over what the project was prepared with (or the template's labels)."""
+    from .core.labels import LabelChoice, parse_code_map, parse_label_list
+    from .core.project import PROJECT_FILE, Project
+
+    flags = (args.labels, args.label_map, args.min_label_rows, args.several_labels)
+    if all(f is None for f in flags):
+        return None  # prepare() keeps the project's earlier choice, else the template's labels
+    old = None
+    if (Path(args.project) / PROJECT_FILE).is_file():
+        old = Project.open(args.project).config.labels
+    choice = old or LabelChoice()
+    changes: dict[str, Any] = {}
+    if args.labels is not None:
+        value = args.labels.strip()
+        if value == "template":
+            changes.update(source="template", labels=[])
+        elif value == "from-data":
+            changes.update(source="data", labels=[])
+        else:
+            changes.update(source="list", labels=parse_label_list(value))
+        changes.update(renames={}, merges={}, excluded=[])
+    if args.label_map is not None:
+        changes["codes"] = parse_code_map(args.label_map)
+    if args.min_label_rows is not None:
+        if args.min_label_rows < 1:
+            raise WorkbenchError(f"--min-label-rows {args.min_label_rows} must be 1 or more.")
+        changes["min_rows"] = args.min_label_rows
+    if args.several_labels is not None:
+        changes["several"] = args.several_labels
+    return choice.model_copy(update=changes)
 
 
 def _parse_ratios(text: str) -> tuple[float, float, float]:
@@ -148,9 +224,9 @@ def follow_run(run_dir: Path, proc, as_json: bool) -> str:
     """Print the run's events as they arrive; returns the final status."""
     import time as _time
 
-    from .core.runs import EventTail, request_stop, summarize
+    from .core.runs import LOG_FILE, event_tail, request_stop, summarize
 
-    tail = EventTail(run_dir / "events.jsonl")
+    tail = event_tail(run_dir)
     total = None
     status = None
     try:
@@ -187,7 +263,8 @@ def follow_run(run_dir: Path, proc, as_json: bool) -> str:
                 if not tail.read_new():
                     status = summarize(run_dir).status
                     if not as_json:
-                        print(f"\nrun {run_dir.name} {status}: the worker exited without reporting; see worker.log")
+                        print(f"\nrun {run_dir.name} {status}: the worker exited without reporting; "
+                              f"see {run_dir / LOG_FILE}")
                     break
             _time.sleep(0.2)
     except KeyboardInterrupt:
@@ -201,65 +278,30 @@ def follow_run(run_dir: Path, proc, as_json: bool) -> str:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from .core.jobs import JobSpec, new_run_id, read_job, write_job
+    from .core.operations import runs as ops
     from .core.project import Project
-    from .core.recommend import recommend
-    from .core.runs import launch_worker, summarize
-    from .core.templates import TemplateCatalog
 
     project = Project.open(args.project)
     if not project.is_prepared:
         raise WorkbenchError(f"Project {project.root} has no prepared data. Run 'workbench data prepare' first.")
     if args.resume:
-        run_dir = project.runs_dir / args.resume
-        if not (run_dir / "job.json").is_file():
-            raise WorkbenchError(f"Run '{args.resume}' does not exist in {project.root}; 'workbench runs' lists the runs.")
-        s = summarize(run_dir)
-        if s.status == "running":
-            raise WorkbenchError(f"Run '{args.resume}' is still running; stop it first.")
-        if s.status == "completed":
-            raise WorkbenchError(f"Run '{args.resume}' has completed; start a new run to train further.")
-        ckpt = args.checkpoint or s.last_checkpoint
-        if not ckpt:
-            raise WorkbenchError(f"Run '{args.resume}' has no checkpoint to resume from; start a new run.")
-        job = read_job(run_dir).model_copy(update={"resume_from": ckpt})
-        write_job(run_dir, job)
-    else:
-        template = TemplateCatalog().get(project.config.template)
-        rec = recommend(template, project.config.stats, "cpu", args.base_model, args.method,
-                        time_budget_min=args.time_budget)
-        hp = template.hyperparameter_defaults()
-        settings = {
-            "epochs": args.epochs if args.epochs is not None else rec.epochs,
-            "max_steps": args.max_steps if args.max_steps is not None else -1,
-            "learning_rate": args.learning_rate or rec.learning_rate,
-            "batch_size": args.batch_size or rec.batch_size,
-            "max_length": args.max_length or rec.max_length,
-            "lora_r": int(hp.get("lora_r", 8)), "lora_alpha": float(hp.get("lora_alpha", 16)),
-            "lora_dropout": float(hp.get("lora_dropout", 0.05)),
-            "warmup_ratio": float(hp.get("warmup_ratio", 0.05)),
-            "gradient_accumulation_steps": int(hp.get("gradient_accumulation_steps", 1)),
-        }
-        if args.eval_steps is None and args.save_steps is None:  # checks (and checkpoints) where it recommends
-            settings.update(eval_steps=rec.eval_steps, save_steps=rec.eval_steps)
-        for key in ("eval_steps", "save_steps", "logging_steps", "seed", "device"):
-            if getattr(args, key) is not None:
-                settings[key] = getattr(args, key)
-        method = "full" if args.base_model.startswith("builtin:") and args.method is None else (args.method or "lora")
-        job = JobSpec(project=str(project.root.resolve()), template=template.id, task=template.task.value,
-                      base_model=args.base_model, method=method, allow_pickle=args.allow_pickle,
-                      quantization=args.quantization, **settings)
-        run_dir = project.runs_dir / new_run_id()
-        write_job(run_dir, job)
+        started = ops.resume_run(project, args.resume, checkpoint=args.checkpoint, detach=False)
         if not args.json:
+            print(f"resuming run {started.run_id} from {started.resumed_from}: worker log in {started.log_path}")
+    else:
+        settings = {k: getattr(args, k, None) for k in ops.SETTINGS}
+        settings["allow_pickle"] = args.allow_pickle or None
+        job = ops.build_job(project, args.base_model, args.method, time_budget_min=args.time_budget, **settings)
+        started = ops.start_run(project, job, detach=False)
+        if not args.json:
+            _, rec = ops.recommended_settings(project, job.base_model, job.method, time_budget_min=args.time_budget)
             print(f"recommended for this data: batch {rec.batch_size}, max length {rec.max_length}, "
                   f"{rec.epochs:g} epochs, learning rate {rec.learning_rate:g}; "
                   f"about {_fmt_secs(rec.est_seconds)} and {rec.est_memory_mb:.0f} MB on the CPU")
             for note in rec.notes:
                 print(f"note: {note}")
-            print(f"run {run_dir.name}: worker log in {run_dir / 'worker.log'}")
-    proc = launch_worker(run_dir, detach=False)
-    status = follow_run(run_dir, proc, args.json)
+            print(f"run {started.run_id}: worker log in {started.log_path}")
+    status = follow_run(started.run_dir, started.proc, args.json)
     return 0 if status in ("completed", "stopped", "running") else 1
 
 
@@ -283,14 +325,10 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 
 def cmd_stop(args: argparse.Namespace) -> int:
+    from .core.operations import runs as ops
     from .core.project import Project
-    from .core.runs import request_stop
 
-    project = Project.open(args.project)
-    run_dir = project.runs_dir / args.run
-    if not (run_dir / "job.json").is_file():
-        raise WorkbenchError(f"Run '{args.run}' does not exist in {project.root}.")
-    request_stop(run_dir)
+    ops.stop_run(ops.run_dir_of(Project.open(args.project), args.run))
     print(f"asked run {args.run} to save a checkpoint and stop")
     return 0
 
@@ -301,10 +339,9 @@ def cmd_stop(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     """The embedded-defaults flow, headless: a sample template's data prepared into a
     project, the built-in tiny model trained on it in the worker, then evaluated."""
-    from .core.jobs import JobSpec, new_run_id, write_job
+    from .core.operations import runs as ops
     from .core.paths import default_projects_dir
     from .core.project import prepare
-    from .core.runs import launch_worker
     from .core.templates import TemplateCatalog
 
     template = TemplateCatalog().get(args.template)
@@ -314,13 +351,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     _print_prepare_summary(summary)
     if args.steps <= 0:
         return 0
-    job = JobSpec(project=str(project.root.resolve()), template=template.id, task=template.task.value,
-                  base_model="builtin:tiny", method="full", max_steps=args.steps, learning_rate=3e-3,
-                  max_length=128, eval_steps=args.steps, save_steps=args.steps, logging_steps=5, device="cpu")
-    run_dir = project.runs_dir / new_run_id()
-    write_job(run_dir, job)
+    job = ops.build_job(project, "builtin:tiny", template=template, max_steps=args.steps, learning_rate=3e-3,
+                        max_length=128, eval_steps=args.steps, logging_steps=5, device="cpu")
+    started = ops.start_run(project, job, detach=False)
+    run_dir = started.run_dir
     print()
-    status = follow_run(run_dir, launch_worker(run_dir, detach=False), as_json=False)
+    status = follow_run(run_dir, started.proc, as_json=False)
     if status != "completed":
         return 1
     print()
@@ -370,24 +406,12 @@ def _quiet_engine_imports() -> None:
     warnings.filterwarnings("ignore", message="Setuptools is replacing distutils")
 
 
-def _stage_printer(quiet: bool):
-    last: dict[str, Any] = {}
-
-    def report(stage: str, done: int, total: int) -> None:
-        if quiet or (last.get("stage") == stage and done not in (0, total)):
-            return
-        last["stage"] = stage
-        print(f"  {stage} {done}/{total}" if total > 1 else f"  {stage}", file=sys.stderr, flush=True)
-
-    return report
-
-
 def _fmt_metric(v: Any) -> str:
     return "-" if v is None else (f"{v:.4f}" if isinstance(v, float) else str(v))
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from .core.trained import resolve_trained_run
+    from .core.trained import eval_files, resolve_trained_run
 
     trained = resolve_trained_run(args.project, args.run, args.checkpoint)  # bad input fails before paddle loads
     if trained.note and not args.json:
@@ -395,15 +419,17 @@ def cmd_eval(args: argparse.Namespace) -> int:
     _quiet_engine_imports()
     from .engine.evaluate import evaluate_run
 
-    with _StdoutToStderr():
+    from .core.progress import ProgressReporter
+
+    with ProgressReporter(args.json) as progress, _StdoutToStderr():
         result = evaluate_run(args.project, args.run, checkpoint=args.checkpoint, compare_base=args.compare_base,
                               split=args.split,
                               device=args.device, max_new_tokens=args.max_new_tokens, limit=args.limit,
-                              progress=_stage_printer(args.json))
-    out = trained.eval_dir
+                              progress=progress)
+    files = eval_files(trained.run_dir)
     if args.json:
         _print_json({**{k: v for k, v in result.items() if k not in ("best", "worst")},
-                     "files": {name: str(out / name) for name in ("metrics.json", "predictions.csv", "report.html")}})
+                     "files": {p.name: str(p) for p in files.values()}})
         return 0
     m, base, baseline = result["metrics"], result.get("base"), result.get("baseline")
     keys = (["accuracy", "macro_f1"] if result["task"] == "classification" else ["rouge_l", "bleu", "exact_match"]) \
@@ -418,8 +444,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(baseline["comparison"]["sentence"])
     for lab, v in (m.get("per_class") or {}).items():
         print(f"  {lab}: precision {v['precision']:.3f} recall {v['recall']:.3f} f1 {v['f1']:.3f} ({v['support']})")
-    print(f"report      {out / 'report.html'}")
-    print(f"predictions {out / 'predictions.csv'}")
+    print(f"report      {files['report']}")
+    print(f"predictions {files['predictions']}")
     return 0
 
 
@@ -443,9 +469,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"note: {trained.note}", file=sys.stderr)
     from .engine.export import export_run
 
-    with _StdoutToStderr():
+    from .core.progress import ProgressReporter
+
+    with ProgressReporter(args.json) as progress, _StdoutToStderr():
         result = export_run(project.root, args.run, out, checkpoint=args.checkpoint, formats=formats, int8=args.int8,
-                            evaluate=not args.no_eval, progress=_stage_printer(args.json))
+                            evaluate=not args.no_eval, progress=progress)
     if args.json:
         _print_json(result)
         return 0
@@ -496,6 +524,32 @@ def cmd_playground(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_predict(args: argparse.Namespace) -> int:
+    from .core.operations.predict import check_paths
+    from .core.trained import resolve_trained_run
+
+    check_paths(args.input, args.output)  # bad input fails before paddle loads
+    trained = resolve_trained_run(args.project, args.run)
+    if trained.note and not args.json:
+        print(f"note: {trained.note}", file=sys.stderr)
+    _quiet_engine_imports()
+    from .engine.predict import predict_file
+
+    from .core.progress import ProgressReporter
+
+    with ProgressReporter(args.json) as progress, _StdoutToStderr():
+        result = predict_file(args.project, args.run, args.input, args.output, sheet=args.sheet,
+                              all_probabilities=args.all_probabilities, max_new_tokens=args.max_new_tokens,
+                              device=args.device, progress=progress)
+    if args.json:
+        _print_json(result)
+        return 0
+    print(f"{result['rows']} rows predicted by run {result['run']} ({result['source']}) -> {result['output']}")
+    for label, count in (result.get("labels") or {}).items():
+        print(f"  {label}: {count}")
+    return 0
+
+
 def _add_eval_export_parsers(sub) -> None:
     ev = sub.add_parser("eval", help="evaluate a run on the test split (metrics, predictions, HTML report)")
     ev.add_argument("--project", required=True)
@@ -521,6 +575,18 @@ def _add_eval_export_parsers(sub) -> None:
     ex.add_argument("--no-eval", action="store_true", help="do not evaluate first (the model card then has no figures)")
     ex.add_argument("--json", action="store_true")
     ex.set_defaults(func=cmd_export)
+
+    pr = sub.add_parser("predict", help="apply a trained run to a new file (CSV, Excel, JSON, ...)")
+    pr.add_argument("--project", required=True)
+    pr.add_argument("--run", required=True)
+    pr.add_argument("--input", required=True, help="any file 'data prepare' reads; the project's column names")
+    pr.add_argument("--output", required=True, help="a new .csv or .xlsx file: the input columns plus the prediction")
+    pr.add_argument("--sheet", help="Excel sheet to read (default: the first)")
+    pr.add_argument("--all-probabilities", action="store_true", help="classification: one column per label")
+    pr.add_argument("--max-new-tokens", type=int, help="instruction tasks: longest generated answer")
+    pr.add_argument("--device", default="cpu")
+    pr.add_argument("--json", action="store_true", help="progress lines, then the result as the last line")
+    pr.set_defaults(func=cmd_predict)
 
     pg = sub.add_parser("playground", help="generate from a prompt with a trained run")
     pg.add_argument("--project", required=True)
@@ -550,6 +616,14 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("templates", help="list the vertical templates")
     t.add_argument("--json", action="store_true")
     t.set_defaults(func=cmd_templates)
+    tsub = t.add_subparsers(dest="templates_command")
+    ts = tsub.add_parser("save", help="save a prepared project as an organisation template")
+    ts.add_argument("--project", required=True)
+    ts.add_argument("--id", required=True, help="the new template's id: lower-case letters, digits, _ and -")
+    ts.add_argument("--name-zh", help="its Chinese name (default: the project's name)")
+    ts.add_argument("--name-en", help="its English name (default: the project's name)")
+    ts.add_argument("--json", action="store_true")
+    ts.set_defaults(func=cmd_templates_save)
 
     d = sub.add_parser("data", help="inspect and prepare data")
     dsub = d.add_subparsers(dest="data_command", required=True)
@@ -564,7 +638,18 @@ def build_parser() -> argparse.ArgumentParser:
     dp.add_argument("--input", required=True)
     dp.add_argument("--project", required=True)
     dp.add_argument("--recipe", help="cleaning recipe JSON file (default: the template's recipe)")
-    dp.add_argument("--mapping", nargs="*", metavar="ROLE=COLUMN")
+    dp.add_argument("--mapping", nargs="+", action="extend", metavar="ROLE=COLUMN",
+                    help="which column plays which role; repeat the flag or give several pairs "
+                         "(role=column role=column, or role=column,role=column)")
+    dp.add_argument("--labels", metavar="template|from-data|L1,L2,...",
+                    help="the label set: the template's (default for a new project), the labels found in "
+                         "the data, or your own list; rows outside it are dropped and counted")
+    dp.add_argument("--label-map", action="append", metavar="CODE=NAME[,CODE=NAME...]",
+                    help="names for label codes, e.g. 0=负面,1=中性,2=正面")
+    dp.add_argument("--min-label-rows", type=int, metavar="N",
+                    help="drop labels with fewer rows after cleaning (default: enough to reach every split)")
+    dp.add_argument("--several-labels", choices=["drop", "first"],
+                    help="rows whose label cell lists several labels: drop them (default) or keep the first")
     dp.add_argument("--sheet", help="Excel sheet to read (default: the first)")
     dp.add_argument("--split", help="train,val,test ratios, e.g. 0.8,0.1,0.1")
     dp.add_argument("--seed", type=int)

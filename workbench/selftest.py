@@ -275,10 +275,8 @@ class SelfTest:
                 f"onnx max diff {onnx.get('max_abs_diff', float('nan')):.1e}")
 
     def predictor(self) -> str:
-        from .core.templates import TemplateCatalog
-
         bundle = self.state["bundle"]
-        template = TemplateCatalog().get(TEMPLATE)
+        labels = self.state["project"].task.labels  # the project's own, as the bundle's
         src, dst = self.workdir / "predict-in.csv", self.workdir / "predict-out.csv"
         texts = ["央行宣布下调存款准备金率，市场流动性充裕", "公司业绩大幅下滑，股价暴跌"]
         with open(src, "w", encoding="utf-8-sig", newline="") as fh:
@@ -294,8 +292,8 @@ class SelfTest:
             raise CheckFailed(f"predict.py exited {res.returncode}: {tail}")
         with open(dst, encoding="utf-8-sig", newline="") as fh:
             got = [r.get("prediction") for r in csv.DictReader(fh)]
-        if len(got) != len(texts) or any(g not in template.labels for g in got):
-            raise CheckFailed(f"predict.py answered {got}; expected one of {template.labels} per row")
+        if len(got) != len(texts) or any(g not in labels for g in got):
+            raise CheckFailed(f"predict.py answered {got}; expected one of {labels} per row")
         return f"predict.py in its own process labelled {len(got)} rows ({', '.join(got)})"
 
 

@@ -1,737 +1,814 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
-  <context>
+<context>
+    <name>ApplyFileWidget</name>
+    <message>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="43"/>
+        <source>Choose a file…</source>
+        <translation>选择文件…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="45"/>
+        <source>Pick a file with new rows (the same columns as your data); the model adds its prediction to every row.</source>
+        <translation>选择一个包含新数据行的文件（列与您的数据相同）；模型会为每一行加上预测结果。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="49"/>
+        <source>One probability column per label</source>
+        <translation>每个标签一列概率</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="50"/>
+        <source>Predict</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="54"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="57"/>
+        <source>Save as…</source>
+        <translation>另存为…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="90"/>
+        <source>File to predict</source>
+        <translation>要预测的文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="91"/>
+        <source>Data files ({0})</source>
+        <translation>数据文件（{0}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="122"/>
+        <source>Predicting {0} in a separate process…</source>
+        <translation>正在独立进程中预测 {0}…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="126"/>
+        <source>Predicting {0}</source>
+        <translation>正在预测 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="151"/>
+        <source>Predicting: {0} of {1} rows</source>
+        <translation>正在预测：第 {0} 行，共 {1} 行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="156"/>
+        <source>Cancelled; nothing was written.</source>
+        <translation>已取消；未写入任何文件。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="163"/>
+        <source>Prediction failed</source>
+        <translation>预测失败</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="168"/>
+        <source>The prediction ended without a result.</source>
+        <translation>预测结束，但没有返回结果。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="172"/>
+        <source>{0} rows predicted; the result is in {1}.</source>
+        <translation>已预测 {0} 行；结果保存在 {1}。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="173"/>
+        <source>Reading the result</source>
+        <translation>正在读取结果</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="194"/>
+        <source>Save the predictions</source>
+        <translation>保存预测结果</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="195"/>
+        <source>CSV (*.csv);;Excel (*.xlsx)</source>
+        <translation>CSV（*.csv）;;Excel（*.xlsx）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="201"/>
+        <source>Saving the predictions</source>
+        <translation>正在保存预测结果</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="202"/>
+        <source>Saved to {0}.</source>
+        <translation>已保存到 {0}。</translation>
+    </message>
+</context>
+<context>
+    <name>CodeNamesDialog</name>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="25"/>
+        <source>Name the codes</source>
+        <translation>为代码命名</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="27"/>
+        <source>Give each code the label name it stands for; leave a name empty to keep the code.</source>
+        <translation>为每个代码填写它代表的标签名称；留空则保留代码本身。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="31"/>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="31"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+</context>
+<context>
     <name>CommandRunner</name>
     <message>
-      <location filename="../../workbench/gui/commands.py" line="107" />
-      <source>This version of Workbench has no '{0}' command yet, so this step cannot run. Update Workbench.</source>
-      <translation>当前版本的 Workbench 还没有“{0}”命令，这一步无法运行。请更新 Workbench。</translation>
+        <location filename="../../workbench/gui/commands.py" line="207"/>
+        <source>This version of Workbench has no &apos;{0}&apos; command yet, so this step cannot run. Update Workbench.</source>
+        <translation>当前版本的 Workbench 还没有“{0}”命令，这一步无法运行。请更新 Workbench。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/commands.py" line="113" />
-      <source>The '{0}' command ended with status {1}. Its last output was:
+        <location filename="../../workbench/gui/commands.py" line="213"/>
+        <source>The &apos;{0}&apos; command ended with status {1}. Its last output was:
 {2}</source>
-      <translation>“{0}”命令以状态 {1} 结束。最后的输出是：
+        <translation>“{0}”命令以状态 {1} 结束。最后的输出是：
 {2}</translation>
     </message>
-  </context>
-  <context>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="155"/>
+        <source>The &apos;{0}&apos; step could not be started: {1}</source>
+        <translation>“{0}”这一步无法启动：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="188"/>
+        <source>importing</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="189"/>
+        <source>cleaning</source>
+        <translation>清洗</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="190"/>
+        <source>the trained model answers</source>
+        <translation>训练后的模型作答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="191"/>
+        <source>the base model answers</source>
+        <translation>基础模型作答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="192"/>
+        <source>evaluating</source>
+        <translation>评估</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="193"/>
+        <source>loading the model</source>
+        <translation>加载模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="194"/>
+        <source>saving the tokenizer</source>
+        <translation>保存分词器</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="195"/>
+        <source>merged weights</source>
+        <translation>合并权重</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="196"/>
+        <source>static model and its check</source>
+        <translation>静态模型及其校验</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="197"/>
+        <source>measuring speed</source>
+        <translation>测量速度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="198"/>
+        <source>ONNX model and its check</source>
+        <translation>ONNX 模型及其校验</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="199"/>
+        <source>prediction script</source>
+        <translation>预测脚本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="200"/>
+        <source>int8 model</source>
+        <translation>int8 模型</translation>
+    </message>
+</context>
+<context>
     <name>DataPage</name>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="42" />
-      <source>Text</source>
-      <translation>文本</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="47"/>
+        <source>Text</source>
+        <translation>文本</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="43" />
-      <source>Label</source>
-      <translation>标签</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="48"/>
+        <source>Label</source>
+        <translation>标签</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="44" />
-      <source>Instruction / question</source>
-      <translation>指令 / 问题</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="49"/>
+        <source>Instruction / question</source>
+        <translation>指令 / 问题</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="45" />
-      <source>Extra input</source>
-      <translation>补充输入</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="50"/>
+        <source>Extra input</source>
+        <translation>补充输入</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="46" />
-      <source>Answer / output</source>
-      <translation>回答 / 输出</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="51"/>
+        <source>Answer / output</source>
+        <translation>回答 / 输出</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="55" />
-      <source>JSON (Alpaca)</source>
-      <translation>JSON（Alpaca）</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="62"/>
+        <source>Choose the column that holds “{0}”: it is required.</source>
+        <translation>请选择存放“{0}”的列：这一项是必需的。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="56" />
-      <source>JSON (ShareGPT)</source>
-      <translation>JSON（ShareGPT）</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="64"/>
+        <source>The column “{0}” is not in this file; choose another one.</source>
+        <translation>文件中没有“{0}”这一列，请选择其他列。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="57" />
-      <source>JSON (chat messages)</source>
-      <translation>JSON（对话消息）</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="66"/>
+        <source>The column “{0}” is already used for “{1}”; each column can hold one thing only.</source>
+        <translation>“{0}”列已用于“{1}”；每一列只能对应一项。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="58" />
-      <source>JSON (src/tgt)</source>
-      <translation>JSON（src/tgt）</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="69"/>
+        <source>This template has no field “{0}”.</source>
+        <translation>此模板没有“{0}”这一项。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="69" />
-      <source>UTF-8 with BOM</source>
-      <translation>UTF-8（带 BOM）</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="71"/>
+        <source>No rows are left after cleaning. Check the mapping and loosen the cleaning steps.</source>
+        <translation>清洗后没有剩下任何行。请检查列映射并放宽清洗步骤。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="227" />
-      <source>Import a file…</source>
-      <translation>导入文件…</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="73"/>
+        <source>none</source>
+        <translation>无</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="229" />
-      <source>No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window.</source>
-      <translation>还没有数据：请导入 CSV、Excel、JSON/JSONL 或 Parquet 文件，或把文件拖到窗口上。</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="74"/>
+        <source>The labels have fewer than two different values after cleaning (found: {0}). Classification needs at least two: check the column chosen for “{1}”.</source>
+        <translation>清洗后标签只有不到两种取值（找到：{0}）。分类至少需要两种：请检查为“{1}”选择的列。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="236" />
-      <source>Save and prepare the data</source>
-      <translation>保存并准备数据</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="77"/>
+        <source>{0} rows have labels outside the template&apos;s set ({1}). Add them as other spellings in the step “{2}”, or drop rows with other labels.</source>
+        <translation>有 {0} 行的标签不在模板的标签集中（{1}）。请在“{2}”步骤中把它们添加为其他写法，或删除带有其他标签的行。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="238" />
-      <source>Writes the cleaned, split data into the project so that training can start.</source>
-      <translation>把清洗并划分好的数据写入项目，之后即可开始训练。</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="81"/>
+        <source>{0} of {1} rows have labels outside the template&apos;s set; your data has its own ({2}). On the Labels tab, use the labels found in your data.</source>
+        <translation>{1} 行中有 {0} 行的标签不在模板的标签集中；你的数据有自己的标签（{2}）。请在“标签”页中使用数据中的标签。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="252" />
-      <source>Imported data</source>
-      <translation>导入的原始数据</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="85"/>
+        <source>Labels with fewer than {0} rows after cleaning were dropped: {1}. Lower the least rows per label on the Labels tab, or add rows.</source>
+        <translation>清洗后少于 {0} 行的标签已删除：{1}。请在“标签”页调低每个标签的最少行数，或补充数据。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="253" />
-      <source>After cleaning</source>
-      <translation>清洗后的数据</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="88"/>
+        <source>Every row&apos;s “{0}” is empty: choose the column that holds it.</source>
+        <translation>所有行的“{0}”都为空：请选择存放它的列。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="256" />
-      <source>Filter rows containing…</source>
-      <translation>筛选包含以下内容的行…</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="90"/>
+        <source>{0} rows have an empty “{1}”; the step “{2}” on it removes them.</source>
+        <translation>有 {0} 行的“{1}”为空；对它使用“{2}”步骤可以删除这些行。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="260" />
-      <location filename="../../workbench/gui/pages/data_page.py" line="575" />
-      <source>in all columns</source>
-      <translation>所有列</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="99"/>
+        <source>JSON (Alpaca)</source>
+        <translation>JSON（Alpaca）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="288" />
-      <source>Columns</source>
-      <translation>列</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="100"/>
+        <source>JSON (ShareGPT)</source>
+        <translation>JSON（ShareGPT）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="289" />
-      <location filename="../../workbench/gui/pages/data_page.py" line="953" />
-      <source>Cleaning</source>
-      <translation>清洗</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="101"/>
+        <source>JSON (chat messages)</source>
+        <translation>JSON（对话消息）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="290" />
-      <source>Mapping</source>
-      <translation>列对应</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="102"/>
+        <source>JSON (src/tgt)</source>
+        <translation>JSON（src/tgt）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="291" />
-      <source>Split</source>
-      <translation>划分</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="113"/>
+        <source>UTF-8 with BOM</source>
+        <translation>UTF-8（带 BOM）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="304" />
-      <source>Undo</source>
-      <translation>撤销</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="279"/>
+        <source>Import a file…</source>
+        <translation>导入文件…</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="311" />
-      <source>Redo</source>
-      <translation>重做</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="281"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="544"/>
+        <source>No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window.</source>
+        <translation>还没有数据：请导入 CSV、Excel、JSON/JSONL 或 Parquet 文件，或把文件拖到窗口上。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="321" />
-      <location filename="../../workbench/gui/pages/data_page.py" line="394" />
-      <source>Column</source>
-      <translation>列</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="288"/>
+        <source>Save and prepare the data</source>
+        <translation>保存并准备数据</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="326" />
-      <source>Import data to see its columns.</source>
-      <translation>导入数据后即可查看各列。</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="290"/>
+        <source>Writes the cleaned, split data into the project so that training can start.</source>
+        <translation>把清洗并划分好的数据写入项目，之后即可开始训练。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="329" />
-      <source>Text length (characters)</source>
-      <translation>文本长度（字符）</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="310"/>
+        <source>Imported data</source>
+        <translation>导入的原始数据</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="330" />
-      <location filename="../../workbench/gui/pages/data_page.py" line="667" />
-      <source>Most frequent values</source>
-      <translation>最常见的取值</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="311"/>
+        <source>After cleaning</source>
+        <translation>清洗后的数据</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="342" />
-      <source>Step</source>
-      <translation>步骤</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="314"/>
+        <source>Filter rows containing…</source>
+        <translation>筛选包含以下内容的行…</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="342" />
-      <source>Rows dropped</source>
-      <translation>删除的行</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="318"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="661"/>
+        <source>in all columns</source>
+        <translation>所有列</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="342" />
-      <source>Cells changed</source>
-      <translation>修改的单元格</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="347"/>
+        <source>Columns</source>
+        <translation>列</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="356" />
-      <source>Add step</source>
-      <translation>添加步骤</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="348"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1061"/>
+        <source>Cleaning</source>
+        <translation>清洗</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="366" />
-      <source>Remove the selected step</source>
-      <translation>删除选中的步骤</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="349"/>
+        <source>Mapping</source>
+        <translation>列对应</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="370" />
-      <source>Move the step up</source>
-      <translation>上移该步骤</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="353"/>
+        <source>Split</source>
+        <translation>划分</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="374" />
-      <source>Move the step down</source>
-      <translation>下移该步骤</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="369"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="390" />
-      <source>Affected rows (before → after)</source>
-      <translation>受影响的行（处理前 → 处理后）</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="376"/>
+        <source>Redo</source>
+        <translation>重做</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="394" />
-      <source>Row</source>
-      <translation>行</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="386"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="459"/>
+        <source>Column</source>
+        <translation>列</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="394" />
-      <source>Before</source>
-      <translation>处理前</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="391"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="546"/>
+        <source>Import data to see its columns.</source>
+        <translation>导入数据后即可查看各列。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="394" />
-      <source>After</source>
-      <translation>处理后</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="394"/>
+        <source>Text length (characters)</source>
+        <translation>文本长度（字符）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="414" />
-      <source>Tell Workbench which column of your file plays which part. Required parts are marked *.</source>
-      <translation>告诉 Workbench 文件中的哪一列对应哪一部分。必填部分标有 *。</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="395"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="753"/>
+        <source>Most frequent values</source>
+        <translation>最常见的取值</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="433" />
-      <source>Training %</source>
-      <translation>训练 %</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="407"/>
+        <source>Step</source>
+        <translation>步骤</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="433" />
-      <source>Validation %</source>
-      <translation>验证 %</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="407"/>
+        <source>Rows dropped</source>
+        <translation>删除的行</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="433" />
-      <source>Test %</source>
-      <translation>测试 %</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="407"/>
+        <source>Cells changed</source>
+        <translation>修改的单元格</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="444" />
-      <source>The same number gives the same split every time.</source>
-      <translation>相同的数字每次得到相同的划分。</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="421"/>
+        <source>Add step</source>
+        <translation>添加步骤</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="445" />
-      <source>Random seed</source>
-      <translation>随机种子</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="431"/>
+        <source>Remove the selected step</source>
+        <translation>删除选中的步骤</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="450" />
-      <source>The model learns from the training rows, is checked on the validation rows while it trains, and is measured on the test rows, which it never sees. For classification every label is split in the same proportions.</source>
-      <translation>模型从训练数据中学习，训练过程中用验证数据检查，最后用它从未见过的测试数据衡量效果。分类任务中每个标签都按相同比例划分。</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="435"/>
+        <source>Move the step up</source>
+        <translation>上移该步骤</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="498" />
-      <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
-      <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="439"/>
+        <source>Move the step down</source>
+        <translation>下移该步骤</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="499" />
-      <source>Import a data file</source>
-      <translation>导入数据文件</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="455"/>
+        <source>Affected rows (before → after)</source>
+        <translation>受影响的行（处理前 → 处理后）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="505" />
-      <source>No template chosen</source>
-      <translation>未选择模板</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="459"/>
+        <source>Row</source>
+        <translation>行</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="506" />
-      <source>Choose a template first: it says which columns the data needs.</source>
-      <translation>请先选择模板：模板决定了数据需要哪些列。</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="459"/>
+        <source>Before</source>
+        <translation>处理前</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="532" />
-      <source>{0} · {1} rows · {2} columns · {3}</source>
-      <translation>{0} · {1} 行 · {2} 列 · {3}</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="459"/>
+        <source>After</source>
+        <translation>处理后</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="537" />
-      <source>{0}
-Shown from the project's copy of it, taken when the data was prepared.</source>
-      <translation>{0}
+        <location filename="../../workbench/gui/pages/data_page.py" line="479"/>
+        <source>Tell Workbench which column of your file plays which part. Required parts are marked *.</source>
+        <translation>告诉 Workbench 文件中的哪一列对应哪一部分。必填部分标有 *。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="498"/>
+        <source>Training %</source>
+        <translation>训练 %</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="498"/>
+        <source>Validation %</source>
+        <translation>验证 %</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="498"/>
+        <source>Test %</source>
+        <translation>测试 %</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="509"/>
+        <source>The same number gives the same split every time.</source>
+        <translation>相同的数字每次得到相同的划分。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="510"/>
+        <source>Random seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="515"/>
+        <source>The model learns from the training rows, is checked on the validation rows while it trains, and is measured on the test rows, which it never sees. For classification every label is split in the same proportions.</source>
+        <translation>模型从训练数据中学习，训练过程中用验证数据检查，最后用它从未见过的测试数据衡量效果。分类任务中每个标签都按相同比例划分。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="582"/>
+        <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
+        <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="583"/>
+        <source>Import a data file</source>
+        <translation>导入数据文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="589"/>
+        <source>No template chosen</source>
+        <translation>未选择模板</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="590"/>
+        <source>Choose a template first: it says which columns the data needs.</source>
+        <translation>请先选择模板：模板决定了数据需要哪些列。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="618"/>
+        <source>{0} · {1} rows · {2} columns · {3}</source>
+        <translation>{0} · {1} 行 · {2} 列 · {3}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="623"/>
+        <source>{0}
+Shown from the project&apos;s copy of it, taken when the data was prepared.</source>
+        <translation>{0}
 显示的是准备数据时保存在项目中的副本。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="554" />
-      <source>Reading {0}</source>
-      <translation>正在读取 {0}</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="640"/>
+        <source>Reading {0}</source>
+        <translation>正在读取 {0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="591" />
-      <source>{0} rows</source>
-      <translation>{0} 行</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="677"/>
+        <source>{0} rows</source>
+        <translation>{0} 行</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="593" />
-      <source>{0} of {1} rows</source>
-      <translation>{1} 行中的 {0} 行</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="679"/>
+        <source>{0} of {1} rows</source>
+        <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="627" />
-      <source>Sorting and filtering</source>
-      <translation>正在排序和筛选</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="713"/>
+        <source>Sorting and filtering</source>
+        <translation>正在排序和筛选</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="648" />
-      <source>Computing column statistics</source>
-      <translation>正在计算列统计</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="734"/>
+        <source>Computing column statistics</source>
+        <translation>正在计算列统计</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="657" />
-      <source>{0} rows · {1} missing or blank ({2:.1%}) · {3} distinct values · average length {4:.0f}, longest {5} characters</source>
-      <translation>{0} 行 · {1} 个缺失或空白（{2:.1%}）· {3} 个不同取值 · 平均长度 {4:.0f}，最长 {5} 个字符</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="743"/>
+        <source>{0} rows · {1} missing or blank ({2:.1%}) · {3} distinct values · average length {4:.0f}, longest {5} characters</source>
+        <translation>{0} 行 · {1} 个缺失或空白（{2:.1%}）· {3} 个不同取值 · 平均长度 {4:.0f}，最长 {5} 个字符</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="667" />
-      <source>Label distribution</source>
-      <translation>标签分布</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="753"/>
+        <source>Label distribution</source>
+        <translation>标签分布</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="690" />
-      <source>(none)</source>
-      <translation>（无）</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="776"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="712" />
-      <source>map {0}</source>
-      <translation>对应“{0}”</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="798"/>
+        <source>map {0}</source>
+        <translation>对应“{0}”</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="728" />
-      <source>Fix the mapping above; cleaning and preparing wait for it.</source>
-      <translation>请先修正上面的列对应关系，清洗和准备数据需要它。</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="810"/>
+        <source>Import a data file first; then choose which column holds what.</source>
+        <translation>请先导入数据文件，再选择每一列的用途。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="732" />
-      <source>The mapping is complete.</source>
-      <translation>列对应关系已完整。</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="822"/>
+        <source>Fix the mapping above; cleaning and preparing wait for it.</source>
+        <translation>请先修正上面的列对应关系，清洗和准备数据需要它。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="784" />
-      <source>add {0}</source>
-      <translation>添加“{0}”</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="826"/>
+        <source>The mapping is complete.</source>
+        <translation>列对应关系已完整。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="793" />
-      <source>remove {0}</source>
-      <translation>删除“{0}”</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="886"/>
+        <source>add {0}</source>
+        <translation>添加“{0}”</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="802" />
-      <source>move {0}</source>
-      <translation>移动“{0}”</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="895"/>
+        <source>remove {0}</source>
+        <translation>删除“{0}”</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="810" />
-      <source>switch on {0}</source>
-      <translation>开启“{0}”</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="904"/>
+        <source>move {0}</source>
+        <translation>移动“{0}”</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="810" />
-      <source>switch off {0}</source>
-      <translation>关闭“{0}”</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="912"/>
+        <source>switch on {0}</source>
+        <translation>开启“{0}”</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="835" />
-      <source>change {0}</source>
-      <translation>修改“{0}”</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="912"/>
+        <source>switch off {0}</source>
+        <translation>关闭“{0}”</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="867" />
-      <source>Select a step to see and change its settings.</source>
-      <translation>选择一个步骤以查看和修改它的设置。</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="937"/>
+        <source>change {0}</source>
+        <translation>修改“{0}”</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="888" />
-      <source>(row dropped)</source>
-      <translation>（该行已删除）</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="969"/>
+        <source>Select a step to see and change its settings.</source>
+        <translation>选择一个步骤以查看和修改它的设置。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="901" />
-      <source>Affected rows (before → after): {0} of them shown</source>
-      <translation>受影响的行（处理前 → 处理后）：显示其中 {0} 行</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="990"/>
+        <source>(row dropped)</source>
+        <translation>（该行已删除）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="902" />
-      <source>Affected rows: none in this data</source>
-      <translation>受影响的行：这份数据中没有</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1003"/>
+        <source>Affected rows (before → after): {0} of them shown</source>
+        <translation>受影响的行（处理前 → 处理后）：显示其中 {0} 行</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="940" />
-      <source>{0} rows imported → {1} rows after cleaning.</source>
-      <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1004"/>
+        <source>Affected rows: none in this data</source>
+        <translation>受影响的行：这份数据中没有</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="951" />
-      <source>Cleaning failed</source>
-      <translation>清洗失败</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1048"/>
+        <source>{0} rows imported → {1} rows after cleaning.</source>
+        <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="969" />
-      <source>The three parts add up to {0:g}%; they must add up to 100%.</source>
-      <translation>三部分合计 {0:g}%，必须等于 100%。</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1059"/>
+        <source>Cleaning failed</source>
+        <translation>清洗失败</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="972" />
-      <source>The training part cannot be empty.</source>
-      <translation>训练部分不能为空。</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1077"/>
+        <source>The three parts add up to {0:g}%; they must add up to 100%.</source>
+        <translation>三部分合计 {0:g}%，必须等于 100%。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="978" />
-      <source>About {0} training, {1} validation and {2} test rows.</source>
-      <translation>约 {0} 行用于训练、{1} 行用于验证、{2} 行用于测试。</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1080"/>
+        <source>The training part cannot be empty.</source>
+        <translation>训练部分不能为空。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="981" />
-      <source>The split is valid.</source>
-      <translation>划分比例有效。</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1086"/>
+        <source>About {0} training, {1} validation and {2} test rows.</source>
+        <translation>约 {0} 行用于训练、{1} 行用于验证、{2} 行用于测试。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="993" />
-      <source>The split is not valid</source>
-      <translation>划分比例无效</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1089"/>
+        <source>The split is valid.</source>
+        <translation>划分比例有效。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="1017" />
-      <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
-      <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1101"/>
+        <source>The split is not valid</source>
+        <translation>划分比例无效</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/data_page.py" line="1021" />
-      <source>Preparing the data</source>
-      <translation>正在准备数据</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1127"/>
+        <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
+        <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
     </message>
-  </context>
-  <context>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1131"/>
+        <source>Preparing the data</source>
+        <translation>正在准备数据</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="292"/>
+        <source>Save as template…</source>
+        <translation>另存为模板…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="294"/>
+        <source>Saves this project&apos;s labels, prompt, cleaning and settings, with a small cleaned sample, as a template your organisation can start from.</source>
+        <translation>把本项目的标签、提示词、清洗步骤和设置连同一小份清洗后的样例数据保存为模板，供本单位以后直接使用。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="352"/>
+        <source>Labels</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="356"/>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1146"/>
+        <source>change the labels</source>
+        <translation>修改标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1155"/>
+        <source>edit the prompt</source>
+        <translation>编辑提示词</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1184"/>
+        <source>Saving the template</source>
+        <translation>正在保存模板</translation>
+    </message>
+</context>
+<context>
     <name>EnvironmentDialog</name>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="142" />
-      <source>Environment</source>
-      <translation>运行环境</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="143"/>
+        <source>Environment</source>
+        <translation>运行环境</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="144" />
-      <location filename="../../workbench/gui/dialogs.py" line="169" />
-      <source>Checking the PaddlePaddle installation in a separate process…</source>
-      <translation>正在独立进程中检查飞桨安装情况…</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="145"/>
+        <location filename="../../workbench/gui/dialogs.py" line="167"/>
+        <source>Checking the PaddlePaddle installation in a separate process…</source>
+        <translation>正在独立进程中检查飞桨安装情况…</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="152" />
-      <source>Check again</source>
-      <translation>重新检查</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="153"/>
+        <source>Check again</source>
+        <translation>重新检查</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="183" />
-      <source>The check did not finish (exit status {0}). The details below say why; reinstalling the application usually fixes it.</source>
-      <translation>检查没有完成（退出状态 {0}）。原因见下方详细信息；重新安装本软件通常可以解决。</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="200"/>
+        <source>&lt;b&gt;PaddlePaddle cannot be loaded:&lt;/b&gt; {0}&lt;br&gt;Training, evaluation and export need it; reinstall the application or its dependencies.</source>
+        <translation>&lt;b&gt;无法加载飞桨 PaddlePaddle：&lt;/b&gt;{0}&lt;br&gt;训练、评估和导出都需要它，请重新安装本软件或其依赖。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="192" />
-      <source>&lt;b&gt;PaddlePaddle cannot be loaded:&lt;/b&gt; {0}&lt;br&gt;Training, evaluation and export need it; reinstall the application or its dependencies.</source>
-      <translation>&lt;b&gt;无法加载飞桨 PaddlePaddle：&lt;/b&gt;{0}&lt;br&gt;训练、评估和导出都需要它，请重新安装本软件或其依赖。</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="204"/>
+        <source>passed</source>
+        <translation>通过</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="196" />
-      <source>passed</source>
-      <translation>通过</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="204"/>
+        <source>failed</source>
+        <translation>失败</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="196" />
-      <source>failed</source>
-      <translation>失败</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="206"/>
+        <source>&lt;b&gt;PaddlePaddle&lt;/b&gt; {0}</source>
+        <translation>&lt;b&gt;飞桨 PaddlePaddle&lt;/b&gt; {0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="198" />
-      <source>&lt;b&gt;PaddlePaddle&lt;/b&gt; {0}</source>
-      <translation>&lt;b&gt;飞桨 PaddlePaddle&lt;/b&gt; {0}</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="207"/>
+        <source>&lt;b&gt;PaddleFormers&lt;/b&gt; {0}</source>
+        <translation>&lt;b&gt;PaddleFormers&lt;/b&gt; {0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="199" />
-      <source>&lt;b&gt;PaddleFormers&lt;/b&gt; {0}</source>
-      <translation>&lt;b&gt;PaddleFormers&lt;/b&gt; {0}</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="208"/>
+        <source>&lt;b&gt;Devices&lt;/b&gt; {0}</source>
+        <translation>&lt;b&gt;设备&lt;/b&gt; {0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="200" />
-      <source>&lt;b&gt;Devices&lt;/b&gt; {0}</source>
-      <translation>&lt;b&gt;设备&lt;/b&gt; {0}</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="209"/>
+        <source>&lt;b&gt;Installation check&lt;/b&gt; {0}</source>
+        <translation>&lt;b&gt;安装自检&lt;/b&gt; {0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="201" />
-      <source>&lt;b&gt;Installation check&lt;/b&gt; {0}</source>
-      <translation>&lt;b&gt;安装自检&lt;/b&gt; {0}</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="210"/>
+        <source>&lt;b&gt;Python&lt;/b&gt; {0} on {1}</source>
+        <translation>&lt;b&gt;Python&lt;/b&gt; {0}，系统 {1}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="202" />
-      <source>&lt;b&gt;Python&lt;/b&gt; {0} on {1}</source>
-      <translation>&lt;b&gt;Python&lt;/b&gt; {0}，系统 {1}</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="168"/>
+        <source>Checking the installation</source>
+        <translation>正在检查安装</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="210" />
-      <source>The check could not be started: {0}</source>
-      <translation>无法开始检查：{0}</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="178"/>
+        <source>The check printed no report.</source>
+        <translation>检查没有输出报告。</translation>
     </message>
-  </context>
-  <context>
+    <message>
+        <location filename="../../workbench/gui/dialogs.py" line="183"/>
+        <source>The check did not finish. The details below say why; reinstalling the application usually fixes it.</source>
+        <translation>检查没有完成。下面的详细信息说明了原因；重新安装应用程序通常可以解决。</translation>
+    </message>
+</context>
+<context>
     <name>EvaluatePage</name>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="51" />
-      <source>test</source>
-      <translation>测试</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="52" />
-      <source>validation</source>
-      <translation>验证</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="53" />
-      <source>training</source>
-      <translation>训练</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="62" />
-      <source>full fine-tuning</source>
-      <translation>全量微调</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="63" />
-      <source>LoRA</source>
-      <translation>LoRA</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="36" />
-      <source>Accuracy</source>
-      <translation>准确率</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="37" />
-      <source>Macro F1</source>
-      <translation>宏平均 F1</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="38" />
-      <source>ROUGE-L</source>
-      <translation>ROUGE-L</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="39" />
-      <source>BLEU</source>
-      <translation>BLEU</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="40" />
-      <source>Exact match</source>
-      <translation>完全一致</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="41" />
-      <source>Loss on the answers</source>
-      <translation>答案部分的损失</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="42" />
-      <source>Perplexity</source>
-      <translation>困惑度</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="50" />
-      <source>share of test rows labelled right</source>
-      <translation>测试数据中标签判断正确的比例</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="51" />
-      <source>balance of precision and recall, averaged over labels</source>
-      <translation>精确率与召回率的平衡，按标签平均</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="52" />
-      <source>overlap with the reference answers (0–1)</source>
-      <translation>与参考答案的重合度（0–1）</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="53" />
-      <source>n-gram match with the references (0–100)</source>
-      <translation>与参考答案的 n 元组匹配度（0–100）</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="54" />
-      <source>answers identical to the reference</source>
-      <translation>与参考答案完全相同的比例</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="55" />
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="56" />
-      <source>lower is better</source>
-      <translation>越低越好</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="86" />
-      <source>Evaluation could not start</source>
-      <translation>无法开始评估</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="100" />
-      <source>test rows</source>
-      <translation>测试数据</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="101" />
-      <source>validation rows</source>
-      <translation>验证数据</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="102" />
-      <source>Compare with the base model</source>
-      <translation>与基础模型对比</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="104" />
-      <source>Evaluate</source>
-      <translation>评估</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="110" />
-      <source>Run</source>
-      <translation>训练</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="112" />
-      <source>on</source>
-      <translation>数据</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="122" />
-      <source>Confusion matrix: rows are the true labels, columns the predicted ones</source>
-      <translation>混淆矩阵：行是真实标签，列是预测标签</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="130" />
-      <source>label</source>
-      <translation>标签</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="130" />
-      <source>precision</source>
-      <translation>精确率</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="130" />
-      <source>recall</source>
-      <translation>召回率</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="131" />
-      <source>F1</source>
-      <translation>F1</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="131" />
-      <source>rows</source>
-      <translation>行数</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="170" />
-      <source>Wrong only</source>
-      <translation>只看错误</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="191" />
-      <source>Type a text or a question, as in your data, and press Enter</source>
-      <translation>像数据中那样输入一段文本或一个问题，然后按回车</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="193" />
-      <source>Ask the model</source>
-      <translation>向模型提问</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="203" />
-      <source>Results</source>
-      <translation>结果</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="204" />
-      <source>Samples (fine-tuned and base side by side)</source>
-      <translation>逐条结果（微调模型与基础模型对照）</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="205" />
-      <source>Playground</source>
-      <translation>试用</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="227" />
-      <source>(no finished run yet: train one on the Train page)</source>
-      <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="259" />
-      <source>Evaluating {0} in a separate process…</source>
-      <translation>正在独立进程中评估 {0}…</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="268" />
-      <source>Evaluating: {0} {1}/{2}</source>
-      <translation>正在评估：{0} {1}/{2}</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="278" />
-      <source>Evaluation failed</source>
-      <translation>评估失败</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="280" />
-      <source>Evaluation finished.</source>
-      <translation>评估完成。</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="294" />
-      <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
-      <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="301" />
-      <source>The evaluation results could not be read: {0}</source>
-      <translation>无法读取评估结果：{0}</translation>
-    </message>
-    <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="327" />
-      <source>base model {0}; {1}</source>
-      <translation>基础模型 {0}；{1}</translation>
-    </message>
     <message>
       <location filename="../../workbench/gui/pages/evaluate_page.py" line="1" />
       <source>baseline {0}; {1}</source>
@@ -758,882 +835,1412 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <translation>微调模型没有超过简单的检索基线：{1} {2} 对 {3}，低 {0}。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="337" />
-      <source>predicted</source>
-      <translation>预测</translation>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="55"/>
+        <source>test</source>
+        <translation>测试</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="337" />
-      <source>true</source>
-      <translation>真实</translation>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="56"/>
+        <source>validation</source>
+        <translation>验证</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="340" />
-      <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
-      <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="57"/>
+        <source>training</source>
+        <translation>训练</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="375" />
-      <source>{0} of {1} rows</source>
-      <translation>{1} 行中的 {0} 行</translation>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="66"/>
+        <source>full fine-tuning</source>
+        <translation>全量微调</translation>
     </message>
-  </context>
-  <context>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="67"/>
+        <source>LoRA</source>
+        <translation>LoRA</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="40"/>
+        <source>Accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="41"/>
+        <source>Macro F1</source>
+        <translation>宏平均 F1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="42"/>
+        <source>ROUGE-L</source>
+        <translation>ROUGE-L</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="43"/>
+        <source>BLEU</source>
+        <translation>BLEU</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="44"/>
+        <source>Exact match</source>
+        <translation>完全一致</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="45"/>
+        <source>Loss on the answers</source>
+        <translation>答案部分的损失</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="46"/>
+        <source>Perplexity</source>
+        <translation>困惑度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="75"/>
+        <source>share of test rows labelled right</source>
+        <translation>测试数据中标签判断正确的比例</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="76"/>
+        <source>balance of precision and recall, averaged over labels</source>
+        <translation>精确率与召回率的平衡，按标签平均</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="77"/>
+        <source>overlap with the reference answers (0–1)</source>
+        <translation>与参考答案的重合度（0–1）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="78"/>
+        <source>n-gram match with the references (0–100)</source>
+        <translation>与参考答案的 n 元组匹配度（0–100）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="79"/>
+        <source>answers identical to the reference</source>
+        <translation>与参考答案完全相同的比例</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="80"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="81"/>
+        <source>lower is better</source>
+        <translation>越低越好</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="121"/>
+        <source>test rows</source>
+        <translation>测试数据</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="122"/>
+        <source>validation rows</source>
+        <translation>验证数据</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="123"/>
+        <source>Compare with the base model</source>
+        <translation>与基础模型对比</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="125"/>
+        <source>Evaluate</source>
+        <translation>评估</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="131"/>
+        <source>Run</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="133"/>
+        <source>on</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="143"/>
+        <source>Confusion matrix: rows are the true labels, columns the predicted ones</source>
+        <translation>混淆矩阵：行是真实标签，列是预测标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="151"/>
+        <source>label</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="151"/>
+        <source>precision</source>
+        <translation>精确率</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="151"/>
+        <source>recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="152"/>
+        <source>F1</source>
+        <translation>F1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="152"/>
+        <source>rows</source>
+        <translation>行数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="191"/>
+        <source>Wrong only</source>
+        <translation>只看错误</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="212"/>
+        <source>Type a text or a question, as in your data, and press Enter</source>
+        <translation>像数据中那样输入一段文本或一个问题，然后按回车</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="214"/>
+        <source>Ask the model</source>
+        <translation>向模型提问</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="224"/>
+        <source>Results</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="225"/>
+        <source>Samples (fine-tuned and base side by side)</source>
+        <translation>逐条结果（微调模型与基础模型对照）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="226"/>
+        <source>Playground</source>
+        <translation>试用</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="228"/>
+        <source>Apply to a file</source>
+        <translation>应用到文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="248"/>
+        <source>(no finished run yet: train one on the Train page)</source>
+        <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="286"/>
+        <source>Evaluating {0} in a separate process…</source>
+        <translation>正在独立进程中评估 {0}…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="305"/>
+        <source>Evaluation finished.</source>
+        <translation>评估完成。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="330"/>
+        <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
+        <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="338"/>
+        <source>The evaluation results could not be read: {0}</source>
+        <translation>无法读取评估结果：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="364"/>
+        <source>base model {0}; {1}</source>
+        <translation>基础模型 {0}；{1}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="374"/>
+        <source>predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="374"/>
+        <source>true</source>
+        <translation>真实</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="377"/>
+        <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
+        <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="404"/>
+        <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
+        <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="417"/>
+        <source>{0} of {1} rows</source>
+        <translation>{1} 行中的 {0} 行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="287"/>
+        <source>Evaluating {0}</source>
+        <translation>正在评估 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="291"/>
+        <source>Evaluation cancelled.</source>
+        <translation>评估已取消。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="300"/>
+        <source>Evaluating: {0}, {1} of {2} rows</source>
+        <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="434"/>
+        <source>Asking the model</source>
+        <translation>正在询问模型</translation>
+    </message>
+</context>
+<context>
     <name>ExportPage</name>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="28" />
-      <source>Paddle Inference (static graph, for servers)</source>
-      <translation>飞桨推理模型（静态图，用于服务器部署）</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="30"/>
+        <source>Paddle Inference (static graph, for servers)</source>
+        <translation>飞桨推理模型（静态图，用于服务器部署）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="29" />
-      <source>Merged weights (safetensors, for further training)</source>
-      <translation>合并后的权重（safetensors，可继续训练）</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="31"/>
+        <source>Merged weights (safetensors, for further training)</source>
+        <translation>合并后的权重（safetensors，可继续训练）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="30" />
-      <source>ONNX (for ONNX Runtime)</source>
-      <translation>ONNX（用于 ONNX Runtime）</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="32"/>
+        <source>ONNX (for ONNX Runtime)</source>
+        <translation>ONNX（用于 ONNX Runtime）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="43" />
-      <source>Static model {0} ms vs {1} ms for the trained model per request</source>
-      <translation>每次请求：静态图模型 {0} 毫秒，训练所得模型 {1} 毫秒</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="45"/>
+        <source>Static model {0} ms vs {1} ms for the trained model per request</source>
+        <translation>每次请求：静态图模型 {0} 毫秒，训练所得模型 {1} 毫秒</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="46" />
-      <source>({0}× the speed)</source>
-      <translation>（速度为其 {0} 倍）</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="48"/>
+        <source>({0}× the speed)</source>
+        <translation>（速度为其 {0} 倍）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="49" />
-      <source>Static model {0} ms per request</source>
-      <translation>静态图模型每次请求 {0} 毫秒</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="51"/>
+        <source>Static model {0} ms per request</source>
+        <translation>静态图模型每次请求 {0} 毫秒</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="52" />
-      <source>{0} samples/s at batch {1}</source>
-      <translation>批大小 {1} 时每秒 {0} 条</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="54"/>
+        <source>{0} samples/s at batch {1}</source>
+        <translation>批大小 {1} 时每秒 {0} 条</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="56" />
-      <source>CPU with oneDNN</source>
-      <translation>CPU（使用 oneDNN）</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="58"/>
+        <source>CPU with oneDNN</source>
+        <translation>CPU（使用 oneDNN）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="57" />
-      <source>CPU</source>
-      <translation>CPU</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="59"/>
+        <source>CPU</source>
+        <translation>CPU</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="59" />
-      <source>{0} threads</source>
-      <translation>{0} 个线程</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="61"/>
+        <source>{0} threads</source>
+        <translation>{0} 个线程</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="66" />
-      <source>verified</source>
-      <translation>已核对</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="68"/>
+        <source>verified</source>
+        <translation>已核对</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="67" />
-      <source>not made</source>
-      <translation>未生成</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="69"/>
+        <source>not made</source>
+        <translation>未生成</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="68" />
-      <source>skipped</source>
-      <translation>已跳过</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="70"/>
+        <source>skipped</source>
+        <translation>已跳过</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="81" />
-      <source>accuracy {0} → {1} ({2:+.1f} points)</source>
-      <translation>准确率 {0} → {1}（{2:+.1f} 个百分点）</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="83"/>
+        <source>accuracy {0} → {1} ({2:+.1f} points)</source>
+        <translation>准确率 {0} → {1}（{2:+.1f} 个百分点）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="84" />
-      <source>perplexity {0} → {1}</source>
-      <translation>困惑度 {0} → {1}</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="86"/>
+        <source>perplexity {0} → {1}</source>
+        <translation>困惑度 {0} → {1}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="89" />
-      <source>same answer as the full model on {0} of the rows</source>
-      <translation>{0} 的数据与完整精度模型答案相同</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="91"/>
+        <source>same answer as the full model on {0} of the rows</source>
+        <translation>{0} 的数据与完整精度模型答案相同</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="92" />
-      <source>weights {0} MB instead of {1} MB</source>
-      <translation>权重 {0} MB（原为 {1} MB）</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="94"/>
+        <source>weights {0} MB instead of {1} MB</source>
+        <translation>权重 {0} MB（原为 {1} MB）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="107" />
-      <source>model card: evaluation figures, checks, how to use it</source>
-      <translation>模型卡：评估指标、核对结果和使用方法</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="109"/>
+        <source>model card: evaluation figures, checks, how to use it</source>
+        <translation>模型卡：评估指标、核对结果和使用方法</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="108" />
-      <source>the bundle's description and every check's figures</source>
-      <translation>包的说明和每项核对的数据</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="110"/>
+        <source>the bundle&apos;s description and every check&apos;s figures</source>
+        <translation>包的说明和每项核对的数据</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="109" />
-      <source>stand-alone prediction script (CSV/JSONL in, predictions out)</source>
-      <translation>独立的预测脚本（输入 CSV/JSONL，输出预测）</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="111"/>
+        <source>stand-alone prediction script (CSV/JSONL in, predictions out)</source>
+        <translation>独立的预测脚本（输入 CSV/JSONL，输出预测）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="110" />
-      <source>the packages predict.py needs</source>
-      <translation>predict.py 所需的软件包</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="112"/>
+        <source>the packages predict.py needs</source>
+        <translation>predict.py 所需的软件包</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="114" />
-      <location filename="../../workbench/gui/pages/export_page.py" line="359" />
-      <source>8-bit (int8) static model</source>
-      <translation>8 位（int8）静态图模型</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="116"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="359"/>
+        <source>8-bit (int8) static model</source>
+        <translation>8 位（int8）静态图模型</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="115" />
-      <source>tokenizer files</source>
-      <translation>分词器文件</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="117"/>
+        <source>tokenizer files</source>
+        <translation>分词器文件</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="145" />
-      <source>Export could not start</source>
-      <translation>无法开始导出</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="154"/>
+        <source>Run</source>
+        <translation>训练</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="155" />
-      <source>Run</source>
-      <translation>训练</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="156"/>
+        <source>Formats</source>
+        <translation>导出格式</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="157" />
-      <source>Formats</source>
-      <translation>导出格式</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="164"/>
+        <source>Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact</source>
+        <translation>同时导出 8 位（int8）模型：体积更小、在处理器上更快，精度略低</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="165" />
-      <source>Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact</source>
-      <translation>同时导出 8 位（int8）模型：体积更小、在处理器上更快，精度略低</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="166"/>
+        <source>The bundle holds the model, a stand-alone predict.py, its requirements and a model card with the evaluation figures. Every format is checked against the trained model.</source>
+        <translation>导出包含模型、独立的 predict.py 预测脚本、依赖清单以及附带评估结果的模型说明。每种格式都会与训练所得的模型逐一核对。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="167" />
-      <source>The bundle holds the model, a stand-alone predict.py, its requirements and a model card with the evaluation figures. Every format is checked against the trained model.</source>
-      <translation>导出包含模型、独立的 predict.py 预测脚本、依赖清单以及附带评估结果的模型说明。每种格式都会与训练所得的模型逐一核对。</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="172"/>
+        <source>Export</source>
+        <translation>导出</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="173" />
-      <source>Export</source>
-      <translation>导出</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="175"/>
+        <source>Open the bundle&apos;s folder</source>
+        <translation>打开导出文件夹</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="176" />
-      <source>Open the bundle's folder</source>
-      <translation>打开导出文件夹</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="185"/>
+        <source>Format</source>
+        <translation>格式</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="188" />
-      <source>Format</source>
-      <translation>格式</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="185"/>
+        <source>Status</source>
+        <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="188" />
-      <source>Status</source>
-      <translation>状态</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="185"/>
+        <source>Check against the trained model</source>
+        <translation>与训练所得模型的核对</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="188" />
-      <source>Check against the trained model</source>
-      <translation>与训练所得模型的核对</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="186"/>
+        <source>Files</source>
+        <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="189" />
-      <source>Files</source>
-      <translation>文件</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="203"/>
+        <source>File or folder</source>
+        <translation>文件或文件夹</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="206" />
-      <source>File or folder</source>
-      <translation>文件或文件夹</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="203"/>
+        <source>Size</source>
+        <translation>大小</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="206" />
-      <source>Size</source>
-      <translation>大小</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="203"/>
+        <source>What it is</source>
+        <translation>说明</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="206" />
-      <source>What it is</source>
-      <translation>说明</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="215"/>
+        <source>The export command&apos;s messages appear here while it runs.</source>
+        <translation>导出命令运行时的消息会显示在这里。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="218" />
-      <source>The export command's messages appear here while it runs.</source>
-      <translation>导出命令运行时的消息会显示在这里。</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="218"/>
+        <source>Bundle contents</source>
+        <translation>包内容</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="220" />
-      <source>Bundle contents</source>
-      <translation>包内容</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="219"/>
+        <source>Export log</source>
+        <translation>导出日志</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="221" />
-      <source>Export log</source>
-      <translation>导出日志</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="237"/>
+        <source>(no finished run yet: train one on the Train page)</source>
+        <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="244" />
-      <source>(no finished run yet: train one on the Train page)</source>
-      <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="266"/>
+        <source>Exported earlier into {0}.</source>
+        <translation>之前已导出到 {0}。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="278" />
-      <source>Exported earlier into {0}.</source>
-      <translation>之前已导出到 {0}。</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="286"/>
+        <source>No format chosen</source>
+        <translation>未选择导出格式</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="291" />
-      <source>No format chosen</source>
-      <translation>未选择导出格式</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="286"/>
+        <source>Tick at least one format to export.</source>
+        <translation>请至少勾选一种导出格式。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="291" />
-      <source>Tick at least one format to export.</source>
-      <translation>请至少勾选一种导出格式。</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="289"/>
+        <source>Exporting {0} in a separate process…</source>
+        <translation>正在独立进程中导出 {0}…</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="299" />
-      <source>Exporting {0} in a separate process…</source>
-      <translation>正在独立进程中导出 {0}…</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="309"/>
+        <source>Exporting: {0}</source>
+        <translation>正在导出：{0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="315" />
-      <source>Exporting: {0}</source>
-      <translation>正在导出：{0}</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="316"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="317"/>
+        <source>The export printed no result.</source>
+        <translation>导出命令没有输出结果。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="328" />
-      <source>The export printed no result.</source>
-      <translation>导出命令没有输出结果。</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="317"/>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="333" />
-      <source>Export failed</source>
-      <translation>导出失败</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="321"/>
+        <source>Exported into {0}.</source>
+        <translation>已导出到 {0}。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="337" />
-      <source>Exported into {0}.</source>
-      <translation>已导出到 {0}。</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="363"/>
+        <source>same answers as the evaluation on {0} of {1} test rows</source>
+        <translation>{1} 条测试数据中有 {0} 条与评估结果相同</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="363" />
-      <source>same answers as the evaluation on {0} of {1} test rows</source>
-      <translation>{1} 条测试数据中有 {0} 条与评估结果相同</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="365"/>
+        <source>predict.py (run as a user would)</source>
+        <translation>predict.py（按用户的方式运行）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="365" />
-      <source>predict.py (run as a user would)</source>
-      <translation>predict.py（按用户的方式运行）</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="377"/>
+        <source>&lt;b&gt;Speed&lt;/b&gt; (median per request on this computer): {0}</source>
+        <translation>&lt;b&gt;速度&lt;/b&gt;（本机上每次请求的中位数）：{0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="377" />
-      <source>&lt;b&gt;Speed&lt;/b&gt; (median per request on this computer): {0}</source>
-      <translation>&lt;b&gt;速度&lt;/b&gt;（本机上每次请求的中位数）：{0}</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="380"/>
+        <source>Processor: {0}; measured on {1} requests, one at a time.</source>
+        <translation>处理器：{0}；逐条测量了 {1} 次请求。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/export_page.py" line="380" />
-      <source>Processor: {0}; measured on {1} requests, one at a time.</source>
-      <translation>处理器：{0}；逐条测量了 {1} 次请求。</translation>
+        <location filename="../../workbench/gui/pages/export_page.py" line="295"/>
+        <source>Exporting {0}</source>
+        <translation>正在导出 {0}</translation>
     </message>
-  </context>
-  <context>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="333"/>
+        <source>Export cancelled; nothing was written.</source>
+        <translation>导出已取消，没有写入任何文件。</translation>
+    </message>
+</context>
+<context>
+    <name>LabelsEditor</name>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="67"/>
+        <source>Use the labels found in my data</source>
+        <translation>使用我的数据中的标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="70"/>
+        <source>Use the template&apos;s labels</source>
+        <translation>使用模板的标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="78"/>
+        <source>Map the label column to see its values.</source>
+        <translation>映射标签列后，这里会显示它的取值。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="82"/>
+        <source>Value in the data</source>
+        <translation>数据中的取值</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="82"/>
+        <source>Rows</source>
+        <translation>行数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="82"/>
+        <source>Maps to</source>
+        <translation>对应标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="94"/>
+        <source>Rename…</source>
+        <translation>改名…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="95"/>
+        <source>Give the selected label another name; the old name becomes one of its spellings.</source>
+        <translation>给所选标签改名；旧名称成为它的另一种写法。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="97"/>
+        <source>Merge…</source>
+        <translation>合并…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="98"/>
+        <source>Make the selected labels one label; the others become its spellings.</source>
+        <translation>把所选标签合并为一个，其余的成为它的其他写法。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="100"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="218"/>
+        <source>Exclude</source>
+        <translation>排除</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="101"/>
+        <source>Drop the rows of the selected labels (they are counted), or keep them again.</source>
+        <translation>删除所选标签的行（会计数报告），或重新保留它们。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="103"/>
+        <source>Name codes…</source>
+        <translation>为代码命名…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="104"/>
+        <source>Give code values such as 0, 1, 2 the label names they stand for.</source>
+        <translation>为 0、1、2 这样的代码填写它们代表的标签名称。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="111"/>
+        <source>Drop labels with fewer rows than</source>
+        <translation>删除行数少于此值的标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="114"/>
+        <source>enough for every split</source>
+        <translation>够分到每个部分</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="115"/>
+        <source>Counted after cleaning. By default a label needs one row for training, one for validation and one for testing.</source>
+        <translation>按清洗后的行数计算。默认每个标签至少要有训练、验证、测试各一行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="124"/>
+        <source>drop them (counted)</source>
+        <translation>删除这些行（会计数报告）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="125"/>
+        <source>keep the first label</source>
+        <translation>保留第一个标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="155"/>
+        <source>not in the label set: rows dropped</source>
+        <translation>不在标签集中：这些行会被删除</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="157"/>
+        <source>{0} · excluded: rows dropped</source>
+        <translation>{0} · 已排除：这些行会被删除</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="159"/>
+        <source>{0} · fewer than {1} rows: dropped</source>
+        <translation>{0} · 少于 {1} 行：会被删除</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="161"/>
+        <source>{0} (another spelling)</source>
+        <translation>{0}（另一种写法）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="180"/>
+        <source>{0} of {1} rows have labels that are not in the template&apos;s label set. Your data has its own labels ({2}). Use them, or the rows cannot be trained on.</source>
+        <translation>{1} 行中有 {0} 行的标签不在模板的标签集中。你的数据有自己的标签（{2}）。请使用这些标签，否则这些行无法用于训练。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="194"/>
+        <source>the template&apos;s labels</source>
+        <translation>模板的标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="194"/>
+        <source>the labels found in the data</source>
+        <translation>数据中的标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="195"/>
+        <source>your own list</source>
+        <translation>自定义列表</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="196"/>
+        <source>{0} labels ({1}) · {2} values in {3} rows · {4} rows outside the label set</source>
+        <translation>{0} 个标签（{1}）· {3} 行中有 {2} 种取值 · {4} 行不在标签集中</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="202"/>
+        <source>{0} rows list several labels:</source>
+        <translation>{0} 行列出了多个标签：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="218"/>
+        <source>Include again</source>
+        <translation>重新保留</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="265"/>
+        <source>Rename the label</source>
+        <translation>标签改名</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="266"/>
+        <source>New name for “{0}”:</source>
+        <translation>“{0}”的新名称：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="275"/>
+        <source>Merge labels</source>
+        <translation>合并标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="276"/>
+        <source>Keep this label; the others become its spellings:</source>
+        <translation>保留这个标签，其余的成为它的其他写法：</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="35" />
-      <location filename="../../workbench/gui/main_window.py" line="305" />
-      <source>Workbench</source>
-      <translation>Workbench</translation>
+        <location filename="../../workbench/gui/main_window.py" line="35"/>
+        <location filename="../../workbench/gui/main_window.py" line="306"/>
+        <source>Workbench</source>
+        <translation>Workbench</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="134" />
-      <source>1  Template</source>
-      <translation>1  模板</translation>
+        <location filename="../../workbench/gui/main_window.py" line="134"/>
+        <source>1  Template</source>
+        <translation>1  模板</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="135" />
-      <source>2  Data</source>
-      <translation>2  数据</translation>
+        <location filename="../../workbench/gui/main_window.py" line="135"/>
+        <source>2  Data</source>
+        <translation>2  数据</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="136" />
-      <source>3  Train</source>
-      <translation>3  训练</translation>
+        <location filename="../../workbench/gui/main_window.py" line="136"/>
+        <source>3  Train</source>
+        <translation>3  训练</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="137" />
-      <source>4  Evaluate</source>
-      <translation>4  评估</translation>
+        <location filename="../../workbench/gui/main_window.py" line="137"/>
+        <source>4  Evaluate</source>
+        <translation>4  评估</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="138" />
-      <source>5  Export</source>
-      <translation>5  导出</translation>
+        <location filename="../../workbench/gui/main_window.py" line="138"/>
+        <source>5  Export</source>
+        <translation>5  导出</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="144" />
-      <source>done</source>
-      <translation>已完成</translation>
+        <location filename="../../workbench/gui/main_window.py" line="144"/>
+        <source>done</source>
+        <translation>已完成</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="145" />
-      <source>training…</source>
-      <translation>训练中…</translation>
+        <location filename="../../workbench/gui/main_window.py" line="145"/>
+        <source>training…</source>
+        <translation>训练中…</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="146" />
-      <source>needs data</source>
-      <translation>需要数据</translation>
+        <location filename="../../workbench/gui/main_window.py" line="146"/>
+        <source>needs data</source>
+        <translation>需要数据</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="163" />
-      <source>Training: {0}</source>
-      <translation>正在训练：{0}</translation>
+        <location filename="../../workbench/gui/main_window.py" line="164"/>
+        <source>Training: {0}</source>
+        <translation>正在训练：{0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="168" />
-      <source>&amp;File</source>
-      <translation>文件(&amp;F)</translation>
+        <location filename="../../workbench/gui/main_window.py" line="169"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="169" />
-      <source>&amp;New project…</source>
-      <translation>新建项目(&amp;N)…</translation>
+        <location filename="../../workbench/gui/main_window.py" line="170"/>
+        <source>&amp;New project…</source>
+        <translation>新建项目(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="170" />
-      <source>&amp;Open project…</source>
-      <translation>打开项目(&amp;O)…</translation>
+        <location filename="../../workbench/gui/main_window.py" line="171"/>
+        <source>&amp;Open project…</source>
+        <translation>打开项目(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="171" />
-      <source>Open a &amp;sample project</source>
-      <translation>打开示例项目(&amp;S)</translation>
+        <location filename="../../workbench/gui/main_window.py" line="172"/>
+        <source>Open a &amp;sample project</source>
+        <translation>打开示例项目(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="172" />
-      <source>&amp;Import data file…</source>
-      <translation>导入数据文件(&amp;I)…</translation>
+        <location filename="../../workbench/gui/main_window.py" line="173"/>
+        <source>&amp;Import data file…</source>
+        <translation>导入数据文件(&amp;I)…</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="173" />
-      <source>&amp;Quit</source>
-      <translation>退出(&amp;Q)</translation>
+        <location filename="../../workbench/gui/main_window.py" line="174"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="176" />
-      <source>Open &amp;recent</source>
-      <translation>最近的项目(&amp;R)</translation>
+        <location filename="../../workbench/gui/main_window.py" line="177"/>
+        <source>Open &amp;recent</source>
+        <translation>最近的项目(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="183" />
-      <source>&amp;View</source>
-      <translation>视图(&amp;V)</translation>
+        <location filename="../../workbench/gui/main_window.py" line="184"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="189" />
-      <source>&amp;Tools</source>
-      <translation>工具(&amp;T)</translation>
+        <location filename="../../workbench/gui/main_window.py" line="190"/>
+        <source>&amp;Tools</source>
+        <translation>工具(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="190" />
-      <source>&amp;Environment…</source>
-      <translation>运行环境(&amp;E)…</translation>
+        <location filename="../../workbench/gui/main_window.py" line="191"/>
+        <source>&amp;Environment…</source>
+        <translation>运行环境(&amp;E)…</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="191" />
-      <source>&amp;Settings…</source>
-      <translation>设置(&amp;S)…</translation>
+        <location filename="../../workbench/gui/main_window.py" line="192"/>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="192" />
-      <source>&amp;Help</source>
-      <translation>帮助(&amp;H)</translation>
+        <location filename="../../workbench/gui/main_window.py" line="193"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="193" />
-      <source>&amp;About Workbench</source>
-      <translation>关于 Workbench(&amp;A)</translation>
+        <location filename="../../workbench/gui/main_window.py" line="194"/>
+        <source>&amp;About Workbench</source>
+        <translation>关于 Workbench(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="209" />
-      <source>(none yet)</source>
-      <translation>（暂无）</translation>
+        <location filename="../../workbench/gui/main_window.py" line="210"/>
+        <source>(none yet)</source>
+        <translation>（暂无）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="221" />
-      <source>The project could not be opened</source>
-      <translation>无法打开项目</translation>
+        <location filename="../../workbench/gui/main_window.py" line="222"/>
+        <source>The project could not be opened</source>
+        <translation>无法打开项目</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="228" />
-      <source>Open a project folder</source>
-      <translation>打开项目文件夹</translation>
+        <location filename="../../workbench/gui/main_window.py" line="229"/>
+        <source>Open a project folder</source>
+        <translation>打开项目文件夹</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="241" />
-      <source>The project could not be created</source>
-      <translation>无法创建项目</translation>
+        <location filename="../../workbench/gui/main_window.py" line="242"/>
+        <source>The project could not be created</source>
+        <translation>无法创建项目</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="270" />
-      <source>Preparing the sample project</source>
-      <translation>正在准备示例项目</translation>
+        <location filename="../../workbench/gui/main_window.py" line="271"/>
+        <source>Preparing the sample project</source>
+        <translation>正在准备示例项目</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="273" />
-      <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
-      <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
+        <location filename="../../workbench/gui/main_window.py" line="274"/>
+        <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
+        <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="274" />
-      <source>Import a data file</source>
-      <translation>导入数据文件</translation>
+        <location filename="../../workbench/gui/main_window.py" line="275"/>
+        <source>Import a data file</source>
+        <translation>导入数据文件</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="280" />
-      <source>Choose a template first</source>
-      <translation>请先选择模板</translation>
+        <location filename="../../workbench/gui/main_window.py" line="281"/>
+        <source>Choose a template first</source>
+        <translation>请先选择模板</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="281" />
-      <source>Data is imported into a project, and a project starts from a template. Pick a template and click “Use this template”, then drop the file again.</source>
-      <translation>数据要导入到项目中，而项目从模板开始。请先选择一个模板并点击“使用此模板”，然后再拖入文件。</translation>
+        <location filename="../../workbench/gui/main_window.py" line="282"/>
+        <source>Data is imported into a project, and a project starts from a template. Pick a template and click “Use this template”, then drop the file again.</source>
+        <translation>数据要导入到项目中，而项目从模板开始。请先选择一个模板并点击“使用此模板”，然后再拖入文件。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="304" />
-      <source>No project open: start from a template, or File &gt; Open a sample project</source>
-      <translation>未打开项目：从模板开始，或使用“文件 &gt; 打开示例项目”</translation>
+        <location filename="../../workbench/gui/main_window.py" line="305"/>
+        <source>No project open: start from a template, or File &gt; Open a sample project</source>
+        <translation>未打开项目：从模板开始，或使用“文件 &gt; 打开示例项目”</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="309" />
-      <source>Project {0} · {1} · {2}</source>
-      <translation>项目 {0} · {1} · {2}</translation>
+        <location filename="../../workbench/gui/main_window.py" line="310"/>
+        <source>Project {0} · {1} · {2}</source>
+        <translation>项目 {0} · {1} · {2}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="310" />
-      <source>{0} – Workbench</source>
-      <translation>{0} – Workbench</translation>
+        <location filename="../../workbench/gui/main_window.py" line="311"/>
+        <source>{0} – Workbench</source>
+        <translation>{0} – Workbench</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="333" />
-      <source>Restart Workbench to apply the new language or templates folder.</source>
-      <translation>请重新启动 Workbench 以应用新的界面语言或模板文件夹。</translation>
+        <location filename="../../workbench/gui/main_window.py" line="334"/>
+        <source>Restart Workbench to apply the new language or templates folder.</source>
+        <translation>请重新启动 Workbench 以应用新的界面语言或模板文件夹。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="339" />
-      <source>About Workbench</source>
-      <translation>关于 Workbench</translation>
+        <location filename="../../workbench/gui/main_window.py" line="340"/>
+        <source>About Workbench</source>
+        <translation>关于 Workbench</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="340" />
-      <source>&lt;b&gt;Workbench&lt;/b&gt;&lt;br&gt;Fine-tune, evaluate and export language models on PaddlePaddle without writing code.&lt;br&gt;&lt;br&gt;Chinese text uses Noto Sans CJK (SIL Open Font License).</source>
-      <translation>&lt;b&gt;Workbench&lt;/b&gt;&lt;br&gt;无需编程，在飞桨上微调、评估和导出语言模型。&lt;br&gt;&lt;br&gt;中文显示使用 Noto Sans CJK 字体（SIL 开放字体许可证）。</translation>
+        <location filename="../../workbench/gui/main_window.py" line="341"/>
+        <source>&lt;b&gt;Workbench&lt;/b&gt;&lt;br&gt;Fine-tune, evaluate and export language models on PaddlePaddle without writing code.&lt;br&gt;&lt;br&gt;Chinese text uses Noto Sans CJK (SIL Open Font License).</source>
+        <translation>&lt;b&gt;Workbench&lt;/b&gt;&lt;br&gt;无需编程，在飞桨上微调、评估和导出语言模型。&lt;br&gt;&lt;br&gt;中文显示使用 Noto Sans CJK 字体（SIL 开放字体许可证）。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="350" />
-      <source>Welcome to Workbench</source>
-      <translation>欢迎使用 Workbench</translation>
+        <location filename="../../workbench/gui/main_window.py" line="351"/>
+        <source>Welcome to Workbench</source>
+        <translation>欢迎使用 Workbench</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="351" />
-      <source>Would you like to open a sample project? It uses the financial news sentiment template, its sample data and the built-in model, which trains on this computer in a few minutes.</source>
-      <translation>要打开一个示例项目吗？它使用“财经新闻情感分析”模板、示例数据和内置模型，在本机几分钟即可训练完成。</translation>
+        <location filename="../../workbench/gui/main_window.py" line="352"/>
+        <source>Would you like to open a sample project? It uses the financial news sentiment template, its sample data and the built-in model, which trains on this computer in a few minutes.</source>
+        <translation>要打开一个示例项目吗？它使用“财经新闻情感分析”模板、示例数据和内置模型，在本机几分钟即可训练完成。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="353" />
-      <source>Open the sample project</source>
-      <translation>打开示例项目</translation>
+        <location filename="../../workbench/gui/main_window.py" line="354"/>
+        <source>Open the sample project</source>
+        <translation>打开示例项目</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="354" />
-      <source>Start empty</source>
-      <translation>从空白开始</translation>
+        <location filename="../../workbench/gui/main_window.py" line="355"/>
+        <source>Start empty</source>
+        <translation>从空白开始</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="393" />
-      <source>Training is running</source>
-      <translation>正在训练</translation>
+        <location filename="../../workbench/gui/main_window.py" line="394"/>
+        <source>Training is running</source>
+        <translation>正在训练</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="394" />
-      <source>{0} is still training. Keep it training in the background (reopen the project to see it), or stop it now (it saves a checkpoint first, so it can be resumed)?</source>
-      <translation>{0} 仍在训练。要让它在后台继续训练（重新打开项目即可查看），还是现在停止（会先保存检查点，之后可以恢复）？</translation>
+        <location filename="../../workbench/gui/main_window.py" line="395"/>
+        <source>{0} is still training. Keep it training in the background (reopen the project to see it), or stop it now (it saves a checkpoint first, so it can be resumed)?</source>
+        <translation>{0} 仍在训练。要让它在后台继续训练（重新打开项目即可查看），还是现在停止（会先保存检查点，之后可以恢复）？</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="396" />
-      <source>Keep training</source>
-      <translation>继续在后台训练</translation>
+        <location filename="../../workbench/gui/main_window.py" line="397"/>
+        <source>Keep training</source>
+        <translation>继续在后台训练</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/main_window.py" line="397" />
-      <source>Stop training</source>
-      <translation>停止训练</translation>
+        <location filename="../../workbench/gui/main_window.py" line="398"/>
+        <source>Stop training</source>
+        <translation>停止训练</translation>
     </message>
-  </context>
-  <context>
+    <message>
+        <location filename="../../workbench/gui/main_window.py" line="147"/>
+        <source>last run failed</source>
+        <translation>上次运行失败</translation>
+    </message>
+</context>
+<context>
     <name>NewProjectDialog</name>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="41" />
-      <source>New project</source>
-      <translation>新建项目</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="40"/>
+        <source>New project</source>
+        <translation>新建项目</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="45" />
-      <source>e.g. news-sentiment</source>
-      <translation>例如 新闻情感</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="44"/>
+        <source>e.g. news-sentiment</source>
+        <translation>例如 新闻情感</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="52" />
-      <source>Name</source>
-      <translation>名称</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="51"/>
+        <source>Name</source>
+        <translation>名称</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="53" />
-      <source>Template</source>
-      <translation>模板</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="52"/>
+        <source>Template</source>
+        <translation>模板</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="54" />
-      <source>Folder</source>
-      <translation>文件夹</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="53"/>
+        <source>Folder</source>
+        <translation>文件夹</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="54" />
-      <source>Projects folder</source>
-      <translation>项目文件夹</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="53"/>
+        <source>Projects folder</source>
+        <translation>项目文件夹</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="82" />
-      <source>Give the project a name.</source>
-      <translation>请为项目起个名字。</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="81"/>
+        <source>Give the project a name.</source>
+        <translation>请为项目起个名字。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="84" />
-      <source>A name cannot contain any of \ / : * ? " &lt; &gt; |.</source>
-      <translation>名称中不能包含 \ / : * ? " &lt; &gt; | 这些字符。</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="83"/>
+        <source>A name cannot contain any of \ / : * ? &quot; &lt; &gt; |.</source>
+        <translation>名称中不能包含 \ / : * ? &quot; &lt; &gt; | 这些字符。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="86" />
-      <source>A folder of this name already exists and is not empty.</source>
-      <translation>同名文件夹已存在且不是空的。</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="85"/>
+        <source>A folder of this name already exists and is not empty.</source>
+        <translation>同名文件夹已存在且不是空的。</translation>
     </message>
-  </context>
-  <context>
+</context>
+<context>
+    <name>OpProgress</name>
+    <message>
+        <location filename="../../workbench/gui/tasks.py" line="323"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/tasks.py" line="357"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+</context>
+<context>
+    <name>PromptEditor</name>
+    <message>
+        <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="24"/>
+        <source>What the model is told before each text. In the user text, {text}, {instruction} and {input} stand for the mapped columns, and {labels} for this project&apos;s labels.</source>
+        <translation>每条数据前告诉模型的话。在用户输入中，{text}、{instruction} 和 {input} 代表映射的列，{labels} 代表本项目的标签。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="29"/>
+        <source>System text (Chinese, used for training)</source>
+        <translation>系统提示（中文，训练时使用）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="32"/>
+        <source>System text (English)</source>
+        <translation>系统提示（英文）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="35"/>
+        <source>User text</source>
+        <translation>用户输入</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="46"/>
+        <source>Use this prompt</source>
+        <translation>使用这个提示词</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="48"/>
+        <source>Back to the template&apos;s prompt</source>
+        <translation>恢复模板的提示词</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="79"/>
+        <source>The model sees: {0}</source>
+        <translation>模型看到的内容：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="94"/>
+        <source>This prompt cannot be used: {0}</source>
+        <translation>这个提示词无法使用：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>SaveTemplateDialog</name>
+    <message>
+        <location filename="../../workbench/gui/pages/data/save_template_dialog.py" line="14"/>
+        <source>Save as template</source>
+        <translation>另存为模板</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/save_template_dialog.py" line="16"/>
+        <source>The template keeps this project&apos;s labels, prompt, cleaning steps and settings, and a small sample of its cleaned data with personal data masked.</source>
+        <translation>模板会保存本项目的标签、提示词、清洗步骤和设置，以及一小份已脱敏的清洗后样例数据。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/save_template_dialog.py" line="22"/>
+        <source>e.g. hospital_triage</source>
+        <translation>例如 hospital_triage</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/save_template_dialog.py" line="26"/>
+        <source>Id (letters, digits, _ and -)</source>
+        <translation>编号（小写字母、数字、_ 和 -）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/save_template_dialog.py" line="27"/>
+        <source>Name (Chinese)</source>
+        <translation>名称（中文）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/save_template_dialog.py" line="28"/>
+        <source>Name (English)</source>
+        <translation>名称（英文）</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="95" />
-      <source>Settings</source>
-      <translation>设置</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="94"/>
+        <source>Settings</source>
+        <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="98" />
-      <source>Follow the system</source>
-      <translation>跟随系统</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="97"/>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="103" />
-      <source>Light</source>
-      <translation>浅色</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="102"/>
+        <source>Light</source>
+        <translation>浅色</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="104" />
-      <source>Dark</source>
-      <translation>深色</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="103"/>
+        <source>Dark</source>
+        <translation>深色</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="108" />
-      <source>Language</source>
-      <translation>界面语言</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="107"/>
+        <source>Language</source>
+        <translation>界面语言</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="109" />
-      <source>Theme</source>
-      <translation>主题</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="108"/>
+        <source>Theme</source>
+        <translation>主题</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="110" />
-      <source>Projects folder</source>
-      <translation>项目文件夹</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="109"/>
+        <source>Projects folder</source>
+        <translation>项目文件夹</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="111" />
-      <source>Your organisation's templates</source>
-      <translation>本单位的模板</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="110"/>
+        <source>Your organisation&apos;s templates</source>
+        <translation>本单位的模板</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="111" />
-      <source>Templates folder</source>
-      <translation>模板文件夹</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="110"/>
+        <source>Templates folder</source>
+        <translation>模板文件夹</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="112" />
-      <source>A new language or templates folder takes effect the next time Workbench starts.</source>
-      <translation>新的界面语言或模板文件夹将在下次启动 Workbench 时生效。</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="111"/>
+        <source>A new language or templates folder takes effect the next time Workbench starts.</source>
+        <translation>新的界面语言或模板文件夹将在下次启动 Workbench 时生效。</translation>
     </message>
-  </context>
-  <context>
+</context>
+<context>
     <name>StepEditor</name>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="18" />
-      <source>Columns</source>
-      <translation>列</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="18"/>
+        <source>Columns</source>
+        <translation>列</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="19" />
-      <source>Column</source>
-      <translation>列</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="19"/>
+        <source>Column</source>
+        <translation>列</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="20" />
-      <source>Unicode form</source>
-      <translation>Unicode 规范形式</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="20"/>
+        <source>Unicode form</source>
+        <translation>Unicode 规范形式</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="21" />
-      <source>At least (characters)</source>
-      <translation>至少（字符）</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="21"/>
+        <source>At least (characters)</source>
+        <translation>至少（字符）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="22" />
-      <source>At most (characters)</source>
-      <translation>至多（字符）</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="22"/>
+        <source>At most (characters)</source>
+        <translation>至多（字符）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="23" />
-      <source>Personal data to mask</source>
-      <translation>需要脱敏的个人信息</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="24"/>
+        <source>Personal data to mask</source>
+        <translation>需要脱敏的个人信息</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="24" />
-      <source>Replacement tokens (JSON)</source>
-      <translation>替换标记（JSON）</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="25"/>
+        <source>Replacement tokens (JSON)</source>
+        <translation>替换标记（JSON）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="25" />
-      <source>Terms (comma separated)</source>
-      <translation>词语（用逗号分隔）</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="26"/>
+        <source>Terms (comma separated)</source>
+        <translation>词语（用逗号分隔）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="26" />
-      <source>Action</source>
-      <translation>处理方式</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="27"/>
+        <source>Action</source>
+        <translation>处理方式</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="27" />
-      <source>Mask character</source>
-      <translation>遮盖字符</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="28"/>
+        <source>Mask character</source>
+        <translation>遮盖字符</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="28" />
-      <source>Ignore upper/lower case</source>
-      <translation>忽略大小写</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="29"/>
+        <source>Ignore upper/lower case</source>
+        <translation>忽略大小写</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="29" />
-      <source>Labels (comma separated)</source>
-      <translation>标签（用逗号分隔）</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="30"/>
+        <source>Labels (comma separated)</source>
+        <translation>标签（用逗号分隔）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="30" />
-      <source>Other spellings (JSON)</source>
-      <translation>其他写法（JSON）</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="31"/>
+        <source>Other spellings (JSON)</source>
+        <translation>其他写法（JSON）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="31" />
-      <source>Drop rows with other labels</source>
-      <translation>删除标签不在标签集中的行</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="32"/>
+        <source>Drop rows with other labels</source>
+        <translation>删除标签不在标签集中的行</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="32" />
-      <source>Find</source>
-      <translation>查找</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="33"/>
+        <source>Find</source>
+        <translation>查找</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="33" />
-      <source>Replace with</source>
-      <translation>替换为</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="34"/>
+        <source>Replace with</source>
+        <translation>替换为</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="34" />
-      <source>Regular expression</source>
-      <translation>正则表达式</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="35"/>
+        <source>Regular expression</source>
+        <translation>正则表达式</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="37" />
-      <source>phone numbers</source>
-      <translation>手机号</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="38"/>
+        <source>phone numbers</source>
+        <translation>手机号</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="38" />
-      <source>ID card numbers</source>
-      <translation>身份证号</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="39"/>
+        <source>ID card numbers</source>
+        <translation>身份证号</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="39" />
-      <source>bank card numbers</source>
-      <translation>银行卡号</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="40"/>
+        <source>bank card numbers</source>
+        <translation>银行卡号</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="40" />
-      <source>e-mail addresses</source>
-      <translation>电子邮箱</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="41"/>
+        <source>e-mail addresses</source>
+        <translation>电子邮箱</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="41" />
-      <source>mask the term</source>
-      <translation>遮盖该词</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="42"/>
+        <source>mask the term</source>
+        <translation>遮盖该词</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="42" />
-      <source>drop the row</source>
-      <translation>删除整行</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="43"/>
+        <source>drop the row</source>
+        <translation>删除整行</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="122" />
-      <source>no limit</source>
-      <translation>不限</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="150"/>
+        <source>no limit</source>
+        <translation>不限</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="152" />
-      <source>(not set)</source>
-      <translation>（未设置）</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="180"/>
+        <source>(not set)</source>
+        <translation>（未设置）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/widgets/step_editor.py" line="185" />
-      <source>all text columns</source>
-      <translation>所有文本列</translation>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="213"/>
+        <source>all text columns</source>
+        <translation>所有文本列</translation>
     </message>
-  </context>
-  <context>
+    <message>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="23"/>
+        <source>Count rows longer than (characters)</source>
+        <translation>统计超过此长度的行（字符）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="44"/>
+        <source>only list the rows for review</source>
+        <translation>只列出这些行供复核</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="112"/>
+        <source>The labels and their other spellings are edited on the Labels tab.</source>
+        <translation>标签及其其他写法在“标签”页中编辑。</translation>
+    </message>
+</context>
+<context>
     <name>TaskManager</name>
     <message>
-      <location filename="../../workbench/gui/tasks.py" line="166" />
-      <source>The computer ran out of memory. Close other programs or use a smaller file, then try again.</source>
-      <translation>电脑内存不足。请关闭其他程序或使用更小的文件，然后重试。</translation>
+        <location filename="../../workbench/gui/tasks.py" line="169"/>
+        <source>The computer ran out of memory. Close other programs or use a smaller file, then try again.</source>
+        <translation>电脑内存不足。请关闭其他程序或使用更小的文件，然后重试。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/tasks.py" line="169" />
-      <source>A file could not be read or written: {0}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
-      <translation>无法读取或写入文件：{0}。请确认文件存在、您有权限打开、磁盘没有写满，然后重试。</translation>
+        <location filename="../../workbench/gui/tasks.py" line="172"/>
+        <source>A file could not be read or written: {0}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
+        <translation>无法读取或写入文件：{0}。请确认文件存在、您有权限打开、磁盘没有写满，然后重试。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/tasks.py" line="172" />
-      <source>Something unexpected went wrong: {0}: {1}. Try again; if it happens again, send the details below to your support contact.</source>
-      <translation>发生了意外错误：{0}：{1}。请重试；如果再次出现，请把下面的详细信息发给技术支持。</translation>
+        <location filename="../../workbench/gui/tasks.py" line="175"/>
+        <source>Something unexpected went wrong: {0}: {1}. Try again; if it happens again, send the details below to your support contact.</source>
+        <translation>发生了意外错误：{0}：{1}。请重试；如果再次出现，请把下面的详细信息发给技术支持。</translation>
     </message>
-  </context>
-  <context>
+</context>
+<context>
     <name>TaskProgressWidget</name>
     <message>
-      <location filename="../../workbench/gui/tasks.py" line="246" />
-      <source>Cancel</source>
-      <translation>取消</translation>
+        <location filename="../../workbench/gui/tasks.py" line="262"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/tasks.py" line="285" />
-      <source>Cancelling…</source>
-      <translation>正在取消…</translation>
+        <location filename="../../workbench/gui/tasks.py" line="306"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
     </message>
-  </context>
-  <context>
+</context>
+<context>
     <name>TemplateCard</name>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="58" />
-      <source>Labels: {0}</source>
-      <translation>标签：{0}</translation>
+        <location filename="../../workbench/gui/pages/template_page.py" line="58"/>
+        <source>Labels: {0}</source>
+        <translation>标签：{0}</translation>
     </message>
-  </context>
-  <context>
+</context>
+<context>
     <name>TemplatePage</name>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="20" />
-      <source>Finance</source>
-      <translation>金融</translation>
+        <location filename="../../workbench/gui/pages/template_page.py" line="20"/>
+        <source>Finance</source>
+        <translation>金融</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="21" />
-      <source>Medical</source>
-      <translation>医疗</translation>
+        <location filename="../../workbench/gui/pages/template_page.py" line="21"/>
+        <source>Medical</source>
+        <translation>医疗</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="22" />
-      <source>Legal</source>
-      <translation>法律</translation>
+        <location filename="../../workbench/gui/pages/template_page.py" line="22"/>
+        <source>Legal</source>
+        <translation>法律</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="29" />
-      <source>Text classification</source>
-      <translation>文本分类</translation>
+        <location filename="../../workbench/gui/pages/template_page.py" line="29"/>
+        <source>Text classification</source>
+        <translation>文本分类</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="30" />
-      <source>Instruction tuning (questions and answers)</source>
-      <translation>指令微调（问答）</translation>
+        <location filename="../../workbench/gui/pages/template_page.py" line="30"/>
+        <source>Instruction tuning (questions and answers)</source>
+        <translation>指令微调（问答）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="99" />
-      <source>Choose what the model should learn. Each template brings its columns, labels, cleaning steps, recommended settings and sample data.</source>
-      <translation>选择模型要学习的任务。每个模板都自带所需的列、标签、清洗步骤、推荐参数和示例数据。</translation>
+        <location filename="../../workbench/gui/pages/template_page.py" line="121"/>
+        <source>Choose what the model should learn. Each template brings its columns, labels, cleaning steps, recommended settings and sample data.</source>
+        <translation>选择模型要学习的任务。每个模板都自带所需的列、标签、清洗步骤、推荐参数和示例数据。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="114" />
-      <source>A template could not be loaded: {0}</source>
-      <translation>有一个模板无法加载：{0}</translation>
+        <location filename="../../workbench/gui/pages/template_page.py" line="103"/>
+        <source>A template could not be loaded: {0}</source>
+        <translation>有一个模板无法加载：{0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="133" />
-      <source>Sample data (first rows)</source>
-      <translation>示例数据（前几行）</translation>
+        <location filename="../../workbench/gui/pages/template_page.py" line="147"/>
+        <source>Sample data (first rows)</source>
+        <translation>示例数据（前几行）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="142" />
-      <location filename="../../workbench/gui/pages/template_page.py" line="189" />
-      <source>Use this template</source>
-      <translation>使用此模板</translation>
+        <location filename="../../workbench/gui/pages/template_page.py" line="156"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="203"/>
+        <source>Use this template</source>
+        <translation>使用此模板</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="180" />
-      <source>&lt;b&gt;Task:&lt;/b&gt; {0}</source>
-      <translation>&lt;b&gt;任务：&lt;/b&gt;{0}</translation>
+        <location filename="../../workbench/gui/pages/template_page.py" line="194"/>
+        <source>&lt;b&gt;Task:&lt;/b&gt; {0}</source>
+        <translation>&lt;b&gt;任务：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="181" />
-      <source>&lt;b&gt;Columns:&lt;/b&gt; {0}</source>
-      <translation>&lt;b&gt;列：&lt;/b&gt;{0}</translation>
+        <location filename="../../workbench/gui/pages/template_page.py" line="195"/>
+        <source>&lt;b&gt;Columns:&lt;/b&gt; {0}</source>
+        <translation>&lt;b&gt;列：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="182" />
-      <source>&lt;b&gt;Metrics:&lt;/b&gt; {0}</source>
-      <translation>&lt;b&gt;评估指标：&lt;/b&gt;{0}</translation>
+        <location filename="../../workbench/gui/pages/template_page.py" line="196"/>
+        <source>&lt;b&gt;Metrics:&lt;/b&gt; {0}</source>
+        <translation>&lt;b&gt;评估指标：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="185" />
-      <source>&lt;b&gt;Labels:&lt;/b&gt; {0}</source>
-      <translation>&lt;b&gt;标签：&lt;/b&gt;{0}</translation>
+        <location filename="../../workbench/gui/pages/template_page.py" line="199"/>
+        <source>&lt;b&gt;Labels:&lt;/b&gt; {0}</source>
+        <translation>&lt;b&gt;标签：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="188" />
-      <source>This project uses this template</source>
-      <translation>本项目正在使用此模板</translation>
+        <location filename="../../workbench/gui/pages/template_page.py" line="202"/>
+        <source>This project uses this template</source>
+        <translation>本项目正在使用此模板</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/template_page.py" line="208" />
-      <source>Reading the sample data</source>
-      <translation>正在读取示例数据</translation>
+        <location filename="../../workbench/gui/pages/template_page.py" line="222"/>
+        <source>Reading the sample data</source>
+        <translation>正在读取示例数据</translation>
     </message>
-  </context>
-  <context>
+</context>
+<context>
     <name>TrainPage</name>
     <message>
       <location filename="../../workbench/gui/pages/train_page.py" line="1" />
@@ -1651,411 +2258,517 @@ Shown from the project's copy of it, taken when the data was prepared.</source>
       <translation>时间预算</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="51" />
-      <location filename="../../workbench/gui/pages/train_page.py" line="208" />
-      <source>Learning rate</source>
-      <translation>学习率</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="50"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="259"/>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="52" />
-      <source>Epochs</source>
-      <translation>训练轮数</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="51"/>
+        <source>Epochs</source>
+        <translation>训练轮数</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="53" />
-      <source>Rows per step (batch)</source>
-      <translation>每批条数</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="52"/>
+        <source>Rows per step (batch)</source>
+        <translation>每批条数</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="54" />
-      <source>Maximum length (tokens)</source>
-      <translation>最大长度（词元）</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="53"/>
+        <source>Maximum length (tokens)</source>
+        <translation>最大长度（词元）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="55" />
-      <source>LoRA rank</source>
-      <translation>LoRA 秩</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="54"/>
+        <source>LoRA rank</source>
+        <translation>LoRA 秩</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="56" />
-      <source>LoRA scaling</source>
-      <translation>LoRA 缩放系数</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="55"/>
+        <source>LoRA scaling</source>
+        <translation>LoRA 缩放系数</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="57" />
-      <source>LoRA dropout</source>
-      <translation>LoRA 随机丢弃比例</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="56"/>
+        <source>LoRA dropout</source>
+        <translation>LoRA 随机丢弃比例</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="58" />
-      <source>Warm-up share</source>
-      <translation>预热比例</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="57"/>
+        <source>Warm-up share</source>
+        <translation>预热比例</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="59" />
-      <source>Gradient accumulation</source>
-      <translation>梯度累积步数</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="58"/>
+        <source>Gradient accumulation</source>
+        <translation>梯度累积步数</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="60" />
-      <source>Weight decay</source>
-      <translation>权重衰减</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="59"/>
+        <source>Weight decay</source>
+        <translation>权重衰减</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="66" />
-      <source>created</source>
-      <translation>已创建</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="103"/>
+        <source>created</source>
+        <translation>已创建</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="67" />
-      <source>running</source>
-      <translation>训练中</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="104"/>
+        <source>running</source>
+        <translation>训练中</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="68" />
-      <source>completed</source>
-      <translation>已完成</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="105"/>
+        <source>completed</source>
+        <translation>已完成</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="69" />
-      <source>stopped</source>
-      <translation>已停止</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="106"/>
+        <source>stopped</source>
+        <translation>已停止</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="70" />
-      <source>failed</source>
-      <translation>失败</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="107"/>
+        <source>failed</source>
+        <translation>失败</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="71" />
-      <source>crashed</source>
-      <translation>意外中断</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="108"/>
+        <source>crashed</source>
+        <translation>意外中断</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="112" />
-      <source>Base model</source>
-      <translation>基础模型</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="60"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="156"/>
+        <source>Base model</source>
+        <translation>基础模型</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="115" />
-      <source>Built-in tiny model (trains in a minute)</source>
-      <translation>内置微型模型（约一分钟训练完）</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="159"/>
+        <source>Built-in tiny model (trains in a minute)</source>
+        <translation>内置微型模型（约一分钟训练完）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="116" />
-      <source>Built-in small model (trains in minutes)</source>
-      <translation>内置小模型（几分钟训练完）</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="160"/>
+        <source>Built-in small model (trains in minutes)</source>
+        <translation>内置小模型（几分钟训练完）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="117" />
-      <source>A model folder on this computer…</source>
-      <translation>本机上的模型文件夹…</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="161"/>
+        <source>A model folder on this computer…</source>
+        <translation>本机上的模型文件夹…</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="118" />
-      <source>A model id (downloaded)</source>
-      <translation>模型 ID（需联网下载）</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="162"/>
+        <source>A model id (downloaded)</source>
+        <translation>模型 ID（需联网下载）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="119" />
-      <source>The built-in models are trained from scratch on your data so that everything works offline on any computer; they show the flow, not production quality. For real use pick a downloaded ERNIE, Qwen or Llama folder.</source>
-      <translation>内置模型会在您的数据上从零开始训练，因此在任何电脑上都能离线跑通全流程；它们用于演示流程，达不到生产质量。实际使用请选择已下载的 ERNIE、Qwen 或 Llama 模型文件夹。</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="163"/>
+        <source>The built-in models are trained from scratch on your data so that everything works offline on any computer; they show the flow, not production quality. For real use pick a downloaded ERNIE, Qwen or Llama folder.</source>
+        <translation>内置模型会在您的数据上从零开始训练，因此在任何电脑上都能离线跑通全流程；它们用于演示流程，达不到生产质量。实际使用请选择已下载的 ERNIE、Qwen 或 Llama 模型文件夹。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="124" />
-      <source>folder or model id</source>
-      <translation>文件夹或模型 ID</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="168"/>
+        <source>folder or model id</source>
+        <translation>文件夹或模型 ID</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="126" />
-      <source>Browse…</source>
-      <translation>浏览…</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="170"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="132" />
-      <source>LoRA (small add-on, fast)</source>
-      <translation>LoRA（附加小模块，速度快）</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="176"/>
+        <source>LoRA (small add-on, fast)</source>
+        <translation>LoRA（附加小模块，速度快）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="133" />
-      <source>Full fine-tuning (all weights)</source>
-      <translation>全量微调（训练全部权重）</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="177"/>
+        <source>Full fine-tuning (all weights)</source>
+        <translation>全量微调（训练全部权重）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="134" />
-      <source>LoRA trains a small add-on and keeps the base model unchanged: faster and needs less memory. Full fine-tuning changes every weight.</source>
-      <translation>LoRA 只训练一个附加的小模块，基础模型保持不变：更快、更省内存。全量微调会修改全部权重。</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="178"/>
+        <source>LoRA trains a small add-on and keeps the base model unchanged: faster and needs less memory. Full fine-tuning changes every weight.</source>
+        <translation>LoRA 只训练一个附加的小模块，基础模型保持不变：更快、更省内存。全量微调会修改全部权重。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="137" />
-      <location filename="../../workbench/gui/pages/train_page.py" line="226" />
-      <source>Model</source>
-      <translation>模型</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="181"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="277"/>
+        <source>Model</source>
+        <translation>模型</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="139" />
-      <source>Method</source>
-      <translation>训练方式</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="61"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="183"/>
+        <source>Method</source>
+        <translation>训练方式</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="146" />
-      <source>Settings</source>
-      <translation>设置</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="190"/>
+        <source>Settings</source>
+        <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="151" />
-      <source>Preset</source>
-      <translation>预设方案</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="195"/>
+        <source>Preset</source>
+        <translation>预设方案</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="164" />
-      <source>by epochs</source>
-      <translation>按轮数</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="90"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="208"/>
+        <source>by epochs</source>
+        <translation>按轮数</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="166" />
-      <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
-      <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="210"/>
+        <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
+        <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="170" />
-      <source>How often (in steps) the model is checked on the validation rows and saved.</source>
-      <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="214"/>
+        <source>How often (in steps) the model is checked on the validation rows and saved.</source>
+        <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="171" />
-      <source>Stop after steps</source>
-      <translation>训练步数上限</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="62"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="215"/>
+        <source>Stop after steps</source>
+        <translation>训练步数上限</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="172" />
-      <source>Check and save every</source>
-      <translation>每隔多少步检查并保存</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="63"/>
+        <source>Check every (steps)</source>
+        <translation>每隔多少步检查</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="180" />
-      <source>Start</source>
-      <translation>开始</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="64"/>
+        <source>Save every (steps)</source>
+        <translation>每隔多少步保存</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="183" />
-      <source>Stop</source>
-      <translation>停止</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="65"/>
+        <source>Log every (steps)</source>
+        <translation>每隔多少步记录</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="185" />
-      <source>Resume</source>
-      <translation>恢复训练</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="66"/>
+        <source>Checkpoints kept</source>
+        <translation>保留的检查点数</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="200" />
-      <source>No run yet: choose the settings and click Start.</source>
-      <translation>还没有训练：选好参数后点击“开始”。</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="67"/>
+        <source>Random seed</source>
+        <translation>随机种子</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="205" />
-      <location filename="../../workbench/gui/pages/train_page.py" line="226" />
-      <source>Loss</source>
-      <translation>损失</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="68"/>
+        <source>Device</source>
+        <translation>设备</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="205" />
-      <location filename="../../workbench/gui/pages/train_page.py" line="208" />
-      <location filename="../../workbench/gui/pages/train_page.py" line="235" />
-      <source>step</source>
-      <translation>步数</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="69"/>
+        <source>Precision</source>
+        <translation>精度</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="206" />
-      <source>training loss</source>
-      <translation>训练损失</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="70"/>
+        <source>Quantisation</source>
+        <translation>量化</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="207" />
-      <source>validation loss</source>
-      <translation>验证损失</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="71"/>
+        <source>Learning rate schedule</source>
+        <translation>学习率调度</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="209" />
-      <source>learning rate</source>
-      <translation>学习率</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="72"/>
+        <source>LoRA layers</source>
+        <translation>LoRA 作用的层</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="225" />
-      <source>Compare</source>
-      <translation>对比</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="73"/>
+        <source>Pickle weights allowed</source>
+        <translation>允许 pickle 权重</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="225" />
-      <source>Run</source>
-      <translation>训练</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="84"/>
+        <source>default</source>
+        <translation>默认</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="225" />
-      <source>Status</source>
-      <translation>状态</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="86"/>
+        <source>yes</source>
+        <translation>是</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="225" />
-      <source>Step</source>
-      <translation>步骤</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="86"/>
+        <source>no</source>
+        <translation>否</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="226" />
-      <source>Validation loss</source>
-      <translation>验证损失</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="92"/>
+        <source>built-in tiny model</source>
+        <translation>内置微型模型</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="235" />
-      <source>Training loss of the runs ticked in the list</source>
-      <translation>列表中勾选的训练的损失曲线</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="93"/>
+        <source>built-in small model</source>
+        <translation>内置小型模型</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="245" />
-      <source>Runs</source>
-      <translation>训练记录</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="95"/>
+        <source>full fine-tuning</source>
+        <translation>全量微调</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="246" />
-      <source>Compare runs</source>
-      <translation>对比训练</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="216"/>
+        <source>Check and save every</source>
+        <translation>每隔多少步检查并保存</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="247" />
-      <source>Log</source>
-      <translation>日志</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="224"/>
+        <source>Start</source>
+        <translation>开始</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="264" />
-      <source>Recommended for this data</source>
-      <translation>针对这份数据的推荐值</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="227"/>
+        <source>Stop</source>
+        <translation>停止</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="313" />
-      <source>Choose a model folder (with config.json)</source>
-      <translation>选择模型文件夹（包含 config.json）</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="229"/>
+        <source>Resume</source>
+        <translation>恢复训练</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="330" />
-      <source>The built-in model starts from random weights, so all of its weights are trained (LoRA adapts a model that has already learned; it does not apply here).</source>
-      <translation>内置模型从随机权重开始，所以训练全部权重（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="244"/>
+        <source>No run yet: choose the settings and click Start.</source>
+        <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="333" />
-      <source>Every weight of the model is trained, so there are no LoRA settings.</source>
-      <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="256"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="277"/>
+        <source>Loss</source>
+        <translation>损失</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="395" />
-      <source>About {0} steps, roughly {1} and {2:.0f} MB of memory on this computer's processor (an estimate from the data size and the model, not a promise).</source>
-      <translation>约 {0} 步，在本机处理器上大约需要 {1}、{2:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="256"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="259"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="286"/>
+        <source>step</source>
+        <translation>步数</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="408" />
-      <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
-      <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="257"/>
+        <source>training loss</source>
+        <translation>训练损失</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="416" />
-      <source>Choose a base model: a model folder on this computer or a model id.</source>
-      <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="258"/>
+        <source>validation loss</source>
+        <translation>验证损失</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="438" />
-      <source>The data is not prepared</source>
-      <translation>数据尚未准备好</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="260"/>
+        <source>learning rate</source>
+        <translation>学习率</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="439" />
-      <source>Prepare the data on the Data page first (Save and prepare the data).</source>
-      <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="276"/>
+        <source>Compare</source>
+        <translation>对比</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="447" />
-      <source>Training could not start</source>
-      <translation>无法开始训练</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="276"/>
+        <source>Run</source>
+        <translation>训练</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="464" />
-      <source>Asked {0} to save a checkpoint and stop.</source>
-      <translation>已请求 {0} 保存检查点后停止。</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="276"/>
+        <source>Status</source>
+        <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="501" />
-      <source>Nothing to resume from</source>
-      <translation>没有可以恢复的检查点</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="276"/>
+        <source>Step</source>
+        <translation>步骤</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="502" />
-      <source>Run {0} saved no checkpoint before it ended. Start a new run instead.</source>
-      <translation>训练 {0} 结束前没有保存检查点，请重新开始一次训练。</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="277"/>
+        <source>Validation loss</source>
+        <translation>验证损失</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="509" />
-      <source>Training could not resume</source>
-      <translation>无法恢复训练</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="286"/>
+        <source>Training loss of the runs ticked in the list</source>
+        <translation>列表中勾选的训练的损失曲线</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="512" />
-      <source>Resuming {0} from {1}.</source>
-      <translation>从 {1} 恢复训练 {0}。</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="296"/>
+        <source>Runs</source>
+        <translation>训练记录</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="646" />
-      <location filename="../../workbench/gui/pages/train_page.py" line="664" />
-      <source>Run {0} · {1}</source>
-      <translation>训练 {0} · {1}</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="297"/>
+        <source>Compare runs</source>
+        <translation>对比训练</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="666" />
-      <source>The worker process ended without reporting. Resume continues from the last checkpoint; worker.log in the run folder says what happened.</source>
-      <translation>训练进程意外结束，没有留下结束记录。“恢复训练”会从最后一个检查点继续；训练文件夹中的 worker.log 记录了原因。</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="298"/>
+        <source>Log</source>
+        <translation>日志</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="682" />
-      <source>step {0}: validation loss {1:.4f} {2}</source>
-      <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="315"/>
+        <source>Recommended for this data</source>
+        <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="686" />
-      <source>the built-in model (trained from scratch on this data)</source>
-      <translation>内置模型（在这份数据上从零训练）</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="367"/>
+        <source>Choose a model folder (with config.json)</source>
+        <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="688" />
-      <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
-      <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="384"/>
+        <source>The built-in model starts from random weights, so all of its weights are trained (LoRA adapts a model that has already learned; it does not apply here).</source>
+        <translation>内置模型从随机权重开始，所以训练全部权重（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="691" />
-      <source>Saved checkpoint {0}</source>
-      <translation>已保存检查点 {0}</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="387"/>
+        <source>Every weight of the model is trained, so there are no LoRA settings.</source>
+        <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="695" />
-      <source>Run ended: {0}</source>
-      <translation>训练结束：{0}</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="448"/>
+        <source>About {0} steps, roughly {1} and {2:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
+        <translation>约 {0} 步，在本机处理器上大约需要 {1}、{2:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="706" />
-      <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
-      <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="461"/>
+        <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
+        <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
-  </context>
-  <context>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="468"/>
+        <source>Choose a base model: a model folder on this computer or a model id.</source>
+        <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="502"/>
+        <source>The data is not prepared</source>
+        <translation>数据尚未准备好</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="503"/>
+        <source>Prepare the data on the Data page first (Save and prepare the data).</source>
+        <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="508"/>
+        <source>Training could not start</source>
+        <translation>无法开始训练</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="524"/>
+        <source>Asked {0} to save a checkpoint and stop.</source>
+        <translation>已请求 {0} 保存检查点后停止。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="541"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="545"/>
+        <source>Training could not resume</source>
+        <translation>无法恢复训练</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="548"/>
+        <source>Resuming {0} from {1}.</source>
+        <translation>从 {1} 恢复训练 {0}。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="694"/>
+        <source>Run {0} · {1}</source>
+        <translation>训练 {0} · {1}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="751"/>
+        <source>step {0}: validation loss {1:.4f} {2}</source>
+        <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="755"/>
+        <source>the built-in model (trained from scratch on this data)</source>
+        <translation>内置模型（在这份数据上从零训练）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="757"/>
+        <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
+        <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="760"/>
+        <source>Saved checkpoint {0}</source>
+        <translation>已保存检查点 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="764"/>
+        <source>Run ended: {0}</source>
+        <translation>训练结束：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="713"/>
+        <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
+        <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="542"/>
+        <source>Run {0} is already running (process {1} is training it).</source>
+        <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="692"/>
+        <source>stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="697"/>
+        <source>The worker process ended without reporting why.</source>
+        <translation>训练进程意外结束，没有报告原因。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="698"/>
+        <source>This run {0}: {1}
+Its log: {2}</source>
+        <translation>此运行{0}：{1}
+日志：{2}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="716"/>
+        <source>step {0} of {1}</source>
+        <translation>第 {0} 步，共 {1} 步</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="734"/>
+        <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
+        <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
+    </message>
+</context>
+<context>
     <name>parent</name>
     <message>
-      <location filename="../../workbench/gui/dialogs.py" line="26" />
-      <source>Browse…</source>
-      <translation>浏览…</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="25"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
     </message>
-  </context>
-  <context>
+</context>
+<context>
     <name>win</name>
     <message>
-      <location filename="../../workbench/gui/app.py" line="62" />
-      <source>No Chinese font was found: Chinese text may show as boxes. Install one, e.g. the fonts-noto-cjk package.</source>
-      <translation>未找到中文字体，中文可能显示为方框。请安装中文字体，例如 fonts-noto-cjk 软件包。</translation>
+        <location filename="../../workbench/gui/app.py" line="62"/>
+        <source>No Chinese font was found: Chinese text may show as boxes. Install one, e.g. the fonts-noto-cjk package.</source>
+        <translation>未找到中文字体，中文可能显示为方框。请安装中文字体，例如 fonts-noto-cjk 软件包。</translation>
     </message>
-  </context>
+</context>
 </TS>

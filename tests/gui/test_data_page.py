@@ -1,4 +1,3 @@
-from pathlib import Path
 
 import pandas as pd
 from PySide6.QtCore import Qt
@@ -31,7 +30,7 @@ def test_project_data_is_shown_cleaned_and_counted(qtbot, session, tasks, sample
 def test_disable_step_then_undo_redo(qtbot, session, tasks, sample_project):
     page = _page(qtbot, session, tasks, sample_project)
     rows_before = len(page.cleaned_df)
-    row = [s.op for s in page.recipe.steps].index("length_filter")
+    row = [s.op for s in page.recipe.steps].index("normalize_labels")
     with qtbot.waitSignal(page.cleaned, timeout=30000):
         page.steps_table.item(row, 0).setCheckState(Qt.CheckState.Unchecked)
     assert page.recipe.steps[row].enabled is False

@@ -1,6 +1,5 @@
 """Sample template → cleaning → a few real training steps through the worker → evaluate → export."""
 
-import pytest
 
 from workbench.cli import build_parser
 
@@ -44,19 +43,29 @@ def test_sample_project_to_export(qtbot, tmp_path):
     ev = w.show_step("evaluate")
     assert ev.run_combo.currentData() == run_id
     ev.base_check.setChecked(False)
-    with qtbot.waitSignal(ev.runner.finished, timeout=300000):
+    with qtbot.waitSignal(ev.evaluation_finished, timeout=300000):
         assert ev.evaluate()
+        assert ev.eval_progress.isVisibleTo(ev) and ev.eval_progress.cancel_button.isEnabled()
     if _has_command("eval"):
         assert ev.metrics is not None, ev.status_label.text()
         assert ev.cards
     else:
         assert "no 'eval' command" in ev.status_label.text()
 
+    # the playground runs the real command: a question that starts like an option included
+    ev.prompt_edit.setText("-5% 的跌幅意味着什么？")
+    with qtbot.waitSignal(ev.playground_finished, timeout=300000) as answered:
+        ev._on_generate_clicked()
+    assert answered.args[0].strip() and "error" not in answered.args[0].lower(), answered.args[0]
+    assert "label:" in answered.args[0]
+
     ex = w.show_step("export")
-    with qtbot.waitSignal(ex.runner.finished, timeout=300000):
+    with qtbot.waitSignal(ex.export_finished, timeout=300000):
         assert ex.export()
     if _has_command("export"):
         assert ex.result is not None, ex.status_label.text()
         assert ex.table.rowCount() >= 1
+        log = ex.log.toPlainText()
+        assert "▶" in log and log.count("\n") >= 3, log  # the stages and the command's own messages
     else:
         assert "no 'export' command" in ex.status_label.text()

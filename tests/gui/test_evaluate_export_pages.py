@@ -18,6 +18,8 @@ def _finished_run(root, run_id="run-x"):
     ev.emit("start", total_steps=10)
     ev.emit("end", status="completed", error=None)
     ev.close()
+    (run_dir / "final").mkdir()  # what a completed run leaves: its weights and their description
+    (run_dir / "final" / "workbench_run.json").write_text("{}", encoding="utf-8")
     return run_dir
 
 
@@ -97,3 +99,72 @@ def test_command_output_parsing_and_missing_command_message():
     err = "usage: workbench ...\nworkbench: error: argument command: invalid choice: 'eval' (choose from 'templates')"
     assert "no 'eval' command" in explain_failure("eval", 2, err)
     assert explain_failure("export", 2, "error: Run 'x' does not exist.") == "Run 'x' does not exist."
+
+
+def test_every_command_line_the_pages_build_is_accepted_by_the_cli_parser(qtbot, session, tasks, sample_project):
+    from workbench.cli import build_parser
+    from workbench.core.runs import cli_command
+
+    _finished_run(sample_project)
+    session.open(sample_project)
+    ev, ex = EvaluatePage(session, tasks), ExportPage(session, tasks)
+    qtbot.addWidget(ev)
+    qtbot.addWidget(ex)
+    parser = build_parser()
+    for base in (True, False):
+        ev.base_check.setChecked(base)
+        ns = parser.parse_args(ev.eval_args("run-x"))
+        assert (ns.command, ns.run, ns.compare_base, ns.json, ns.split) == ("eval", "run-x", base, True, "test")
+    for prompt in ("信用卡怎么挂失？", "-5% 是跌幅吗", "--help"):
+        ns = parser.parse_args(ev.playground_args("run-x", prompt))
+        assert (ns.command, ns.run, ns.prompt) == ("playground", "run-x", prompt)
+    ex.int8_check.setChecked(True)
+    ns = parser.parse_args(ex.export_args("run-x"))
+    assert (ns.command, ns.run, ns.int8, ns.json) == ("export", "run-x", True, True)
+    assert set(ns.formats.split(",")) <= {"static", "merged", "onnx"}
+    assert cli_command("runs")[1:] == ["-m", "workbench", "runs"]
+
+
+def test_a_child_command_reports_progress_and_its_result_and_cancel_ends_it(qtbot, tasks, tmp_path):
+    """The one way the window runs a child process: progress lines, the last line's result, cancel."""
+    import sys
+
+    script = tmp_path / "child.py"
+    script.write_text(
+        "import json, sys, time\n"
+        "for i in range(3):\n"
+        "    print(json.dumps({'event': 'progress', 'stage': 'fine-tuned', 'done': i + 1, 'total': 3}), flush=True)\n"
+        "print('a notice', file=sys.stderr, flush=True)\n"
+        "if sys.argv[1] == 'slow':\n"
+        "    time.sleep(60)\n"
+        "print(json.dumps({'ok': True}))\n", encoding="utf-8")
+    op = tasks.process([sys.executable, str(script), "fast"], "Child", name="child")
+    seen, logs = [], []
+    op.progressed.connect(lambda f, m: seen.append((round(f, 2), m)))
+    op.log_line.connect(logs.append)
+    with qtbot.waitSignal(op.succeeded, timeout=30000) as done:
+        op.run()
+    assert done.args[0] == {"ok": True}
+    assert seen == [(0.33, "the trained model answers"), (0.67, "the trained model answers"),
+                    (1.0, "the trained model answers")]
+    assert logs == ["a notice"]
+
+    slow = tasks.process([sys.executable, str(script), "slow"], "Child", name="child")
+    with qtbot.waitSignal(slow.progressed, timeout=30000):
+        slow.run()
+    proc = slow.proc
+    with qtbot.waitSignal(slow.cancelled, timeout=10000):
+        slow.cancel()
+    assert proc.state() == proc.ProcessState.NotRunning  # the child process is gone
+
+
+def test_a_failing_child_command_is_explained_in_one_place(qtbot, tasks):
+    import sys
+
+    errors = []
+    tasks.error_shown.connect(lambda t, m: errors.append((t, m)))
+    op = tasks.process([sys.executable, "-c", "import sys; print('error: Run x does not exist.', file=sys.stderr); "
+                        "sys.exit(2)"], "Evaluating x", name="eval")
+    with qtbot.waitSignal(op.failed, timeout=30000):
+        op.run()
+    assert errors == [("Evaluating x", "Run x does not exist.")]

@@ -6,7 +6,6 @@ import sys
 
 import numpy as np
 import pandas as pd
-import pytest
 from PySide6.QtCore import QObject, Qt, Signal
 
 from workbench.core.errors import DataError

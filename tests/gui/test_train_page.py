@@ -1,10 +1,8 @@
 """The Train page against runs whose events a test writes (the worker protocol, no paddle)."""
 
-import json
 import os
 import subprocess
 import sys
-import time
 
 from workbench.core.jobs import JobSpec, write_job
 from workbench.core.runs import EventWriter, write_pid
@@ -105,3 +103,92 @@ def test_lora_settings_only_for_lora(qtbot, session, tasks, sample_project):
     assert page.method_hint.isHidden()
     page.method_combo.setCurrentIndex(page.method_combo.findData("full"))
     assert not page.hp_form.isRowVisible(page.spins["lora_alpha"])
+
+
+def _sleeper():
+    """A live process that plays a worker which ignores stop requests."""
+    return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+
+
+def test_start_disabled_while_a_run_goes_and_stop_shows_stopping_then_clears_the_eta(
+        qtbot, session, tasks, sample_project):
+    proc = _sleeper()
+    try:
+        run_dir = _run(sample_project, "run-s", pid=proc.pid)
+        ev = EventWriter(run_dir)
+        ev.emit("start", total_steps=40, device="cpu")
+        ev.emit("step", step=10, loss=3.0, lr=1e-3, tokens_per_s=800.0, eta_s=125.0)
+        page = TrainPage(session, tasks)
+        qtbot.addWidget(page)
+        session.open(sample_project)
+        qtbot.waitUntil(lambda: session.monitor.status("run-s") == "running", timeout=5000)
+        assert not page.start_button.isEnabled()  # one run at a time
+        assert "02:05" in page.progress_label.text()
+        page.stop("run-s")
+        assert "stopping" in page.run_title.text()
+        assert not page.stop_button.isEnabled()
+        assert "02:05" not in page.progress_label.text()  # no estimate while it stops
+        ev.emit("end", status="stopped", error=None)
+        ev.close()
+        qtbot.waitUntil(lambda: session.monitor.status("run-s") == "stopped", timeout=5000)
+        assert "stopping" not in page.run_title.text() and "02:05" not in page.progress_label.text()
+        assert "10" in page.progress_label.text()
+        assert page.start_button.isEnabled()
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_a_stop_that_is_ignored_ends_the_worker_after_the_grace_period(qtbot, session, tasks, sample_project):
+    proc = _sleeper()
+    try:
+        run_dir = _run(sample_project, "run-t", pid=proc.pid)
+        EventWriter(run_dir).emit("start", total_steps=40, device="cpu")
+        page = TrainPage(session, tasks)
+        qtbot.addWidget(page)
+        session.open(sample_project)
+        qtbot.waitUntil(lambda: session.monitor.status("run-t") == "running", timeout=5000)
+        session.monitor.stops.grace_s = 0.0
+        page.stop("run-t")
+        qtbot.waitUntil(lambda: proc.poll() is not None, timeout=15000)
+        qtbot.waitUntil(lambda: session.monitor.status("run-t") == "crashed", timeout=5000)
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_a_failed_run_shows_its_error_and_log_in_the_page_and_the_list(qtbot, session, tasks, sample_project):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    run_dir = _run(sample_project, "run-f", pid=dead.pid)
+    ev = EventWriter(run_dir)
+    ev.emit("start", total_steps=40, device="cpu")
+    ev.emit("end", status="failed", error="Training ran out of memory. Lower the batch size.")
+    ev.close()
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    page.select_run("run-f")
+    assert page.failure_banner.isVisible() or not page.isVisible()
+    assert not page.failure_banner.isHidden()
+    text = page.failure_banner.text()
+    assert "out of memory" in text and str(run_dir) in text
+    row = page._row_of("run-f")
+    assert page.runs_table.item(row, 2).text() == "failed"
+    assert session.step_states()["train"] == "failed"  # the sidebar says so too
+
+
+def test_reopening_a_project_restores_the_settings_of_its_last_run(qtbot, session, tasks, sample_project):
+    run_dir = sample_project / "runs" / "run-20260101-000000-abcd"
+    write_job(run_dir, JobSpec(project=str(sample_project), template="finance_sentiment", task="classification",
+                               base_model="builtin:tiny", method="full", learning_rate=0.0042, batch_size=4,
+                               max_length=96, epochs=2.0, max_steps=30, eval_steps=10))
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    assert page.model_combo.currentData() == "builtin:tiny"
+    assert page.spins["learning_rate"].value() == 0.0042
+    assert page.spins["batch_size"].value() == 4 and page.spins["max_length"].value() == 96
+    assert page.max_steps.value() == 30 and page.eval_steps.value() == 10
+    job = page.job_spec()
+    assert (job.learning_rate, job.max_steps, job.eval_steps, job.save_steps) == (0.0042, 30, 10, 10)

@@ -25,6 +25,10 @@ class MappingProblem:
     role: str | None
     message: str
     severity: str = "error"  # error | warning
+    # what the problem is, for front ends that say it in the user's language: ``code`` names
+    # it, ``args`` holds its particulars (columns, counts, labels)
+    code: str = ""
+    args: tuple = ()
 
 
 def _norm(name: str) -> str:
@@ -59,7 +63,12 @@ def suggest_mapping(template: TemplateSpec, columns: list[str]) -> dict[str, str
 def parse_mapping_args(items: list[str]) -> dict[str, str]:
     """Parse ``role=column`` command-line items."""
     out: dict[str, str] = {}
+    pairs: list[str] = []
     for item in items:
+        parts = item.split(",")
+        # "a=x,b=y" carries two pairs; a column name with a comma in it stays whole
+        pairs += parts if len(parts) > 1 and all("=" in p for p in parts) else [item]
+    for item in pairs:
         role, sep, col = item.partition("=")
         if not sep or not role.strip() or not col.strip():
             raise DataError(f"Mapping '{item}' is not of the form role=column, e.g. text=内容.")
@@ -73,21 +82,24 @@ def check_mapping(template: TemplateSpec, columns: list[str], mapping: dict[str,
     roles = template.roles
     for role, col in mapping.items():
         if role not in roles:
-            problems.append(MappingProblem(role, f"'{role}' is not a role of template {template.id}; roles are: {', '.join(roles)}."))
+            problems.append(MappingProblem(role, f"'{role}' is not a role of template {template.id}; roles are: "
+                                                 f"{', '.join(roles)}.", code="unknown_role"))
         elif col is not None and col not in columns:
             problems.append(MappingProblem(
-                role, f"Role '{role}' is mapped to column '{col}', which is not in the file. Columns are: {', '.join(map(str, columns))}."))
+                role, f"Role '{role}' is mapped to column '{col}', which is not in the file. Columns are: "
+                f"{', '.join(map(str, columns))}.", code="column_missing", args=(col,)))
     for role, required in roles.items():
         if required and not mapping.get(role):
             problems.append(MappingProblem(
                 role, f"Role '{role}' is required by template {template.id} but no column is mapped to it. "
-                f"Map one with {role}=<column>; columns are: {', '.join(map(str, columns))}."))
+                f"Map one with {role}=<column>; columns are: {', '.join(map(str, columns))}.", code="required"))
     used: dict[str, str] = {}
     for role, col in mapping.items():
         if col is None:
             continue
         if col in used:
-            problems.append(MappingProblem(role, f"Column '{col}' is mapped to both '{used[col]}' and '{role}'; map each role to its own column."))
+            problems.append(MappingProblem(role, f"Column '{col}' is mapped to both '{used[col]}' and '{role}'; map each "
+                                                 "role to its own column.", code="column_twice", args=(col, used[col])))
         used[col] = role
     return problems
 
@@ -108,7 +120,8 @@ def check_prepared(template: TemplateSpec, df: pd.DataFrame) -> list[MappingProb
     """Problems of the cleaned, mapped data that would make training pointless."""
     problems: list[MappingProblem] = []
     if len(df) == 0:
-        return [MappingProblem(None, "No rows are left after cleaning. Check the mapping and loosen the cleaning steps.")]
+        return [MappingProblem(None, "No rows are left after cleaning. Check the mapping and loosen the cleaning steps.",
+                               code="no_rows")]
     if template.task is Task.classification:
         labels = df["label"].fillna("").astype(str).str.strip()
         classes = labels[labels != ""].value_counts()
@@ -116,23 +129,28 @@ def check_prepared(template: TemplateSpec, df: pd.DataFrame) -> list[MappingProb
             found = ", ".join(classes.index) or "none"
             problems.append(MappingProblem(
                 "label", f"The label column has fewer than two classes after cleaning (found: {found}). "
-                "Classification needs at least two; check that the right column is mapped to 'label'."))
+                "Classification needs at least two; check that the right column is mapped to 'label'.",
+                code="few_classes", args=(list(classes.index),)))
         outside = sorted(set(classes.index) - set(template.labels))
         if outside:
             problems.append(MappingProblem(
                 "label", f"{int(classes[outside].sum())} rows have labels outside the template's set: {', '.join(outside[:10])}. "
-                "Add them as aliases in the label step or drop unknown labels.", "warning"))
+                "Add them as aliases in the label step or drop unknown labels.", "warning",
+                code="labels_outside", args=(int(classes[outside].sum()), outside[:10])))
     else:
         out = df["output"].fillna("").astype(str).str.strip()
         empty = int((out == "").sum())
         if empty == len(df):
             problems.append(MappingProblem(
-                "output", "Every output is empty. Map the column that holds the answers to 'output'."))
+                "output", "Every output is empty. Map the column that holds the answers to 'output'.",
+                code="all_empty"))
         elif empty:
             problems.append(MappingProblem(
-                "output", f"{empty} rows have an empty output; add a 'drop_empty' step on 'output' to remove them.", "warning"))
+                "output", f"{empty} rows have an empty output; add a 'drop_empty' step on 'output' to remove them.",
+                "warning", code="some_empty", args=(empty,)))
         ins = df["instruction"].fillna("").astype(str).str.strip()
         if (ins == "").all():
             problems.append(MappingProblem(
-                "instruction", "Every instruction is empty. Map the column that holds the questions to 'instruction'."))
+                "instruction", "Every instruction is empty. Map the column that holds the questions to 'instruction'.",
+                code="all_empty"))
     return problems

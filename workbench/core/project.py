@@ -19,8 +19,9 @@ from pydantic import BaseModel, Field, ValidationError
 
 from .errors import DataError, ProjectError
 from .fsutil import atomic_write_text
+from .labels import LabelChoice
 from .task import TaskSpec
-from .templates import TemplateSpec, Task
+from .templates import PromptFormat, TemplateSpec, Task
 
 PROJECT_FILE = "project.json"
 SPLITS = ("train", "val", "test")
@@ -34,6 +35,7 @@ class SourceInfo(BaseModel):
     sha256: str
     rows: int
     columns: list[str]
+    list_columns: list[str] = Field(default_factory=list)  # columns whose cells are JSON lists
 
 
 class SplitSettings(BaseModel):
@@ -62,6 +64,7 @@ class ProjectConfig(BaseModel):
     # the task the project was prepared with; None in a project prepared before projects
     # owned their task (Project.task then falls back to the template's)
     task: TaskSpec | None = None
+    labels: LabelChoice | None = None  # how the label set was decided (the Data page's label table)
 
 
 class Project:
@@ -126,6 +129,17 @@ class Project:
         return pd.read_json(self.split_path(name), lines=True, dtype=False)
 
 
+def prepared_from_sample(project: "Project", template: TemplateSpec) -> bool:
+    """Whether the project's data is the template's shipped (synthetic) sample, as imported."""
+    source = project.config.source
+    if source is None:
+        return False
+    sample = template.sample_path
+    if Path(source.path).resolve() == sample:
+        return True
+    return sample.is_file() and source.sha256 == file_sha256(sample)
+
+
 def file_sha256(path: str | os.PathLike) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as fh:
@@ -178,25 +192,30 @@ def prepare(
     mapping: dict[str, str] | None = None,
     split: SplitSettings | None = None,
     sheet: str | None = None,
-    task: TaskSpec | None = None,
+    labels: LabelChoice | None = None,
+    prompt: PromptFormat | None = None,
     progress: Callable[[str, float], None] | None = None,
 ) -> tuple[Project, dict[str, Any]]:
     """Import, map, clean and split ``input_path`` into ``project_dir``.
 
-    Everything is computed in memory first; the project folder is touched only once the
-    data has passed every check, so bad input leaves nothing half-done behind.
+    ``labels`` decides the label set (see :mod:`.labels`); ``prompt`` replaces the template's.
+    Both default to what an existing project in ``project_dir`` was prepared with, else the
+    template's. Everything is computed in memory first; the project folder is touched only
+    once the data has passed every check, so bad input leaves nothing half-done behind.
     """
     from .cleaning import Recipe
     from .dataio import read_table
-    from .mapping import apply_mapping, check_prepared, suggest_mapping
+    from .mapping import suggest_mapping
+    from .preparing import clean_for_task
 
     report = progress or (lambda stage, frac: None)
     root = Path(project_dir)
+    old: ProjectConfig | None = None
     if (root / PROJECT_FILE).is_file():
-        existing = Project.open(root)
-        if existing.config.template != template.id:
+        old = Project.open(root).config
+        if old.template != template.id:
             raise ProjectError(
-                f"{root} already holds a project for template '{existing.config.template}', not '{template.id}'. "
+                f"{root} already holds a project for template '{old.template}', not '{template.id}'. "
                 "Choose an empty folder or the same template.")
     elif root.exists() and any(p.name not in ("runs", "exports", "data") for p in root.iterdir()):
         raise ProjectError(f"{root} exists and is not empty. Choose an empty or new folder for the project.")
@@ -206,8 +225,9 @@ def prepare(
     report("import", 1.0)
 
     suggested = suggest_mapping(template, list(df.columns))
-    final_mapping = {**suggested, **(mapping or {})}
-    mapped = apply_mapping(df, template, final_mapping)
+    # a re-prepare keeps the project's mapping where its columns are still in the file
+    kept = {r: c for r, c in (old.mapping if old else {}).items() if c is None or c in df.columns}
+    final_mapping = {**suggested, **kept, **(mapping or {})}
 
     if recipe is None:
         recipe_obj = Recipe.from_template(template)
@@ -217,17 +237,23 @@ def prepare(
         recipe_obj = Recipe.load(recipe)
     else:
         recipe_obj = Recipe.model_validate(recipe)
-    report("clean", 0.0)
-    cleaned, step_reports = recipe_obj.apply(mapped, progress=lambda i, n: report("clean", i / max(n, 1)))
+    base = TaskSpec.from_template(template)
+    if prompt is None and old is not None and old.task is not None:
+        prompt = old.task.prompt
+    if prompt is not None:
+        base = base.model_copy(update={"prompt": prompt})
+    if labels is None and old is not None:
+        from .labels import choice_from_recipe
 
-    spec = (task or TaskSpec.from_template(template)).model_copy(
-        update={"columns": {r: c for r, c in final_mapping.items() if c}})
-    problems = check_prepared(spec, cleaned)
-    errors = [p for p in problems if p.severity == "error"]
-    if errors:
-        raise DataError(" ".join(p.message for p in errors))
-
+        labels = old.labels or choice_from_recipe(old.recipe, template.labels, template.label_aliases)
     settings = split or SplitSettings(**template.split.model_dump())
+    report("clean", 0.0)
+    result = clean_for_task(df, base, final_mapping, recipe_obj, choice=labels, list_columns=info.list_columns,
+                            ratios=settings.ratios, progress=lambda i, n: report("clean", i / max(n, 1)))
+    cleaned, step_reports, spec, problems = result.frame, result.reports, result.task, result.problems
+    if result.errors:
+        raise DataError(" ".join(p.message for p in result.errors))
+
     from .split import split_frame
 
     stratify = "label" if template.task is Task.classification else None
@@ -235,15 +261,17 @@ def prepare(
 
     stats: dict[str, Any] = {
         "rows_imported": int(len(df)),
+        "label_set": result.label_summary(),
         "rows_clean": int(len(cleaned)),
         "splits": {k: int(len(v)) for k, v in splits.items()},
     }
     if template.task is Task.classification:
-        stats["labels"] = {str(k): int(v) for k, v in cleaned["label"].value_counts().sort_index().items()}
+        counts = cleaned["label"].value_counts()
+        stats["labels"] = {lab: int(counts.get(lab, 0)) for lab in spec.labels}
     else:
         lengths = cleaned["output"].fillna("").str.len()
         stats["output_chars"] = {"mean": float(lengths.mean()), "max": int(lengths.max())}
-    text_cols = [r for r in template.roles if r != "label"]
+    text_cols = [r for r in template.roles if r not in ("label", "output")]
     stats["text_chars"] = {
         "mean": float(cleaned[text_cols].fillna("").apply(lambda s: s.str.len()).sum(axis=1).mean()),
         "p95": float(cleaned[text_cols].fillna("").apply(lambda s: s.str.len()).sum(axis=1).quantile(0.95)),
@@ -251,19 +279,20 @@ def prepare(
 
     source = SourceInfo(
         path=str(Path(input_path).resolve()), format=info.format, encoding=info.encoding, sheet=info.sheet,
-        sha256=file_sha256(input_path), rows=int(len(df)), columns=[str(c) for c in df.columns])
-    old = Project.open(root).config if (root / PROJECT_FILE).is_file() else None
+        sha256=file_sha256(input_path), rows=int(len(df)), columns=[str(c) for c in df.columns],
+        list_columns=list(info.list_columns))
     config = ProjectConfig(
         name=old.name if old else root.resolve().name,
         template=template.id,
         created=old.created if old else time.time(),
         source=source,
         mapping=final_mapping,
-        recipe=recipe_obj.model_dump(),
+        recipe=result.recipe.model_dump(),
         split=settings,
         stats=stats,
         reports=[r.model_dump() for r in step_reports],
         task=spec,
+        labels=result.labels.choice if result.labels is not None else None,
     )
     report("write", 0.0)
     project = write_prepared(root, template, df, splits, config)
@@ -274,6 +303,7 @@ def prepare(
         "source": source.model_dump(),
         "mapping": final_mapping,
         "task": spec.summary(),
+        "labels": result.label_summary(),
         "steps": [r.model_dump() for r in step_reports],
         "warnings": [p.message for p in problems if p.severity == "warning"],
         "stats": stats,

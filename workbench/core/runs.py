@@ -1,28 +1,39 @@
 """Reading runs from their folders: the events file is the source of truth.
 
-A run's status is read, not remembered: an ``end`` event gives it; without one the run
-is ``running`` while its worker process lives and ``crashed`` once it is gone.
+A run's status is read, not remembered: the ``end`` event after the latest ``start`` gives
+it (a resume appends a second ``start``); without one the run is ``running`` while its
+worker holds the run's lock (or its process lives) and ``crashed`` once it is gone.
+
+The readers here survive whatever a crash or a disk leaves behind: torn lines, invalid
+UTF-8, NUL padding, an empty or truncated file, lines that are not objects, unknown event
+kinds and fields of the wrong type. They skip what they cannot use; they never raise.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .errors import WorkbenchError
+
 EVENTS_FILE = "events.jsonl"
 PID_FILE = "worker.pid"
 STOP_FILE = "STOP"
+LOCK_FILE = "worker.lock"
+LOG_FILE = "worker.log"
+JOB_FILE = "job.json"
 SCHEMA_VERSION = 1
 STATUSES = ("created", "running", "completed", "stopped", "failed", "crashed")
 
 
 def format_duration(seconds: float | None) -> str:
     """mm:ss, or h:mm:ss from an hour on; "--:--" when unknown (ETA before the first steps)."""
-    if seconds is None:
+    if seconds is None or not math.isfinite(seconds) or seconds < 0:
         return "--:--"
     s = int(seconds)
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60:02d}:{s % 60:02d}"
@@ -50,15 +61,59 @@ class EventTail:
         data = self._buf + chunk
         lines = data.split(b"\n")
         self._buf = lines.pop()
-        events = []
-        for line in lines:
-            if not line.strip():
-                continue
-            try:
-                events.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue  # a torn line from a killed writer; the file stays readable
-        return events
+        return [ev for ev in map(parse_event_line, lines) if ev is not None]
+
+
+def parse_event_line(line: bytes) -> dict[str, Any] | None:
+    """One event from one line, or None for what is not one (a torn line from a killed
+    writer, NUL padding a file system left after a power cut, bytes that are not UTF-8)."""
+    line = line.strip(b"\x00 \t\r\n")
+    ev = _json_object(line)
+    if ev is None and b"\x00" in line:
+        ev = _json_object(line[line.rfind(b"\x00") + 1:].strip())  # data appended after padding
+    if ev is None or not isinstance(ev.get("event"), str):
+        return None
+    return _sanitize(ev)
+
+
+# fields of the worker protocol and their types; a value of another type (a damaged or a
+# future file) is dropped, so every reader may format and plot what it gets
+_NUMBER_FIELDS = ("t", "step", "epoch", "loss", "lr", "eval_loss", "tokens_per_s", "eta_s", "total_steps",
+                  "initial_step", "trainable_params", "total_params", "peak_rss_mb")
+_TEXT_FIELDS = ("status", "error", "path", "device", "message", "level", "base_model", "family", "method",
+                "builtin")
+
+
+def _sanitize(ev: dict[str, Any]) -> dict[str, Any]:
+    for key in _NUMBER_FIELDS:
+        v = ev.get(key)
+        if key in ev and (isinstance(v, bool) or not isinstance(v, (int, float))):
+            del ev[key]
+        elif isinstance(v, float) and key not in ("loss", "eval_loss") and not math.isfinite(v):
+            del ev[key]  # NaN and infinity mean something only for a loss
+    for key in _TEXT_FIELDS:
+        if key in ev and ev[key] is not None and not isinstance(ev[key], str):
+            del ev[key]
+    if "metrics" in ev:
+        m = ev["metrics"]
+        ev["metrics"] = ({str(k): v for k, v in m.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+                         if isinstance(m, dict) else {})
+    return ev
+
+
+def _json_object(data: bytes) -> dict[str, Any] | None:
+    if not data.startswith(b"{"):
+        return None
+    try:
+        obj = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return obj if isinstance(obj, dict) else None
+
+
+def event_tail(run_dir: str | os.PathLike) -> EventTail:
+    """A reader of the run's events from the start, for following it."""
+    return EventTail(Path(run_dir) / EVENTS_FILE)
 
 
 def read_events(run_dir: str | os.PathLike) -> list[dict[str, Any]]:
@@ -66,6 +121,8 @@ def read_events(run_dir: str | os.PathLike) -> list[dict[str, Any]]:
 
 
 def _pid_alive(pid: int, started: float | None) -> bool:
+    if not 0 < pid < 2**31:
+        return False
     try:
         import psutil
     except ImportError:  # pragma: no cover - psutil ships with the dependencies
@@ -84,13 +141,79 @@ def _pid_alive(pid: int, started: float | None) -> bool:
         return False
 
 
-def worker_alive(run_dir: str | os.PathLike) -> bool:
-    path = Path(run_dir) / PID_FILE
+def _pid_info(run_dir: str | os.PathLike) -> tuple[int | None, float | None]:
     try:
-        info = json.loads(path.read_text())
-    except (OSError, ValueError):
+        info = json.loads((Path(run_dir) / PID_FILE).read_text(encoding="utf-8"))
+        pid = int(info["pid"])
+        started = info.get("started")
+        return pid, float(started) if isinstance(started, (int, float)) else None
+    except (OSError, ValueError, TypeError, KeyError, UnicodeDecodeError):
+        return None, None
+
+
+def worker_pid(run_dir: str | os.PathLike) -> int | None:
+    """The process id the run's pid file names (the worker, once it has started)."""
+    return _pid_info(run_dir)[0]
+
+
+def worker_alive(run_dir: str | os.PathLike) -> bool:
+    """True while a worker writes this run: it holds the run's lock, or (a worker of an
+    older version, or one still starting) the process its pid file names lives."""
+    if lock_held(run_dir):
+        return True
+    pid, started = _pid_info(run_dir)
+    return pid is not None and _pid_alive(pid, started)
+
+
+# One writer per run. The worker holds an OS-level lock on runs/<id>/worker.lock for its
+# whole life; the kernel drops it when the process ends, even when it is killed, so a
+# crashed run is never left locked (a pid file alone cannot say that: pids are reused).
+# filelock gives flock on POSIX and msvcrt locking on Windows behind one API.
+
+
+class RunBusy(WorkbenchError):
+    """The run is being written by a worker; ``pid`` names its process (None if unknown)."""
+
+    def __init__(self, run_id: str, pid: int | None):
+        self.run_id, self.pid = run_id, pid
+        who = f"process {pid}" if pid else "another process"
+        super().__init__(f"Run '{run_id}' is already running ({who} is training it). Wait until it ends, "
+                         f"or stop it with 'workbench stop --project ... {run_id}'.")
+
+
+def _lock(run_dir: str | os.PathLike):
+    from filelock import FileLock
+
+    return FileLock(str(Path(run_dir) / LOCK_FILE), timeout=0)
+
+
+def acquire_run_lock(run_dir: str | os.PathLike):
+    """Take the run's writer lock for this process, or raise :class:`RunBusy` at once."""
+    from filelock import Timeout
+
+    lock = _lock(run_dir)
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        raise RunBusy(Path(run_dir).name, worker_pid(run_dir)) from None
+    return lock
+
+
+def lock_held(run_dir: str | os.PathLike) -> bool:
+    """Whether some process holds the run's writer lock (probing it takes and drops it)."""
+    from filelock import Timeout
+
+    if not (Path(run_dir) / LOCK_FILE).exists():
         return False
-    return _pid_alive(int(info["pid"]), info.get("started"))
+    lock = _lock(run_dir)
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        return True
+    except OSError:  # a read-only folder: nobody can be writing it
+        return False
+    lock.release()
+    return False
 
 
 def write_pid(run_dir: str | os.PathLike, pid: int) -> None:
@@ -123,50 +246,102 @@ class RunSummary:
         return d
 
 
+def _num(v: Any) -> float | None:
+    """A number from an event field, or None (fields of a damaged or future file may be anything)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v:
+        return None
+    return float(v)
+
+
+def _int(v: Any, default: int = 0) -> int:
+    n = _num(v)
+    return int(n) if n is not None and abs(n) < 2**62 else default
+
+
+def _str(v: Any) -> str | None:
+    return v if isinstance(v, str) else None
+
+
+def last_session(events: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The latest ``start`` and the ``end`` that closed it (None while it is open).
+
+    A resume appends a new ``start`` to the same file, so an ``end`` before the latest
+    ``start`` belongs to an earlier session and says nothing about now.
+    """
+    start = end = None
+    for ev in events:
+        kind = ev.get("event")
+        if kind == "start":
+            start, end = ev, None
+        elif kind == "end":
+            end = ev
+    return start, end
+
+
+def run_status(run_dir: str | os.PathLike, events: list[dict[str, Any]]) -> str:
+    """The run's status from its events and, while no ``end`` closes them, its worker."""
+    if lock_held(run_dir):  # a worker writes the run now, whatever earlier sessions ended with
+        return "running"
+    _, end = last_session(events)
+    if end is not None:
+        status = end.get("status")
+        return status if status in ("completed", "stopped", "failed") else "failed"
+    pid, started = _pid_info(run_dir)
+    if pid is not None and _pid_alive(pid, started):  # a worker still starting, or of an older version
+        return "running"
+    if events or (Path(run_dir) / PID_FILE).exists():
+        return "crashed"
+    return "created"
+
+
 def summarize(run_dir: str | os.PathLike, events: list[dict[str, Any]] | None = None) -> RunSummary:
     run_dir = Path(run_dir)
     events = read_events(run_dir) if events is None else events
     s = RunSummary(id=run_dir.name, path=run_dir, status="created")
     try:
-        job = json.loads((run_dir / "job.json").read_text(encoding="utf-8"))
-        s.base_model, s.method = job.get("base_model"), job.get("method")
+        job = json.loads((run_dir / JOB_FILE).read_text(encoding="utf-8"))
+        if isinstance(job, dict):
+            s.base_model, s.method = _str(job.get("base_model")), _str(job.get("method"))
     except (OSError, ValueError):
         pass
-    ended = False
     for ev in events:
         kind = ev.get("event")
         if kind == "start":
-            s.started = ev.get("t")
-            s.total_steps = ev.get("total_steps")
-            s.device = ev.get("device")
-            s.last_step = max(s.last_step, int(ev.get("initial_step", 0) or 0))
+            s.started = _num(ev.get("t"))
+            s.total_steps = _int(ev.get("total_steps")) or None
+            s.device = _str(ev.get("device"))
+            s.last_step = max(s.last_step, _int(ev.get("initial_step")))
+            s.error = s.ended = None
         elif kind == "step":
-            s.last_step = max(s.last_step, int(ev.get("step", 0)))
-            s.last_loss = ev.get("loss")
+            s.last_step = max(s.last_step, _int(ev.get("step")))
+            s.last_loss = _num(ev.get("loss"))
         elif kind == "eval":
-            el = ev.get("eval_loss")
+            el = _num(ev.get("eval_loss"))
             if el is not None and (s.best_eval_loss is None or el < s.best_eval_loss):
                 s.best_eval_loss = el
-            s.metrics = dict(ev.get("metrics") or {})
+            metrics = ev.get("metrics")
+            if isinstance(metrics, dict):
+                s.metrics = {str(k): v for k, v in metrics.items() if _num(v) is not None}
         elif kind == "checkpoint":
-            s.last_checkpoint = ev.get("path")
+            s.last_checkpoint = _str(ev.get("path"))
         elif kind == "end":
-            ended = True
-            s.status = ev.get("status", "failed")
-            s.error = ev.get("error")
-            s.ended = ev.get("t")
-    if not ended:
-        if worker_alive(run_dir):
-            s.status = "running"
-        elif events or (run_dir / PID_FILE).exists():
-            s.status = "crashed"
+            s.error = _str(ev.get("error"))
+            s.ended = _num(ev.get("t"))
+    s.status = run_status(run_dir, events)
     # a checkpoint event may point at a folder pruned later (keep-last-K); trust the disk
     ckpts = list_checkpoints(run_dir)
     if ckpts:
         s.last_checkpoint = str(ckpts[-1].relative_to(run_dir))
-    elif s.last_checkpoint and not (run_dir / s.last_checkpoint).exists():
+    elif s.last_checkpoint and not _safe_exists(run_dir, s.last_checkpoint):
         s.last_checkpoint = None
     return s
+
+
+def _safe_exists(run_dir: Path, rel: str) -> bool:
+    try:
+        return (run_dir / rel).exists()
+    except (OSError, ValueError):  # a damaged path (NUL bytes, too long)
+        return False
 
 
 def list_checkpoints(run_dir: str | os.PathLike) -> list[Path]:
@@ -188,7 +363,7 @@ def list_runs(project_dir: str | os.PathLike) -> list[RunSummary]:
     runs = Path(project_dir) / "runs"
     if not runs.is_dir():
         return []
-    return [summarize(p) for p in sorted(runs.iterdir()) if (p / "job.json").is_file()]
+    return [summarize(p) for p in sorted(runs.iterdir()) if (p / JOB_FILE).is_file()]
 
 
 def request_stop(run_dir: str | os.PathLike) -> None:
@@ -246,6 +421,13 @@ def engine_command(module: str, *args: str) -> list[str]:
     return [sys.executable, "-m", f"workbench.engine.{module}", *args]
 
 
+def cli_command(*args: str) -> list[str]:
+    """The command line that runs ``workbench ARGS`` in a process of its own."""
+    import sys
+
+    return [sys.executable, "-m", "workbench", *args]
+
+
 def launch_worker(run_dir: str | os.PathLike, python: str | None = None, detach: bool = True):
     """Start the training worker for ``run_dir`` as a separate process (no shell).
 
@@ -256,8 +438,7 @@ def launch_worker(run_dir: str | os.PathLike, python: str | None = None, detach:
     import sys
 
     run_dir = Path(run_dir)
-    (run_dir / STOP_FILE).unlink(missing_ok=True)
-    log = open(run_dir / "worker.log", "ab")
+    log = open(run_dir / LOG_FILE, "ab")
     kwargs: dict[str, Any] = {}
     if detach:
         if sys.platform == "win32":

@@ -83,6 +83,51 @@ def _best_checkpoint_name(ckpt: Path) -> str | None:
     return Path(best).name if best else None
 
 
+def _select_weights(run_dir: Path, status: str, checkpoint: str = "best") -> tuple[str, Path, str] | None:
+    """``(source, folder, "best"|"last")`` of the weights to use, or None (see resolve_trained_run)."""
+    if status in ("running", "created"):
+        return None
+    final = run_dir / FINAL_DIR
+    ckpts = [c for c in list_checkpoints(run_dir) if (c / "model_state").is_dir()]
+    by_name = {c.name: c for c in ckpts}
+    if (final / RUN_INFO_FILE).is_file():
+        info = _run_info(final)
+        last_name = f"checkpoint-{info.get('last_step')}"
+        if checkpoint == "last" and info.get("weights") == "best" and info.get("best_step") != info.get("last_step") \
+                and last_name in by_name:
+            return last_name, by_name[last_name], "last"
+        return FINAL_DIR, final, "best" if info.get("weights") == "best" else "last"
+    if not ckpts:
+        return None
+    last = ckpts[-1]
+    best = _best_checkpoint_name(last) if checkpoint == "best" else None
+    if best in by_name:
+        return best, by_name[best], "best"
+    return last.name, last, "last"
+
+
+def trained_weights(run_dir: str | os.PathLike, status: str, checkpoint: str = "best") -> tuple[str, Path] | None:
+    """The weights a run with ``status`` offers (source name, folder), or None.
+
+    ``final/`` once complete (the best weights by the validation metric); else the best
+    complete checkpoint the trainer recorded, or the last. ``checkpoint="last"`` asks for
+    the last step's weights. A run still training or never started offers none: its
+    checkpoints may be mid-write.
+    """
+    found = _select_weights(Path(run_dir), status, checkpoint)
+    return (found[0], found[1]) if found else None
+
+
+def has_evaluation(run_dir: str | os.PathLike) -> bool:
+    return (Path(run_dir) / EVAL_DIR / "metrics.json").is_file()
+
+
+def eval_files(run_dir: str | os.PathLike) -> dict[str, Path]:
+    """The files an evaluation writes into the run folder, by what they hold."""
+    d = Path(run_dir) / EVAL_DIR
+    return {"metrics": d / "metrics.json", "predictions": d / "predictions.csv", "report": d / "report.html"}
+
+
 def resolve_trained_run(project: Project | str | os.PathLike, run_id: str, checkpoint: str = "best") -> TrainedRun:
     """The weights of ``run_id`` to use, or a :class:`WorkbenchError` that says why none can be.
 
@@ -97,56 +142,43 @@ def resolve_trained_run(project: Project | str | os.PathLike, run_id: str, check
     """
     if checkpoint not in CHECKPOINT_CHOICES:
         raise WorkbenchError(f"Checkpoint '{checkpoint}' is not a choice; use 'best' or 'last'.")
+    from .operations.runs import run_dir_of
+    from .runs import worker_pid
+
     if not isinstance(project, Project):
         project = Project.open(project)
-    run_id = (run_id or "").strip()
-    run_dir = project.runs_dir / run_id
-    if not run_id or "/" in run_id or "\\" in run_id or not (run_dir / "job.json").is_file():
-        known = sorted(p.name for p in project.runs_dir.iterdir() if (p / "job.json").is_file()) \
-            if project.runs_dir.is_dir() else []
-        hint = f" Runs in this project: {', '.join(known)}." if known else " This project has no runs yet."
-        raise WorkbenchError(f"Run '{run_id}' does not exist in {project.root}.{hint}")
+    run_dir = run_dir_of(project, run_id)
+    run_id = run_dir.name
     job = read_job(run_dir)
-    summary = summarize(run_dir)
-    status = summary.status
+    status = summarize(run_dir).status
     if status == "running":
+        pid = worker_pid(run_dir)
+        who = f" (process {pid})" if pid else ""
         raise WorkbenchError(
-            f"Run '{run_id}' is still training. Wait until it ends, or stop it ('workbench stop') and then "
+            f"Run '{run_id}' is still training{who}. Wait until it ends, or stop it ('workbench stop') and then "
             "evaluate or export its last checkpoint.")
     if status == "created":
         raise WorkbenchError(f"Run '{run_id}' has not started training yet, so there is nothing to evaluate or export.")
-
-    final = run_dir / FINAL_DIR
-    info = _run_info(final) if final.is_dir() else {}
-    base_model = info.get("base_model_path") or _base_model_of(run_dir, job)
-    common = dict(project=project, run_dir=run_dir, job=job, status=status, method=job.method,
-                  task=job.task, template=job.template, base_model=str(base_model))
-    ckpts = [c for c in list_checkpoints(run_dir) if (c / "model_state").is_dir()]
-    by_name = {c.name: c for c in ckpts}
-    if final.is_dir() and (final / RUN_INFO_FILE).is_file():
-        last_name = f"checkpoint-{info.get('last_step')}"
-        if checkpoint == "last" and info.get("weights") == "best" and info.get("best_step") != info.get("last_step") \
-                and last_name in by_name:
-            return TrainedRun(source=last_name, weights_dir=by_name[last_name], weights="last",
-                              note=f"Using the last weights ({last_name}); final/ holds the best ones, of step "
-                                   f"{info.get('best_step')}.", **common)
-        return TrainedRun(source=FINAL_DIR, weights_dir=final,
-                          weights="best" if info.get("weights") == "best" else "last", **common)
-    if not ckpts:
+    found = _select_weights(run_dir, status, checkpoint)
+    if found is None:
         why = {"crashed": "crashed", "failed": "failed", "stopped": "was stopped"}.get(status, "ended")
         raise WorkbenchError(
             f"Run '{run_id}' {why} before saving a checkpoint, so it has no trained weights to evaluate or "
             "export. Train again (save checkpoints more often with --save-steps).")
-    ckpt = ckpts[-1]
-    best = _best_checkpoint_name(ckpt) if checkpoint == "best" else None
-    if best in by_name and best != ckpt.name:
-        return TrainedRun(source=best, weights_dir=by_name[best], weights="best",
-                          note=f"Run '{run_id}' {status} before the end of training; using its best checkpoint, "
-                               f"{best} (the last is {ckpt.name}).", **common)
-    return TrainedRun(source=ckpt.name, weights_dir=ckpt, weights="last" if checkpoint == "last" or not best
-                      else "best",
-                      note=f"Run '{run_id}' {status} before the end of training; using its last checkpoint, "
-                           f"{ckpt.name}.", **common)
+    source, weights, which = found
+    final = run_dir / FINAL_DIR
+    info = _run_info(final) if final.is_dir() else {}
+    base_model = info.get("base_model_path") or _base_model_of(run_dir, job)
+    if source == FINAL_DIR:
+        note = None
+    elif final.is_dir():
+        note = f"Using the last weights ({source}); final/ holds the best ones, of step {info.get('best_step')}."
+    else:
+        note = (f"Run '{run_id}' {status} before the end of training; using its "
+                f"{'best' if which == 'best' else 'last'} checkpoint, {source}.")
+    return TrainedRun(project=project, run_dir=run_dir, job=job, status=status, source=source, weights_dir=weights,
+                      method=job.method, task=job.task, template=job.template, base_model=str(base_model), note=note,
+                      weights=which)
 
 
 def _base_model_of(run_dir: Path, job: JobSpec) -> str:

@@ -207,6 +207,7 @@ def predict_split(model, tokenizer, records: Sequence[dict], template: TaskSpec,
         probs = classify_with_probs(model, tokenizer, prompts, labels, max_length=max_length,
                                     progress=lambda d, t: report(stage, d, t)) if records else []
         preds = [labels[max(range(len(labels)), key=p.__getitem__)] for p in probs]
+        report(stage, len(records), len(records))
         res = MX.classification_report(truth, preds, labels)
         for inp, ref, pred, p in zip(inputs, truth, preds, probs):
             rows.append({"input": inp, "reference": ref, "prediction": pred, "correct": pred == ref,

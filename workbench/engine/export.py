@@ -4,8 +4,11 @@ Bundle layout (``exports/<name>/`` in the project by default)::
 
     bundle.json        what predict.py needs: task, labels, prompt format, special ids,
                        max length, the model files, and every check's figures
+    bundle_runtime.py  the model code predict.py and serve.py share
     predict.py         stand-alone predictor (paddlepaddle + tokenizers + numpy)
-    requirements.txt   exactly what predict.py needs
+    serve.py           HTTP service: /health, /predict, /v1/chat/completions
+    requirements.txt   exactly what predict.py and serve.py need
+    Dockerfile         an image that runs serve.py
     README.md          model card: template, base model, data, hyper-parameters,
                        evaluation figures, parity figures, measured latency
     tokenizer/         tokenizer.json (+ the tokenizer's own files)
@@ -75,6 +78,9 @@ PARITY_ROWS = 16
 ONNX_OPSET = 17
 USER_SENTINEL = "\u27e6WORKBENCH_USER_TEXT\u27e7"
 BUNDLE_VERSION = 1
+# copied verbatim into every bundle: the shared model code, the command line, the service
+BUNDLE_SCRIPTS = ("bundle_runtime.py", "predict.py", "serve.py")
+GENERATION_INPUTS = ("input_ids", "attention_mask", "position_ids", "past_keys", "past_values")
 
 Progress = Callable[[str, int, int], None]
 
@@ -538,6 +544,11 @@ def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, format
     checks["static"] = static
     onednn = static["onednn_ok"]
 
+    # --- instruction tasks: the generation model with the key/value cache
+    if task == "instruction":
+        report("generate", 0, 1)
+        checks["generate"] = _export_generation(model, tokenizer, prompts, stage, max_length, tolerance)
+
     # --- latency: the static predictor against the eager model, same inputs, one by one
     report("latency", 0, 1)
     checks["latency"] = _measure_latency(static_prefix, eager_layer, inputs, onednn=onednn, task=task)
@@ -546,8 +557,18 @@ def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, format
     if "onnx" in formats:
         report("onnx", 0, 1)
         checks["onnx"] = _export_onnx(static_prefix, stage / "onnx" / "model.onnx", inputs, expected, tolerance)
+        if task == "instruction":
+            from .export_generation import onnx_check_inputs
+
+            gen_inputs, gen_expected = onnx_check_inputs(model, D.encode_prompt(tokenizer, prompts[0])[:64])
+            checks["onnx_generate"] = _export_onnx(stage / "static" / "generate", stage / "onnx_generate" / "model.onnx",
+                                                   gen_inputs, gen_expected, tolerance)
+            if checks["onnx_generate"]["status"] == "ok":
+                checks["onnx_generate"]["files"] = ["onnx_generate/model.onnx"]
 
     models_map = {"static": "static/model"}
+    if task == "instruction":
+        models_map["generate"] = "static/generate"
     if "static" not in formats:
         checks["static"]["shipped"] = False  # built for the ONNX conversion and predict.py only
     del eager_layer
@@ -583,6 +604,11 @@ def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, format
         "onednn": onednn,
         "models": models_map,
         "onnx": "onnx/model.onnx" if checks.get("onnx", {}).get("status") == "ok" else None,
+        # instruction tasks: one decoding step with the key/value cache (see export_generation.py)
+        "generate": ({"inputs": list(GENERATION_INPUTS), "cache": checks["generate"]["cache"],
+                      "onednn": checks["generate"]["onednn_ok"],
+                      "onnx": "onnx_generate/model.onnx" if checks.get("onnx_generate", {}).get("status") == "ok"
+                      else None} if "generate" in checks else None),
         "run": trained.run_id,
         "source": trained.source,
         "base_model": job.base_model,
@@ -596,8 +622,10 @@ def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, format
     write_bundle = lambda: (stage / "bundle.json").write_text(  # noqa: E731
         json.dumps(bundle, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     write_bundle()
-    shutil.copyfile(Path(__file__).parent / "bundle" / "predict_template.py", stage / "predict.py")
+    for name in BUNDLE_SCRIPTS:
+        shutil.copyfile(Path(__file__).parent / "bundle" / name, stage / name)
     (stage / "requirements.txt").write_text(_requirements(), encoding="utf-8")
+    (stage / "Dockerfile").write_text(_dockerfile(), encoding="utf-8")
 
     if check_script:
         report("predict.py", 0, 1)
@@ -620,6 +648,18 @@ def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, format
             "formats": {f: _format_summary(f, checks) for f in formats}, "int8": checks.get("int8"),
             "latency": checks.get("latency"), "predict_script": checks.get("predict_script"), "note": trained.note,
             "checks": checks}
+
+
+def _export_generation(model, tokenizer, prompts, stage: Path, max_length: int, tolerance: float) -> dict[str, Any]:
+    from . import export_generation as G
+
+    prompt_ids = [D._shrink_prompt(D.encode_prompt(tokenizer, p), max(8, max_length - G.CHECK_NEW_TOKENS))
+                  for p in prompts[:4]]
+    try:
+        prefix = G.save_generation_model(model, stage / "static" / "generate")
+        return G.check_generation(prefix, model, prompt_ids, tolerance)
+    except G.GenerationExportError as exc:
+        raise ExportError(f"{exc} So the bundle was not exported.") from exc
 
 
 def _format_summary(fmt: str, checks: dict) -> dict[str, Any]:
@@ -646,12 +686,43 @@ def _requirements() -> str:
     nxt = f"{major_minor.split('.')[0]}.{int(major_minor.split('.')[1]) + 1}"
     tok_v = _package_version("tokenizers") or "0.22"
     return (
-        "# What predict.py needs. On a machine with an NVIDIA GPU install paddlepaddle-gpu of the same\n"
+        "# What predict.py and serve.py need (serve.py uses the standard library's HTTP server). On a machine with an NVIDIA GPU install paddlepaddle-gpu of the same\n"
         "# version instead of paddlepaddle (see https://www.paddlepaddle.org.cn/install).\n"
         f"paddlepaddle>={paddle_v},<{nxt}\n"
         f"tokenizers>={tok_v},<1\n"
         "numpy>=1.26\n"
     )
+
+
+def _dockerfile() -> str:
+    """An image that runs serve.py on the CPU (for a GPU image, start from a CUDA base and
+    install paddlepaddle-gpu instead)."""
+    py = f"{sys.version_info.major}.{sys.version_info.minor}"
+    return f"""# The prediction service of this bundle on the CPU.
+#   docker build -t my-model .
+#   docker run -p 8000:8000 -e MODEL_API_KEY=change-me my-model
+FROM python:{py}-slim
+
+# Paddle's CPU kernels need the GNU OpenMP runtime; the base image's Debian release fixes
+# its version, so it is not pinned here
+# hadolint ignore=DL3008
+RUN apt-get update \\
+    && apt-get install -y --no-install-recommends libgomp1 \\
+    && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /bundle
+COPY requirements.txt .
+RUN pip install --no-cache-dir -r requirements.txt
+
+COPY . .
+RUN useradd --system --uid 10001 model
+USER 10001
+
+EXPOSE 8000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s \\
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/health', timeout=4)"]
+ENTRYPOINT ["python", "serve.py", "--host", "0.0.0.0", "--port", "8000"]
+"""
 
 
 def _export_tokenizer(tokenizer, folder: Path) -> Path:
@@ -779,7 +850,7 @@ def _measure_latency(prefix: Path, eager_layer, inputs, *, onednn: bool, task: s
     predictor = create_predictor(prefix, onednn=onednn)
     run_predictor(predictor, singles[0])  # warm-up
     run_eager(eager_layer, singles[0])
-    static_ms = _median_ms(lambda x: run_predictor(predictor, x), singles, repeat=2)
+    static_ms = _median_ms(lambda x, p=predictor: run_predictor(p, x), singles, repeat=2)
     eager_ms = _median_ms(lambda x: run_eager(eager_layer, x), singles, repeat=2)
     out = {"device": "cpu" + ("+onednn" if onednn else ""), "threads": os.cpu_count(), "samples": len(singles),
            "static_ms": round(static_ms, 3), "eager_ms": round(eager_ms, 3),

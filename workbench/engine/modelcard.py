@@ -3,9 +3,12 @@ on, how well it does, and what was checked when it was exported."""
 
 from __future__ import annotations
 
+import re
 import time
+from pathlib import Path
 from typing import Any
 
+from ..core.project import prepared_from_sample
 from ..core.task import TaskSpec, origin_template
 from ..core.trained import TrainedRun
 
@@ -35,6 +38,13 @@ def _row(*cells: Any) -> str:
     return "| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in cells) + " |"
 
 
+def _about_the_task(description: str) -> str:
+    """The template's description without its sentences about the template's own sample data
+    (which say nothing about a model trained on the project's data)."""
+    sentences = re.split(r"(?<=[.!?])\s+", description.strip())
+    return " ".join(s for s in sentences if "sample data" not in s.lower())
+
+
 def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: dict | None) -> str:
     job = trained.job
     checks = bundle["checks"]
@@ -42,11 +52,16 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
     lines: list[str] = []
     add = lines.append
     origin = origin_template(spec)  # names and description only; the task is the project's
+    from_sample = origin is not None and prepared_from_sample(trained.project, origin)
     add(f"# {origin.name.en} / {origin.name.zh}" if origin else f"# {trained.project.config.name}")
     add("")
-    about = f" ({origin.vertical}). {origin.description.en}" if origin else "."
+    about = f" ({origin.vertical}). {_about_the_task(origin.description.en)}" if origin else "."
     add(f"A language model fine-tuned for **{task}**, starting from the template `{spec.template}`{about}")
     add("")
+    if from_sample:
+        add("> Trained on the template's shipped sample data, which is synthetic and illustrative only: "
+            "this model demonstrates the workflow and is not fit for real use.")
+        add("")
     if trained.note:
         add(f"> {trained.note}")
         add("")
@@ -56,12 +71,20 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
     add("pip install -r requirements.txt")
     add('python predict.py "your text"')
     add("python predict.py --input data.csv --output predictions.csv")
+    add("python serve.py --port 8000            # HTTP service: GET /health, POST /predict"
+        + (", POST /v1/chat/completions" if task == "instruction" else ""))
     add("```")
     add("")
     fields = ", ".join(f"`{f}`" for f in bundle["fields"])
-    add(f"The CSV needs the column(s) {fields} (or the original names: "
-        + ", ".join(f"`{c}`" for c in bundle["columns"].values() if c) + "). predict.py runs on an NVIDIA GPU when "
-        "Paddle finds one (with TensorRT where this Paddle build has it) and on the CPU with oneDNN otherwise.")
+    originals = [c for c in bundle["columns"].values() if c and c not in bundle["fields"]]
+    add("An input file (CSV, TSV, JSON, JSONL or Excel; UTF-8, GB18030 or UTF-16) needs the column(s) "
+        + (", ".join(f"`{c}`" for c in originals) + f" as in the training data (or {fields})" if originals
+           else fields)
+        + "; a file with a single column is read as the main field. predict.py runs on an NVIDIA GPU when "
+        "Paddle finds one (with TensorRT where this Paddle build has it) and on the CPU with oneDNN otherwise. "
+        "`docker build -t model .` builds an image that runs serve.py (see the Dockerfile); "
+        "`--api-key KEY` or the `MODEL_API_KEY` variable makes every endpoint but /health ask for "
+        "`Authorization: Bearer KEY`.")
     if task == "classification":
         add(f"It returns one of {', '.join(bundle['labels'])} with the probability of each label.")
     else:
@@ -80,17 +103,28 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
         add(_row("labels", ", ".join(bundle["labels"])))
     add(_row("maximum length", f"{bundle['max_length']} tokens"))
     add("")
-    add("## Training data (after cleaning)")
+    add("## Training data")
     add("")
-    stats = trained.project.config.stats or {}
+    config = trained.project.config
+    stats = config.stats or {}
+    source = config.source
     add(_row("", ""))
     add(_row("---", "---"))
+    if source is not None:
+        described = f"`{Path(source.path).name}` ({source.format}"
+        described += f", {source.encoding}" if source.encoding else ""
+        described += f", sheet {source.sheet}" if source.sheet else ""
+        add(_row("source file", described + ")" + (" — the template's synthetic sample" if from_sample else "")))
+        add(_row("source columns", ", ".join(source.columns)))
+        mapping = {r: c for r, c in (config.mapping or {}).items() if c}
+        if mapping:
+            add(_row("columns used", ", ".join(f"{c} → {r}" for r, c in mapping.items())))
     add(_row("rows imported", stats.get("rows_imported", "–")))
     add(_row("rows after cleaning", stats.get("rows_clean", "–")))
     splits = stats.get("splits") or {}
     add(_row("split (train / validation / test)", " / ".join(str(splits.get(k, "–")) for k in ("train", "val", "test"))))
     if stats.get("labels"):
-        add(_row("labels", ", ".join(f"{k} {v}" for k, v in stats["labels"].items())))
+        add(_row("rows per label (after cleaning)", ", ".join(f"{k} {v}" for k, v in stats["labels"].items())))
     if stats.get("text_chars"):
         add(_row("input length (characters)", f"mean {stats['text_chars'].get('mean', 0):.0f}, "
                  f"95th percentile {stats['text_chars'].get('p95', 0):.0f}"))
@@ -171,6 +205,15 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
         mg = checks["merged"]
         add(_row("merged weights (`merged/`)", "ok", _d(mg["max_abs_diff"]),
                  f"logits after reloading; {mg.get('layout') or '?'} layout safetensors"))
+    if "generate" in checks:
+        g = checks["generate"]
+        add(_row("generation with cache (`static/generate`)", "ok", _d(g["max_abs_diff"]),
+                 f"greedy answers identical on {g['greedy_identical']} of {g['prompts']} prompts "
+                 f"({g['new_tokens']} new tokens)"))
+    if "onnx_generate" in checks:
+        og = checks["onnx_generate"]
+        add(_row("ONNX generation with cache (`onnx_generate/model.onnx`)", og["status"], _d(og.get("max_abs_diff")),
+                 "onnxruntime, opset 17" if og["status"] == "ok" else f"**not shipped**: {og.get('reason')}"))
     if "onnx" in checks:
         ox = checks["onnx"]
         add(_row("ONNX (`onnx/model.onnx`)", ox["status"], _d(ox.get("max_abs_diff")),
@@ -207,12 +250,22 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
                 f"{lat['throughput_batch']}.")
         if task == "instruction":
             add("")
-            add("For generation the time per answer is about the time per sample above times the number of "
-                "generated tokens (predict.py recomputes the sequence at each step).")
+            gen = checks.get("generate")
+            if gen:
+                add("For generation predict.py and serve.py use `static/generate`: one decoding step with the "
+                    "key/value cache, so each new token costs one position. Checked at export on "
+                    f"{gen['prompts']} test prompts: greedy answers identical to the trained model's on "
+                    f"{gen['greedy_identical']} of {gen['prompts']}, logits within {_d(gen['max_abs_diff'])} over "
+                    f"{gen['steps']} steps.")
+            else:
+                add("For generation the time per answer is about the time per sample above times the number of "
+                    "generated tokens (predict.py recomputes the sequence at each step).")
         add("")
     add("## Files")
     add("")
-    add("- `predict.py`, `requirements.txt`, `bundle.json` (prompt format, labels, special tokens, checks)")
+    add("- `predict.py` (files and the command line), `serve.py` (HTTP service), `bundle_runtime.py` (the model "
+        "code both share), `requirements.txt`, `Dockerfile`")
+    add("- `bundle.json`: prompt format, labels, fields and column names, special tokens, checks")
     add("- `tokenizer/tokenizer.json` and the tokenizer's files")
     add("- `static/model.json`, `static/model.pdiparams`: Paddle Inference model")
     if bundle.get("onnx"):

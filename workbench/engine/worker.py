@@ -14,7 +14,7 @@ from pathlib import Path
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.jobs import read_job
-from workbench.core.runs import EventWriter, write_pid
+from workbench.core.runs import STOP_FILE, EventWriter, RunBusy, acquire_run_lock, write_pid
 
 OOM_MARKERS = ("out of memory", "resourceexhausted", "cannot allocate memory", "memoryerror", "bad_alloc")
 
@@ -24,14 +24,22 @@ def _rank() -> int:
 
 
 def run(run_dir: Path) -> int:
-    job = read_job(run_dir)
     primary = _rank() == 0
+    lock = None
+    if primary:
+        # one writer per run, held until this process ends (the kernel drops it on any exit)
+        try:
+            lock = acquire_run_lock(run_dir)
+        except RunBusy as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 3
+        write_pid(run_dir, os.getpid())
+        (run_dir / STOP_FILE).unlink(missing_ok=True)  # a stop asked of an earlier session
     # under paddle.distributed.launch every rank trains; only rank 0 reports
     events = EventWriter(run_dir) if primary else _NullWriter()
-    if primary:
-        write_pid(run_dir, os.getpid())
     status, error = "failed", None
     try:
+        job = read_job(run_dir)
         from workbench.engine.train import TrainingAborted, run_training
 
         try:
@@ -51,6 +59,8 @@ def run(run_dir: Path) -> int:
             status, error = "failed", f"Training failed: {text}. The details are in worker.log."
     events.emit("end", status=status, error=error, peak_rss_mb=_peak_rss_mb(), cpu_seconds=_cpu_seconds())
     events.close()
+    if lock is not None:
+        lock.release()
     return 0 if status in ("completed", "stopped") else 1
 
 

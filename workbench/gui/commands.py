@@ -1,16 +1,20 @@
-"""Running a headless ``workbench`` command (eval, export, playground) as a child process.
+"""Child processes (``workbench eval|export|playground ...``, the environment check) as
+background operations of the :class:`~workbench.gui.tasks.TaskManager`.
 
 The GUI never imports the engine: it starts ``python -m workbench <command> ... --json``
-with QProcess, streams its output line by line and parses the JSON it prints at the end.
+with QProcess, reads the progress lines as they come (core.progress) and parses the
+result the command prints as its last line.
 """
 
 from __future__ import annotations
 
+import codecs
 import json
-import sys
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QProcess, QProcessEnvironment, Signal, Slot
+
+from ..core.progress import fraction, parse_progress
 
 
 def parse_json_output(text: str) -> Any:
@@ -32,16 +36,35 @@ def parse_json_output(text: str) -> Any:
     return None
 
 
-class CommandRunner(QObject):
-    """One child ``workbench`` process at a time; ``finished`` carries (exit code, parsed JSON, stderr)."""
+class CommandOp(QObject):
+    """A child process as a background operation, alongside :class:`~workbench.gui.tasks.BackgroundOp`.
 
+    Made by :meth:`TaskManager.command` (a ``workbench`` command) or :meth:`TaskManager.process`
+    (any command line). Its progress lines (``{"event": "progress", ...}``, see core.progress)
+    become ``progressed``; other stdout lines come as ``line``, stderr lines as ``log_line``;
+    ``cancel()`` ends the child (terminate, then kill); a failure is explained in the user's
+    words and shown by the TaskManager unless :meth:`on_failure` takes it.
+    """
+
+    progressed = Signal(float, str)  # fraction (negative: unknown), stage
+    stage_progress = Signal(str, float, float)  # stage, done, total
+    line = Signal(str)  # complete stdout lines that are not progress
     output = Signal(str)  # stdout as it arrives (decoded chunk)
-    line = Signal(str)  # complete stdout lines
-    finished = Signal(int, object, str)
-    failed_to_start = Signal(str)
+    log_line = Signal(str)  # complete stderr lines
+    succeeded = Signal(object)  # the parsed result (the last JSON line), or None
+    failed = Signal(str)  # the message for the user
+    cancelled = Signal()
+    finished = Signal()
 
-    def __init__(self, parent=None):
-        super().__init__(parent)
+    def __init__(self, manager, argv: list[str], title: str, name: str):
+        super().__init__(manager)
+        self.manager, self.argv, self.title, self.name = manager, list(argv), title, name
+        self.running = False
+        self.fraction, self.message = 0.0, ""
+        self.exit_code: int | None = None
+        self._show_progress = False
+        self._failure = None
+        self._cancelled = False
         self.proc = QProcess(self)
         env = QProcessEnvironment.systemEnvironment()
         env.insert("PYTHONUNBUFFERED", "1")
@@ -53,52 +76,129 @@ class CommandRunner(QObject):
         self.proc.errorOccurred.connect(self._on_proc_error)
         self._out = bytearray()
         self._err = bytearray()
-        self._partial = b""
-        self._decoder = None
+        self._partial = {1: b"", 2: b""}
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+
+    # -- building, as BackgroundOp --
+    def with_progress(self) -> "CommandOp":
+        self._show_progress = True
+        return self
 
     @property
-    def running(self) -> bool:
-        return self.proc.state() != QProcess.ProcessState.NotRunning
+    def shows_progress(self) -> bool:
+        return self._show_progress
 
-    def start(self, args: list[str]) -> None:
-        import codecs
+    def on_success(self, cb) -> "CommandOp":
+        self.succeeded.connect(cb)
+        return self
 
-        self._out.clear()
-        self._err.clear()
-        self._partial = b""
-        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
-        self.proc.start(sys.executable, ["-m", "workbench", *args])
+    def on_failure(self, cb) -> "CommandOp":
+        """Replace the default error dialog."""
+        self._failure = cb
+        return self
+
+    def run(self) -> "CommandOp":
+        self.running = True
+        self.manager._started(self)
+        self.proc.start(self.argv[0], self.argv[1:])
+        return self
 
     def cancel(self) -> None:
-        if self.running:
+        if self.running and self.proc.state() != QProcess.ProcessState.NotRunning:
+            self._cancelled = True
             self.proc.terminate()
             if not self.proc.waitForFinished(3000):
                 self.proc.kill()
+                self.proc.waitForFinished(3000)
+
+    @property
+    def stderr_text(self) -> str:
+        return self._err.decode("utf-8", "replace")
+
+    # -- UI thread --
+    def _lines(self, channel: int, data: bytes) -> list[str]:
+        self._partial[channel] += data
+        *lines, self._partial[channel] = self._partial[channel].split(b"\n")
+        return [ln.decode("utf-8", "replace").rstrip("\r") for ln in lines]
 
     @Slot()
     def _on_proc_stdout(self) -> None:
         data = bytes(self.proc.readAllStandardOutput())
         self._out += data
         self.output.emit(self._decoder.decode(data))
-        self._partial += data
-        *lines, self._partial = self._partial.split(b"\n")
-        for ln in lines:
-            self.line.emit(ln.decode("utf-8", "replace"))
+        for ln in self._lines(1, data):
+            ev = parse_progress(ln)
+            if ev is None:
+                self.line.emit(ln)
+                continue
+            total = ev["total"]
+            self.fraction = fraction(ev["done"], total) if total and total > 1 else -1.0
+            self.message = stage_text(ev["stage"])
+            self.stage_progress.emit(ev["stage"], float(ev["done"]), float(total))
+            self.progressed.emit(self.fraction, self.message)
 
     @Slot()
     def _on_proc_stderr(self) -> None:
-        self._err += bytes(self.proc.readAllStandardError())
+        data = bytes(self.proc.readAllStandardError())
+        self._err += data
+        for ln in self._lines(2, data):
+            if ln.strip():
+                self.log_line.emit(ln)
 
     @Slot(int, QProcess.ExitStatus)
     def _on_proc_finished(self, code: int, _status) -> None:
-        out = self._out.decode("utf-8", "replace")
-        err = self._err.decode("utf-8", "replace")
-        self.finished.emit(code, parse_json_output(out), err)
+        self._finish(code)
 
     @Slot(QProcess.ProcessError)
     def _on_proc_error(self, err) -> None:
         if err == QProcess.ProcessError.FailedToStart:
-            self.failed_to_start.emit(self.proc.errorString())
+            self._finish(None, QCoreApplication.translate("CommandRunner", "The '{0}' step could not be started: {1}")
+                         .format(self.name, self.proc.errorString()))
+
+    def _finish(self, code: int | None, message: str | None = None) -> None:
+        if not self.running:
+            return
+        self.running = False
+        self.exit_code = code
+        for channel, sig in ((2, self.log_line),):
+            rest = self._partial[channel].decode("utf-8", "replace").strip()
+            if rest:
+                sig.emit(rest)
+        self.manager._finished(self)
+        try:
+            if self._cancelled:
+                self.cancelled.emit()
+            elif code != 0 or message:
+                msg = message or explain_failure(self.name, code if code is not None else -1, self.stderr_text)
+                self.failed.emit(msg)
+                if self._failure is not None:
+                    self._failure(msg)
+                else:
+                    self.manager.show_error(self.title, msg)
+            else:
+                self.succeeded.emit(parse_json_output(self._out.decode("utf-8", "replace")))
+        finally:
+            self.finished.emit()
+            self.deleteLater()
+
+
+def stage_text(stage: str) -> str:
+    """A command's stage in the interface language (an unknown one as it came)."""
+    return {
+        "import": QCoreApplication.translate("CommandRunner", "importing"),
+        "clean": QCoreApplication.translate("CommandRunner", "cleaning"),
+        "fine-tuned": QCoreApplication.translate("CommandRunner", "the trained model answers"),
+        "base": QCoreApplication.translate("CommandRunner", "the base model answers"),
+        "evaluate": QCoreApplication.translate("CommandRunner", "evaluating"),
+        "load": QCoreApplication.translate("CommandRunner", "loading the model"),
+        "tokenizer": QCoreApplication.translate("CommandRunner", "saving the tokenizer"),
+        "merged": QCoreApplication.translate("CommandRunner", "merged weights"),
+        "static": QCoreApplication.translate("CommandRunner", "static model and its check"),
+        "latency": QCoreApplication.translate("CommandRunner", "measuring speed"),
+        "onnx": QCoreApplication.translate("CommandRunner", "ONNX model and its check"),
+        "predict.py": QCoreApplication.translate("CommandRunner", "prediction script"),
+        "int8": QCoreApplication.translate("CommandRunner", "int8 model"),
+    }.get(stage, stage)
 
 
 def explain_failure(command: str, code: int, stderr: str) -> str:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
-from PySide6.QtCore import QProcess, Qt, Slot
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
     QPlainTextEdit, QPushButton, QVBoxLayout, QWidget,
@@ -137,8 +136,10 @@ class SettingsDialog(QDialog):
 class EnvironmentDialog(QDialog):
     """Paddle's version, devices and installation check, measured in a separate process."""
 
-    def __init__(self, parent=None):
+    def __init__(self, tasks, parent=None):
         super().__init__(parent)
+        self.tasks = tasks
+        self.op = None
         self.setWindowTitle(self.tr("Environment"))
         self.resize(640, 480)
         self.summary = QLabel(self.tr("Checking the PaddlePaddle installation in a separate process…"))
@@ -156,36 +157,42 @@ class EnvironmentDialog(QDialog):
         lay.addWidget(self.details, 1)
         lay.addWidget(buttons)
         self.report: dict | None = None
-        self.proc = QProcess(self)
-        self.proc.setProcessChannelMode(QProcess.ProcessChannelMode.SeparateChannels)
-        self.proc.finished.connect(self._on_proc_finished)
-        self.proc.errorOccurred.connect(self._on_proc_error)
+        self.finished.connect(self._on_dialog_finished)
 
     @Slot()
     def start(self) -> None:
-        if self.proc.state() != QProcess.ProcessState.NotRunning:
+        if self.op is not None:
             return
         self.recheck.setEnabled(False)
         self.summary.setText(self.tr("Checking the PaddlePaddle installation in a separate process…"))
-        program, *arguments = engine_command("envcheck")
-        self.proc.start(program, arguments)
+        op = self.tasks.process(engine_command("envcheck"), self.tr("Checking the installation"), name="envcheck")
+        op.succeeded.connect(self._on_check_succeeded)
+        op.on_failure(self._on_check_failed)
+        op.finished.connect(self._on_check_finished)
+        self.op = op
+        op.run()
 
-    @Slot(int, QProcess.ExitStatus)
-    def _on_proc_finished(self, code: int, _status) -> None:
-        self.recheck.setEnabled(True)
-        out = bytes(self.proc.readAllStandardOutput()).decode("utf-8", "replace")
-        err = bytes(self.proc.readAllStandardError()).decode("utf-8", "replace")
-        line = next((ln for ln in reversed(out.splitlines()) if ln.startswith("{")), None)
-        try:
-            rep = json.loads(line) if line else None
-        except ValueError:
-            rep = None
-        if rep is None:
-            self.summary.setText(self.tr("The check did not finish (exit status {0}). The details below say why; "
-                                         "reinstalling the application usually fixes it.").format(code))
-            self.details.setPlainText(err[-4000:])
+    @Slot(object)
+    def _on_check_succeeded(self, rep) -> None:
+        if not isinstance(rep, dict):
+            self._on_check_failed(self.tr("The check printed no report."))
             return
         self.show_report(rep)
+
+    def _on_check_failed(self, message: str) -> None:
+        self.summary.setText(self.tr("The check did not finish. The details below say why; "
+                                     "reinstalling the application usually fixes it."))
+        self.details.setPlainText(message + "\n\n" + (self.op.stderr_text[-4000:] if self.op else ""))
+
+    @Slot()
+    def _on_check_finished(self) -> None:
+        self.op = None
+        self.recheck.setEnabled(True)
+
+    @Slot(int)
+    def _on_dialog_finished(self, _result: int) -> None:
+        if self.op is not None:
+            self.op.cancel()
 
     def show_report(self, rep: dict) -> None:
         self.report = rep
@@ -204,8 +211,3 @@ class EnvironmentDialog(QDialog):
         ]
         self.summary.setText("<br>".join(rows))
         self.details.setPlainText(rep.get("run_check", {}).get("output", ""))
-
-    @Slot(QProcess.ProcessError)
-    def _on_proc_error(self, _err) -> None:
-        self.recheck.setEnabled(True)
-        self.summary.setText(self.tr("The check could not be started: {0}").format(self.proc.errorString()))

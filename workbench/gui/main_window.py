@@ -144,6 +144,7 @@ class MainWindow(QMainWindow):
             "done": self.tr("done"),
             "running": self.tr("training…"),
             "blocked": self.tr("needs data"),
+            "failed": self.tr("last run failed"),
         }.get(state, state)
 
     @Slot()
@@ -311,7 +312,7 @@ class MainWindow(QMainWindow):
 
     # ----- tools -----
     def show_environment(self) -> EnvironmentDialog:
-        dlg = EnvironmentDialog(self)
+        dlg = EnvironmentDialog(self.tasks, self)
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dlg.open()
         dlg.start()

@@ -15,7 +15,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from ..core.runs import EVENTS_FILE, EventTail, list_runs, request_stop, summarize, worker_alive
+from ..core.operations import runs as ops
+from ..core.runs import EventTail, event_tail, list_runs, run_status, summarize
 
 FINISHED = ("completed", "stopped", "failed", "crashed")
 MAX_EVENTS_PER_TICK = 2000
@@ -28,9 +29,11 @@ class RunState:
     tail: EventTail
     status: str = "created"
     events: list[dict[str, Any]] = field(default_factory=list)
-    ended: bool = False
     last_alive_check: float = 0.0
-    stop_requested_at: float | None = None
+
+    @property
+    def ended(self) -> bool:
+        return self.status in FINISHED
 
 
 class RunMonitor(QObject):
@@ -44,6 +47,7 @@ class RunMonitor(QObject):
         super().__init__(parent)
         self.runs: dict[str, RunState] = {}
         self.root: Path | None = None
+        self.stops = ops.StopTracker()
         self._timer = QTimer(self)
         self._timer.setInterval(interval_ms)
         self._timer.timeout.connect(self._on_timer_timeout)
@@ -64,7 +68,7 @@ class RunMonitor(QObject):
         self.poll()
 
     def _add(self, path: Path, status: str = "created") -> RunState:
-        st = RunState(path.name, path, EventTail(path / EVENTS_FILE), status=status)
+        st = RunState(path.name, path, event_tail(path), status=status)
         self.runs[st.run_id] = st
         return st
 
@@ -74,7 +78,6 @@ class RunMonitor(QObject):
         st = self.runs.get(path.name)
         if st is None:
             st = self._add(path, "running")
-        st.ended = False  # a resumed run appends to the same events file
         st.last_alive_check = time.monotonic()  # give the new worker a moment to write its pid
         self._set_status(st, "running")
         self.runs_changed.emit()
@@ -95,10 +98,14 @@ class RunMonitor(QObject):
         return summarize(st.path, st.events) if st else None
 
     def stop(self, run_id: str) -> None:
+        """Ask the run to stop; past the grace period the next polls terminate, then kill it."""
         st = self.runs.get(run_id)
         if st is not None:
-            request_stop(st.path)
-            st.stop_requested_at = time.monotonic()
+            self.stops.request(st.path)
+
+    def stopping(self, run_id: str) -> bool:
+        st = self.runs.get(run_id)
+        return st is not None and self.stops.stopping(st.path)
 
     def running_ids(self) -> list[str]:
         return [r for r, st in self.runs.items() if st.status == "running"]
@@ -109,58 +116,29 @@ class RunMonitor(QObject):
 
     def poll(self) -> None:
         now = time.monotonic()
-        if self.root is not None and (self.root / "runs").is_dir() and now - getattr(self, "_last_scan", 0) > 2.0:
+        if self.root is not None and now - getattr(self, "_last_scan", 0) > 2.0:
             self._last_scan = now
-            for p in (self.root / "runs").iterdir():
-                if p.name not in self.runs and (p / "job.json").is_file():
-                    self._add(p, "created")
+            for s in list_runs(self.root) if self.root.is_dir() else []:
+                if s.id not in self.runs:
+                    self._add(s.path, "created")
                     self.runs_changed.emit()
         for st in list(self.runs.values()):
-            if st.ended:
-                continue
+            # ended runs are read too: a resume from the command line appends to them
             new = st.tail.read_new()
-            if new:
+            for i in range(0, len(new), MAX_EVENTS_PER_TICK):
                 # a huge history is handed over in slices, so one tick never stalls painting
-                for i in range(0, len(new), MAX_EVENTS_PER_TICK):
-                    chunk = new[i:i + MAX_EVENTS_PER_TICK]
-                    st.events.extend(chunk)
-                    self.events_arrived.emit(st.run_id, chunk)
-                end = _final_end(new)
-                if end is not None:
-                    self._set_status(st, str(end.get("status", "failed")))
-                    st.ended = True
-                    continue
-                if st.status in ("created", "crashed") and any(e.get("event") in ("start", "step", "log") for e in new):
-                    self._set_status(st, "running")
-            if not st.ended and now - st.last_alive_check > 1.0:
+                chunk = new[i:i + MAX_EVENTS_PER_TICK]
+                st.events.extend(chunk)
+                self.events_arrived.emit(st.run_id, chunk)
+            if new or (not st.ended and now - st.last_alive_check > 1.0):
                 st.last_alive_check = now
-                if worker_alive(st.path):
-                    if st.status != "running":
-                        self._set_status(st, "running")
-                elif st.events or (st.path / "worker.pid").exists():
-                    late = st.tail.read_new()  # the end line may have landed since
-                    if late:
-                        st.events.extend(late)
-                        self.events_arrived.emit(st.run_id, late)
-                        if _final_end(late) is not None:
-                            self._set_status(st, str(_final_end(late).get("status", "failed")))
-                            st.ended = True
-                            continue
-                    self._set_status(st, "crashed")
-                    st.ended = True
+                self._set_status(st, run_status(st.path, st.events))
+        if self.stops.check():
+            for st in self.runs.values():
+                if not st.ended:
+                    self._set_status(st, run_status(st.path, st.events))
 
     def _set_status(self, st: RunState, status: str) -> None:
         if st.status != status:
             st.status = status
             self.status_changed.emit(st.run_id, status)
-
-
-def _final_end(events: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The ``end`` event that closes the run, unless a later ``start`` (a resume) reopened it."""
-    for e in reversed(events):
-        kind = e.get("event")
-        if kind == "end":
-            return e
-        if kind == "start":
-            return None
-    return None

@@ -7,7 +7,8 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from ..core.project import Project, ProjectConfig
-from ..core.templates import TemplateCatalog, TemplateSpec, builtin_templates_dir
+from ..core.templates import TemplateCatalog, TemplateSpec, builtin_templates_dir, user_templates_dir
+from ..core.trained import has_evaluation
 from .run_monitor import RunMonitor
 
 
@@ -15,10 +16,12 @@ class ProjectSession(QObject):
     project_changed = Signal()  # a project was opened, created or closed
     data_prepared = Signal()  # the project's splits were (re)written
     state_changed = Signal()  # something that changes the steps' states
+    catalog_changed = Signal()  # a template was added (saved from a project)
 
     def __init__(self, templates_dir: Path | None = None, parent=None):
         super().__init__(parent)
-        dirs = [builtin_templates_dir()] + ([Path(templates_dir)] if templates_dir else [])
+        self._templates_dir = Path(templates_dir) if templates_dir else None
+        dirs = [builtin_templates_dir()] + ([self._templates_dir] if self._templates_dir else [])
         self.catalog = TemplateCatalog(dirs)
         self.project: Project | None = None
         self.monitor = RunMonitor(parent=self)
@@ -42,7 +45,19 @@ class ProjectSession(QObject):
     def is_prepared(self) -> bool:
         return bool(self.project and self.project.is_prepared)
 
+    @property
+    def user_templates_dir(self) -> Path:
+        """Where templates saved from a project go."""
+        return self._templates_dir or user_templates_dir()
+
     # -- changes --
+    def reload_catalog(self) -> None:
+        dirs = list(self.catalog.dirs)
+        if self.user_templates_dir not in dirs:
+            dirs.append(self.user_templates_dir)
+        self.catalog = TemplateCatalog(dirs)
+        self.catalog_changed.emit()
+
     def open(self, root: str | Path) -> Project:
         project = Project.open(root)  # raises ProjectError with a message for the user
         self.project = project
@@ -87,7 +102,7 @@ class ProjectSession(QObject):
         self.state_changed.emit()
 
     def step_states(self) -> dict[str, str]:
-        """'todo', 'done', 'running' or 'blocked' for each of the five steps."""
+        """'todo', 'done', 'running', 'failed' or 'blocked' for each of the five steps."""
         st = {k: "todo" for k in ("template", "data", "train", "evaluate", "export")}
         if self.project is None:
             return st
@@ -96,13 +111,16 @@ class ProjectSession(QObject):
             st.update(train="blocked", evaluate="blocked", export="blocked")
             return st
         st["data"] = "done"
-        statuses = [s.status for s in self.monitor.runs.values()]
+        runs = list(self.monitor.runs.values())
+        statuses = [s.status for s in runs]
         if "running" in statuses:
             st["train"] = "running"
+        elif runs and runs[-1].status in ("failed", "crashed"):
+            st["train"] = "failed"  # the latest run did not end well: say so where the user looks first
         elif "completed" in statuses or "stopped" in statuses:
             st["train"] = "done"
         root = self.project.root
-        if any((p / "eval" / "metrics.json").is_file() for p in (root / "runs").glob("*")):
+        if any(has_evaluation(s.path) for s in runs):
             st["evaluate"] = "done"
         if (root / "exports").is_dir() and any(p.is_dir() for p in (root / "exports").iterdir()):
             st["export"] = "done"

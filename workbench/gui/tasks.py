@@ -194,9 +194,22 @@ class TaskManager(QObject):
     def op(self, fn: Callable[[OpContext], Any], title: str) -> BackgroundOp:
         return BackgroundOp(self, fn, title)
 
+    def command(self, args: list[str], title: str):
+        """A ``workbench`` command in a child process (see :class:`~workbench.gui.commands.CommandOp`)."""
+        from ..core.runs import cli_command
+        from .commands import CommandOp
+
+        return CommandOp(self, cli_command(*args), title, name=args[0] if args else "workbench")
+
+    def process(self, argv: list[str], title: str, name: str):
+        """Any command line in a child process, as an operation like the others."""
+        from .commands import CommandOp
+
+        return CommandOp(self, argv, title, name=name)
+
     def cancel_all(self) -> None:
         for op in list(self.active):
-            op.cancel()
+            op.cancel()  # a child process is ended
 
     def wait(self, msecs: int = 30000) -> bool:
         return self.pool.waitForDone(msecs)
@@ -262,12 +275,17 @@ class TaskProgressWidget(QWidget):
         self._op = op
         op.progressed.connect(self._on_op_progressed)
         self.label.setText(op.title)
+        self.bar.setRange(0, 1000)
         self.bar.setValue(0)
         self.show()
 
     @Slot(float, str)
     def _on_op_progressed(self, fraction: float, message: str) -> None:
-        self.bar.setValue(int(fraction * 1000))
+        if fraction < 0:  # a stage of unknown length
+            self.bar.setRange(0, 0)
+        else:
+            self.bar.setRange(0, 1000)
+            self.bar.setValue(int(fraction * 1000))
         if self._op is not None:
             self.label.setText(f"{self._op.title} {message}".strip())
 
@@ -286,3 +304,56 @@ class TaskProgressWidget(QWidget):
         if self._op is not None:
             self._op.cancel()
             self.label.setText(self.tr("Cancelling…"))
+
+
+class OpProgress(QWidget):
+    """A page's own stage, progress bar and Cancel button for one operation it started
+    (a BackgroundOp or a child command: Cancel ends the child process)."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.op = None
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.label = QLabel()
+        self.label.setObjectName("hint")
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 1000)
+        self.bar.setFormat("%p%")
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.clicked.connect(self._on_cancel_clicked)
+        lay.addWidget(self.label, 2)
+        lay.addWidget(self.bar, 3)
+        lay.addWidget(self.cancel_button)
+        self.hide()
+
+    def follow(self, op) -> None:
+        self.op = op
+        self.label.setText(op.title)
+        self.bar.setRange(0, 0)  # busy until the first report
+        self.cancel_button.setEnabled(True)
+        op.progressed.connect(self._on_op_progressed)
+        op.finished.connect(self._on_op_finished)
+        self.show()
+
+    @Slot(float, str)
+    def _on_op_progressed(self, fraction: float, message: str) -> None:
+        if fraction < 0:
+            self.bar.setRange(0, 0)
+        else:
+            self.bar.setRange(0, 1000)
+            self.bar.setValue(int(fraction * 1000))
+        if self.op is not None:
+            self.label.setText(f"{self.op.title}: {message}" if message else self.op.title)
+
+    @Slot()
+    def _on_op_finished(self) -> None:
+        self.op = None
+        self.hide()
+
+    @Slot()
+    def _on_cancel_clicked(self) -> None:
+        if self.op is not None:
+            self.label.setText(self.tr("Cancelling…"))
+            self.cancel_button.setEnabled(False)
+            self.op.cancel()

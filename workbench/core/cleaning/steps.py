@@ -120,6 +120,8 @@ class LengthFilterParams(Params):
     column: str = Field(description="the name of the column whose length is checked")
     min_chars: int = Field(default=0, ge=0, description="a whole number of characters >= 0")
     max_chars: int | None = Field(default=None, ge=1, description="a whole number of characters >= 1, or null for no limit")
+    # rows longer than this are counted (details["long"]) but kept; training cuts them to its maximum length
+    long_chars: int | None = Field(default=None, ge=1, description="a whole number of characters >= 1, or null")
 
     @model_validator(mode="after")
     def _range(self) -> "LengthFilterParams":
@@ -142,7 +144,8 @@ class MaskPiiParams(ColumnsParams):
 
 class SensitiveTermsParams(ColumnsParams):
     terms: list[str] = Field(default_factory=list, description="a list of words or phrases")
-    action: Literal["mask", "drop"] = Field(default="mask", description='"mask" or "drop"')
+    # flag: the rows are reported with examples, the text is left as it is
+    action: Literal["mask", "drop", "flag"] = Field(default="mask", description='"mask", "drop" or "flag"')
     mask_char: str = Field(default="*", min_length=1, max_length=1, description="a single character")
     ignore_case: bool = Field(default=False, description="true or false")
 
@@ -417,6 +420,9 @@ def _length_filter(df: pd.DataFrame, p: LengthFilterParams, where: str):
     too_short = lengths < p.min_chars
     too_long = lengths > p.max_chars if p.max_chars is not None else np.zeros(len(a), dtype=bool)
     details = {"too_short": int(too_short.sum()), "too_long": int(too_long.sum())}
+    if p.long_chars is not None:
+        details["long"] = int((lengths > p.long_chars).sum())
+        details["long_chars"] = p.long_chars
     return _drop_rows(df, too_short | too_long, p.column, details)
 
 
@@ -448,16 +454,18 @@ def _terms_regex(terms: list[str], ignore_case: bool) -> tuple[re.Pattern, str]:
     return py, re2
 
 
-@_register("sensitive_terms", "Mask or drop sensitive terms", "处理敏感词", SensitiveTermsParams)
+@_register("sensitive_terms", "Mask, drop or flag sensitive terms", "处理敏感词", SensitiveTermsParams)
 def _sensitive_terms(df: pd.DataFrame, p: SensitiveTermsParams, where: str):
-    """Mask each occurrence of a term by as many mask characters as it has, or drop the
-    rows that contain any term. details["terms"] counts occurrences per term."""
+    """Mask each occurrence of a term by as many mask characters as it has, drop the rows
+    that contain any term, or flag them (reported with examples, text unchanged).
+    details["terms"] counts occurrences per term."""
     cols = _columns(df, p.columns, where)
     counts: dict[str, int] = {t: 0 for t in p.terms}
     if not p.terms:
         if p.action == "drop":
             return _drop_rows(df, np.zeros(len(df), dtype=bool), cols[0] if cols else None, {"terms": counts})
-        return df.copy(deep=False), _Result(0, [], {"terms": counts})
+        details = {"terms": counts, "rows_flagged": 0} if p.action == "flag" else {"terms": counts}
+        return df.copy(deep=False), _Result(0, [], details)
     py, re2 = _terms_regex(p.terms, p.ignore_case)
     canon = {t.casefold(): t for t in p.terms} if p.ignore_case else None
 
@@ -483,18 +491,56 @@ def _sensitive_terms(df: pd.DataFrame, p: SensitiveTermsParams, where: str):
         return out, res
 
     drop = np.zeros(len(df), dtype=bool)
+    found: list[tuple[int, str, str]] = []
     for c in cols:
         a = A.to_arrow(df[c])
         hit = candidates(a)
-        for v in A.take_py(a, np.flatnonzero(hit)):
+        pos = np.flatnonzero(hit)
+        values = A.take_py(a, pos)
+        for v in values:
             py.sub(count, v)
+        found += [(int(i), c, v) for i, v in zip(pos[:MAX_EXAMPLES], values[:MAX_EXAMPLES])]
         drop |= hit
+    if p.action == "flag":
+        found.sort(key=lambda t: t[0])
+        examples = [Example(row=_label(df.index[i]), column=str(c), before=v, after=v)
+                    for i, c, v in found[:MAX_EXAMPLES]]
+        return df.copy(deep=False), _Result(0, examples, {"terms": counts, "rows_flagged": int(drop.sum())})
     return _drop_rows(df, drop, cols[0] if cols else None, {"terms": counts})
 
 
 def label_key(text: str) -> str:
     """How labels are compared loosely: NFKC, no white space at all, case-folded."""
     return "".join(unicodedata.normalize("NFKC", text).split()).casefold()
+
+
+class LabelLookup:
+    """Which canonical label a spelling stands for: the exact label or alias first, then a
+    loose match (see :func:`label_key`) against labels and aliases. The one rule the label
+    step, the label table and the GUI share."""
+
+    def __init__(self, labels: list[str], aliases: dict[str, list[str]]):
+        self.exact: dict[str, str] = {lab: lab for lab in labels}
+        self.alias_of: dict[str, str] = {}
+        for canonical, variants in aliases.items():
+            for v in variants:
+                if v not in self.exact:
+                    self.exact[v] = canonical
+                    self.alias_of[v] = canonical
+        self.loose: dict[str, str | None] = {}
+        for spelling, canonical in self.exact.items():
+            k = label_key(spelling)
+            if self.loose.get(k, canonical) != canonical:
+                self.loose[k] = None  # two labels look alike: the loose match is ambiguous, skip it
+            else:
+                self.loose[k] = canonical
+
+    def __call__(self, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if value in self.exact:
+            return self.exact[value]
+        return self.loose.get(label_key(value)) if value.strip() else None
 
 
 @_register("normalize_labels", "Normalise labels", "统一标签", NormalizeLabelsParams)
@@ -505,17 +551,7 @@ def _normalize_labels(df: pd.DataFrame, p: NormalizeLabelsParams, where: str):
     (NA, empty, white space) in details["blank"]. With drop_unknown both are dropped,
     otherwise kept unchanged."""
     _check_columns(df, [p.column], where)
-    exact: dict[str, str] = {lab: lab for lab in p.labels}
-    for canonical, variants in p.aliases.items():
-        for v in variants:
-            exact.setdefault(v, canonical)
-    loose: dict[str, str | None] = {}
-    for spelling, canonical in exact.items():
-        k = label_key(spelling)
-        if loose.get(k, canonical) != canonical:
-            loose[k] = None  # two labels look alike: the loose match is ambiguous, skip it
-        else:
-            loose[k] = canonical
+    lookup = LabelLookup(p.labels, p.aliases)
 
     col = df[p.column]
     a = A.to_arrow(col)
@@ -535,10 +571,7 @@ def _normalize_labels(df: pd.DataFrame, p: NormalizeLabelsParams, where: str):
     unknown: dict[str, int] = {}
     mapped: dict[str, str] = {}
     for i, v in enumerate(uniques):
-        if v in exact:
-            t = exact[v]
-        else:
-            t = loose.get(label_key(v)) if v.strip() else None
+        t = lookup(v)
         if t is None:
             if v.strip():
                 unknown_u[i] = True

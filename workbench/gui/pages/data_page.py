@@ -26,8 +26,11 @@ from PySide6.QtWidgets import (
 from ...core.cleaning import STEPS, Recipe, Step, StepReport
 from ...core.cleaning.steps import parse_params
 from ...core.errors import WorkbenchError
-from ...core.mapping import apply_mapping, check_mapping, check_prepared, suggest_mapping
+from ...core.labels import LabelChoice, choice_from_recipe, default_min_rows
+from ...core.mapping import check_mapping, suggest_mapping
 from ...core.project import SplitSettings
+from ...core.task import TaskSpec
+from ...core.templates import PromptFormat
 from ..i18n import content_lang
 from ..models.dataframe_model import DataFrameTableModel, RowHeader, filtered_positions, sorted_positions
 from ..resources import icon
@@ -35,6 +38,8 @@ from ..session import ProjectSession
 from ..tasks import BackgroundOp, TaskManager
 from ..widgets.charts import BarChart, HistogramChart
 from ..widgets.step_editor import StepParamsEditor
+from .data.labels_editor import LabelsEditor
+from .data.prompt_editor import PromptEditor
 
 
 def role_name(role: str) -> str:
@@ -46,6 +51,45 @@ def role_name(role: str) -> str:
         "output": QCoreApplication.translate("DataPage", "Answer / output"),
     }
     return names.get(role, role)
+
+
+def problem_text(p) -> str:
+    """A mapping or data problem (core.mapping) in the interface language, with the roles
+    as the page names them and no command-line syntax."""
+    role = role_name(p.role) if p.role else ""
+    a = p.args
+    if p.code == "required":
+        return QCoreApplication.translate("DataPage", "Choose the column that holds “{0}”: it is required.").format(role)
+    if p.code == "column_missing":
+        return QCoreApplication.translate("DataPage", "The column “{0}” is not in this file; choose another one.").format(a[0])
+    if p.code == "column_twice":
+        return QCoreApplication.translate("DataPage", "The column “{0}” is already used for “{1}”; each column can hold one thing only.").format(
+            a[0], role_name(a[1]))
+    if p.code == "unknown_role":
+        return QCoreApplication.translate("DataPage", "This template has no field “{0}”.").format(p.role)
+    if p.code == "no_rows":
+        return QCoreApplication.translate("DataPage", "No rows are left after cleaning. Check the mapping and loosen the cleaning steps.")
+    if p.code == "few_classes":
+        found = "、".join(a[0]) if a[0] else QCoreApplication.translate("DataPage", "none")
+        return QCoreApplication.translate("DataPage", "The labels have fewer than two different values after cleaning (found: {0}). "
+                             "Classification needs at least two: check the column chosen for “{1}”.").format(found, role)
+    if p.code == "labels_outside":
+        return QCoreApplication.translate("DataPage", "{0} rows have labels outside the template's set ({1}). Add them as other spellings in "
+                             "the step “{2}”, or drop rows with other labels.").format(
+            f"{a[0]:,}", "、".join(a[1]), step_title("normalize_labels"))
+    if p.code == "labels_mismatch":
+        return QCoreApplication.translate("DataPage", "{0} of {1} rows have labels outside the template's set; your data "
+                                          "has its own ({2}). On the Labels tab, use the labels found in your data.").format(
+            f"{a[0]:,}", f"{a[1]:,}", "、".join(a[2]))
+    if p.code == "labels_too_few":
+        return QCoreApplication.translate("DataPage", "Labels with fewer than {0} rows after cleaning were dropped: {1}. "
+                                          "Lower the least rows per label on the Labels tab, or add rows.").format(a[0], a[1])
+    if p.code == "all_empty":
+        return QCoreApplication.translate("DataPage", "Every row's “{0}” is empty: choose the column that holds it.").format(role)
+    if p.code == "some_empty":
+        return QCoreApplication.translate("DataPage", "{0} rows have an empty “{1}”; the step “{2}” on it removes them.").format(
+            f"{a[0]:,}", role, step_title("drop_empty"))
+    return p.message
 
 
 def format_name(fmt: str | None) -> str:
@@ -192,6 +236,7 @@ class DataPage(QWidget):
     loaded = Signal()  # data is shown (imported or from the project)
     cleaned = Signal()  # the recipe was re-run and the reports are current
     stats_ready = Signal()
+    template_saved = Signal(str)  # the folder of a template saved from this project
 
     def __init__(self, session: ProjectSession, tasks: TaskManager, parent=None):
         super().__init__(parent)
@@ -205,6 +250,11 @@ class DataPage(QWidget):
         self.cleaned_df: pd.DataFrame | None = None
         self.reports: list[StepReport] = []
         self.stats: dict[str, dict] = {}
+        # the project's own task: how its labels are chosen and its prompt (None: the template's)
+        self.label_choice: LabelChoice | None = None
+        self.prompt: PromptFormat | None = None
+        self.list_columns: list[str] = []  # columns of the file whose cells are lists
+        self.task: TaskSpec | None = None  # as the last preview decided it
         self.undo_stack = QUndoStack(self)
         self._clean_op: BackgroundOp | None = None
         self._view_op: BackgroundOp | None = None
@@ -239,10 +289,16 @@ class DataPage(QWidget):
         self.prepare_button.setObjectName("primary")
         self.prepare_button.setToolTip(self.tr("Writes the cleaned, split data into the project so that training can start."))
         self.prepare_button.clicked.connect(self._on_prepare_button_clicked)
+        self.save_template_button = QPushButton(self.tr("Save as template…"))
+        self.save_template_button.setToolTip(self.tr(
+            "Saves this project's labels, prompt, cleaning and settings, with a small cleaned sample, as a template "
+            "your organisation can start from."))
+        self.save_template_button.clicked.connect(self._on_save_template_button_clicked)
         top.addWidget(self.import_button)
         top.addWidget(self.source_label, 1)
         top.addWidget(self.undo_button)
         top.addWidget(self.redo_button)
+        top.addWidget(self.save_template_button)
         top.addWidget(self.prepare_button)
 
         # table
@@ -291,7 +347,13 @@ class DataPage(QWidget):
         self.tabs.addTab(self._build_stats_tab(), self.tr("Columns"))
         self.tabs.addTab(self._build_cleaning_tab(), self.tr("Cleaning"))
         self.tabs.addTab(self._build_mapping_tab(), self.tr("Mapping"))
+        self.labels_editor = LabelsEditor()
+        self.labels_editor.choice_edited.connect(self._on_labels_editor_choice_edited)
+        self.labels_tab = self.tabs.addTab(self.labels_editor, self.tr("Labels"))
         self.tabs.addTab(self._build_split_tab(), self.tr("Split"))
+        self.prompt_editor = PromptEditor()
+        self.prompt_editor.prompt_edited.connect(self._on_prompt_editor_prompt_edited)
+        self.tabs.addTab(self.prompt_editor, self.tr("Prompt"))
 
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
@@ -462,17 +524,36 @@ class DataPage(QWidget):
     # ------------------------------------------------------------------ project
     @Slot()
     def _on_session_project_changed(self) -> None:
+        # nothing of the previous project stays: its rows, statistics, mapping and reports
+        if self._import_op is not None and self._import_op.running:
+            self._import_op.cancel()
         self.undo_stack.clear()
         self.raw = self.cleaned_df = None
         self.reports = []
+        self.mapping = {}
+        self.stats = {}
+        self.label_choice, self.prompt, self.list_columns, self.task = None, None, [], None
         template = self.session.template
         self.prepare_button.setEnabled(False)
         self.import_button.setEnabled(template is not None)
+        self.save_template_button.setEnabled(self.session.is_prepared)
         self._build_mapping_rows()
+        self.labels_editor.set_table(None)
+        self.tabs.setTabVisible(self.labels_tab, template is not None and "label" in template.roles)
+        self._show_frame()
+        self.source_label.setText(self.tr("No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window."))  # noqa: E501
+        self.source_label.setToolTip("")
+        self.stats_label.setText(self.tr("Import data to see its columns."))
+        self._after_mapping_change()
         if template is None:
-            self.table_model.set_frame(pd.DataFrame())
+            self.prompt_editor.set_task(None)
             return
         cfg = self.session.project.config
+        self.label_choice = cfg.labels or choice_from_recipe(cfg.recipe, template.labels, template.label_aliases)
+        self.prompt = cfg.task.prompt if cfg.task is not None else None
+        self.list_columns = list(cfg.source.list_columns) if cfg.source else []
+        self.task = self._base_task()
+        self.prompt_editor.set_task(self.task, template.prompt)
         self.recipe = Recipe.from_dict(cfg.recipe) if cfg.recipe else Recipe.from_template(template)
         split = cfg.split if cfg.source else SplitSettings(**template.split.model_dump())
         self._set_split(split)
@@ -481,7 +562,7 @@ class DataPage(QWidget):
         if snap.is_file():
             src = Path(cfg.source.path) if cfg.source else snap
             self._load(snap, source=src if src.is_file() else snap, sheet=cfg.source.sheet if cfg.source else None,
-                       mapping=dict(cfg.mapping), fmt=cfg.source.format if cfg.source else None,
+                       mapping=dict(cfg.mapping), fmt=cfg.source.format if cfg.source else "parquet",
                        encoding=cfg.source.encoding if cfg.source else None,
                        source_name=Path(cfg.source.path).name if cfg.source else None)
 
@@ -529,6 +610,8 @@ class DataPage(QWidget):
             self.raw = df
             self.source_path, self.sheet = source, sheet
             from_snapshot = fmt is not None
+            if not from_snapshot:  # the snapshot holds list cells as text; the project knows which they are
+                self.list_columns = list(info.list_columns)
             notes = "" if from_snapshot else " ".join(info.notes)
             kind = format_name(fmt or info.format)
             enc = encoding_name(encoding if from_snapshot else info.encoding)
@@ -720,9 +803,17 @@ class DataPage(QWidget):
         return check_mapping(self.session.template, [str(c) for c in self.raw.columns], self.mapping)
 
     def _after_mapping_change(self) -> None:
+        if self.raw is None:  # nothing to map yet: say what comes first
+            for msg in self.mapping_messages.values():
+                msg.setVisible(False)
+            self.mapping_general.setObjectName("hint")
+            self.mapping_general.setText(self.tr("Import a data file first; then choose which column holds what."))
+            self.mapping_general.style().unpolish(self.mapping_general)
+            self.mapping_general.style().polish(self.mapping_general)
+            return
         problems = self.mapping_problems()
         for role, msg in self.mapping_messages.items():
-            texts = [p.message for p in problems if p.role == role]
+            texts = [problem_text(p) for p in problems if p.role == role]
             msg.setText(" ".join(texts))
             msg.setVisible(bool(texts))
         errors = [p for p in problems if p.severity == "error"]
@@ -739,12 +830,20 @@ class DataPage(QWidget):
 
     # ------------------------------------------------------------------ recipe editing
     def _state(self) -> dict:
-        return {"recipe": self.recipe.to_dict(), "mapping": dict(self.mapping)}
+        return {"recipe": self.recipe.to_dict(), "mapping": dict(self.mapping),
+                "labels": self.label_choice.model_dump() if self.label_choice else None,
+                "prompt": self.prompt.model_dump() if self.prompt else None}
 
     def _restore_state(self, state: dict) -> None:
         self._restoring = True
         try:
             self.recipe = Recipe.model_validate(copy.deepcopy(state["recipe"]))
+            labels, prompt = state.get("labels"), state.get("prompt")
+            self.label_choice = LabelChoice.model_validate(labels) if labels else None
+            prompt_changed = (prompt or None) != (self.prompt.model_dump() if self.prompt else None)
+            self.prompt = PromptFormat.model_validate(prompt) if prompt else None
+            if prompt_changed:
+                self.prompt_editor.set_task(self._base_task())
             mapping_changed = state["mapping"] != self.mapping
             self.mapping = dict(state["mapping"])
             for role, combo in self.mapping_combos.items():
@@ -875,7 +974,7 @@ class DataPage(QWidget):
         columns = list(self.session.template.roles) if self.session.template else []
         self._restoring, was = True, self._restoring
         try:
-            self.params_editor.set_step(step.op, dict(step.params), columns)
+            self.params_editor.set_step(step.op, dict(step.params), columns, {c: role_name(c) for c in columns})
         finally:
             self._restoring = was
         rep = self.reports[row] if row < len(self.reports) and self.reports[row].op == step.op else None
@@ -885,7 +984,7 @@ class DataPage(QWidget):
             label = ex.row + 1 if isinstance(ex.row, int) else ex.row
             full_before = ex.before or ""
             b_parts, a_parts = change_window(full_before, ex.after)
-            cells = [(str(label), None, None), (ex.column or "", None, None),
+            cells = [(str(label), None, None), (role_name(ex.column) if ex.column else "", None, None),
                      ("".join(b_parts), _html_snippet(b_parts, "#ffd7d5"), full_before)]
             if ex.after is None:
                 cells.append((self.tr("(row dropped)"), None, None))
@@ -917,31 +1016,37 @@ class DataPage(QWidget):
             return None
         if self._clean_op is not None and self._clean_op.running:
             self._clean_op.cancel()
-        raw, template, mapping = self.raw, self.session.template, dict(self.mapping)
+        raw, mapping, base = self.raw, dict(self.mapping), self._base_task()
         recipe = Recipe.model_validate(self.recipe.to_dict())
+        choice, list_columns = self.label_choice, list(self.list_columns)
+        split = self.split_settings()
+        ratios = split.ratios if split else (0.8, 0.1, 0.1)
 
         def work(ctx):
             from ...core.cleaning import Cancelled
+            from ...core.preparing import clean_for_task
 
-            mapped = apply_mapping(raw, template, mapping)
-            ctx.progress(0.05)
-            try:
-                cleaned, reports = recipe.apply(mapped, progress=lambda i, n: ctx.progress(0.05 + 0.9 * i / max(n, 1)),
-                                                cancelled=ctx.cancelled)
+            try:  # the same path prepare takes: mapping, label table, recipe, least rows per label
+                return clean_for_task(raw, base, mapping, recipe, choice=choice, list_columns=list_columns,
+                                      ratios=ratios, progress=lambda i, n: ctx.progress(0.05 + 0.9 * i / max(n, 1)),
+                                      cancelled=ctx.cancelled)
             except Cancelled:
                 ctx.check()
                 raise
-            problems = check_prepared(template, cleaned)
-            return cleaned, reports, problems
 
         def done(result):
-            cleaned, reports, problems = result
+            cleaned, reports, problems = result.frame, result.reports, result.problems
             if self.raw is not raw:
                 return
             self.cleaned_df, self.reports = cleaned, reports
+            self.task = result.task
+            self.prompt_editor.update_labels(result.task)
+            self.labels_editor.set_table(result.labels, default_min_rows(ratios))
+            if result.labels is not None and result.labels.mismatch:
+                self.tabs.setCurrentIndex(self.labels_tab)
             self._refresh_steps_table()
             self.clean_summary.setText(self.tr("{0} rows imported → {1} rows after cleaning.").format(
-                f"{len(raw):,}", f"{len(cleaned):,}") + "".join(f"\n⚠ {p.message}" for p in problems))
+                f"{len(raw):,}", f"{len(cleaned):,}") + "".join(f"\n⚠ {problem_text(p)}" for p in problems))
             self.prepare_button.setEnabled(not any(p.severity == "error" for p in problems))
             self._on_split_changed()
             if self.which_combo.currentData() == "clean":
@@ -1000,6 +1105,7 @@ class DataPage(QWidget):
         template, root = self.session.template, self.session.project.root
         source, sheet = self.source_path, self.sheet
         recipe, mapping = Recipe.model_validate(self.recipe.to_dict()), dict(self.mapping)
+        labels, prompt = self.label_choice or LabelChoice(), self.prompt or template.prompt
 
         def work(ctx):
             from ...core.project import prepare
@@ -1011,17 +1117,71 @@ class DataPage(QWidget):
                 ctx.progress(a + (b - a) * frac)
 
             _, summary = prepare(template, source, root, recipe=recipe, mapping=mapping, split=split,
-                                 sheet=sheet, progress=progress)
+                                 sheet=sheet, labels=labels, prompt=prompt, progress=progress)
             return summary
 
         def done(summary):
             self.session.reload()
+            self.save_template_button.setEnabled(True)
             st = summary["stats"]["splits"]
             self.clean_summary.setText(self.tr("Prepared: {0} training, {1} validation, {2} test rows.").format(
                 st["train"], st["val"], st["test"]))
             self.prepared.emit()
 
         return self.tasks.op(work, self.tr("Preparing the data")).with_progress().on_success(done).run()
+
+    # ------------------------------------------------------------------ the project's task
+    def _base_task(self) -> TaskSpec | None:
+        """The template's task with the project's prompt; the labels come from the label choice."""
+        template = self.session.template
+        if template is None:
+            return None
+        base = TaskSpec.from_template(template)
+        return base.model_copy(update={"prompt": self.prompt}) if self.prompt is not None else base
+
+    @Slot(object)
+    def _on_labels_editor_choice_edited(self, choice: LabelChoice) -> None:
+        before = self._state()
+        after = {**before, "labels": choice.model_dump()}
+        self.undo_stack.push(StateCommand(self, before, after, self.tr("change the labels")))
+
+    @Slot(object)
+    def _on_prompt_editor_prompt_edited(self, prompt: PromptFormat) -> None:
+        before = self._state()
+        template = self.session.template
+        same = template is not None and prompt == template.prompt
+        after = {**before, "prompt": None if same else prompt.model_dump()}
+        if after != before:
+            self.undo_stack.push(StateCommand(self, before, after, self.tr("edit the prompt")))
+
+    @Slot()
+    def _on_save_template_button_clicked(self) -> None:
+        from .data.save_template_dialog import SaveTemplateDialog
+
+        if self.session.project is None:
+            return
+        dlg = SaveTemplateDialog(self.session.project.config.name, self)
+        if dlg.exec() == SaveTemplateDialog.DialogCode.Accepted:
+            self.save_as_template(*dlg.values())
+
+    def save_as_template(self, template_id: str, name_zh: str, name_en: str) -> BackgroundOp | None:
+        """Write the prepared project as a template (the same core function as the CLI's)."""
+        if self.session.project is None:
+            return None
+        project = self.session.project
+        dest = self.session.user_templates_dir
+
+        def work(ctx):
+            from ...core.operations.save_template import save_as_template
+
+            return save_as_template(project, template_id, name_zh=name_zh or None, name_en=name_en or None,
+                                    dest=dest)
+
+        def done(folder):
+            self.session.reload_catalog()
+            self.template_saved.emit(str(folder))
+
+        return self.tasks.op(work, self.tr("Saving the template")).on_success(done).run()
 
     def shutdown(self) -> None:
         for op in (self._clean_op, self._view_op, self._import_op):

@@ -18,11 +18,15 @@ from PySide6.QtWidgets import (
     QSplitter, QTableView, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget, QAbstractItemView,
 )
 
-from ..commands import CommandRunner, explain_failure
+from ..commands import stage_text
 from ..models.dataframe_model import DataFrameTableModel
 from ..session import ProjectSession
-from ..tasks import TaskManager
-from .train_page import fill_run_combo
+from ..tasks import OpProgress, TaskManager
+from ...core.operations import runs as ops
+from ...core.runs import summarize
+from ...core.trained import FINAL_DIR, eval_files
+from .apply_file import ApplyFileWidget
+from .train_page import fill_run_combo, setting_text
 from ..widgets.cards import MetricCard
 from ..widgets.charts import HeatMap
 
@@ -117,6 +121,7 @@ def wrong_positions(df: pd.DataFrame) -> np.ndarray:
 
 class EvaluatePage(QWidget):
     results_shown = Signal(str)  # run id
+    evaluation_finished = Signal()  # the eval command ended (succeeded, failed or cancelled)
     playground_finished = Signal(str)  # the full answer
 
     def __init__(self, session: ProjectSession, tasks: TaskManager, parent=None):
@@ -125,13 +130,8 @@ class EvaluatePage(QWidget):
         self.tasks = tasks
         self.metrics: dict | None = None
         self.predictions = pd.DataFrame()
-        self.runner = CommandRunner(self)
-        self.runner.finished.connect(self._on_runner_finished)
-        self.runner.line.connect(self._on_runner_line)
-        self.runner.failed_to_start.connect(lambda e: self.tasks.show_error(self.tr("Evaluation could not start"), e))
-        self.play = CommandRunner(self)
-        self.play.output.connect(self._on_play_output)
-        self.play.finished.connect(self._on_play_finished)
+        self.eval_op = None  # the running 'workbench eval' child, if any
+        self.play_op = None  # the running 'workbench playground' child, if any
         self._build()
         session.project_changed.connect(self.refresh_runs)
         session.monitor.status_changed.connect(lambda *_: self.refresh_runs())
@@ -248,9 +248,14 @@ class EvaluatePage(QWidget):
         self.tabs.addTab(results, self.tr("Results"))
         self.tabs.addTab(samples, self.tr("Samples (fine-tuned and base side by side)"))
         self.tabs.addTab(play, self.tr("Playground"))
+        self.apply = ApplyFileWidget(self.session, self.tasks, lambda: self.run_combo.currentData())
+        self.tabs.addTab(self.apply, self.tr("Apply to a file"))
+
+        self.eval_progress = OpProgress()
 
         lay = QVBoxLayout(self)
         lay.addLayout(top)
+        lay.addWidget(self.eval_progress)
         lay.addWidget(self.status_label)
         lay.addLayout(self.cards_row)
         lay.addWidget(self.tabs, 1)
@@ -263,7 +268,7 @@ class EvaluatePage(QWidget):
     def refresh_runs(self) -> None:
         fill_run_combo(
             self.run_combo, self.session.monitor.runs,
-            lambda st: st.status in ("completed", "stopped") or (st.path / "eval" / "metrics.json").is_file(),
+            lambda st: ops.evaluation_shown(summarize(st.path, st.events)),
             self.tr("(no finished run yet: train one on the Train page)"))
         self.eval_button.setEnabled(self.run_combo.currentData() is not None)
         self.generate_button.setEnabled(self.run_combo.currentData() is not None)
@@ -277,6 +282,7 @@ class EvaluatePage(QWidget):
     @Slot(int)
     def _on_run_combo_changed(self, _i: int) -> None:
         self.eval_button.setEnabled(self.run_combo.currentData() is not None)
+        self.apply.refresh()
         self.load_results()
 
     # ------------------------------------------------------------------ evaluate
@@ -284,52 +290,70 @@ class EvaluatePage(QWidget):
     def _on_eval_button_clicked(self) -> None:
         self.evaluate()
 
-    def evaluate(self) -> bool:
-        run_id = self.run_combo.currentData()
-        if run_id is None or self.runner.running or self.session.project is None:
-            return False
+    @property
+    def evaluating(self) -> bool:
+        return self.eval_op is not None
+
+    def eval_args(self, run_id: str) -> list[str]:
+        """The 'workbench eval' command line for ``run_id`` with the page's choices."""
         args = ["eval", "--project", str(self.session.project.root), "--run", run_id,
                 "--split", self.split_combo.currentData(), "--json"]
         if self.base_check.isChecked():
             args.append("--compare-base")
+        return args
+
+    def evaluate(self) -> bool:
+        run_id = self.run_combo.currentData()
+        if run_id is None or self.evaluating or self.session.project is None:
+            return False
         self.eval_button.setEnabled(False)
         self.status_label.setText(self.tr("Evaluating {0} in a separate process…").format(run_id))
-        self.runner.start(args)
+        op = self.tasks.command(self.eval_args(run_id), self.tr("Evaluating {0}").format(run_id))
+        op.stage_progress.connect(self._on_eval_stage)
+        op.succeeded.connect(self._on_eval_succeeded)
+        op.failed.connect(self._on_eval_failed)
+        op.cancelled.connect(lambda: self.status_label.setText(self.tr("Evaluation cancelled.")))
+        op.finished.connect(self._on_eval_finished)
+        self.eval_op = op
+        self.eval_progress.follow(op)
+        op.run()
         return True
 
-    @Slot(str)
-    def _on_runner_line(self, line: str) -> None:
-        if line.startswith('{"') and '"stage"' in line:
-            try:
-                ev = json.loads(line)
-                self.status_label.setText(self.tr("Evaluating: {0} {1}/{2}").format(ev.get("stage"), ev.get("done"), ev.get("total")))
-            except ValueError:
-                pass
+    @Slot(str, float, float)
+    def _on_eval_stage(self, stage: str, done: float, total: float) -> None:
+        self.status_label.setText(self.tr("Evaluating: {0}, {1} of {2} rows").format(
+            stage_text(stage), int(done), int(total)))
 
-    @Slot(int, object, str)
-    def _on_runner_finished(self, code: int, _result, stderr: str) -> None:
-        self.eval_button.setEnabled(True)
-        if code != 0:
-            msg = explain_failure("eval", code, stderr)
-            self.status_label.setText(msg)
-            self.tasks.show_error(self.tr("Evaluation failed"), msg)
-            return
+    @Slot(object)
+    def _on_eval_succeeded(self, _result) -> None:
         self.status_label.setText(self.tr("Evaluation finished."))
         self.load_results()
         self.session.state_changed.emit()
+
+    @Slot(str)
+    def _on_eval_failed(self, message: str) -> None:
+        self.status_label.setText(message)
+
+    @Slot()
+    def _on_eval_finished(self) -> None:
+        self.eval_op = None
+        self.eval_button.setEnabled(self.run_combo.currentData() is not None)
+        self.evaluation_finished.emit()
 
     # ------------------------------------------------------------------ results
     def load_results(self) -> None:
         run_dir = self.run_dir()
         self.metrics = None
         self.predictions = pd.DataFrame()
-        path = run_dir / "eval" / "metrics.json" if run_dir else None
+        files = eval_files(run_dir) if run_dir else {}
+        path = files.get("metrics")
         if path is None or not path.is_file():
             self._show_metrics({})
             self.samples_model.set_frame(pd.DataFrame())
             self.heatmap.set_matrix([], [])
             self.summary_text.setText(self.tr("This run has not been evaluated yet. Click Evaluate: the model answers "
                                               "every test row it never saw during training, and the results appear here."))
+            self.summary_text.setVisible(True)  # _show_metrics hid it along with the figures
             self.sample_count.setText("")
             return
         try:
@@ -338,7 +362,7 @@ class EvaluatePage(QWidget):
             self.status_label.setText(self.tr("The evaluation results could not be read: {0}").format(exc))
             return
         try:
-            self.predictions = pd.read_csv(run_dir / "eval" / "predictions.csv", encoding="utf-8-sig", dtype=str,
+            self.predictions = pd.read_csv(files["predictions"], encoding="utf-8-sig", dtype=str,
                                            keep_default_na=False)
         except (OSError, ValueError):
             self.predictions = pd.DataFrame()
@@ -379,7 +403,7 @@ class EvaluatePage(QWidget):
         lines = []
         if result:
             lines.append(self.tr("<b>{0}</b> rows of the {1} split · model {2} ({3})").format(
-                result.get("rows"), split_name(result.get("split")), result.get("base_model"),
+                result.get("rows"), split_name(result.get("split")), setting_text("base_model", result.get("base_model")),
                 method_name(result.get("method"))))
         verdict = baseline_sentence(baseline.get("comparison"))
         if verdict:
@@ -405,8 +429,12 @@ class EvaluatePage(QWidget):
             self.class_table.resizeColumnsToContents()
             self.class_table.setFixedHeight(self.class_table.horizontalHeader().height()
                                             + 24 * len(per) + 2 * self.class_table.frameWidth())
-        self.note_text.setText(str(result.get("note") or ""))
-        self.note_text.setVisible(bool(result.get("note")))
+        # the note in the interface language, from what it says (core writes it in English for the CLI)
+        source = result.get("source")
+        note = "" if not source or source == FINAL_DIR else self.tr(
+            "This run ended before the end of training, so its last checkpoint ({0}) was evaluated.").format(source)
+        self.note_text.setText(note)
+        self.note_text.setVisible(bool(note))
         self.summary_text.setText("<br>".join(lines))
         self.summary_text.setVisible(bool(lines))
 
@@ -420,17 +448,26 @@ class EvaluatePage(QWidget):
         self.sample_count.setText(self.tr("{0} of {1} rows").format(self.samples_model.rowCount(), len(df)))
 
     # ------------------------------------------------------------------ playground
+    def playground_args(self, run_id: str, prompt: str) -> list[str]:
+        # "--" ends the options: a prompt may start with "-"
+        return ["playground", "--project", str(self.session.project.root), "--run", run_id, "--", prompt]
+
     @Slot()
     def _on_generate_clicked(self) -> None:
         run_id = self.run_combo.currentData()
         text = self.prompt_edit.text().strip()
         if not text or run_id is None or self.session.project is None:
             return
-        if self.play.running:
-            self.play.cancel()
+        if self.play_op is not None:
+            self.play_op.cancel()
         self.answer.clear()
         self.generate_button.setEnabled(False)
-        self.play.start(["playground", "--project", str(self.session.project.root), "--run", run_id, "--prompt", text])
+        op = self.tasks.command(self.playground_args(run_id, text), self.tr("Asking the model"))
+        op.output.connect(self._on_play_output)
+        op.on_failure(lambda msg: self.answer.appendPlainText("\n" + msg))
+        op.finished.connect(self._on_play_finished)
+        self.play_op = op
+        op.run()
 
     @Slot(str)
     def _on_play_output(self, chunk: str) -> None:
@@ -439,16 +476,19 @@ class EvaluatePage(QWidget):
         cursor.insertText(chunk)
         self.answer.setTextCursor(cursor)
 
-    @Slot(int, object, str)
-    def _on_play_finished(self, code: int, _result, stderr: str) -> None:
+    @Slot()
+    def _on_play_finished(self) -> None:
+        if self.sender() is not self.play_op:
+            return  # an answer replaced by a newer question
+        self.play_op = None
         self.generate_button.setEnabled(True)
-        if code != 0:
-            self.answer.appendPlainText("\n" + explain_failure("playground", code, stderr))
         self.playground_finished.emit(self.answer.toPlainText())
 
     def shutdown(self) -> None:
-        self.runner.cancel()
-        self.play.cancel()
+        for op in (self.eval_op, self.play_op):
+            if op is not None:
+                op.cancel()
+        self.apply.shutdown()
 
 
 def _fmt(key: str, v: float) -> str:

@@ -8,14 +8,16 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QPlainTextEdit, QProgressBar, QPushButton,
+    QCheckBox, QComboBox, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QPlainTextEdit, QPushButton,
     QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget, QAbstractItemView,
 )
 
-from ..commands import CommandRunner, explain_failure
+from ..commands import stage_text
 from ..resources import icon
 from ..session import ProjectSession
-from ..tasks import TaskManager
+from ..tasks import OpProgress, TaskManager
+from ...core.operations import runs as ops
+from ...core.runs import summarize
 from .train_page import fill_run_combo
 
 FORMATS = ("static", "merged", "onnx")
@@ -139,10 +141,7 @@ class ExportPage(QWidget):
         self.tasks = tasks
         self.result: dict | None = None
         self.bundle_dir: Path | None = None
-        self.runner = CommandRunner(self)
-        self.runner.finished.connect(self._on_runner_finished)
-        self.runner.line.connect(self._on_runner_line)
-        self.runner.failed_to_start.connect(lambda e: self.tasks.show_error(self.tr("Export could not start"), e))
+        self.export_op = None  # the running 'workbench export' child, if any
         self._build()
         session.project_changed.connect(self.refresh_runs)
         session.monitor.status_changed.connect(lambda *_: self.refresh_runs())
@@ -179,9 +178,7 @@ class ExportPage(QWidget):
         buttons.addWidget(self.export_button)
         buttons.addWidget(self.open_button)
         buttons.addStretch(1)
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 1)
-        self.progress.setValue(0)
+        self.progress = OpProgress()  # stage, progress and Cancel while the export runs
         self.status_label = QLabel()
         self.status_label.setWordWrap(True)
         self.table = QTableWidget(0, 4)
@@ -216,6 +213,7 @@ class ExportPage(QWidget):
         self.log.setReadOnly(True)
         self.log.setMaximumBlockCount(2000)
         self.log.setPlaceholderText(self.tr("The export command's messages appear here while it runs."))
+        self.log.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.details = QTabWidget()
         self.details.addTab(self.contents, self.tr("Bundle contents"))
         self.details.addTab(self.log, self.tr("Export log"))
@@ -234,14 +232,15 @@ class ExportPage(QWidget):
 
     @Slot()
     def refresh_runs(self) -> None:
-        fill_run_combo(self.run_combo, self.session.monitor.runs, lambda st: st.status in ("completed", "stopped"),
+        fill_run_combo(self.run_combo, self.session.monitor.runs,
+                       lambda st: ops.can_export(summarize(st.path, st.events)),
                        self.tr("(no finished run yet: train one on the Train page)"))
         self._on_run_combo_changed()
 
     @Slot()
     def _on_run_combo_changed(self, *_):
         run_id = self.run_combo.currentData()
-        self.export_button.setEnabled(run_id is not None and not self.runner.running)
+        self.export_button.setEnabled(run_id is not None and self.export_op is None)
         self.show_existing(run_id)
 
     def show_existing(self, run_id: str | None) -> None:
@@ -249,8 +248,6 @@ class ExportPage(QWidget):
         self.table.setRowCount(0)
         self.contents.setRowCount(0)
         self.latency_label.setText("")
-        if not self.runner.running:
-            self.progress.setValue(0)
         self.bundle_dir = None
         self.open_button.setEnabled(False)
         if run_id is None or self.session.project is None:
@@ -267,67 +264,79 @@ class ExportPage(QWidget):
             self.show_result({"formats": formats, "latency": checks.get("latency"), "int8": checks.get("int8"),
                               "predict_script": checks.get("predict_script"), "out": str(folder)})
             self.status_label.setText(self.tr("Exported earlier into {0}.").format(folder))
-            self.progress.setValue(1)
 
     @Slot()
     def _on_export_button_clicked(self) -> None:
         self.export()
 
-    def export(self) -> bool:
-        run_id = self.run_combo.currentData()
-        if run_id is None or self.session.project is None or self.runner.running:
-            return False
+    def export_args(self, run_id: str) -> list[str]:
+        """The 'workbench export' command line for ``run_id`` with the ticked formats."""
         formats = [f for f, c in self.format_checks.items() if c.isChecked()]
-        if not formats:
-            self.tasks.show_error(self.tr("No format chosen"), self.tr("Tick at least one format to export."))
-            return False
         args = ["export", "--project", str(self.session.project.root), "--run", run_id,
                 "--formats", ",".join(formats), "--json"]
         if self.int8_check.isChecked():
             args.append("--int8")
+        return args
+
+    def export(self) -> bool:
+        run_id = self.run_combo.currentData()
+        if run_id is None or self.session.project is None or self.export_op is not None:
+            return False
+        if not any(c.isChecked() for c in self.format_checks.values()):
+            self.tasks.show_error(self.tr("No format chosen"), self.tr("Tick at least one format to export."))
+            return False
         self.export_button.setEnabled(False)
-        self.progress.setRange(0, 0)  # busy until the command reports stages
         self.status_label.setText(self.tr("Exporting {0} in a separate process…").format(run_id))
         self.log.clear()
         self.table.setRowCount(0)
         self.contents.setRowCount(0)
         self.latency_label.setText("")
         self.details.setCurrentWidget(self.log)
-        self.runner.start(args)
+        op = self.tasks.command(self.export_args(run_id), self.tr("Exporting {0}").format(run_id))
+        op.stage_progress.connect(self._on_export_stage)
+        op.log_line.connect(self.log.appendPlainText)  # the command's own messages, as they come
+        op.succeeded.connect(self._on_export_succeeded)
+        op.failed.connect(self._on_export_failed)
+        op.cancelled.connect(self._on_export_cancelled)
+        op.finished.connect(self._on_export_finished)
+        self.export_op = op
+        self.progress.follow(op)
+        op.run()
         return True
 
-    @Slot(str)
-    def _on_runner_line(self, line: str) -> None:
-        if line.startswith('{"') and '"stage"' in line:
-            try:
-                ev = json.loads(line)
-            except ValueError:
-                return
-            self.status_label.setText(self.tr("Exporting: {0}").format(ev.get("stage")))
-            if ev.get("total"):
-                self.progress.setRange(0, int(ev["total"]))
-                self.progress.setValue(int(ev.get("done") or 0))
-        elif line.strip() and not line.startswith((" ", "{", "}", "]", "[")):
-            self.log.appendPlainText(line)
+    @Slot(str, float, float)
+    def _on_export_stage(self, stage: str, done: float, total: float) -> None:
+        self.status_label.setText(self.tr("Exporting: {0}").format(stage_text(stage)))
+        if done == 0 or done == total:
+            self.log.appendPlainText("▶ " + stage_text(stage) + (f" {int(done)}/{int(total)}" if total > 1 else ""))
 
-    @Slot(int, object, str)
-    def _on_runner_finished(self, code: int, result, stderr: str) -> None:
-        self.progress.setRange(0, 1)
-        self.progress.setValue(1 if code == 0 else 0)
-        self.export_button.setEnabled(True)
-        if code != 0 or not isinstance(result, dict):
-            msg = explain_failure("export", code, stderr) if code != 0 else self.tr("The export printed no result.")
-            self.status_label.setText(msg)
-            if stderr.strip():
-                self.log.appendPlainText(stderr.strip()[-4000:])
-            self.details.setCurrentWidget(self.log)
-            self.tasks.show_error(self.tr("Export failed"), msg)
-            self.export_finished.emit(None)
+    @Slot(object)
+    def _on_export_succeeded(self, result) -> None:
+        if not isinstance(result, dict):
+            self._on_export_failed(self.tr("The export printed no result."))
+            self.tasks.show_error(self.tr("Export failed"), self.tr("The export printed no result."))
             return
+        self.result = result
         self.show_result(result)
         self.status_label.setText(self.tr("Exported into {0}.").format(result.get("out", "")))
         self.session.state_changed.emit()
         self.export_finished.emit(result)
+
+    @Slot(str)
+    def _on_export_failed(self, message: str) -> None:
+        self.status_label.setText(message)
+        self.details.setCurrentWidget(self.log)
+        self.export_finished.emit(None)
+
+    @Slot()
+    def _on_export_cancelled(self) -> None:
+        self.status_label.setText(self.tr("Export cancelled; nothing was written."))
+        self.export_finished.emit(None)
+
+    @Slot()
+    def _on_export_finished(self) -> None:
+        self.export_op = None
+        self.export_button.setEnabled(self.run_combo.currentData() is not None)
 
     def show_result(self, result: dict) -> None:
         self.result = result
@@ -393,4 +402,5 @@ class ExportPage(QWidget):
             QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.bundle_dir)))
 
     def shutdown(self) -> None:
-        self.runner.cancel()
+        if self.export_op is not None:
+            self.export_op.cancel()

@@ -83,6 +83,28 @@ class TemplatePage(QWidget):
 
     template_chosen = Signal(str)  # "Use this template" clicked
 
+    def _build_cards(self) -> None:
+        """One card per template of the catalog (again when a template was added)."""
+        while self.cards_layout.count():
+            item = self.cards_layout.takeAt(0)
+            if item.widget():
+                item.widget().deleteLater()
+        self.cards.clear()
+        for vertical, specs in self.session.catalog.by_vertical().items():
+            box = QGroupBox(vertical_name(vertical))
+            grid = QGridLayout(box)
+            for i, spec in enumerate(specs):
+                card = TemplateCard(spec)
+                card.clicked.connect(self._on_card_clicked)
+                self.cards[spec.id] = card
+                grid.addWidget(card, i // 2, i % 2)
+            self.cards_layout.addWidget(box)
+        for problem in self.session.catalog.problems:
+            warn = QLabel(self.tr("A template could not be loaded: {0}").format(problem))
+            warn.setWordWrap(True)
+            warn.setObjectName("warning")
+            self.cards_layout.addWidget(warn)
+
     def __init__(self, session: ProjectSession, tasks: TaskManager, parent=None):
         super().__init__(parent)
         self.session = session
@@ -101,20 +123,12 @@ class TemplatePage(QWidget):
         heading.setWordWrap(True)
         heading.setObjectName("pageIntro")
         col.addWidget(heading)
-        for vertical, specs in session.catalog.by_vertical().items():
-            box = QGroupBox(vertical_name(vertical))
-            grid = QGridLayout(box)
-            for i, spec in enumerate(specs):
-                card = TemplateCard(spec)
-                card.clicked.connect(self._on_card_clicked)
-                self.cards[spec.id] = card
-                grid.addWidget(card, i // 2, i % 2)
-            col.addWidget(box)
-        for problem in session.catalog.problems:
-            warn = QLabel(self.tr("A template could not be loaded: {0}").format(problem))
-            warn.setWordWrap(True)
-            warn.setObjectName("warning")
-            col.addWidget(warn)
+        self.cards_holder = QWidget()
+        self.cards_layout = QVBoxLayout(self.cards_holder)
+        self.cards_layout.setContentsMargins(0, 0, 0, 0)
+        col.addWidget(self.cards_holder)
+        self._build_cards()
+        session.catalog_changed.connect(self._build_cards)
         col.addStretch(1)
         scroll.setWidget(holder)
         split.addWidget(scroll)

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout,
     QHeaderView, QLabel, QLineEdit, QPlainTextEdit, QProgressBar, QPushButton, QScrollArea, QSpinBox,
@@ -20,9 +20,10 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.errors import WorkbenchError
-from ...core.jobs import JobSpec, new_run_id, read_job, write_job
-from ...core.recommend import DEFAULT_TIME_BUDGET_MIN, recommend
-from ...core.runs import format_duration, launch_worker, summarize
+from ...core.jobs import JobSpec, read_job
+from ...core.operations import runs as ops
+from ...core.recommend import DEFAULT_TIME_BUDGET_MIN
+from ...core.runs import RunBusy, format_duration, summarize
 from ..i18n import localized
 from ..resources import icon
 from ..session import ProjectSession
@@ -43,7 +44,6 @@ HYPER = {
     "weight_decay": (False, 3),
 }
 LORA_ONLY = ("lora_r", "lora_alpha", "lora_dropout")
-STOP_GRACE_S = 120
 
 
 def hyper_label(name: str) -> str:
@@ -58,7 +58,45 @@ def hyper_label(name: str) -> str:
         "warmup_ratio": QCoreApplication.translate("TrainPage", "Warm-up share"),
         "gradient_accumulation_steps": QCoreApplication.translate("TrainPage", "Gradient accumulation"),
         "weight_decay": QCoreApplication.translate("TrainPage", "Weight decay"),
+        "base_model": QCoreApplication.translate("TrainPage", "Base model"),
+        "method": QCoreApplication.translate("TrainPage", "Method"),
+        "max_steps": QCoreApplication.translate("TrainPage", "Stop after steps"),
+        "eval_steps": QCoreApplication.translate("TrainPage", "Check every (steps)"),
+        "save_steps": QCoreApplication.translate("TrainPage", "Save every (steps)"),
+        "logging_steps": QCoreApplication.translate("TrainPage", "Log every (steps)"),
+        "save_total_limit": QCoreApplication.translate("TrainPage", "Checkpoints kept"),
+        "seed": QCoreApplication.translate("TrainPage", "Random seed"),
+        "device": QCoreApplication.translate("TrainPage", "Device"),
+        "precision": QCoreApplication.translate("TrainPage", "Precision"),
+        "quantization": QCoreApplication.translate("TrainPage", "Quantisation"),
+        "lr_scheduler": QCoreApplication.translate("TrainPage", "Learning rate schedule"),
+        "lora_target_modules": QCoreApplication.translate("TrainPage", "LoRA layers"),
+        "allow_pickle": QCoreApplication.translate("TrainPage", "Pickle weights allowed"),
     }.get(name, name)
+
+
+# settings that say where a run came from rather than how it trains: not compared
+NOT_COMPARED = ("version", "project", "template", "task", "resume_from", "parent_run")
+
+
+def setting_text(name: str, value: Any) -> str:
+    """A setting's value as a person reads it (no Python lists, None or internal ids)."""
+    if value is None:
+        return QCoreApplication.translate("TrainPage", "default")
+    if isinstance(value, bool):
+        return QCoreApplication.translate("TrainPage", "yes") if value else QCoreApplication.translate("TrainPage", "no")
+    if isinstance(value, (list, tuple)):
+        return ", ".join(map(str, value))
+    if name == "max_steps" and value <= 0:
+        return QCoreApplication.translate("TrainPage", "by epochs")
+    if name == "base_model":
+        return {"builtin:tiny": QCoreApplication.translate("TrainPage", "built-in tiny model"),
+                "builtin:small": QCoreApplication.translate("TrainPage", "built-in small model")}.get(value, str(value))
+    if name == "method":
+        return {"lora": "LoRA", "full": QCoreApplication.translate("TrainPage", "full fine-tuning")}.get(value, value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
 
 
 def status_text(status: str) -> str:
@@ -99,9 +137,9 @@ class TrainPage(QWidget):
         self.session = session
         self.tasks = tasks
         self.current_run: str | None = None
+        self._last_step: dict | None = None
         self.total_steps: int | None = None
         self.spins: dict[str, QDoubleSpinBox | QSpinBox] = {}
-        self._stop_deadline: dict[str, float] = {}
         self._row_updated: dict[str, float] = {}
         self._build()
         session.project_changed.connect(self._on_session_project_changed)
@@ -109,10 +147,6 @@ class TrainPage(QWidget):
         session.monitor.events_arrived.connect(self._on_monitor_events_arrived)
         session.monitor.status_changed.connect(self._on_monitor_status_changed)
         session.monitor.runs_changed.connect(self._refresh_runs_table)
-        self._escalate_timer = QTimer(self)
-        self._escalate_timer.setInterval(2000)
-        self._escalate_timer.timeout.connect(self._escalate_stops)
-        self._escalate_timer.start()
         self._on_session_project_changed()
 
     # ------------------------------------------------------------------ layout
@@ -222,6 +256,13 @@ class TrainPage(QWidget):
         self.run_title.setObjectName("sectionTitle")
         self.run_title.setWordWrap(True)
         lv.addWidget(self.run_title)
+        # a failed or crashed run: what went wrong and where its log is
+        self.failure_banner = QLabel()
+        self.failure_banner.setObjectName("warning")
+        self.failure_banner.setWordWrap(True)
+        self.failure_banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.failure_banner.hide()
+        lv.addWidget(self.failure_banner)
         curves = QSplitter(Qt.Orientation.Horizontal)
         self.loss_plot = CurvePlot(self.tr("Loss"), x_label=self.tr("step"))
         self.loss_plot.add_series("loss", self.tr("training loss"), PALETTE[0])
@@ -304,6 +345,9 @@ class TrainPage(QWidget):
         self.model_combo.setCurrentIndex(max(0, idx))
         self.model_combo.blockSignals(False)
         self._on_model_combo_changed()
+        last = ops.last_job(self.session.project) if self.session.project is not None else None
+        if last is not None:  # reopening continues with the settings the user chose last
+            self.restore_settings(last)
         self._refresh_runs_table()
         runs = list(self.session.monitor.runs)
         self.select_run(runs[-1] if runs else None)
@@ -361,20 +405,18 @@ class TrainPage(QWidget):
         template = self.session.template
         if template is None or self.session.project is None:
             return None
-        base = self.base_model() or "builtin:small"
-        return recommend(template, self.session.project.config.stats, "cpu", base, self.method_combo.currentData(),
-                         time_budget_min=self.time_budget.value())
+        base = self.base_model() or ops.DEFAULT_BASE_MODEL
+        return ops.recommended_settings(self.session.project, base, self.method_combo.currentData(),
+                                        template=template, time_budget_min=self.time_budget.value())[1]
 
     def apply_recommended(self) -> None:
         template = self.session.template
-        if template is None:
+        if template is None or self.session.project is None:
             return
-        values = dict(template.hyperparameter_defaults())
-        rec = self.recommendation()
-        if rec is not None:
-            values.update(batch_size=rec.batch_size, max_length=rec.max_length, epochs=rec.epochs,
-                          learning_rate=rec.learning_rate)
-            self.eval_steps.setValue(rec.eval_steps)
+        base = self.base_model() or ops.DEFAULT_BASE_MODEL
+        values, _ = ops.recommended_settings(self.session.project, base, self.method_combo.currentData(),
+                                             template=template, time_budget_min=self.time_budget.value())
+        self.eval_steps.setValue(int(values.pop("eval_steps", self.eval_steps.value())))
         self._set_values(values)
         self.preset_combo.blockSignals(True)
         self.preset_combo.setCurrentIndex(0)
@@ -440,23 +482,34 @@ class TrainPage(QWidget):
         return out
 
     def job_spec(self) -> JobSpec:
-        project, template = self.session.project, self.session.template
         base = self.base_model()
         if not base:
             raise WorkbenchError(self.tr("Choose a base model: a model folder on this computer or a model id."))
-        values = {name: (spin.value()) for name, spin in self.spins.items()}
-        every = self.eval_steps.value()
-        return JobSpec(
-            project=str(project.root.resolve()), template=template.id, task=template.task.value,
-            base_model=base, method=self.method_combo.currentData(),
-            epochs=float(values["epochs"]), max_steps=self.max_steps.value() or -1,
-            learning_rate=float(values["learning_rate"]), batch_size=int(values["batch_size"]),
-            max_length=int(values["max_length"]), lora_r=int(values["lora_r"]), lora_alpha=float(values["lora_alpha"]),
-            lora_dropout=float(values["lora_dropout"]), warmup_ratio=float(values["warmup_ratio"]),
-            gradient_accumulation_steps=int(values["gradient_accumulation_steps"]),
-            weight_decay=float(values["weight_decay"]),
-            eval_steps=every, save_steps=every, logging_steps=max(1, min(5, every)),
-        )
+        values = {name: spin.value() for name, spin in self.spins.items()}
+        if self.method_combo.currentData() != "lora":
+            for name in LORA_ONLY:
+                values.pop(name)
+        return ops.build_job(self.session.project, base, self.method_combo.currentData(),
+                             template=self.session.template, max_steps=self.max_steps.value(),
+                             eval_steps=self.eval_steps.value(), **values)
+
+    def restore_settings(self, job: JobSpec) -> None:
+        """Show the settings of ``job`` (the project's last run) so reopening continues from them."""
+        idx = self.model_combo.findData(job.base_model)
+        self.model_combo.blockSignals(True)
+        if idx >= 0:
+            self.model_combo.setCurrentIndex(idx)
+        else:
+            self.model_combo.setCurrentIndex(self.model_combo.findData(
+                "folder" if Path(job.base_model).exists() else "id"))
+            self.model_edit.setText(job.base_model)
+        self.model_combo.blockSignals(False)
+        self._on_model_combo_changed()  # method, LoRA rows and the recommended values first
+        self.method_combo.setCurrentIndex(max(0, self.method_combo.findData(job.method)))
+        self._set_values({name: getattr(job, name) for name in self.spins})
+        self.max_steps.setValue(max(0, job.max_steps))
+        self.eval_steps.setValue(job.eval_steps)
+        self._update_estimate()
 
     # ------------------------------------------------------------------ start / stop / resume
     @Slot()
@@ -469,19 +522,16 @@ class TrainPage(QWidget):
                                   self.tr("Prepare the data on the Data page first (Save and prepare the data)."))
             return None
         try:
-            job = self.job_spec()
-            run_dir = self.session.project.runs_dir / new_run_id()
-            write_job(run_dir, job)
-            launch_worker(run_dir)
+            started = ops.start_run(self.session.project, self.job_spec())
         except (WorkbenchError, OSError, ValueError) as exc:
             self.tasks.show_error(self.tr("Training could not start"), exc)
             return None
-        self.session.monitor.attach(run_dir)
+        self.session.monitor.attach(started.run_dir)
         self._refresh_runs_table()
-        self.select_run(run_dir.name)
+        self.select_run(started.run_id)
         self.tabs.setCurrentIndex(0)
-        self.run_started.emit(run_dir.name)
-        return run_dir.name
+        self.run_started.emit(started.run_id)
+        return started.run_id
 
     @Slot()
     def _on_stop_button_clicked(self) -> None:
@@ -490,32 +540,10 @@ class TrainPage(QWidget):
 
     def stop(self, run_id: str) -> None:
         self.session.monitor.stop(run_id)
-        self._stop_deadline[run_id] = time.monotonic() + STOP_GRACE_S
         self._append_log(self.tr("Asked {0} to save a checkpoint and stop.").format(run_id))
-        self.stop_button.setEnabled(False)
-
-    @Slot()
-    def _escalate_stops(self) -> None:
-        """A worker that ignores the stop request past the grace period is terminated, then killed."""
-        for run_id, deadline in list(self._stop_deadline.items()):
-            if self.session.monitor.status(run_id) != "running":
-                del self._stop_deadline[run_id]
-                continue
-            if time.monotonic() > deadline:
-                st = self.session.monitor.runs[run_id]
-                try:
-                    import psutil
-
-                    pid = json.loads((st.path / "worker.pid").read_text())["pid"]
-                    proc = psutil.Process(pid)
-                    proc.terminate()
-                    try:
-                        proc.wait(5)
-                    except psutil.TimeoutExpired:
-                        proc.kill()
-                except (OSError, ValueError, KeyError, ImportError):
-                    pass
-                del self._stop_deadline[run_id]
+        if run_id == self.current_run:
+            self._show_state(run_id)
+        self._update_buttons()
 
     @Slot()
     def _on_resume_button_clicked(self) -> None:
@@ -526,33 +554,30 @@ class TrainPage(QWidget):
         st = self.session.monitor.runs.get(run_id)
         if st is None:
             return False
-        s = summarize(st.path, st.events)
-        if not s.last_checkpoint:
-            self.tasks.show_error(self.tr("Nothing to resume from"),
-                                  self.tr("Run {0} saved no checkpoint before it ended. Start a new run instead.").format(run_id))
-            return False
         try:
-            job = read_job(st.path).model_copy(update={"resume_from": s.last_checkpoint})
-            write_job(st.path, job)
-            launch_worker(st.path)
+            started = ops.resume_run(self.session.project, run_id)
+        except RunBusy as exc:
+            self.tasks.show_error(self.tr("Training could not resume"), self.tr(
+                "Run {0} is already running (process {1} is training it).").format(run_id, exc.pid or "?"))
+            return False
         except (WorkbenchError, OSError) as exc:
             self.tasks.show_error(self.tr("Training could not resume"), exc)
             return False
         self.session.monitor.attach(st.path)
-        self._append_log(self.tr("Resuming {0} from {1}.").format(run_id, s.last_checkpoint))
+        self._append_log(self.tr("Resuming {0} from {1}.").format(run_id, started.resumed_from))
+        self._show_state(run_id)
         self._update_buttons()
         return True
 
     def _update_buttons(self) -> None:
-        status = self.session.monitor.status(self.current_run) if self.current_run else None
-        prepared = self.session.is_prepared
-        self.start_button.setEnabled(prepared)
-        self.stop_button.setEnabled(status == "running" and self.current_run not in self._stop_deadline)
-        resumable = False
-        if status in ("stopped", "crashed", "failed") and self.current_run:
-            st = self.session.monitor.runs[self.current_run]
-            resumable = bool(list((st.path / "checkpoints").glob("checkpoint-*")))
-        self.resume_button.setEnabled(resumable)
+        monitor = self.session.monitor
+        status = monitor.status(self.current_run) if self.current_run else None
+        # one run at a time from this window: its worker uses the processor (or the GPU) fully
+        self.start_button.setEnabled(self.session.is_prepared and not monitor.running_ids())
+        self.stop_button.setEnabled(status == "running" and not monitor.stopping(self.current_run))
+        summary = monitor.summary(self.current_run) if self.current_run else None
+        self.resume_button.setEnabled(summary is not None and ops.can_resume(summary)
+                                      and not monitor.running_ids())
 
     # ------------------------------------------------------------------ runs list
     @Slot()
@@ -573,7 +598,7 @@ class TrainPage(QWidget):
                     f"{s.last_step}/{s.total_steps or '?'}" if s else "",
                     f"{s.last_loss:.4f}" if s and s.last_loss is not None else "",
                     f"{s.best_eval_loss:.4f}" if s and s.best_eval_loss is not None else "",
-                    (s.base_model if s else "") or ""]
+                    setting_text("base_model", s.base_model) if s and s.base_model else ""]
             for c, v in enumerate(vals, 1):
                 t.setItem(i, c, QTableWidgetItem(v))
         t.blockSignals(False)
@@ -602,7 +627,8 @@ class TrainPage(QWidget):
         s = summarize(st.path, st.events)
         vals = {2: status_text(st.status), 3: f"{s.last_step}/{s.total_steps or '?'}",
                 4: f"{s.last_loss:.4f}" if s.last_loss is not None else "",
-                5: f"{s.best_eval_loss:.4f}" if s.best_eval_loss is not None else "", 6: s.base_model or ""}
+                5: f"{s.best_eval_loss:.4f}" if s.best_eval_loss is not None else "",
+                6: setting_text("base_model", s.base_model) if s.base_model else ""}
         self.runs_table.blockSignals(True)
         for c, v in vals.items():
             self.runs_table.item(row, c).setText(v)
@@ -643,7 +669,7 @@ class TrainPage(QWidget):
                 jobs[run_id] = read_job(self.session.monitor.runs[run_id].path).model_dump()
             except (WorkbenchError, KeyError):
                 continue
-        keys = sorted({k for j in jobs.values() for k in j if k not in ("project", "template", "task")})
+        keys = sorted({k for j in jobs.values() for k in j if k not in NOT_COMPARED})
         diff = [k for k in keys if len({json.dumps(j.get(k), sort_keys=True) for j in jobs.values()}) > 1]
         if len(jobs) < 2:
             diff = []
@@ -654,7 +680,7 @@ class TrainPage(QWidget):
         self.diff_table.setVerticalHeaderLabels([hyper_label(k) for k in diff])
         for r, k in enumerate(diff):
             for c, j in enumerate(jobs.values()):
-                self.diff_table.setItem(r, c, QTableWidgetItem(str(j.get(k))))
+                self.diff_table.setItem(r, c, QTableWidgetItem(setting_text(k, j.get(k))))
         self.diff_table.resizeColumnsToContents()
 
     # ------------------------------------------------------------------ live view
@@ -667,15 +693,46 @@ class TrainPage(QWidget):
         self.lr_plot.series["lr"].clear()
         self.log.clear()
         self.total_steps = None
+        self._last_step = None
         self.progress.setValue(0)
         self.progress_label.setText("")
         if run_id is None:
             self._update_buttons()
             return
         self._select_row_of(run_id)
-        self.run_title.setText(self.tr("Run {0} · {1}").format(run_id, status_text(self.session.monitor.status(run_id))))
         self._apply_events(run_id, self.session.monitor.events(run_id))
+        self._show_state(run_id)
         self._update_buttons()
+
+    def _show_state(self, run_id: str) -> None:
+        """The title, the failure banner and the ETA as the run's status has them."""
+        monitor = self.session.monitor
+        status = monitor.status(run_id)
+        shown = (self.tr("stopping…") if status == "running" and monitor.stopping(run_id)
+                 else status_text(status))
+        self.run_title.setText(self.tr("Run {0} · {1}").format(run_id, shown))
+        summary = monitor.summary(run_id)
+        if status in ("failed", "crashed") and summary is not None:
+            what = summary.error or self.tr("The worker process ended without reporting why.")
+            self.failure_banner.setText(self.tr("This run {0}: {1}\nIts log: {2}").format(
+                status_text(status), what, ops.log_path(summary.path)))
+            self.failure_banner.show()
+        else:
+            self.failure_banner.hide()
+        self._show_progress_text(run_id)
+
+    def _show_progress_text(self, run_id: str) -> None:
+        ev = self._last_step
+        if ev is None:
+            self.progress_label.setText("")
+            return
+        step, total = ev.get("step", 0), self.total_steps or "?"
+        monitor = self.session.monitor
+        if monitor.status(run_id) == "running" and not monitor.stopping(run_id):
+            self.progress_label.setText(self.tr("step {0} of {1} · {2:.0f} tokens/s · about {3} left").format(
+                step, total, ev.get("tokens_per_s") or 0, fmt_secs(ev.get("eta_s"))))
+        else:  # no time left to estimate once the run ends or is stopping
+            self.progress_label.setText(self.tr("step {0} of {1}").format(step, total))
 
     @Slot(str, list)
     def _on_monitor_events_arrived(self, run_id: str, events: list) -> None:
@@ -691,11 +748,12 @@ class TrainPage(QWidget):
     def _on_monitor_status_changed(self, run_id: str, status: str) -> None:
         self._update_run_row(run_id)
         if run_id == self.current_run:
-            self.run_title.setText(self.tr("Run {0} · {1}").format(run_id, status_text(status)))
+            self._show_state(run_id)
             if status == "crashed":
                 self._append_log(self.tr("The worker process ended without reporting. Resume continues from the last "
-                                         "checkpoint; worker.log in the run folder says what happened."))
-            self._update_buttons()
+                                         "checkpoint; its log says what happened: {0}").format(
+                                             ops.log_path(self.session.monitor.runs[run_id].path)))
+        self._update_buttons()
 
     def _apply_events(self, run_id: str, events: list[dict]) -> None:
         last_step = None
@@ -733,12 +791,12 @@ class TrainPage(QWidget):
             total = self.total_steps or 0
             if total:
                 self.progress.setValue(int(1000 * min(step / total, 1.0)))
-            self.progress_label.setText(self.tr("step {0} of {1} · {2:.0f} tokens/s · about {3} left").format(
-                step, total or "?", last_step.get("tokens_per_s") or 0, fmt_secs(last_step.get("eta_s"))))
+            self._last_step = last_step
+            self._show_progress_text(run_id)
         self.curve_updated.emit(run_id, self.loss_plot.point_count("loss"))
 
     def _append_log(self, text: str) -> None:
         self.log.appendPlainText(text)
 
     def shutdown(self) -> None:
-        self._escalate_timer.stop()
+        pass

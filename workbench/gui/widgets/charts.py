@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
 from .curves import PALETTE
@@ -74,12 +74,14 @@ class BarChart(QWidget):
                        fm.elidedText(self.title, Qt.TextElideMode.ElideRight, rect.width()))
             top += line + 6
         n = len(self.values)
+        rotated, label_h = self.label_layout(fm, rect.width())
         vmax = max(self.values + [1.0])
         step = self._nice_step(vmax)
         ymax = step * math.ceil(vmax * 1.05 / step)
         ticks = [step * k for k in range(int(round(ymax / step)) + 1)]
         axis_w = max(fm.horizontalAdvance(self._tick_text(t)) for t in ticks) + 8
-        plot = QRectF(rect.left() + axis_w, top + line / 2, rect.width() - axis_w, rect.bottom() - top - 2 * line - 6)
+        plot = QRectF(rect.left() + axis_w, top + line / 2, rect.width() - axis_w,
+                      rect.bottom() - top - line - label_h - 6)
         if plot.height() < 10 or plot.width() < 10:
             p.end()
             return
@@ -110,11 +112,33 @@ class BarChart(QWidget):
             for i, lab in enumerate(self.labels):
                 if i % every:
                     continue
+                if rotated:  # whole labels at 45 degrees, ending under their bar
+                    text = fm.elidedText(lab, Qt.TextElideMode.ElideRight, int(label_h * 1.41))
+                    p.save()
+                    p.translate(plot.left() + i * slot + slot / 2 + line / 3, plot.bottom() + 6)
+                    p.rotate(-45)
+                    p.drawText(QRectF(-fm.horizontalAdvance(text) - 2, -line, fm.horizontalAdvance(text) + 2, line),
+                               int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), text)
+                    p.restore()
+                    continue
                 w = slot * every
                 x = plot.left() + i * slot + slot / 2 - w / 2
                 p.drawText(QRectF(x, plot.bottom() + 4, w, line), int(Qt.AlignmentFlag.AlignHCenter),
                            fm.elidedText(lab, Qt.TextElideMode.ElideRight, int(w)))
         p.end()
+
+    def label_layout(self, fm, width: float) -> tuple[bool, float]:
+        """(rotated, height of the label band). Category labels that do not fit under their
+        bars (Chinese labels are wide) are turned 45 degrees instead of being cut."""
+        line = fm.height()
+        if self.skip_labels or not self.labels:
+            return False, line
+        slot = max(width - 40, 1) / len(self.labels)
+        widest = max(fm.horizontalAdvance(lab) for lab in self.labels) + 6
+        if widest <= slot:
+            return False, line
+        band = min(widest * 0.71 + line, max(self.height() * 0.4, line * 2))
+        return True, band
 
 
 class HistogramChart(BarChart):
@@ -174,7 +198,11 @@ class HeatMap(QWidget):
                 self._texts.append(t)
         ticks = [(k + 0.5, str(lab)) for k, lab in enumerate(labels)]
         self.plot.getAxis("bottom").setTicks([ticks])
-        self.plot.getAxis("left").setTicks([ticks])
+        left = self.plot.getAxis("left")
+        left.setTicks([ticks])
+        # the axis is as wide as its longest label (its default width cuts Chinese labels)
+        fm = QFontMetrics(left.style.get("tickFont") or self.font())
+        left.setWidth(max((fm.horizontalAdvance(str(lab)) for lab in labels), default=0) + fm.height() + 16)
         self.plot.setLabel("bottom", x_title)
         self.plot.setLabel("left", y_title)
         self.plot.setXRange(0, n, padding=0.02)

@@ -20,6 +20,7 @@ PARAM_LABELS = {
     "form": QT_TRANSLATE_NOOP("StepEditor", "Unicode form"),
     "min_chars": QT_TRANSLATE_NOOP("StepEditor", "At least (characters)"),
     "max_chars": QT_TRANSLATE_NOOP("StepEditor", "At most (characters)"),
+    "long_chars": QT_TRANSLATE_NOOP("StepEditor", "Count rows longer than (characters)"),
     "kinds": QT_TRANSLATE_NOOP("StepEditor", "Personal data to mask"),
     "replacement": QT_TRANSLATE_NOOP("StepEditor", "Replacement tokens (JSON)"),
     "terms": QT_TRANSLATE_NOOP("StepEditor", "Terms (comma separated)"),
@@ -40,7 +41,12 @@ CHOICE_LABELS = {
     "email": QT_TRANSLATE_NOOP("StepEditor", "e-mail addresses"),
     "mask": QT_TRANSLATE_NOOP("StepEditor", "mask the term"),
     "drop": QT_TRANSLATE_NOOP("StepEditor", "drop the row"),
+    "flag": QT_TRANSLATE_NOOP("StepEditor", "only list the rows for review"),
 }
+
+
+# parameters another editor owns: the label set and its spellings are edited in the label table
+MANAGED_ELSEWHERE = {"normalize_labels": ("labels", "aliases")}
 
 
 def _tr(text: str) -> str:
@@ -73,22 +79,44 @@ class StepParamsEditor(QWidget):
         self.values: dict[str, Any] = {}
         self.getters: dict[str, Any] = {}
         self.columns: list[str] = []
+        self.column_names: dict[str, str] = {}  # how the page names each column (roles: "Text", ...)
 
     def clear(self) -> None:
+        # A change of a field may rebuild the form from inside that field's own signal (a
+        # click on a check box): deleting the widget there leaves Qt delivering the rest of
+        # the click to freed memory. Rows are taken out now and their widgets deleted once
+        # the event loop has finished with them.
         while self.form.rowCount():
-            self.form.removeRow(0)
+            row = self.form.takeRow(0)
+            for item in (row.labelItem, row.fieldItem):
+                w = item.widget() if item is not None else None
+                if w is not None:
+                    w.hide()
+                    w.setParent(None)
+                    w.deleteLater()
         self.getters = {}
         self.op = None
 
-    def set_step(self, op: str, params: dict[str, Any], columns: list[str]) -> None:
+    def set_step(self, op: str, params: dict[str, Any], columns: list[str],
+                 column_names: dict[str, str] | None = None) -> None:
         self.clear()
         info = STEPS.get(op)
         if info is None:
             return
         self.op = op
         self.columns = list(columns)
+        self.column_names = dict(column_names or {})
         self.values = {**info.defaults(), **params}
+        managed = MANAGED_ELSEWHERE.get(op, ())
+        if managed:
+            note = QLabel(QCoreApplication.translate(
+                "StepEditor", "The labels and their other spellings are edited on the Labels tab."))
+            note.setWordWrap(True)
+            self.form.addRow(note)
         for name, field in info.params.model_fields.items():
+            if name in managed:
+                self.getters[name] = (lambda n=name: self.values.get(n))  # kept as they are
+                continue
             w, getter = self._widget(name, field.annotation, self.values.get(name))
             self.getters[name] = getter
             label = _tr(PARAM_LABELS[name]) if name in PARAM_LABELS else name
@@ -151,7 +179,7 @@ class StepParamsEditor(QWidget):
             if optional:
                 w.addItem(QCoreApplication.translate("StepEditor", "(not set)"), None)
             for c in self.columns:
-                w.addItem(c, c)
+                w.addItem(self.column_names.get(c, c), c)
             if value is not None and w.findData(value) < 0:
                 w.addItem(str(value), value)
             w.setCurrentIndex(max(0, w.findData(value)))
@@ -187,7 +215,7 @@ class StepParamsEditor(QWidget):
             lay.addWidget(all_box)
         checks = []
         for c in self.columns:
-            cb = QCheckBox(c)
+            cb = QCheckBox(self.column_names.get(c, c))
             cb.setChecked(value is not None and c in value)
             cb.setEnabled(value is not None)
             checks.append((c, cb))

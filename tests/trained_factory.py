@@ -1,0 +1,47 @@
+"""Projects prepared from a user's own export (own column names, GB18030) and trained for a
+few steps of the built-in tiny model: what the prediction tests apply and serve."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from workbench.core.jobs import JobSpec, write_job
+from workbench.core.project import Project, SplitSettings, prepare
+from workbench.core.runs import EventWriter
+from workbench.core.templates import TemplateCatalog
+
+CLS, INST = "finance_sentiment", "finance_service_qa"
+RUN = "run-1"
+# the user's own column names, not the template's
+USER_COLUMNS = {CLS: {"text": "新闻正文", "label": "情感倾向"},
+                INST: {"instruction": "客户提问", "input": "补充信息", "output": "客服答复"}}
+
+
+def user_frame(template_id: str) -> pd.DataFrame:
+    """The template's sample as a user's export would name its columns."""
+    template = TemplateCatalog().get(template_id)
+    df = pd.read_csv(template.sample_path, dtype=str, keep_default_na=False)
+    return df.rename(columns={template.columns[r]: c for r, c in USER_COLUMNS[template_id].items()})
+
+
+def trained_project(template_id: str, base: Path) -> Project:
+    from workbench.engine.train import run_training
+
+    template = TemplateCatalog().get(template_id)
+    src = base / f"{template_id}-export.csv"
+    user_frame(template_id).to_csv(src, index=False, encoding="gb18030")
+    project, _ = prepare(template, src, base / template_id, mapping=USER_COLUMNS[template_id],
+                         split=SplitSettings(train=0.8, val=0.1, test=0.1, seed=1))
+    job = JobSpec(project=str(project.root), template=template.id, task=template.task.value,
+                  base_model="builtin:tiny", method="full", max_steps=4, eval_steps=4, save_steps=4,
+                  logging_steps=1, batch_size=8, max_length=128, learning_rate=5e-3, device="cpu", seed=3)
+    run_dir = project.runs_dir / RUN
+    write_job(run_dir, job)
+    events = EventWriter(run_dir)
+    status, error = run_training(job, run_dir, events)
+    events.emit("end", status=status, error=error)
+    events.close()
+    assert status == "completed", error
+    return project

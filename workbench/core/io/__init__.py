@@ -1,0 +1,126 @@
+"""Reading the user's data files into a table of text.
+
+One entry point for every format the Data page accepts: CSV/TSV/TXT (encoding and
+delimiter detected), Excel, JSON, JSONL, Parquet and TFRecord. Fine-tuning formats
+(alpaca, ShareGPT, OpenAI-style messages, PaddleNLP src/tgt) are recognised and flattened
+into ordinary columns, so that the rest of the program only ever sees a table.
+
+Every cell comes back as text (blank or missing cells as ""), so an ID such as
+"000123" or an 18-digit number is never turned into a number. The user's file is only
+ever opened for reading. Anything wrong with the file is raised as a ``DataError`` whose
+message says what was wrong and what to do.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+
+from ..errors import DataError
+from .base import (
+    _CSV_SUFFIXES,
+    _EXCEL_SUFFIXES,
+    _JSON_SUFFIXES,
+    _PARQUET_SUFFIXES,
+    SUPPORTED_SUFFIXES,
+    FileInfo,
+    Progress,
+    _finish_columns,
+    _Reporter,
+)
+from .delimited import _read_delimited
+from .excel import _read_excel
+from .jsonfile import _read_json
+from .parquet import _read_parquet
+from .profile import profile_columns
+from .tfrecord import _read_tfrecord
+
+__all__ = ["FileInfo", "SUPPORTED_SUFFIXES", "inspect_file", "profile_columns", "read_table"]
+
+
+def inspect_file(path: str | os.PathLike, sheet: str | None = None, preview_rows: int = 5) -> FileInfo:
+    """Describe a file: format, encoding, sheets, columns, exact row count and a preview.
+
+    The whole file is read, so the row count is exact and every problem is found now
+    rather than later.
+    """
+    df, info = _read(path, sheet, None, preview_rows)
+    info.kinds, info.values = profile_columns(df, info.list_columns)
+    return info
+
+
+def read_table(
+    path: str | os.PathLike,
+    sheet: str | None = None,
+    progress: Progress | None = None,
+) -> tuple[pd.DataFrame, FileInfo]:
+    """Read a file into a DataFrame of text columns (missing cells are "").
+
+    ``progress`` (optional) is called with a fraction between 0 and 1 as the file is read,
+    from the calling thread; it ends with 1.0.
+    """
+    return _read(path, sheet, progress, 5)
+
+
+def _read(path, sheet, progress, preview_rows) -> tuple[pd.DataFrame, FileInfo]:
+    p = Path(path)
+    name = p.name
+    if not p.exists():
+        raise DataError(f"The file '{p}' was not found. Check the path, or pick the file again.")
+    if p.is_dir():
+        raise DataError(f"'{p}' is a folder, not a file. Choose one data file inside it.")
+    suffix = p.suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        raise DataError(
+            f"'{name}' has the suffix '{p.suffix or '(none)'}', which Workbench cannot read. "
+            f"Supported file types are: {', '.join(SUPPORTED_SUFFIXES)}. "
+            "Save or export the data in one of these formats and import it again."
+        )
+    try:
+        size = p.stat().st_size
+    except OSError as exc:
+        raise DataError(f"'{name}' cannot be read ({exc.strerror}). Check that you may open it.") from None
+    if size == 0:
+        raise DataError(f"'{name}' is empty (0 bytes). Choose a file that contains data.")
+
+    report = _Reporter(progress)
+    notes: list[str] = []
+    try:
+        if suffix in _CSV_SUFFIXES:
+            df, info = _read_delimited(p, size, suffix, report, notes)
+        elif suffix in _EXCEL_SUFFIXES:
+            df, info = _read_excel(p, sheet, notes)
+        elif suffix in _JSON_SUFFIXES:
+            df, info = _read_json(p, size, report, notes)
+        elif suffix in _PARQUET_SUFFIXES:
+            df, info = _read_parquet(p, notes)
+        else:
+            df, info = _read_tfrecord(p, size, report, notes)
+    except PermissionError:
+        raise DataError(f"'{name}' cannot be opened: permission denied. Check that you may read it.") from None
+    except MemoryError:
+        raise DataError(
+            f"'{name}' is too large to load into memory on this computer. "
+            "Split it into smaller files or close other programs and try again."
+        ) from None
+    except OSError as exc:
+        raise DataError(f"'{name}' could not be read ({exc.strerror or exc}). Check the file and try again.") from None
+
+    df = _finish_columns(df, name, notes)
+    if len(df) == 0:
+        raise DataError(
+            f"'{name}' has no data rows: only a header (column names) was found. "
+            "Add at least one row of data below the header."
+        )
+    info.path = str(p)
+    info.columns = [str(c) for c in df.columns]
+    info.rows = int(len(df))
+    info.preview = [
+        {str(k): ("" if v is None else str(v)) for k, v in row.items()}
+        for row in df.head(max(0, preview_rows)).to_dict("records")
+    ]
+    info.notes = notes
+    report(1.0)
+    return df, info

@@ -1,0 +1,191 @@
+"""What every reader shares: FileInfo, progress, the text of a cell, the final column clean-up."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import math
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import pandas as pd
+from pydantic import BaseModel, Field
+
+from ..errors import DataError
+
+Progress = Callable[[float], None]
+
+
+_CSV_SUFFIXES = (".csv", ".tsv", ".txt")
+
+
+_EXCEL_SUFFIXES = (".xlsx", ".xlsm", ".xls")
+
+
+_JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
+
+
+_PARQUET_SUFFIXES = (".parquet",)
+
+
+_TFRECORD_SUFFIXES = (".tfrecord", ".tfrecords")
+
+
+SUPPORTED_SUFFIXES: tuple[str, ...] = (
+    _CSV_SUFFIXES + _EXCEL_SUFFIXES + _JSON_SUFFIXES + _PARQUET_SUFFIXES + _TFRECORD_SUFFIXES
+)
+
+
+_SAMPLE_BYTES = 64 * 1024
+
+
+_CHUNK_BYTES = 1 << 20  # text per chunk when reading CSV/TSV (see _read_delimited)
+
+
+_BOM = "\ufeff"
+
+
+class FileInfo(BaseModel):
+    """What was found in a file: its format, how it was decoded, its columns and a preview."""
+
+    path: str
+    # csv | tsv | excel | json | jsonl | parquet | alpaca | sharegpt | messages | src_tgt | tfrecord
+    format: str
+    encoding: str | None = None
+    delimiter: str | None = None
+    sheets: list[str] | None = None
+    sheet: str | None = None
+    columns: list[str] = Field(default_factory=list)
+    rows: int = 0
+    preview: list[dict] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+    # columns whose cells hold lists (JSON arrays), written as JSON text; see core.preparing
+    list_columns: list[str] = Field(default_factory=list)
+    # filled by inspect_file: column -> text | number | list, and the values of columns with few
+    kinds: dict[str, str] = Field(default_factory=dict)
+    values: dict[str, dict[str, int]] = Field(default_factory=dict)
+
+
+class _Reporter:
+    """Calls the user's progress callback with whole percents, only ever increasing."""
+
+    def __init__(self, callback: Progress | None):
+        self._callback = callback
+        self._last = -1
+
+    def __call__(self, fraction: float) -> None:
+        if self._callback is None:
+            return
+        percent = int(max(0.0, min(1.0, fraction)) * 100)
+        if percent > self._last:
+            self._last = percent
+            self._callback(percent / 100)
+
+
+class _ProgressRaw(io.RawIOBase):
+    """A read-only view of an open file that reports how far it has been read."""
+
+    def __init__(self, fh, size: int, report: _Reporter):
+        self._fh = fh
+        self._size = max(1, size)
+        self._done = 0
+        self._report = report
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        n = self._fh.readinto(buffer)
+        self._done += n or 0
+        self._report(self._done / self._size * 0.95)
+        return n
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    return "a number"
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and not math.isfinite(value):
+        return ""
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, (bytes, bytearray)):
+        try:
+            return bytes(value).decode("utf-8")
+        except UnicodeDecodeError:
+            return base64.b64encode(bytes(value)).decode("ascii")
+    if isinstance(value, (dict, list, tuple)):
+        return json.dumps(value, ensure_ascii=False, default=str)
+    if hasattr(value, "tolist"):  # numpy values and arrays
+        return _text(value.tolist())
+    return str(value)
+
+
+def _records_to_columns(records: list[dict], skip: Iterable[str] = ()) -> dict[str, list[str]]:
+    skip = set(skip)
+    keys: dict[str, None] = {}
+    for record in records:
+        keys.update(dict.fromkeys(record))
+    return {k: [_text(r.get(k)) for r in records] for k in keys if k not in skip}
+
+
+def _frame(columns: dict[Any, list[str]]) -> pd.DataFrame:
+    """A DataFrame of text columns with the installed pandas' default string dtype."""
+    if not columns:
+        return pd.DataFrame()
+    return pd.DataFrame(columns, dtype=str)
+
+
+def _finish_columns(df: pd.DataFrame, name: str, notes: list[str]) -> pd.DataFrame:
+    """Strip header names, name blank ones, make duplicates unique; never NaN cells."""
+    if len(df.columns) == 0:
+        raise DataError(f"'{name}' has no columns. The first line or record should name the columns.")
+    cleaned = []
+    blank = 0
+    for i, column in enumerate(df.columns, 1):
+        text = "" if column is None or (isinstance(column, float) and math.isnan(column)) else str(column)
+        text = text.replace(_BOM, "").strip()
+        if not text or re.fullmatch(r"Unnamed: \d+", text):
+            text = f"column_{i}"
+            blank += 1
+        cleaned.append(text)
+    if blank:
+        notes.append(f"{blank} column(s) had no name in the header and were named column_<position>")
+    seen: set[str] = set()
+    unique, renamed = [], []
+    for column in cleaned:
+        if column in seen:
+            k = 1
+            while f"{column}.{k}" in seen or f"{column}.{k}" in cleaned:
+                k += 1
+            renamed.append(f"{column} -> {column}.{k}")
+            column = f"{column}.{k}"
+        seen.add(column)
+        unique.append(column)
+    if renamed:
+        notes.append("duplicate column names were made unique: " + ", ".join(renamed))
+    if [str(c) for c in df.columns] != unique:
+        df.columns = unique
+    # Cells are never missing: short CSV rows and null values come back as "".
+    for column in df.columns:
+        series = df[column]
+        if series.hasnans:
+            df[column] = series.fillna("")
+    return df

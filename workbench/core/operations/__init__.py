@@ -1,0 +1,1 @@
+"""Use cases both front ends call (the GUI and the command line)."""

@@ -1,0 +1,152 @@
+"""Apply a trained run to a new file: the use case behind ``workbench predict`` and the
+Evaluate page's "Apply to a file".
+
+The file is read by the same importer as ``data prepare`` (encodings, sheets, JSON
+shapes), its columns are mapped with the project's own mapping (the user's column names;
+a file with one column is the main field), and its texts are cleaned with the project's
+in-place text steps, so the model sees new rows as it saw the training rows. The engine
+runs the model; this module decides everything around it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+
+from ..cleaning.inputs import input_steps
+from ..cleaning.steps import Step, apply_step
+from ..dataio import SUPPORTED_SUFFIXES, read_table
+from ..errors import DataError, WorkbenchError
+from ..fsutil import atomic_write
+from ..mapping import suggest_mapping
+from ..project import Project
+from ..task import TaskSpec
+
+OUTPUT_SUFFIXES = (".csv", ".xlsx")
+PREDICTIONS_DIR = "predictions"
+PREDICTION, PROBABILITY = "prediction", "probability"
+
+
+def predict_args(project_root, run_id: str, input_path, output_path, *, sheet: str | None = None,
+                 all_probabilities: bool = False, max_new_tokens: int | None = None) -> list[str]:
+    """The ``workbench predict`` argument list (the GUI runs it in a child process)."""
+    args = ["predict", "--project", str(project_root), "--run", run_id, "--input", str(input_path),
+            "--output", str(output_path), "--json"]
+    if sheet:
+        args += ["--sheet", sheet]
+    if all_probabilities:
+        args.append("--all-probabilities")
+    if max_new_tokens:
+        args += ["--max-new-tokens", str(int(max_new_tokens))]
+    return args
+
+
+def default_output(project: Project, run_id: str, input_path) -> Path:
+    """Where a prediction of ``input_path`` by ``run_id`` goes unless the user says otherwise."""
+    return project.root / PREDICTIONS_DIR / f"{Path(input_path).stem}-{run_id}.csv"
+
+
+def check_paths(input_path, output_path) -> None:
+    """Refuse what cannot work before a model is loaded."""
+    src, dst = Path(input_path), Path(output_path)
+    if not src.is_file():
+        raise DataError(f"The input file '{src}' was not found. Check the path, or pick the file again.")
+    if src.suffix.lower() not in SUPPORTED_SUFFIXES:
+        raise DataError(f"'{src.name}' has the suffix '{src.suffix or '(none)'}', which Workbench cannot read. "
+                        f"Supported file types are: {', '.join(SUPPORTED_SUFFIXES)}.")
+    if dst.suffix.lower() not in OUTPUT_SUFFIXES:
+        raise WorkbenchError(f"The output '{dst.name}' must end in {' or '.join(OUTPUT_SUFFIXES)} "
+                             "(CSV or Excel).")
+    if dst.resolve() == src.resolve():
+        raise WorkbenchError("The output must be a new file: your input file is never overwritten.")
+    if dst.is_dir():
+        raise WorkbenchError(f"The output '{dst}' is a folder; give a file name ending in .csv or .xlsx.")
+
+
+def input_mapping(task: TaskSpec, columns: list[str]) -> dict[str, str]:
+    """``{field: column}``: the project's own column where the file has it, else the
+    importer's guess; a single column is the main field."""
+    fields = task.input_roles
+    mapping = task.columns
+    guess = suggest_mapping(task, columns)
+    out = {}
+    for field in fields:
+        col = mapping.get(field)
+        if col in columns:
+            out[field] = col
+        elif guess.get(field):
+            out[field] = guess[field]
+    if fields[0] not in out:
+        if len(columns) == 1:
+            return {fields[0]: columns[0]}
+        wanted = " / ".join(dict.fromkeys(c for c in (mapping.get(fields[0]), fields[0]) if c))
+        raise DataError(f"The file has no column for the text the model reads ({wanted}); its columns are "
+                        f"{', '.join(map(str, columns))}. Rename that column, or keep only the text column.")
+    return out
+
+
+def load_inputs(project: Project, path, *, sheet: str | None = None,
+                progress: Callable[[float], None] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``(original, records)``: the file as read, and one cleaned column per prompt field."""
+    df, _info = read_table(path, sheet=sheet, progress=progress)
+    if df.empty:
+        raise DataError(f"'{Path(path).name}' has no rows to predict.")
+    task = project.task
+    mapping = input_mapping(task, [str(c) for c in df.columns])
+    records = pd.DataFrame(index=df.index)
+    for field in task.input_roles:
+        col = mapping.get(field)
+        records[field] = df[col].astype("string").fillna("") if col else pd.Series("", index=df.index, dtype="string")
+        for step in input_steps(project.config.recipe, field):
+            records, _ = apply_step(records, Step(op=step.op, params={**step.params, "columns": [field]}))
+    return df, records
+
+
+def result_frame(original: pd.DataFrame, task: str, labels: list[str], predictions: list,
+                 probabilities: list[list[float]] | None, all_probabilities: bool) -> pd.DataFrame:
+    """The input columns plus the prediction (classification: label and its probability, and
+    optionally one column per label; instruction: the answer)."""
+    out = original.copy()
+    taken = set(map(str, out.columns))
+
+    def free(name: str) -> str:
+        while name in taken:
+            name = f"{name}_model"
+        taken.add(name)
+        return name
+
+    out[free(PREDICTION)] = predictions
+    if task == "classification" and probabilities is not None:
+        out[free(PROBABILITY)] = [round(max(p), 6) for p in probabilities]
+        if all_probabilities:
+            for i, label in enumerate(labels):
+                out[free(f"p_{label}")] = [round(p[i], 6) for p in probabilities]
+    return out
+
+
+def write_result(df: pd.DataFrame, path) -> Path:
+    """CSV (UTF-8 with BOM, so Excel opens it) or Excel by the suffix; written atomically."""
+    path = Path(path)
+    if path.suffix.lower() == ".xlsx":
+        return atomic_write(path, lambda tmp: df.to_excel(tmp, index=False, engine="openpyxl"))
+    return atomic_write(path, lambda tmp: df.to_csv(tmp, index=False, encoding="utf-8-sig"))
+
+
+def read_result(path) -> pd.DataFrame:
+    path = Path(path)
+    if path.suffix.lower() == ".xlsx":
+        return pd.read_excel(path, dtype=str, keep_default_na=False)
+    return pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+
+
+def save_result_as(src, dst) -> Path:
+    """Save a prediction result under another name, as CSV or Excel by the new suffix."""
+    dst = Path(dst)
+    if dst.suffix.lower() not in OUTPUT_SUFFIXES:
+        raise WorkbenchError(f"'{dst.name}' must end in {' or '.join(OUTPUT_SUFFIXES)} (CSV or Excel).")
+    return write_result(read_result(src), dst)
+
+
+

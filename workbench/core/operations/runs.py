@@ -1,0 +1,254 @@
+"""Training runs as the user works with them: the one place both front ends call.
+
+Build a job from the project and the user's settings (the defaults live here), start it,
+resume it, stop it (gracefully, then terminate, then kill), read its status, and say which
+runs can be resumed, evaluated or exported. ``workbench.cli`` and the GUI are thin callers;
+neither names a file of a run folder.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import WorkbenchError
+from ..jobs import JobSpec, new_run_id, read_job, write_job
+from ..project import Project
+from ..runs import (
+    JOB_FILE, LOG_FILE, RunBusy, RunSummary, launch_worker, list_runs, lock_held, request_stop, summarize,
+    worker_pid,
+)
+from ..trained import has_evaluation, trained_weights
+
+DEFAULT_BASE_MODEL = "builtin:small"
+STOP_GRACE_S = 120  # a worker that has not stopped this long after a stop request is terminated
+LAUNCH_TIMEOUT_S = 60  # how long a resume waits for its worker to take the run's lock
+
+# the settings a user may give; None means "recommended for this data" (see job_settings)
+SETTINGS = (
+    "epochs", "max_steps", "learning_rate", "batch_size", "max_length", "lora_r", "lora_alpha", "lora_dropout",
+    "warmup_ratio", "weight_decay", "gradient_accumulation_steps", "eval_steps", "save_steps", "logging_steps",
+    "seed", "device", "quantization", "allow_pickle", "lr_scheduler", "save_total_limit", "precision",
+)
+
+
+def default_method(base_model: str) -> str:
+    """A built-in model starts from random weights, so all of them are trained; any other
+    model is adapted with LoRA unless the user asks for full fine-tuning."""
+    return "full" if base_model.startswith("builtin:") else "lora"
+
+
+def _template(project: Project):
+    from ..templates import TemplateCatalog
+
+    return TemplateCatalog().get(project.config.template)
+
+
+def recommended_settings(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: str | None = None,
+                         template=None, device: str = "cpu",
+                         time_budget_min: float | None = None) -> tuple[dict[str, Any], Any]:
+    """The template's defaults with what the data recommends on top, and the recommendation
+    itself (time and memory estimates, notes). ``time_budget_min`` bounds the training time
+    (default 10 minutes, see core/recommend.py)."""
+    from ..recommend import recommend
+
+    template = template or _template(project)
+    method = method or default_method(base_model)
+    rec = recommend(template, project.config.stats, device, base_model, method, time_budget_min=time_budget_min)
+    values = dict(template.hyperparameter_defaults())
+    values.update(batch_size=rec.batch_size, max_length=rec.max_length, epochs=rec.epochs,
+                  learning_rate=rec.learning_rate, eval_steps=rec.eval_steps)
+    return values, rec
+
+
+def build_job(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: str | None = None,
+              template=None, time_budget_min: float | None = None, **settings: Any) -> JobSpec:
+    """The job for a new run. A setting left out or None takes the recommended value.
+
+    Checking and saving go together unless asked otherwise: ``save_steps`` defaults to
+    ``eval_steps`` and the loss is logged at least every 5 steps.
+    """
+    unknown = set(settings) - set(SETTINGS)
+    if unknown:
+        raise TypeError(f"unknown settings: {', '.join(sorted(unknown))}")
+    if not project.is_prepared:
+        raise WorkbenchError(f"Project {project.root} has no prepared data. Prepare the data first "
+                             "('workbench data prepare' or the Data page).")
+    base_model = (base_model or "").strip()
+    if not base_model:
+        raise WorkbenchError("Choose a base model: a built-in model, a model folder on this computer or a model id.")
+    template = template or _template(project)
+    method = method or default_method(base_model)
+    values, _ = recommended_settings(project, base_model, method, template=template, time_budget_min=time_budget_min)
+    given = {k: v for k, v in settings.items() if v is not None}
+    if given.get("max_steps") is not None and given["max_steps"] <= 0:
+        given["max_steps"] = -1
+    values.update(given)
+    every = int(values.get("eval_steps") or 50)
+    values["eval_steps"] = every
+    values.setdefault("save_steps", every)
+    values.setdefault("logging_steps", max(1, min(5, every)))
+    fields = set(JobSpec.model_fields)
+    return JobSpec(project=str(project.root.resolve()), template=template.id, task=template.task.value,
+                   base_model=base_model, method=method, **{k: v for k, v in values.items() if k in fields})
+
+
+def last_job(project: Project) -> JobSpec | None:
+    """The job of the project's latest run (its settings are what the user chose last)."""
+    for s in reversed(list_runs(project.root)):
+        try:
+            return read_job(s.path)
+        except WorkbenchError:
+            continue
+    return None
+
+
+@dataclass
+class Started:
+    """A worker this process started for a run."""
+
+    run_dir: Path
+    proc: Any  # subprocess.Popen
+    resumed_from: str | None = None
+
+    @property
+    def run_id(self) -> str:
+        return self.run_dir.name
+
+    @property
+    def log_path(self) -> Path:
+        return log_path(self.run_dir)
+
+
+def run_dir_of(project: Project, run_id: str) -> Path:
+    """The folder of an existing run, or a :class:`WorkbenchError` naming the runs there are."""
+    run_id = (run_id or "").strip()
+    run_dir = project.runs_dir / run_id
+    if not run_id or "/" in run_id or "\\" in run_id or not (run_dir / JOB_FILE).is_file():
+        known = [s.id for s in list_runs(project.root)]
+        hint = f" Runs in this project: {', '.join(known)}." if known else " This project has no runs yet."
+        raise WorkbenchError(f"Run '{run_id}' does not exist in {project.root}.{hint}")
+    return run_dir
+
+
+def start_run(project: Project, job: JobSpec, detach: bool = True) -> Started:
+    """Write a new run folder for ``job`` and start its worker."""
+    run_dir = project.runs_dir / new_run_id()
+    write_job(run_dir, job)
+    return Started(run_dir, launch_worker(run_dir, detach=detach))
+
+
+def resume_run(project: Project, run_id: str, checkpoint: str | None = None, detach: bool = True) -> Started:
+    """Continue a run from its last checkpoint (or ``checkpoint``) in a new worker.
+
+    Refused at once, naming the process, while a worker writes the run. Launches of one
+    run are serialised by a short launch lock and each waits until its worker holds the
+    run's lock, so of two resumes at the same moment exactly one starts a worker.
+    """
+    from filelock import FileLock, Timeout
+
+    run_dir = run_dir_of(project, run_id)
+    try:
+        launch = FileLock(str(run_dir / ".launch.lock"), timeout=LAUNCH_TIMEOUT_S)
+        launch.acquire()
+    except Timeout:
+        raise RunBusy(run_id, worker_pid(run_dir)) from None
+    try:
+        s = summarize(run_dir)
+        if s.status == "running":
+            raise RunBusy(run_id, worker_pid(run_dir))
+        if s.status == "completed":
+            raise WorkbenchError(f"Run '{run_id}' has completed; start a new run to train further.")
+        ckpt = checkpoint or s.last_checkpoint
+        if not ckpt:
+            raise WorkbenchError(f"Run '{run_id}' saved no checkpoint before it ended, so there is nothing to "
+                                 "resume from. Start a new run instead.")
+        write_job(run_dir, read_job(run_dir).model_copy(update={"resume_from": ckpt}))
+        proc = launch_worker(run_dir, detach=detach)
+        deadline = time.monotonic() + LAUNCH_TIMEOUT_S
+        while not lock_held(run_dir) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        launch.release()
+    return Started(run_dir, proc, resumed_from=ckpt)
+
+
+def stop_run(run_dir: str | os.PathLike) -> None:
+    """Ask the run's worker to save a checkpoint and stop (it reads the request between steps)."""
+    request_stop(run_dir)
+
+
+def terminate_run(run_dir: str | os.PathLike, wait_s: float = 5.0) -> bool:
+    """End a worker that did not honour a stop request: terminate, then kill. True if one was ended."""
+    import psutil
+
+    pid = worker_pid(run_dir)
+    if pid is None or not is_running(run_dir):
+        return False
+    try:
+        proc = psutil.Process(pid)
+        proc.terminate()
+        try:
+            proc.wait(wait_s)
+        except psutil.TimeoutExpired:
+            proc.kill()
+            proc.wait(wait_s)
+    except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.TimeoutExpired):
+        return False
+    return True
+
+
+class StopTracker:
+    """Stops asked for and when each turns into terminate-then-kill (for a front end's timer)."""
+
+    def __init__(self, grace_s: float = STOP_GRACE_S):
+        self.grace_s = grace_s
+        self._deadline: dict[Path, float] = {}
+
+    def request(self, run_dir: str | os.PathLike) -> None:
+        stop_run(run_dir)
+        self._deadline.setdefault(Path(run_dir), time.monotonic() + self.grace_s)
+
+    def stopping(self, run_dir: str | os.PathLike) -> bool:
+        return Path(run_dir) in self._deadline
+
+    def check(self) -> list[Path]:
+        """Forget runs that ended; terminate those past their grace period. Returns the ended ones."""
+        ended = []
+        for run_dir, deadline in list(self._deadline.items()):
+            if not is_running(run_dir):
+                del self._deadline[run_dir]
+                ended.append(run_dir)
+            elif time.monotonic() > deadline:
+                terminate_run(run_dir)
+                del self._deadline[run_dir]
+                ended.append(run_dir)
+        return ended
+
+
+def is_running(run_dir: str | os.PathLike) -> bool:
+    return summarize(run_dir).status == "running"
+
+
+def can_resume(summary: RunSummary) -> bool:
+    return summary.status in ("stopped", "crashed", "failed") and bool(summary.last_checkpoint)
+
+
+def can_evaluate(summary: RunSummary) -> bool:
+    """Whether the run has weights to evaluate (or export): see core.trained."""
+    return trained_weights(summary.path, summary.status) is not None
+
+
+can_export = can_evaluate  # the same weights are exported
+
+
+def evaluation_shown(summary: RunSummary) -> bool:
+    """Whether the Evaluate page lists the run: it can be evaluated, or was before."""
+    return can_evaluate(summary) or has_evaluation(summary.path)
+
+
+def log_path(run_dir: str | os.PathLike) -> Path:
+    return Path(run_dir) / LOG_FILE

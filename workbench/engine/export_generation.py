@@ -1,0 +1,203 @@
+"""The exported generation model of an instruction task: one decoding step with the
+key/value cache, so that each new token costs one position, not the whole sequence.
+
+    forward(input_ids [B, T], attention_mask [B, P+T], position_ids [B, T],
+            past_keys [L, B, H, P, D], past_values [L, B, H, P, D])
+        -> (logits of the last position [B, V] float32, keys [L, B, H, P+T, D], values [...])
+
+The prompt goes in as one step with an empty cache (P = 0), then one token per step. The
+cache travels as two stacked tensors (layers first) so the graph has a fixed number of
+inputs whatever the depth. Inside, PaddleFormers' own ``DynamicCache`` holds them; its
+length is read as a tensor (``paddle.shape``), because a traced graph does not know P as
+a number. Checked at export on real prompts: along the engine's own greedy answer, the
+predictor's logits at every step against the eager model's, and its free-running greedy
+tokens against the engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+INPUTS = ("input_ids", "attention_mask", "position_ids", "past_keys", "past_values")
+CHECK_NEW_TOKENS = 16
+
+
+class GenerationExportError(RuntimeError):
+    pass
+
+
+def cache_shape(config) -> dict[str, int]:
+    """Layers, key/value heads and head size of the model's cache."""
+    heads = int(config.num_attention_heads)
+    kv_heads = int(getattr(config, "num_key_value_heads", None) or heads)
+    head_dim = int(getattr(config, "head_dim", None) or config.hidden_size // heads)
+    return {"layers": int(config.num_hidden_layers), "kv_heads": kv_heads, "head_dim": head_dim}
+
+
+def cached_step_layer(model):
+    import paddle
+    import paddle.nn as nn
+    from paddleformers.transformers.cache_utils import DynamicCache, DynamicLayer
+
+    n_layers = cache_shape(model.config)["layers"]
+
+    class TensorCache(DynamicCache):
+        """A DynamicCache filled from the graph's input tensors."""
+
+        def __init__(self, keys, values):
+            super().__init__()
+            self.layers = []
+            for k, v in zip(keys, values):
+                layer = DynamicLayer()
+                layer.keys, layer.values, layer.is_initialized = k, v, True
+                layer.dtype, layer.place = k.dtype, None
+                self.layers.append(layer)
+            self._length = paddle.shape(keys[0])[2]
+
+        def get_seq_length(self, layer_idx=0):
+            return self._length
+
+    class CachedStep(nn.Layer):
+        def __init__(self, lm):
+            super().__init__()
+            self.lm = lm
+
+        def forward(self, input_ids, attention_mask, position_ids, past_keys, past_values):
+            cache = TensorCache([past_keys[i] for i in range(n_layers)], [past_values[i] for i in range(n_layers)])
+            out = self.lm(input_ids, attention_mask=attention_mask, position_ids=position_ids,
+                          past_key_values=cache, use_cache=True, return_dict=True)
+            layers = out.past_key_values.layers
+            return (out.logits[:, -1].astype("float32"), paddle.stack([x.keys for x in layers]),
+                    paddle.stack([x.values for x in layers]))
+
+    return CachedStep(model)
+
+
+def save_generation_model(model, prefix: Path) -> Path:
+    import paddle
+    from paddle.static import InputSpec
+
+    from .export import _ExportFriendlyOps, _ignore_config_module
+
+    shape = cache_shape(model.config)
+    cache = [shape["layers"], None, shape["kv_heads"], None, shape["head_dim"]]
+    spec = [InputSpec([None, None], "int64", n) for n in INPUTS[:3]] + \
+        [InputSpec(cache, "float32", n) for n in INPUTS[3:]]
+    _ignore_config_module()
+    layer = cached_step_layer(model)
+    layer.eval()
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    with _ExportFriendlyOps():
+        paddle.jit.save(paddle.jit.to_static(layer, input_spec=spec, full_graph=True), str(prefix))
+    if not (prefix.with_suffix(".json").is_file() and prefix.with_suffix(".pdiparams").is_file()):
+        raise GenerationExportError(f"paddle.jit.save did not write {prefix}.json and {prefix}.pdiparams.")
+    return prefix
+
+
+def run_outputs(predictor, arrays) -> list:
+    for name, array in zip(predictor.get_input_names(), arrays):
+        handle = predictor.get_input_handle(name)
+        handle.reshape(list(array.shape))
+        handle.copy_from_cpu(np.ascontiguousarray(array))
+    predictor.run()
+    return [predictor.get_output_handle(n).copy_to_cpu() for n in predictor.get_output_names()]
+
+
+def step_inputs(new_ids: Sequence[int], total: int, keys, values) -> tuple:
+    """The five inputs of one step for a single sequence: ``new_ids`` after ``total - len(new_ids)``
+    cached positions."""
+    n = len(new_ids)
+    return (np.asarray([new_ids], dtype="int64"), np.ones([1, total], dtype="int64"),
+            np.arange(total - n, total, dtype="int64")[None], keys, values)
+
+
+def empty_cache(shape: dict[str, int]):
+    z = np.zeros([shape["layers"], 1, shape["kv_heads"], 0, shape["head_dim"]], dtype="float32")
+    return z, z.copy()
+
+
+def greedy(run, prompt_ids: Sequence[int], n_new: int, shape: dict[str, int], stops=()) -> list[int]:
+    """Greedy tokens from a step function ``run(arrays) -> (logits, keys, values)``."""
+    keys, values = empty_cache(shape)
+    ids, new, out = list(prompt_ids), list(prompt_ids), []
+    for _ in range(n_new):
+        logits, keys, values = run(step_inputs(new, len(ids), keys, values))
+        token = int(np.argmax(logits[0]))
+        if token in stops:
+            break
+        out.append(token)
+        ids.append(token)
+        new = [token]
+    return out
+
+
+def check_generation(prefix: Path, model, prompt_ids: Sequence[Sequence[int]], tolerance: float,
+                     n_new: int = CHECK_NEW_TOKENS) -> dict[str, Any]:
+    """Along the engine's greedy answer to each prompt, the predictor's logits against the eager
+    step's; then the predictor's own greedy tokens against the engine's. Raises on a mismatch."""
+    import paddle
+
+    from .export import create_predictor, max_abs_diff
+    from .generate import GenerationSettings, stream_ids
+
+    shape = cache_shape(model.config)
+    eager = cached_step_layer(model)
+    eager.eval()
+
+    def run_eager(arrays):
+        with paddle.no_grad():
+            return [t.numpy() for t in eager(*[paddle.to_tensor(a) for a in arrays])]
+
+    predictor = create_predictor(prefix, onednn=False)
+    worst, same, steps, answers = 0.0, 0, 0, []
+    for ids in prompt_ids:
+        want = list(stream_ids(model, ids, GenerationSettings(mode="greedy", max_new_tokens=n_new)))
+        ke, ve = kp, vp = empty_cache(shape)
+        seq, new = list(ids), list(ids)
+        for token in want:
+            a = run_eager(step_inputs(new, len(seq), ke, ve))
+            b = run_outputs(predictor, step_inputs(new, len(seq), kp, vp))
+            worst = max(worst, max_abs_diff([a[0]], [b[0]]))
+            ke, ve, kp, vp = a[1], a[2], b[1], b[2]
+            seq.append(token)
+            new = [token]
+            steps += 1
+        got = greedy(lambda x, p=predictor: run_outputs(p, x), ids, len(want), shape)
+        same += int(got == want)
+        answers.append(want)
+    if not worst <= tolerance:
+        raise GenerationExportError(f"The cached generation model's logits differ from the trained model's by up "
+                                    f"to {worst:.3g} (allowed: {tolerance:g}).")
+    if same != len(prompt_ids):
+        raise GenerationExportError(f"The cached generation model answered {len(prompt_ids) - same} of "
+                                    f"{len(prompt_ids)} test prompts differently from the trained model.")
+    try:  # the same answers with oneDNN, or predict.py runs this graph on the plain CPU kernels
+        fast = create_predictor(prefix, onednn=True)
+        onednn = all(greedy(lambda x, p=fast: run_outputs(p, x), ids, len(want), shape) == want
+                     for ids, want in zip(prompt_ids, answers))
+    except Exception:
+        onednn = False
+    return {"status": "ok", "max_abs_diff": worst, "prompts": len(prompt_ids), "steps": steps,
+            "greedy_identical": same, "new_tokens": n_new, "cache": shape, "onednn_ok": onednn,
+            "files": [f"static/{prefix.name}.json", f"static/{prefix.name}.pdiparams"]}
+
+
+def onnx_check_inputs(model, prompt_ids: Sequence[int]):
+    """One prompt step and one decoding step (with a cache) and the eager logits of each."""
+    import paddle
+
+    shape = cache_shape(model.config)
+    eager = cached_step_layer(model)
+    eager.eval()
+    with paddle.no_grad():
+        keys, values = empty_cache(shape)
+        first = step_inputs(list(prompt_ids), len(prompt_ids), keys, values)
+        a = [t.numpy() for t in eager(*[paddle.to_tensor(x) for x in first])]
+        token = int(np.argmax(a[0][0]))
+        second = step_inputs([token], len(prompt_ids) + 1, a[1], a[2])
+        b = [t.numpy() for t in eager(*[paddle.to_tensor(x) for x in second])]
+    return [second, first], [b[0], a[0]]

@@ -1,0 +1,65 @@
+"""Run a trained model over a new file (``workbench predict``); the decisions about the file
+(reading, column mapping, cleaning, the result's columns, writing) are core's
+(core/operations/predict.py), the model work is here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..core.operations import predict as P
+from ..core.project import Project
+from ..core.trained import resolve_trained_run
+from . import data as D
+from . import models as M
+
+Progress = Callable[[str, int, int], None]
+CHUNK = 32  # rows per progress report (and per classification batch)
+
+
+def predict_file(project_dir, run_id: str, input_path, output_path, *, sheet: str | None = None,
+                 all_probabilities: bool = False, max_new_tokens: int | None = None, device: str = "cpu",
+                 progress: Progress | None = None) -> dict[str, Any]:
+    from .evaluate import classify_with_probs, generate_answers, load_trained, read_eval, system_prompt
+
+    report = progress or (lambda s, d, t: None)
+    P.check_paths(input_path, output_path)
+    project = Project.open(project_dir)
+    trained = resolve_trained_run(project, run_id)
+    spec = project.task  # the project's own labels and prompt
+    report("read", 0, 1)
+    original, records = P.load_inputs(project, input_path, sheet=sheet)
+    report("load", 0, 1)
+    M.set_library_log_level("ERROR")
+    model, tokenizer = load_trained(trained, device=device)
+    rows = records.to_dict("records")
+    prompts = D.build_prompts(tokenizer, rows, system=system_prompt(spec), user_format=spec.user_format)
+    n = len(prompts)
+    labels = list(spec.labels)
+    probabilities = None
+    report("predict", 0, n)
+    if trained.task == "classification":
+        probabilities = []
+        for start in range(0, n, CHUNK):
+            probabilities += classify_with_probs(model, tokenizer, prompts[start:start + CHUNK], labels,
+                                                 max_length=trained.job.max_length)
+            report("predict", min(n, start + CHUNK), n)
+        predictions = [labels[max(range(len(p)), key=p.__getitem__)] for p in probabilities]
+    else:
+        if not max_new_tokens:
+            max_new_tokens = ((read_eval(trained.run_dir) or {}).get("metrics") or {}).get("max_new_tokens") or 128
+        predictions = generate_answers(model, tokenizer, prompts, max_new_tokens=int(max_new_tokens),
+                                       max_length=trained.job.max_length,
+                                       progress=lambda done, total: report("predict", done, total))
+    report("write", 0, 1)
+    result = P.result_frame(original, trained.task, labels, predictions, probabilities, all_probabilities)
+    out = P.write_result(result, output_path)
+    summary: dict[str, Any] = {"run": trained.run_id, "source": trained.source, "task": trained.task,
+                               "rows": n, "input": str(Path(input_path)), "output": str(out),
+                               "columns": [str(c) for c in result.columns]}
+    if trained.task == "classification":
+        summary["labels"] = {lab: predictions.count(lab) for lab in labels}
+    if trained.note:
+        summary["note"] = trained.note
+    return summary

@@ -1,0 +1,1 @@
+"""The Data page's editors: labels, prompt, save as template."""
