@@ -42,6 +42,18 @@ def wb(*args: str, timeout: int = 7200) -> subprocess.CompletedProcess:
                           timeout=timeout, stdin=subprocess.DEVNULL)
 
 
+def last_json(stdout: str) -> dict:
+    """The command's result: the last JSON object on stdout (progress lines may come first)."""
+    lines = stdout.strip().splitlines()
+    for i in range(len(lines) - 1, -1, -1):
+        if lines[i].startswith("{"):
+            try:
+                return json.loads("\n".join(lines[i:]))
+            except ValueError:
+                continue
+    raise ValueError("no JSON result on stdout")
+
+
 def data_labels(path: str, template, mapping: dict[str, str]) -> list[str]:
     """The label set of the file itself, most frequent first (after the recipe's text clean-up)."""
     df, _ = read_table(path)
@@ -107,8 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     if ev.returncode != 0:
         print(ev.stderr[-3000:], file=sys.stderr)
         return 1
-    out_text = ev.stdout.strip()
-    result = json.loads(out_text[out_text.index("{"):] if not out_text.startswith("{") else out_text)
+    result = last_json(ev.stdout)
     model_f1 = result["metrics"]["macro_f1"]
     base_f1 = result["baseline"]["macro_f1"]
     train_cpu = end.get("cpu_seconds")
