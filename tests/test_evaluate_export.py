@@ -186,6 +186,10 @@ def test_evaluate_classification_run(projects, runs, capsys):
     assert sum(map(sum, m["confusion"])) == 24
     assert m["eval_loss"] > 0 and m["perplexity"] > 1
     assert out["base"]["accuracy"] is not None
+    bl = out["baseline"]  # fitted on the same train split, scored on the same rows
+    assert bl["kind"] == "char_tfidf_logreg" and 0 <= bl["macro_f1"] <= 1 and bl["fit_seconds"] >= 0
+    assert bl["comparison"]["metric"] == "macro_f1"
+    assert bl["comparison"]["beats"] == (m["macro_f1"] > bl["macro_f1"])
 
     eval_dir = runs["cls"] / "eval"
     stored = json.loads((eval_dir / "metrics.json").read_text(encoding="utf-8"))
@@ -202,6 +206,7 @@ def test_evaluate_classification_run(projects, runs, capsys):
     report = (eval_dir / "report.html").read_text(encoding="utf-8")
     assert report.count("data:image/png;base64,") >= 4  # loss, confusion, per class, confidence (+ compare)
     assert "confusion matrix" in report and "Worst samples" in report
+    assert bl["comparison"]["sentence"] in report
 
 
 def test_evaluate_instruction_run(projects, runs):
@@ -213,6 +218,8 @@ def test_evaluate_instruction_run(projects, runs):
         assert m[key] is not None, key
     assert 0 <= m["rouge_l"] <= 1 and 0 <= m["bleu"] <= 100
     assert result["base"]["eval_loss"] > m["eval_loss"]  # four steps of training already lower the loss
+    assert result["baseline"]["kind"] == "char_tfidf_retrieval" and 0 <= result["baseline"]["rouge_l"] <= 1
+    assert result["baseline"]["comparison"]["metric"] == "rouge_l"
     scores = [r["score"] for r in result["best"]]
     assert scores == sorted(scores, reverse=True)
     with open(runs["inst"] / "eval" / "predictions.csv", encoding="utf-8-sig", newline="") as fh:
@@ -326,8 +333,12 @@ def test_export_classification_bundle_and_predict_script(projects, runs, tmp_pat
                  "Paddle Inference", "ms per sample", "weight-only int8",
                  "the template's shipped sample data, which is synthetic"):  # prepared from the sample
         assert text in card, text
-    merged = M.load_model(out / "merged", for_training=False)  # a PaddleFormers-loadable folder
-    assert M.model_family(merged.config) == "llama"
+    merged = M.load_model(out / "merged", for_training=False)  # an ordinary model folder
+    assert M.model_family(merged.config) == "char_classifier"
+    bundle = json.loads((out / "bundle.json").read_text(encoding="utf-8"))
+    assert bundle["family"] == "char_classifier" and bundle["label_length"] == 0
+    assert bundle["user_format"] == "{text}" and bundle["prompt_prefix"] == bundle["prompt_suffix"] == ""
+    assert onnx["status"] == "ok"  # the classifier's graph converts, and onnxruntime agrees
 
     # an output folder that is not empty is refused
     assert cli_main(["export", "--project", str(project.root), "--run", runs["cls"].name, "--out", str(out)]) == 2
@@ -357,7 +368,8 @@ def test_export_classification_bundle_and_predict_script(projects, runs, tmp_pat
     trained = resolve_trained_run(project, runs["cls"].name)
     model, tok = load_trained(trained)
     spec = project.task
-    prompts = D.build_prompts(tok, records, system=system_prompt(spec), user_format=spec.user_format)
+    system, user_format = D.prompt_spec(model, system_prompt(spec), spec.user_format, spec.input_roles)
+    prompts = D.build_prompts(tok, records, system=system, user_format=user_format)
     assert got == D.classify(model, tok, prompts, spec.labels, max_length=trained.job.max_length)
     assert got[0] == one["label"]
 

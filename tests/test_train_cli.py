@@ -38,7 +38,14 @@ def test_recommendation_follows_data_and_device(project):
     assert 64 <= cpu.max_length <= 1024 and cpu.max_length % 32 == 0
     assert cpu.total_steps == -(-stats["splits"]["train"] // cpu.batch_size) * int(cpu.epochs)
     gpu = recommend(t, stats, "gpu:0", "builtin:small")
-    assert gpu.batch_size > cpu.batch_size and gpu.est_seconds < cpu.est_seconds
+    assert gpu.est_seconds < cpu.est_seconds
+    assert cpu.eval_steps == -(-stats["splits"]["train"] // cpu.batch_size // 2) or cpu.eval_steps >= 1
+    # the built-in classifier's epochs fit the time budget
+    tight = recommend(t, stats, "cpu", "builtin:small", time_budget_min=cpu.est_seconds / 60 / 3)
+    assert tight.epochs < cpu.epochs and tight.est_seconds <= tight.time_budget_s
+    instr = CATALOG.get("legal_consult_qa")
+    assert recommend(instr, stats, "gpu:0", "builtin:small").batch_size > recommend(instr, stats, "cpu",
+                                                                                     "builtin:small").batch_size
     bigger = dict(stats, splits={**stats["splits"], "train": stats["splits"]["train"] * 4})
     assert recommend(t, bigger, "cpu", "builtin:small").est_seconds > cpu.est_seconds
     lora = recommend(t, stats, "cpu", "/nonexistent/model", "lora")

@@ -291,10 +291,10 @@ def cmd_train(args: argparse.Namespace) -> int:
     else:
         settings = {k: getattr(args, k, None) for k in ops.SETTINGS}
         settings["allow_pickle"] = args.allow_pickle or None
-        job = ops.build_job(project, args.base_model, args.method, **settings)
+        job = ops.build_job(project, args.base_model, args.method, time_budget_min=args.time_budget, **settings)
         started = ops.start_run(project, job, detach=False)
         if not args.json:
-            _, rec = ops.recommended_settings(project, job.base_model, job.method)
+            _, rec = ops.recommended_settings(project, job.base_model, job.method, time_budget_min=args.time_budget)
             print(f"recommended for this data: batch {rec.batch_size}, max length {rec.max_length}, "
                   f"{rec.epochs:g} epochs, learning rate {rec.learning_rate:g}; "
                   f"about {_fmt_secs(rec.est_seconds)} and {rec.est_memory_mb:.0f} MB on the CPU")
@@ -413,7 +413,7 @@ def _fmt_metric(v: Any) -> str:
 def cmd_eval(args: argparse.Namespace) -> int:
     from .core.trained import eval_files, resolve_trained_run
 
-    trained = resolve_trained_run(args.project, args.run)  # bad input fails before paddle loads
+    trained = resolve_trained_run(args.project, args.run, args.checkpoint)  # bad input fails before paddle loads
     if trained.note and not args.json:
         print(f"note: {trained.note}", file=sys.stderr)
     _quiet_engine_imports()
@@ -422,7 +422,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from .core.progress import ProgressReporter
 
     with ProgressReporter(args.json) as progress, _StdoutToStderr():
-        result = evaluate_run(args.project, args.run, compare_base=args.compare_base, split=args.split,
+        result = evaluate_run(args.project, args.run, checkpoint=args.checkpoint, compare_base=args.compare_base,
+                              split=args.split,
                               device=args.device, max_new_tokens=args.max_new_tokens, limit=args.limit,
                               progress=progress)
     files = eval_files(trained.run_dir)
@@ -430,13 +431,17 @@ def cmd_eval(args: argparse.Namespace) -> int:
         _print_json({**{k: v for k, v in result.items() if k not in ("best", "worst")},
                      "files": {p.name: str(p) for p in files.values()}})
         return 0
-    m, base = result["metrics"], result.get("base")
+    m, base, baseline = result["metrics"], result.get("base"), result.get("baseline")
     keys = (["accuracy", "macro_f1"] if result["task"] == "classification" else ["rouge_l", "bleu", "exact_match"]) \
         + ["eval_loss", "perplexity"]
     print(f"run {result['run']} ({result['source']}) on {result['rows']} '{result['split']}' samples:")
-    print(f"  {'metric':<14}{'fine-tuned':>12}" + (f"{'base':>12}" if base else ""))
+    print(f"  {'metric':<14}{'fine-tuned':>12}" + (f"{'base':>12}" if base else "")
+          + (f"{'baseline':>12}" if baseline else ""))
     for k in keys:
-        print(f"  {k:<14}{_fmt_metric(m.get(k)):>12}" + (f"{_fmt_metric(base.get(k)):>12}" if base else ""))
+        print(f"  {k:<14}{_fmt_metric(m.get(k)):>12}" + (f"{_fmt_metric(base.get(k)):>12}" if base else "")
+              + (f"{_fmt_metric(baseline.get(k)):>12}" if baseline else ""))
+    if (baseline or {}).get("comparison"):
+        print(baseline["comparison"]["sentence"])
     for lab, v in (m.get("per_class") or {}).items():
         print(f"  {lab}: precision {v['precision']:.3f} recall {v['recall']:.3f} f1 {v['f1']:.3f} ({v['support']})")
     print(f"report      {files['report']}")
@@ -449,7 +454,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from .core.trained import resolve_trained_run
 
     project = Project.open(args.project)
-    trained = resolve_trained_run(project, args.run)
+    trained = resolve_trained_run(project, args.run, args.checkpoint)
     formats = [f.strip() for f in (args.formats or "static,merged,onnx").split(",") if f.strip()]
     _quiet_engine_imports()
     from .engine.export import FORMATS, check_out_dir
@@ -467,7 +472,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from .core.progress import ProgressReporter
 
     with ProgressReporter(args.json) as progress, _StdoutToStderr():
-        result = export_run(project.root, args.run, out, formats=formats, int8=args.int8,
+        result = export_run(project.root, args.run, out, checkpoint=args.checkpoint, formats=formats, int8=args.int8,
                             evaluate=not args.no_eval, progress=progress)
     if args.json:
         _print_json(result)
@@ -550,6 +555,8 @@ def _add_eval_export_parsers(sub) -> None:
     ev.add_argument("--project", required=True)
     ev.add_argument("--run", required=True)
     ev.add_argument("--compare-base", action="store_true", help="also run the base model on the same split")
+    ev.add_argument("--checkpoint", choices=["best", "last"], default="best",
+                    help="the weights with the best validation metric (default) or those of the last step")
     ev.add_argument("--split", default="test", choices=["test", "val", "train"])
     ev.add_argument("--max-new-tokens", type=int, help="instruction tasks: longest generated answer")
     ev.add_argument("--limit", type=int, help="evaluate only the first N samples")
@@ -561,6 +568,8 @@ def _add_eval_export_parsers(sub) -> None:
     ex.add_argument("--project", required=True)
     ex.add_argument("--run", required=True)
     ex.add_argument("--out", help="new or empty folder (default: <project>/exports/<run>)")
+    ex.add_argument("--checkpoint", choices=["best", "last"], default="best",
+                    help="the weights with the best validation metric (default) or those of the last step")
     ex.add_argument("--formats", help="comma-separated: static,merged,onnx (default: all three)")
     ex.add_argument("--int8", action="store_true", help="also export a weight-only int8 model")
     ex.add_argument("--no-eval", action="store_true", help="do not evaluate first (the model card then has no figures)")
@@ -656,6 +665,8 @@ def build_parser() -> argparse.ArgumentParser:
     g = tr.add_mutually_exclusive_group()
     g.add_argument("--epochs", type=float)
     g.add_argument("--max-steps", type=int)
+    tr.add_argument("--time-budget", type=float, metavar="MIN",
+                    help="minutes of training the recommended settings may take (default 10; the built-in model)")
     tr.add_argument("--learning-rate", type=float)
     tr.add_argument("--batch-size", type=int)
     tr.add_argument("--max-length", type=int)

@@ -810,6 +810,31 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>EvaluatePage</name>
     <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="1" />
+      <source>baseline {0}; {1}</source>
+      <translation>基线 {0}；{1}</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="1" />
+      <source>The fine-tuned model beats a simple word-statistics baseline by {0} {1} ({2} vs {3}).</source>
+      <translation>微调模型比简单的词频统计基线高 {0} {1}（{2} 对 {3}）。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="1" />
+      <source>The fine-tuned model does not beat a simple word-statistics baseline: {1} {2} vs {3}, {0} lower.</source>
+      <translation>微调模型没有超过简单的词频统计基线：{1} {2} 对 {3}，低 {0}。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="1" />
+      <source>The fine-tuned model beats a simple retrieval baseline by {0} {1} ({2} vs {3}).</source>
+      <translation>微调模型比简单的检索基线高 {0} {1}（{2} 对 {3}）。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/evaluate_page.py" line="1" />
+      <source>The fine-tuned model does not beat a simple retrieval baseline: {1} {2} vs {3}, {0} lower.</source>
+      <translation>微调模型没有超过简单的检索基线：{1} {2} 对 {3}，低 {0}。</translation>
+    </message>
+    <message>
         <location filename="../../workbench/gui/pages/evaluate_page.py" line="55"/>
         <source>test</source>
         <translation>测试</translation>
@@ -2217,6 +2242,21 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 </context>
 <context>
     <name>TrainPage</name>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="1" />
+      <source> min</source>
+      <translation> 分钟</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="1" />
+      <source>How long training may take: the recommended settings for the built-in model fit this time on this computer.</source>
+      <translation>训练可以用多长时间：内置模型的推荐设置会适配这台电脑上的这个时间。</translation>
+    </message>
+    <message>
+      <location filename="../../workbench/gui/pages/train_page.py" line="1" />
+      <source>Time budget</source>
+      <translation>时间预算</translation>
+    </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="50"/>
         <location filename="../../workbench/gui/pages/train_page.py" line="259"/>

@@ -32,7 +32,10 @@ def test_evaluate_page_shows_metrics_confusion_and_wrong_only(qtbot, session, ta
         "method": "full", "metrics": {"accuracy": 0.5, "macro_f1": 0.4, "eval_loss": 1.2, "perplexity": 3.3,
                                       "labels": labels, "confusion": [[1, 1, 0], [0, 1, 0], [0, 1, 0]],
                                       "per_class": {l: {"precision": 0.5, "recall": 0.5, "f1": 0.5, "support": 1} for l in labels}},
-        "base": {"accuracy": 0.25}}), encoding="utf-8")
+        "base": {"accuracy": 0.25},
+        "baseline": {"kind": "char_tfidf_logreg", "accuracy": 0.75, "macro_f1": 0.7, "fit_seconds": 0.2,
+                     "comparison": {"metric": "macro_f1", "model": 0.4, "baseline": 0.7, "difference": -0.3,
+                                    "beats": False, "sentence": "x"}}}), encoding="utf-8")
     pd.DataFrame({"input": ["a", "b", "c", "d"], "reference": ["正面", "正面", "中性", "负面"],
                   "prediction": ["正面", "中性", "中性", "中性"], "correct": [True, False, True, False],
                   "base_prediction": ["负面"] * 4}).to_csv(run_dir / "eval" / "predictions.csv", index=False, encoding="utf-8-sig")
@@ -42,6 +45,10 @@ def test_evaluate_page_shows_metrics_confusion_and_wrong_only(qtbot, session, ta
         session.open(sample_project)
     assert page.cards["accuracy"].value_label.text() == "50.0%"
     assert "25.0%" in page.cards["accuracy"].note_label.text()
+    # the baseline's figures on the cards and the verdict in words, read from the eval result
+    assert "75.0%" in page.cards["accuracy"].note_label.text() and "70.0%" in page.cards["macro_f1"].note_label.text()
+    assert "does not beat a simple word-statistics baseline" in page.summary_text.text()
+    assert "30.0%" in page.summary_text.text()
     assert page.heatmap.matrix.shape == (3, 3)
     # the per-class figures are a compact table, one row per label, numbers right-aligned
     assert page.class_table.rowCount() == 3 and page.class_table.item(1, 0).text() == "中性"

@@ -23,6 +23,19 @@ CPU_TOKENS_PER_S_CAP = 10_000.0  # tiny models are bound by per-step overhead, n
 
 BUILTIN_PARAMS = {"builtin:tiny": 0.15e6, "builtin:small": 4.7e6}
 
+DEFAULT_TIME_BUDGET_MIN = 10.0
+# The built-in classifier (engine/builtin.py), measured through the worker on 2 CPU cores:
+# seconds per optimizer step (dense Adam over the n-gram table dominates) and per character
+# of a batch, and per character of a validation pass.
+CLASSIFIER_STEP_S = {"builtin:tiny": 0.01, "builtin:small": 0.16}
+CLASSIFIER_CHAR_S = {"builtin:tiny": 2e-6, "builtin:small": 2.5e-5}
+CLASSIFIER_EVAL_CHAR_S = 5e-6
+CLASSIFIER_BATCH = 64
+CLASSIFIER_LR = {"builtin:tiny": 2e-2, "builtin:small": 1e-2}
+CLASSIFIER_MAX_EPOCHS = 8  # early stopping usually ends sooner (best validation macro-F1 at epoch 3-5)
+CLASSIFIER_MIN_EPOCHS = 1.0
+EVALS_PER_EPOCH = 2
+
 
 @dataclass
 class Recommendation:
@@ -35,6 +48,8 @@ class Recommendation:
     est_seconds: float
     est_memory_mb: float
     notes: list[str] = field(default_factory=list)
+    eval_steps: int = 50  # also the checkpoint interval: the best checkpoint is picked among these
+    time_budget_s: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -64,7 +79,14 @@ def recommend(
     device: str = "cpu",
     base_model: str = "builtin:small",
     method: str = "lora",
+    time_budget_min: float | None = None,
 ) -> Recommendation:
+    """Settings for this data, model and device. ``time_budget_min`` (default 10 minutes)
+    bounds the built-in classifier's training: as many epochs as fit, at most
+    :data:`CLASSIFIER_MAX_EPOCHS` (early stopping on the validation macro-F1 ends sooner)."""
+    if template.task is Task.classification and base_model in CLASSIFIER_STEP_S:
+        return _recommend_classifier(stats, device, base_model,
+                                     DEFAULT_TIME_BUDGET_MIN if time_budget_min is None else time_budget_min)
     notes: list[str] = []
     on_gpu = not device.startswith("cpu")
     rows = int(stats.get("splits", {}).get("train", stats.get("rows_clean", 0)))
@@ -118,3 +140,47 @@ def recommend(
     return Recommendation(
         batch_size=batch, max_length=max_length, epochs=epochs, learning_rate=lr, method=method,
         total_steps=total_steps, est_seconds=round(seconds, 1), est_memory_mb=round(memory, 1), notes=notes)
+
+
+def classifier_seconds(base_model: str, rows: int, val_rows: int, mean_chars: float, epochs: float,
+                       batch: int = CLASSIFIER_BATCH, device: str = "cpu") -> float:
+    """Estimated training time of the built-in classifier, validation passes included."""
+    steps = math.ceil(rows / batch) * epochs
+    step_s = CLASSIFIER_STEP_S[base_model] + batch * (mean_chars + 1) * CLASSIFIER_CHAR_S[base_model]
+    evals = EVALS_PER_EPOCH * epochs
+    seconds = steps * step_s + evals * val_rows * (mean_chars + 1) * CLASSIFIER_EVAL_CHAR_S
+    return seconds / (GPU_SPEEDUP / 10 if not device.startswith("cpu") else 1.0)
+
+
+def _recommend_classifier(stats: dict[str, Any], device: str, base_model: str, budget_min: float) -> Recommendation:
+    notes = ["The built-in model is trained from scratch on this project's data, so all of its weights are trained."]
+    splits = stats.get("splits", {})
+    rows = int(splits.get("train", stats.get("rows_clean", 0)))
+    val_rows = int(splits.get("val", 0))
+    chars = stats.get("text_chars", {})
+    p95 = float(chars.get("p95", 200.0))
+    mean = float(chars.get("mean", p95 * 0.6))
+    # one token per character: the whole text up to its 95th percentile length
+    max_length = int(min(1024, max(32, 32 * math.ceil((p95 + 8) / 32))))
+    mean_eff = min(mean, max_length)
+    budget_s = max(budget_min, 0.1) * 60
+    per_epoch = classifier_seconds(base_model, rows, val_rows, mean_eff, 1.0, device=device)
+    epochs = float(min(CLASSIFIER_MAX_EPOCHS, math.floor(budget_s / max(per_epoch, 1e-9))))
+    if epochs < CLASSIFIER_MIN_EPOCHS:
+        epochs = max(0.25, round(budget_s / max(per_epoch, 1e-9), 2))
+        notes.append(f"One pass over the data takes about {per_epoch / 60:.1f} minutes, more than the time budget of "
+                     f"{budget_min:g} minutes, so training stops after part of it; a larger budget trains better.")
+    batch = CLASSIFIER_BATCH
+    steps_per_epoch = max(1, math.ceil(rows / batch))
+    total_steps = int(math.ceil(steps_per_epoch * epochs))
+    eval_steps = max(1, math.ceil(steps_per_epoch / EVALS_PER_EPOCH))
+    params = 0.0
+    from_size = {"builtin:tiny": (16, 4096, 2000), "builtin:small": (64, 2 ** 18, 20000)}
+    d, buckets, vocab = from_size[base_model]
+    params = (buckets + vocab) * d
+    memory = params * 4 * 4 / 2**20 + batch * max_length * d * 3 * 4 * 4 / 2**20 + 300
+    return Recommendation(
+        batch_size=batch, max_length=max_length, epochs=epochs, learning_rate=CLASSIFIER_LR[base_model],
+        method="full", total_steps=total_steps,
+        est_seconds=round(classifier_seconds(base_model, rows, val_rows, mean_eff, epochs, device=device), 1),
+        est_memory_mb=round(memory, 1), notes=notes, eval_steps=eval_steps, time_budget_s=budget_s)

@@ -40,6 +40,7 @@ class TrainedRun:
     template: str
     base_model: str  # the folder (or model id) the run started from
     note: str | None = None  # shown to the user, e.g. "evaluated from checkpoint-20"
+    weights: str = "last"  # "best" (by the validation metric) or "last" (the last training step)
 
     @property
     def run_id(self) -> str:
@@ -57,7 +58,7 @@ class TrainedRun:
         return {
             "run": self.run_id, "status": self.status, "source": self.source,
             "weights_dir": str(self.weights_dir), "method": self.method, "task": self.task,
-            "template": self.template, "base_model": self.base_model, "note": self.note,
+            "template": self.template, "base_model": self.base_model, "note": self.note, "weights": self.weights,
         }
 
 
@@ -69,20 +70,52 @@ def _run_info(final: Path) -> dict[str, Any]:
         return {}
 
 
-def trained_weights(run_dir: str | os.PathLike, status: str) -> tuple[str, Path] | None:
-    """The weights a run with ``status`` offers (source name, folder), or None.
+CHECKPOINT_CHOICES = ("best", "last")
 
-    ``final/`` once complete; else the last complete checkpoint that holds weights. A run
-    still training or never started offers none: its checkpoints may be mid-write.
-    """
-    run_dir = Path(run_dir)
+
+def _best_checkpoint_name(ckpt: Path) -> str | None:
+    """The best checkpoint by the validation metric, as the trainer recorded it in ``ckpt``."""
+    try:
+        state = json.loads((ckpt / "trainer_state.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    best = state.get("best_model_checkpoint") if isinstance(state, dict) else None
+    return Path(best).name if best else None
+
+
+def _select_weights(run_dir: Path, status: str, checkpoint: str = "best") -> tuple[str, Path, str] | None:
+    """``(source, folder, "best"|"last")`` of the weights to use, or None (see resolve_trained_run)."""
     if status in ("running", "created"):
         return None
     final = run_dir / FINAL_DIR
-    if (final / RUN_INFO_FILE).is_file():
-        return FINAL_DIR, final
     ckpts = [c for c in list_checkpoints(run_dir) if (c / "model_state").is_dir()]
-    return (ckpts[-1].name, ckpts[-1]) if ckpts else None
+    by_name = {c.name: c for c in ckpts}
+    if (final / RUN_INFO_FILE).is_file():
+        info = _run_info(final)
+        last_name = f"checkpoint-{info.get('last_step')}"
+        if checkpoint == "last" and info.get("weights") == "best" and info.get("best_step") != info.get("last_step") \
+                and last_name in by_name:
+            return last_name, by_name[last_name], "last"
+        return FINAL_DIR, final, "best" if info.get("weights") == "best" else "last"
+    if not ckpts:
+        return None
+    last = ckpts[-1]
+    best = _best_checkpoint_name(last) if checkpoint == "best" else None
+    if best in by_name:
+        return best, by_name[best], "best"
+    return last.name, last, "last"
+
+
+def trained_weights(run_dir: str | os.PathLike, status: str, checkpoint: str = "best") -> tuple[str, Path] | None:
+    """The weights a run with ``status`` offers (source name, folder), or None.
+
+    ``final/`` once complete (the best weights by the validation metric); else the best
+    complete checkpoint the trainer recorded, or the last. ``checkpoint="last"`` asks for
+    the last step's weights. A run still training or never started offers none: its
+    checkpoints may be mid-write.
+    """
+    found = _select_weights(Path(run_dir), status, checkpoint)
+    return (found[0], found[1]) if found else None
 
 
 def has_evaluation(run_dir: str | os.PathLike) -> bool:
@@ -95,12 +128,20 @@ def eval_files(run_dir: str | os.PathLike) -> dict[str, Path]:
     return {"metrics": d / "metrics.json", "predictions": d / "predictions.csv", "report": d / "report.html"}
 
 
-def resolve_trained_run(project: Project | str | os.PathLike, run_id: str) -> TrainedRun:
+def resolve_trained_run(project: Project | str | os.PathLike, run_id: str, checkpoint: str = "best") -> TrainedRun:
     """The weights of ``run_id`` to use, or a :class:`WorkbenchError` that says why none can be.
+
+    ``checkpoint`` "best" (the default) takes the weights with the best validation metric
+    (macro-F1 for classification, the loss for instruction tuning): ``final/`` of a completed
+    run holds them; "last" takes the weights of the last training step, which are in the
+    last checkpoint when they differ from the best. A run that ended early has no
+    ``final/``; "best" then takes the best checkpoint the trainer recorded, "last" the last.
 
     Refused: an unknown run, a run still training, a run that never started, and a run
     that ended without ``final/`` and without a complete checkpoint.
     """
+    if checkpoint not in CHECKPOINT_CHOICES:
+        raise WorkbenchError(f"Checkpoint '{checkpoint}' is not a choice; use 'best' or 'last'.")
     from .operations.runs import run_dir_of
     from .runs import worker_pid
 
@@ -118,20 +159,26 @@ def resolve_trained_run(project: Project | str | os.PathLike, run_id: str) -> Tr
             "evaluate or export its last checkpoint.")
     if status == "created":
         raise WorkbenchError(f"Run '{run_id}' has not started training yet, so there is nothing to evaluate or export.")
-    found = trained_weights(run_dir, status)
+    found = _select_weights(run_dir, status, checkpoint)
     if found is None:
         why = {"crashed": "crashed", "failed": "failed", "stopped": "was stopped"}.get(status, "ended")
         raise WorkbenchError(
             f"Run '{run_id}' {why} before saving a checkpoint, so it has no trained weights to evaluate or "
             "export. Train again (save checkpoints more often with --save-steps).")
-    source, weights = found
+    source, weights, which = found
     final = run_dir / FINAL_DIR
-    info = _run_info(final) if source == FINAL_DIR else {}
+    info = _run_info(final) if final.is_dir() else {}
     base_model = info.get("base_model_path") or _base_model_of(run_dir, job)
-    note = None if source == FINAL_DIR else (
-        f"Run '{run_id}' {status} before the end of training; using its last checkpoint, {source}.")
+    if source == FINAL_DIR:
+        note = None
+    elif final.is_dir():
+        note = f"Using the last weights ({source}); final/ holds the best ones, of step {info.get('best_step')}."
+    else:
+        note = (f"Run '{run_id}' {status} before the end of training; using its "
+                f"{'best' if which == 'best' else 'last'} checkpoint, {source}.")
     return TrainedRun(project=project, run_dir=run_dir, job=job, status=status, source=source, weights_dir=weights,
-                      method=job.method, task=job.task, template=job.template, base_model=str(base_model), note=note)
+                      method=job.method, task=job.task, template=job.template, base_model=str(base_model), note=note,
+                      weights=which)
 
 
 def _base_model_of(run_dir: Path, job: JobSpec) -> str:

@@ -6,6 +6,11 @@
   input, reference, prediction, correct/score, and the base model's prediction beside it.
 * ``report.html`` — a self-contained report with embedded plots (see :mod:`.report`).
 
+Every evaluation also fits the classical baseline of :mod:`.baseline` on the train split
+and scores it on the same rows (``baseline`` in metrics.json, with a ``comparison`` whose
+sentence says whether the fine-tuned model beats it), so the user sees whether
+fine-tuning paid.
+
 Classification reads the label back by log-likelihood over the label set (as training's
 evaluation does, :func:`workbench.engine.data.label_log_likelihoods`); the softmax of
 those log-likelihoods is reported as the class probabilities. Instruction tuning
@@ -28,6 +33,8 @@ from ..core.fsutil import atomic_write, atomic_write_json
 from ..core.project import Project
 from ..core.task import TaskSpec
 from ..core.trained import TrainedRun, resolve_trained_run
+from . import baseline as BL
+from . import builtin as B
 from . import data as D
 from . import metrics as MX
 from . import models as M
@@ -41,9 +48,9 @@ DEFAULT_MAX_NEW_TOKENS = 256
 # ----- loading the trained weights ---------------------------------------------------------
 
 
-def system_prompt(task: TaskSpec) -> str:
+def system_prompt(template: TaskSpec) -> str:
     """The system text training used (the Chinese one, see engine/train.py)."""
-    return task.system_text("zh")
+    return template.system_text("zh")
 
 
 def load_trained(trained: TrainedRun, *, device: str = "cpu", merge: bool = True):
@@ -68,7 +75,7 @@ def load_trained(trained: TrainedRun, *, device: str = "cpu", merge: bool = True
             if trained.method == "lora":
                 model = M.apply_lora(model, M.model_family(model.config), r=job.lora_r, alpha=job.lora_alpha,
                                      dropout=0.0, target_modules=job.lora_target_modules)
-            _load_checkpoint_weights(model, wdir / "model_state")
+            M.load_checkpoint_weights(model, wdir / "model_state")
         else:
             try:
                 model = M.load_lora_adapter(model, wdir)
@@ -81,18 +88,6 @@ def load_trained(trained: TrainedRun, *, device: str = "cpu", merge: bool = True
     for p in model.parameters():
         p.stop_gradient = True
     return model, tokenizer
-
-
-def _load_checkpoint_weights(model, state_dir: Path) -> None:
-    """Load a Trainer checkpoint's ``model_state/`` (flex checkpoint format) into ``model``."""
-    import paddle.distributed as dist
-
-    try:
-        dist.load_state_dict(model.sharded_state_dict(), str(state_dir))
-    except Exception as exc:
-        raise WorkbenchError(
-            f"The checkpoint weights in {state_dir} cannot be read ({type(exc).__name__}: {str(exc)[:200]}). "
-            "The checkpoint may be incomplete; choose an earlier one or train again.") from exc
 
 
 def load_base(trained: TrainedRun, *, device: str = "cpu"):
@@ -118,11 +113,21 @@ def softmax_rows(scores: Sequence[Sequence[float]]) -> list[list[float]]:
 
 
 def classify_with_probs(model, tokenizer, prompts: Sequence[str], labels: Sequence[str], *,
-                        max_length: int, batch_size: int = 32) -> list[list[float]]:
-    """Class probabilities per prompt: softmax over the labels' log-likelihoods."""
-    scores = D.label_log_likelihoods(model, tokenizer, prompts, labels, batch_size=batch_size,
-                                     max_length=max_length)
-    return softmax_rows(scores)
+                        max_length: int, batch_size: int = 32,
+                        progress: Callable[[int, int], None] | None = None) -> list[list[float]]:
+    """Class probabilities per prompt: the classification head's softmax (the built-in
+    classifier: one batched pass), else the softmax over the labels' log-likelihoods."""
+    if B.is_classifier(model):
+        return D.head_probabilities(model, tokenizer, prompts, max_length=max_length, progress=progress)
+    probs: list[list[float]] = []
+    step = max(1, 256 // max(1, len(labels)))  # progress every few hundred scored sequences
+    for start in range(0, len(prompts), step):
+        scores = D.label_log_likelihoods(model, tokenizer, prompts[start:start + step], labels,
+                                         batch_size=batch_size, max_length=max_length)
+        probs.extend(softmax_rows(scores))
+        if progress:
+            progress(len(probs), len(prompts))
+    return probs
 
 
 def answer_loss(model, tokenizer, records: Sequence[dict], *, task: str, system: str, user_format: str,
@@ -154,6 +159,12 @@ def answer_loss(model, tokenizer, records: Sequence[dict], *, task: str, system:
     return total / count if count else None
 
 
+def _head_loss(probs: Sequence[Sequence[float]], truth: Sequence[str], labels: Sequence[str]) -> float | None:
+    index = {lab: i for i, lab in enumerate(labels)}
+    picked = [p[index[t]] for p, t in zip(probs, truth) if t in index]
+    return sum(-math.log(max(v, 1e-12)) for v in picked) / len(picked) if picked else None
+
+
 def default_max_new_tokens(tokenizer, references: Sequence[str], cap: int = DEFAULT_MAX_NEW_TOKENS) -> int:
     """Enough new tokens for the longer references (p95 length x 1.25 + 8), within [16, cap]."""
     lengths = sorted(len(tokenizer.encode(r or "", add_special_tokens=False)) for r in references) or [0]
@@ -176,25 +187,25 @@ def generate_answers(model, tokenizer, prompts: Sequence[str], *, max_new_tokens
     return answers
 
 
-def predict_split(model, tokenizer, records: Sequence[dict], task_spec: TaskSpec, *, max_length: int,
+def predict_split(model, tokenizer, records: Sequence[dict], template: TaskSpec, *, max_length: int,
                   max_new_tokens: int | None = None, progress: Progress | None = None,
                   stage: str = "predict") -> dict[str, Any]:
     """Predictions and figures of one model on ``records``.
 
     Returns ``{"metrics": {...}, "rows": [...per-sample dicts...]}``.
     """
-    task = task_spec.task.value
-    system = system_prompt(task_spec)
-    user_format = task_spec.user_format
+    task = template.task.value
+    system, user_format = D.prompt_spec(model, system_prompt(template), template.user_format, template.input_roles)
     prompts = D.build_prompts(tokenizer, records, system=system, user_format=user_format)
-    inputs = [D.format_user(user_format, r) for r in records]
+    inputs = [D.format_user(template.user_format, r) for r in records]
     report = progress or (lambda s, d, t: None)
     report(stage, 0, len(records))
     rows: list[dict[str, Any]] = []
     if task == "classification":
-        labels = list(task_spec.labels)
+        labels = list(template.labels)
         truth = [str(r.get("label", "")) for r in records]
-        probs = classify_with_probs(model, tokenizer, prompts, labels, max_length=max_length) if records else []
+        probs = classify_with_probs(model, tokenizer, prompts, labels, max_length=max_length,
+                                    progress=lambda d, t: report(stage, d, t)) if records else []
         preds = [labels[max(range(len(labels)), key=p.__getitem__)] for p in probs]
         report(stage, len(records), len(records))
         res = MX.classification_report(truth, preds, labels)
@@ -213,8 +224,11 @@ def predict_split(model, tokenizer, records: Sequence[dict], task_spec: TaskSpec
             rows.append({"input": inp, "reference": ref, "prediction": pred, "score": score, "exact": ex})
         metrics = {k: res[k] for k in ("rouge_l", "bleu", "exact_match")}
         metrics["max_new_tokens"] = n_new
-    loss = answer_loss(model, tokenizer, records, task=task, system=system, user_format=user_format,
-                       max_length=max_length)
+    if B.is_classifier(model):  # cross-entropy of the true labels, as training's eval_loss
+        loss = _head_loss(probs, truth, labels)
+    else:
+        loss = answer_loss(model, tokenizer, records, task=task, system=system, user_format=user_format,
+                           max_length=max_length)
     metrics["eval_loss"] = loss
     metrics["perplexity"] = MX.perplexity(loss)
     report(stage, len(records), len(records))
@@ -270,13 +284,14 @@ def predictions_frame(rows: Sequence[dict], task: str, labels: Sequence[str], ba
     return pd.DataFrame.from_records(records)
 
 
-def evaluate_run(project_dir, run_id: str, *, compare_base: bool = False, split: str = "test",
+def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_base: bool = False,
+                 split: str = "test",
                  device: str = "cpu", max_new_tokens: int | None = None, limit: int | None = None,
                  progress: Progress | None = None, write_report: bool = True) -> dict[str, Any]:
     """Evaluate a run on ``split`` and write ``<run>/eval/``; returns the metrics.json content."""
     project = Project.open(project_dir)
-    trained = resolve_trained_run(project, run_id)
-    task_spec = project.task  # the project's own labels and prompt, not the template's
+    trained = resolve_trained_run(project, run_id, checkpoint)
+    template = project.task  # the project's own labels and prompt, not the template's
     path = project.split_path(split)
     if not path.is_file():
         raise WorkbenchError(f"Project {project.root} has no '{split}' split. Prepare the data again.")
@@ -290,31 +305,43 @@ def evaluate_run(project_dir, run_id: str, *, compare_base: bool = False, split:
     started = time.time()
     max_length = trained.job.max_length
     model, tokenizer = load_trained(trained, device=device)
-    tuned = predict_split(model, tokenizer, records, task_spec, max_length=max_length,
+    tuned = predict_split(model, tokenizer, records, template, max_length=max_length,
                           max_new_tokens=max_new_tokens, progress=progress, stage="fine-tuned")
     del model
     base = None
     if compare_base:
         bmodel, btok = load_base(trained, device=device)
         n_new = tuned["metrics"].get("max_new_tokens", max_new_tokens)
-        base = predict_split(bmodel, btok, records, task_spec, max_length=max_length, max_new_tokens=n_new,
+        base = predict_split(bmodel, btok, records, template, max_length=max_length, max_new_tokens=n_new,
                              progress=progress, stage="base")
         del bmodel
-    task = task_spec.task.value
+    task = template.task.value
+    report = progress or (lambda s, d, t: None)
+    report("baseline", 0, 1)
+    train_path = project.split_path("train")
+    train_records = D.read_jsonl(train_path) if train_path.is_file() else []
+    baseline = BL.evaluate_baseline(task, train_records, records, template.input_roles,
+                                    list(template.labels))
+    baseline_preds = baseline.pop("predictions") if baseline else None
+    if baseline:
+        baseline["comparison"] = BL.comparison(task, tuned["metrics"], baseline)
+    report("baseline", 1, 1)
     best, worst = best_and_worst(tuned["rows"], task)
     result: dict[str, Any] = {
         "version": 1,
         "run": trained.run_id,
         "source": trained.source,
+        "weights": trained.weights,
         "note": trained.note,
         "task": task,
-        "template": task_spec.template,
+        "template": template.template,
         "base_model": trained.job.base_model,
         "method": trained.method,
         "split": split,
         "rows": len(records),
         "metrics": tuned["metrics"],
         "base": base["metrics"] if base else None,
+        "baseline": baseline,
         "best": best,
         "worst": worst,
         "scales": {"bleu": "0-100", "other": "0-1"},
@@ -323,14 +350,16 @@ def evaluate_run(project_dir, run_id: str, *, compare_base: bool = False, split:
     }
     out = trained.eval_dir
     out.mkdir(parents=True, exist_ok=True)
-    frame = predictions_frame(tuned["rows"], task, task_spec.labels, base["rows"] if base else None)
+    frame = predictions_frame(tuned["rows"], task, template.labels, base["rows"] if base else None)
+    if baseline_preds is not None:
+        frame["baseline_prediction"] = baseline_preds
     atomic_write(out / "predictions.csv", lambda p: frame.to_csv(p, index=False, encoding="utf-8-sig"))
     atomic_write_json(out / "metrics.json", result)
     if write_report:
         from .report import write_report as _write
 
         _write(out / "report.html", result, tuned["rows"], base["rows"] if base else None,
-               run_dir=trained.run_dir, task_spec=task_spec)
+               run_dir=trained.run_dir, task_spec=template)
     return result
 
 

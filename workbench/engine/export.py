@@ -26,7 +26,8 @@ What the static model computes:
 * Instruction models: ``forward(input_ids) -> logits`` (float32, ``[batch, seq, vocab]``);
   the generation loop is in predict.py.
 * Classification: ``forward(input_ids, attention_mask) -> probabilities [batch, labels]``.
-  Decision: the graph scores the whole label sequence (label tokens + end token) after
+  The built-in classifier (engine/builtin.py) has a classification head: the graph is the
+  model followed by a softmax over the labels. For language models, decision: the graph scores the whole label sequence (label tokens + end token) after
   the prompt, exactly as the engine's ``classify()`` does, rather than reading the first
   token's distribution. Label sets of real templates share first tokens often enough
   (e.g. byte-level BPE splitting 正面/负面 into a shared lead byte), and whole-sequence
@@ -67,6 +68,7 @@ from ..core.cleaning import input_normalization
 from ..core.project import Project
 from ..core.task import TaskSpec
 from ..core.trained import TrainedRun, resolve_trained_run
+from . import builtin as B
 from . import data as D
 from . import models as M
 
@@ -119,6 +121,25 @@ def label_table(tokenizer, labels: Sequence[str]) -> tuple[list[list[int]], int]
     longest length."""
     ids = [D.encode_response(tokenizer, lab) for lab in labels]
     return ids, max(len(x) for x in ids)
+
+
+def _head_probs_layer(model):
+    import paddle.nn as nn
+    import paddle.nn.functional as F
+
+    class HeadProbabilities(nn.Layer):
+        """``forward(input_ids, attention_mask) -> probabilities [batch, labels]`` of a
+        classification-head model (the built-in classifier)."""
+
+        def __init__(self, classifier):
+            super().__init__()
+            self.classifier = classifier
+
+        def forward(self, input_ids, attention_mask):
+            out = self.classifier(input_ids=input_ids, attention_mask=attention_mask, return_dict=True)
+            return F.softmax(out.logits.astype("float32"), axis=-1)
+
+    return HeadProbabilities(model)
 
 
 def _label_scorer_layer(model, tokenizer, labels: Sequence[str]):
@@ -403,7 +424,8 @@ def _median_ms(fn, inputs, repeat: int = 1) -> float:
     return times[len(times) // 2] if times else float("nan")
 
 
-def export_run(project_dir, run_id: str, out_dir=None, *, formats: Sequence[str] = FORMATS, int8: bool = False,
+def export_run(project_dir, run_id: str, out_dir=None, *, checkpoint: str = "best",
+               formats: Sequence[str] = FORMATS, int8: bool = False,
                tolerance: float = TOLERANCE, parity_rows: int = PARITY_ROWS, evaluate: bool = True,
                check_script: bool = True, progress: Progress | None = None) -> dict[str, Any]:
     """Export ``run_id`` into ``out_dir`` (default ``<project>/exports/<run_id>``).
@@ -418,10 +440,10 @@ def export_run(project_dir, run_id: str, out_dir=None, *, formats: Sequence[str]
         raise WorkbenchError(f"Unknown export format(s) {', '.join(unknown) or '(none)'}; choose from "
                              f"{', '.join(FORMATS)}.")
     project = Project.open(project_dir)
-    trained = resolve_trained_run(project, run_id)
+    trained = resolve_trained_run(project, run_id, checkpoint)
     out = Path(out_dir) if out_dir else project.exports_dir / trained.run_id
     check_out_dir(out)
-    spec = trained.project.task  # the project's own labels, prompt and columns
+    template = trained.project.task  # the project's own labels, prompt and columns
     report = progress or (lambda s, d, t: None)
 
     eval_result = None
@@ -431,13 +453,13 @@ def export_run(project_dir, run_id: str, out_dir=None, *, formats: Sequence[str]
         eval_result = read_eval(trained.run_dir)
         if not eval_result or eval_result.get("source") != trained.source:
             report("evaluate", 0, 1)
-            eval_result = evaluate_run(project.root, trained.run_id, progress=progress)
+            eval_result = evaluate_run(project.root, trained.run_id, checkpoint=checkpoint, progress=progress)
 
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = out.parent / f".{out.name}.partial-{secrets.token_hex(3)}"
     staging.mkdir()
     try:
-        result = _export_into(staging, trained, spec, formats=formats, int8=int8, tolerance=tolerance,
+        result = _export_into(staging, trained, template, formats=formats, int8=int8, tolerance=tolerance,
                               parity_rows=parity_rows, eval_result=eval_result, check_script=check_script,
                               report=report)
         if out.exists():
@@ -461,21 +483,22 @@ def _parity_records(trained: TrainedRun, n: int) -> list[dict]:
     raise ExportError(f"Project {project.root} has no prepared records to check the export on.")
 
 
-def _export_into(stage: Path, trained: TrainedRun, spec: TaskSpec, *, formats, int8, tolerance,
+def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, formats, int8, tolerance,
                  parity_rows, eval_result, check_script, report) -> dict[str, Any]:
     from .evaluate import load_trained, system_prompt
 
     M.set_library_log_level("ERROR")
-    task = spec.task.value
+    task = template.task.value
     job = trained.job
     max_length = job.max_length
-    system = system_prompt(spec)
     report("load", 0, 1)
     model, tokenizer = load_trained(trained, device="cpu", merge=True)
     family = M.model_family(model.config)
+    classifier = B.is_classifier(model)
+    system, user_format = D.prompt_spec(model, system_prompt(template), template.user_format, template.input_roles)
     records = _parity_records(trained, parity_rows)
-    user_texts = [D.format_user(spec.user_format, r) for r in records]
-    prompts = D.build_prompts(tokenizer, records, system=system, user_format=spec.user_format)
+    user_texts = [D.format_user(user_format, r) for r in records]
+    prompts = D.build_prompts(tokenizer, records, system=system, user_format=user_format)
     checks: dict[str, Any] = {"tolerance": tolerance, "parity_rows": len(records)}
 
     # --- tokenizer and prompt, as predict.py will see them
@@ -488,19 +511,24 @@ def _export_into(stage: Path, trained: TrainedRun, spec: TaskSpec, *, formats, i
     # --- merged weights
     if "merged" in formats:
         report("merged", 0, 1)
-        checks["merged"] = _export_merged(model, tokenizer, stage / "merged", records, spec, max_length)
+        checks["merged"] = _export_merged(model, tokenizer, stage / "merged", records, template, max_length,
+                                          system=system, user_format=user_format)
 
     # --- static model
     report("static", 0, 1)
     if task == "classification":
-        labels = list(spec.labels)
-        _, label_len = label_table(tokenizer, labels)
+        labels = list(template.labels)
+        if classifier:  # a classification head: the graph is the model and a softmax
+            label_len = 0
+            make_layer = _head_probs_layer
+        else:
+            _, label_len = label_table(tokenizer, labels)
+            make_layer = lambda m: _label_scorer_layer(m, tokenizer, labels)  # noqa: E731
         inputs = batches_for_classification(tokenizer, prompts, max_length, label_len)
         input_names = ["input_ids", "attention_mask"]
-        make_layer = lambda m: _label_scorer_layer(m, tokenizer, labels)  # noqa: E731
     else:
         label_len = 0
-        feats = D.build_features(tokenizer, records, task=task, system=system, user_format=spec.user_format,
+        feats = D.build_features(tokenizer, records, task=task, system=system, user_format=user_format,
                                  max_length=max_length)
         inputs = batches_for_lm(tokenizer, feats)
         input_names = ["input_ids"]
@@ -549,14 +577,14 @@ def _export_into(stage: Path, trained: TrainedRun, spec: TaskSpec, *, formats, i
     bundle = {
         "format_version": BUNDLE_VERSION,
         "task": task,
-        "labels": list(spec.labels) if task == "classification" else [],
-        "template": spec.template,
-        "fields": spec.input_roles,
-        "columns": {r: c for r, c in spec.columns.items() if r not in ("label", "output")},
-        "user_format": spec.user_format,
+        "labels": list(template.labels) if task == "classification" else [],
+        "template": template.template,
+        "fields": [r for r in template.roles if r not in ("label", "output")],
+        "columns": {r: c for r, c in template.columns.items() if r not in ("label", "output")},
+        "user_format": user_format,
         # predict.py cleans new text as the training text was cleaned
         "input_normalization": input_normalization(
-            trained.project.config.recipe, spec.input_roles),
+            trained.project.config.recipe, [r for r in template.roles if r not in ("label", "output")]),
         "system": system,
         "prompt_prefix": fmt.prefix,
         "prompt_suffix": fmt.suffix,
@@ -601,19 +629,20 @@ def _export_into(stage: Path, trained: TrainedRun, spec: TaskSpec, *, formats, i
 
     if check_script:
         report("predict.py", 0, 1)
-        checks["predict_script"] = _check_predict_script(stage, records, spec, model, tokenizer, prompts,
+        checks["predict_script"] = _check_predict_script(stage, records, template, model, tokenizer, prompts,
                                                          max_length)
     # --- weight-only int8 (last: it rewrites the model's linears in place)
     if int8:
         report("int8", 0, 1)
-        checks["int8"] = _export_int8(model, make_layer, stage / "int8" / "model", input_names, trained, spec,
-                                      tokenizer, max_length, label_len, static_prefix, onednn)
+        checks["int8"] = _export_int8(model, make_layer, stage / "int8" / "model", input_names, trained, template,
+                                      tokenizer, max_length, label_len, static_prefix, onednn,
+                                      system=system, user_format=user_format)
         models_map["int8"] = "int8/model"
     bundle["checks"] = checks
     write_bundle()
     from .modelcard import model_card
 
-    (stage / "README.md").write_text(model_card(bundle, trained, spec, eval_result), encoding="utf-8")
+    (stage / "README.md").write_text(model_card(bundle, trained, template, eval_result), encoding="utf-8")
     del model
     return {"run": trained.run_id, "source": trained.source, "task": task, "family": family,
             "formats": {f: _format_summary(f, checks) for f in formats}, "int8": checks.get("int8"),
@@ -769,7 +798,8 @@ def _check_labels_against_engine(model, tokenizer, prompts, labels, expected, ma
     return {"engine_label_agreement": float(agree.mean()), "engine_max_abs_diff": diff}
 
 
-def _export_merged(model, tokenizer, folder: Path, records, spec, max_length) -> dict[str, Any]:
+def _export_merged(model, tokenizer, folder: Path, records, template, max_length, *, system, user_format
+                   ) -> dict[str, Any]:
     """Save the merged model and check that the folder reloads to the same logits."""
     import numpy as np
 
@@ -781,11 +811,17 @@ def _export_merged(model, tokenizer, folder: Path, records, spec, max_length) ->
     cfg_path.write_text(json.dumps(cfg, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     reloaded = M.load_model(folder, for_training=False, device="cpu")
     reloaded.eval()
-    feats = D.build_features(tokenizer, records[:4], task=spec.task.value, system=spec.system_text("zh"),
-                             user_format=spec.user_format, max_length=max_length)
-    batches = batches_for_lm(tokenizer, feats)
-    a = [run_eager(_lm_logits_layer(model), x) for x in batches]
-    b = [run_eager(_lm_logits_layer(reloaded), x) for x in batches]
+    if B.is_classifier(model):
+        prompts = D.build_prompts(tokenizer, records[:4], system=system, user_format=user_format)
+        batches = batches_for_classification(tokenizer, prompts, max_length, 0)
+        layer = _head_probs_layer
+    else:
+        feats = D.build_features(tokenizer, records[:4], task=template.task.value, system=system,
+                                 user_format=user_format, max_length=max_length)
+        batches = batches_for_lm(tokenizer, feats)
+        layer = _lm_logits_layer
+    a = [run_eager(layer(model), x) for x in batches]
+    b = [run_eager(layer(reloaded), x) for x in batches]
     diff = max_abs_diff(a, b)
     del reloaded
     if not diff <= TOLERANCE:
@@ -900,24 +936,21 @@ def _export_onnx(prefix: Path, out: Path, inputs, expected, tolerance: float) ->
             "inputs": names}
 
 
-def _export_int8(model, make_layer, prefix: Path, input_names, trained, spec, tokenizer, max_length,
-                 label_len, fp32_prefix: Path, onednn: bool) -> dict[str, Any]:
+def _export_int8(model, make_layer, prefix: Path, input_names, trained, template, tokenizer, max_length,
+                 label_len, fp32_prefix: Path, onednn: bool, *, system, user_format) -> dict[str, Any]:
     """A weight-only int8 static model and its accuracy change against fp32 on the test split.
 
     Runs last: it replaces the linears of ``model`` in place.
     """
     import numpy as np
 
-    from .evaluate import system_prompt
-
     records = D.read_jsonl(trained.project.split_path("test"))[:200] or _parity_records(trained, 64)
-    system = system_prompt(spec)
-    prompts = D.build_prompts(tokenizer, records, system=system, user_format=spec.user_format)
-    if spec.task.value == "classification":
+    prompts = D.build_prompts(tokenizer, records, system=system, user_format=user_format)
+    if template.task.value == "classification":
         inputs = batches_for_classification(tokenizer, prompts, max_length, label_len)
     else:
         feats = D.build_features(tokenizer, records[:64], task="instruction", system=system,
-                                 user_format=spec.user_format, max_length=max_length)
+                                 user_format=user_format, max_length=max_length)
         inputs = batches_for_lm(tokenizer, feats)
     fp32 = create_predictor(fp32_prefix, onednn=onednn)
     ref = [run_predictor(fp32, x) for x in inputs]
@@ -933,8 +966,8 @@ def _export_int8(model, make_layer, prefix: Path, input_names, trained, spec, to
                            "size_mb_fp32": round(size_fp32 / 2**20, 3), "size_mb_int8": round(size_int8 / 2**20, 3),
                            "files": ["int8/model.json", "int8/model.pdiparams"],
                            "max_abs_diff_vs_fp32": max_abs_diff(ref, got)}
-    if spec.task.value == "classification":
-        truth = np.array([spec.labels.index(r["label"]) if r.get("label") in spec.labels else -1
+    if template.task.value == "classification":
+        truth = np.array([template.labels.index(r["label"]) if r.get("label") in template.labels else -1
                           for r in records])
         p32 = np.concatenate(ref).argmax(1)
         p8 = np.concatenate(got).argmax(1)
@@ -944,7 +977,7 @@ def _export_int8(model, make_layer, prefix: Path, input_names, trained, spec, to
         out["label_agreement"] = float((p32 == p8).mean())
     else:
         feats = D.build_features(tokenizer, records[:64], task="instruction", system=system,
-                                 user_format=spec.user_format, max_length=max_length)
+                                 user_format=user_format, max_length=max_length)
         l32, l8 = _lm_loss(ref, feats), _lm_loss(got, feats)
         out["eval_loss_fp32"], out["eval_loss_int8"] = l32, l8
         out["perplexity_fp32"], out["perplexity_int8"] = math.exp(min(l32, 50)), math.exp(min(l8, 50))
@@ -975,16 +1008,16 @@ def _lm_loss(logit_batches, feats) -> float:
     return total / count if count else float("nan")
 
 
-def _check_predict_script(stage: Path, records, spec, model, tokenizer, prompts, max_length) -> dict[str, Any]:
+def _check_predict_script(stage: Path, records, template, model, tokenizer, prompts, max_length) -> dict[str, Any]:
     """Run the bundle's predict.py in a child process on a few test rows, as a user would,
     and compare its answers with the engine's."""
     import csv
 
     from .evaluate import classify_with_probs, generate_answers
 
-    n = 4 if spec.task.value == "classification" else 2
+    n = 4 if template.task.value == "classification" else 2
     rows = records[:n]
-    fields = [r for r in spec.roles if r not in ("label", "output")]
+    fields = [r for r in template.roles if r not in ("label", "output")]
     with tempfile.TemporaryDirectory(prefix="wb-check-") as tmp:
         src, dst = Path(tmp) / "in.csv", Path(tmp) / "out.csv"
         with open(src, "w", encoding="utf-8-sig", newline="") as fh:
@@ -993,7 +1026,7 @@ def _check_predict_script(stage: Path, records, spec, model, tokenizer, prompts,
             for r in rows:
                 w.writerow({f: r.get(f, "") for f in fields})
         cmd = [sys.executable, "predict.py", "--input", str(src), "--output", str(dst), "--device", "cpu"]
-        if spec.task.value == "instruction":
+        if template.task.value == "instruction":
             cmd += ["--max-new-tokens", "24"]
         t = time.perf_counter()
         res = subprocess.run(cmd, cwd=stage, capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL,
@@ -1004,9 +1037,9 @@ def _check_predict_script(stage: Path, records, spec, model, tokenizer, prompts,
             raise ExportError(f"The bundle's predict.py failed on test rows (exit {res.returncode}): {tail[:600]}")
         with open(dst, encoding="utf-8-sig", newline="") as fh:
             got = [r["prediction"] for r in csv.DictReader(fh)]
-    if spec.task.value == "classification":
-        probs = classify_with_probs(model, tokenizer, prompts[:n], list(spec.labels), max_length=max_length)
-        want = [spec.labels[max(range(len(p)), key=p.__getitem__)] for p in probs]
+    if template.task.value == "classification":
+        probs = classify_with_probs(model, tokenizer, prompts[:n], list(template.labels), max_length=max_length)
+        want = [template.labels[max(range(len(p)), key=p.__getitem__)] for p in probs]
         if got != want:
             raise ExportError(f"The bundle's predict.py gave labels {got} where the evaluation gives {want}.")
     else:

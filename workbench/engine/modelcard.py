@@ -163,10 +163,21 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
         names = {"accuracy": "accuracy", "macro_f1": "macro-F1", "rouge_l": "ROUGE-L (characters)",
                  "bleu": "BLEU (0-100, Chinese tokenizer)", "exact_match": "exact match",
                  "eval_loss": "loss on reference answers", "perplexity": "perplexity"}
-        add(_row("metric", "fine-tuned", *(["base model"] if base else [])))
-        add(_row("---", "---:", *(["---:"] if base else [])))
+        baseline = eval_result.get("baseline")
+        comp = (baseline or {}).get("comparison")
+        if comp:
+            add(comp["sentence"])
+            add("")
+        extra = (["base model"] if base else []) + (["baseline"] if baseline else [])
+        add(_row("metric", "fine-tuned", *extra))
+        add(_row("---", "---:", *(["---:"] * len(extra))))
         for k in keys:
-            add(_row(names[k], _f(m.get(k)), *([_f(base.get(k))] if base else [])))
+            add(_row(names[k], _f(m.get(k)), *([_f(base.get(k))] if base else []),
+                     *([_f(baseline.get(k))] if baseline else [])))
+        if baseline:
+            add("")
+            add(f"Baseline: {baseline['description']} (scikit-learn), fitted on the same "
+                f"{baseline['train_rows']} training rows in {baseline['fit_seconds']:.1f} s.")
         if task == "classification" and m.get("per_class"):
             add("")
             add(_row("label", "precision", "recall", "F1", "support"))

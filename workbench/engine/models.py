@@ -41,7 +41,10 @@ from urllib.parse import urlparse
 
 from workbench.core.errors import WorkbenchError
 
+from . import builtin as B
+
 FAMILIES = ("ernie4_5", "qwen2", "qwen3", "llama")
+CLASSIFIER_FAMILY = "char_classifier"  # the built-in text classifier (engine/builtin.py)
 
 # model_type / architecture -> family
 _MODEL_TYPES = {
@@ -126,6 +129,8 @@ def model_family(config: Any) -> str:
     else:
         model_type = getattr(config, "model_type", None)
         architectures = getattr(config, "architectures", None) or []
+    if model_type == B.MODEL_TYPE:
+        return CLASSIFIER_FAMILY
     if model_type in _MODEL_TYPES:
         return _MODEL_TYPES[model_type]
     for arch in architectures:
@@ -510,6 +515,10 @@ def load_model(path: str | os.PathLike, *, dtype: str = "float32", allow_pickle:
     folder = resolve_model_source(path, allow_pickle=allow_pickle)
     config = check_model_folder(folder, allow_pickle=allow_pickle)
     family = model_family(config)
+    if family == CLASSIFIER_FAMILY:
+        model = B.load_classifier(folder, for_training=for_training)
+        setattr(model.config, BUILTIN_MARKER, config.get(BUILTIN_MARKER))
+        return model
     cls = _model_class(family)
 
     kwargs: dict[str, Any] = {"dtype": dtype, "load_checkpoint_format": "legacy"}
@@ -559,6 +568,19 @@ def load_model(path: str | os.PathLike, *, dtype: str = "float32", allow_pickle:
     return model
 
 
+def load_checkpoint_weights(model, state_dir: Path) -> None:
+    """Load a Trainer checkpoint's ``model_state/`` (flex checkpoint format) into ``model``."""
+    import paddle.distributed as dist
+
+    try:
+        dist.load_state_dict(model.sharded_state_dict(), str(state_dir))
+    except Exception as exc:
+        raise ModelLoadError(
+            f"The checkpoint weights in {state_dir} cannot be read ({type(exc).__name__}: {str(exc)[:200]}). "
+            "The checkpoint may be incomplete; choose an earlier one or train again.") from exc
+
+
+
 def load_model_and_tokenizer(path: str | os.PathLike, **kwargs):
     """``(model, tokenizer)`` for a folder or model id; see :func:`load_model`."""
     folder = resolve_model_source(path, allow_pickle=kwargs.get("allow_pickle", False))
@@ -588,6 +610,8 @@ def apply_lora(model, family: str, r: int = 8, alpha: float = 16, dropout: float
 
     from paddleformers.peft import LoRAConfig, LoRAModel
 
+    if family == CLASSIFIER_FAMILY:
+        raise ValueError("the built-in classifier is trained in full, not with LoRA")
     names = _linear_names(model)
     targets = list(target_modules) if target_modules else lora_target_modules(family)
     if target_modules is None and any(n.endswith(".qkv_proj") for n in names):
@@ -694,8 +718,13 @@ def train_builtin_tokenizer(texts: Iterable[str], vocab_size: int, model_max_len
     )
 
 
-def build_builtin_model(size: str, texts: Iterable[str], out_dir: str | os.PathLike, *, seed: int = 0) -> Path:
-    """Train a tokenizer on ``texts`` and save a randomly initialised Llama decoder.
+def build_builtin_model(size: str, texts: Iterable[str], out_dir: str | os.PathLike, *, seed: int = 0,
+                        labels: list[str] | None = None, class_weights: list[float] | None = None) -> Path:
+    """Train a tokenizer on ``texts`` and save a randomly initialised built-in model.
+
+    With ``labels`` (classification) it is the character n-gram classifier of
+    :mod:`.builtin` (see there for why, with the measured figures); otherwise the Llama
+    decoder described here.
 
     ``size`` is "tiny" (tests, trains in seconds) or "small" (learns a ~1000-row sample
     in a few minutes on a CPU). The folder is an ordinary model folder (config.json with
@@ -708,6 +737,9 @@ def build_builtin_model(size: str, texts: Iterable[str], out_dir: str | os.PathL
     """
     if size not in BUILTIN_SIZES:
         raise ValueError(f"size must be one of {sorted(BUILTIN_SIZES)}, not {size!r}")
+    if labels:
+        return B.build_classifier(size, texts, labels, out_dir, weights=class_weights, seed=seed,
+                                  marker=BUILTIN_MARKER)
     import paddle
     from paddleformers.transformers import LlamaConfig, LlamaForCausalLM
 

@@ -51,7 +51,8 @@ class Playground:
         self.spec = project.task  # the project's own labels and prompt
         loader = load_base if base else load_trained
         self.model, self.tokenizer = loader(self.trained, device=device)
-        self.system = system_prompt(self.spec)
+        self.system, self.user_format = D.prompt_spec(self.model, system_prompt(self.spec), self.spec.user_format,
+                                                      self.spec.input_roles)
         self.main_field = self.spec.input_roles[0]
 
     @property
@@ -74,7 +75,7 @@ class Playground:
             raise WorkbenchError("'fields' must be an object such as {\"instruction\": \"...\"}.")
         # new text is cleaned as the training text was, or the model meets characters it never saw
         fields = normalize_record(fields, self.recipe)
-        return D.build_prompt(self.tokenizer, self.system, self.spec.user_text(fields))
+        return D.build_prompt(self.tokenizer, self.system, D.format_user(self.user_format, fields))
 
     def stream(self, request: dict[str, Any]) -> Iterator[dict[str, Any]]:
         """Events for one request: token pieces, (labels), done."""
@@ -93,9 +94,13 @@ class Playground:
         start = time.perf_counter()
         generated: list[int] = []
         shown = ""
+        from .builtin import is_classifier
         from .generate import eos_ids
 
-        for token in stream_ids(self.model, ids, settings, stop_ids=eos_ids(self.tokenizer, self.model)):
+        # a classification head generates nothing: its answer is the label below
+        tokens = [] if is_classifier(self.model) else \
+            stream_ids(self.model, ids, settings, stop_ids=eos_ids(self.tokenizer, self.model))
+        for token in tokens:
             generated.append(token)
             text = self.tokenizer.decode(generated, skip_special_tokens=True)
             if text.endswith("\ufffd") or not text.startswith(shown) or len(text) == len(shown):
@@ -111,8 +116,11 @@ class Playground:
 
             labels = list(self.spec.labels)
             probs = classify_with_probs(self.model, self.tokenizer, [prompt], labels, max_length=max_length)[0]
-            yield {"event": "labels", "id": rid, "probabilities": dict(zip(labels, probs)),
-                   "label": labels[max(range(len(labels)), key=probs.__getitem__)]}
+            label = labels[max(range(len(labels)), key=probs.__getitem__)]
+            yield {"event": "labels", "id": rid, "probabilities": dict(zip(labels, probs)), "label": label}
+            if is_classifier(self.model):
+                final = label
+                yield {"event": "token", "id": rid, "text": label}
         yield {"event": "done", "id": rid, "text": final, "tokens": len(generated), "seconds": round(seconds, 3),
                "tokens_per_s": round(len(generated) / seconds, 1) if seconds > 0 else None,
                "prompt_tokens": len(ids)}

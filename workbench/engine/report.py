@@ -215,9 +215,18 @@ def build_report(result: dict, rows: Sequence[dict], base_rows: Sequence[dict] |
     keys = ["accuracy", "macro_f1"] if task == "classification" else ["rouge_l", "bleu", "exact_match"]
     keys += ["eval_loss", "perplexity"]
     parts.append("<h2>Figures</h2>")
-    headers = ["metric", "fine-tuned"] + (["base model"] if base else [])
+    baseline = result.get("baseline")
+    comp = (baseline or {}).get("comparison")
+    if comp:
+        parts.append(f'<p class="note">{html.escape(comp["sentence"])}</p>')
+    headers = ["metric", "fine-tuned"] + (["base model"] if base else []) + (["baseline"] if baseline else [])
     parts.append(_table(headers, [[METRIC_NAMES.get(k, k), m.get(k)] + ([base.get(k)] if base else [])
-                                  for k in keys]))
+                                  + ([baseline.get(k)] if baseline else []) for k in keys]))
+    if baseline:
+        parts.append('<p class="muted">' + html.escape(
+            f"Baseline: {baseline['description']}, fitted on the {baseline['train_rows']} training rows in "
+            f"{baseline['fit_seconds']:.1f} s" + (", classes weighted by their frequency" if
+                                                   baseline.get("class_weight") else "") + ".") + "</p>")
     if base:
         parts.append(_img(_compare_plot(m, base, [k for k in keys if k not in ("eval_loss", "perplexity", "bleu")]
                                         or keys), "base model vs fine-tuned"))

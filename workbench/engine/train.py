@@ -18,10 +18,12 @@ from ..core.jobs import JobSpec
 from ..core.project import Project
 from ..core.runs import STOP_FILE, EventWriter, list_checkpoints
 from ..core.task import TaskSpec
+from . import builtin as B
 from . import data as D
 from . import models as M
 
-EVAL_CLASSIFY_LIMIT = 200  # validation rows scored for accuracy/macro-F1 at each evaluation
+EVAL_CLASSIFY_LIMIT = 200  # validation rows scored by label likelihood at each evaluation
+EARLY_STOPPING_PATIENCE = 3  # evaluations without a better validation metric before training stops
 
 
 class TrainingAborted(Exception):
@@ -36,7 +38,13 @@ def _lang_system(task: TaskSpec) -> str:
     return task.system_text("zh")
 
 
-def prepare_base_model(job: JobSpec, run_dir: Path, project: Project, task: TaskSpec) -> Path:
+def best_metric_name(task: str) -> tuple[str, bool]:
+    """The validation metric early stopping and the best checkpoint follow, and whether
+    greater is better: macro-F1 for classification, the loss for instruction tuning."""
+    return ("macro_f1", True) if task == "classification" else ("eval_loss", False)
+
+
+def prepare_base_model(job: JobSpec, run_dir: Path, project: Project, template: TaskSpec) -> Path:
     """The base model folder: a built-in model is built once per run, from the train split."""
     if job.base_model.startswith("builtin:"):
         size = job.base_model.split(":", 1)[1]
@@ -51,12 +59,20 @@ def prepare_base_model(job: JobSpec, run_dir: Path, project: Project, task: Task
                 time.sleep(0.5)
             return folder
         records = D.read_jsonl(project.split_path("train"))
-        texts = []
-        for r in records:
-            user, response = D.record_prompt_response(r, task.task.value, task.user_format)
-            texts.append(f"{_lang_system(task)}\n{user}\n{response}")
         tmp = run_dir / ".base_model.tmp"
-        M.build_builtin_model(size, texts, tmp, seed=job.seed)
+        if template.task.value == "classification":
+            # the character n-gram classifier of engine/builtin.py, over the input fields alone
+            user_format = B.input_format(template.input_roles)
+            texts = [D.format_user(user_format, r) for r in records]
+            labels = list(template.labels)
+            weights = B.class_weights([str(r.get("label", "")) for r in records], labels)
+            M.build_builtin_model(size, texts, tmp, seed=job.seed, labels=labels, class_weights=weights)
+        else:
+            texts = []
+            for r in records:
+                user, response = D.record_prompt_response(r, template.task.value, template.user_format)
+                texts.append(f"{_lang_system(template)}\n{user}\n{response}")
+            M.build_builtin_model(size, texts, tmp, seed=job.seed)
         os.replace(tmp, folder)
         return folder
     return Path(M.resolve_model_source(job.base_model, allow_pickle=job.allow_pickle))
@@ -79,7 +95,7 @@ def _precision_flags(job: JobSpec, device: str) -> dict[str, Any]:
 
 
 def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_info: dict[str, Any],
-                  classify_eval=None):
+                  classify_eval=None, best_metric: tuple[str, bool] | None = None):
     from paddleformers.trainer import TrainerCallback
 
     class EventCallback(TrainerCallback):
@@ -96,6 +112,12 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
             self.vdl = None
             self.initial_step = 0
             self.last_eval_step = -1
+            # early stopping on the validation metric: (name, greater is better)
+            self.best_metric = best_metric
+            self.best_value: float | None = None
+            self.best_step: int | None = None
+            self.evals_without_gain = 0
+            self.early_stopped_at: int | None = None
             # Fault injection for tests of the NaN path: an absurd learning rate does not
             # reliably give NaN here (RMSNorm and gradient clipping saturate the model instead).
             self.inject_nan_at = int(os.environ.get("WORKBENCH_INJECT_NAN_AT_STEP", "0") or 0) or None
@@ -136,6 +158,11 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
                 _poison_weights(kwargs.get("model"))
             if self.stopped or state.global_step >= state.max_steps:
                 control.should_log = True  # the curve ends where the run ends
+            if state.global_step >= state.max_steps and not self.stopped:
+                # the last weights are evaluated and checkpointed too, so "last" is a checkpoint
+                # and the best one is chosen among all evaluations
+                control.should_save = True
+                control.should_evaluate = self.best_metric is not None
             return control
 
         def on_log(self, args, state, control, logs=None, **kwargs):
@@ -168,7 +195,8 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
             return control
 
         def on_evaluate(self, args, state, control, metrics=None, **kwargs):
-            metrics = dict(metrics or {})
+            trainer_metrics = metrics if metrics is not None else {}  # the Trainer's own dict, written below
+            metrics = dict(trainer_metrics)
             eval_loss = metrics.get("eval_loss")
             task_metrics: dict[str, float] = {}
             if eval_loss is not None and math.isfinite(eval_loss):
@@ -177,6 +205,25 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
                 task_metrics.update(classify_eval(kwargs.get("model")))
             step = int(state.global_step)
             self.last_eval_step = step
+            if self.best_metric is not None:
+                name, greater = self.best_metric
+                value = task_metrics.get(name, eval_loss if name == "eval_loss" else None)
+                if value is not None and math.isfinite(value):
+                    # the Trainer picks its best checkpoint from this dict (metric_for_best_model)
+                    trainer_metrics[name if name.startswith("eval_") else f"eval_{name}"] = float(value)
+                    better = self.best_value is None or (value > self.best_value if greater else value < self.best_value)
+                    if better:
+                        self.best_value, self.best_step, self.evals_without_gain = float(value), step, 0
+                    else:
+                        self.evals_without_gain += 1
+                        if self.evals_without_gain >= EARLY_STOPPING_PATIENCE and step < state.max_steps:
+                            self.early_stopped_at = step
+                            control.should_training_stop = True
+                            events.emit("log", level="info", message=(
+                                f"early stopping at step {step}: validation {name} has not improved on "
+                                f"{self.best_value:.4f} (step {self.best_step}) for {self.evals_without_gain} "
+                                "evaluations"))
+                control.should_save = True  # every evaluated state is a checkpoint the best can be taken from
             events.emit("eval", step=step, eval_loss=eval_loss, metrics=task_metrics)
             if self.vdl is not None:
                 if eval_loss is not None:
@@ -224,7 +271,7 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
 
     M.set_library_log_level("WARNING")
     project = Project.open(job.project)
-    task = project.task  # the project's own labels and prompt, not the template's
+    template = project.task  # the project's own labels and prompt, not the template's
     device = M.select_device(job.device)
     if job.quantization != "none":
         ok, why = M.quantization_support(device)
@@ -232,42 +279,55 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
             raise TrainingAborted(f"Quantised LoRA is not available here: {why}")
 
     events.emit("log", level="info", message="preparing the base model")
-    base = prepare_base_model(job, run_dir, project, task)
+    base = prepare_base_model(job, run_dir, project, template)
     builtin = M.builtin_size(base)
     quant = None if job.quantization == "none" else f"weight_only_{job.quantization}"
     model, tokenizer = M.load_model_and_tokenizer(
         base, device=device, allow_pickle=job.allow_pickle, quantization=quant)
     family = M.model_family(model.config)
+    classifier = B.is_classifier(model)
     if job.method == "lora":
+        if classifier:
+            raise TrainingAborted("The built-in classifier is trained in full; choose the method 'full'.")
         model = M.apply_lora(model, family, r=job.lora_r, alpha=job.lora_alpha, dropout=job.lora_dropout,
                              target_modules=job.lora_target_modules)
     trainable, total = M.count_parameters(model)
 
-    system = _lang_system(task)
+    task = template.task.value
+    system, user_format = D.prompt_spec(model, _lang_system(template), template.user_format, template.input_roles)
     feats = {}
     records = {}
     for split in ("train", "val"):
         records[split] = D.read_jsonl(project.split_path(split))
-        feats[split] = D.build_features(tokenizer, records[split], task=task.task.value, system=system,
-                                        user_format=task.user_format, max_length=job.max_length)
+        if classifier:
+            feats[split] = D.build_classifier_features(tokenizer, records[split], template.labels,
+                                                       user_format=user_format, max_length=job.max_length)
+        else:
+            feats[split] = D.build_features(tokenizer, records[split], task=task, system=system,
+                                            user_format=user_format, max_length=job.max_length)
     if not feats["train"]:
         raise TrainingAborted("The training split is empty. Prepare the data again with more rows.")
 
     classify_eval = None
-    if task.task.value == "classification" and records["val"]:
-        val = records["val"][:EVAL_CLASSIFY_LIMIT]
-        prompts = D.build_prompts(tokenizer, val, system=system, user_format=task.user_format)
+    if task == "classification" and records["val"]:
+        # a classification head reads every validation row in one batched pass; label scoring is slower
+        val = records["val"] if classifier else records["val"][:EVAL_CLASSIFY_LIMIT]
+        prompts = D.build_prompts(tokenizer, val, system=system, user_format=user_format)
         truth = [str(r.get("label", "")) for r in val]
 
         def classify_eval(m):
-            preds = D.classify(m if m is not None else model, tokenizer, prompts, task.labels,
+            preds = D.classify(m if m is not None else model, tokenizer, prompts, template.labels,
                                max_length=job.max_length)
-            res = D.classification_metrics(truth, preds, task.labels)
+            res = D.classification_metrics(truth, preds, template.labels)
             return {"accuracy": res["accuracy"], "macro_f1": res["macro_f1"]}
 
-    # NaN is caught at log steps; logging on every save step keeps a poisoned state out of checkpoints
-    logging_steps = math.gcd(job.logging_steps, job.save_steps)
     has_eval = bool(feats["val"])
+    best_metric = best_metric_name(task) if has_eval else None
+    if best_metric and best_metric[0] == "macro_f1" and classify_eval is None:
+        best_metric = ("eval_loss", False)
+    # NaN is caught at log steps; logging on every save step (and every evaluation, which also
+    # saves) keeps a poisoned state out of checkpoints
+    logging_steps = math.gcd(math.gcd(job.logging_steps, job.save_steps), job.eval_steps if has_eval else job.save_steps)
     args = TrainingArguments(
         output_dir=str(run_dir / "checkpoints"),
         device=device.split(":")[0] if device.startswith(("cpu", "gpu")) else device,
@@ -286,6 +346,11 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
         save_strategy="steps",
         save_steps=job.save_steps,
         save_total_limit=job.save_total_limit,
+        # the Trainer tracks the best checkpoint (and never rotates it away) by this metric,
+        # which the callback puts into its evaluation results
+        metric_for_best_model=(f"eval_{best_metric[0]}" if best_metric[0] != "eval_loss" else "eval_loss")
+        if best_metric else None,
+        greater_is_better=best_metric[1] if best_metric else None,
         seed=job.seed,
         report_to=[],
         disable_tqdm=True,
@@ -301,7 +366,8 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
         "method": job.method, "trainable_params": trainable, "total_params": total,
         "train_rows": len(feats["train"]), "val_rows": len(feats["val"]),
     }
-    callback = make_callback(job, run_dir, events, model_info=model_info, classify_eval=classify_eval)
+    callback = make_callback(job, run_dir, events, model_info=model_info, classify_eval=classify_eval,
+                             best_metric=best_metric)
     trainer = Trainer(
         model=model, args=args, train_dataset=feats["train"], eval_dataset=feats["val"] or None,
         data_collator=D.DataCollator(tokenizer.pad_token_id), callbacks=[callback])
@@ -327,6 +393,21 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
         trainer.evaluate()
     if _rank() != 0:
         return "completed", None
+    # final/ holds the best weights by the validation metric; the last ones stay in their checkpoint
+    best_ckpt = trainer.state.best_model_checkpoint
+    last_step = int(trainer.state.global_step)
+    weights_info: dict[str, Any] = {"weights": "last", "last_step": last_step}
+    if best_metric and best_ckpt and Path(best_ckpt).is_dir():
+        best_name = Path(best_ckpt).name
+        best_step = int(best_name.rsplit("-", 1)[-1])
+        weights_info = {"weights": "best", "metric": best_metric[0], "best_metric": trainer.state.best_metric,
+                        "best_step": best_step, "best_checkpoint": best_name, "last_step": last_step,
+                        "early_stopped_at": callback.early_stopped_at}
+        if best_step != last_step:
+            M.load_checkpoint_weights(model, Path(best_ckpt) / "model_state")
+            events.emit("log", level="info", message=(
+                f"kept the best weights: step {best_step}, validation {best_metric[0]} "
+                f"{trainer.state.best_metric:.4f}"))
     final = run_dir / "final"
     tmp = run_dir / ".final.tmp"
     if job.method == "lora":
@@ -338,7 +419,7 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
 
     (tmp / "workbench_run.json").write_text(json.dumps({
         "base_model_path": str(base), "base_model": job.base_model, "method": job.method,
-        "family": family, "template": task.template, "task": task.task.value,
+        "family": family, "template": template.template, "task": template.task.value, **weights_info,
     }, ensure_ascii=False, indent=2), encoding="utf-8")
     if final.exists():
         import shutil

@@ -57,11 +57,20 @@ def run(run_dir: Path) -> int:
                 "(or use LoRA instead of full fine-tuning), then start again or resume.")
         else:
             status, error = "failed", f"Training failed: {text}. The details are in worker.log."
-    events.emit("end", status=status, error=error, peak_rss_mb=_peak_rss_mb())
+    events.emit("end", status=status, error=error, peak_rss_mb=_peak_rss_mb(), cpu_seconds=_cpu_seconds())
     events.close()
     if lock is not None:
         lock.release()
     return 0 if status in ("completed", "stopped") else 1
+
+
+def _cpu_seconds() -> float | None:
+    """CPU time (user + system) of this process: what the training cost on a shared machine."""
+    try:
+        t = os.times()
+        return round(t.user + t.system, 2)
+    except OSError:
+        return None
 
 
 def _peak_rss_mb() -> float | None:

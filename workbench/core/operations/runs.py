@@ -48,22 +48,24 @@ def _template(project: Project):
 
 
 def recommended_settings(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: str | None = None,
-                         template=None, device: str = "cpu") -> tuple[dict[str, Any], Any]:
+                         template=None, device: str = "cpu",
+                         time_budget_min: float | None = None) -> tuple[dict[str, Any], Any]:
     """The template's defaults with what the data recommends on top, and the recommendation
-    itself (time and memory estimates, notes)."""
+    itself (time and memory estimates, notes). ``time_budget_min`` bounds the training time
+    (default 10 minutes, see core/recommend.py)."""
     from ..recommend import recommend
 
     template = template or _template(project)
     method = method or default_method(base_model)
-    rec = recommend(template, project.config.stats, device, base_model, method)
+    rec = recommend(template, project.config.stats, device, base_model, method, time_budget_min=time_budget_min)
     values = dict(template.hyperparameter_defaults())
     values.update(batch_size=rec.batch_size, max_length=rec.max_length, epochs=rec.epochs,
-                  learning_rate=rec.learning_rate)
+                  learning_rate=rec.learning_rate, eval_steps=rec.eval_steps)
     return values, rec
 
 
 def build_job(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: str | None = None,
-              template=None, **settings: Any) -> JobSpec:
+              template=None, time_budget_min: float | None = None, **settings: Any) -> JobSpec:
     """The job for a new run. A setting left out or None takes the recommended value.
 
     Checking and saving go together unless asked otherwise: ``save_steps`` defaults to
@@ -80,7 +82,7 @@ def build_job(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: st
         raise WorkbenchError("Choose a base model: a built-in model, a model folder on this computer or a model id.")
     template = template or _template(project)
     method = method or default_method(base_model)
-    values, _ = recommended_settings(project, base_model, method, template=template)
+    values, _ = recommended_settings(project, base_model, method, template=template, time_budget_min=time_budget_min)
     given = {k: v for k, v in settings.items() if v is not None}
     if given.get("max_steps") is not None and given["max_steps"] <= 0:
         given["max_steps"] = -1

@@ -82,6 +82,30 @@ def metric_note(key: str) -> str:
     }.get(key, "")
 
 
+def baseline_sentence(comparison: dict | None) -> str:
+    """The eval result's baseline comparison (metrics.json ``baseline.comparison``) in words."""
+    from PySide6.QtCore import QCoreApplication
+
+    if not comparison:
+        return ""
+    key = comparison.get("metric", "")
+    ours, theirs, diff = comparison.get("model"), comparison.get("baseline"), comparison.get("difference")
+    if not all(isinstance(v, (int, float)) for v in (ours, theirs, diff)):
+        return ""
+    args = (_fmt(key, abs(diff)), metric_title(key), _fmt(key, ours), _fmt(key, theirs))
+    if key == "macro_f1":
+        text = (QCoreApplication.translate("EvaluatePage", "The fine-tuned model beats a simple word-statistics "
+                                           "baseline by {0} {1} ({2} vs {3}).") if comparison.get("beats") else
+                QCoreApplication.translate("EvaluatePage", "The fine-tuned model does not beat a simple "
+                                           "word-statistics baseline: {1} {2} vs {3}, {0} lower."))
+    else:
+        text = (QCoreApplication.translate("EvaluatePage", "The fine-tuned model beats a simple retrieval "
+                                           "baseline by {0} {1} ({2} vs {3}).") if comparison.get("beats") else
+                QCoreApplication.translate("EvaluatePage", "The fine-tuned model does not beat a simple "
+                                           "retrieval baseline: {1} {2} vs {3}, {0} lower."))
+    return text.format(*args)
+
+
 def wrong_positions(df: pd.DataFrame) -> np.ndarray:
     """Row positions of wrong predictions: ``correct`` false, else prediction != reference."""
     if "correct" in df.columns:
@@ -353,6 +377,7 @@ class EvaluatePage(QWidget):
         self.cards.clear()
         m = result.get("metrics") or {}
         base = result.get("base") or {}
+        baseline = result.get("baseline") or {}
         col = 0
         for key in CARD_METRICS:
             v = m.get(key)
@@ -362,6 +387,9 @@ class EvaluatePage(QWidget):
             b = base.get(key)
             if isinstance(b, (int, float)):
                 note = self.tr("base model {0}; {1}").format(_fmt(key, b), note)
+            c = baseline.get(key)
+            if isinstance(c, (int, float)):
+                note = self.tr("baseline {0}; {1}").format(_fmt(key, c), note)
             card = MetricCard(metric_title(key), _fmt(key, v), note)
             self.cards[key] = card
             self.cards_row.addWidget(card, 0, col)
@@ -377,6 +405,9 @@ class EvaluatePage(QWidget):
             lines.append(self.tr("<b>{0}</b> rows of the {1} split · model {2} ({3})").format(
                 result.get("rows"), split_name(result.get("split")), setting_text("base_model", result.get("base_model")),
                 method_name(result.get("method"))))
+        verdict = baseline_sentence(baseline.get("comparison"))
+        if verdict:
+            lines.append(verdict)
         per = m.get("per_class") or {}
         self.class_table.setRowCount(len(per))
         right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter

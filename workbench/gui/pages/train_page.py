@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from ...core.errors import WorkbenchError
 from ...core.jobs import JobSpec, read_job
 from ...core.operations import runs as ops
+from ...core.recommend import DEFAULT_TIME_BUDGET_MIN
 from ...core.runs import RunBusy, format_duration, summarize
 from ..i18n import localized
 from ..resources import icon
@@ -194,6 +195,16 @@ class TrainPage(QWidget):
         self.preset_combo.currentIndexChanged.connect(self._on_preset_combo_changed)
         prow.addWidget(QLabel(self.tr("Preset")))
         prow.addWidget(self.preset_combo, 1)
+        self.time_budget = QDoubleSpinBox()
+        self.time_budget.setRange(0.5, 24 * 60)
+        self.time_budget.setDecimals(1)
+        self.time_budget.setValue(DEFAULT_TIME_BUDGET_MIN)
+        self.time_budget.setSuffix(self.tr(" min"))
+        self.time_budget.setToolTip(self.tr("How long training may take: the recommended settings for the built-in "
+                                            "model fit this time on this computer."))
+        self.time_budget.valueChanged.connect(self._on_time_budget_changed)
+        prow.addWidget(QLabel(self.tr("Time budget")))
+        prow.addWidget(self.time_budget)
         hv.addLayout(prow)
         self.hp_form = QFormLayout()
         for name, (is_int, dec) in HYPER.items():
@@ -396,7 +407,7 @@ class TrainPage(QWidget):
             return None
         base = self.base_model() or ops.DEFAULT_BASE_MODEL
         return ops.recommended_settings(self.session.project, base, self.method_combo.currentData(),
-                                        template=template)[1]
+                                        template=template, time_budget_min=self.time_budget.value())[1]
 
     def apply_recommended(self) -> None:
         template = self.session.template
@@ -404,7 +415,8 @@ class TrainPage(QWidget):
             return
         base = self.base_model() or ops.DEFAULT_BASE_MODEL
         values, _ = ops.recommended_settings(self.session.project, base, self.method_combo.currentData(),
-                                             template=template)
+                                             template=template, time_budget_min=self.time_budget.value())
+        self.eval_steps.setValue(int(values.pop("eval_steps", self.eval_steps.value())))
         self._set_values(values)
         self.preset_combo.blockSignals(True)
         self.preset_combo.setCurrentIndex(0)
@@ -430,6 +442,13 @@ class TrainPage(QWidget):
             return
         self._set_values(template.presets[data].values)
         self._update_estimate()
+
+    @Slot(float)
+    def _on_time_budget_changed(self, _v: float) -> None:
+        if self.preset_combo.currentIndex() == 0:  # the recommended settings follow the budget
+            self.apply_recommended()
+        else:
+            self._update_estimate()
 
     @Slot()
     def _on_hyper_changed(self, *_):

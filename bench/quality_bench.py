@@ -1,0 +1,148 @@
+"""Does the built-in model earn its training time? Side by side, in one run, on real data.
+
+Prepares the file with the template's cleaning recipe (the project's labels taken from
+the data with ``--labels from-data``), trains the built-in default with the recommended
+settings through the real worker (``workbench train``), and evaluates it with
+``workbench eval``, which also fits the classical baseline (character 1-3-gram TF-IDF +
+logistic regression) on the same train split and scores it on the same test rows.
+Prints both macro-F1 values, their ratio (target: at least 1.0), the training time as
+CPU seconds of the worker process (the machine may be shared, so wall time is shown too;
+target: at most 5 CPU-minutes), the estimate the recommendation gave, and the
+evaluation time.
+
+    python bench/quality_bench.py --input FILE --template ID [--mapping ROLE=COLUMN ...]
+        [--labels from-data|A,B,C] [--time-budget MIN] [--base-model builtin:small]
+        [--max-chars N] [--project DIR] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from workbench.core.cleaning import Recipe  # noqa: E402
+from workbench.core.dataio import read_table  # noqa: E402
+from workbench.core.mapping import apply_mapping, suggest_mapping  # noqa: E402
+from workbench.core.project import SplitSettings, prepare  # noqa: E402
+from workbench.core.recommend import recommend  # noqa: E402
+from workbench.core.task import TaskSpec  # noqa: E402
+from workbench.core.templates import TemplateCatalog  # noqa: E402
+
+
+def wb(*args: str, timeout: int = 7200) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "workbench", *args], capture_output=True, text=True,
+                          timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def data_labels(path: str, template, mapping: dict[str, str]) -> list[str]:
+    """The label set of the file itself, most frequent first (after the recipe's text clean-up)."""
+    df, _ = read_table(path)
+    mapped = apply_mapping(df, template, {**suggest_mapping(template, list(df.columns)), **mapping})
+    labels = mapped["label"].dropna().astype(str).str.strip()
+    import unicodedata
+
+    counts = Counter(unicodedata.normalize("NFKC", v) for v in labels if v)
+    return [lab for lab, _ in counts.most_common()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--input", required=True)
+    p.add_argument("--template", required=True)
+    p.add_argument("--mapping", nargs="*", default=[], metavar="ROLE=COLUMN")
+    p.add_argument("--labels", default="from-data", help="from-data (default) or a comma-separated label list")
+    p.add_argument("--base-model", default="builtin:small")
+    p.add_argument("--time-budget", type=float, help="minutes (default: the recommendation's, 10)")
+    p.add_argument("--max-chars", type=int, help="raise the recipe's length limit (long legal texts)")
+    p.add_argument("--project", help="project folder to create (default: a temporary one)")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+
+    template = TemplateCatalog().get(args.template)
+    mapping = dict(m.split("=", 1) for m in args.mapping)
+    labels = data_labels(args.input, template, mapping) if args.labels == "from-data" else \
+        [x.strip() for x in args.labels.split(",") if x.strip()]
+    recipe = Recipe.from_template(template)
+    for step in recipe.steps:
+        if step.op == "normalize_labels":
+            step.params.update(labels=labels, aliases={})
+        if step.op == "length_filter" and args.max_chars:
+            step.params["max_chars"] = args.max_chars
+    task = TaskSpec.from_template(template, mapping or None).with_labels(labels, {})
+    root = Path(args.project) if args.project else Path(tempfile.mkdtemp(prefix="quality-bench-")) / "project"
+
+    t0 = time.perf_counter()
+    project, summary = prepare(template, args.input, root, recipe=recipe, mapping=mapping or None, task=task,
+                               split=SplitSettings(train=0.8, val=0.1, test=0.1, seed=0))
+    prep_s = time.perf_counter() - t0
+    stats = project.config.stats
+    rec = recommend(template, stats, "cpu", args.base_model, "full", time_budget_min=args.time_budget)
+
+    train_args = ["train", "--project", str(root), "--base-model", args.base_model, "--json"]
+    if args.time_budget is not None:
+        train_args += ["--time-budget", str(args.time_budget)]
+    t0 = time.perf_counter()
+    res = wb(*train_args)
+    train_wall = time.perf_counter() - t0
+    events = [json.loads(line) for line in res.stdout.splitlines() if line.startswith("{")]
+    end = next((e for e in reversed(events) if e.get("event") == "end"), {})
+    if end.get("status") != "completed":
+        print(res.stdout[-3000:], res.stderr[-3000:], file=sys.stderr)
+        return 1
+    start = next(e for e in events if e.get("event") == "start")
+    run_id = sorted(p.name for p in project.runs_dir.iterdir() if (p / "job.json").is_file())[-1]
+    run_info = json.loads((project.runs_dir / run_id / "final" / "workbench_run.json").read_text(encoding="utf-8"))
+
+    t0 = time.perf_counter()
+    ev = wb("eval", "--project", str(root), "--run", run_id, "--json")
+    eval_wall = time.perf_counter() - t0
+    if ev.returncode != 0:
+        print(ev.stderr[-3000:], file=sys.stderr)
+        return 1
+    out_text = ev.stdout.strip()
+    result = json.loads(out_text[out_text.index("{"):] if not out_text.startswith("{") else out_text)
+    model_f1 = result["metrics"]["macro_f1"]
+    base_f1 = result["baseline"]["macro_f1"]
+    train_cpu = end.get("cpu_seconds")
+    out = {
+        "input": args.input, "template": args.template, "labels": len(labels), "rows": stats["rows_clean"],
+        "splits": stats["splits"], "prepare_s": round(prep_s, 1),
+        "recommended": {"epochs": rec.epochs, "batch_size": rec.batch_size, "max_length": rec.max_length,
+                        "learning_rate": rec.learning_rate, "total_steps": rec.total_steps,
+                        "est_seconds": rec.est_seconds},
+        "steps": start.get("total_steps"), "best_step": run_info.get("best_step"),
+        "last_step": run_info.get("last_step"), "early_stopped_at": run_info.get("early_stopped_at"),
+        "train_cpu_s": train_cpu, "train_wall_s": round(train_wall, 1),
+        "eval_wall_s": round(eval_wall, 1), "eval_in_process_s": result.get("seconds"),
+        "model_accuracy": result["metrics"]["accuracy"], "model_macro_f1": model_f1,
+        "baseline_accuracy": result["baseline"]["accuracy"], "baseline_macro_f1": base_f1,
+        "baseline_fit_s": result["baseline"]["fit_seconds"],
+        "ratio": round(model_f1 / base_f1, 4) if base_f1 else None,
+        "project": str(root),
+    }
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    print(f"{Path(args.input).name}: {out['rows']} rows after cleaning, {len(labels)} labels, "
+          f"splits {stats['splits']}")
+    print(f"  recommended: {rec.epochs:g} epochs x {rec.batch_size} rows, max length {rec.max_length}, "
+          f"lr {rec.learning_rate:g}, estimate {rec.est_seconds / 60:.1f} min")
+    print(f"  trained {out['last_step']} of {out['steps']} steps (best at step {out['best_step']}): "
+          f"{(train_cpu or 0) / 60:.2f} CPU-minutes of the worker, {train_wall / 60:.2f} minutes wall")
+    print(f"  macro-F1   built-in {model_f1:.4f}   baseline {base_f1:.4f}   ratio {out['ratio']:.3f}")
+    print(f"  accuracy   built-in {out['model_accuracy']:.4f}   baseline {out['baseline_accuracy']:.4f}")
+    print(f"  evaluation {eval_wall:.1f} s wall ({result.get('seconds')} s in the evaluator)")
+    print(json.dumps(out, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
