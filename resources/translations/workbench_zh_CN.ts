@@ -1209,13 +1209,8 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>独立的预测脚本（输入 CSV/JSONL，输出预测）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="112"/>
-        <source>the packages predict.py needs</source>
-        <translation>predict.py 所需的软件包</translation>
-    </message>
-    <message>
         <location filename="../../workbench/gui/pages/export_page.py" line="116"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="359"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="363"/>
         <source>8-bit (int8) static model</source>
         <translation>8 位（int8）静态图模型</translation>
     </message>
@@ -1225,158 +1220,183 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>分词器文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="154"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="118"/>
+        <source>prediction service (HTTP, OpenAI-compatible for answers)</source>
+        <translation>预测服务（HTTP；生成式任务兼容 OpenAI 接口）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="119"/>
+        <source>the model code predict.py and serve.py share</source>
+        <translation>predict.py 与 serve.py 共用的模型代码</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="120"/>
+        <source>builds a container image that runs serve.py</source>
+        <translation>构建运行 serve.py 的容器镜像</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="121"/>
+        <source>ONNX step of generation with a key/value cache</source>
+        <translation>带键值缓存的 ONNX 逐步生成模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="158"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="156"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="160"/>
         <source>Formats</source>
         <translation>导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="164"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="168"/>
         <source>Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact</source>
         <translation>同时导出 8 位（int8）模型：体积更小、在处理器上更快，精度略低</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="166"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="170"/>
         <source>The bundle holds the model, a stand-alone predict.py, its requirements and a model card with the evaluation figures. Every format is checked against the trained model.</source>
         <translation>导出包含模型、独立的 predict.py 预测脚本、依赖清单以及附带评估结果的模型说明。每种格式都会与训练所得的模型逐一核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="172"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="176"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="175"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="179"/>
         <source>Open the bundle&apos;s folder</source>
         <translation>打开导出文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="185"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="189"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="185"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="189"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="185"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="189"/>
         <source>Check against the trained model</source>
         <translation>与训练所得模型的核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="186"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="190"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="203"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="207"/>
         <source>File or folder</source>
         <translation>文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="203"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="207"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="203"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="207"/>
         <source>What it is</source>
         <translation>说明</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="215"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="219"/>
         <source>The export command&apos;s messages appear here while it runs.</source>
         <translation>导出命令运行时的消息会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="218"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="222"/>
         <source>Bundle contents</source>
         <translation>包内容</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="219"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="223"/>
         <source>Export log</source>
         <translation>导出日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="237"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="241"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="266"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="270"/>
         <source>Exported earlier into {0}.</source>
         <translation>之前已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="286"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="290"/>
         <source>No format chosen</source>
         <translation>未选择导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="286"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="290"/>
         <source>Tick at least one format to export.</source>
         <translation>请至少勾选一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="289"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="293"/>
         <source>Exporting {0} in a separate process…</source>
         <translation>正在独立进程中导出 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="309"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="313"/>
         <source>Exporting: {0}</source>
         <translation>正在导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="316"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="317"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="320"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="321"/>
         <source>The export printed no result.</source>
         <translation>导出命令没有输出结果。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="317"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="321"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="321"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="325"/>
         <source>Exported into {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="363"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="367"/>
         <source>same answers as the evaluation on {0} of {1} test rows</source>
         <translation>{1} 条测试数据中有 {0} 条与评估结果相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="365"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="369"/>
         <source>predict.py (run as a user would)</source>
         <translation>predict.py（按用户的方式运行）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="377"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="381"/>
         <source>&lt;b&gt;Speed&lt;/b&gt; (median per request on this computer): {0}</source>
         <translation>&lt;b&gt;速度&lt;/b&gt;（本机上每次请求的中位数）：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="380"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="384"/>
         <source>Processor: {0}; measured on {1} requests, one at a time.</source>
         <translation>处理器：{0}；逐条测量了 {1} 次请求。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="295"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="299"/>
         <source>Exporting {0}</source>
         <translation>正在导出 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="333"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="112"/>
+        <source>the packages predict.py and serve.py need</source>
+        <translation>predict.py 和 serve.py 所需的软件包</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="337"/>
         <source>Export cancelled; nothing was written.</source>
         <translation>导出已取消，没有写入任何文件。</translation>
     </message>
