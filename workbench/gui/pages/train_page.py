@@ -247,6 +247,7 @@ class TrainPage(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setWidget(settings)
         scroll.setMinimumWidth(340)
+        self.settings_scroll = scroll
 
         # live view
         live = QWidget()
@@ -352,6 +353,18 @@ class TrainPage(QWidget):
         runs = list(self.session.monitor.runs)
         self.select_run(runs[-1] if runs else None)
         self._update_buttons()
+        self._fit_settings_column()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._fit_settings_column()
+
+    def _fit_settings_column(self) -> None:
+        # as wide as its rows need once styled and filled (font, language, preset names decide it),
+        # so that no control is cut off on the right behind a horizontal scroll bar
+        scroll = self.settings_scroll
+        scroll.setMinimumWidth(scroll.widget().minimumSizeHint().width()
+                               + scroll.verticalScrollBar().sizeHint().width() + 2 * scroll.frameWidth())
 
     # ------------------------------------------------------------------ settings
     def base_model(self) -> str:
