@@ -770,6 +770,7 @@ class TrainPage(QWidget):
 
     def _apply_events(self, run_id: str, events: list[dict]) -> None:
         last_step = None
+        completed = False
         for ev in events:
             kind = ev.get("event")
             if kind == "step":
@@ -797,8 +798,7 @@ class TrainPage(QWidget):
                 if ev.get("error"):
                     text += f"\n{ev['error']}"
                 self._append_log(text)
-                if ev.get("status") == "completed" and self.total_steps:
-                    self.progress.setValue(1000)
+                completed = ev.get("status") == "completed"
         if last_step is not None:
             step = last_step.get("step", 0)
             total = self.total_steps or 0
@@ -806,6 +806,9 @@ class TrainPage(QWidget):
                 self.progress.setValue(int(1000 * min(step / total, 1.0)))
             self._last_step = last_step
             self._show_progress_text(run_id)
+        # after the steps: a run read in one go (a reopened project) ends full even if it stopped early
+        if completed and self.total_steps:
+            self.progress.setValue(1000)
         self.curve_updated.emit(run_id, self.loss_plot.point_count("loss"))
 
     def _append_log(self, text: str) -> None:
