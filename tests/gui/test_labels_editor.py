@@ -194,3 +194,20 @@ def test_codes_get_names_without_typing_json(qtbot, session, tasks, tmp_path, mo
         qtbot.mouseClick(editor.codes_button, Qt.MouseButton.LeftButton)
     assert page.task.labels == ["负面", "中性", "正面"]
     assert set(page.cleaned_df["label"].astype(str)) == {"负面", "中性", "正面"}
+
+
+def test_a_second_file_whose_columns_do_not_map_clears_the_first_files_labels(page, qtbot, tmp_path):
+    """Importing another file (here a JSON array with query/label) must not leave the previous file's
+    label table on the Labels tab while the mapping waits for the user."""
+    import json
+
+    assert page.labels_editor.table_data is not None
+    other = tmp_path / "dev.json"
+    other.write_text(json.dumps([{"id": f"s{i}", "query": f"问题{i}", "label": ["治疗方案", "其他"][i % 2]}
+                                 for i in range(40)], ensure_ascii=False), encoding="utf-8")
+    with qtbot.waitSignal(page.loaded, timeout=30000):
+        page.import_file(other)
+    assert page.mapping["text"] is None  # "query" is no known header: the mapping waits for the user
+    qtbot.waitUntil(lambda: not page._clean_timer.isActive(), timeout=5000)
+    assert page.labels_editor.table_data is None
+    assert page.labels_editor.values_table.rowCount() == 0
