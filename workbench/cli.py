@@ -512,6 +512,10 @@ def cmd_playground(args: argparse.Namespace) -> int:
                "temperature": args.temperature, "top_p": args.top_p, "max_new_tokens": args.max_new_tokens,
                "seed": args.seed}
     for event in pg.stream(request):
+        if args.json:  # one event a line (token, labels, done): the window words them itself
+            sys.stdout.write(json.dumps(event, ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+            continue
         if event["event"] == "token":
             sys.stdout.write(event["text"])
             sys.stdout.flush()
@@ -599,6 +603,7 @@ def _add_eval_export_parsers(sub) -> None:
     pg.add_argument("--seed", type=int)
     pg.add_argument("--base", action="store_true", help="use the base model instead of the fine-tuned one")
     pg.add_argument("--device", default="cpu")
+    pg.add_argument("--json", action="store_true", help="one JSON event a line (token, labels, done)")
     pg.set_defaults(func=cmd_playground)
 
 

@@ -373,7 +373,7 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data_page.py" line="348"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1061"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1063"/>
         <source>Cleaning</source>
         <translation>清洗</translation>
     </message>
@@ -598,102 +598,102 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>请先修正上面的列对应关系，清洗和准备数据需要它。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="826"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="828"/>
         <source>The mapping is complete.</source>
         <translation>列对应关系已完整。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="886"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="888"/>
         <source>add {0}</source>
         <translation>添加“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="895"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="897"/>
         <source>remove {0}</source>
         <translation>删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="904"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="906"/>
         <source>move {0}</source>
         <translation>移动“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="912"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="914"/>
         <source>switch on {0}</source>
         <translation>开启“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="912"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="914"/>
         <source>switch off {0}</source>
         <translation>关闭“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="937"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="939"/>
         <source>change {0}</source>
         <translation>修改“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="969"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="971"/>
         <source>Select a step to see and change its settings.</source>
         <translation>选择一个步骤以查看和修改它的设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="990"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="992"/>
         <source>(row dropped)</source>
         <translation>（该行已删除）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1003"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1005"/>
         <source>Affected rows (before → after): {0} of them shown</source>
         <translation>受影响的行（处理前 → 处理后）：显示其中 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1004"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1006"/>
         <source>Affected rows: none in this data</source>
         <translation>受影响的行：这份数据中没有</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1048"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1050"/>
         <source>{0} rows imported → {1} rows after cleaning.</source>
         <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1059"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1061"/>
         <source>Cleaning failed</source>
         <translation>清洗失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1077"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1079"/>
         <source>The three parts add up to {0:g}%; they must add up to 100%.</source>
         <translation>三部分合计 {0:g}%，必须等于 100%。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1080"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1082"/>
         <source>The training part cannot be empty.</source>
         <translation>训练部分不能为空。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1086"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1088"/>
         <source>About {0} training, {1} validation and {2} test rows.</source>
         <translation>约 {0} 行用于训练、{1} 行用于验证、{2} 行用于测试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1089"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1091"/>
         <source>The split is valid.</source>
         <translation>划分比例有效。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1101"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1103"/>
         <source>The split is not valid</source>
         <translation>划分比例无效</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1127"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1129"/>
         <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
         <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1131"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1133"/>
         <source>Preparing the data</source>
         <translation>正在准备数据</translation>
     </message>
@@ -718,17 +718,17 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1146"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1148"/>
         <source>change the labels</source>
         <translation>修改标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1155"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1157"/>
         <source>edit the prompt</source>
         <translation>编辑提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1184"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1186"/>
         <source>Saving the template</source>
         <translation>正在保存模板</translation>
     </message>
@@ -1084,6 +1084,13 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <location filename="../../workbench/gui/pages/evaluate_page.py" line="463"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="501"/>
+        <source>Label: {0}
+Most likely: {1}</source>
+        <translation>标签：{0}
+可能性最高：{1}</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate_page.py" line="326"/>
@@ -2289,7 +2296,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="51"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="272"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="274"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -2426,7 +2433,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="182"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="290"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="292"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -2574,213 +2581,213 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="257"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="259"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="269"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="290"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="271"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="292"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="269"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="272"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="299"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="271"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="274"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="301"/>
         <source>step</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="270"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="272"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="271"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="273"/>
         <source>validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="273"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="275"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="289"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="291"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="289"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="291"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="289"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="291"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="289"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="291"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="290"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="292"/>
         <source>Validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="299"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="301"/>
         <source>Training loss of the runs ticked in the list</source>
         <translation>列表中勾选的训练的损失曲线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="309"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="311"/>
         <source>Runs</source>
         <translation>训练记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="310"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="312"/>
         <source>Compare runs</source>
         <translation>对比训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="311"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="313"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="328"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="330"/>
         <source>Recommended for this data</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="380"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="394"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="397"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="411"/>
         <source>The built-in model starts from random weights, so all of its weights are trained (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型从随机权重开始，所以训练全部权重（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="400"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="414"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="469"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="483"/>
         <source>About {0} steps, roughly {1} and {2:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1}、{2:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="482"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="496"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="489"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="503"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="523"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="537"/>
         <source>The data is not prepared</source>
         <translation>数据尚未准备好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="524"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="538"/>
         <source>Prepare the data on the Data page first (Save and prepare the data).</source>
         <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="529"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="543"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="545"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="559"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="562"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="566"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="576"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="580"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="569"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="583"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="715"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="729"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="772"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="787"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="776"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="791"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="778"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="793"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="781"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="796"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="785"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="800"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="734"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="748"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="563"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="577"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="713"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="727"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="718"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="732"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="719"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="733"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="737"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="751"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="755"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="769"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

@@ -57,7 +57,10 @@ def test_sample_project_to_export(qtbot, tmp_path):
     with qtbot.waitSignal(ev.playground_finished, timeout=300000) as answered:
         ev._on_generate_clicked()
     assert answered.args[0].strip() and "error" not in answered.args[0].lower(), answered.args[0]
-    assert "label:" in answered.args[0]
+    # worded by the window from the command's JSON events, not the terminal's "label: ... (…)" line
+    first = answered.args[0].splitlines()[0]
+    assert first.startswith("Label: ") and first[len("Label: "):] in w.session.project.task.labels, answered.args[0]
+    assert "label:" not in answered.args[0] and "Most likely: " in answered.args[0]
 
     ex = w.show_step("export")
     with qtbot.waitSignal(ex.export_finished, timeout=300000):

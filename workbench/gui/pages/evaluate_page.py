@@ -465,7 +465,7 @@ class EvaluatePage(QWidget):
     # ------------------------------------------------------------------ playground
     def playground_args(self, run_id: str, prompt: str) -> list[str]:
         # "--" ends the options: a prompt may start with "-"
-        return ["playground", "--project", str(self.session.project.root), "--run", run_id, "--", prompt]
+        return ["playground", "--project", str(self.session.project.root), "--run", run_id, "--json", "--", prompt]
 
     @Slot()
     def _on_generate_clicked(self) -> None:
@@ -478,17 +478,32 @@ class EvaluatePage(QWidget):
         self.answer.clear()
         self.generate_button.setEnabled(False)
         op = self.tasks.command(self.playground_args(run_id, text), self.tr("Asking the model"))
-        op.output.connect(self._on_play_output)
+        op.line.connect(self._on_play_line)
         op.on_failure(lambda msg: self.answer.appendPlainText("\n" + msg))
         op.finished.connect(self._on_play_finished)
         self.play_op = op
         op.run()
 
     @Slot(str)
-    def _on_play_output(self, chunk: str) -> None:
+    def _on_play_line(self, line: str) -> None:
+        """One event of ``playground --json``: answer text as it streams, or the chosen label."""
+        try:
+            ev = json.loads(line)
+        except ValueError:
+            return
+        if not isinstance(ev, dict):
+            return
+        if ev.get("event") == "token":
+            self._append_answer(str(ev.get("text", "")))
+        elif ev.get("event") == "labels":
+            probs = sorted((ev.get("probabilities") or {}).items(), key=lambda kv: -kv[1])[:5]
+            shown = "  ·  ".join(f"{lab} {p:.1%}" for lab, p in probs)
+            self._append_answer(self.tr("Label: {0}\nMost likely: {1}").format(ev.get("label", ""), shown))
+
+    def _append_answer(self, text: str) -> None:
         cursor = self.answer.textCursor()
         cursor.movePosition(cursor.MoveOperation.End)
-        cursor.insertText(chunk)
+        cursor.insertText(text)
         self.answer.setTextCursor(cursor)
 
     @Slot()
