@@ -360,9 +360,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if status != "completed":
         return 1
     print()
-    ns = argparse.Namespace(project=str(project.root), run=run_dir.name, compare_base=False, split="test",
-                            device="cpu", max_new_tokens=48, limit=None, json=False)
-    cmd_eval(ns)
+    # through the real parser, so the evaluation gets every option's default
+    cmd_eval(build_parser().parse_args(["eval", "--project", str(project.root), "--run", run_dir.name,
+                                        "--max-new-tokens", "48"]))
     print(f"\nNext: open the desktop application with '{Path(sys.argv[0]).name} gui --project {project.root}', "
           f"or export with 'workbench export --project {project.root} --run {run_dir.name}'.")
     return 0
