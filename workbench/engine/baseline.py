@@ -37,10 +37,11 @@ DESCRIPTION = {
 
 
 def _vectorizer():
+    import numpy as np
     from sklearn.feature_extraction.text import TfidfVectorizer
 
     return TfidfVectorizer(analyzer="char", ngram_range=NGRAMS, sublinear_tf=True, max_features=MAX_FEATURES,
-                           dtype="float32")
+                           dtype=np.float32)  # the type itself: the string "float32" warns
 
 
 def is_skewed(labels: Sequence[str]) -> bool:
