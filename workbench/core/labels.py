@@ -40,6 +40,8 @@ class LabelChoice(BaseModel):
     excluded: list[str] = Field(default_factory=list)  # labels whose rows are dropped
     min_rows: int | None = Field(default=None, ge=1)  # None: enough rows to reach every split
     several: Literal["drop", "first"] = "drop"  # rows whose label cell lists several labels
+    multi_label: bool = False  # a row's label cell is a set of labels (see multilabel.py)
+    separator: str | None = None  # multi-label text cells: the separator (None: the default set)
 
 
 def choice_from_recipe(recipe: Mapping | None, base_labels: Sequence[str],
