@@ -442,6 +442,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     m, base, baseline = result["metrics"], result.get("base"), result.get("baseline")
     keys = (["accuracy", "macro_f1"] if result["task"] == "classification" else ["rouge_l", "bleu", "exact_match"]) \
         + ["eval_loss", "perplexity"]
+    if m.get("multi_label"):
+        keys = ["micro_f1", "macro_f1", "subset_accuracy", "hamming_loss", "eval_loss"]
     print(f"run {result['run']} ({result['source']}) on {result['rows']} '{result['split']}' samples:")
     print(f"  {'metric':<14}{'fine-tuned':>12}" + (f"{'base':>12}" if base else "")
           + (f"{'baseline':>12}" if baseline else ""))
@@ -450,6 +452,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
               + (f"{_fmt_metric(baseline.get(k)):>12}" if baseline else ""))
     if (baseline or {}).get("comparison"):
         print(baseline["comparison"]["sentence"])
+    if m.get("multi_label"):
+        tuning = m.get("threshold_tuning") or {}
+        print(f"  threshold {m['threshold']:.2f}" + (f" (best macro-F1 on {tuning['val_rows']} validation rows)"
+                                                   if tuning.get("tuned_on") else ""))
     for lab, v in (m.get("per_class") or {}).items():
         print(f"  {lab}: precision {v['precision']:.3f} recall {v['recall']:.3f} f1 {v['f1']:.3f} ({v['support']})")
     print(f"report      {files['report']}")
