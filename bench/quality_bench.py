@@ -23,17 +23,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from workbench.core.cleaning import Recipe  # noqa: E402
-from workbench.core.dataio import read_table  # noqa: E402
-from workbench.core.mapping import apply_mapping, suggest_mapping  # noqa: E402
+from workbench.core.labels import LabelChoice  # noqa: E402
 from workbench.core.project import SplitSettings, prepare  # noqa: E402
 from workbench.core.recommend import recommend  # noqa: E402
-from workbench.core.task import TaskSpec  # noqa: E402
 from workbench.core.templates import TemplateCatalog  # noqa: E402
 
 
@@ -42,15 +39,16 @@ def wb(*args: str, timeout: int = 7200) -> subprocess.CompletedProcess:
                           timeout=timeout, stdin=subprocess.DEVNULL)
 
 
-def data_labels(path: str, template, mapping: dict[str, str]) -> list[str]:
-    """The label set of the file itself, most frequent first (after the recipe's text clean-up)."""
-    df, _ = read_table(path)
-    mapped = apply_mapping(df, template, {**suggest_mapping(template, list(df.columns)), **mapping})
-    labels = mapped["label"].dropna().astype(str).str.strip()
-    import unicodedata
-
-    counts = Counter(unicodedata.normalize("NFKC", v) for v in labels if v)
-    return [lab for lab, _ in counts.most_common()]
+def last_json(stdout: str) -> dict:
+    """The command's result: the last JSON object on stdout (progress lines may come first)."""
+    lines = stdout.strip().splitlines()
+    for i in range(len(lines) - 1, -1, -1):
+        if lines[i].startswith("{"):
+            try:
+                return json.loads("\n".join(lines[i:]))
+            except ValueError:
+                continue
+    raise ValueError("no JSON result on stdout")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,19 +66,16 @@ def main(argv: list[str] | None = None) -> int:
 
     template = TemplateCatalog().get(args.template)
     mapping = dict(m.split("=", 1) for m in args.mapping)
-    labels = data_labels(args.input, template, mapping) if args.labels == "from-data" else \
-        [x.strip() for x in args.labels.split(",") if x.strip()]
+    labels = LabelChoice(source="data") if args.labels == "from-data" else \
+        LabelChoice(source="list", labels=[x.strip() for x in args.labels.split(",") if x.strip()])
     recipe = Recipe.from_template(template)
     for step in recipe.steps:
-        if step.op == "normalize_labels":
-            step.params.update(labels=labels, aliases={})
         if step.op == "length_filter" and args.max_chars:
             step.params["max_chars"] = args.max_chars
-    task = TaskSpec.from_template(template, mapping or None).with_labels(labels, {})
     root = Path(args.project) if args.project else Path(tempfile.mkdtemp(prefix="quality-bench-")) / "project"
 
     t0 = time.perf_counter()
-    project, summary = prepare(template, args.input, root, recipe=recipe, mapping=mapping or None, task=task,
+    project, summary = prepare(template, args.input, root, recipe=recipe, mapping=mapping or None, labels=labels,
                                split=SplitSettings(train=0.8, val=0.1, test=0.1, seed=0))
     prep_s = time.perf_counter() - t0
     stats = project.config.stats
@@ -107,13 +102,12 @@ def main(argv: list[str] | None = None) -> int:
     if ev.returncode != 0:
         print(ev.stderr[-3000:], file=sys.stderr)
         return 1
-    out_text = ev.stdout.strip()
-    result = json.loads(out_text[out_text.index("{"):] if not out_text.startswith("{") else out_text)
+    result = last_json(ev.stdout)
     model_f1 = result["metrics"]["macro_f1"]
     base_f1 = result["baseline"]["macro_f1"]
     train_cpu = end.get("cpu_seconds")
     out = {
-        "input": args.input, "template": args.template, "labels": len(labels), "rows": stats["rows_clean"],
+        "input": args.input, "template": args.template, "labels": len(project.task.labels), "rows": stats["rows_clean"],
         "splits": stats["splits"], "prepare_s": round(prep_s, 1),
         "recommended": {"epochs": rec.epochs, "batch_size": rec.batch_size, "max_length": rec.max_length,
                         "learning_rate": rec.learning_rate, "total_steps": rec.total_steps,
@@ -131,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
         return 0
-    print(f"{Path(args.input).name}: {out['rows']} rows after cleaning, {len(labels)} labels, "
+    print(f"{Path(args.input).name}: {out['rows']} rows after cleaning, {out['labels']} labels, "
           f"splits {stats['splits']}")
     print(f"  recommended: {rec.epochs:g} epochs x {rec.batch_size} rows, max length {rec.max_length}, "
           f"lr {rec.learning_rate:g}, estimate {rec.est_seconds / 60:.1f} min")

@@ -16,7 +16,7 @@ pytest.importorskip("paddleformers")
 from workbench.core.jobs import JobSpec, write_job  # noqa: E402
 from workbench.core.project import SplitSettings, prepare  # noqa: E402
 from workbench.core.runs import EventWriter, read_events  # noqa: E402
-from workbench.core.task import TaskSpec  # noqa: E402
+from workbench.core.labels import LabelChoice  # noqa: E402
 from workbench.core.templates import TemplateCatalog  # noqa: E402
 from workbench.core.trained import resolve_trained_run  # noqa: E402
 from workbench.engine import builtin as B  # noqa: E402
@@ -113,14 +113,7 @@ def test_early_stopping_keeps_the_best_weights(tmp_path):
     import pandas as pd
 
     pd.DataFrame(_queries(240, 3)).rename(columns={"text": "主诉", "label": "科室"}).to_csv(src, index=False)
-    task = TaskSpec.from_template(template).with_labels(LABELS[:3], {})
-    from workbench.core.cleaning import Recipe
-
-    recipe = Recipe.from_template(template)
-    for step in recipe.steps:
-        if step.op == "normalize_labels":
-            step.params.update(labels=LABELS[:3], aliases={})
-    project, _ = prepare(template, src, tmp_path / "p", recipe=recipe, task=task,
+    project, _ = prepare(template, src, tmp_path / "p", labels=LabelChoice(source="data"),
                          split=SplitSettings(train=0.7, val=0.15, test=0.15, seed=0))
     job = JobSpec(project=str(project.root), template=template.id, task="classification", base_model="builtin:tiny",
                   method="full", max_steps=40, eval_steps=2, save_steps=2, logging_steps=1, batch_size=16,

@@ -176,8 +176,8 @@ def test_evaluate_classification_run(projects, runs, capsys):
     *lines, last = capsys.readouterr().out.splitlines()
     out = json.loads(last)
     progress = [json.loads(line) for line in lines]  # every line before the result reports progress
-    assert list(dict.fromkeys(p["stage"] for p in progress)) == ["fine-tuned", "base"]
-    assert all(any(p["stage"] == s and p["done"] == p["total"] for p in progress) for s in ("fine-tuned", "base"))
+    assert list(dict.fromkeys(p["stage"] for p in progress)) == ["fine-tuned", "base", "baseline"]
+    assert all(any(p["stage"] == s and p["done"] == p["total"] for p in progress) for s in ("fine-tuned", "base", "baseline"))
     assert all(p["event"] == "progress" and p["total"] == 24 for p in progress)
     assert out["task"] == "classification" and out["source"] == "final" and out["rows"] == 24
     m = out["metrics"]

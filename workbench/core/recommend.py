@@ -27,8 +27,8 @@ DEFAULT_TIME_BUDGET_MIN = 10.0
 # The built-in classifier (engine/builtin.py), measured through the worker on 2 CPU cores:
 # seconds per optimizer step (dense Adam over the n-gram table dominates) and per character
 # of a batch, and per character of a validation pass.
-CLASSIFIER_STEP_S = {"builtin:tiny": 0.01, "builtin:small": 0.16}
-CLASSIFIER_CHAR_S = {"builtin:tiny": 2e-6, "builtin:small": 2.5e-5}
+CLASSIFIER_STEP_S = {"builtin:tiny": 0.01, "builtin:small": 0.175}
+CLASSIFIER_CHAR_S = {"builtin:tiny": 1e-6, "builtin:small": 4e-6}
 CLASSIFIER_EVAL_CHAR_S = 5e-6
 CLASSIFIER_BATCH = 64
 CLASSIFIER_LR = {"builtin:tiny": 2e-2, "builtin:small": 1e-2}

@@ -12,6 +12,7 @@ import base64
 import html
 import io
 import json
+import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,6 +20,8 @@ from typing import Any
 
 from ..core.fsutil import atomic_write_text
 
+_BUNDLED_FONT = Path(os.environ.get("WORKBENCH_RESOURCES") or Path(__file__).resolve().parents[2] / "resources") \
+    / "fonts" / "WorkbenchSansSC-Regular.otf"
 _CJK_FONT_HINTS = ("Noto Sans CJK", "Noto Serif CJK", "Source Han", "WenQuanYi", "SimHei", "Microsoft YaHei",
                    "PingFang", "Heiti", "Songti", "AR PL", "Droid Sans Fallback")
 
@@ -32,9 +35,13 @@ def _setup_matplotlib() -> bool:
 
     names = sorted({f.name for f in font_manager.fontManager.ttflist})
     cjk = [n for hint in _CJK_FONT_HINTS for n in names if n.startswith(hint)]
+    if not cjk and _BUNDLED_FONT.is_file():  # a machine without a CJK font: the subset the app ships
+        font_manager.fontManager.addfont(str(_BUNDLED_FONT))
+        cjk = [font_manager.FontProperties(fname=str(_BUNDLED_FONT)).get_name()]
     if cjk:
-        rcParams["font.sans-serif"] = [cjk[0], "DejaVu Sans"]
-        rcParams["font.family"] = "sans-serif"
+        # a list, not the "sans-serif" alias: matplotlib falls back glyph by glyph only along
+        # font.family, and some CJK faces (Droid Sans Fallback) have no Latin digits
+        rcParams["font.family"] = ["DejaVu Sans", cjk[0]]
     rcParams["axes.unicode_minus"] = False
     return bool(cjk)
 
