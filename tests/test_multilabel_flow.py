@@ -70,3 +70,34 @@ def test_multi_label_from_prepare_to_predict(tmp_path, capsys, case):
         pred_rows = list(csv.DictReader(fh))
     assert all(set(r["prediction"].split(" | ")) <= set(labels) for r in pred_rows)
     assert "micro-F1" in (root / "runs" / run / "eval" / "report.html").read_text("utf-8")
+
+    out = tmp_path / "bundle"
+    assert cli_main(["export", "--project", str(root), "--run", run, "--out", str(out), "--formats", "static",
+                     "--json"]) == 0
+    res = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert res["predict_script"]["same_as_engine"] == res["predict_script"]["rows"]
+    bundle = json.loads((out / "bundle.json").read_text(encoding="utf-8"))
+    assert bundle["multi_label"] and bundle["threshold"] == m["threshold"] and bundle["labels"] == labels
+    assert bundle["checks"]["static"]["engine_label_agreement"] == 1.0
+
+    # predict.py answers with a list of labels and each label's own probability
+    r = _isolated(["predict.py", "--json", c["text"]], cwd=out)
+    assert r.returncode == 0, r.stderr
+    answer = json.loads(r.stdout.strip().splitlines()[-1])
+    assert isinstance(answer["labels"], list) and answer["labels"] and set(answer["labels"]) <= set(labels)
+    probs = answer["probabilities"]
+    assert set(probs) == set(labels)
+    # sigmoids, not a softmax: the given labels are those at or above the threshold
+    above = [lab for lab in labels if probs[lab] >= bundle["threshold"]]
+    assert answer["labels"] == (above or [max(probs, key=probs.get)])
+    csv_in, csv_out = tmp_path / "new.csv", tmp_path / "pred.csv"
+    with open(csv_in, "w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow([c["column"]])
+        w.writerow([c["text"]])
+    r = _isolated(["predict.py", "--input", str(csv_in), "--output", str(csv_out)], cwd=out)
+    assert r.returncode == 0, r.stderr
+    with open(csv_out, encoding="utf-8-sig", newline="") as fh:
+        row = list(csv.DictReader(fh))[0]
+    assert row["prediction"].split(MX.LABEL_SET_JOINER) == answer["labels"]
+    assert {f"p_{lab}" for lab in labels} <= set(row)

@@ -107,7 +107,7 @@ def multi_label_baseline(train_texts: Sequence[str], train_sets: Sequence[Sequen
         "micro_f1": res["micro_f1"], "macro_f1": res["macro_f1"], "subset_accuracy": res["subset_accuracy"],
         "hamming_loss": res["hamming_loss"], "threshold": 0.5, "class_weight": "balanced",
         "train_rows": len(pairs), "fit_seconds": round(fit_seconds, 3),
-        "predictions": [" | ".join(p) for p in preds],
+        "predictions": [MX.LABEL_SET_JOINER.join(p) for p in preds],
     }
 
 

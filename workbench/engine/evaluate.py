@@ -322,7 +322,7 @@ def predictions_frame(rows: Sequence[dict], task: str, labels: Sequence[str], ba
     for i, r in enumerate(rows):
         rec: dict[str, Any] = {"input": r["input"], "reference": r["reference"], "prediction": r["prediction"]}
         if isinstance(r["reference"], list):  # a multi-label row
-            rec["reference"], rec["prediction"] = " | ".join(r["reference"]), " | ".join(r["prediction"])
+            rec["reference"], rec["prediction"] = MX.LABEL_SET_JOINER.join(r["reference"]), MX.LABEL_SET_JOINER.join(r["prediction"])
         if task == "classification":
             rec["correct"] = r["correct"]
             rec["confidence"] = round(r["confidence"], 6)
