@@ -101,3 +101,14 @@ def test_multi_label_from_prepare_to_predict(tmp_path, capsys, case):
         row = list(csv.DictReader(fh))[0]
     assert row["prediction"].split(MX.LABEL_SET_JOINER) == answer["labels"]
     assert {f"p_{lab}" for lab in labels} <= set(row)
+
+    # workbench predict on the same file: the same label set, every label's probability
+    pred_out = tmp_path / "workbench_pred.csv"
+    assert cli_main(["predict", "--project", str(root), "--run", run, "--input", str(csv_in), "--output",
+                     str(pred_out), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+    with open(pred_out, encoding="utf-8-sig", newline="") as fh:
+        wrow = list(csv.DictReader(fh))[0]
+    assert wrow["prediction"] == row["prediction"]
+    assert all(abs(float(wrow[f"p_{lab}"]) - probs[lab]) < 1e-4 for lab in labels)
+    assert summary["labels"] == {lab: int(lab in answer["labels"]) for lab in labels}

@@ -35,7 +35,8 @@ def _engine_labels(project: Project, texts: list[str]) -> tuple[list[str], list[
     spec = project.task
     model, tok = load_trained(trained)
     records = [normalize_record({"text": t}, project.config.recipe) for t in texts]
-    prompts = D.build_prompts(tok, records, system=system_prompt(spec), user_format=spec.user_format)
+    system, user_format = D.prompt_spec(model, system_prompt(spec), spec.user_format, spec.input_roles)
+    prompts = D.build_prompts(tok, records, system=system, user_format=user_format)
     probs = classify_with_probs(model, tok, prompts, spec.labels, max_length=trained.job.max_length)
     return [spec.labels[max(range(3), key=p.__getitem__)] for p in probs], probs
 

@@ -23,6 +23,7 @@ import pandas as pd
 from .cleaning.steps import LabelLookup
 
 DEFAULT_SEPARATOR = r"[\s,，、;；]+"
+LABEL_SET_JOINER = " | "  # a predicted label set in one CSV cell (the bundle's predict.py writes the same)
 
 
 def split_cell(cell: Any, sep: str | None = None) -> list[str]:
