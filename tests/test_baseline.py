@@ -57,3 +57,16 @@ def test_comparison_sentence_says_whether_the_model_beats_it():
     assert BL.comparison("classification", {"macro_f1": 0.5}, None) is None
     r = BL.comparison("instruction", {"rouge_l": 0.2}, {"rouge_l": 0.3, "description": "x"})
     assert r["metric"] == "rouge_l" and not r["beats"]
+
+
+def test_equal_scores_are_a_tie_in_the_report_and_on_the_page(qapp):
+    """Seen on the Evaluate page: both at 100.0% read "does not beat ... 0.0% lower"."""
+    from workbench.gui.pages.evaluate_page import baseline_sentence
+
+    base = {"macro_f1": 1.0, "description": BL.DESCRIPTION["classification"]}
+    tie = BL.comparison("classification", {"macro_f1": 1.0}, base)
+    assert tie["verdict"] == "ties" and not tie["beats"]
+    assert "matches" in tie["sentence"] and "lower" not in tie["sentence"]
+    words = baseline_sentence(tie)
+    assert "matches" in words and "lower" not in words
+    assert "lower" in baseline_sentence(BL.comparison("classification", {"macro_f1": 0.9}, base))

@@ -810,29 +810,29 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>EvaluatePage</name>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="1" />
-      <source>baseline {0}; {1}</source>
-      <translation>基线 {0}；{1}</translation>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="407"/>
+        <source>baseline {0}; {1}</source>
+        <translation>基线 {0}；{1}</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="1" />
-      <source>The fine-tuned model beats a simple word-statistics baseline by {0} {1} ({2} vs {3}).</source>
-      <translation>微调模型比简单的词频统计基线高 {0} {1}（{2} 对 {3}）。</translation>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="99"/>
+        <source>The fine-tuned model beats a simple word-statistics baseline by {0} {1} ({2} vs {3}).</source>
+        <translation>微调模型比简单的词频统计基线高 {0} {1}（{2} 对 {3}）。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="1" />
-      <source>The fine-tuned model does not beat a simple word-statistics baseline: {1} {2} vs {3}, {0} lower.</source>
-      <translation>微调模型没有超过简单的词频统计基线：{1} {2} 对 {3}，低 {0}。</translation>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="105"/>
+        <source>The fine-tuned model does not beat a simple word-statistics baseline: {1} {2} vs {3}, {0} lower.</source>
+        <translation>微调模型没有超过简单的词频统计基线：{1} {2} 对 {3}，低 {0}。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="1" />
-      <source>The fine-tuned model beats a simple retrieval baseline by {0} {1} ({2} vs {3}).</source>
-      <translation>微调模型比简单的检索基线高 {0} {1}（{2} 对 {3}）。</translation>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="111"/>
+        <source>The fine-tuned model beats a simple retrieval baseline by {0} {1} ({2} vs {3}).</source>
+        <translation>微调模型比简单的检索基线高 {0} {1}（{2} 对 {3}）。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/evaluate_page.py" line="1" />
-      <source>The fine-tuned model does not beat a simple retrieval baseline: {1} {2} vs {3}, {0} lower.</source>
-      <translation>微调模型没有超过简单的检索基线：{1} {2} 对 {3}，低 {0}。</translation>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="116"/>
+        <source>The fine-tuned model does not beat a simple retrieval baseline: {1} {2} vs {3}, {0} lower.</source>
+        <translation>微调模型没有超过简单的检索基线：{1} {2} 对 {3}，低 {0}。</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate_page.py" line="55"/>
@@ -926,172 +926,182 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>越低越好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="121"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="102"/>
+        <source>The fine-tuned model matches a simple word-statistics baseline: {1} {2} vs {3}.</source>
+        <translation>微调模型与简单的词频统计基线持平：{1} {2} 对 {3}。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="114"/>
+        <source>The fine-tuned model matches a simple retrieval baseline: {1} {2} vs {3}.</source>
+        <translation>微调模型与简单的检索基线持平：{1} {2} 对 {3}。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="160"/>
         <source>test rows</source>
         <translation>测试数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="122"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="161"/>
         <source>validation rows</source>
         <translation>验证数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="123"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="162"/>
         <source>Compare with the base model</source>
         <translation>与基础模型对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="125"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="164"/>
         <source>Evaluate</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="131"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="170"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="133"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="172"/>
         <source>on</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="143"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="182"/>
         <source>Confusion matrix: rows are the true labels, columns the predicted ones</source>
         <translation>混淆矩阵：行是真实标签，列是预测标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="151"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="190"/>
         <source>label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="151"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="190"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="151"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="190"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="152"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="191"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="152"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="191"/>
         <source>rows</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="191"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="230"/>
         <source>Wrong only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="212"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="251"/>
         <source>Type a text or a question, as in your data, and press Enter</source>
         <translation>像数据中那样输入一段文本或一个问题，然后按回车</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="214"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="253"/>
         <source>Ask the model</source>
         <translation>向模型提问</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="224"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="263"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="225"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="264"/>
         <source>Samples (fine-tuned and base side by side)</source>
         <translation>逐条结果（微调模型与基础模型对照）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="226"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="265"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="228"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="267"/>
         <source>Apply to a file</source>
         <translation>应用到文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="248"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="287"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="286"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="325"/>
         <source>Evaluating {0} in a separate process…</source>
         <translation>正在独立进程中评估 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="305"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="344"/>
         <source>Evaluation finished.</source>
         <translation>评估完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="330"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="369"/>
         <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
         <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="338"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="377"/>
         <source>The evaluation results could not be read: {0}</source>
         <translation>无法读取评估结果：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="364"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="404"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="374"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="417"/>
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="374"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="417"/>
         <source>true</source>
         <translation>真实</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="377"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="420"/>
         <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
         <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="404"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="450"/>
         <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
         <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="417"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="463"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="287"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="326"/>
         <source>Evaluating {0}</source>
         <translation>正在评估 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="291"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="330"/>
         <source>Evaluation cancelled.</source>
         <translation>评估已取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="300"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="339"/>
         <source>Evaluating: {0}, {1} of {2} rows</source>
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="434"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="480"/>
         <source>Asking the model</source>
         <translation>正在询问模型</translation>
     </message>
@@ -2243,514 +2253,514 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>TrainPage</name>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="1" />
-      <source> min</source>
-      <translation> 分钟</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="202"/>
+        <source> min</source>
+        <translation> 分钟</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="1" />
-      <source>How long training may take: the recommended settings for the built-in model fit this time on this computer.</source>
-      <translation>训练可以用多长时间：内置模型的推荐设置会适配这台电脑上的这个时间。</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="203"/>
+        <source>How long training may take: the recommended settings for the built-in model fit this time on this computer.</source>
+        <translation>训练可以用多长时间：内置模型的推荐设置会适配这台电脑上的这个时间。</translation>
     </message>
     <message>
-      <location filename="../../workbench/gui/pages/train_page.py" line="1" />
-      <source>Time budget</source>
-      <translation>时间预算</translation>
+        <location filename="../../workbench/gui/pages/train_page.py" line="206"/>
+        <source>Time budget</source>
+        <translation>时间预算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="50"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="259"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="51"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="270"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="51"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="52"/>
         <source>Epochs</source>
         <translation>训练轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="52"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="53"/>
         <source>Rows per step (batch)</source>
         <translation>每批条数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="53"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="54"/>
         <source>Maximum length (tokens)</source>
         <translation>最大长度（词元）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="54"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="55"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="55"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="56"/>
         <source>LoRA scaling</source>
         <translation>LoRA 缩放系数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="56"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="57"/>
         <source>LoRA dropout</source>
         <translation>LoRA 随机丢弃比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="57"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="58"/>
         <source>Warm-up share</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="58"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="59"/>
         <source>Gradient accumulation</source>
         <translation>梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="59"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="60"/>
         <source>Weight decay</source>
         <translation>权重衰减</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="103"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="104"/>
         <source>created</source>
         <translation>已创建</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="104"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="105"/>
         <source>running</source>
         <translation>训练中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="105"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="106"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="106"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="107"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="107"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="108"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="108"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="109"/>
         <source>crashed</source>
         <translation>意外中断</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="60"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="156"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="61"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="157"/>
         <source>Base model</source>
         <translation>基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="159"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="160"/>
         <source>Built-in tiny model (trains in a minute)</source>
         <translation>内置微型模型（约一分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="160"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="161"/>
         <source>Built-in small model (trains in minutes)</source>
         <translation>内置小模型（几分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="161"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="162"/>
         <source>A model folder on this computer…</source>
         <translation>本机上的模型文件夹…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="162"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="163"/>
         <source>A model id (downloaded)</source>
         <translation>模型 ID（需联网下载）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="163"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="164"/>
         <source>The built-in models are trained from scratch on your data so that everything works offline on any computer; they show the flow, not production quality. For real use pick a downloaded ERNIE, Qwen or Llama folder.</source>
         <translation>内置模型会在您的数据上从零开始训练，因此在任何电脑上都能离线跑通全流程；它们用于演示流程，达不到生产质量。实际使用请选择已下载的 ERNIE、Qwen 或 Llama 模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="168"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="169"/>
         <source>folder or model id</source>
         <translation>文件夹或模型 ID</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="170"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="171"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="176"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="177"/>
         <source>LoRA (small add-on, fast)</source>
         <translation>LoRA（附加小模块，速度快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="177"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="178"/>
         <source>Full fine-tuning (all weights)</source>
         <translation>全量微调（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="178"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="179"/>
         <source>LoRA trains a small add-on and keeps the base model unchanged: faster and needs less memory. Full fine-tuning changes every weight.</source>
         <translation>LoRA 只训练一个附加的小模块，基础模型保持不变：更快、更省内存。全量微调会修改全部权重。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="181"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="277"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="182"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="288"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="61"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="183"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="62"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="184"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="190"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="191"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="195"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="196"/>
         <source>Preset</source>
         <translation>预设方案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="90"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="208"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="91"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="219"/>
         <source>by epochs</source>
         <translation>按轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="210"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="221"/>
         <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
         <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="214"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="225"/>
         <source>How often (in steps) the model is checked on the validation rows and saved.</source>
         <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="62"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="215"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="63"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="226"/>
         <source>Stop after steps</source>
         <translation>训练步数上限</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="63"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="64"/>
         <source>Check every (steps)</source>
         <translation>每隔多少步检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="64"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="65"/>
         <source>Save every (steps)</source>
         <translation>每隔多少步保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="65"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="66"/>
         <source>Log every (steps)</source>
         <translation>每隔多少步记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="66"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="67"/>
         <source>Checkpoints kept</source>
         <translation>保留的检查点数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="67"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="68"/>
         <source>Random seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="68"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="69"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="69"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="70"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="70"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="71"/>
         <source>Quantisation</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="71"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="72"/>
         <source>Learning rate schedule</source>
         <translation>学习率调度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="72"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="73"/>
         <source>LoRA layers</source>
         <translation>LoRA 作用的层</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="73"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="74"/>
         <source>Pickle weights allowed</source>
         <translation>允许 pickle 权重</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="84"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="85"/>
         <source>default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="86"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="87"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="86"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="87"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="92"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="93"/>
         <source>built-in tiny model</source>
         <translation>内置微型模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="93"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="94"/>
         <source>built-in small model</source>
         <translation>内置小型模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="95"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="96"/>
         <source>full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="216"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="227"/>
         <source>Check and save every</source>
         <translation>每隔多少步检查并保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="224"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="235"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="227"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="238"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="229"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="240"/>
         <source>Resume</source>
         <translation>恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="244"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="255"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="256"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="277"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="267"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="288"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="256"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="259"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="286"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="267"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="270"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="297"/>
         <source>step</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="257"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="268"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="258"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="269"/>
         <source>validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="260"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="271"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="276"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="287"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="276"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="287"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="276"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="287"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="276"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="287"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="277"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="288"/>
         <source>Validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="286"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="297"/>
         <source>Training loss of the runs ticked in the list</source>
         <translation>列表中勾选的训练的损失曲线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="296"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="307"/>
         <source>Runs</source>
         <translation>训练记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="297"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="308"/>
         <source>Compare runs</source>
         <translation>对比训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="298"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="309"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="315"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="326"/>
         <source>Recommended for this data</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="367"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="378"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="384"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="395"/>
         <source>The built-in model starts from random weights, so all of its weights are trained (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型从随机权重开始，所以训练全部权重（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="387"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="398"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="448"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="467"/>
         <source>About {0} steps, roughly {1} and {2:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1}、{2:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="461"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="480"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="468"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="487"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="502"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="521"/>
         <source>The data is not prepared</source>
         <translation>数据尚未准备好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="503"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="522"/>
         <source>Prepare the data on the Data page first (Save and prepare the data).</source>
         <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="508"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="527"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="524"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="543"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="541"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="545"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="560"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="564"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="548"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="567"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="694"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="713"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="751"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="770"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="755"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="774"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="757"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="776"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="760"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="779"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="764"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="783"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="713"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="732"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="542"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="561"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="692"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="711"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="697"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="716"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="698"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="717"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="716"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="735"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="734"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="753"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

@@ -384,7 +384,7 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
         del bmodel
     task = template.task.value
     report = progress or (lambda s, d, t: None)
-    report("baseline", 0, 1)
+    report("baseline", 0, len(records))
     train_path = project.split_path("train")
     train_records = D.read_jsonl(train_path) if train_path.is_file() else []
     baseline = BL.evaluate_baseline(task, train_records, records, template.input_roles,
@@ -392,7 +392,7 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
     baseline_preds = baseline.pop("predictions") if baseline else None
     if baseline:
         baseline["comparison"] = BL.comparison(task, tuned["metrics"], baseline)
-    report("baseline", 1, 1)
+    report("baseline", len(records), len(records))
     best, worst = best_and_worst(tuned["rows"], task)
     result: dict[str, Any] = {
         "version": 1,

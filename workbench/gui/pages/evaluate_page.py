@@ -93,16 +93,31 @@ def baseline_sentence(comparison: dict | None) -> str:
     if not all(isinstance(v, (int, float)) for v in (ours, theirs, diff)):
         return ""
     args = (_fmt(key, abs(diff)), metric_title(key), _fmt(key, ours), _fmt(key, theirs))
+    verdict = comparison.get("verdict") or ("beats" if comparison.get("beats") else "below")
     if key == "macro_f1":
-        text = (QCoreApplication.translate("EvaluatePage", "The fine-tuned model beats a simple word-statistics "
-                                           "baseline by {0} {1} ({2} vs {3}).") if comparison.get("beats") else
-                QCoreApplication.translate("EvaluatePage", "The fine-tuned model does not beat a simple "
-                                           "word-statistics baseline: {1} {2} vs {3}, {0} lower."))
+        texts = {
+            "beats": QCoreApplication.translate(
+                "EvaluatePage", "The fine-tuned model beats a simple word-statistics baseline by {0} {1} "
+                                       "({2} vs {3})."),
+            "ties": QCoreApplication.translate(
+                "EvaluatePage", "The fine-tuned model matches a simple word-statistics baseline: {1} {2} "
+                                      "vs {3}."),
+            "below": QCoreApplication.translate(
+                "EvaluatePage", "The fine-tuned model does not beat a simple word-statistics baseline: "
+                                       "{1} {2} vs {3}, {0} lower."),
+        }
     else:
-        text = (QCoreApplication.translate("EvaluatePage", "The fine-tuned model beats a simple retrieval "
-                                           "baseline by {0} {1} ({2} vs {3}).") if comparison.get("beats") else
-                QCoreApplication.translate("EvaluatePage", "The fine-tuned model does not beat a simple "
-                                           "retrieval baseline: {1} {2} vs {3}, {0} lower."))
+        texts = {
+            "beats": QCoreApplication.translate(
+                "EvaluatePage", "The fine-tuned model beats a simple retrieval baseline by {0} {1} "
+                                       "({2} vs {3})."),
+            "ties": QCoreApplication.translate(
+                "EvaluatePage", "The fine-tuned model matches a simple retrieval baseline: {1} {2} vs {3}."),
+            "below": QCoreApplication.translate(
+                "EvaluatePage", "The fine-tuned model does not beat a simple retrieval baseline: "
+                                       "{1} {2} vs {3}, {0} lower."),
+        }
+    text = texts[verdict]
     return text.format(*args)
 
 
