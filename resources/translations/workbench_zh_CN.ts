@@ -1470,7 +1470,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data/labels_editor.py" line="100"/>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="218"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="228"/>
         <source>Exclude</source>
         <translation>排除</translation>
     </message>
@@ -1505,87 +1505,97 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>按清洗后的行数计算。默认每个标签至少要有训练、验证、测试各一行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="124"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="121"/>
+        <source>Several labels per row (multi-label)</source>
+        <translation>每行可有多个标签（多标签）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="123"/>
+        <source>A list cell, or labels separated by spaces, commas, 、 or semicolons in one cell, is the row&apos;s set of labels; the model then gives each label on its own.</source>
+        <translation>列表单元格，或一个单元格中以空格、逗号、顿号或分号分隔的多个标签，即为该行的标签集合；模型会对每个标签分别作出判断。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="130"/>
         <source>drop them (counted)</source>
         <translation>删除这些行（会计数报告）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="125"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="131"/>
         <source>keep the first label</source>
         <translation>保留第一个标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="155"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="161"/>
         <source>not in the label set: rows dropped</source>
         <translation>不在标签集中：这些行会被删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="157"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="163"/>
         <source>{0} · excluded: rows dropped</source>
         <translation>{0} · 已排除：这些行会被删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="159"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="165"/>
         <source>{0} · fewer than {1} rows: dropped</source>
         <translation>{0} · 少于 {1} 行：会被删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="161"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="167"/>
         <source>{0} (another spelling)</source>
         <translation>{0}（另一种写法）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="180"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="187"/>
         <source>{0} of {1} rows have labels that are not in the template&apos;s label set. Your data has its own labels ({2}). Use them, or the rows cannot be trained on.</source>
         <translation>{1} 行中有 {0} 行的标签不在模板的标签集中。你的数据有自己的标签（{2}）。请使用这些标签，否则这些行无法用于训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="194"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="201"/>
         <source>the template&apos;s labels</source>
         <translation>模板的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="194"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="201"/>
         <source>the labels found in the data</source>
         <translation>数据中的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="195"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="202"/>
         <source>your own list</source>
         <translation>自定义列表</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="196"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="203"/>
         <source>{0} labels ({1}) · {2} values in {3} rows · {4} rows outside the label set</source>
         <translation>{0} 个标签（{1}）· {3} 行中有 {2} 种取值 · {4} 行不在标签集中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="202"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="212"/>
         <source>{0} rows list several labels:</source>
         <translation>{0} 行列出了多个标签：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="218"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="228"/>
         <source>Include again</source>
         <translation>重新保留</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="265"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="275"/>
         <source>Rename the label</source>
         <translation>标签改名</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="266"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="276"/>
         <source>New name for “{0}”:</source>
         <translation>“{0}”的新名称：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="275"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="285"/>
         <source>Merge labels</source>
         <translation>合并标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="276"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="286"/>
         <source>Keep this label; the others become its spellings:</source>
         <translation>保留这个标签，其余的成为它的其他写法：</translation>
     </message>

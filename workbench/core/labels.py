@@ -302,6 +302,10 @@ class LabelTable:
             raise DataError(f"'{action}' is not one of {', '.join(SEVERAL_LABELS)}.")
         return self._update(several=action)
 
+    def set_multi_label(self, on: bool) -> "LabelTable":
+        """Each row a set of labels (list cells, or labels separated in one cell), or one label."""
+        return self._update(multi_label=bool(on))
+
     def name_codes(self, codes: Mapping[str, str], replace: bool = False) -> "LabelTable":
         """Give code values names (0 -> 负面); with ``replace`` these are all the names."""
         named = {str(k): str(v) for k, v in codes.items()}
