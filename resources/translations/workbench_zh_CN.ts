@@ -1244,13 +1244,8 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>独立的预测脚本（输入 CSV/JSONL，输出预测）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="112"/>
-        <source>the packages predict.py needs</source>
-        <translation>predict.py 所需的软件包</translation>
-    </message>
-    <message>
         <location filename="../../workbench/gui/pages/export_page.py" line="116"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="359"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="363"/>
         <source>8-bit (int8) static model</source>
         <translation>8 位（int8）静态图模型</translation>
     </message>
@@ -1260,158 +1255,183 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>分词器文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="154"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="118"/>
+        <source>prediction service (HTTP, OpenAI-compatible for answers)</source>
+        <translation>预测服务（HTTP；生成式任务兼容 OpenAI 接口）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="119"/>
+        <source>the model code predict.py and serve.py share</source>
+        <translation>predict.py 与 serve.py 共用的模型代码</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="120"/>
+        <source>builds a container image that runs serve.py</source>
+        <translation>构建运行 serve.py 的容器镜像</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="121"/>
+        <source>ONNX step of generation with a key/value cache</source>
+        <translation>带键值缓存的 ONNX 逐步生成模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="158"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="156"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="160"/>
         <source>Formats</source>
         <translation>导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="164"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="168"/>
         <source>Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact</source>
         <translation>同时导出 8 位（int8）模型：体积更小、在处理器上更快，精度略低</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="166"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="170"/>
         <source>The bundle holds the model, a stand-alone predict.py, its requirements and a model card with the evaluation figures. Every format is checked against the trained model.</source>
         <translation>导出包含模型、独立的 predict.py 预测脚本、依赖清单以及附带评估结果的模型说明。每种格式都会与训练所得的模型逐一核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="172"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="176"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="175"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="179"/>
         <source>Open the bundle&apos;s folder</source>
         <translation>打开导出文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="185"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="189"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="185"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="189"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="185"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="189"/>
         <source>Check against the trained model</source>
         <translation>与训练所得模型的核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="186"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="190"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="203"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="207"/>
         <source>File or folder</source>
         <translation>文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="203"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="207"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="203"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="207"/>
         <source>What it is</source>
         <translation>说明</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="215"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="219"/>
         <source>The export command&apos;s messages appear here while it runs.</source>
         <translation>导出命令运行时的消息会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="218"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="222"/>
         <source>Bundle contents</source>
         <translation>包内容</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="219"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="223"/>
         <source>Export log</source>
         <translation>导出日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="237"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="241"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="266"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="270"/>
         <source>Exported earlier into {0}.</source>
         <translation>之前已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="286"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="290"/>
         <source>No format chosen</source>
         <translation>未选择导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="286"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="290"/>
         <source>Tick at least one format to export.</source>
         <translation>请至少勾选一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="289"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="293"/>
         <source>Exporting {0} in a separate process…</source>
         <translation>正在独立进程中导出 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="309"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="313"/>
         <source>Exporting: {0}</source>
         <translation>正在导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="316"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="317"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="320"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="321"/>
         <source>The export printed no result.</source>
         <translation>导出命令没有输出结果。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="317"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="321"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="321"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="325"/>
         <source>Exported into {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="363"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="367"/>
         <source>same answers as the evaluation on {0} of {1} test rows</source>
         <translation>{1} 条测试数据中有 {0} 条与评估结果相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="365"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="369"/>
         <source>predict.py (run as a user would)</source>
         <translation>predict.py（按用户的方式运行）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="377"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="381"/>
         <source>&lt;b&gt;Speed&lt;/b&gt; (median per request on this computer): {0}</source>
         <translation>&lt;b&gt;速度&lt;/b&gt;（本机上每次请求的中位数）：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="380"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="384"/>
         <source>Processor: {0}; measured on {1} requests, one at a time.</source>
         <translation>处理器：{0}；逐条测量了 {1} 次请求。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="295"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="299"/>
         <source>Exporting {0}</source>
         <translation>正在导出 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="333"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="112"/>
+        <source>the packages predict.py and serve.py need</source>
+        <translation>predict.py 和 serve.py 所需的软件包</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="337"/>
         <source>Export cancelled; nothing was written.</source>
         <translation>导出已取消，没有写入任何文件。</translation>
     </message>
@@ -2308,13 +2328,13 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>训练可以用多长时间：内置模型的推荐设置会适配这台电脑上的这个时间。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="206"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="209"/>
         <source>Time budget</source>
         <translation>时间预算</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="51"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="270"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="272"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -2451,7 +2471,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="182"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="288"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="290"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -2599,213 +2619,213 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="255"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="257"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="267"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="288"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="269"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="290"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="267"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="270"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="297"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="269"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="272"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="299"/>
         <source>step</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="268"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="270"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="269"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="271"/>
         <source>validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="271"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="273"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="287"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="289"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="287"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="289"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="287"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="289"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="287"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="289"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="288"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="290"/>
         <source>Validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="297"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="299"/>
         <source>Training loss of the runs ticked in the list</source>
         <translation>列表中勾选的训练的损失曲线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="307"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="309"/>
         <source>Runs</source>
         <translation>训练记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="308"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="310"/>
         <source>Compare runs</source>
         <translation>对比训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="309"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="311"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="326"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="328"/>
         <source>Recommended for this data</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="378"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="380"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="395"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="397"/>
         <source>The built-in model starts from random weights, so all of its weights are trained (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型从随机权重开始，所以训练全部权重（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="398"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="400"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="467"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="469"/>
         <source>About {0} steps, roughly {1} and {2:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1}、{2:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="480"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="482"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="487"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="489"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="521"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="523"/>
         <source>The data is not prepared</source>
         <translation>数据尚未准备好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="522"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="524"/>
         <source>Prepare the data on the Data page first (Save and prepare the data).</source>
         <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="527"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="529"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="543"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="545"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="560"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="564"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="562"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="566"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="567"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="569"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="713"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="715"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="770"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="772"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="774"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="776"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="776"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="778"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="779"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="781"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="783"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="785"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="732"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="734"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="561"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="563"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="711"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="713"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="716"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="718"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="717"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="719"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="735"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="737"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="753"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="755"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

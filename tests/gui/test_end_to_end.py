@@ -67,5 +67,9 @@ def test_sample_project_to_export(qtbot, tmp_path):
         assert ex.table.rowCount() >= 1
         log = ex.log.toPlainText()
         assert "▶" in log and log.count("\n") >= 3, log  # the stages and the command's own messages
+        from workbench.gui.pages.export_page import bundle_entries
+
+        unexplained = [name for name, _, what in bundle_entries(ex.bundle_dir) if not what]
+        assert not unexplained, unexplained  # every file of the bundle is named in the contents list
     else:
         assert "no 'export' command" in ex.status_label.text()

@@ -192,3 +192,20 @@ def test_reopening_a_project_restores_the_settings_of_its_last_run(qtbot, sessio
     assert page.max_steps.value() == 30 and page.eval_steps.value() == 10
     job = page.job_spec()
     assert (job.learning_rate, job.max_steps, job.eval_steps, job.save_steps) == (0.0042, 30, 10, 10)
+
+
+def test_settings_fit_the_window_without_a_sideways_scroll_bar(qtbot, session, tasks, sample_project):
+    """Seen at 1366x768: the time budget beside the preset widened the settings column, which
+    then scrolled sideways and cut off the Resume button."""
+    from PySide6.QtWidgets import QScrollArea
+
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    page.resize(1176, 708)  # the page's share of a 1366x768 window
+    page.show()
+    qtbot.waitExposed(page)
+    scroll = page.findChild(QScrollArea)
+    qtbot.waitUntil(lambda: scroll.widget().width() > 0)
+    assert not scroll.horizontalScrollBar().isVisible()
+    assert scroll.widget().minimumSizeHint().width() <= scroll.viewport().width()

@@ -109,12 +109,16 @@ def bundle_entries(folder: Path) -> list[tuple[str, int, str]]:
         "README.md": QCoreApplication.translate("ExportPage", "model card: evaluation figures, checks, how to use it"),
         "bundle.json": QCoreApplication.translate("ExportPage", "the bundle's description and every check's figures"),
         "predict.py": QCoreApplication.translate("ExportPage", "stand-alone prediction script (CSV/JSONL in, predictions out)"),
-        "requirements.txt": QCoreApplication.translate("ExportPage", "the packages predict.py needs"),
+        "requirements.txt": QCoreApplication.translate("ExportPage", "the packages predict.py and serve.py need"),
         "static": format_title("static"),
         "merged": format_title("merged"),
         "onnx": format_title("onnx"),
         "int8": QCoreApplication.translate("ExportPage", "8-bit (int8) static model"),
         "tokenizer": QCoreApplication.translate("ExportPage", "tokenizer files"),
+        "serve.py": QCoreApplication.translate("ExportPage", "prediction service (HTTP, OpenAI-compatible for answers)"),
+        "bundle_runtime.py": QCoreApplication.translate("ExportPage", "the model code predict.py and serve.py share"),
+        "Dockerfile": QCoreApplication.translate("ExportPage", "builds a container image that runs serve.py"),
+        "onnx_generate": QCoreApplication.translate("ExportPage", "ONNX step of generation with a key/value cache"),
     }
     out = []
     try:

@@ -203,10 +203,10 @@ class TrainPage(QWidget):
         self.time_budget.setToolTip(self.tr("How long training may take: the recommended settings for the built-in "
                                             "model fit this time on this computer."))
         self.time_budget.valueChanged.connect(self._on_time_budget_changed)
-        prow.addWidget(QLabel(self.tr("Time budget")))
-        prow.addWidget(self.time_budget)
         hv.addLayout(prow)
         self.hp_form = QFormLayout()
+        # a row of its own: beside the preset it widened the column past a 1366-pixel window
+        self.hp_form.addRow(self.tr("Time budget"), self.time_budget)
         for name, (is_int, dec) in HYPER.items():
             spin = QSpinBox() if is_int else QDoubleSpinBox()
             if not is_int:
@@ -246,7 +246,9 @@ class TrainPage(QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(settings)
-        scroll.setMinimumWidth(340)
+        # as wide as the settings need (with a vertical scroll bar), so they never scroll sideways
+        scroll.setMinimumWidth(max(340, settings.minimumSizeHint().width()
+                                   + scroll.verticalScrollBar().sizeHint().width() + 2 * scroll.frameWidth()))
 
         # live view
         live = QWidget()
