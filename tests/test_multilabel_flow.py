@@ -112,3 +112,15 @@ def test_multi_label_from_prepare_to_predict(tmp_path, capsys, case):
     assert wrow["prediction"] == row["prediction"]
     assert all(abs(float(wrow[f"p_{lab}"]) - probs[lab]) < 1e-4 for lab in labels)
     assert summary["labels"] == {lab: int(lab in answer["labels"]) for lab in labels}
+
+    # serve.py on 127.0.0.1 answers with the same list of labels
+    from test_serve import Service
+
+    with Service(out) as svc:
+        status, health = svc.json("GET", "/health")
+        assert status == 200 and health["multi_label"] is True
+        status, body = svc.json("POST", "/predict", {"inputs": [c["text"]]})
+        assert status == 200
+        got = body["predictions"][0]
+        assert got["labels"] == answer["labels"] and "label" not in got
+        assert all(abs(got["probabilities"][lab] - probs[lab]) < 1e-5 for lab in labels)
