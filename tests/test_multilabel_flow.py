@@ -29,6 +29,8 @@ def test_multi_label_metrics_and_threshold():
     probs = [[0.9, 0.1, 0.1], [0.8, 0.35, 0.1], [0.1, 0.1, 0.7], [0.2, 0.4, 0.3]]
     th, f1 = MX.tune_threshold(truth, probs, labels)
     assert th <= 0.35 and f1 == 1.0  # 0.5 would miss b on rows 2 and 4
+    pairs = MX.confused_label_pairs([["a", "b"], ["c"], ["a"]], [["a", "c"], ["b"], ["c"]])
+    assert pairs[0] == {"true": "b", "predicted": "c", "rows": 1} and len(pairs) == 3
     # a row clearing no threshold keeps its most probable label
     assert MX.label_sets_from_probabilities([[0.2, 0.4, 0.3]], labels, 0.9) == [["b"]]
 
@@ -70,6 +72,7 @@ def test_multi_label_from_prepare_to_predict(tmp_path, capsys, case):
         pred_rows = list(csv.DictReader(fh))
     assert all(set(r["prediction"].split(" | ")) <= set(labels) for r in pred_rows)
     assert "micro-F1" in (root / "runs" / run / "eval" / "report.html").read_text("utf-8")
+    assert all(p["true"] in labels and p["predicted"] in labels for p in m["confused_pairs"])
 
     out = tmp_path / "bundle"
     assert cli_main(["export", "--project", str(root), "--run", run, "--out", str(out), "--formats", "static",

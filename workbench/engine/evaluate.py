@@ -221,6 +221,7 @@ def predict_label_sets(model, tokenizer, records: Sequence[dict], template: Task
     preds = MX.label_sets_from_probabilities(probs, labels, threshold)
     metrics = MX.multi_label_report(truth, preds, labels)
     metrics["threshold"] = threshold
+    metrics["confused_pairs"] = MX.confused_label_pairs(truth, preds)
     rows = []
     for r, ref, pred, p in zip(records, truth, preds, probs):
         rows.append({"input": D.format_user(template.user_format, r), "reference": ref, "prediction": pred,

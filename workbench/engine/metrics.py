@@ -217,3 +217,16 @@ def tune_threshold(y_true: Sequence[Sequence[str]], probs: Sequence[Sequence[flo
         if f > best[1] + 1e-12:
             best = (float(th), f)
     return best
+
+
+def confused_label_pairs(y_true: Sequence[Sequence[str]], y_pred: Sequence[Sequence[str]],
+                         n: int = 10) -> list[dict[str, Any]]:
+    """The multi-label stand-in for a confusion matrix: on rows that missed label A and gave
+    label B instead, how often (A, B) occurs; the ``n`` most frequent pairs."""
+    from collections import Counter
+
+    pairs: Counter = Counter()
+    for true, pred in zip(y_true, y_pred):
+        missed, extra = [x for x in true if x not in pred], [x for x in pred if x not in true]
+        pairs.update((a, b) for a in missed for b in extra)
+    return [{"true": a, "predicted": b, "rows": k} for (a, b), k in pairs.most_common(n)]

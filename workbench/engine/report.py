@@ -265,6 +265,10 @@ def build_report(result: dict, rows: Sequence[dict], base_rows: Sequence[dict] |
             parts.append(_img(_confusion_plot(m["confusion"], ticks), "confusion matrix (rows: true label)"))
         parts.append(_img(_per_class_plot(m["per_class"], labels, ticks), "precision, recall and F1 per class"))
         pc = m["per_class"]
+        if multi and m.get("confused_pairs"):
+            parts.append("<h3>Most confused labels</h3>" + _table(
+                ["true label (missed)", "given instead", "rows"],
+                [[p["true"], p["predicted"], p["rows"]] for p in m["confused_pairs"]]))
         parts.append(_table(["label", "precision", "recall", "F1", "support"],
                             [[lab, pc[lab]["precision"], pc[lab]["recall"], pc[lab]["f1"], pc[lab]["support"]]
                              for lab in labels]))
