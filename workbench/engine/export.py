@@ -127,7 +127,6 @@ def label_table(tokenizer, labels: Sequence[str]) -> tuple[list[list[int]], int]
 
 def _head_probs_layer(model):
     import paddle.nn as nn
-    import paddle.nn.functional as F
 
     class HeadProbabilities(nn.Layer):
         """``forward(input_ids, attention_mask) -> probabilities [batch, labels]`` of a

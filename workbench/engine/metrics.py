@@ -155,7 +155,7 @@ def perplexity(mean_loss: float | None) -> float | None:
 
 # ----- multi-label ------------------------------------------------------------------------
 
-from ..core.multilabel import LABEL_SET_JOINER  # noqa: E402  (one spelling for every CSV)
+from ..core.multilabel import LABEL_SET_JOINER  # noqa: E402, F401  (re-exported: one spelling for every CSV)
 THRESHOLD_GRID = tuple(round(0.05 * i, 2) for i in range(1, 20))  # 0.05 .. 0.95
 
 
