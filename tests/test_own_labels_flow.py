@@ -102,6 +102,8 @@ def test_own_labels_from_prepare_to_predict(tmp_path, capsys, case):
     assert bundle["user_format"] == "{text}" or "/".join(labels) in bundle["user_format"]
     card = (out / "README.md").read_text(encoding="utf-8")
     assert all(lab in card for lab in labels)
+    assert f"the project's own {len(labels)} labels" in card  # not the template's description of its labels
+    assert "internal medicine" not in card
 
     # predict.py, with the user's own column name, answers with the project's labels
     csv_in, csv_out = tmp_path / "new.csv", tmp_path / "pred.csv"

@@ -28,17 +28,16 @@ def projects(tmp_path_factory):
 def _engine_labels(project: Project, texts: list[str]) -> tuple[list[str], list[list[float]]]:
     from workbench.core.cleaning import normalize_record
     from workbench.core.trained import resolve_trained_run
-    from workbench.engine import data as D
-    from workbench.engine.evaluate import classify_with_probs, load_trained, system_prompt
+    from workbench.engine.evaluate import load_trained, predict_split
 
+    # the evaluation's own path (its prompt for this kind of model): predict must agree with it
     trained = resolve_trained_run(project, "run-1")
     spec = project.task
     model, tok = load_trained(trained)
-    records = [normalize_record({"text": t}, project.config.recipe) for t in texts]
-    system, user_format = D.prompt_spec(model, system_prompt(spec), spec.user_format, spec.input_roles)
-    prompts = D.build_prompts(tok, records, system=system, user_format=user_format)
-    probs = classify_with_probs(model, tok, prompts, spec.labels, max_length=trained.job.max_length)
-    return [spec.labels[max(range(3), key=p.__getitem__)] for p in probs], probs
+    records = [{**normalize_record({"text": t}, project.config.recipe), "label": spec.labels[0]} for t in texts]
+    rows = predict_split(model, tok, records, spec, max_length=trained.job.max_length)["rows"]
+    probs = [[r["probabilities"][lab] for lab in spec.labels] for r in rows]
+    return [r["prediction"] for r in rows], probs
 
 
 def test_predict_a_gb18030_file_with_the_users_columns(projects, tmp_path, capfd):

@@ -228,3 +228,20 @@ def test_the_multi_label_switch_keeps_every_charge_of_a_row(qtbot, session, task
     assert Project.open(root).task.multi_label
     rows = [json.loads(x) for x in (root / "data" / "train.jsonl").read_text("utf-8").splitlines()]
     assert any(len(r["labels"]) == 2 for r in rows)
+
+
+def test_a_second_file_whose_columns_do_not_map_clears_the_first_files_labels(page, qtbot, tmp_path):
+    """Importing another file (here a JSON array with query/label) must not leave the previous file's
+    label table on the Labels tab while the mapping waits for the user."""
+    import json
+
+    assert page.labels_editor.table_data is not None
+    other = tmp_path / "dev.json"
+    other.write_text(json.dumps([{"id": f"s{i}", "query": f"问题{i}", "label": ["治疗方案", "其他"][i % 2]}
+                                 for i in range(40)], ensure_ascii=False), encoding="utf-8")
+    with qtbot.waitSignal(page.loaded, timeout=30000):
+        page.import_file(other)
+    assert page.mapping["text"] is None  # "query" is no known header: the mapping waits for the user
+    qtbot.waitUntil(lambda: not page._clean_timer.isActive(), timeout=5000)
+    assert page.labels_editor.table_data is None
+    assert page.labels_editor.values_table.rowCount() == 0

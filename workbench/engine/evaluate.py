@@ -187,14 +187,20 @@ def generate_answers(model, tokenizer, prompts: Sequence[str], *, max_new_tokens
     return answers
 
 
+def task_prompts(model, tokenizer, spec: TaskSpec, records: Sequence[dict]) -> list[str]:
+    """The prompts ``model`` reads for ``records``: the project's prompt for a language model,
+    the input fields alone for the built-in classifier. Evaluation and prediction share it."""
+    system, user_format = D.prompt_spec(model, system_prompt(spec), spec.user_format, spec.input_roles)
+    return D.build_prompts(tokenizer, records, system=system, user_format=user_format)
+
+
 def label_set_probabilities(model, tokenizer, records: Sequence[dict], template: TaskSpec, *, max_length: int,
                             progress: Callable[[int, int], None] | None = None) -> list[list[float]]:
     """Each label's own probability (a multi-label head's sigmoids) for ``records``."""
     if not B.is_classifier(model) or not B.is_multi_label(model):
         raise WorkbenchError("This model was not trained for several labels per row. Train the multi-label "
                              "project again with the built-in classifier.")
-    system, user_format = D.prompt_spec(model, system_prompt(template), template.user_format, template.input_roles)
-    prompts = D.build_prompts(tokenizer, records, system=system, user_format=user_format)
+    prompts = task_prompts(model, tokenizer, template, records)
     return D.head_probabilities(model, tokenizer, prompts, max_length=max_length, progress=progress) if records else []
 
 
@@ -252,8 +258,7 @@ def predict_split(model, tokenizer, records: Sequence[dict], template: TaskSpec,
     Returns ``{"metrics": {...}, "rows": [...per-sample dicts...]}``.
     """
     task = template.task.value
-    system, user_format = D.prompt_spec(model, system_prompt(template), template.user_format, template.input_roles)
-    prompts = D.build_prompts(tokenizer, records, system=system, user_format=user_format)
+    prompts = task_prompts(model, tokenizer, template, records)
     inputs = [D.format_user(template.user_format, r) for r in records]
     report = progress or (lambda s, d, t: None)
     report(stage, 0, len(records))
@@ -284,6 +289,8 @@ def predict_split(model, tokenizer, records: Sequence[dict], template: TaskSpec,
     if B.is_classifier(model):  # cross-entropy of the true labels, as training's eval_loss
         loss = _head_loss(probs, truth, labels)
     else:
+        system, user_format = D.prompt_spec(model, system_prompt(template), template.user_format,
+                                            template.input_roles)
         loss = answer_loss(model, tokenizer, records, task=task, system=system, user_format=user_format,
                            max_length=max_length)
     metrics["eval_loss"] = loss

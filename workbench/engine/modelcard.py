@@ -55,7 +55,11 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
     from_sample = origin is not None and prepared_from_sample(trained.project, origin)
     add(f"# {origin.name.en} / {origin.name.zh}" if origin else f"# {trained.project.config.name}")
     add("")
-    about = f" ({origin.vertical}). {_about_the_task(origin.description.en)}" if origin else "."
+    if origin and task == "classification" and list(spec.labels) != list(origin.labels):
+        # the template's description names the template's labels, not the ones this model predicts
+        about = f" ({origin.vertical}), with the project's own {len(spec.labels)} labels."
+    else:
+        about = f" ({origin.vertical}). {_about_the_task(origin.description.en)}" if origin else "."
     add(f"A language model fine-tuned for **{task}**, starting from the template `{spec.template}`{about}")
     add("")
     if from_sample:
@@ -121,6 +125,15 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
             add(_row("columns used", ", ".join(f"{c} → {r}" for r, c in mapping.items())))
     add(_row("rows imported", stats.get("rows_imported", "–")))
     add(_row("rows after cleaning", stats.get("rows_clean", "–")))
+    chosen = stats.get("label_set") or {}
+    several = chosen.get("several_labels") or {}
+    counts = {"rows of excluded labels": sum((chosen.get("excluded") or {}).values()),
+              "rows of labels with too few rows": sum((chosen.get("too_few_rows") or {}).values()),
+              "rows listing several labels": several.get("rows", 0) if several.get("action") == "drop" else 0,
+              "rows with labels outside the set": chosen.get("unknown_rows", 0)}
+    left_out = [f"{n} {what}" for what, n in counts.items() if n]
+    if left_out:  # dropped by the label choice, after the cleaning steps listed below
+        add(_row("left out by the label choice", ", ".join(left_out)))
     splits = stats.get("splits") or {}
     add(_row("split (train / validation / test)", " / ".join(str(splits.get(k, "–")) for k in ("train", "val", "test"))))
     if stats.get("labels"):

@@ -11,7 +11,6 @@ from typing import Any
 from ..core.operations import predict as P
 from ..core.project import Project
 from ..core.trained import resolve_trained_run
-from . import data as D
 from . import models as M
 
 Progress = Callable[[str, int, int], None]
@@ -21,7 +20,7 @@ CHUNK = 32  # rows per progress report (and per classification batch)
 def predict_file(project_dir, run_id: str, input_path, output_path, *, sheet: str | None = None,
                  all_probabilities: bool = False, max_new_tokens: int | None = None, device: str = "cpu",
                  progress: Progress | None = None) -> dict[str, Any]:
-    from .evaluate import classify_with_probs, generate_answers, load_trained, read_eval, system_prompt
+    from .evaluate import classify_with_probs, generate_answers, load_trained, read_eval, task_prompts
 
     report = progress or (lambda s, d, t: None)
     P.check_paths(input_path, output_path)
@@ -34,9 +33,7 @@ def predict_file(project_dir, run_id: str, input_path, output_path, *, sheet: st
     M.set_library_log_level("ERROR")
     model, tokenizer = load_trained(trained, device=device)
     rows = records.to_dict("records")
-    # the prompt as the model was trained on it (the built-in classifier reads the input fields alone)
-    system, user_format = D.prompt_spec(model, system_prompt(spec), spec.user_format, spec.input_roles)
-    prompts = D.build_prompts(tokenizer, rows, system=system, user_format=user_format)
+    prompts = task_prompts(model, tokenizer, spec, rows)
     n = len(prompts)
     labels = list(spec.labels)
     probabilities = None

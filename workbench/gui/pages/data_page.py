@@ -821,6 +821,8 @@ class DataPage(QWidget):
             self.mapping_general.setObjectName("warning")
             self.mapping_general.setText(self.tr("Fix the mapping above; cleaning and preparing wait for it."))
             self.prepare_button.setEnabled(False)
+            # the labels shown so far belong to a mapping (or a file) that no longer holds
+            self.labels_editor.set_table(None)
         else:
             self.mapping_general.setObjectName("ok")
             self.mapping_general.setText(self.tr("The mapping is complete."))

@@ -246,9 +246,11 @@ class TrainPage(QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(settings)
-        # as wide as the settings need (with a vertical scroll bar), so they never scroll sideways
+        # as wide as the settings need (with a vertical scroll bar), so they never scroll sideways;
+        # measured again once styled and filled (_fit_settings_column)
         scroll.setMinimumWidth(max(340, settings.minimumSizeHint().width()
                                    + scroll.verticalScrollBar().sizeHint().width() + 2 * scroll.frameWidth()))
+        self.settings_scroll = scroll
 
         # live view
         live = QWidget()
@@ -354,6 +356,18 @@ class TrainPage(QWidget):
         runs = list(self.session.monitor.runs)
         self.select_run(runs[-1] if runs else None)
         self._update_buttons()
+        self._fit_settings_column()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._fit_settings_column()
+
+    def _fit_settings_column(self) -> None:
+        # as wide as its rows need once styled and filled (font, language, preset names decide it),
+        # so that no control is cut off on the right behind a horizontal scroll bar
+        scroll = self.settings_scroll
+        scroll.setMinimumWidth(max(340, scroll.widget().minimumSizeHint().width()
+                                   + scroll.verticalScrollBar().sizeHint().width() + 2 * scroll.frameWidth()))
 
     # ------------------------------------------------------------------ settings
     def base_model(self) -> str:
@@ -759,6 +773,7 @@ class TrainPage(QWidget):
 
     def _apply_events(self, run_id: str, events: list[dict]) -> None:
         last_step = None
+        completed = False
         for ev in events:
             kind = ev.get("event")
             if kind == "step":
@@ -786,8 +801,7 @@ class TrainPage(QWidget):
                 if ev.get("error"):
                     text += f"\n{ev['error']}"
                 self._append_log(text)
-                if ev.get("status") == "completed" and self.total_steps:
-                    self.progress.setValue(1000)
+                completed = ev.get("status") == "completed"
         if last_step is not None:
             step = last_step.get("step", 0)
             total = self.total_steps or 0
@@ -795,6 +809,9 @@ class TrainPage(QWidget):
                 self.progress.setValue(int(1000 * min(step / total, 1.0)))
             self._last_step = last_step
             self._show_progress_text(run_id)
+        # after the steps: a run read in one go (a reopened project) ends full even if it stopped early
+        if completed and self.total_steps:
+            self.progress.setValue(1000)
         self.curve_updated.emit(run_id, self.loss_plot.point_count("loss"))
 
     def _append_log(self, text: str) -> None:

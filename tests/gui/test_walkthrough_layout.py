@@ -1,0 +1,56 @@
+"""Layout at the window's default size (1366x768, a common laptop screen): nothing clipped."""
+
+import pytest
+
+from workbench.gui.pages.train_page import TrainPage
+
+
+@pytest.fixture
+def styled_app(qapp):
+    """The application's own font and style sheet, which decide how wide the rows are."""
+    from workbench.gui.app import setup
+    from workbench.gui.settings import Settings
+
+    font, sheet = qapp.font(), qapp.styleSheet()
+    setup(qapp, Settings())
+    yield qapp
+    qapp.setStyleSheet(sheet)
+    qapp.setFont(font)
+
+
+def test_train_settings_column_fits_without_a_horizontal_scroll_bar(qtbot, styled_app, session, tasks, sample_project):
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    # the page's share of a 1366x768 window once the step list on the left is drawn
+    page.resize(1176, 700)
+    page.show()
+    qtbot.waitExposed(page)
+    scroll = page.settings_scroll
+    assert scroll.viewport().width() >= scroll.widget().minimumSizeHint().width(), \
+        "the settings column is cut off on the right (Time budget, Resume)"
+
+
+def test_a_completed_run_reopened_shows_a_full_progress_bar(qtbot, session, tasks, sample_project):
+    """A run that stopped early (early stopping) and is seen again after reopening the project."""
+    import os
+
+    from workbench.core.jobs import JobSpec, write_job
+    from workbench.core.runs import EventWriter, write_pid
+
+    run_dir = sample_project / "runs" / "run-early"
+    write_job(run_dir, JobSpec(project=str(sample_project), template="finance_sentiment", task="classification",
+                               base_model="builtin:tiny", method="full"))
+    write_pid(run_dir, os.getpid())
+    ev = EventWriter(run_dir)
+    ev.emit("start", total_steps=40, device="cpu", trainable_params=10, total_params=10, builtin="tiny")
+    for step in range(5, 35, 5):
+        ev.emit("step", step=step, epoch=0.1, loss=1.0, lr=1e-3, tokens_per_s=800.0, eta_s=1.0)
+    ev.emit("end", status="completed", error=None)
+    ev.close()
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    assert page.current_run == "run-early"
+    assert session.monitor.status("run-early") == "completed"
+    assert page.progress.value() == 1000, "a completed run must not look three quarters done"
