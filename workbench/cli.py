@@ -118,12 +118,14 @@ def _print_prepare_summary(summary: dict) -> None:
     ls = summary.get("labels")
     if ls:
         source = {"template": "the template's", "data": "found in the data", "list": "listed"}[ls["source"]]
-        print(f"label set  {len(ls['labels'])} labels, {source}")
+        print(f"label set  {len(ls['labels'])} labels, {source}" + (
+            f"; multi-label: {ls['several_labels']['rows']} rows with several labels, "
+            f"{ls['label_sets']} label sets" if ls.get("multi_label") else ""))
         dropped = [f"{n} rows outside the label set" if n else "" for n in [ls["unknown_rows"]]]
         dropped += [f"{lab} excluded ({n} rows)" for lab, n in ls["excluded"].items()]
         dropped += [f"{lab} under the least rows per label ({n} rows)" for lab, n in ls["too_few_rows"].items()]
         several = ls["several_labels"]
-        if several["rows"]:
+        if several["rows"] and several["action"] != "keep":
             dropped.append(f"{several['rows']} rows with several labels "
                            + ("dropped" if several["action"] == "drop" else "cut to their first label"))
         dropped = [d for d in dropped if d]
@@ -164,7 +166,7 @@ def _label_choice(args: argparse.Namespace):
     from .core.labels import LabelChoice, parse_code_map, parse_label_list
     from .core.project import PROJECT_FILE, Project
 
-    flags = (args.labels, args.label_map, args.min_label_rows, args.several_labels)
+    flags = (args.labels, args.label_map, args.min_label_rows, args.several_labels, args.multi_label, args.label_sep)
     if all(f is None for f in flags):
         return None  # prepare() keeps the project's earlier choice, else the template's labels
     old = None
@@ -189,6 +191,12 @@ def _label_choice(args: argparse.Namespace):
         changes["min_rows"] = args.min_label_rows
     if args.several_labels is not None:
         changes["several"] = args.several_labels
+    if args.label_sep is not None and not args.multi_label and not choice.multi_label:
+        raise WorkbenchError("--label-sep splits a label cell into several labels; give it with --multi-label.")
+    if args.multi_label is not None:
+        changes["multi_label"] = args.multi_label
+    if args.label_sep is not None:
+        changes["separator"] = args.label_sep or None
     return choice.model_copy(update=changes)
 
 
@@ -434,6 +442,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     m, base, baseline = result["metrics"], result.get("base"), result.get("baseline")
     keys = (["accuracy", "macro_f1"] if result["task"] == "classification" else ["rouge_l", "bleu", "exact_match"]) \
         + ["eval_loss", "perplexity"]
+    if m.get("multi_label"):
+        keys = ["micro_f1", "macro_f1", "subset_accuracy", "hamming_loss", "eval_loss"]
     print(f"run {result['run']} ({result['source']}) on {result['rows']} '{result['split']}' samples:")
     print(f"  {'metric':<14}{'fine-tuned':>12}" + (f"{'base':>12}" if base else "")
           + (f"{'baseline':>12}" if baseline else ""))
@@ -442,6 +452,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
               + (f"{_fmt_metric(baseline.get(k)):>12}" if baseline else ""))
     if (baseline or {}).get("comparison"):
         print(baseline["comparison"]["sentence"])
+    if m.get("multi_label"):
+        tuning = m.get("threshold_tuning") or {}
+        print(f"  threshold {m['threshold']:.2f}" + (f" (best macro-F1 on {tuning['val_rows']} validation rows)"
+                                                   if tuning.get("tuned_on") else ""))
     for lab, v in (m.get("per_class") or {}).items():
         print(f"  {lab}: precision {v['precision']:.3f} recall {v['recall']:.3f} f1 {v['f1']:.3f} ({v['support']})")
     print(f"report      {files['report']}")
@@ -655,6 +669,12 @@ def build_parser() -> argparse.ArgumentParser:
                     help="drop labels with fewer rows after cleaning (default: enough to reach every split)")
     dp.add_argument("--several-labels", choices=["drop", "first"],
                     help="rows whose label cell lists several labels: drop them (default) or keep the first")
+    dp.add_argument("--multi-label", action=argparse.BooleanOptionalAction, default=None,
+                    help="each row has a set of labels (a list cell, or labels separated in one cell); "
+                         "--no-multi-label makes a multi-label project single-label again")
+    dp.add_argument("--label-sep", metavar="SEP",
+                    help="with --multi-label: the separator of labels in a text cell "
+                         "(default: spaces, commas, 、 and semicolons)")
     dp.add_argument("--sheet", help="Excel sheet to read (default: the first)")
     dp.add_argument("--split", help="train,val,test ratios, e.g. 0.8,0.1,0.1")
     dp.add_argument("--seed", type=int)

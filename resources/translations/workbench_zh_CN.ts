@@ -810,52 +810,52 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>EvaluatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="407"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="413"/>
         <source>baseline {0}; {1}</source>
         <translation>基线 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="99"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="105"/>
         <source>The fine-tuned model beats a simple word-statistics baseline by {0} {1} ({2} vs {3}).</source>
         <translation>微调模型比简单的词频统计基线高 {0} {1}（{2} 对 {3}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="105"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="111"/>
         <source>The fine-tuned model does not beat a simple word-statistics baseline: {1} {2} vs {3}, {0} lower.</source>
         <translation>微调模型没有超过简单的词频统计基线：{1} {2} 对 {3}，低 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="111"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="117"/>
         <source>The fine-tuned model beats a simple retrieval baseline by {0} {1} ({2} vs {3}).</source>
         <translation>微调模型比简单的检索基线高 {0} {1}（{2} 对 {3}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="116"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="122"/>
         <source>The fine-tuned model does not beat a simple retrieval baseline: {1} {2} vs {3}, {0} lower.</source>
         <translation>微调模型没有超过简单的检索基线：{1} {2} 对 {3}，低 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="55"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="58"/>
         <source>test</source>
         <translation>测试</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="56"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="59"/>
         <source>validation</source>
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="57"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="60"/>
         <source>training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="66"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="69"/>
         <source>full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="67"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="70"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -871,244 +871,279 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate_page.py" line="42"/>
+        <source>Micro F1</source>
+        <translation>微平均 F1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="43"/>
+        <source>Whole label set right</source>
+        <translation>标签集完全正确</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="44"/>
+        <source>Hamming loss</source>
+        <translation>汉明损失</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="45"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="43"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="46"/>
         <source>BLEU</source>
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="44"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="47"/>
         <source>Exact match</source>
         <translation>完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="45"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="48"/>
         <source>Loss on the answers</source>
         <translation>答案部分的损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="46"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="49"/>
         <source>Perplexity</source>
         <translation>困惑度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="75"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="78"/>
         <source>share of test rows labelled right</source>
         <translation>测试数据中标签判断正确的比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="76"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="79"/>
         <source>balance of precision and recall, averaged over labels</source>
         <translation>精确率与召回率的平衡，按标签平均</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="77"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="80"/>
+        <source>F1 over every label given or missed</source>
+        <translation>按每个给出或漏掉的标签计算的 F1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="81"/>
+        <source>rows whose labels are exactly right</source>
+        <translation>标签完全正确的行所占比例</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="82"/>
+        <source>share of wrong yes/no label decisions; lower is better</source>
+        <translation>逐标签是/否判断出错的比例；越低越好</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="83"/>
         <source>overlap with the reference answers (0–1)</source>
         <translation>与参考答案的重合度（0–1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="78"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="84"/>
         <source>n-gram match with the references (0–100)</source>
         <translation>与参考答案的 n 元组匹配度（0–100）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="79"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="85"/>
         <source>answers identical to the reference</source>
         <translation>与参考答案完全相同的比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="80"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="81"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="86"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="87"/>
         <source>lower is better</source>
         <translation>越低越好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="102"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="108"/>
         <source>The fine-tuned model matches a simple word-statistics baseline: {1} {2} vs {3}.</source>
         <translation>微调模型与简单的词频统计基线持平：{1} {2} 对 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="114"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="120"/>
         <source>The fine-tuned model matches a simple retrieval baseline: {1} {2} vs {3}.</source>
         <translation>微调模型与简单的检索基线持平：{1} {2} 对 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="160"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="166"/>
         <source>test rows</source>
         <translation>测试数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="161"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="167"/>
         <source>validation rows</source>
         <translation>验证数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="162"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="168"/>
         <source>Compare with the base model</source>
         <translation>与基础模型对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="164"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="170"/>
         <source>Evaluate</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="170"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="176"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="172"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="178"/>
         <source>on</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="182"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="188"/>
         <source>Confusion matrix: rows are the true labels, columns the predicted ones</source>
         <translation>混淆矩阵：行是真实标签，列是预测标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="190"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="196"/>
         <source>label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="190"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="196"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="190"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="196"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="191"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="197"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="191"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="197"/>
         <source>rows</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="230"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="236"/>
         <source>Wrong only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="251"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="257"/>
         <source>Type a text or a question, as in your data, and press Enter</source>
         <translation>像数据中那样输入一段文本或一个问题，然后按回车</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="253"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="259"/>
         <source>Ask the model</source>
         <translation>向模型提问</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="263"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="269"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="264"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="270"/>
         <source>Samples (fine-tuned and base side by side)</source>
         <translation>逐条结果（微调模型与基础模型对照）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="265"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="271"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="267"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="273"/>
         <source>Apply to a file</source>
         <translation>应用到文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="287"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="293"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="325"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="331"/>
         <source>Evaluating {0} in a separate process…</source>
         <translation>正在独立进程中评估 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="344"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="350"/>
         <source>Evaluation finished.</source>
         <translation>评估完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="369"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="375"/>
         <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
         <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="377"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="383"/>
         <source>The evaluation results could not be read: {0}</source>
         <translation>无法读取评估结果：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="404"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="410"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="417"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="423"/>
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="417"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="423"/>
         <source>true</source>
         <translation>真实</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="420"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="426"/>
         <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
         <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="450"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="433"/>
+        <source>Several labels per row: a label is given when its probability is {0} or more (the threshold with the best macro F1 on the validation split).</source>
+        <translation>每行可有多个标签：某标签的概率不低于 {0} 时给出该标签（该阈值在验证集上取得最佳宏平均 F1）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="460"/>
         <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
         <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="463"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="473"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="501"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="511"/>
         <source>Label: {0}
 Most likely: {1}</source>
         <translation>标签：{0}
 可能性最高：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="326"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="332"/>
         <source>Evaluating {0}</source>
         <translation>正在评估 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="330"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="336"/>
         <source>Evaluation cancelled.</source>
         <translation>评估已取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="339"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="345"/>
         <source>Evaluating: {0}, {1} of {2} rows</source>
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="480"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="490"/>
         <source>Asking the model</source>
         <translation>正在询问模型</translation>
     </message>
@@ -1462,7 +1497,7 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data/labels_editor.py" line="100"/>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="218"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="228"/>
         <source>Exclude</source>
         <translation>排除</translation>
     </message>
@@ -1497,87 +1532,97 @@ Most likely: {1}</source>
         <translation>按清洗后的行数计算。默认每个标签至少要有训练、验证、测试各一行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="124"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="121"/>
+        <source>Several labels per row (multi-label)</source>
+        <translation>每行可有多个标签（多标签）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="123"/>
+        <source>A list cell, or labels separated by spaces, commas, 、 or semicolons in one cell, is the row&apos;s set of labels; the model then gives each label on its own.</source>
+        <translation>列表单元格，或一个单元格中以空格、逗号、顿号或分号分隔的多个标签，即为该行的标签集合；模型会对每个标签分别作出判断。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="130"/>
         <source>drop them (counted)</source>
         <translation>删除这些行（会计数报告）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="125"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="131"/>
         <source>keep the first label</source>
         <translation>保留第一个标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="155"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="161"/>
         <source>not in the label set: rows dropped</source>
         <translation>不在标签集中：这些行会被删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="157"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="163"/>
         <source>{0} · excluded: rows dropped</source>
         <translation>{0} · 已排除：这些行会被删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="159"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="165"/>
         <source>{0} · fewer than {1} rows: dropped</source>
         <translation>{0} · 少于 {1} 行：会被删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="161"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="167"/>
         <source>{0} (another spelling)</source>
         <translation>{0}（另一种写法）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="180"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="187"/>
         <source>{0} of {1} rows have labels that are not in the template&apos;s label set. Your data has its own labels ({2}). Use them, or the rows cannot be trained on.</source>
         <translation>{1} 行中有 {0} 行的标签不在模板的标签集中。你的数据有自己的标签（{2}）。请使用这些标签，否则这些行无法用于训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="194"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="201"/>
         <source>the template&apos;s labels</source>
         <translation>模板的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="194"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="201"/>
         <source>the labels found in the data</source>
         <translation>数据中的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="195"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="202"/>
         <source>your own list</source>
         <translation>自定义列表</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="196"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="203"/>
         <source>{0} labels ({1}) · {2} values in {3} rows · {4} rows outside the label set</source>
         <translation>{0} 个标签（{1}）· {3} 行中有 {2} 种取值 · {4} 行不在标签集中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="202"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="212"/>
         <source>{0} rows list several labels:</source>
         <translation>{0} 行列出了多个标签：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="218"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="228"/>
         <source>Include again</source>
         <translation>重新保留</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="265"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="275"/>
         <source>Rename the label</source>
         <translation>标签改名</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="266"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="276"/>
         <source>New name for “{0}”:</source>
         <translation>“{0}”的新名称：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="275"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="285"/>
         <source>Merge labels</source>
         <translation>合并标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="276"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="286"/>
         <source>Keep this label; the others become its spellings:</source>
         <translation>保留这个标签，其余的成为它的其他写法：</translation>
     </message>

@@ -168,3 +168,34 @@ def test_a_failing_child_command_is_explained_in_one_place(qtbot, tasks):
     with qtbot.waitSignal(op.failed, timeout=30000):
         op.run()
     assert errors == [("Evaluating x", "Run x does not exist.")]
+
+
+def test_evaluate_page_shows_a_multi_label_result_without_a_confusion_matrix(qtbot, session, tasks, sample_project):
+    from workbench.engine.metrics import LABEL_SET_JOINER, multi_label_report
+
+    run_dir = _finished_run(sample_project, "run-ml")
+    (run_dir / "eval").mkdir()
+    labels = ["盗窃", "故意伤害", "寻衅滋事"]
+    truth = [["盗窃"], ["故意伤害", "寻衅滋事"], ["寻衅滋事"], ["盗窃", "故意伤害"]]
+    preds = [["盗窃"], ["故意伤害"], ["寻衅滋事"], ["盗窃", "故意伤害"]]
+    m = {**multi_label_report(truth, preds, labels), "threshold": 0.35, "eval_loss": 0.2}
+    (run_dir / "eval" / "metrics.json").write_text(json.dumps({
+        "run": "run-ml", "task": "classification", "split": "test", "rows": 4, "base_model": "builtin:tiny",
+        "method": "full", "metrics": m, "baseline": None}), encoding="utf-8")
+    pd.DataFrame({"input": list("abcd"), "reference": [LABEL_SET_JOINER.join(s) for s in truth],
+                  "prediction": [LABEL_SET_JOINER.join(s) for s in preds],
+                  "correct": [a == b for a, b in zip(truth, preds)]}).to_csv(
+        run_dir / "eval" / "predictions.csv", index=False, encoding="utf-8-sig")
+    page = EvaluatePage(session, tasks)
+    qtbot.addWidget(page)
+    with qtbot.waitSignal(page.results_shown, timeout=5000):
+        session.open(sample_project)
+    assert page.cards["subset_accuracy"].value_label.text() == "75.0%"
+    assert page.cards["micro_f1"].value_label.text() == f"{m['micro_f1']:.1%}"
+    assert page.cards["hamming_loss"].value_label.text() == f"{1 / 12:.3f}"
+    assert "accuracy" not in page.cards
+    assert page.heatmap.isHidden() and page.heat_title.isHidden()
+    assert page.class_table.rowCount() == 3
+    assert "0.35" in page.summary_text.text()
+    page.wrong_only.setChecked(True)
+    assert page.samples_model.rowCount() == 1

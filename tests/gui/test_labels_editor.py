@@ -196,6 +196,40 @@ def test_codes_get_names_without_typing_json(qtbot, session, tasks, tmp_path, mo
     assert set(page.cleaned_df["label"].astype(str)) == {"负面", "中性", "正面"}
 
 
+def test_the_multi_label_switch_keeps_every_charge_of_a_row(qtbot, session, tasks, tmp_path):
+    import json
+
+    from test_io_shapes import CHARGES, cail_like
+
+    root = tmp_path / "projects" / "cases"
+    session.create(root, TemplateCatalog().get("legal_case_type"))
+    page = DataPage(session, tasks)
+    qtbot.addWidget(page)
+    with qtbot.waitSignal(page.loaded, timeout=30000):
+        page.import_file(cail_like(tmp_path / "cases.json"))
+    combo = page.mapping_combos["text"]
+    if combo.currentData() != "fact":
+        combo.setCurrentIndex(combo.findData("fact"))
+    combo = page.mapping_combos["label"]
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        combo.setCurrentIndex(combo.findData("meta.accusation"))
+    editor = page.labels_editor
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        editor.use_found()
+    assert not editor.multi_check.isChecked() and len(page.cleaned_df) == 44  # rows with two charges dropped
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        editor.multi_check.setChecked(True)
+    # every row kept with all of its charges; the second charge (寻衅滋事) is a label of its own
+    assert page.label_choice.multi_label and page.task.multi_label
+    assert len(page.cleaned_df) == 48 and set(page.task.labels) == set(CHARGES) | {"寻衅滋事"}
+    assert editor.several_combo.isHidden()
+    with qtbot.waitSignal(page.prepared, timeout=60000):
+        page.prepare()
+    assert Project.open(root).task.multi_label
+    rows = [json.loads(x) for x in (root / "data" / "train.jsonl").read_text("utf-8").splitlines()]
+    assert any(len(r["labels"]) == 2 for r in rows)
+
+
 def test_a_second_file_whose_columns_do_not_map_clears_the_first_files_labels(page, qtbot, tmp_path):
     """Importing another file (here a JSON array with query/label) must not leave the previous file's
     label table on the Labels tab while the mapping waits for the user."""

@@ -40,6 +40,8 @@ class LabelChoice(BaseModel):
     excluded: list[str] = Field(default_factory=list)  # labels whose rows are dropped
     min_rows: int | None = Field(default=None, ge=1)  # None: enough rows to reach every split
     several: Literal["drop", "first"] = "drop"  # rows whose label cell lists several labels
+    multi_label: bool = False  # a row's label cell is a set of labels (see multilabel.py)
+    separator: str | None = None  # multi-label text cells: the separator (None: the default set)
 
 
 def choice_from_recipe(recipe: Mapping | None, base_labels: Sequence[str],
@@ -299,6 +301,10 @@ class LabelTable:
         if action not in SEVERAL_LABELS:
             raise DataError(f"'{action}' is not one of {', '.join(SEVERAL_LABELS)}.")
         return self._update(several=action)
+
+    def set_multi_label(self, on: bool) -> "LabelTable":
+        """Each row a set of labels (list cells, or labels separated in one cell), or one label."""
+        return self._update(multi_label=bool(on))
 
     def name_codes(self, codes: Mapping[str, str], replace: bool = False) -> "LabelTable":
         """Give code values names (0 -> 负面); with ``replace`` these are all the names."""

@@ -36,6 +36,7 @@ class Cleaned:
     too_few: dict[str, int] = field(default_factory=dict)  # label -> rows, dropped for too few rows
     several_labels: int = 0  # rows whose label cell listed several labels
     several_action: str = "drop"
+    label_sets: int = 0  # multi-label: distinct label sets among the kept rows
     problems: list[MappingProblem] = field(default_factory=list)
 
     @property
@@ -53,6 +54,8 @@ class Cleaned:
             "unknown": self.labels.unknown_values,
             "unknown_rows": self.labels.unknown_rows,
             "several_labels": {"rows": self.several_labels, "action": self.several_action},
+            "multi_label": self.task.multi_label,
+            "label_sets": self.label_sets,
         }
 
 
@@ -142,6 +145,9 @@ def clean_for_task(
     choice = choice or LabelChoice()
     mapped = apply_mapping(df, base, mapping)
     list_roles = [r for r, c in mapping.items() if c is not None and c in set(list_columns)]
+    if base.task is Task.classification and choice.multi_label:
+        mapped, _ = resolve_list_cells(mapped, [r for r in list_roles if r != "label"])
+        return _clean_multi_label(mapped, base, mapping, recipe, choice, ratios, progress, cancelled)
     mapped, several = resolve_list_cells(mapped, list_roles, choice.several)
     columns = {r: c for r, c in mapping.items() if c}
 
@@ -177,4 +183,52 @@ def clean_for_task(
                 f"Labels with fewer than {min_rows} rows after cleaning were dropped: {listed}. "
                 "Lower the least rows per label (--min-label-rows) or add rows."),
                 code="labels_too_few", args=(min_rows, listed)))
-    return Cleaned(cleaned, reports, task, run, table, excluded, dropped, several, choice.several, problems)
+    return Cleaned(cleaned, reports, task, run, table, excluded, dropped, several, choice.several,
+                   problems=problems)
+
+
+def _clean_multi_label(mapped: pd.DataFrame, base: TaskSpec, mapping: dict[str, str | None], recipe: Recipe,
+                       choice: LabelChoice, ratios: Sequence[float], progress, cancelled) -> Cleaned:
+    """:func:`clean_for_task` for a multi-label project: each label on its own (see :mod:`.multilabel`)."""
+    from . import multilabel as ML
+
+    columns = {r: c for r, c in mapping.items() if c}
+    raw = [ML.split_cell(c, choice.separator) for c in mapped["label"].tolist()]
+    counts, blank = ML.value_counts(raw)
+    table = LabelTable(counts, base.labels, base.label_aliases, choice, blank=blank)
+    mapped = mapped.copy()
+    mapped["label"] = pd.Series([ML.encode([s])[0] if s else "" for s in raw], index=mapped.index, dtype="string")
+    # the label step names one label per cell; here the labels are named per item below
+    run = Recipe(version=recipe.version, steps=[s for s in recipe.steps if not (
+        s.op == "normalize_labels" and s.params.get("column", "label") == "label")])
+    cleaned, reports = run.apply(mapped, progress=progress, cancelled=cancelled)
+    codes = {k.strip(): v.strip() for k, v in choice.codes.items()}
+    sets, _ = ML.map_sets([ML.decode(c) for c in cleaned["label"].tolist()], table.labels, table.aliases, codes)
+    excluded = {lab: n for lab, n in ML.label_rows(sets, table.excluded).items()}
+    sets = [[lab for lab in s if lab not in table.excluded] for s in sets]
+    min_rows = choice.min_rows or default_min_rows(ratios)
+    rows = ML.label_rows(sets, table.kept)
+    too_few = {lab: n for lab, n in rows.items() if n < min_rows}
+    dropped = {lab: n for lab, n in too_few.items() if n > 0}
+    sets = [[lab for lab in s if lab not in too_few] for s in sets]
+    keep = [bool(s) for s in sets]
+    cleaned = cleaned[keep].copy()
+    sets = [s for s, k in zip(sets, keep) if k]
+    cleaned["label"] = pd.Series(ML.encode(sets), index=cleaned.index, dtype="string")
+    kept = [lab for lab in table.kept if lab not in too_few]
+    task = base.with_labels(kept, table.aliases).model_copy(update={"columns": columns, "multi_label": True})
+    problems: list[MappingProblem] = []
+    if table.mismatch:
+        problems.append(MappingProblem("label", table.mismatch_message(), code="labels_mismatch",
+                                       args=(table.unknown_rows, table.rows, tuple(table.unknown_values)[:8])))
+    elif not len(cleaned):
+        problems.append(MappingProblem(None, "No rows are left after cleaning. Check the mapping, the label "
+                                       "separator (--label-sep) and the cleaning steps.", code="no_rows"))
+    elif len(kept) < 2:
+        problems.append(MappingProblem("label", (
+            f"Fewer than two labels are left after cleaning (found: {', '.join(kept) or 'none'}). "
+            f"Multi-label classification needs at least two; lower --min-label-rows (now {min_rows}) "
+            "or check the label column and separator."), code="few_classes", args=(kept,)))
+    several = sum(len(s) > 1 for s in sets)
+    return Cleaned(cleaned, reports, task, run, table, excluded, dropped, several, "keep",
+                   len({tuple(s) for s in sets}), problems)

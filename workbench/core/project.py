@@ -7,6 +7,7 @@ a failed prepare leaves the folder as it was before.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import tempfile
@@ -153,6 +154,17 @@ def _records(df: pd.DataFrame, roles: list[str]) -> str:
     return df[roles].fillna("").astype(str).to_json(orient="records", lines=True, force_ascii=False)
 
 
+def _multi_label_records(df: pd.DataFrame, roles: list[str]) -> str:
+    """Rows of a multi-label project: ``labels`` is a list in place of ``label``."""
+    from .multilabel import decode
+
+    out = df[[r for r in roles if r != "label"]].fillna("").astype(str)
+    rows = out.to_dict(orient="records")
+    for row, cell in zip(rows, df["label"].tolist()):
+        row["labels"] = decode(cell)
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+
+
 def write_prepared(
     root: Path,
     template: TemplateSpec,
@@ -172,8 +184,10 @@ def write_prepared(
         snap.columns = [str(c) for c in snap.columns]
         snap.astype("string").to_parquet(staging / "snapshot.parquet", index=False)
         roles = list(template.roles)
+        multi = config.task is not None and config.task.multi_label
         for name in SPLITS:
-            (staging / f"{name}.jsonl").write_text(_records(splits[name], roles), encoding="utf-8")
+            text = _multi_label_records(splits[name], roles) if multi else _records(splits[name], roles)
+            (staging / f"{name}.jsonl").write_text(text, encoding="utf-8")
         for f in staging.iterdir():
             os.replace(f, data / f.name)
     finally:
@@ -257,7 +271,15 @@ def prepare(
     from .split import split_frame
 
     stratify = "label" if template.task is Task.classification else None
-    splits = split_frame(cleaned, settings.ratios, settings.seed, stratify)
+    if spec.multi_label:
+        from . import multilabel as ML
+
+        sets = [ML.decode(c) for c in cleaned["label"].tolist()]
+        strat = cleaned.assign(_stratum=ML.stratum(sets))
+        splits = {k: v.drop(columns="_stratum") for k, v in
+                  split_frame(strat, settings.ratios, settings.seed, "_stratum").items()}
+    else:
+        splits = split_frame(cleaned, settings.ratios, settings.seed, stratify)
 
     stats: dict[str, Any] = {
         "rows_imported": int(len(df)),
@@ -265,7 +287,12 @@ def prepare(
         "rows_clean": int(len(cleaned)),
         "splits": {k: int(len(v)) for k, v in splits.items()},
     }
-    if template.task is Task.classification:
+    if spec.multi_label:
+        from . import multilabel as ML
+
+        stats["labels"] = ML.label_rows([ML.decode(c) for c in cleaned["label"].tolist()], spec.labels)
+        stats["label_sets"] = result.label_sets
+    elif template.task is Task.classification:
         counts = cleaned["label"].value_counts()
         stats["labels"] = {lab: int(counts.get(lab, 0)) for lab in spec.labels}
     else:

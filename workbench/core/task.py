@@ -38,7 +38,7 @@ class TaskSpec(BaseModel):
     prompt: PromptFormat
     # role -> the user's column name
     columns: dict[str, str] = Field(default_factory=dict)
-    multi_label: bool = False  # reserved: one label per row today
+    multi_label: bool = False  # each row a set of labels (prepared rows carry "labels", a list)
 
     @model_validator(mode="after")
     def _consistent(self) -> "TaskSpec":

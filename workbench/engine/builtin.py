@@ -138,7 +138,7 @@ def _classes():
 
         def __init__(self, vocab_size: int = 1000, hidden_size: int = 64, ngram_buckets: int = 2 ** 18,
                      classifier_hidden: int = 128, dropout: float = 0.2, class_weights: list[float] | None = None,
-                     max_position_embeddings: int = 512, **kwargs):
+                     max_position_embeddings: int = 512, multi_label: bool = False, **kwargs):
             kwargs.setdefault("pad_token_id", 0)
             super().__init__(**kwargs)
             self.vocab_size = int(vocab_size)
@@ -148,6 +148,7 @@ def _classes():
             self.dropout = float(dropout)
             self.class_weights = class_weights
             self.max_position_embeddings = int(max_position_embeddings)
+            self.multi_label = bool(multi_label)
 
     class CharClassifier(PretrainedModel):
         """``forward(input_ids, attention_mask, labels=None)`` -> loss (with labels) and logits
@@ -168,6 +169,7 @@ def _classes():
                 raise ValueError(f"the built-in classifier allows at most {MAX_BUCKETS} buckets and "
                                  f"{MAX_VOCAB} characters")
             self.buckets = int(config.ngram_buckets)  # a plain int: the traced graph reads no config attribute
+            self.multi_label = bool(getattr(config, "multi_label", False))
             weights = config.class_weights or [1.0] * config.num_labels
             self.register_buffer("class_weight", paddle.to_tensor(weights, dtype="float32"), persistable=False)
 
@@ -195,7 +197,13 @@ def _classes():
             x = self.dropout(F.relu(self.hidden(x)))  # ReLU: exact in every runtime (GELU differs in oneDNN/ONNX)
             logits = self.score(x)
             loss = None
-            if labels is not None:
+            if labels is not None and self.multi_label:
+                # several labels per row: one independent yes/no per label (binary cross-entropy
+                # over sigmoids) in the same single forward pass; class_weight is each label's
+                # weight of its positive rows (see multi_label_weights)
+                loss = F.binary_cross_entropy_with_logits(
+                    logits, labels.astype("float32"), pos_weight=self.class_weight)
+            elif labels is not None:
                 loss = F.cross_entropy(logits, labels.reshape([-1]).astype("int64"), weight=self.class_weight)
             if return_dict is False:
                 return (loss, logits) if loss is not None else (logits,)
@@ -208,8 +216,23 @@ def _classes():
 _CACHE = None
 
 
+def multi_label_weights(train_sets: Sequence[Sequence[str]], labels: Sequence[str], cap: float = 10.0) -> list[float]:
+    """Per-label weights of positive rows for the binary cross-entropy of a multi-label head:
+    sqrt(negative rows / positive rows), at least 1 and at most ``cap``. A label on 2 % of the
+    rows otherwise learns that "no" is nearly always right and never clears a threshold;
+    the square root (not the full ratio) keeps precision on rare labels from collapsing."""
+    n = len(train_sets)
+    counts = Counter(lab for s in train_sets for lab in set(s))
+    out = []
+    for lab in labels:
+        pos = counts.get(lab, 0)
+        out.append(round(min(cap, max(1.0, math.sqrt((n - pos) / pos))), 6) if pos else 1.0)
+    return out
+
+
 def build_classifier(size: str, texts: Iterable[str], labels: Sequence[str], out_dir: str | os.PathLike, *,
-                     weights: list[float] | None = None, seed: int = 0, marker: str = "workbench_builtin") -> Path:
+                     weights: list[float] | None = None, seed: int = 0, marker: str = "workbench_builtin",
+                     multi_label: bool = False) -> Path:
     """Build the tokenizer from ``texts`` and save a randomly initialised classifier."""
     import paddle
 
@@ -221,7 +244,7 @@ def build_classifier(size: str, texts: Iterable[str], labels: Sequence[str], out
     config = config_cls(
         vocab_size=int(math.ceil(len(tokenizer) / 64) * 64), num_labels=len(labels),
         id2label={i: lab for i, lab in enumerate(labels)}, label2id={lab: i for i, lab in enumerate(labels)},
-        class_weights=weights, pad_token_id=tokenizer.pad_token_id, bos_token_id=tokenizer.bos_token_id,
+        class_weights=weights, multi_label=multi_label, pad_token_id=tokenizer.pad_token_id, bos_token_id=tokenizer.bos_token_id,
         eos_token_id=tokenizer.eos_token_id, **spec)
     paddle.seed(seed)
     model = model_cls(config)
@@ -249,8 +272,19 @@ def load_classifier(folder: str | os.PathLike, *, for_training: bool = True):
     return model
 
 
-def classifier_probabilities(model, input_ids, attention_mask):
-    """Softmax over the labels (what the exported graph returns)."""
+def is_multi_label(model_or_config) -> bool:
+    config = getattr(model_or_config, "config", model_or_config)
+    return bool(config.get("multi_label") if isinstance(config, dict) else getattr(config, "multi_label", False))
+
+
+def probabilities_from_logits(model, logits):
+    """Softmax over the labels; for a multi-label head each label's own sigmoid."""
     import paddle.nn.functional as F
 
-    return F.softmax(model(input_ids=input_ids, attention_mask=attention_mask).logits.astype("float32"), axis=-1)
+    logits = logits.astype("float32")
+    return F.sigmoid(logits) if is_multi_label(model) else F.softmax(logits, axis=-1)
+
+
+def classifier_probabilities(model, input_ids, attention_mask):
+    """The label probabilities (what the exported graph returns)."""
+    return probabilities_from_logits(model, model(input_ids=input_ids, attention_mask=attention_mask).logits)

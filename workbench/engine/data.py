@@ -183,7 +183,14 @@ def build_classifier_features(tokenizer, records: Iterable[Mapping[str, Any]], l
     index = {lab: i for i, lab in enumerate(labels)}
     out = []
     for record in records:
-        label = index.get(str(record.get("label", "")))
+        if "labels" in record:  # a multi-label row: one 0/1 per label
+            hot = [0] * len(labels)
+            for lab in record["labels"] or []:
+                if lab in index:
+                    hot[index[lab]] = 1
+            label = hot if any(hot) else None
+        else:
+            label = index.get(str(record.get("label", "")))
         if label is None:
             continue
         prompt = build_prompt(tokenizer, None, format_user(user_format, record))
@@ -208,9 +215,10 @@ class DataCollator:
     ``attention_mask`` (1 = real token) is added. Returns int64 paddle tensors.
     """
 
-    def __init__(self, pad_token_id: int, *, pad_to_multiple_of: int | None = None):
+    def __init__(self, pad_token_id: int, *, pad_to_multiple_of: int | None = None, multi_hot: bool = False):
         self.pad_token_id = int(pad_token_id)
         self.pad_to_multiple_of = pad_to_multiple_of
+        self.multi_hot = multi_hot  # ``labels`` are one 0/1 per label (a multi-label head), not padded
 
     def pad(self, batch: Sequence[Mapping[str, Sequence[int]]]) -> dict[str, list[list[int]]]:
         longest = max(len(f["input_ids"]) for f in batch)
@@ -221,6 +229,9 @@ class DataCollator:
         has_labels = "labels" in batch[0]
         if has_labels and isinstance(batch[0]["labels"], int):  # one class index per row
             out["labels"] = [int(f["labels"]) for f in batch]
+            has_labels = False
+        elif has_labels and self.multi_hot:
+            out["labels"] = [list(f["labels"]) for f in batch]
             has_labels = False
         elif has_labels:
             out["labels"] = []
@@ -299,7 +310,8 @@ def head_probabilities(model, tokenizer, prompts: Sequence[str], *, max_length: 
     """Class probabilities of a classification-head model (the built-in classifier): one
     batched forward pass over the prompts, no label scoring. ``progress(done, total)``."""
     import paddle
-    import paddle.nn.functional as F
+
+    from .builtin import probabilities_from_logits
 
     pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
     collator = DataCollator(pad_id)
@@ -315,7 +327,7 @@ def head_probabilities(model, tokenizer, prompts: Sequence[str], *, max_length: 
                 idx = order[start:start + batch_size]
                 batch = collator([{"input_ids": encoded[i]} for i in idx])
                 logits = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).logits
-                for i, row in zip(idx, F.softmax(logits.astype("float32"), axis=-1).numpy().tolist()):
+                for i, row in zip(idx, probabilities_from_logits(model, logits).numpy().tolist()):
                     probs[i] = row
                 if progress:
                     progress(min(start + batch_size, len(order)), len(order))

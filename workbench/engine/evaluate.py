@@ -194,6 +194,62 @@ def task_prompts(model, tokenizer, spec: TaskSpec, records: Sequence[dict]) -> l
     return D.build_prompts(tokenizer, records, system=system, user_format=user_format)
 
 
+def label_set_probabilities(model, tokenizer, records: Sequence[dict], template: TaskSpec, *, max_length: int,
+                            progress: Callable[[int, int], None] | None = None) -> list[list[float]]:
+    """Each label's own probability (a multi-label head's sigmoids) for ``records``."""
+    if not B.is_classifier(model) or not B.is_multi_label(model):
+        raise WorkbenchError("This model was not trained for several labels per row. Train the multi-label "
+                             "project again with the built-in classifier.")
+    prompts = task_prompts(model, tokenizer, template, records)
+    return D.head_probabilities(model, tokenizer, prompts, max_length=max_length, progress=progress) if records else []
+
+
+def _set_loss(probs: Sequence[Sequence[float]], truth: Sequence[Sequence[str]], labels: Sequence[str]) -> float | None:
+    """Mean binary cross-entropy per label and row (training's eval_loss without the label weights)."""
+    total, n = 0.0, 0
+    for row, true in zip(probs, truth):
+        for lab, p in zip(labels, row):
+            p = min(max(p, 1e-12), 1 - 1e-12)
+            total -= math.log(p) if lab in true else math.log(1 - p)
+            n += 1
+    return total / n if n else None
+
+
+def predict_label_sets(model, tokenizer, records: Sequence[dict], template: TaskSpec, *, max_length: int,
+                       threshold: float, progress: Progress | None = None, stage: str = "predict") -> dict[str, Any]:
+    """:func:`predict_split` for a multi-label project: labels at or above ``threshold``."""
+    labels = list(template.labels)
+    report = progress or (lambda s, d, t: None)
+    report(stage, 0, len(records))
+    probs = label_set_probabilities(model, tokenizer, records, template, max_length=max_length,
+                                    progress=lambda d, t: report(stage, d, t))
+    truth = [list(r.get("labels") or []) for r in records]
+    preds = MX.label_sets_from_probabilities(probs, labels, threshold)
+    metrics = MX.multi_label_report(truth, preds, labels)
+    metrics["threshold"] = threshold
+    metrics["confused_pairs"] = MX.confused_label_pairs(truth, preds)
+    rows = []
+    for r, ref, pred, p in zip(records, truth, preds, probs):
+        rows.append({"input": D.format_user(template.user_format, r), "reference": ref, "prediction": pred,
+                     "correct": set(pred) == set(ref),
+                     # the certainty of the least certain yes/no decision
+                     "confidence": min(max(v, 1 - v) for v in p), "probabilities": dict(zip(labels, p))})
+    metrics["eval_loss"] = _set_loss(probs, truth, labels)
+    metrics["perplexity"] = MX.perplexity(metrics["eval_loss"])
+    report(stage, len(records), len(records))
+    return {"metrics": metrics, "rows": rows}
+
+
+def tuned_threshold(model, tokenizer, project: Project, template: TaskSpec, *, max_length: int) -> dict[str, Any]:
+    """The decision threshold of a multi-label head tuned on the validation split (macro-F1)."""
+    val = D.read_jsonl(project.split_path("val")) if project.split_path("val").is_file() else []
+    if not val:
+        return {"threshold": 0.5, "tuned_on": None, "val_macro_f1": None}
+    probs = label_set_probabilities(model, tokenizer, val, template, max_length=max_length)
+    th, f1 = MX.tune_threshold([list(r.get("labels") or []) for r in val], probs, template.labels)
+    return {"threshold": th, "tuned_on": "val", "val_rows": len(val), "val_macro_f1": f1}
+
+
 def predict_split(model, tokenizer, records: Sequence[dict], template: TaskSpec, *, max_length: int,
                   max_new_tokens: int | None = None, progress: Progress | None = None,
                   stage: str = "predict") -> dict[str, Any]:
@@ -273,6 +329,8 @@ def predictions_frame(rows: Sequence[dict], task: str, labels: Sequence[str], ba
     records = []
     for i, r in enumerate(rows):
         rec: dict[str, Any] = {"input": r["input"], "reference": r["reference"], "prediction": r["prediction"]}
+        if isinstance(r["reference"], list):  # a multi-label row
+            rec["reference"], rec["prediction"] = MX.LABEL_SET_JOINER.join(r["reference"]), MX.LABEL_SET_JOINER.join(r["prediction"])
         if task == "classification":
             rec["correct"] = r["correct"]
             rec["confidence"] = round(r["confidence"], 6)
@@ -313,10 +371,19 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
     started = time.time()
     max_length = trained.job.max_length
     model, tokenizer = load_trained(trained, device=device)
-    tuned = predict_split(model, tokenizer, records, template, max_length=max_length,
-                          max_new_tokens=max_new_tokens, progress=progress, stage="fine-tuned")
+    if template.multi_label:
+        decision = tuned_threshold(model, tokenizer, project, template, max_length=max_length)
+        tuned = predict_label_sets(model, tokenizer, records, template, max_length=max_length,
+                                   threshold=decision["threshold"], progress=progress, stage="fine-tuned")
+        tuned["metrics"]["threshold_tuning"] = decision
+    else:
+        tuned = predict_split(model, tokenizer, records, template, max_length=max_length,
+                              max_new_tokens=max_new_tokens, progress=progress, stage="fine-tuned")
     del model
     base = None
+    if compare_base and template.multi_label:
+        raise WorkbenchError("A multi-label model has no base model to compare with (its head is trained from "
+                             "scratch); the baseline beside it is the comparison.")
     if compare_base:
         bmodel, btok = load_base(trained, device=device)
         n_new = tuned["metrics"].get("max_new_tokens", max_new_tokens)
@@ -329,7 +396,7 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
     train_path = project.split_path("train")
     train_records = D.read_jsonl(train_path) if train_path.is_file() else []
     baseline = BL.evaluate_baseline(task, train_records, records, template.input_roles,
-                                    list(template.labels))
+                                    list(template.labels), multi_label=template.multi_label)
     baseline_preds = baseline.pop("predictions") if baseline else None
     if baseline:
         baseline["comparison"] = BL.comparison(task, tuned["metrics"], baseline)

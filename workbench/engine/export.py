@@ -70,7 +70,9 @@ from ..core.task import TaskSpec
 from ..core.trained import TrainedRun, resolve_trained_run
 from . import builtin as B
 from . import data as D
+from . import metrics as MX
 from . import models as M
+from .metrics import LABEL_SET_JOINER
 
 FORMATS = ("static", "merged", "onnx")
 TOLERANCE = 1e-4
@@ -125,7 +127,6 @@ def label_table(tokenizer, labels: Sequence[str]) -> tuple[list[list[int]], int]
 
 def _head_probs_layer(model):
     import paddle.nn as nn
-    import paddle.nn.functional as F
 
     class HeadProbabilities(nn.Layer):
         """``forward(input_ids, attention_mask) -> probabilities [batch, labels]`` of a
@@ -137,7 +138,7 @@ def _head_probs_layer(model):
 
         def forward(self, input_ids, attention_mask):
             out = self.classifier(input_ids=input_ids, attention_mask=attention_mask, return_dict=True)
-            return F.softmax(out.logits.astype("float32"), axis=-1)
+            return B.probabilities_from_logits(self.classifier, out.logits)  # sigmoids for a multi-label head
 
     return HeadProbabilities(model)
 
@@ -538,8 +539,11 @@ def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, format
     expected = [run_eager(eager_layer, x) for x in inputs]
     static_prefix = save_static(make_layer(model), stage / "static" / "model", input_names)
     static = _check_static(static_prefix, inputs, expected, tolerance)
+    multi_label = bool(template.multi_label)
+    threshold = float(((eval_result or {}).get("metrics") or {}).get("threshold", 0.5)) if multi_label else None
     if task == "classification":
-        static.update(_check_labels_against_engine(model, tokenizer, prompts, labels, expected, max_length))
+        static.update(_check_labels_against_engine(model, tokenizer, prompts, labels, expected, max_length,
+                                                   threshold=threshold))
     static["files"] = ["static/model.json", "static/model.pdiparams"]
     checks["static"] = static
     onednn = static["onednn_ok"]
@@ -578,6 +582,9 @@ def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, format
         "format_version": BUNDLE_VERSION,
         "task": task,
         "labels": list(template.labels) if task == "classification" else [],
+        # several labels per row: each label's sigmoid, given at or above the threshold tuned on validation
+        "multi_label": multi_label,
+        "threshold": threshold,
         "template": template.template,
         "fields": [r for r in template.roles if r not in ("label", "output")],
         "columns": {r: c for r, c in template.columns.items() if r not in ("label", "output")},
@@ -780,8 +787,10 @@ def _check_static(prefix: Path, inputs, expected, tolerance: float) -> dict[str,
                                                                "plain CPU kernels")}
 
 
-def _check_labels_against_engine(model, tokenizer, prompts, labels, expected, max_length) -> dict[str, Any]:
-    """The exported scorer must pick the label the engine's classify() picks."""
+def _check_labels_against_engine(model, tokenizer, prompts, labels, expected, max_length, *,
+                                 threshold: float | None = None) -> dict[str, Any]:
+    """The exported scorer must pick the label (multi-label: the label set at ``threshold``)
+    the engine's classify() picks."""
     import numpy as np
 
     from .evaluate import classify_with_probs
@@ -789,6 +798,15 @@ def _check_labels_against_engine(model, tokenizer, prompts, labels, expected, ma
     engine = np.asarray(classify_with_probs(model, tokenizer, prompts, labels, max_length=max_length))
     ours = np.concatenate(expected, axis=0)
     diff = float(np.max(np.abs(engine - ours)))
+    if threshold is not None:
+        want = MX.label_sets_from_probabilities(engine.tolist(), labels, threshold)
+        got = MX.label_sets_from_probabilities(ours.tolist(), labels, threshold)
+        agree = np.array([a == b for a, b in zip(want, got)])
+        clear = np.abs(engine - threshold).min(axis=1) > 1e-3
+        if np.any(~agree & clear):
+            raise ExportError("The exported classifier gives other label sets than the evaluation on some test "
+                              "inputs, so it was not exported.")
+        return {"engine_label_agreement": float(agree.mean()), "engine_max_abs_diff": diff}
     agree = ours.argmax(1) == engine.argmax(1)
     top2 = np.sort(engine, axis=1)[:, -2:]
     clear = (top2[:, 1] - top2[:, 0]) > 1e-3
@@ -1037,7 +1055,14 @@ def _check_predict_script(stage: Path, records, template, model, tokenizer, prom
             raise ExportError(f"The bundle's predict.py failed on test rows (exit {res.returncode}): {tail[:600]}")
         with open(dst, encoding="utf-8-sig", newline="") as fh:
             got = [r["prediction"] for r in csv.DictReader(fh)]
-    if template.task.value == "classification":
+    bundle = json.loads((stage / "bundle.json").read_text(encoding="utf-8"))
+    if bundle.get("multi_label"):
+        probs = classify_with_probs(model, tokenizer, prompts[:n], list(template.labels), max_length=max_length)
+        want = [LABEL_SET_JOINER.join(s) for s in
+                MX.label_sets_from_probabilities(probs, list(template.labels), bundle["threshold"])]
+        if got != want:
+            raise ExportError(f"The bundle's predict.py gave label sets {got} where the evaluation gives {want}.")
+    elif template.task.value == "classification":
         probs = classify_with_probs(model, tokenizer, prompts[:n], list(template.labels), max_length=max_length)
         want = [template.labels[max(range(len(p)), key=p.__getitem__)] for p in probs]
         if got != want:

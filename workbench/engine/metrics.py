@@ -151,3 +151,82 @@ def perplexity(mean_loss: float | None) -> float | None:
     if mean_loss is None or not math.isfinite(mean_loss):
         return None
     return float(math.exp(min(mean_loss, 50.0)))
+
+
+# ----- multi-label ------------------------------------------------------------------------
+
+from ..core.multilabel import LABEL_SET_JOINER  # noqa: E402, F401  (re-exported: one spelling for every CSV)
+THRESHOLD_GRID = tuple(round(0.05 * i, 2) for i in range(1, 20))  # 0.05 .. 0.95
+
+
+def label_sets_from_probabilities(probs: Sequence[Sequence[float]], labels: Sequence[str],
+                                  threshold: float) -> list[list[str]]:
+    """Labels at or above ``threshold``; a row clearing none gets its most probable label
+    (every prepared row has at least one label, so an empty answer is always wrong)."""
+    out = []
+    for row in probs:
+        chosen = [lab for lab, p in zip(labels, row) if p >= threshold]
+        if not chosen and len(row):
+            chosen = [labels[max(range(len(row)), key=row.__getitem__)]]
+        out.append(chosen)
+    return out
+
+
+def multi_label_report(y_true: Sequence[Sequence[str]], y_pred: Sequence[Sequence[str]],
+                       labels: Sequence[str]) -> dict[str, Any]:
+    """Micro-/macro-F1, subset accuracy (the whole set right), Hamming loss and per-label
+    precision/recall/F1/support, from scikit-learn over 0/1 indicator matrices."""
+    from sklearn.metrics import accuracy_score, f1_score, hamming_loss, precision_recall_fscore_support
+    from sklearn.preprocessing import MultiLabelBinarizer
+
+    if len(y_true) != len(y_pred):
+        raise ValueError("y_true and y_pred differ in length")
+    labels = list(labels)
+    if not y_true:
+        return {"micro_f1": 0.0, "macro_f1": 0.0, "subset_accuracy": 0.0, "hamming_loss": 0.0,
+                "labels": labels, "per_class": {}, "support": 0, "multi_label": True}
+    mlb = MultiLabelBinarizer(classes=labels)
+    known = set(labels)
+    t = mlb.fit_transform([[x for x in s if x in known] for s in y_true])
+    p = mlb.transform([[x for x in s if x in known] for s in y_pred])
+    pr, rc, f, s = precision_recall_fscore_support(t, p, average=None, zero_division=0)
+    # macro-F1 over the labels this split has or predicts: a label absent from a small split and
+    # never given is neither right nor wrong here (scikit-learn would count it as F1 0)
+    seen = (t.sum(axis=0) + p.sum(axis=0)) > 0
+    return {
+        "micro_f1": float(f1_score(t, p, average="micro", zero_division=0)),
+        "macro_f1": float(f[seen].mean()) if seen.any() else 0.0,
+        "subset_accuracy": float(accuracy_score(t, p)),
+        "hamming_loss": float(hamming_loss(t, p)),
+        "labels": labels,
+        "per_class": {lab: {"precision": float(pr[i]), "recall": float(rc[i]), "f1": float(f[i]),
+                            "support": int(s[i])} for i, lab in enumerate(labels)},
+        "support": len(y_true),
+        "multi_label": True,
+    }
+
+
+def tune_threshold(y_true: Sequence[Sequence[str]], probs: Sequence[Sequence[float]], labels: Sequence[str],
+                   grid: Sequence[float] = THRESHOLD_GRID) -> tuple[float, float]:
+    """The one decision threshold (shared by all labels) with the best macro-F1 on these rows,
+    and that macro-F1; ties go to the threshold nearest 0.5. One shared threshold rather than
+    one per label: a validation split holds too few rows of a rare label to tune its own."""
+    best = (0.5, -1.0)
+    for th in sorted(grid, key=lambda x: abs(x - 0.5)):
+        f = multi_label_report(y_true, label_sets_from_probabilities(probs, labels, th), labels)["macro_f1"]
+        if f > best[1] + 1e-12:
+            best = (float(th), f)
+    return best
+
+
+def confused_label_pairs(y_true: Sequence[Sequence[str]], y_pred: Sequence[Sequence[str]],
+                         n: int = 10) -> list[dict[str, Any]]:
+    """The multi-label stand-in for a confusion matrix: on rows that missed label A and gave
+    label B instead, how often (A, B) occurs; the ``n`` most frequent pairs."""
+    from collections import Counter
+
+    pairs: Counter = Counter()
+    for true, pred in zip(y_true, y_pred):
+        missed, extra = [x for x in true if x not in pred], [x for x in pred if x not in true]
+        pairs.update((a, b) for a in missed for b in extra)
+    return [{"true": a, "predicted": b, "rows": k} for (a, b), k in pairs.most_common(n)]

@@ -175,7 +175,15 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
             + ["eval_loss", "perplexity"]
         names = {"accuracy": "accuracy", "macro_f1": "macro-F1", "rouge_l": "ROUGE-L (characters)",
                  "bleu": "BLEU (0-100, Chinese tokenizer)", "exact_match": "exact match",
-                 "eval_loss": "loss on reference answers", "perplexity": "perplexity"}
+                 "eval_loss": "loss on reference answers", "perplexity": "perplexity",
+                 "micro_f1": "micro-F1", "subset_accuracy": "subset accuracy (the whole label set right)",
+                 "hamming_loss": "Hamming loss"}
+        if m.get("multi_label"):
+            keys = ["micro_f1", "macro_f1", "subset_accuracy", "hamming_loss", "eval_loss"]
+            add(f"Several labels per row: a label is given when its own probability is at least "
+                f"{m['threshold']:.2f} (tuned for macro-F1 on the validation split); a row clearing none "
+                "gets its most probable label.")
+            add("")
         baseline = eval_result.get("baseline")
         comp = (baseline or {}).get("comparison")
         if comp:

@@ -719,7 +719,8 @@ def train_builtin_tokenizer(texts: Iterable[str], vocab_size: int, model_max_len
 
 
 def build_builtin_model(size: str, texts: Iterable[str], out_dir: str | os.PathLike, *, seed: int = 0,
-                        labels: list[str] | None = None, class_weights: list[float] | None = None) -> Path:
+                        labels: list[str] | None = None, class_weights: list[float] | None = None,
+                        multi_label: bool = False) -> Path:
     """Train a tokenizer on ``texts`` and save a randomly initialised built-in model.
 
     With ``labels`` (classification) it is the character n-gram classifier of
@@ -739,7 +740,7 @@ def build_builtin_model(size: str, texts: Iterable[str], out_dir: str | os.PathL
         raise ValueError(f"size must be one of {sorted(BUILTIN_SIZES)}, not {size!r}")
     if labels:
         return B.build_classifier(size, texts, labels, out_dir, weights=class_weights, seed=seed,
-                                  marker=BUILTIN_MARKER)
+                                  marker=BUILTIN_MARKER, multi_label=multi_label)
     import paddle
     from paddleformers.transformers import LlamaConfig, LlamaForCausalLM
 

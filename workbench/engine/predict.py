@@ -44,7 +44,13 @@ def predict_file(project_dir, run_id: str, input_path, output_path, *, sheet: st
             probabilities += classify_with_probs(model, tokenizer, prompts[start:start + CHUNK], labels,
                                                  max_length=trained.job.max_length)
             report("predict", min(n, start + CHUNK), n)
-        predictions = [labels[max(range(len(p)), key=p.__getitem__)] for p in probabilities]
+        if spec.multi_label:
+            from .metrics import label_sets_from_probabilities
+
+            predictions = label_sets_from_probabilities(probabilities, labels, _threshold(trained, spec, model,
+                                                                                         tokenizer))
+        else:
+            predictions = [labels[max(range(len(p)), key=p.__getitem__)] for p in probabilities]
     else:
         if not max_new_tokens:
             max_new_tokens = ((read_eval(trained.run_dir) or {}).get("metrics") or {}).get("max_new_tokens") or 128
@@ -52,13 +58,26 @@ def predict_file(project_dir, run_id: str, input_path, output_path, *, sheet: st
                                        max_length=trained.job.max_length,
                                        progress=lambda done, total: report("predict", done, total))
     report("write", 0, 1)
-    result = P.result_frame(original, trained.task, labels, predictions, probabilities, all_probabilities)
+    result = P.result_frame(original, trained.task, labels, predictions, probabilities, all_probabilities,
+                            multi_label=spec.multi_label)
     out = P.write_result(result, output_path)
     summary: dict[str, Any] = {"run": trained.run_id, "source": trained.source, "task": trained.task,
                                "rows": n, "input": str(Path(input_path)), "output": str(out),
                                "columns": [str(c) for c in result.columns]}
-    if trained.task == "classification":
+    if spec.multi_label:
+        summary["labels"] = {lab: sum(lab in p for p in predictions) for lab in labels}
+    elif trained.task == "classification":
         summary["labels"] = {lab: predictions.count(lab) for lab in labels}
     if trained.note:
         summary["note"] = trained.note
     return summary
+
+
+def _threshold(trained, spec, model, tokenizer) -> float:
+    """A multi-label run's decision threshold: the evaluation's, else tuned on validation now."""
+    from .evaluate import read_eval, tuned_threshold
+
+    stored = read_eval(trained.run_dir) or {}
+    if stored.get("source") == trained.source and "threshold" in (stored.get("metrics") or {}):
+        return float(stored["metrics"]["threshold"])
+    return tuned_threshold(model, tokenizer, trained.project, spec, max_length=trained.job.max_length)["threshold"]

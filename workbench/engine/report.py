@@ -195,6 +195,7 @@ th{background:#f4f6f8}figure{display:inline-block;margin:.5em 1em .5em 0}figcapt
 METRIC_NAMES = {
     "accuracy": "accuracy", "macro_f1": "macro-F1", "rouge_l": "ROUGE-L (characters)", "bleu": "BLEU (0-100)",
     "exact_match": "exact match", "eval_loss": "loss on reference answers", "perplexity": "perplexity",
+    "micro_f1": "micro-F1", "subset_accuracy": "subset accuracy (the whole set right)", "hamming_loss": "Hamming loss",
 }
 
 
@@ -219,7 +220,10 @@ def build_report(result: dict, rows: Sequence[dict], base_rows: Sequence[dict] |
     if result.get("note"):
         parts.append(f'<p class="note">{html.escape(result["note"])}</p>')
 
+    multi = bool(m.get("multi_label"))
     keys = ["accuracy", "macro_f1"] if task == "classification" else ["rouge_l", "bleu", "exact_match"]
+    if multi:
+        keys = ["micro_f1", "macro_f1", "subset_accuracy", "hamming_loss"]
     keys += ["eval_loss", "perplexity"]
     parts.append("<h2>Figures</h2>")
     baseline = result.get("baseline")
@@ -250,9 +254,21 @@ def build_report(result: dict, rows: Sequence[dict], base_rows: Sequence[dict] |
         if ticks != labels:
             parts.append('<p class="muted">Codes in the plots: ' + html.escape(
                 ", ".join(f"{t} = {lab}" for t, lab in zip(ticks, labels))) + "</p>")
-        parts.append(_img(_confusion_plot(m["confusion"], ticks), "confusion matrix (rows: true label)"))
+        if multi:
+            tuning = m.get("threshold_tuning") or {}
+            parts.append('<p class="note">' + html.escape(
+                f"Several labels per row: a label is given when its probability is at least {m['threshold']:.2f}"
+                + (f" (the threshold with the best macro-F1 on the {tuning.get('val_rows')} validation rows)"
+                   if tuning.get("tuned_on") else "") + "; a row clearing none gets its most probable label.")
+                + "</p>")
+        else:
+            parts.append(_img(_confusion_plot(m["confusion"], ticks), "confusion matrix (rows: true label)"))
         parts.append(_img(_per_class_plot(m["per_class"], labels, ticks), "precision, recall and F1 per class"))
         pc = m["per_class"]
+        if multi and m.get("confused_pairs"):
+            parts.append("<h3>Most confused labels</h3>" + _table(
+                ["true label (missed)", "given instead", "rows"],
+                [[p["true"], p["predicted"], p["rows"]] for p in m["confused_pairs"]]))
         parts.append(_table(["label", "precision", "recall", "F1", "support"],
                             [[lab, pc[lab]["precision"], pc[lab]["recall"], pc[lab]["f1"], pc[lab]["support"]]
                              for lab in labels]))
@@ -260,7 +276,8 @@ def build_report(result: dict, rows: Sequence[dict], base_rows: Sequence[dict] |
                 "wrong": [r["confidence"] for r in rows if not r["correct"]]}
         parts.append(_img(_hist_plot(conf, "confidence of the predicted label"), "confidence distribution"))
         cols = ["#", "input", "reference", "prediction", "confidence"]
-        pick = lambda r: [r["index"] + 1, _clip(r["input"]), r["reference"], r["prediction"], r["confidence"]]  # noqa: E731
+        pick = lambda r: [r["index"] + 1, _clip(r["input"]), _joined(r["reference"]), _joined(r["prediction"]),  # noqa: E731
+                          r["confidence"]]
     else:
         series = {"fine-tuned": [r["score"] for r in rows]}
         if base_rows:
@@ -281,6 +298,10 @@ def build_report(result: dict, rows: Sequence[dict], base_rows: Sequence[dict] |
                  "in predictions.csv beside this file.</p>")
     return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + html.escape(title)
             + f"</title><style>{CSS}</style></head><body>" + "\n".join(parts) + "</body></html>\n")
+
+
+def _joined(value) -> str:
+    return " | ".join(value) if isinstance(value, list) else value
 
 
 def write_report(path: Path, result: dict, rows, base_rows, *, run_dir: Path, task_spec) -> Path:

@@ -20,6 +20,7 @@ from ..core.runs import STOP_FILE, EventWriter, list_checkpoints
 from ..core.task import TaskSpec
 from . import builtin as B
 from . import data as D
+from . import metrics as MX
 from . import models as M
 
 EVAL_CLASSIFY_LIMIT = 200  # validation rows scored by label likelihood at each evaluation
@@ -65,8 +66,12 @@ def prepare_base_model(job: JobSpec, run_dir: Path, project: Project, template: 
             user_format = B.input_format(template.input_roles)
             texts = [D.format_user(user_format, r) for r in records]
             labels = list(template.labels)
-            weights = B.class_weights([str(r.get("label", "")) for r in records], labels)
-            M.build_builtin_model(size, texts, tmp, seed=job.seed, labels=labels, class_weights=weights)
+            if template.multi_label:
+                weights = B.multi_label_weights([r.get("labels") or [] for r in records], labels)
+            else:
+                weights = B.class_weights([str(r.get("label", "")) for r in records], labels)
+            M.build_builtin_model(size, texts, tmp, seed=job.seed, labels=labels, class_weights=weights,
+                                  multi_label=template.multi_label)
         else:
             texts = []
             for r in records:
@@ -286,6 +291,12 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
         base, device=device, allow_pickle=job.allow_pickle, quantization=quant)
     family = M.model_family(model.config)
     classifier = B.is_classifier(model)
+    multi_label = bool(template.multi_label)
+    if multi_label and not (classifier and B.is_multi_label(model)):
+        # a pretrained decoder would generate the label set in the labels' order; not offered yet
+        raise TrainingAborted("A multi-label project trains the built-in classifier (base model builtin:small "
+                              "or builtin:tiny); a pretrained language model cannot learn several labels per "
+                              "row here yet.")
     if job.method == "lora":
         if classifier:
             raise TrainingAborted("The built-in classifier is trained in full; choose the method 'full'.")
@@ -314,8 +325,16 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
         val = records["val"] if classifier else records["val"][:EVAL_CLASSIFY_LIMIT]
         prompts = D.build_prompts(tokenizer, val, system=system, user_format=user_format)
         truth = [str(r.get("label", "")) for r in val]
+        sets = [list(r.get("labels") or []) for r in val]
 
         def classify_eval(m):
+            if multi_label:  # at 0.5 while training; evaluation tunes the threshold on this split
+                probs = D.head_probabilities(m if m is not None else model, tokenizer, prompts,
+                                             max_length=job.max_length)
+                res = MX.multi_label_report(sets, MX.label_sets_from_probabilities(probs, template.labels, 0.5),
+                                            template.labels)
+                return {"micro_f1": res["micro_f1"], "macro_f1": res["macro_f1"],
+                        "subset_accuracy": res["subset_accuracy"]}
             preds = D.classify(m if m is not None else model, tokenizer, prompts, template.labels,
                                max_length=job.max_length)
             res = D.classification_metrics(truth, preds, template.labels)
@@ -370,7 +389,7 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
                              best_metric=best_metric)
     trainer = Trainer(
         model=model, args=args, train_dataset=feats["train"], eval_dataset=feats["val"] or None,
-        data_collator=D.DataCollator(tokenizer.pad_token_id), callbacks=[callback])
+        data_collator=D.DataCollator(tokenizer.pad_token_id, multi_hot=multi_label), callbacks=[callback])
 
     resume = job.resume_from
     if resume:

@@ -105,9 +105,11 @@ def load_inputs(project: Project, path, *, sheet: str | None = None,
 
 
 def result_frame(original: pd.DataFrame, task: str, labels: list[str], predictions: list,
-                 probabilities: list[list[float]] | None, all_probabilities: bool) -> pd.DataFrame:
+                 probabilities: list[list[float]] | None, all_probabilities: bool,
+                 multi_label: bool = False) -> pd.DataFrame:
     """The input columns plus the prediction (classification: label and its probability, and
-    optionally one column per label; instruction: the answer)."""
+    optionally one column per label; instruction: the answer). Multi-label: the label set in
+    one cell and every label's own probability (the largest one alone says little)."""
     out = original.copy()
     taken = set(map(str, out.columns))
 
@@ -117,6 +119,13 @@ def result_frame(original: pd.DataFrame, task: str, labels: list[str], predictio
         taken.add(name)
         return name
 
+    if multi_label:
+        from ..multilabel import LABEL_SET_JOINER
+
+        out[free(PREDICTION)] = [LABEL_SET_JOINER.join(p) for p in predictions]
+        for i, label in enumerate(labels):
+            out[free(f"p_{label}")] = [round(p[i], 6) for p in probabilities or []]
+        return out
     out[free(PREDICTION)] = predictions
     if task == "classification" and probabilities is not None:
         out[free(PROBABILITY)] = [round(max(p), 6) for p in probabilities]

@@ -34,6 +34,8 @@ class _Blank(dict):
         return ""
 
 
+LABEL_SET_JOINER = " | "  # a multi-label answer in one CSV cell (the workbench writes the same)
+
 def load_bundle(folder=HERE):
     with open(os.path.join(folder, "bundle.json"), encoding="utf-8") as fh:
         return json.load(fh)
@@ -333,6 +335,8 @@ class Predictor:
         b = self.bundle
         self.task = b["task"]
         self.labels = b.get("labels") or []
+        self.multi_label = bool(b.get("multi_label"))
+        self.threshold = float(b.get("threshold") or 0.5)
         self.tokenizer = Tokenizer.from_file(os.path.join(folder, b["tokenizer"]))
         model = b["models"].get(variant)
         if not model:
@@ -443,7 +447,9 @@ class Predictor:
 
     # ----- classification ---------------------------------------------------------------------
     def classify(self, records, batch_size=8):
-        """[(label, {label: probability})] for each record."""
+        """[(label, {label: probability})] for each record; for a multi-label model
+        [([labels], {label: probability})]: the labels at or above the bundle's threshold
+        (the most probable one when none is), each probability the label's own sigmoid."""
         b = self.bundle
         budget = max(1, int(b["max_length"]) - int(b["label_length"]))
         out = []
@@ -458,7 +464,12 @@ class Predictor:
             probs = self.run(ids, mask)
             for row in probs:
                 k = int(np.argmax(row))
-                out.append((self.labels[k], {lab: float(p) for lab, p in zip(self.labels, row)}))
+                named = {lab: float(p) for lab, p in zip(self.labels, row)}
+                if self.multi_label:
+                    chosen = [lab for lab, p in named.items() if p >= self.threshold] or [self.labels[k]]
+                    out.append((chosen, named))
+                else:
+                    out.append((self.labels[k], named))
         return out
 
     # ----- generation -----------------------------------------------------------------------------

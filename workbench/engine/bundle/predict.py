@@ -34,7 +34,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bundle_runtime import InputError, Predictor, read_records  # noqa: E402
+from bundle_runtime import LABEL_SET_JOINER, InputError, Predictor, read_records  # noqa: E402
 
 
 def main(argv=None):
@@ -81,11 +81,12 @@ def run(args):
         if pred.task == "classification":
             label, probs = pred.classify([args.text])[0]
             ms = (time.perf_counter() - start) * 1000
+            key = "labels" if pred.multi_label else "label"
             if args.json:
-                print(json.dumps({"label": label, "probabilities": probs, "device": pred.device, "ms": round(ms, 2)},
+                print(json.dumps({key: label, "probabilities": probs, "device": pred.device, "ms": round(ms, 2)},
                                  ensure_ascii=False))
             else:
-                print(label)
+                print(LABEL_SET_JOINER.join(label) if pred.multi_label else label)
                 print("  " + "  ".join(f"{k} {v:.3f}" for k, v in probs.items()), file=sys.stderr)
         else:
             stream = None if args.json else (lambda s: (sys.stdout.write(s), sys.stdout.flush()))
@@ -100,7 +101,10 @@ def run(args):
     out_rows = []
     if pred.task == "classification":
         for row, (label, probs) in zip(rows, pred.classify(records, batch_size=args.batch_size)):
-            out = dict(row, prediction=label, confidence=round(max(probs.values()), 6))
+            if pred.multi_label:  # the label set in one cell; each label's probability in its own column
+                out = dict(row, prediction=LABEL_SET_JOINER.join(label))
+            else:
+                out = dict(row, prediction=label, confidence=round(max(probs.values()), 6))
             out.update({f"p_{k}": round(v, 6) for k, v in probs.items()})
             out_rows.append(out)
     else:

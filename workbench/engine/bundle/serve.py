@@ -6,6 +6,7 @@
     GET  /health                 200 {"status": "ok", "task", "labels", "version", ...}
     POST /predict                {"inputs": ["text", {"field": "value", ...}, ...]}
                                  -> {"predictions": [{"label", "probabilities"} | {"answer"}, ...]}
+                                 (a multi-label model: {"labels": [...], "probabilities"})
     POST /v1/chat/completions    instruction bundles: the OpenAI chat completions interface,
                                  with "stream": true as server-sent events
 
@@ -163,6 +164,7 @@ class Service:
         self.device = predictor.device
         self.task = predictor.task
         self.labels = predictor.labels
+        self.multi_label = predictor.multi_label
         b = self.bundle
         self.max_tokens = min(args.max_tokens, max(1, int(b["max_length"]) - 8))
         self.default_tokens = min(int(b.get("max_new_tokens") or 128), self.max_tokens)
@@ -172,7 +174,8 @@ class Service:
 
     def health(self):
         b = self.bundle
-        return {"status": "ok", "task": self.task, "labels": self.labels, "fields": b["fields"],
+        return {"status": "ok", "task": self.task, "labels": self.labels, "multi_label": self.multi_label,
+                "fields": b["fields"],
                 "columns": b.get("columns") or {}, "version": b.get("format_version"), "model": self.model_name,
                 "run": b.get("run"), "created": b.get("created"), "device": self.device,
                 "workers": self.args.workers, "max_batch": self.args.max_batch, "max_tokens": self.max_tokens}
@@ -236,7 +239,8 @@ class Service:
         records = self._records(body)
         if self.task == "classification":
             results = self._wait([self.workers.submit(Job(records))])[0]
-            return {"predictions": [{"label": label, "probabilities": probs} for label, probs in results]}
+            key = "labels" if self.multi_label else "label"  # a multi-label model answers with a list
+            return {"predictions": [{key: label, "probabilities": probs} for label, probs in results]}
         options = self._sampling(body, self._tokens(body, "max_tokens", "max_new_tokens"))
         results = self._wait([self.workers.submit(Job([r], options)) for r in records])
         return {"predictions": [{"answer": r["answer"]} for r in results]}

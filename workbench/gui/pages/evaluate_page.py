@@ -30,7 +30,7 @@ from .train_page import fill_run_combo, setting_text
 from ..widgets.cards import MetricCard
 from ..widgets.charts import HeatMap
 
-CARD_METRICS = ("accuracy", "macro_f1", "rouge_l", "bleu", "exact_match", "eval_loss", "perplexity")
+CARD_METRICS = ("accuracy", "micro_f1", "macro_f1", "subset_accuracy", "hamming_loss", "rouge_l", "bleu", "exact_match", "eval_loss", "perplexity")
 
 
 def metric_title(key: str) -> str:
@@ -39,6 +39,9 @@ def metric_title(key: str) -> str:
     return {
         "accuracy": QCoreApplication.translate("EvaluatePage", "Accuracy"),
         "macro_f1": QCoreApplication.translate("EvaluatePage", "Macro F1"),
+        "micro_f1": QCoreApplication.translate("EvaluatePage", "Micro F1"),
+        "subset_accuracy": QCoreApplication.translate("EvaluatePage", "Whole label set right"),
+        "hamming_loss": QCoreApplication.translate("EvaluatePage", "Hamming loss"),
         "rouge_l": QCoreApplication.translate("EvaluatePage", "ROUGE-L"),
         "bleu": QCoreApplication.translate("EvaluatePage", "BLEU"),
         "exact_match": QCoreApplication.translate("EvaluatePage", "Exact match"),
@@ -74,6 +77,9 @@ def metric_note(key: str) -> str:
     return {
         "accuracy": QCoreApplication.translate("EvaluatePage", "share of test rows labelled right"),
         "macro_f1": QCoreApplication.translate("EvaluatePage", "balance of precision and recall, averaged over labels"),
+        "micro_f1": QCoreApplication.translate("EvaluatePage", "F1 over every label given or missed"),
+        "subset_accuracy": QCoreApplication.translate("EvaluatePage", "rows whose labels are exactly right"),
+        "hamming_loss": QCoreApplication.translate("EvaluatePage", "share of wrong yes/no label decisions; lower is better"),
         "rouge_l": QCoreApplication.translate("EvaluatePage", "overlap with the reference answers (0–1)"),
         "bleu": QCoreApplication.translate("EvaluatePage", "n-gram match with the references (0–100)"),
         "exact_match": QCoreApplication.translate("EvaluatePage", "answers identical to the reference"),
@@ -423,6 +429,10 @@ class EvaluatePage(QWidget):
         verdict = baseline_sentence(baseline.get("comparison"))
         if verdict:
             lines.append(verdict)
+        if m.get("multi_label") and isinstance(m.get("threshold"), (int, float)):
+            lines.append(self.tr("Several labels per row: a label is given when its probability is {0} or more "
+                                 "(the threshold with the best macro F1 on the validation split).").format(
+                f"{m['threshold']:.2f}"))
         per = m.get("per_class") or {}
         self.class_table.setRowCount(len(per))
         right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
@@ -522,7 +532,7 @@ class EvaluatePage(QWidget):
 
 
 def _fmt(key: str, v: float) -> str:
-    if key in ("accuracy", "macro_f1", "exact_match"):
+    if key in ("accuracy", "macro_f1", "micro_f1", "subset_accuracy", "exact_match"):
         return f"{v:.1%}"
     if key == "bleu":
         return f"{v:.1f}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QPushButton,
+    QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QPushButton,
     QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
@@ -118,6 +118,12 @@ class LabelsEditor(QWidget):
         least.addWidget(self.min_rows_spin)
         least.addStretch(1)
         v.addLayout(least)
+        self.multi_check = QCheckBox(self.tr("Several labels per row (multi-label)"))
+        self.multi_check.setToolTip(self.tr(
+            "A list cell, or labels separated by spaces, commas, 、 or semicolons in one cell, is the row's set "
+            "of labels; the model then gives each label on its own."))
+        self.multi_check.toggled.connect(self._on_multi_check_toggled)
+        v.addWidget(self.multi_check)
         several = QHBoxLayout()
         self.several_label = QLabel()
         self.several_combo = QComboBox()
@@ -165,7 +171,8 @@ class LabelsEditor(QWidget):
         t = self.table_data
         self.values_table.setRowCount(0)
         has = t is not None
-        for w in (self.use_found_button, self.use_template_button, self.codes_button, self.min_rows_spin):
+        for w in (self.use_found_button, self.use_template_button, self.codes_button, self.min_rows_spin,
+                  self.multi_check):
             w.setEnabled(has)
         if not has:
             self.notice.setVisible(False)
@@ -198,6 +205,9 @@ class LabelsEditor(QWidget):
         self.min_rows_spin.blockSignals(True)
         self.min_rows_spin.setValue(t.choice.min_rows or 0)
         self.min_rows_spin.blockSignals(False)
+        self.multi_check.blockSignals(True)
+        self.multi_check.setChecked(t.choice.multi_label)
+        self.multi_check.blockSignals(False)
         # a list-valued label cell with several labels: one label per row today
         self.several_label.setText(self.tr("{0} rows list several labels:").format(f"{t.several:,}"))
         self.several_combo.blockSignals(True)
@@ -292,6 +302,10 @@ class LabelsEditor(QWidget):
                               dict(self.table_data.choice.codes), self)
         if dlg.exec() == QDialog.DialogCode.Accepted:
             self.name_codes(dlg.names())
+
+    @Slot(bool)
+    def _on_multi_check_toggled(self, on: bool) -> None:
+        self._apply(lambda t: t.set_multi_label(on))
 
     @Slot(int)
     def _on_several_combo_changed(self, _i: int) -> None:

@@ -1,0 +1,116 @@
+"""Multi-label data: list cells and separated tags become label sets; labels counted per label."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from workbench.cli import main as cli_main
+from workbench.core import multilabel as ML
+from workbench.core.project import Project
+
+CHARGES = ["盗窃", "故意伤害", "诈骗", "寻衅滋事", "抢劫"]
+
+
+def charges_jsonl(path, n=80):
+    """GB18030 JSONL, meta.accusation a list; every fourth case has two charges, one a rare third."""
+    lines = []
+    for i in range(n):
+        first = CHARGES[i % 3]
+        acc = [first] if i % 4 else [first, "寻衅滋事"]
+        if i % 20 == 7:
+            acc = acc + ["抢劫"]
+        rec = {"fact": f"某市人民检察院指控：被告人王×{i}于2016年实施了{'、'.join(acc)}行为，案值{i * 37}元。",
+               "meta": {"accusation": acc, "term": i % 30}}
+        lines.append(json.dumps(rec, ensure_ascii=False))
+    path.write_bytes(("\n".join(lines) + "\n").encode("gb18030"))
+    return path
+
+
+TAGS = ["公司", "外国", "金融市场", "宏观", "行业"]
+
+
+def tags_csv(path, n=70, sep=" "):
+    """A news export: one column of text, one of space-separated topic tags (one to three)."""
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["新闻", "标签"])
+        for i in range(n):
+            tags = [TAGS[i % 5]] + ([TAGS[(i + 2) % 5]] if i % 3 == 0 else []) + (["行业"] if i % 7 == 0 else []) \
+                + (["港股"] if i % 10 == 3 else [])
+            w.writerow([f"第{i}条：{'、'.join(tags)}相关消息，市场关注度上升{i % 9}个百分点。",
+                        sep.join(dict.fromkeys(tags))])
+    return path
+
+
+def test_split_cell_reads_lists_and_separated_text():
+    assert ML.split_cell('["盗窃", "诈骗", "盗窃"]') == ["盗窃", "诈骗"]
+    assert ML.split_cell("外国 公司") == ["外国", "公司"]
+    assert ML.split_cell("外国、公司；宏观,行业， 金融") == ["外国", "公司", "宏观", "行业", "金融"]
+    assert ML.split_cell("a|b c", "|") == ["a", "b c"]
+    assert ML.split_cell("") == [] and ML.split_cell(None) == []
+
+
+def test_gb18030_list_labels_prepare_as_label_sets(tmp_path, capsys):
+    root = tmp_path / "p"
+    assert cli_main(["data", "prepare", "--template", "legal_case_type", "--input",
+                     str(charges_jsonl(tmp_path / "cases.json")), "--project", str(root),
+                     "--mapping", "text=fact", "label=meta.accusation", "--labels", "from-data",
+                     "--multi-label", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+    project = Project.open(root)
+    assert project.task.multi_label and project.config.labels.multi_label
+    assert set(project.task.labels) == {"盗窃", "故意伤害", "诈骗", "寻衅滋事", "抢劫"}
+    rows = [json.loads(line) for s in ("train", "val", "test")
+            for line in (root / "data" / f"{s}.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 80 and all(isinstance(r["labels"], list) and "label" not in r for r in rows)
+    # counted per label: the second charge of a row counts for that label too
+    assert summary["stats"]["labels"]["寻衅滋事"] == 20 and summary["stats"]["labels"]["抢劫"] == 4
+    assert summary["labels"]["several_labels"]["rows"] == sum(len(r["labels"]) > 1 for r in rows) == 24
+    assert summary["labels"]["label_sets"] == len({tuple(r["labels"]) for r in rows})
+    # labels in the project's order, whatever order the cell had
+    order = project.task.labels
+    assert all(r["labels"] == sorted(r["labels"], key=order.index) for r in rows)
+    # stratified on each row's rarest label: every label keeps about 80 % of its rows in train
+    train = [json.loads(x)["labels"] for x in (root / "data" / "train.jsonl").read_text("utf-8").splitlines()]
+    for lab, total in summary["stats"]["labels"].items():
+        share = sum(lab in s for s in train) / total
+        assert 0.7 <= share <= 0.9 or (total < 10 and share > 0), (lab, share)
+
+
+def test_separated_tags_label_map_and_min_rows_apply_per_label(tmp_path, capsys):
+    src = tags_csv(tmp_path / "news.csv", sep="|")
+    root = tmp_path / "p"
+    assert cli_main(["data", "prepare", "--template", "finance_sentiment", "--input", str(src), "--project",
+                     str(root), "--mapping", "text=新闻", "label=标签", "--labels", "from-data", "--multi-label",
+                     "--label-sep", "|", "--label-map", "外国=海外", "--min-label-rows", "10", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+    labels = Project.open(root).task.labels
+    assert "海外" in labels and "外国" not in labels
+    assert summary["stats"]["labels"] == {"行业": 25, "公司": 19, "海外": 19, "金融市场": 19, "宏观": 19}
+    # a label under the least rows leaves the sets it was in; its rows stay by their other labels
+    assert summary["labels"]["too_few_rows"] == {"港股": 7}
+    assert summary["stats"]["rows_clean"] == 70
+
+
+def test_label_sep_without_multi_label_is_refused(tmp_path, capsys):
+    src = tags_csv(tmp_path / "news.csv")
+    assert cli_main(["data", "prepare", "--template", "finance_sentiment", "--input", str(src), "--project",
+                     str(tmp_path / "p"), "--mapping", "text=新闻", "label=标签", "--label-sep", "|"]) == 2
+    assert "--multi-label" in capsys.readouterr().err
+
+
+def test_single_label_prepare_is_unchanged(tmp_path):
+    root = tmp_path / "p"
+    assert cli_main(["data", "prepare", "--template", "legal_case_type", "--input",
+                     str(charges_jsonl(tmp_path / "cases.json")), "--project", str(root), "--mapping",
+                     "text=fact", "label=meta.accusation", "--labels", "from-data", "--several-labels", "first"]) == 0
+    row = json.loads((root / "data" / "train.jsonl").read_text("utf-8").splitlines()[0])
+    assert isinstance(row["label"], str) and not Project.open(root).task.multi_label
+
+
+@pytest.mark.parametrize("text", ["外国 公司", "外国,公司"])
+def test_default_separator(text):
+    assert ML.split_cell(text) == ["外国", "公司"]
