@@ -159,3 +159,19 @@ def test_the_latest_start_decides_the_status(tmp_path):
     EventWriter(run_dir).emit("end", status="completed", error=None)
     s = summarize(run_dir)
     assert s.status == "completed" and s.error is None and s.last_step == 4
+
+
+def test_a_checkpoint_is_complete_only_once_the_worker_marked_it(tmp_path):
+    """A worker killed between the trainer's trainer_state.json and its optimizer state left a
+    checkpoint that looked whole; resuming from it failed."""
+    from workbench.core.runs import list_checkpoints, mark_checkpoint_complete
+
+    ck = tmp_path / "checkpoints"
+    for n in (4, 8):
+        (ck / f"checkpoint-{n}").mkdir(parents=True)
+        (ck / f"checkpoint-{n}" / "trainer_state.json").write_text("{}")
+    assert [p.name for p in list_checkpoints(tmp_path)] == ["checkpoint-4", "checkpoint-8"]  # an older run
+    mark_checkpoint_complete(ck / "checkpoint-4", 4)
+    assert [p.name for p in list_checkpoints(tmp_path)] == ["checkpoint-4"]  # 8 was cut short
+    mark_checkpoint_complete(ck / "checkpoint-8", 8)
+    assert [p.name for p in list_checkpoints(tmp_path)] == ["checkpoint-4", "checkpoint-8"]

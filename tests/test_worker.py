@@ -200,6 +200,9 @@ def test_nan_loss_stops_cleanly_and_keeps_the_good_checkpoint(cls_project, monke
     assert nan_step == 6
     ckpts = [int(p.name.rsplit("-", 1)[1]) for p in list_checkpoints(run_dir)]
     assert ckpts == [2, 4], ckpts
+    from workbench.core.runs import CHECKPOINT_DONE_FILE
+
+    assert all((p / CHECKPOINT_DONE_FILE).is_file() for p in list_checkpoints(run_dir))  # marked by the worker
     assert summarize(run_dir).last_checkpoint == "checkpoints/checkpoint-4"
     assert not (run_dir / "final").exists()
 

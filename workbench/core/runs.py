@@ -24,6 +24,7 @@ from .errors import WorkbenchError
 EVENTS_FILE = "events.jsonl"
 PID_FILE = "worker.pid"
 STOP_FILE = "STOP"
+CHECKPOINT_DONE_FILE = "workbench_checkpoint.json"  # see list_checkpoints
 LOCK_FILE = "worker.lock"
 LOG_FILE = "worker.log"
 JOB_FILE = "job.json"
@@ -344,8 +345,21 @@ def _safe_exists(run_dir: Path, rel: str) -> bool:
         return False
 
 
+def mark_checkpoint_complete(checkpoint: str | os.PathLike, step: int) -> None:
+    """Written by the worker once the trainer has saved everything of ``checkpoint``."""
+    from .fsutil import atomic_write_text
+
+    atomic_write_text(Path(checkpoint) / CHECKPOINT_DONE_FILE, json.dumps({"step": int(step), "t": time.time()}))
+
+
 def list_checkpoints(run_dir: str | os.PathLike) -> list[Path]:
-    """Complete checkpoints, oldest first. A checkpoint is complete once its marker exists."""
+    """Complete checkpoints, oldest first.
+
+    The trainer writes trainer_state.json before the optimizer state, so a worker killed in
+    between leaves a checkpoint that looks whole and cannot be resumed; the worker's own
+    marker, written after the save, is what counts. Runs from before the marker existed
+    (none of their checkpoints has one) fall back to trainer_state.json.
+    """
     root = Path(run_dir) / "checkpoints"
     if not root.is_dir():
         return []
@@ -356,6 +370,8 @@ def list_checkpoints(run_dir: str | os.PathLike) -> list[Path]:
                 found.append((int(p.name.split("-")[-1]), p))
             except ValueError:
                 continue
+    if any((p / CHECKPOINT_DONE_FILE).is_file() for _, p in found):
+        found = [(n, p) for n, p in found if (p / CHECKPOINT_DONE_FILE).is_file()]
     return [p for _, p in sorted(found)]
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..core.jobs import JobSpec
 from ..core.project import Project
-from ..core.runs import STOP_FILE, EventWriter, list_checkpoints
+from ..core.runs import STOP_FILE, EventWriter, list_checkpoints, mark_checkpoint_complete
 from ..core.task import TaskSpec
 from . import builtin as B
 from . import data as D
@@ -240,6 +240,8 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
         def on_save(self, args, state, control, **kwargs):
             step = int(state.global_step)
             path = Path(args.output_dir) / f"checkpoint-{step}"
+            if path.is_dir():
+                mark_checkpoint_complete(path, step)
             events.emit("checkpoint", step=step, path=str(path.relative_to(run_dir)))
             return control
 
