@@ -14,3 +14,13 @@ def test_cards_grouped_by_vertical_and_preview(qtbot, session, tasks):
     with qtbot.waitSignal(page.template_chosen) as blocker:
         page.use_button.click()
     assert blocker.args == ["medical_triage"]
+
+
+def test_facts_name_metrics_and_roles_in_the_users_words(qtbot, session, tasks):
+    """Seen on the Template page: 'Metrics: accuracy, macro_f1' and 'text ← 新闻内容', internal ids."""
+    page = TemplatePage(session, tasks)
+    qtbot.addWidget(page)
+    page.select("finance_sentiment")
+    facts = page.facts_label.text()
+    assert "macro_f1" not in facts and "Macro F1" in facts and "Accuracy" in facts
+    assert "text ←" not in facts

@@ -190,10 +190,13 @@ class TemplatePage(QWidget):
             card.set_selected(tid == template_id)
         self.name_label.setText(localized(spec.name))
         self.desc_label.setText(localized(spec.description))
+        from .data_page import role_name  # the names the Data and Evaluate pages use
+        from .evaluate_page import metric_title
+
         facts = [
             self.tr("<b>Task:</b> {0}").format(task_name(spec.task.value)),
-            self.tr("<b>Columns:</b> {0}").format(", ".join(f"{r} ← {c}" for r, c in spec.columns.items())),
-            self.tr("<b>Metrics:</b> {0}").format(", ".join(spec.metrics)),
+            self.tr("<b>Columns:</b> {0}").format(", ".join(f"{role_name(r)} ← {c}" for r, c in spec.columns.items())),
+            self.tr("<b>Metrics:</b> {0}").format(", ".join(metric_title(m) for m in spec.metrics)),
         ]
         if spec.labels:
             facts.insert(1, self.tr("<b>Labels:</b> {0}").format(" · ".join(spec.labels)))
