@@ -96,10 +96,8 @@ def test_own_labels_from_prepare_to_predict(tmp_path, capsys, case):
     bundle = json.loads((out / "bundle.json").read_text(encoding="utf-8"))
     assert bundle["labels"] == labels
     assert bundle["columns"]["text"] == c["column"]  # the user's own column name
-    # the project's prompt lists its own labels (the built-in classifier reads the text alone, so
-    # its bundle needs no prompt; a decoder's bundle carries the rendered one)
-    assert "/".join(labels) in Project.open(root).task.user_format
-    assert bundle["user_format"] == "{text}" or "/".join(labels) in bundle["user_format"]
+    assert "/".join(labels) in Project.open(root).task.user_format  # the project's prompt lists its labels
+    assert bundle["user_format"] == "{text}"  # the built-in classifier reads the text alone
     card = (out / "README.md").read_text(encoding="utf-8")
     assert all(lab in card for lab in labels)
     assert f"the project's own {len(labels)} labels" in card  # not the template's description of its labels
