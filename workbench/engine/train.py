@@ -320,6 +320,12 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
                                             user_format=user_format, max_length=job.max_length)
     if not feats["train"]:
         raise TrainingAborted("The training split is empty. Prepare the data again with more rows.")
+    if classifier and B.has_linear_part(model) and not job.resume_from:
+        # a resumed run reads its fitted linear part from the checkpoint
+        fit = B.fit_linear_part(model, [f["input_ids"] for f in feats["train"]],
+                                [f["labels"] for f in feats["train"]], seed=job.seed)
+        events.emit("log", level="info", message=(
+            f"fitted the linear part on {fit['rows']} rows ({fit['features_seen']} n-grams) in {fit['seconds']} s"))
 
     classify_eval = None
     if task == "classification" and records["val"]:
@@ -429,6 +435,13 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
             events.emit("log", level="info", message=(
                 f"kept the best weights: step {best_step}, validation {best_metric[0]} "
                 f"{trainer.state.best_metric:.4f}"))
+    if classifier and B.has_linear_part(model) and feats["val"]:
+        mix = B.part_scores(model, [f["input_ids"] for f in feats["val"]], [f["labels"] for f in feats["val"]],
+                            list(template.labels))
+        weights_info["linear_part"] = mix
+        events.emit("log", level="info", message=(
+            f"validation macro-F1 {mix['macro_f1']:.4f} (network alone {mix['network_alone']:.4f}, linear part "
+            f"alone {mix['linear_alone']:.4f}, linear share {mix['linear_weight']:g})"))
     final = run_dir / "final"
     tmp = run_dir / ".final.tmp"
     if job.method == "lora":

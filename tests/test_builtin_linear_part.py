@@ -1,0 +1,128 @@
+"""The built-in classifier's linear part (engine/builtin.py): a logistic regression over the
+model's own hashed character n-grams, fitted by scikit-learn and computed by the graph, mixed
+with the network by a weight tuned on the validation rows."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+paddle = pytest.importorskip("paddle")
+pytest.importorskip("paddleformers")
+pytest.importorskip("sklearn")
+
+from workbench.engine import builtin as B  # noqa: E402
+from workbench.engine import data as D  # noqa: E402
+from workbench.engine import models as M  # noqa: E402
+
+M.set_library_log_level("ERROR")
+
+LABELS = ["盗窃", "诈骗", "故意伤害", "交通肇事"]  # the last one never occurs in the training rows
+CUES = {"盗窃": ["趁无人之际窃取", "撬锁盗走", "扒窃"], "诈骗": ["冒充客服骗取", "虚构投资项目", "以借款为名骗得"],
+        "故意伤害": ["持刀刺伤", "拳打脚踢致轻伤", "用砖块砸伤"]}
+
+
+def _cases(n: int, seed: int) -> list[dict]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        label = rng.choices(list(CUES), weights=[5, 3, 2])[0]
+        out.append({"text": f"被告人{rng.choice('张李王赵')}某于{rng.randint(2015, 2023)}年{rng.randint(1, 12)}月"
+                            f"{rng.choice(CUES[label])}{rng.choice(['被害人', '他人', '邻居'])}"
+                            f"{rng.choice(['财物', '现金', '', '手机'])}，{rng.choice(['案发后自首', '后被抓获', ''])}",
+                    "label": label})
+    return out
+
+
+@pytest.fixture(scope="module")
+def fitted(tmp_path_factory):
+    train = _cases(240, 0)
+    folder = M.build_builtin_model("tiny", [r["text"] for r in train], tmp_path_factory.mktemp("lin") / "m",
+                                   labels=LABELS)
+    model, tok = M.load_model_and_tokenizer(folder, for_training=True)
+    feats = D.build_classifier_features(tok, train, LABELS, user_format="{text}", max_length=96)
+    info = B.fit_linear_part(model, [f["input_ids"] for f in feats], [f["labels"] for f in feats])
+    return model, tok, feats, info
+
+
+def test_the_graph_computes_the_fitted_logistic_regression(fitted):
+    from sklearn.linear_model import LogisticRegression
+
+    from workbench.engine.baseline import LOGREG_C
+
+    model, tok, feats, info = fitted
+    assert info["rows"] == len(feats) and info["features_seen"] > 100
+    ids = [f["input_ids"] for f in feats]
+    counts = B.linear_counts(ids, model.config.vocab_size, model.config.ngram_buckets)
+    df = np.bincount(counts.indices, minlength=counts.shape[1])
+    idf = (np.log((1.0 + len(ids)) / (1.0 + df)) + 1.0).astype(np.float32)
+    x = B._tfidf(counts, idf)
+    y = np.array([f["labels"] for f in feats])
+    ref = LogisticRegression(C=LOGREG_C, max_iter=2000, class_weight="balanced", random_state=0).fit(x, y)
+    test = D.build_classifier_features(tok, _cases(50, 1), LABELS, user_format="{text}", max_length=96)
+    test_ids = [f["input_ids"] for f in test]
+    _, lin = B.part_probabilities(model, test_ids)
+    x_test = B._tfidf(B.linear_counts(test_ids, model.config.vocab_size, model.config.ngram_buckets), idf)
+    expected = ref.predict_proba(x_test)  # over the three labels seen in training
+    assert np.allclose(lin[:, :3], expected, atol=1e-4)
+    assert lin[:, 3].max() < 1e-6  # a label without training rows is never answered
+    assert (lin.argmax(1) == np.array([f["labels"] for f in test])).mean() > 0.9
+
+
+def test_eval_mode_answers_the_mixture_and_training_the_network_alone(fitted):
+    model, tok, feats, _ = fitted
+    batch = D.DataCollator(tok.pad_token_id)(feats[:16])
+    model.eval()
+    deep, lin = model.part_logits(batch["input_ids"], batch["attention_mask"])
+    for weight in (0.0, 0.3, 1.0):
+        model.linear_weight = weight
+        probs = B.probabilities_from_logits(model, model(input_ids=batch["input_ids"],
+                                                         attention_mask=batch["attention_mask"]).logits).numpy()
+        mix = weight * paddle.nn.functional.softmax(lin, -1).numpy() + \
+            (1 - weight) * paddle.nn.functional.softmax(deep, -1).numpy()
+        assert np.allclose(probs, mix, atol=1e-5)
+    model.train()
+    logits = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).logits
+    assert logits.shape == deep.shape
+    out = model(**batch)
+    out.loss.backward()
+    assert model.lin_ngram.weight.grad is None and model.lin_bias.grad is None  # fitted, never trained
+    assert model.score.weight.grad is not None
+    model.clear_gradients()
+    model.linear_weight = B.LINEAR_WEIGHT
+
+
+def test_part_scores(fitted):
+    model, tok, _, _ = fitted
+    val = D.build_classifier_features(tok, _cases(80, 2), LABELS, user_format="{text}", max_length=96)
+    res = B.part_scores(model, [f["input_ids"] for f in val], [f["labels"] for f in val], LABELS)
+    # the network is untrained here (near-uniform answers): the mixture answers as the linear part does
+    assert res["linear_alone"] > res["network_alone"] + 0.3
+    assert res["macro_f1"] == pytest.approx(res["linear_alone"]) and res["linear_weight"] == B.LINEAR_WEIGHT
+
+
+def test_multi_label_linear_part(tmp_path):
+    rows = []
+    for i, r in enumerate(_cases(200, 3)):
+        both = i % 5 == 0 and r["label"] == "故意伤害"
+        rows.append({"text": r["text"] + ("，并强行抢走被害人财物" if both else ""),
+                     "labels": [r["label"], "盗窃"] if both else [r["label"]]})
+    labels = ["盗窃", "诈骗", "故意伤害", "寻衅滋事"]  # 寻衅滋事 on no row: a constant no
+    folder = M.build_builtin_model("tiny", [r["text"] for r in rows], tmp_path / "ml", labels=labels,
+                                   multi_label=True)
+    model, tok = M.load_model_and_tokenizer(folder, for_training=True)
+    feats = D.build_classifier_features(tok, rows, labels, user_format="{text}", max_length=96)
+    B.fit_linear_part(model, [f["input_ids"] for f in feats], [f["labels"] for f in feats])
+    _, lin = B.part_probabilities(model, [f["input_ids"] for f in feats])
+    truth = np.array([f["labels"] for f in feats])
+    assert lin[:, 3].max() < 1e-6
+    assert ((lin > 0.5) == truth.astype(bool)).mean() > 0.95
+    model.eval()
+    batch = D.DataCollator(tok.pad_token_id, multi_hot=True)(feats[:8])
+    probs = B.classifier_probabilities(model, batch["input_ids"], batch["attention_mask"]).numpy()
+    deep, linl = model.part_logits(batch["input_ids"], batch["attention_mask"])
+    sig = paddle.nn.functional.sigmoid
+    w = B.LINEAR_WEIGHT
+    assert np.allclose(probs, w * sig(linl).numpy() + (1 - w) * sig(deep).numpy(), atol=1e-5)
