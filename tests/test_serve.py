@@ -10,6 +10,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -124,6 +125,8 @@ def test_bundle_ships_the_service_and_its_image(bundles):
     for bundle in bundles.values():
         for name in ("bundle_runtime.py", "predict.py", "serve.py", "Dockerfile", "requirements.txt"):
             assert (bundle / name).is_file(), name
+        requirements = (bundle / "requirements.txt").read_text()
+        assert re.search(r"^aiohttp>=", requirements, re.M)  # serve.py's HTTP server
         docker = (bundle / "Dockerfile").read_text()
         assert "pip install --no-cache-dir -r requirements.txt" in docker
         assert 'ENTRYPOINT ["python", "serve.py", "--host", "0.0.0.0"' in docker
@@ -244,6 +247,10 @@ def test_load_16_clients_no_errors_and_batched_results_agree(bundles):
 
         with ThreadPoolExecutor(clients) as pool:
             results = list(pool.map(client, range(clients)))
+        assert svc.stop() in (0, -15)
+    # the second worker process shared the port and ended with the first
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", svc.port), timeout=5).close()
     times = sorted(t for r, _ in results for t in r)
     errors = [e for _, errs in results for e in errs]
     assert not errors, errors[:3]

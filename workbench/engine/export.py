@@ -693,11 +693,13 @@ def _requirements() -> str:
     nxt = f"{major_minor.split('.')[0]}.{int(major_minor.split('.')[1]) + 1}"
     tok_v = _package_version("tokenizers") or "0.22"
     return (
-        "# What predict.py and serve.py need (serve.py uses the standard library's HTTP server). On a machine with an NVIDIA GPU install paddlepaddle-gpu of the same\n"
+        "# What predict.py and serve.py need. On a machine with an NVIDIA GPU install paddlepaddle-gpu of the same\n"
         "# version instead of paddlepaddle (see https://www.paddlepaddle.org.cn/install).\n"
         f"paddlepaddle>={paddle_v},<{nxt}\n"
         f"tokenizers>={tok_v},<1\n"
         "numpy>=1.26\n"
+        "# serve.py's HTTP server (predict.py runs without it)\n"
+        "aiohttp>=3.9,<4\n"
     )
 
 
