@@ -309,7 +309,7 @@ def _assert_bundle_files(out: Path, onnx: bool):
     assert (out / "onnx" / "model.onnx").is_file() == onnx
     req = (out / "requirements.txt").read_text().splitlines()
     assert sorted(line.split(">")[0] for line in req if line and not line.startswith("#")) == \
-        ["numpy", "paddlepaddle", "tokenizers"]
+        ["aiohttp", "numpy", "paddlepaddle", "tokenizers"]  # aiohttp: serve.py only
 
 
 def test_export_classification_bundle_and_predict_script(projects, runs, tmp_path, capsys):
