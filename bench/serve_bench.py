@@ -230,6 +230,11 @@ def _report(name: str, batch: dict, by_workers: dict, clients: int, batch_size: 
             if r["first_error"]:
                 lines.append(f"    first error: {r['first_error']}")
             verdicts.append((workers, n, ratio >= 0.8 and r["errors"] == 0, ratio))
+    for workers, runs in by_workers.items():
+        r = runs[1]
+        lines.append(f"  {workers} worker(s), 1 input per request: the service spent {r['service_cpu_s'] / r['requests'] * 1000:.2f} "
+                     f"CPU-ms a request and the clients {r['clients_cpu_s'] / r['requests'] * 1000:.2f}, where "
+                     f"predict.py spends {1000 / base:.2f} ms a sample")
     for workers in by_workers:
         met = [f"{n}: {'met' if ok else 'NOT met'} ({ratio:.2f})" for w, n, ok, ratio in verdicts if w == workers]
         lines.append(f"  target service >= 0.8x predict.py, {workers} worker(s), by inputs per request: "

@@ -326,6 +326,9 @@ def test_export_classification_bundle_and_predict_script(projects, runs, tmp_pat
     onnx = res["formats"]["onnx"]
     assert onnx["status"] == "ok" and onnx["max_abs_diff"] <= 1e-4, onnx  # converted and checked, not excused
     _assert_bundle_files(out, True)
+    static = res["checks"]["static"]  # oneDNN where it is right and faster, as timed on the check inputs
+    assert static["onednn_used"] == (static["onednn_ok"] and static["onednn_ms"] < static["plain_ms"])
+    assert json.loads((out / "bundle.json").read_text(encoding="utf-8"))["onednn"] == static["onednn_used"]
     assert res["int8"]["status"] == "ok" and "accuracy_change" in res["int8"]
     assert res["predict_script"]["same_as_engine"] == res["predict_script"]["rows"]
     card = (out / "README.md").read_text(encoding="utf-8")

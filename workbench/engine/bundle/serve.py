@@ -26,17 +26,20 @@ model one at a time. --workers N starts N such processes listening on the same p
 where the system has no SO_REUSEPORT load balancing (not Linux), the N predictors run as
 threads of one process instead.
 
-Server library: aiohttp. Measured side by side on the same bundle (the built-in classifier,
-2 CPU cores shared with the load-generating clients, 16 keep-alive clients, 1 input per
-request, best of 3 rounds): the standard library's ThreadingHTTPServer 334 requests/s as
-first written (headers and body went out as two writes, and Nagle's algorithm held each
-answer for the client's delayed ACK), 2,490 once tuned (one buffered write, TCP_NODELAY);
-aiohttp 3,770; uvicorn with httptools and uvloop behind a bare ASGI callable 3,690, with
-Starlette 3,360; two aiohttp processes on one port 3,690 (9,950 samples/s at 8 inputs per
-request against 7,340 for one). aiohttp is as fast as the fastest, a maintained framework
-with its body-size limit, streaming responses and keep-alive handled, one package (with
-its small C-accelerated helpers) rather than uvicorn + an ASGI framework, and pure-Python
-wheels exist for every platform. bench/serve_bench.py measures it against predict.py.
+Server library: aiohttp, chosen by measurement. On the same bundle (the built-in classifier),
+2 CPU cores shared with 16 keep-alive clients, 1 input per request: the standard library's
+ThreadingHTTPServer answered 334 requests/s as first written (headers and body went out as
+two writes, and Nagle's algorithm held each answer until the client's delayed ACK, ~40 ms)
+and 1,250 once tuned (one buffered write, TCP_NODELAY). Then each candidate with this
+batching the same way, with lighter asyncio clients, best of 3 rounds: tuned standard library 2,490
+requests/s (4,950 samples/s at 8 inputs per request), aiohttp 3,770 (7,340), uvicorn +
+httptools + uvloop behind a bare ASGI callable 3,690 (7,660), the same with Starlette 3,360
+(6,370). Without a model aiohttp answered ~11,000 requests/s and uvicorn ~17,000: with the
+model the shared cores limit, not the event loop. aiohttp matched the fastest, is one
+maintained package that handles keep-alive, body limits, chunked bodies and streaming, and
+needs no framework on top (FastAPI would add validation done here in a few lines); uvloop
+under aiohttp made no difference beyond the noise. bench/serve_bench.py measures the
+service against predict.py.
 Put a reverse proxy (TLS, rate limits) in front of it when it leaves the machine.
 """
 
