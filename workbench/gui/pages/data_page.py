@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from ...core.cleaning import STEPS, Recipe, Step, StepReport
 from ...core.cleaning.steps import parse_params
 from ...core.errors import WorkbenchError
-from ...core.labels import LabelChoice, choice_from_recipe, default_min_rows
+from ...core.labels import LabelChoice, choice_from_recipe, default_min_rows, template_choice
 from ...core.mapping import check_mapping, suggest_mapping
 from ...core.project import SplitSettings
 from ...core.task import TaskSpec
@@ -1020,7 +1020,7 @@ class DataPage(QWidget):
             self._clean_op.cancel()
         raw, mapping, base = self.raw, dict(self.mapping), self._base_task()
         recipe = Recipe.model_validate(self.recipe.to_dict())
-        choice, list_columns = self.label_choice, list(self.list_columns)
+        choice, list_columns = self.current_label_choice(), list(self.list_columns)
         split = self.split_settings()
         ratios = split.ratios if split else (0.8, 0.1, 0.1)
 
@@ -1107,7 +1107,7 @@ class DataPage(QWidget):
         template, root = self.session.template, self.session.project.root
         source, sheet = self.source_path, self.sheet
         recipe, mapping = Recipe.model_validate(self.recipe.to_dict()), dict(self.mapping)
-        labels, prompt = self.label_choice or LabelChoice(), self.prompt or template.prompt
+        labels, prompt = self.current_label_choice(), self.prompt or template.prompt
 
         def work(ctx):
             from ...core.project import prepare
@@ -1133,6 +1133,12 @@ class DataPage(QWidget):
         return self.tasks.op(work, self.tr("Preparing the data")).with_progress().on_success(done).run()
 
     # ------------------------------------------------------------------ the project's task
+    def current_label_choice(self) -> LabelChoice:
+        """The label choice the preview and prepare use: the user's, else the template's start."""
+        if self.label_choice is not None or self.session.template is None:
+            return self.label_choice or LabelChoice()
+        return template_choice(self.session.template)
+
     def _base_task(self) -> TaskSpec | None:
         """The template's task with the project's prompt; the labels come from the label choice."""
         template = self.session.template
