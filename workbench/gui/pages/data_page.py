@@ -38,6 +38,7 @@ from ..session import ProjectSession
 from ..tasks import BackgroundOp, TaskManager
 from ..widgets.charts import BarChart, HistogramChart
 from ..widgets.step_editor import StepParamsEditor
+from .data.command_line import CommandLineBox, prepare_args
 from .data.labels_editor import LabelsEditor
 from .data.prompt_editor import PromptEditor
 
@@ -229,6 +230,13 @@ class StateCommand(QUndoCommand):
 
     def undo(self) -> None:
         self.page._restore_state(self.before)
+
+
+def _steps_key(recipe: Recipe) -> list[tuple]:
+    """A recipe's steps as the user chose them: the label step, which the label choice fills in
+    (and a multi-label prepare names per label), is not one of them."""
+    return [(st.op, st.enabled, sorted((k, repr(v)) for k, v in st.params.items()))
+            for st in recipe.steps if st.op != "normalize_labels"]
 
 
 class DataPage(QWidget):
@@ -519,6 +527,8 @@ class DataPage(QWidget):
         hint.setObjectName("hint")
         v.addWidget(hint)
         v.addStretch(1)
+        self.command_box = CommandLineBox()
+        v.addWidget(self.command_box)
         return w
 
     # ------------------------------------------------------------------ project
@@ -1091,6 +1101,19 @@ class DataPage(QWidget):
                 self.split_message.setText(self.tr("The split is valid."))
         self.split_message.style().unpolish(self.split_message)
         self.split_message.style().polish(self.split_message)
+        self.command_box.set_args(*self.prepare_command())
+
+    def prepare_command(self) -> tuple[list[str], list[str]]:
+        """The 'workbench data prepare' arguments for the page's choices, and what they leave out."""
+        template, project = self.session.template, self.session.project
+        if self.source_path is None or template is None or project is None:
+            return [], []
+        args, left_out = prepare_args(template, self.source_path, project.root, mapping=dict(self.mapping),
+                                      split=self.split_settings(), sheet=self.sheet,
+                                      choice=self.current_label_choice())
+        if _steps_key(Recipe.model_validate(self.recipe.to_dict())) != _steps_key(Recipe.from_template(template)):
+            left_out.insert(0, "recipe")
+        return args, left_out
 
     @Slot()
     def _on_prepare_button_clicked(self) -> None:
