@@ -76,3 +76,19 @@ def test_the_sample_trains_and_evaluates_with_the_label_set_figures(tmp_path, ca
         assert 0.0 <= m[k] <= 1.0
     assert m["threshold_tuning"]["tuned_on"] == "val"
     assert result["baseline"]["kind"] == "char_tfidf_logreg_ovr"
+    # the pairs eval writes are the rows' own: every pair's rows recounted from predictions.csv
+    import csv
+
+    from workbench.engine.metrics import LABEL_SET_JOINER
+
+    with open(project.runs_dir / run / "eval" / "predictions.csv", encoding="utf-8-sig") as fh:
+        pred = [(r["reference"].split(LABEL_SET_JOINER), r["prediction"].split(LABEL_SET_JOINER))
+                for r in csv.DictReader(fh)]
+    assert m["confused_pairs"] and {p["kind"] for p in m["confused_pairs"]} <= {"instead", "along"}
+    for p in m["confused_pairs"]:
+        a, b = p["true"], p["predicted"]
+        rows = sum(a in t and b in g and b not in t and ((a in g) == (p["kind"] == "along")) for t, g in pred)
+        assert rows == p["rows"], p
+    report = (project.runs_dir / run / "eval" / "report.html").read_text("utf-8")
+    assert "precision, recall and F1 per label" in report and "Most confused labels" in report
+    assert "confusion matrix" not in report

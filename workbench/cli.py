@@ -458,6 +458,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
                                                    if tuning.get("tuned_on") else ""))
     for lab, v in (m.get("per_class") or {}).items():
         print(f"  {lab}: precision {v['precision']:.3f} recall {v['recall']:.3f} f1 {v['f1']:.3f} ({v['support']})")
+    for p in (m.get("confused_pairs") or [])[:5]:
+        how = "along with" if p.get("kind") == "along" else "instead of"
+        print(f"  {p['predicted']} given {how} {p['true']}: {p['rows']} rows")
     print(f"report      {files['report']}")
     print(f"predictions {files['predictions']}")
     return 0

@@ -171,14 +171,15 @@ def test_a_failing_child_command_is_explained_in_one_place(qtbot, tasks):
 
 
 def test_evaluate_page_shows_a_multi_label_result_without_a_confusion_matrix(qtbot, session, tasks, sample_project):
-    from workbench.engine.metrics import LABEL_SET_JOINER, multi_label_report
+    from workbench.engine.metrics import LABEL_SET_JOINER, confused_label_pairs, multi_label_report
 
     run_dir = _finished_run(sample_project, "run-ml")
     (run_dir / "eval").mkdir()
     labels = ["盗窃", "故意伤害", "寻衅滋事"]
     truth = [["盗窃"], ["故意伤害", "寻衅滋事"], ["寻衅滋事"], ["盗窃", "故意伤害"]]
-    preds = [["盗窃"], ["故意伤害"], ["寻衅滋事"], ["盗窃", "故意伤害"]]
-    m = {**multi_label_report(truth, preds, labels), "threshold": 0.35, "eval_loss": 0.2}
+    preds = [["盗窃"], ["故意伤害", "盗窃"], ["寻衅滋事"], ["盗窃", "故意伤害"]]
+    m = {**multi_label_report(truth, preds, labels), "threshold": 0.35, "eval_loss": 0.2,
+         "confused_pairs": confused_label_pairs(truth, preds)}
     (run_dir / "eval" / "metrics.json").write_text(json.dumps({
         "run": "run-ml", "task": "classification", "split": "test", "rows": 4, "base_model": "builtin:tiny",
         "method": "full", "metrics": m, "baseline": None}), encoding="utf-8")
@@ -192,10 +193,22 @@ def test_evaluate_page_shows_a_multi_label_result_without_a_confusion_matrix(qtb
         session.open(sample_project)
     assert page.cards["subset_accuracy"].value_label.text() == "75.0%"
     assert page.cards["micro_f1"].value_label.text() == f"{m['micro_f1']:.1%}"
-    assert page.cards["hamming_loss"].value_label.text() == f"{1 / 12:.3f}"
+    assert page.cards["hamming_loss"].value_label.text() == f"{2 / 12:.3f}"
     assert "accuracy" not in page.cards
     assert page.heatmap.isHidden() and page.heat_title.isHidden()
-    assert page.class_table.rowCount() == 3
+    # bars per label with each label's rows, the numbers as eval wrote them, in place of the table
+    assert page.class_table.isHidden() and not page.label_bars.isHidden()
+    assert page.label_bars.labels == labels
+    for key in ("precision", "recall", "f1"):
+        assert page.label_bars.values[key] == [m["per_class"][lab][key] for lab in labels]
+        assert list(page.label_bars.bars[key].opts["width"]) == page.label_bars.values[key]
+    ticks = dict(page.label_bars.plot.getAxis("left")._tickLevels[0])
+    assert sorted(ticks.values()) == sorted(f"{lab} ({m['per_class'][lab]['support']})" for lab in labels)
+    # the most confused pairs: 寻衅滋事 missed and 盗窃 given instead; 盗窃 also given along with 故意伤害
+    table = page.pairs_table
+    shown = [tuple(table.item(r, c).text() for c in range(4)) for r in range(table.rowCount())]
+    assert shown == [("寻衅滋事", "盗窃", "given instead", "1"), ("故意伤害", "盗窃", "given along with it", "1")]
+    assert page.pairs_empty.isHidden()
     assert "0.35" in page.summary_text.text()
     page.wrong_only.setChecked(True)
     assert page.samples_model.rowCount() == 1
