@@ -92,3 +92,14 @@ def test_the_sample_trains_and_evaluates_with_the_label_set_figures(tmp_path, ca
     report = (project.runs_dir / run / "eval" / "report.html").read_text("utf-8")
     assert "precision, recall and F1 per label" in report and "Most confused labels" in report
     assert "confusion matrix" not in report
+
+
+def test_a_pretrained_model_is_refused_before_any_run_starts(tmp_path, capsys):
+    project, _ = _prepare(tmp_path, capsys)
+    folder = tmp_path / "my-ernie"
+    folder.mkdir()
+    assert cli_main(["train", "--project", str(project.root), "--base-model", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert "several labels per row" in err and "builtin:small" in err and str(folder) in err
+    assert "Traceback" not in err
+    assert not project.runs_dir.exists() or not any(project.runs_dir.iterdir())  # no run folder left behind

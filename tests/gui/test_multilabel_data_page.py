@@ -113,3 +113,23 @@ def test_separator_field_and_command_line_follow_the_multi_label_switch(qtbot, s
     other = Project.open(tmp_path / "from-cli")
     assert other.task == project.task
     assert other.split_path("test").read_text("utf-8") == project.split_path("test").read_text("utf-8")
+
+
+def test_the_train_page_refuses_a_pretrained_model_for_a_multi_label_project(qtbot, session, tasks, tmp_path):
+    from workbench.core.project import prepare
+    from workbench.gui.pages.train_page import TrainPage
+
+    template = TemplateCatalog().get(TID)
+    root = tmp_path / "projects" / "charges"
+    prepare(template, template.sample_path, root)
+    session.open(root)
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    page.model_combo.setCurrentIndex(page.model_combo.findData("folder"))
+    page.model_edit.setText(str(tmp_path / "my-ernie"))
+    with qtbot.waitSignal(tasks.error_shown) as blocker:
+        assert page.start() is None
+    title, message = blocker.args
+    assert title == "Training could not start"
+    assert "several labels per row" in message and "my-ernie" in message and "multi-label off" in message
+    assert not (root / "runs").exists() or not any((root / "runs").iterdir())
