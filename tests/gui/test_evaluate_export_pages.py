@@ -212,3 +212,30 @@ def test_evaluate_page_shows_a_multi_label_result_without_a_confusion_matrix(qtb
     assert "0.35" in page.summary_text.text()
     page.wrong_only.setChecked(True)
     assert page.samples_model.rowCount() == 1
+
+
+def test_the_confused_pairs_use_the_room_the_page_has(qtbot, session, tasks, sample_project):
+    """Seen at 1366x768: the pairs table showed four rows and a scroll bar above empty space."""
+    labels = [f"罪名{i}" for i in range(9)]
+    per = {lab: {"precision": 0.5, "recall": 0.5, "f1": 0.5, "support": 10} for lab in labels}
+    pairs = [{"true": labels[i], "predicted": labels[i + 1], "kind": "instead", "rows": 9 - i} for i in range(8)]
+    run_dir = _finished_run(sample_project, "run-pairs")
+    (run_dir / "eval").mkdir()
+    (run_dir / "eval" / "metrics.json").write_text(json.dumps({
+        "run": "run-pairs", "task": "classification", "split": "test", "rows": 84, "base_model": "builtin:tiny",
+        "method": "full", "metrics": {"multi_label": True, "micro_f1": 0.5, "macro_f1": 0.5, "labels": labels,
+                                      "per_class": per, "confused_pairs": pairs, "threshold": 0.3}}),
+        encoding="utf-8")
+    page = EvaluatePage(session, tasks)
+    qtbot.addWidget(page)
+    page.resize(1176, 680)  # the page's share of a 1366x768 window
+    page.show()
+    qtbot.waitExposed(page)
+    with qtbot.waitSignal(page.results_shown, timeout=5000):
+        session.open(sample_project)
+    table = page.pairs_table
+    qtbot.waitUntil(lambda: table.rowCount() == 8)
+    # the table takes the side's remaining height: nothing empty is left below it
+    side = table.parentWidget()
+    assert side.height() - table.geometry().bottom() < 30, (side.height(), table.geometry().bottom())
+    assert not table.verticalScrollBar().isVisible()

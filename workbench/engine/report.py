@@ -144,7 +144,7 @@ def _per_label_bars(per_class, labels, ticks) -> str:
         ax.barh(y + (1 - k) * 0.26, [per_class[lab][name] for lab in labels], height=0.26, label=name)
     ax.set_yticks(y, [f"{t} ({per_class[lab]['support']})" for t, lab in zip(ticks, labels)])
     ax.set_xlim(0, 1.0)
-    ax.set_xlabel("rows with the label in brackets")
+    ax.set_xlabel("score (test rows with the label in brackets)")
     ax.grid(axis="x", alpha=0.3)
     ax.legend(ncols=3, fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
     fig.tight_layout()

@@ -526,9 +526,10 @@ class DataPage(QWidget):
         hint.setWordWrap(True)
         hint.setObjectName("hint")
         v.addWidget(hint)
-        v.addStretch(1)
+        v.addSpacing(12)
         self.command_box = CommandLineBox()
         v.addWidget(self.command_box)
+        v.addStretch(1)
         return w
 
     # ------------------------------------------------------------------ project

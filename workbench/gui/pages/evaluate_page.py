@@ -243,7 +243,7 @@ class EvaluatePage(QWidget):
         sdv.addWidget(self.summary_text)
         sdv.addWidget(self.class_table, 0, Qt.AlignmentFlag.AlignLeft)
         sdv.addWidget(self.pairs_title)
-        sdv.addWidget(self.pairs_table, 1)
+        sdv.addWidget(self.pairs_table, 100)  # shown, it takes the room the closing stretch would
         sdv.addWidget(self.pairs_empty)
         sdv.addWidget(self.note_text)
         sdv.addStretch(1)

@@ -227,7 +227,7 @@ class LabelBars(QWidget):
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
         self.plot.setMenuEnabled(False)
-        self.plot.setXRange(0, 1.0, padding=0.02)
+        self.plot.setXRange(0, 1.04, padding=0)  # room for the tick label 1.0 at the right edge
         self.plot.getAxis("bottom").setTicks([[(v / 5, f"{v / 5:.1f}") for v in range(6)]])
         # the legend above the plot, not in it: bars reach 1.0 at the right edge
         self.legend = QLabel()

@@ -10,9 +10,9 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from PySide6.QtCore import Slot
-from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QGuiApplication, QTextOption
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from ....core.labels import LabelChoice, template_choice
 from ....core.project import SplitSettings
@@ -78,12 +78,16 @@ class CommandLineBox(QWidget):
         title = QLabel(self.tr("The same preparation as a command line (for a script or another computer):"))
         title.setWordWrap(True)
         row = QHBoxLayout()
-        self.line = QLineEdit()
+        # several lines, wrapped anywhere: a command with paths does not fit one line of the tab
+        self.line = QPlainTextEdit()
         self.line.setReadOnly(True)
+        self.line.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.line.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.line.setFixedHeight(5 * self.line.fontMetrics().lineSpacing() + 14)
         self.copy_button = QPushButton(self.tr("Copy"))
         self.copy_button.clicked.connect(self._on_copy_button_clicked)
         row.addWidget(self.line, 1)
-        row.addWidget(self.copy_button)
+        row.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignTop)
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.setObjectName("hint")
@@ -97,8 +101,7 @@ class CommandLineBox(QWidget):
 
     def set_args(self, args: list[str], left_out: list[str]) -> None:
         self.args = list(args)
-        self.line.setText(self.text() or self.tr("(import a file first)"))
-        self.line.setCursorPosition(0)
+        self.line.setPlainText(self.text() or self.tr("(import a file first)"))
         self.copy_button.setEnabled(bool(args))
         notes = {
             "recipe": self.tr("Your changes to the cleaning steps are not on it (the command uses the template's "
