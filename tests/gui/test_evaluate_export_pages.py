@@ -239,3 +239,21 @@ def test_the_confused_pairs_use_the_room_the_page_has(qtbot, session, tasks, sam
     side = table.parentWidget()
     assert side.height() - table.geometry().bottom() < 30, (side.height(), table.geometry().bottom())
     assert not table.verticalScrollBar().isVisible()
+
+
+def test_many_labels_keep_their_bars_readable(qtbot):
+    """Seen with 29 real charges: every label's three bars and name squeezed into 12 pixels."""
+    from workbench.gui.widgets.charts import LabelBars
+
+    bars = LabelBars()
+    qtbot.addWidget(bars)
+    bars.resize(650, 400)
+    bars.show()
+    qtbot.waitExposed(bars)
+    per = {f"罪名{i}": {"precision": 0.5, "recall": 0.4, "f1": 0.45, "support": i} for i in range(29)}
+    bars.set_data(per)
+    qtbot.waitUntil(lambda: bars.plot.height() >= 24 * 29)
+    assert bars.scroll.verticalScrollBar().maximum() > 0  # the page scrolls, the bars keep their size
+    bars.set_data(dict(list(per.items())[:3]))  # a few labels fill the room they have
+    qtbot.waitUntil(lambda: bars.scroll.verticalScrollBar().maximum() == 0)
+    assert bars.plot.height() > 24 * 3 * 2

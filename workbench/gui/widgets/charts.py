@@ -9,7 +9,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
-from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from .curves import PALETTE
 
@@ -217,6 +217,7 @@ class LabelBars(QWidget):
     heights with ``setOpts``; nothing is cleared and re-plotted."""
 
     SERIES = ("precision", "recall", "f1")
+    ROW_PX = 26  # one label's three bars and its name
 
     def __init__(self, names: dict[str, str] | None = None, parent=None):
         super().__init__(parent)
@@ -238,8 +239,14 @@ class LabelBars(QWidget):
             item = pg.BarGraphItem(x0=[], y=[], width=[], height=0.26, brush=PALETTE[i], pen=None)
             self.plot.addItem(item)
             self.bars[key] = item
+        # many labels: each keeps ROW_PX of height and the plot scrolls, rather than squeezing
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setWidget(self.plot)
         lay.addWidget(self.legend)
-        lay.addWidget(self.plot)
+        lay.addWidget(self.scroll, 1)
         self.labels: list[str] = []
         self.values: dict[str, list[float]] = {k: [] for k in self.SERIES}
         self.setMinimumHeight(160)
@@ -261,3 +268,4 @@ class LabelBars(QWidget):
         self.plot.getAxis("left").setTicks(
             [[(float(pos), f"{lab} ({per_class[lab].get('support', 0)})") for pos, lab in zip(y, self.labels)]])
         self.plot.setYRange(-0.6, max(n - 0.4, 0.6), padding=0)
+        self.plot.setMinimumHeight(self.ROW_PX * n + 40)
