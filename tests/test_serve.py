@@ -19,6 +19,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from unittest.mock import ANY
 
 import pandas as pd
 import pytest
@@ -302,6 +303,13 @@ def test_chat_completions_and_stream_match_predict_py(bundles, tmp_path):
         assert svc.json("POST", "/v1/chat/completions", {"messages": [{"role": "user"}]})[0] == 400
         assert svc.json("POST", "/v1/chat/completions", {"messages": [{"role": "assistant", "content": "x"}]})[0] == 400
         assert svc.json("GET", "/v1/models")[0] == 200
+        # a client that leaves mid-stream: the service stops that answer and goes on serving
+        body = json.dumps({**sampled, "stream": True, "max_tokens": 100}).encode()
+        with socket.create_connection(("127.0.0.1", svc.port), timeout=60) as sock:
+            sock.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            assert sock.recv(4096).startswith(b"HTTP/1.1 200")
+        assert svc.json("POST", "/v1/chat/completions", chat)[1] == done | {"id": ANY, "created": ANY}
     assert not [line for line in svc.log if "Traceback" in line]
 
 
