@@ -10,7 +10,8 @@ side by side:
 * serve.py started on 127.0.0.1 with the same predictor batch size, loaded by --clients
   concurrent keep-alive clients (aiohttp's client in this process) at 1, 8 and 32 inputs
   per request: requests per second, samples per second, p50 and p99 latency, errors, the
-  ratio to predict.py, and the CPU seconds the service and the clients used.
+  ratio to predict.py, and the CPU milliseconds the service and the clients spent on each
+  request (where the cores went).
 
 Two models: the built-in classifier (character n-grams, ~0.13 ms a sample: the HTTP round
 trip costs more than the model) and a tiny Llama-family decoder of the test fixtures
@@ -22,7 +23,7 @@ Target: the service's samples per second at least 0.8x predict.py's at 1 input p
     python bench/serve_bench.py                          # both models, trained and exported here
     python bench/serve_bench.py --models builtin         # the built-in classifier only
     python bench/serve_bench.py --bundle DIR             # an exported classification bundle
-    python bench/serve_bench.py --workers 1 2 --clients 16
+    python bench/serve_bench.py --workers 1 2 --clients 16 64
 """
 
 from __future__ import annotations
@@ -213,32 +214,30 @@ def _serve_runs(bundle: Path, inputs: list[str], clients: int, workers: int, bat
         proc.wait(timeout=30)
 
 
-def _report(name: str, batch: dict, by_workers: dict, clients: int, batch_size: int) -> list[str]:
+def _report(name: str, batch: dict, runs_by: dict, batch_size: int) -> list[str]:
+    """``runs_by``: {(workers, clients): {inputs per request: measurement}}."""
     threads, base = max(batch.items(), key=lambda kv: kv[1])
-    lines = [f"{name}: predictor batch {batch_size}, {clients} concurrent clients",
+    lines = [f"{name}: predictor batch {batch_size}",
              f"  predict.py batch path {base:9.1f} samples/s ({1000 / base:.2f} ms a sample; the best of "
              + ", ".join(f"{v:.0f} with {k} thread(s)" for k, v in batch.items()) + ", each the best of before and "
              "after the service)",
-             "  workers  inputs/req      req/s  samples/s   p50 ms   p99 ms  errors  ratio  CPU s service/clients"]
+             "  workers  clients  inputs/req      req/s  samples/s   p50 ms   p99 ms  errors  ratio  "
+             "CPU-ms a request service/clients"]
     verdicts = []
-    for workers, runs in by_workers.items():
+    for (workers, clients), runs in runs_by.items():
         for n, r in runs.items():
             ratio = r["samples_per_s"] / base
-            lines.append(f"  {workers:7d}  {n:10d}  {r['requests_per_s']:9.1f}  {r['samples_per_s']:9.1f}  "
+            lines.append(f"  {workers:7d}  {clients:7d}  {n:10d}  {r['requests_per_s']:9.1f}  {r['samples_per_s']:9.1f}  "
                          f"{r['p50_ms']:7.1f}  {r['p99_ms']:7.1f}  {r['errors']:6d}  {ratio:5.2f}  "
-                         f"{r['service_cpu_s']:.1f} / {r['clients_cpu_s']:.1f} of {r['wall_s']:.1f} s wall")
+                         f"{r['service_cpu_s'] / r['requests'] * 1000:.2f} / "
+                         f"{r['clients_cpu_s'] / r['requests'] * 1000:.2f}")
             if r["first_error"]:
                 lines.append(f"    first error: {r['first_error']}")
-            verdicts.append((workers, n, ratio >= 0.8 and r["errors"] == 0, ratio))
-    for workers, runs in by_workers.items():
-        r = runs[1]
-        lines.append(f"  {workers} worker(s), 1 input per request: the service spent {r['service_cpu_s'] / r['requests'] * 1000:.2f} "
-                     f"CPU-ms a request and the clients {r['clients_cpu_s'] / r['requests'] * 1000:.2f}, where "
-                     f"predict.py spends {1000 / base:.2f} ms a sample")
-    for workers in by_workers:
-        met = [f"{n}: {'met' if ok else 'NOT met'} ({ratio:.2f})" for w, n, ok, ratio in verdicts if w == workers]
-        lines.append(f"  target service >= 0.8x predict.py, {workers} worker(s), by inputs per request: "
-                     + ", ".join(met))
+            verdicts.append((workers, clients, n, ratio >= 0.8 and r["errors"] == 0, ratio))
+    for key in runs_by:
+        met = [f"{n}: {'met' if ok else 'NOT met'} ({ratio:.2f})" for w, c, n, ok, ratio in verdicts if (w, c) == key]
+        lines.append(f"  target service >= 0.8x predict.py, {key[0]} worker(s), {key[1]} clients, by inputs per "
+                     "request: " + ", ".join(met))
     return lines
 
 
@@ -247,13 +246,13 @@ def main(argv=None) -> int:
     p.add_argument("--bundle", help="an exported classification bundle (default: train and export the models)")
     p.add_argument("--models", nargs="+", default=["builtin", "llama"], choices=["builtin", "llama"])
     p.add_argument("--samples", type=int, help="inputs per measurement (default: 2048 builtin, 256 llama)")
-    p.add_argument("--clients", type=int, default=16)
+    p.add_argument("--clients", type=int, nargs="+", default=[16], help="concurrent clients, one or more values")
     p.add_argument("--workers", type=int, nargs="+", default=[1], help="serve.py --workers values to measure")
     p.add_argument("--batch-size", type=int, default=8, help="predictor batch, for predict.py and serve.py alike")
     p.add_argument("--repeat", type=int, default=3)
     args = p.parse_args(argv)
 
-    out = [f"machine: {os.cpu_count()} CPU cores, shared by the service, its {args.clients} clients (this process) "
+    out = [f"machine: {os.cpu_count()} CPU cores, shared by the service, its clients (this process) "
            f"and whatever else runs (load average {os.getloadavg()[0]:.1f} at the start)"]
     with tempfile.TemporaryDirectory(prefix="serve-bench-") as tmp:
         targets = ([("bundle " + args.bundle, Path(args.bundle), args.samples or SAMPLES["builtin"])] if args.bundle
@@ -267,11 +266,12 @@ def main(argv=None) -> int:
                         else "tiny Llama decoder as a classifier (the tests' model folder)")
             inputs = _inputs(n)
             before = _predict_py_throughput(bundle, inputs, args.batch_size, args.repeat)
-            by_workers = {w: _serve_runs(bundle, inputs, args.clients, w, args.batch_size) for w in args.workers}
+            runs_by = {(w, c): _serve_runs(bundle, inputs, c, w, args.batch_size)
+                       for w in args.workers for c in args.clients}
             # the better of before and after: the machine may be shared
             after = _predict_py_throughput(bundle, inputs, args.batch_size, args.repeat)
             batch = {k: max(before[k], after[k]) for k in before}
-            out += _report(f"{name}, {n} inputs", batch, by_workers, args.clients, args.batch_size)
+            out += _report(f"{name}, {n} inputs", batch, runs_by, args.batch_size)
             print("\n".join(out), flush=True)
             out = []
     return 0
