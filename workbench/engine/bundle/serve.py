@@ -517,6 +517,7 @@ def _start_workers(argv, port, n):
     for proc, r in zip(procs, pipes):
         with os.fdopen(r, "rb") as fh:
             if fh.read(1) != b"1":  # closed without a word: the process failed (its reason is on stderr)
+                _stop_workers(procs)
                 raise RuntimeError(f"a worker process of the service failed to start (exit status {proc.wait()})")
     return procs
 
@@ -602,7 +603,7 @@ def main(argv=None):
 
     try:
         if not worker and processes > 1:
-            procs = _start_workers([a for a in argv], port, processes - 1)
+            procs = _start_workers(argv, port, processes - 1)
         asyncio.run(_serve(service, sock, ready))
     except KeyboardInterrupt:
         pass
