@@ -181,7 +181,7 @@ def _classification(args) -> None:
     t = time.perf_counter()
     res = E.export_run(project_dir, run_id, out, formats=["static"], evaluate=False, check_script=False)
     export_s = time.perf_counter() - t
-    onednn = res["checks"]["static"]["onednn_ok"]
+    onednn = res["checks"]["static"]["onednn_used"]
 
     model, tokenizer = load_trained(trained)
     records = D.read_jsonl(trained.project.split_path("test"))[: args.samples]

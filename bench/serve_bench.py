@@ -1,45 +1,91 @@
 """The bundle's HTTP service against predict.py's own batch throughput, in one run.
 
-On the same inputs (texts of the sample data's test split), side by side:
+For each classification bundle, on the same inputs (texts of the finance_sentiment sample),
+side by side:
 
-* predict.py's batch path: the bundle's ``Predictor.classify`` over all inputs at its
-  batch size (what ``predict.py --input FILE`` does after loading), in samples per second;
-* serve.py started on 127.0.0.1, loaded by concurrent clients over keep-alive connections,
-  one input per request and then a few per request: requests per second, samples per
-  second, p50 and p99 latency, and errors.
+* predict.py's batch path: the bundle's ``Predictor.classify`` over all inputs at the
+  predictor batch size (what ``predict.py --input FILE`` does after loading), in a fresh
+  process, in samples per second, with its default threads and with ``--threads 1``;
+  measured before and after the service; the best of all four is the baseline;
+* serve.py started on 127.0.0.1 with the same predictor batch size, loaded by --clients
+  concurrent keep-alive clients (aiohttp's client in this process) at 1, 8 and 32 inputs
+  per request: requests per second, samples per second, p50 and p99 latency, errors, the
+  ratio to predict.py, and the CPU milliseconds the service and the clients spent on each
+  request (where the cores went).
 
-Target: the service's samples per second at least 0.8x predict.py's.
+Two models: the built-in classifier (character n-grams, ~0.13 ms a sample: the HTTP round
+trip costs more than the model) and a tiny Llama-family decoder of the test fixtures
+trained as a classifier (a few ms a sample: the model dominates). The clients run on the
+same cores as the service; the first line says how many there are.
 
-    python bench/serve_bench.py                          # trains and exports the built-in tiny model
+Target: the service's samples per second at least 0.8x predict.py's at 1 input per request.
+
+    python bench/serve_bench.py                          # both models, trained and exported here
+    python bench/serve_bench.py --models builtin         # the built-in classifier only
     python bench/serve_bench.py --bundle DIR             # an exported classification bundle
-    python bench/serve_bench.py --clients 16 --requests 40 --workers 1
+    python bench/serve_bench.py --workers 1 2 --clients 16 64
 """
 
 from __future__ import annotations
 
 import argparse
-import http.client
+import asyncio
 import json
+import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+PER_REQUEST = (1, 8, 32)
+SAMPLES = {"builtin": 2048, "llama": 256}  # a few seconds of load each
 
 
-def _make_bundle(root: Path, size: str, steps: int) -> Path:
-    from export_bench import _train_sample_run
+def _train(root: Path, base_model: str) -> tuple[Path, str]:
+    from workbench.core.jobs import JobSpec, write_job
+    from workbench.core.project import prepare
+    from workbench.core.runs import EventWriter
+    from workbench.core.templates import TemplateCatalog
+    from workbench.engine.train import run_training
 
+    template = TemplateCatalog().get("finance_sentiment")
+    project, _ = prepare(template, template.sample_path, root / "project")
+    job = JobSpec(project=str(project.root), template=template.id, task=template.task.value, base_model=base_model,
+                  method="full", max_steps=4, eval_steps=10_000, save_steps=10_000, logging_steps=1, batch_size=8,
+                  max_length=128, device="cpu")
+    run_dir = project.runs_dir / "run-bench"
+    write_job(run_dir, job)
+    events = EventWriter(run_dir)
+    status, error = run_training(job, run_dir, events)
+    events.emit("end", status=status, error=error)
+    events.close()
+    if status != "completed":
+        raise SystemExit(f"training the bench model failed: {error}")
+    return project.root, run_dir.name
+
+
+def _make_bundle(root: Path, model: str) -> Path:
+    """``builtin``: the built-in tiny classifier; ``llama``: the tests' tiny random Llama
+    folder (2 layers of 64) fine-tuned a few steps as a classifier."""
     from workbench.engine.export import export_run
 
-    project, run = _train_sample_run(root, size, steps)
+    root.mkdir(parents=True, exist_ok=True)
+    if model == "llama":
+        sys.path.insert(0, str(ROOT / "tests"))
+        from model_factory import make_model_folder
+
+        base = str(make_model_folder("llama", root / "llama-base"))
+    else:
+        base = "builtin:tiny"
+    project, run = _train(root, base)
     out = root / "bundle"
     export_run(project, run, out, formats=["static"], evaluate=False, check_script=False, parity_rows=4)
     return out
@@ -59,8 +105,8 @@ BATCH_SCRIPT = r"""
 import json, sys, time
 sys.path.insert(0, ".")
 from bundle_runtime import Predictor
-inputs, batch_size, repeat = json.loads(sys.stdin.read())
-pred = Predictor(".", device="cpu")
+inputs, batch_size, repeat, threads = json.loads(sys.stdin.read())
+pred = Predictor(".", device="cpu", threads=threads)
 pred.classify(inputs[:batch_size], batch_size=batch_size)  # warm-up
 best = float("inf")
 for _ in range(repeat):
@@ -71,105 +117,163 @@ print(len(inputs) / best)
 """
 
 
-def _predict_py_throughput(bundle: Path, inputs: list[str], batch_size: int, repeat: int) -> float:
+def _predict_py_throughput(bundle: Path, inputs: list[str], batch_size: int, repeat: int) -> dict:
     """predict.py's batch path (``Predictor.classify`` at its batch size) in a fresh process of its
-    own, as predict.py runs, so that nothing this process loaded competes with it."""
-    r = subprocess.run([sys.executable, "-c", BATCH_SCRIPT], cwd=bundle, input=json.dumps([inputs, batch_size, repeat]),
-                       capture_output=True, text=True, timeout=1800)
-    if r.returncode != 0:
-        raise SystemExit(f"the batch measurement failed: {r.stderr[-800:]}")
-    return float(r.stdout.strip().splitlines()[-1])
+    own, as predict.py runs, so that nothing this process loaded competes with it: with its default
+    threads (all cores) and with ``--threads 1`` (faster where another process holds a core)."""
+    out = {}
+    for threads in (None, 1):
+        r = subprocess.run([sys.executable, "-c", BATCH_SCRIPT], cwd=bundle,
+                           input=json.dumps([inputs, batch_size, repeat, threads]), capture_output=True, text=True,
+                           timeout=1800)
+        if r.returncode != 0:
+            raise SystemExit(f"the batch measurement failed: {r.stderr[-800:]}")
+        out[threads or os.cpu_count()] = float(r.stdout.strip().splitlines()[-1])
+    return out
 
 
 def _load(port: int, inputs: list[str], clients: int, per_request: int) -> dict:
-    chunks = [inputs[i:i + per_request] for i in range(0, len(inputs), per_request)]
-    lock, cursor = threading.Lock(), [0]
-    times, errors = [], []
+    """``clients`` concurrent keep-alive connections sending the inputs ``per_request`` at a
+    time; each answer checked (status 200, one prediction per input)."""
+    import aiohttp
 
-    def client(_):
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
-        while True:
-            with lock:
-                if cursor[0] >= len(chunks):
-                    break
-                chunk = chunks[cursor[0]]
-                cursor[0] += 1
-            body = json.dumps({"inputs": chunk}, ensure_ascii=False).encode()
+    chunks = [inputs[i:i + per_request] for i in range(0, len(inputs), per_request)]
+    chunks.reverse()  # popped from the end: sent in order
+    times, errors = [], []
+    url = f"http://127.0.0.1:{port}/predict"
+
+    async def client(session):
+        while chunks:
+            chunk = chunks.pop()
             t = time.perf_counter()
             try:
-                conn.request("POST", "/predict", body=body, headers={"Content-Type": "application/json"})
-                resp = conn.getresponse()
-                data = resp.read()
+                async with session.post(url, json={"inputs": chunk}) as resp:
+                    data = await resp.read()
                 ok = resp.status == 200 and len(json.loads(data)["predictions"]) == len(chunk)
-            except Exception as exc:  # counted, and the connection renewed
-                ok = False
-                conn.close()
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
-                data = repr(exc).encode()
-            dt = time.perf_counter() - t
-            with lock:
-                (times if ok else errors).append(dt if ok else data[:200])
-        conn.close()
+            except Exception as exc:  # counted
+                ok, data = False, repr(exc).encode()
+            (times if ok else errors).append(time.perf_counter() - t if ok else data[:200])
 
+    async def run():
+        connector = aiohttp.TCPConnector(limit=clients)
+        async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=300)) as session:
+            await asyncio.gather(*(client(session) for _ in range(clients)))
+
+    n_requests = len(chunks)
     t = time.perf_counter()
-    with ThreadPoolExecutor(clients) as pool:
-        list(pool.map(client, range(clients)))
+    asyncio.run(run())
     wall = time.perf_counter() - t
     times.sort()
-    return {"requests": len(times) + len(errors), "errors": len(errors), "wall_s": wall,
-            "requests_per_s": (len(times) + len(errors)) / wall, "samples_per_s": len(inputs) / wall,
+    return {"requests": n_requests, "errors": len(errors), "wall_s": wall,
+            "requests_per_s": n_requests / wall, "samples_per_s": len(inputs) / wall,
             "p50_ms": statistics.median(times) * 1000 if times else float("nan"),
             "p99_ms": times[min(len(times) - 1, int(0.99 * len(times)))] * 1000 if times else float("nan"),
             "first_error": errors[0] if errors else None}
 
 
+def _cpu_s(pids: list[int]) -> float:
+    import psutil
+
+    total = 0.0
+    for pid in pids:
+        try:
+            proc = psutil.Process(pid)
+            for p in [proc] + proc.children(recursive=True):
+                c = p.cpu_times()
+                total += c.user + c.system
+        except psutil.NoSuchProcess:
+            pass
+    return total
+
+
+def _self_cpu_s() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def _serve_runs(bundle: Path, inputs: list[str], clients: int, workers: int, batch_size: int) -> dict:
+    proc = subprocess.Popen([sys.executable, "serve.py", "--port", "0", "--quiet", "--device", "cpu",
+                             "--workers", str(workers), "--batch-size", str(batch_size), "--max-batch", "64"],
+                            cwd=bundle, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    try:
+        line = proc.stderr.readline()
+        m = re.search(r"127\.0\.0\.1:(\d+)", line)
+        if not m:
+            raise SystemExit(f"serve.py did not start: {line}{proc.stderr.read()}")
+        port = int(m.group(1))
+        _load(port, inputs[:256], clients, 1)  # warm-up
+        runs = {}
+        for n in PER_REQUEST:
+            served, own = _cpu_s([proc.pid]), _self_cpu_s()
+            runs[n] = _load(port, inputs, clients, n)
+            runs[n]["service_cpu_s"] = _cpu_s([proc.pid]) - served
+            runs[n]["clients_cpu_s"] = _self_cpu_s() - own
+        return runs
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def _report(name: str, batch: dict, runs_by: dict, batch_size: int) -> list[str]:
+    """``runs_by``: {(workers, clients): {inputs per request: measurement}}."""
+    threads, base = max(batch.items(), key=lambda kv: kv[1])
+    lines = [f"{name}: predictor batch {batch_size}",
+             f"  predict.py batch path {base:9.1f} samples/s ({1000 / base:.2f} ms a sample; the best of "
+             + ", ".join(f"{v:.0f} with {k} thread(s)" for k, v in batch.items()) + ", each the best of before and "
+             "after the service)",
+             "  workers  clients  inputs/req      req/s  samples/s   p50 ms   p99 ms  errors  ratio  "
+             "CPU-ms a request service/clients"]
+    verdicts = []
+    for (workers, clients), runs in runs_by.items():
+        for n, r in runs.items():
+            ratio = r["samples_per_s"] / base
+            lines.append(f"  {workers:7d}  {clients:7d}  {n:10d}  {r['requests_per_s']:9.1f}  {r['samples_per_s']:9.1f}  "
+                         f"{r['p50_ms']:7.1f}  {r['p99_ms']:7.1f}  {r['errors']:6d}  {ratio:5.2f}  "
+                         f"{r['service_cpu_s'] / r['requests'] * 1000:.2f} / "
+                         f"{r['clients_cpu_s'] / r['requests'] * 1000:.2f}")
+            if r["first_error"]:
+                lines.append(f"    first error: {r['first_error']}")
+            verdicts.append((workers, clients, n, ratio >= 0.8 and r["errors"] == 0, ratio))
+    for key in runs_by:
+        met = [f"{n}: {'met' if ok else 'NOT met'} ({ratio:.2f})" for w, c, n, ok, ratio in verdicts if (w, c) == key]
+        lines.append(f"  target service >= 0.8x predict.py, {key[0]} worker(s), {key[1]} clients, by inputs per "
+                     "request: " + ", ".join(met))
+    return lines
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--bundle", help="an exported classification bundle (default: train and export one)")
-    p.add_argument("--size", default="tiny", choices=["tiny", "small"])
-    p.add_argument("--steps", type=int, default=8)
-    p.add_argument("--samples", type=int, default=512)
-    p.add_argument("--clients", type=int, default=16)
-    p.add_argument("--workers", type=int, default=1)
-    p.add_argument("--batch-size", type=int, default=8)
+    p.add_argument("--bundle", help="an exported classification bundle (default: train and export the models)")
+    p.add_argument("--models", nargs="+", default=["builtin", "llama"], choices=["builtin", "llama"])
+    p.add_argument("--samples", type=int, help="inputs per measurement (default: 2048 builtin, 256 llama)")
+    p.add_argument("--clients", type=int, nargs="+", default=[16], help="concurrent clients, one or more values")
+    p.add_argument("--workers", type=int, nargs="+", default=[1], help="serve.py --workers values to measure")
+    p.add_argument("--batch-size", type=int, default=8, help="predictor batch, for predict.py and serve.py alike")
     p.add_argument("--repeat", type=int, default=3)
     args = p.parse_args(argv)
 
+    out = [f"machine: {os.cpu_count()} CPU cores, shared by the service, its clients (this process) "
+           f"and whatever else runs (load average {os.getloadavg()[0]:.1f} at the start)"]
     with tempfile.TemporaryDirectory(prefix="serve-bench-") as tmp:
-        bundle = Path(args.bundle) if args.bundle else _make_bundle(Path(tmp), args.size, args.steps)
-        if json.loads((bundle / "bundle.json").read_text(encoding="utf-8"))["task"] != "classification":
-            raise SystemExit("serve_bench measures a classification bundle")
-        inputs = _inputs(args.samples)
-        before = _predict_py_throughput(bundle, inputs, args.batch_size, args.repeat)
-        proc = subprocess.Popen([sys.executable, "serve.py", "--port", "0", "--quiet", "--device", "cpu",
-                                 "--workers", str(args.workers), "--batch-size", str(args.batch_size),
-                                 "--max-batch", "64"], cwd=bundle, stderr=subprocess.PIPE, text=True)
-        try:
-            line = proc.stderr.readline()
-            m = re.search(r"127\.0\.0\.1:(\d+)", line)
-            if not m:
-                raise SystemExit(f"serve.py did not start: {line}{proc.stderr.read()}")
-            port = int(m.group(1))
-            _load(port, inputs[:64], args.clients, 1)  # warm-up
-            runs = {n: _load(port, inputs, args.clients, n) for n in (1, 8)}
-        finally:
-            proc.terminate()
-            proc.wait(timeout=30)
-        # measured before and after the service, the better of the two: the machine may be shared
-        base = max(before, _predict_py_throughput(bundle, inputs, args.batch_size, args.repeat))
-
-    print(f"bundle {bundle if args.bundle else f'builtin:{args.size} (sample data)'}, {len(inputs)} inputs, "
-          f"{args.clients} clients, {args.workers} worker(s), predictor batch {args.batch_size}")
-    print(f"  predict.py batch path     {base:9.1f} samples/s")
-    for n, r in runs.items():
-        print(f"  serve.py, {n} input(s)/req  {r['samples_per_s']:9.1f} samples/s  {r['requests_per_s']:8.1f} req/s  "
-              f"p50 {r['p50_ms']:7.1f} ms  p99 {r['p99_ms']:7.1f} ms  errors {r['errors']}"
-              f"  ratio {r['samples_per_s'] / base:.2f}")
-        if r["first_error"]:
-            print(f"    first error: {r['first_error']}")
-    ok = all(r["errors"] == 0 for r in runs.values())
-    print(f"target: service >= 0.8x predict.py (1 input per request): "
-          f"{'met' if runs[1]['samples_per_s'] / base >= 0.8 and ok else 'NOT met'}")
+        targets = ([("bundle " + args.bundle, Path(args.bundle), args.samples or SAMPLES["builtin"])] if args.bundle
+                   else [(m, _make_bundle(Path(tmp) / m, m), args.samples or SAMPLES[m]) for m in args.models])
+        for name, bundle, n in targets:
+            info = json.loads((bundle / "bundle.json").read_text(encoding="utf-8"))
+            if info["task"] != "classification":
+                raise SystemExit("serve_bench measures a classification bundle")
+            if not args.bundle:
+                name = ("built-in classifier (builtin:tiny)" if name == "builtin"
+                        else "tiny Llama decoder as a classifier (the tests' model folder)")
+            inputs = _inputs(n)
+            before = _predict_py_throughput(bundle, inputs, args.batch_size, args.repeat)
+            runs_by = {(w, c): _serve_runs(bundle, inputs, c, w, args.batch_size)
+                       for w in args.workers for c in args.clients}
+            # the better of before and after: the machine may be shared
+            after = _predict_py_throughput(bundle, inputs, args.batch_size, args.repeat)
+            batch = {k: max(before[k], after[k]) for k in before}
+            out += _report(f"{name}, {n} inputs", batch, runs_by, args.batch_size)
+            print("\n".join(out), flush=True)
+            out = []
     return 0
 
 

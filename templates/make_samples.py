@@ -581,6 +581,129 @@ def make_legal_case_type(rng: random.Random) -> tuple[list[str], list[dict]]:
 
 
 # ---------------------------------------------------------------------------------
+# legal_case_type_multi: criminal case facts -> the charges (multi-label classification)
+# ---------------------------------------------------------------------------------
+
+CHARGE_FACTS = {
+    "盗窃罪": LAW_FACTS["盗窃罪"],
+    "诈骗罪": LAW_FACTS["诈骗罪"],
+    "故意伤害罪": LAW_FACTS["故意伤害罪"],
+    "寻衅滋事罪": [
+        "被告人{p2}酒后在{city}某KTV门口无故拦截过往行人，并用{tool}随意殴打路人{p1}",
+        "被告人{p2}伙同他人在{city}某夜市强拿硬要摊主财物，并多次辱骂、恐吓摊主{p1}",
+        "被告人{p2}因不满被害人{p1}按喇叭，驾车将其逼停后追逐、拦截，并砸坏其车辆",
+        "{y}年{mo}月，被告人{p2}在{city}某网吧借故生非，掀翻桌椅、摔砸电脑，致网吧停业",
+        "被告人{p2}在{road}纠集多人起哄闹事，随意殴打他人，造成公共场所秩序严重混乱",
+    ],
+    "抢劫罪": [
+        "被告人{p2}持{tool}在{city}某小巷拦住被害人{p1}，以暴力相威胁劫取其{item}",
+        "被告人{p2}尾随被害人{p1}至{city}某楼道内，采用捂嘴、推倒等手段抢走其背包，内有现金{value}元",
+        "被告人{p2}以介绍工作为名将{p1}骗至出租屋，持刀威逼其交出银行卡并说出密码，取走{value}元",
+        "被告人{p2}驾驶摩托车在{road}从被害人{p1}身后强行夺走其挎包，致{p1}摔倒受伤",
+    ],
+    "危险驾驶罪": [
+        "被告人{p2}饮酒后驾驶{vehicle}行驶至{city}{road}时被民警查获，经检测其血液中乙醇含量为{bac}mg/100ml",
+        "{y}年{mo}月，被告人{p2}醉酒驾驶{vehicle}在{road}被交警拦停，血液酒精含量{bac}mg/100ml",
+        "被告人{p2}在{city}城区道路上驾驶机动车追逐竞驶，车速远超限速，情节恶劣",
+        "被告人{p2}酒后驾驶无号牌{vehicle}，在{road}遇民警检查时调头逃跑，后被截获，经鉴定血液酒精含量{bac}mg/100ml",
+    ],
+    "交通肇事罪": [
+        "被告人{p2}驾驶{vehicle}在{city}{road}未按规定让行，与行人{p1}相撞，致{p1}经抢救无效死亡，交警认定被告人负事故全部责任",
+        "被告人{p2}驾驶{vehicle}超速行驶至{road}时撞倒骑电动车的{p1}，致其重伤，肇事后弃车逃逸",
+        "{y}年{mo}月，被告人{p2}驾驶货车在{road}违章变道，与{p1}驾驶的小型轿车相撞，造成一人死亡、两人受伤",
+        "被告人{p2}驾驶{vehicle}闯红灯通过{road}，撞伤正在过人行横道的{p1}，经鉴定{p1}构成重伤二级",
+    ],
+    "非法拘禁罪": [
+        "被告人{p2}因{p1}欠其{amt}元借款未还，伙同他人将{p1}强行带至{city}某宾馆房间看管{days}小时",
+        "被告人{p2}为索要赌债，将被害人{p1}关押在某出租屋内，限制其人身自由长达{days}小时",
+        "被告人{p2}怀疑员工{p1}偷拿货款，将其锁在{co}仓库内不准离开，直至家属报警",
+        "被告人{p2}以讨要工程款为由，将{p1}强行控制在车内并没收其手机，非法拘禁{days}小时",
+    ],
+    "掩饰、隐瞒犯罪所得、犯罪所得收益罪": [
+        "被告人{p2}明知是他人盗窃所得的{item}，仍以明显低于市场的价格收购并转卖牟利",
+        "被告人{p2}明知他人实施电信网络诈骗，仍将本人银行卡提供给对方使用并帮助取现{amt}元",
+        "被告人{p2}在{city}经营二手手机店，明知来路不明仍多次收购被盗手机，共计价值{value}元",
+        "被告人{p2}帮助他人将抢劫所得的{item}转移藏匿，并代为销售，获利{value}元",
+    ],
+}
+CHARGES = list(CHARGE_FACTS)
+# charges that come together in real judgements, each with its weight among the rows of several
+CHARGE_COMBOS = [
+    (("故意伤害罪", "寻衅滋事罪"), 6), (("盗窃罪", "诈骗罪"), 5), (("非法拘禁罪", "故意伤害罪"), 3),
+    (("危险驾驶罪", "交通肇事罪"), 3), (("盗窃罪", "掩饰、隐瞒犯罪所得、犯罪所得收益罪"), 3),
+    (("抢劫罪", "故意伤害罪"), 2), (("寻衅滋事罪", "非法拘禁罪"), 2), (("诈骗罪", "掩饰、隐瞒犯罪所得、犯罪所得收益罪"), 2),
+    (("故意伤害罪", "寻衅滋事罪", "非法拘禁罪"), 2), (("盗窃罪", "诈骗罪", "掩饰、隐瞒犯罪所得、犯罪所得收益罪"), 1),
+    (("抢劫罪", "盗窃罪", "故意伤害罪"), 1), (("抢劫罪", "盗窃罪", "诈骗罪", "掩饰、隐瞒犯罪所得、犯罪所得收益罪"), 1),
+]
+CHARGE_SLOTS = {**LAW_SLOTS, "bac": lambda r: str(r.randrange(81, 240)),
+                "days": lambda r: str(r.choice((8, 12, 20, 26, 36, 48)))}
+# the names courts and exports use besides the full charge (CAIL-style data drops the 罪)
+CHARGE_ALIASES = {
+    "盗窃罪": ["盗窃", "theft"],
+    "诈骗罪": ["诈骗", "fraud"],
+    "故意伤害罪": ["故意伤害", "intentional injury"],
+    "寻衅滋事罪": ["寻衅滋事"],
+    "抢劫罪": ["抢劫", "robbery"],
+    "危险驾驶罪": ["危险驾驶", "醉驾"],
+    "交通肇事罪": ["交通肇事"],
+    "非法拘禁罪": ["非法拘禁"],
+    "掩饰、隐瞒犯罪所得、犯罪所得收益罪": ["掩饰、隐瞒犯罪所得、犯罪所得收益", "掩饰、隐瞒犯罪所得罪"],
+}
+CHARGE_SEP = ";"  # a charge's name may hold 、 and commas, so the export separates charges with ;
+CHARGE_JOINS = ["；同年", "。另查明，", "；此后，", "。案发前，", "；其间，"]
+
+
+def make_legal_case_type_multi(rng: random.Random) -> tuple[list[str], list[dict]]:
+    """About 11 % of the cases carry two to four charges, as in published criminal case facts."""
+    court = ["京0105", "沪0115", "粤0106", "粤0305", "浙0106", "川0107", "鄂0111", "苏0106", "陕0113", "渝0103"]
+    combos = [c for c, w in CHARGE_COMBOS for _ in range(w)]
+
+    def facts(r, charge, slots):
+        return fill(r, pick(r, CHARGE_FACTS[charge]), slots)
+
+    def row(r):
+        charges = list(pick(r, combos)) if r.random() < 0.11 else [pick(r, CHARGES)]
+        slots = {**CHARGE_SLOTS, "p2": [CHARGE_SLOTS["p2"](r)]}  # one defendant across the facts
+        text = facts(r, charges[0], slots)
+        for c in charges[1:]:
+            text += pick(r, CHARGE_JOINS) + facts(r, c, slots).removeprefix("被告人")
+        text += pick(r, LAW_TAILS["criminal"])
+        case_no = f"（{r.randrange(2019, 2025)}）{pick(r, court)}刑初{r.randrange(100, 30000)}号"
+        return {"案号": case_no, "案情描述": text, "charges": charges}
+
+    rows = unique_rows(rng, 860, row, key=lambda x: x["案情描述"])
+    # the label cell as exported: charges in any order, some under another name, a few outside the set
+    for i in sample_indices(rng, len(rows), 0.06):
+        c = rows[i]["charges"]
+        j = rng.randrange(len(c))
+        c[j] = pick(rng, CHARGE_ALIASES[c[j]])
+    for i in sample_indices(rng, len(rows), 0.01):
+        rows[i]["charges"].append(pick(rng, ("其他", "待定", "妨害公务罪")))
+    for r in rows:
+        if len(r["charges"]) > 1 and rng.random() < 0.3:
+            rng.shuffle(r["charges"])
+        r["罪名"] = pick(rng, (CHARGE_SEP, CHARGE_SEP, "; ", " ; ")).join(r.pop("charges"))
+
+    def long_text(r, base):
+        parts = [base["案情描述"].rstrip("。"), "。经审理查明："]
+        while sum(map(len, parts)) < 1100:
+            parts.append(fill(r, pick(r, CHARGE_FACTS[pick(r, CHARGES)]), CHARGE_SLOTS) + "。上述事实，有被害人陈述、"
+                         "证人证言、鉴定意见及被告人供述等证据在案佐证，本院予以确认。")
+        return "".join(parts)
+
+    rows = dirty(
+        rng, rows, "案情描述", blank_cols=("案情描述", "罪名"),
+        pii_phrases={"phone": ("案情描述", ["（被告人手机号：{}）", "，被害人联系电话{}。"]),
+                     "id_card": ("案情描述", ["（被告人身份证号：{}）", "，被告人公民身份号码{}。"]),
+                     "bank_card": ("案情描述", ["，涉案银行卡号{}。", "，赃款转入尾号账户{}。"]),
+                     "email": ("案情描述", ["，送达邮箱{}。"])},
+        sensitive=("，家属称找了关系户能包赢。", "，有人声称花钱摆平此事。", "，辩护人称可以搞定法官。"),
+        long_maker=long_text,
+    )
+    return ["案号", "案情描述", "罪名"], rows
+
+
+# ---------------------------------------------------------------------------------
 # Instruction Q&A helpers
 # ---------------------------------------------------------------------------------
 
@@ -884,6 +1007,7 @@ SAMPLES = {
     "medical_triage": ("medical_triage_sample.csv", "gb18030", 20240201, make_medical_triage),
     "medical_qa": ("medical_qa_sample.csv", "utf-8", 20240202, make_medical_qa),
     "legal_case_type": ("legal_case_type_sample.csv", "utf-8", 20240301, make_legal_case_type),
+    "legal_case_type_multi": ("legal_case_type_multi_sample.csv", "utf-8", 20240303, make_legal_case_type_multi),
     "legal_consult_qa": ("legal_consult_qa_sample.csv", "utf-8", 20240302, make_legal_consult_qa),
 }
 

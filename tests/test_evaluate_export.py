@@ -309,7 +309,7 @@ def _assert_bundle_files(out: Path, onnx: bool):
     assert (out / "onnx" / "model.onnx").is_file() == onnx
     req = (out / "requirements.txt").read_text().splitlines()
     assert sorted(line.split(">")[0] for line in req if line and not line.startswith("#")) == \
-        ["numpy", "paddlepaddle", "tokenizers"]
+        ["aiohttp", "numpy", "paddlepaddle", "tokenizers"]  # aiohttp: serve.py only
 
 
 def test_export_classification_bundle_and_predict_script(projects, runs, tmp_path, capsys):
@@ -326,6 +326,9 @@ def test_export_classification_bundle_and_predict_script(projects, runs, tmp_pat
     onnx = res["formats"]["onnx"]
     assert onnx["status"] == "ok" and onnx["max_abs_diff"] <= 1e-4, onnx  # converted and checked, not excused
     _assert_bundle_files(out, True)
+    static = res["checks"]["static"]  # oneDNN where it is right and faster, as timed on the check inputs
+    assert static["onednn_used"] == (static["onednn_ok"] and static["onednn_ms"] < static["plain_ms"])
+    assert json.loads((out / "bundle.json").read_text(encoding="utf-8"))["onednn"] == static["onednn_used"]
     assert res["int8"]["status"] == "ok" and "accuracy_change" in res["int8"]
     assert res["predict_script"]["same_as_engine"] == res["predict_script"]["rows"]
     card = (out / "README.md").read_text(encoding="utf-8")

@@ -29,8 +29,12 @@ def test_multi_label_metrics_and_threshold():
     probs = [[0.9, 0.1, 0.1], [0.8, 0.35, 0.1], [0.1, 0.1, 0.7], [0.2, 0.4, 0.3]]
     th, f1 = MX.tune_threshold(truth, probs, labels)
     assert th <= 0.35 and f1 == 1.0  # 0.5 would miss b on rows 2 and 4
-    pairs = MX.confused_label_pairs([["a", "b"], ["c"], ["a"]], [["a", "c"], ["b"], ["c"]])
-    assert pairs[0] == {"true": "b", "predicted": "c", "rows": 1} and len(pairs) == 3
+    pairs = MX.confused_label_pairs([["a", "b"], ["c"], ["a"], ["a"]], [["a", "c"], ["b"], ["c"], ["c"]])
+    assert pairs[0] == {"true": "a", "predicted": "c", "kind": "instead", "rows": 2}
+    assert {(p["true"], p["predicted"], p["rows"]) for p in pairs if p["kind"] == "instead"} == \
+        {("a", "c", 2), ("b", "c", 1), ("c", "b", 1)}
+    # row 1 had a right: c came along with it
+    assert [p for p in pairs if p["kind"] == "along"] == [{"true": "a", "predicted": "c", "kind": "along", "rows": 1}]
     # a row clearing no threshold keeps its most probable label
     assert MX.label_sets_from_probabilities([[0.2, 0.4, 0.3]], labels, 0.9) == [["b"]]
 

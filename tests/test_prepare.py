@@ -94,8 +94,12 @@ def test_prepare_each_sample_into_a_project(tmp_path, template_id):
     assert sum(st["splits"].values()) == st["rows_clean"]
     records = [json.loads(l) for l in project.split_path("train").read_text(encoding="utf-8").splitlines()]
     assert len(records) == st["splits"]["train"]
-    assert set(records[0]) == set(template.roles)
-    if template.task.value == "classification":
+    if template.multi_label:  # prepared rows carry the label set as a list
+        assert set(records[0]) == {"text", "labels"}
+        assert {lab for r in records for lab in r["labels"]} == set(template.labels)
+    else:
+        assert set(records[0]) == set(template.roles)
+    if template.task.value == "classification" and not template.multi_label:
         assert {r["label"] for r in records} == set(template.labels)
     text = "".join(project.split_path(s).read_text(encoding="utf-8") for s in ("train", "val", "test"))
     assert "[电话]" in text or "[身份证号]" in text, "PII was masked"
@@ -156,11 +160,12 @@ def test_templates_json_is_the_public_contract():
     res = wb("templates", "--json")
     assert res.returncode == 0, res.stderr
     data = json.loads(res.stdout)["templates"]
-    assert len(data) == 6
+    assert len(data) == 7
     for t in data:
-        assert {"id", "vertical", "task", "labels", "sample_data"} <= set(t)
+        assert {"id", "vertical", "task", "labels", "multi_label", "sample_data"} <= set(t)
         assert Path(t["sample_data"]).is_file()
-    assert sorted(t["vertical"] for t in data) == ["finance"] * 2 + ["legal"] * 2 + ["medical"] * 2
+    assert sorted(t["vertical"] for t in data) == ["finance"] * 2 + ["legal"] * 3 + ["medical"] * 2
+    assert [t["id"] for t in data if t["multi_label"]] == ["legal_case_type_multi"]
 
 
 def test_data_inspect_reports_format_and_encoding():

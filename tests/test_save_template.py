@@ -66,3 +66,31 @@ def test_save_project_as_template_then_use_it(tmp_path):
     assert r.returncode == 2 and "already exists" in r.stderr
     with pytest.raises(TemplateError, match="lower-case"):
         save_as_template(project, "Bad Id", dest=tmp_path / "org")
+
+
+@pytest.mark.parametrize("sep", [";", "|"])
+def test_a_multi_label_project_saves_a_multi_label_template(tmp_path, sep):
+    """The saved template starts multi-label, and its sample, split on its separator, holds the
+    prepared label sets (a charge's name with 、 in it stays whole)."""
+    from workbench.core.multilabel import split_cell
+    from workbench.core.templates import load_template
+
+    charges = TemplateCatalog().get("legal_case_type_multi")
+    src = pd.read_csv(charges.sample_path, dtype=str, keep_default_na=False)
+    src["罪名"] = src["罪名"].str.replace(";", sep)
+    src.to_csv(tmp_path / "cases.csv", index=False)
+    choice = LabelChoice(multi_label=True, separator=sep)
+    project, _ = prepare(charges, tmp_path / "cases.csv", tmp_path / "p", labels=choice)
+    folder = save_as_template(project, "our_charges", dest=tmp_path / "org", sample_rows=400)
+    spec = load_template(folder)
+    assert spec.multi_label and spec.label_separator == sep
+    assert spec.labels == project.task.labels and spec.metrics[0] == "micro_f1"
+    sample = pd.read_csv(spec.sample_path, dtype=str, keep_default_na=False)
+    sets = [split_cell(c, spec.label_separator) for c in sample[spec.columns["label"]]]
+    prepared = [json.loads(x)["labels"] for s in ("train", "val", "test")
+                for x in project.split_path(s).read_text("utf-8").splitlines()][:400]
+    assert sets == prepared and any(len(s) > 1 for s in sets)
+    assert any("掩饰、隐瞒犯罪所得、犯罪所得收益罪" in s for s in sets)
+    # and it prepares again, multi-label from the start
+    again, _ = prepare(spec, spec.sample_path, tmp_path / "q")
+    assert again.task.multi_label and again.task.labels == spec.labels

@@ -10,6 +10,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from unittest.mock import ANY
 
 import pandas as pd
 import pytest
@@ -124,6 +126,8 @@ def test_bundle_ships_the_service_and_its_image(bundles):
     for bundle in bundles.values():
         for name in ("bundle_runtime.py", "predict.py", "serve.py", "Dockerfile", "requirements.txt"):
             assert (bundle / name).is_file(), name
+        requirements = (bundle / "requirements.txt").read_text()
+        assert re.search(r"^aiohttp>=", requirements, re.M)  # serve.py's HTTP server
         docker = (bundle / "Dockerfile").read_text()
         assert "pip install --no-cache-dir -r requirements.txt" in docker
         assert 'ENTRYPOINT ["python", "serve.py", "--host", "0.0.0.0"' in docker
@@ -244,6 +248,10 @@ def test_load_16_clients_no_errors_and_batched_results_agree(bundles):
 
         with ThreadPoolExecutor(clients) as pool:
             results = list(pool.map(client, range(clients)))
+        assert svc.stop() in (0, -15)
+    # the second worker process shared the port and ended with the first
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", svc.port), timeout=5).close()
     times = sorted(t for r, _ in results for t in r)
     errors = [e for _, errs in results for e in errs]
     assert not errors, errors[:3]
@@ -295,6 +303,13 @@ def test_chat_completions_and_stream_match_predict_py(bundles, tmp_path):
         assert svc.json("POST", "/v1/chat/completions", {"messages": [{"role": "user"}]})[0] == 400
         assert svc.json("POST", "/v1/chat/completions", {"messages": [{"role": "assistant", "content": "x"}]})[0] == 400
         assert svc.json("GET", "/v1/models")[0] == 200
+        # a client that leaves mid-stream: the service stops that answer and goes on serving
+        body = json.dumps({**sampled, "stream": True, "max_tokens": 100}).encode()
+        with socket.create_connection(("127.0.0.1", svc.port), timeout=60) as sock:
+            sock.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            assert sock.recv(4096).startswith(b"HTTP/1.1 200")
+        assert svc.json("POST", "/v1/chat/completions", chat)[1] == done | {"id": ANY, "created": ANY}
     assert not [line for line in svc.log if "Traceback" in line]
 
 

@@ -24,8 +24,9 @@ from workbench.core.templates import (
 
 TEMPLATES = builtin_templates_dir()
 IDS = ["finance_sentiment", "finance_service_qa", "medical_triage", "medical_qa",
-       "legal_case_type", "legal_consult_qa"]
+       "legal_case_type", "legal_case_type_multi", "legal_consult_qa"]
 CLASSIFICATION = ["finance_sentiment", "medical_triage", "legal_case_type"]
+MULTI_LABEL = ["legal_case_type_multi"]  # several labels per row, the cell split on the template's separator
 INSTRUCTION = ["finance_service_qa", "medical_qa", "legal_consult_qa"]
 
 CLEANING_OPS = {
@@ -85,7 +86,14 @@ def role_frame(spec, df: pd.DataFrame) -> pd.DataFrame:
 # ----- the catalog ---------------------------------------------------------------
 
 
-def test_all_six_load_without_problems(catalog):
+def label_sets(spec, cells: pd.Series) -> list[list[str]]:
+    """A multi-label sample's label cells as the prepare step splits them."""
+    from workbench.core.multilabel import split_cell
+
+    return [split_cell(c, spec.label_separator) for c in cells]
+
+
+def test_all_load_without_problems(catalog):
     assert catalog.problems == []
     assert sorted(t.id for t in catalog) == sorted(IDS)
     for t in catalog:
@@ -97,15 +105,28 @@ def test_two_per_vertical_one_of_each_task(catalog):
     by_vertical = catalog.by_vertical()
     assert sorted(by_vertical) == ["finance", "legal", "medical"]
     for vertical, specs in by_vertical.items():
-        assert sorted(t.task.value for t in specs) == ["classification", "instruction"], vertical
-    assert sorted(t.id for t in catalog if t.task.value == "classification") == sorted(CLASSIFICATION)
+        single = [t.task.value for t in specs if not t.multi_label]
+        assert sorted(single) == ["classification", "instruction"], vertical
+    assert sorted(t.id for t in catalog if t.task.value == "classification" and not t.multi_label) == \
+        sorted(CLASSIFICATION)
+    assert sorted(t.id for t in catalog if t.multi_label) == MULTI_LABEL
+
+
+def test_the_multi_label_variant_of_the_case_type_template(catalog):
+    multi, single = catalog.get("legal_case_type_multi"), catalog.get("legal_case_type")
+    assert multi.vertical == single.vertical == "legal" and multi.task.value == "classification"
+    assert multi.multi_label and not single.multi_label and multi.label_separator == ";"
+    assert {"盗窃罪", "诈骗罪", "故意伤害罪", "寻衅滋事罪"} <= set(multi.labels)
+    assert any("、" in lab for lab in multi.labels)  # why the sample separates charges with ";"
+    assert multi.metrics == ["micro_f1", "macro_f1", "subset_accuracy", "hamming_loss"]
+    assert multi.summary()["multi_label"] is True and single.summary()["multi_label"] is False
 
 
 def test_classification_labels(catalog):
     assert catalog.get("finance_sentiment").labels == ["正面", "中性", "负面"]
     assert len(catalog.get("medical_triage").labels) >= 6
     assert len(catalog.get("legal_case_type").labels) >= 6
-    for tid in CLASSIFICATION:
+    for tid in CLASSIFICATION + MULTI_LABEL:
         spec = catalog.get(tid)
         assert spec.columns.keys() == {"text", "label"}
         assert set(spec.label_aliases) == set(spec.labels)
@@ -185,7 +206,9 @@ def test_hyperparameters_presets_metrics_split(catalog):
             for key, value in preset.values.items():
                 assert key in hp, (spec.id, preset.name.en, key)
                 assert hp[key].min <= value <= hp[key].max, (spec.id, preset.name.en, key)
-        if spec.task.value == "classification":
+        if spec.multi_label:
+            assert spec.metrics == ["micro_f1", "macro_f1", "subset_accuracy", "hamming_loss"]
+        elif spec.task.value == "classification":
             assert spec.metrics == ["accuracy", "macro_f1"]
         else:
             assert spec.metrics == ["rouge_l", "bleu", "exact_match", "eval_loss"]
@@ -216,6 +239,33 @@ def test_every_label_appears(catalog, samples):
         counts = samples[tid][spec.columns["label"]].value_counts()
         for label in spec.labels:
             assert counts.get(label, 0) >= 30, (tid, label)
+    for tid in MULTI_LABEL:
+        spec = catalog.get(tid)
+        sets = label_sets(spec, samples[tid][spec.columns["label"]])
+        for label in spec.labels:
+            assert sum(label in s for s in sets) >= 30, (tid, label)
+
+
+def test_multi_label_sample_has_cases_with_several_charges(catalog, samples):
+    """As in published criminal case facts: about one case in ten has two to four charges, and
+    the charges that come together in judgements come together here."""
+    from collections import Counter
+
+    for tid in MULTI_LABEL:
+        spec = catalog.get(tid)
+        sets = [s for s in label_sets(spec, samples[tid][spec.columns["label"]]) if s]
+        sizes = Counter(len(s) for s in sets)
+        several = sum(n for k, n in sizes.items() if k > 1)
+        assert 0.08 <= several / len(sets) <= 0.15, sizes
+        assert max(sizes) == 4 and sizes[3] >= 5, sizes
+        pairs = Counter(frozenset(p) for s in sets for p in [(a, b) for a in s for b in s if a < b])
+        assert pairs[frozenset({"故意伤害罪", "寻衅滋事罪"})] >= 10
+        assert pairs[frozenset({"盗窃罪", "诈骗罪"})] >= 5
+        # the cell holds charges whose names carry 、: the default separators would cut them apart
+        from workbench.core.multilabel import split_cell
+
+        cells = samples[tid][spec.columns["label"]]
+        assert any(len(split_cell(c)) > len(split_cell(c, spec.label_separator)) for c in cells)
 
 
 def test_samples_are_dirty(catalog, samples):
@@ -243,7 +293,14 @@ def test_samples_are_dirty(catalog, samples):
         norm = roles[text_col].map(lambda s: re.sub(r"\s+", "", unicodedata.normalize("NFKC", s)))
         near = norm.duplicated() & ~roles[text_col].duplicated()
         assert near.sum() >= 3, f"{tid}: no near duplicates"
-        if spec.task.value == "classification":
+        if spec.multi_label:
+            items = pd.Series([x for s in label_sets(spec, roles["label"]) for x in s])
+            aliases = {v for vs in spec.label_aliases.values() for v in vs}
+            assert items.isin(aliases).sum() >= 10, f"{tid}: too few alias labels"
+            assert items.str.contains(r"^[A-Za-z ]+$").any(), f"{tid}: no English label"
+            unknown = items[~items.isin(set(spec.labels) | aliases)]
+            assert 1 <= len(unknown) <= 0.03 * len(df), f"{tid}: labels outside the set: {len(unknown)}"
+        elif spec.task.value == "classification":
             labels = roles["label"]
             aliases = {v for vs in spec.label_aliases.values() for v in vs}
             assert labels.isin(aliases).sum() >= 10, f"{tid}: too few alias labels"
@@ -258,7 +315,12 @@ def _rough_clean(spec, df: pd.DataFrame) -> pd.DataFrame:
     text_col = "text" if "text" in r else "instruction"
     target = "label" if "label" in r else "output"
     r = r[(r[text_col] != "") & (r[target] != "")]
-    if "label" in r:
+    if "label" in r and spec.multi_label:  # the first charge stands for the row's share
+        back = {v.strip(): k for k, vs in spec.label_aliases.items() for v in vs}
+        r = r.assign(label=[next((back.get(x, x) for x in s if back.get(x, x) in spec.labels), "")
+                            for s in label_sets(spec, r["label"])])
+        r = r[r["label"] != ""]
+    elif "label" in r:
         back = {v.strip(): k for k, vs in spec.label_aliases.items() for v in vs}
         r = r.assign(label=r["label"].map(lambda s: back.get(s, s)))
         r = r[r["label"].isin(spec.labels)]
@@ -328,6 +390,7 @@ def _user_template(base: Path, name: str, **changes) -> Path:
         ({"prompt": {"system": {"zh": "系统", "en": "system"}, "user": "{news}"}}, "prompt.user"),
         ({"hyperparameters": {"epochs": {"default": 50, "min": 1, "max": 20}}}, "hyperparameters.epochs"),
         ({"sample_data": "missing.csv"}, "sample_data"),
+        ({"label_separator": ";"}, "label_separator"),  # a separator without multi_label: true
     ],
 )
 def test_invalid_user_template_names_file_and_field(tmp_path, changes, field):

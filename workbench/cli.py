@@ -152,7 +152,7 @@ def cmd_data_prepare(args: argparse.Namespace) -> int:
     with ProgressReporter(args.json) as progress:
         _, summary = prepare(
             template, args.input, args.project, recipe=args.recipe, mapping=parse_mapping_args(args.mapping or []),
-            split=split, sheet=args.sheet, labels=_label_choice(args),
+            split=split, sheet=args.sheet, labels=_label_choice(args, template),
             progress=lambda stage, frac: progress(stage, round(frac * 100), 100))
     if args.json:
         _print_json(summary)
@@ -161,9 +161,9 @@ def cmd_data_prepare(args: argparse.Namespace) -> int:
     return 0
 
 
-def _label_choice(args: argparse.Namespace):
+def _label_choice(args: argparse.Namespace, template):
     """The label flags over what the project was prepared with (or the template's labels)."""
-    from .core.labels import LabelChoice, parse_code_map, parse_label_list
+    from .core.labels import parse_code_map, parse_label_list, template_choice
     from .core.project import PROJECT_FILE, Project
 
     flags = (args.labels, args.label_map, args.min_label_rows, args.several_labels, args.multi_label, args.label_sep)
@@ -172,7 +172,7 @@ def _label_choice(args: argparse.Namespace):
     old = None
     if (Path(args.project) / PROJECT_FILE).is_file():
         old = Project.open(args.project).config.labels
-    choice = old or LabelChoice()
+    choice = old or template_choice(template)
     changes: dict[str, Any] = {}
     if args.labels is not None:
         value = args.labels.strip()
@@ -458,6 +458,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
                                                    if tuning.get("tuned_on") else ""))
     for lab, v in (m.get("per_class") or {}).items():
         print(f"  {lab}: precision {v['precision']:.3f} recall {v['recall']:.3f} f1 {v['f1']:.3f} ({v['support']})")
+    for p in (m.get("confused_pairs") or [])[:5]:
+        how = "along with" if p.get("kind") == "along" else "instead of"
+        print(f"  {p['predicted']} given {how} {p['true']}: {p['rows']} rows")
     print(f"report      {files['report']}")
     print(f"predictions {files['predictions']}")
     return 0

@@ -128,6 +128,44 @@
     </message>
 </context>
 <context>
+    <name>CommandLineBox</name>
+    <message>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="78"/>
+        <source>The same preparation as a command line (for a script or another computer):</source>
+        <translation>用命令行完成同样的准备（可用于脚本或另一台电脑）：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="83"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="100"/>
+        <source>(import a file first)</source>
+        <translation>（请先导入文件）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="104"/>
+        <source>Your changes to the cleaning steps are not on it (the command uses the template&apos;s steps, or a recipe file given with --recipe).</source>
+        <translation>命令行不包含您对清洗步骤的修改（命令使用模板的清洗步骤，或用 --recipe 指定的清洗方案文件）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="106"/>
+        <source>Renamed, merged or excluded labels are not on it; preparing into this project again keeps them.</source>
+        <translation>命令行不包含标签的重命名、合并或排除；在本项目中再次准备数据时会保留这些修改。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="108"/>
+        <source>Labels or code names with a comma in them cannot be written on it.</source>
+        <translation>名称中含逗号的标签或代码名称无法写进命令行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="109"/>
+        <source>The separator -- cannot be written on it; choose another one for the command line.</source>
+        <translation>分隔符 -- 无法写进命令行；如需使用命令行，请换一个分隔符。</translation>
+    </message>
+</context>
+<context>
     <name>CommandRunner</name>
     <message>
         <location filename="../../workbench/gui/commands.py" line="207"/>
@@ -215,520 +253,520 @@
 <context>
     <name>DataPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="47"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="48"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="48"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="49"/>
         <source>Label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="49"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="50"/>
         <source>Instruction / question</source>
         <translation>指令 / 问题</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="50"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="51"/>
         <source>Extra input</source>
         <translation>补充输入</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="51"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="52"/>
         <source>Answer / output</source>
         <translation>回答 / 输出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="62"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="63"/>
         <source>Choose the column that holds “{0}”: it is required.</source>
         <translation>请选择存放“{0}”的列：这一项是必需的。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="64"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="65"/>
         <source>The column “{0}” is not in this file; choose another one.</source>
         <translation>文件中没有“{0}”这一列，请选择其他列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="66"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="67"/>
         <source>The column “{0}” is already used for “{1}”; each column can hold one thing only.</source>
         <translation>“{0}”列已用于“{1}”；每一列只能对应一项。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="69"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="70"/>
         <source>This template has no field “{0}”.</source>
         <translation>此模板没有“{0}”这一项。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="71"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="72"/>
         <source>No rows are left after cleaning. Check the mapping and loosen the cleaning steps.</source>
         <translation>清洗后没有剩下任何行。请检查列映射并放宽清洗步骤。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="73"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="74"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="74"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="75"/>
         <source>The labels have fewer than two different values after cleaning (found: {0}). Classification needs at least two: check the column chosen for “{1}”.</source>
         <translation>清洗后标签只有不到两种取值（找到：{0}）。分类至少需要两种：请检查为“{1}”选择的列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="77"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="78"/>
         <source>{0} rows have labels outside the template&apos;s set ({1}). Add them as other spellings in the step “{2}”, or drop rows with other labels.</source>
         <translation>有 {0} 行的标签不在模板的标签集中（{1}）。请在“{2}”步骤中把它们添加为其他写法，或删除带有其他标签的行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="81"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="82"/>
         <source>{0} of {1} rows have labels outside the template&apos;s set; your data has its own ({2}). On the Labels tab, use the labels found in your data.</source>
         <translation>{1} 行中有 {0} 行的标签不在模板的标签集中；你的数据有自己的标签（{2}）。请在“标签”页中使用数据中的标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="85"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="86"/>
         <source>Labels with fewer than {0} rows after cleaning were dropped: {1}. Lower the least rows per label on the Labels tab, or add rows.</source>
         <translation>清洗后少于 {0} 行的标签已删除：{1}。请在“标签”页调低每个标签的最少行数，或补充数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="88"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="89"/>
         <source>Every row&apos;s “{0}” is empty: choose the column that holds it.</source>
         <translation>所有行的“{0}”都为空：请选择存放它的列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="90"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="91"/>
         <source>{0} rows have an empty “{1}”; the step “{2}” on it removes them.</source>
         <translation>有 {0} 行的“{1}”为空；对它使用“{2}”步骤可以删除这些行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="99"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="100"/>
         <source>JSON (Alpaca)</source>
         <translation>JSON（Alpaca）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="100"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="101"/>
         <source>JSON (ShareGPT)</source>
         <translation>JSON（ShareGPT）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="101"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="102"/>
         <source>JSON (chat messages)</source>
         <translation>JSON（对话消息）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="102"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="103"/>
         <source>JSON (src/tgt)</source>
         <translation>JSON（src/tgt）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="113"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="114"/>
         <source>UTF-8 with BOM</source>
         <translation>UTF-8（带 BOM）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="279"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="287"/>
         <source>Import a file…</source>
         <translation>导入文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="281"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="544"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="289"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="554"/>
         <source>No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window.</source>
         <translation>还没有数据：请导入 CSV、Excel、JSON/JSONL 或 Parquet 文件，或把文件拖到窗口上。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="288"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="296"/>
         <source>Save and prepare the data</source>
         <translation>保存并准备数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="290"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="298"/>
         <source>Writes the cleaned, split data into the project so that training can start.</source>
         <translation>把清洗并划分好的数据写入项目，之后即可开始训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="310"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="318"/>
         <source>Imported data</source>
         <translation>导入的原始数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="311"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="319"/>
         <source>After cleaning</source>
         <translation>清洗后的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="314"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="322"/>
         <source>Filter rows containing…</source>
         <translation>筛选包含以下内容的行…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="318"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="661"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="326"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="671"/>
         <source>in all columns</source>
         <translation>所有列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="347"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="355"/>
         <source>Columns</source>
         <translation>列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="348"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1063"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="356"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1073"/>
         <source>Cleaning</source>
         <translation>清洗</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="349"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="357"/>
         <source>Mapping</source>
         <translation>列对应</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="353"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="361"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="369"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="377"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="376"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="384"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="386"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="459"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="394"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="467"/>
         <source>Column</source>
         <translation>列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="391"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="546"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="399"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="556"/>
         <source>Import data to see its columns.</source>
         <translation>导入数据后即可查看各列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="394"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="402"/>
         <source>Text length (characters)</source>
         <translation>文本长度（字符）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="395"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="753"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="403"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="763"/>
         <source>Most frequent values</source>
         <translation>最常见的取值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="407"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="415"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="407"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="415"/>
         <source>Rows dropped</source>
         <translation>删除的行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="407"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="415"/>
         <source>Cells changed</source>
         <translation>修改的单元格</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="421"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="429"/>
         <source>Add step</source>
         <translation>添加步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="431"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="439"/>
         <source>Remove the selected step</source>
         <translation>删除选中的步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="435"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="443"/>
         <source>Move the step up</source>
         <translation>上移该步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="439"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="447"/>
         <source>Move the step down</source>
         <translation>下移该步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="455"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="463"/>
         <source>Affected rows (before → after)</source>
         <translation>受影响的行（处理前 → 处理后）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="459"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="467"/>
         <source>Row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="459"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="467"/>
         <source>Before</source>
         <translation>处理前</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="459"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="467"/>
         <source>After</source>
         <translation>处理后</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="479"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="487"/>
         <source>Tell Workbench which column of your file plays which part. Required parts are marked *.</source>
         <translation>告诉 Workbench 文件中的哪一列对应哪一部分。必填部分标有 *。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="498"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="506"/>
         <source>Training %</source>
         <translation>训练 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="498"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="506"/>
         <source>Validation %</source>
         <translation>验证 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="498"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="506"/>
         <source>Test %</source>
         <translation>测试 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="509"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="517"/>
         <source>The same number gives the same split every time.</source>
         <translation>相同的数字每次得到相同的划分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="510"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="518"/>
         <source>Random seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="515"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="523"/>
         <source>The model learns from the training rows, is checked on the validation rows while it trains, and is measured on the test rows, which it never sees. For classification every label is split in the same proportions.</source>
         <translation>模型从训练数据中学习，训练过程中用验证数据检查，最后用它从未见过的测试数据衡量效果。分类任务中每个标签都按相同比例划分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="582"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="592"/>
         <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
         <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="583"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="593"/>
         <source>Import a data file</source>
         <translation>导入数据文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="589"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="599"/>
         <source>No template chosen</source>
         <translation>未选择模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="590"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="600"/>
         <source>Choose a template first: it says which columns the data needs.</source>
         <translation>请先选择模板：模板决定了数据需要哪些列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="618"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="628"/>
         <source>{0} · {1} rows · {2} columns · {3}</source>
         <translation>{0} · {1} 行 · {2} 列 · {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="623"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="633"/>
         <source>{0}
 Shown from the project&apos;s copy of it, taken when the data was prepared.</source>
         <translation>{0}
 显示的是准备数据时保存在项目中的副本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="640"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="650"/>
         <source>Reading {0}</source>
         <translation>正在读取 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="677"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="687"/>
         <source>{0} rows</source>
         <translation>{0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="679"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="689"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="713"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="723"/>
         <source>Sorting and filtering</source>
         <translation>正在排序和筛选</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="734"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="744"/>
         <source>Computing column statistics</source>
         <translation>正在计算列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="743"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="753"/>
         <source>{0} rows · {1} missing or blank ({2:.1%}) · {3} distinct values · average length {4:.0f}, longest {5} characters</source>
         <translation>{0} 行 · {1} 个缺失或空白（{2:.1%}）· {3} 个不同取值 · 平均长度 {4:.0f}，最长 {5} 个字符</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="753"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="763"/>
         <source>Label distribution</source>
         <translation>标签分布</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="776"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="786"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="798"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="808"/>
         <source>map {0}</source>
         <translation>对应“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="810"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="820"/>
         <source>Import a data file first; then choose which column holds what.</source>
         <translation>请先导入数据文件，再选择每一列的用途。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="822"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="832"/>
         <source>Fix the mapping above; cleaning and preparing wait for it.</source>
         <translation>请先修正上面的列对应关系，清洗和准备数据需要它。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="828"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="838"/>
         <source>The mapping is complete.</source>
         <translation>列对应关系已完整。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="888"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="898"/>
         <source>add {0}</source>
         <translation>添加“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="897"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="907"/>
         <source>remove {0}</source>
         <translation>删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="906"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="916"/>
         <source>move {0}</source>
         <translation>移动“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="914"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="924"/>
         <source>switch on {0}</source>
         <translation>开启“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="914"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="924"/>
         <source>switch off {0}</source>
         <translation>关闭“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="939"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="949"/>
         <source>change {0}</source>
         <translation>修改“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="971"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="981"/>
         <source>Select a step to see and change its settings.</source>
         <translation>选择一个步骤以查看和修改它的设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="992"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1002"/>
         <source>(row dropped)</source>
         <translation>（该行已删除）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1005"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1015"/>
         <source>Affected rows (before → after): {0} of them shown</source>
         <translation>受影响的行（处理前 → 处理后）：显示其中 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1006"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1016"/>
         <source>Affected rows: none in this data</source>
         <translation>受影响的行：这份数据中没有</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1050"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1060"/>
         <source>{0} rows imported → {1} rows after cleaning.</source>
         <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1061"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1071"/>
         <source>Cleaning failed</source>
         <translation>清洗失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1079"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1089"/>
         <source>The three parts add up to {0:g}%; they must add up to 100%.</source>
         <translation>三部分合计 {0:g}%，必须等于 100%。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1082"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1092"/>
         <source>The training part cannot be empty.</source>
         <translation>训练部分不能为空。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1088"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1098"/>
         <source>About {0} training, {1} validation and {2} test rows.</source>
         <translation>约 {0} 行用于训练、{1} 行用于验证、{2} 行用于测试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1091"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1101"/>
         <source>The split is valid.</source>
         <translation>划分比例有效。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1103"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1126"/>
         <source>The split is not valid</source>
         <translation>划分比例无效</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1129"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1152"/>
         <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
         <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1133"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1156"/>
         <source>Preparing the data</source>
         <translation>正在准备数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="292"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="300"/>
         <source>Save as template…</source>
         <translation>另存为模板…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="294"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="302"/>
         <source>Saves this project&apos;s labels, prompt, cleaning and settings, with a small cleaned sample, as a template your organisation can start from.</source>
         <translation>把本项目的标签、提示词、清洗步骤和设置连同一小份清洗后的样例数据保存为模板，供本单位以后直接使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="352"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="360"/>
         <source>Labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="356"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="364"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1148"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1177"/>
         <source>change the labels</source>
         <translation>修改标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1157"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1186"/>
         <source>edit the prompt</source>
         <translation>编辑提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1186"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1215"/>
         <source>Saving the template</source>
         <translation>正在保存模板</translation>
     </message>
@@ -810,7 +848,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>EvaluatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="413"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="443"/>
         <source>baseline {0}; {1}</source>
         <translation>基线 {0}；{1}</translation>
     </message>
@@ -1007,143 +1045,187 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate_page.py" line="196"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="216"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate_page.py" line="196"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="216"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate_page.py" line="197"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="217"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate_page.py" line="197"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="222"/>
         <source>rows</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="236"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="213"/>
+        <source>Per label: precision, recall and F1 (test rows with the label in brackets)</source>
+        <translation>各标签的精确率、召回率和 F1（括号内为带该标签的测试行数）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="218"/>
+        <source>Most confused labels</source>
+        <translation>最常混淆的标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="221"/>
+        <source>true label</source>
+        <translation>真实标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="221"/>
+        <source>wrong label</source>
+        <translation>错给的标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="221"/>
+        <source>how</source>
+        <translation>方式</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="233"/>
+        <source>No test row was given a wrong label.</source>
+        <translation>没有测试行被给错标签。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="266"/>
         <source>Wrong only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="257"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="287"/>
         <source>Type a text or a question, as in your data, and press Enter</source>
         <translation>像数据中那样输入一段文本或一个问题，然后按回车</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="259"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="289"/>
         <source>Ask the model</source>
         <translation>向模型提问</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="269"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="299"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="270"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="300"/>
         <source>Samples (fine-tuned and base side by side)</source>
         <translation>逐条结果（微调模型与基础模型对照）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="271"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="301"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="273"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="303"/>
         <source>Apply to a file</source>
         <translation>应用到文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="293"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="323"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="331"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="361"/>
         <source>Evaluating {0} in a separate process…</source>
         <translation>正在独立进程中评估 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="350"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="380"/>
         <source>Evaluation finished.</source>
         <translation>评估完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="375"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="405"/>
         <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
         <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="383"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="413"/>
         <source>The evaluation results could not be read: {0}</source>
         <translation>无法读取评估结果：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="410"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="440"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="423"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="453"/>
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="423"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="453"/>
         <source>true</source>
         <translation>真实</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="426"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="456"/>
         <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
         <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="433"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="463"/>
         <source>Several labels per row: a label is given when its probability is {0} or more (the threshold with the best macro F1 on the validation split).</source>
         <translation>每行可有多个标签：某标签的概率不低于 {0} 时给出该标签（该阈值在验证集上取得最佳宏平均 F1）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="460"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="494"/>
         <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
         <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="473"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="511"/>
+        <source>given instead</source>
+        <translation>代替真实标签给出</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="511"/>
+        <source>given along with it</source>
+        <translation>与真实标签一起多给</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="530"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="511"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="568"/>
         <source>Label: {0}
 Most likely: {1}</source>
         <translation>标签：{0}
 可能性最高：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="332"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="362"/>
         <source>Evaluating {0}</source>
         <translation>正在评估 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="336"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="366"/>
         <source>Evaluation cancelled.</source>
         <translation>评估已取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="345"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="375"/>
         <source>Evaluating: {0}, {1} of {2} rows</source>
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="490"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="547"/>
         <source>Asking the model</source>
         <translation>正在询问模型</translation>
     </message>
@@ -1497,7 +1579,7 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data/labels_editor.py" line="100"/>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="228"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="251"/>
         <source>Exclude</source>
         <translation>排除</translation>
     </message>
@@ -1542,87 +1624,102 @@ Most likely: {1}</source>
         <translation>列表单元格，或一个单元格中以空格、逗号、顿号或分号分隔的多个标签，即为该行的标签集合；模型会对每个标签分别作出判断。</translation>
     </message>
     <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="128"/>
+        <source>Separator between labels:</source>
+        <translation>标签分隔符：</translation>
+    </message>
+    <message>
         <location filename="../../workbench/gui/pages/data/labels_editor.py" line="130"/>
+        <source>spaces, commas, 、 or ;</source>
+        <translation>空格、逗号、顿号或分号</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="132"/>
+        <source>The characters that separate the labels in one cell, taken exactly as typed (for example ; or |). Leave it empty to split on spaces, commas, 、 and semicolons. Set one when a label&apos;s own name holds one of those characters.</source>
+        <translation>同一单元格中分隔各个标签的字符，按输入原样使用（例如 ; 或 |）。留空则按空格、逗号、顿号和分号拆分。标签名称本身含有这些字符时，请指定分隔符。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="146"/>
         <source>drop them (counted)</source>
         <translation>删除这些行（会计数报告）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="131"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="147"/>
         <source>keep the first label</source>
         <translation>保留第一个标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="161"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="177"/>
         <source>not in the label set: rows dropped</source>
         <translation>不在标签集中：这些行会被删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="163"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="179"/>
         <source>{0} · excluded: rows dropped</source>
         <translation>{0} · 已排除：这些行会被删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="165"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="181"/>
         <source>{0} · fewer than {1} rows: dropped</source>
         <translation>{0} · 少于 {1} 行：会被删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="167"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="183"/>
         <source>{0} (another spelling)</source>
         <translation>{0}（另一种写法）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="187"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="205"/>
         <source>{0} of {1} rows have labels that are not in the template&apos;s label set. Your data has its own labels ({2}). Use them, or the rows cannot be trained on.</source>
         <translation>{1} 行中有 {0} 行的标签不在模板的标签集中。你的数据有自己的标签（{2}）。请使用这些标签，否则这些行无法用于训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="201"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="219"/>
         <source>the template&apos;s labels</source>
         <translation>模板的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="201"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="219"/>
         <source>the labels found in the data</source>
         <translation>数据中的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="202"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="220"/>
         <source>your own list</source>
         <translation>自定义列表</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="203"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="221"/>
         <source>{0} labels ({1}) · {2} values in {3} rows · {4} rows outside the label set</source>
         <translation>{0} 个标签（{1}）· {3} 行中有 {2} 种取值 · {4} 行不在标签集中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="212"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="235"/>
         <source>{0} rows list several labels:</source>
         <translation>{0} 行列出了多个标签：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="228"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="251"/>
         <source>Include again</source>
         <translation>重新保留</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="275"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="298"/>
         <source>Rename the label</source>
         <translation>标签改名</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="276"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="299"/>
         <source>New name for “{0}”:</source>
         <translation>“{0}”的新名称：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="285"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="308"/>
         <source>Merge labels</source>
         <translation>合并标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="286"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="309"/>
         <source>Keep this label; the others become its spellings:</source>
         <translation>保留这个标签，其余的成为它的其他写法：</translation>
     </message>
@@ -2238,7 +2335,7 @@ Most likely: {1}</source>
 <context>
     <name>TemplateCard</name>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="58"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="60"/>
         <source>Labels: {0}</source>
         <translation>标签：{0}</translation>
     </message>
@@ -2261,63 +2358,68 @@ Most likely: {1}</source>
         <translation>法律</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="29"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="31"/>
         <source>Text classification</source>
         <translation>文本分类</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="30"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="32"/>
         <source>Instruction tuning (questions and answers)</source>
         <translation>指令微调（问答）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="121"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="123"/>
         <source>Choose what the model should learn. Each template brings its columns, labels, cleaning steps, recommended settings and sample data.</source>
         <translation>选择模型要学习的任务。每个模板都自带所需的列、标签、清洗步骤、推荐参数和示例数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="103"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="105"/>
         <source>A template could not be loaded: {0}</source>
         <translation>有一个模板无法加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="147"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="29"/>
+        <source>Text classification, several labels per row</source>
+        <translation>文本分类（每行可有多个标签）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/template_page.py" line="149"/>
         <source>Sample data (first rows)</source>
         <translation>示例数据（前几行）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="156"/>
-        <location filename="../../workbench/gui/pages/template_page.py" line="203"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="158"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="208"/>
         <source>Use this template</source>
         <translation>使用此模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="194"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="199"/>
         <source>&lt;b&gt;Task:&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;任务：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="195"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="200"/>
         <source>&lt;b&gt;Columns:&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;列：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="196"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="201"/>
         <source>&lt;b&gt;Metrics:&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;评估指标：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="199"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="204"/>
         <source>&lt;b&gt;Labels:&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;标签：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="202"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="207"/>
         <source>This project uses this template</source>
         <translation>本项目正在使用此模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="222"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="227"/>
         <source>Reading the sample data</source>
         <translation>正在读取示例数据</translation>
     </message>
@@ -2750,89 +2852,95 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="543"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="549"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="559"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="544"/>
+        <source>This project has several labels per row, which only the built-in model learns: choose a built-in model (tiny or small) instead of {0}. A pretrained model can be trained on a project with one label per row (switch multi-label off on the Data page and prepare again).</source>
+        <translation>本项目每行可有多个标签，目前只有内置模型能学习这种数据：请选择内置模型（微型或小型），而不是 {0}。预训练模型可以用于每行一个标签的项目（在数据页关闭多标签后重新准备数据）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="565"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="576"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="580"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="582"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="586"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="583"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="589"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="729"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="735"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="787"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="793"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="791"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="797"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="793"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="799"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="796"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="802"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="800"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="806"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="748"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="754"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="577"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="583"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="727"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="733"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="732"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="738"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="733"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="739"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="751"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="757"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="769"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="775"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

@@ -171,14 +171,15 @@ def test_a_failing_child_command_is_explained_in_one_place(qtbot, tasks):
 
 
 def test_evaluate_page_shows_a_multi_label_result_without_a_confusion_matrix(qtbot, session, tasks, sample_project):
-    from workbench.engine.metrics import LABEL_SET_JOINER, multi_label_report
+    from workbench.engine.metrics import LABEL_SET_JOINER, confused_label_pairs, multi_label_report
 
     run_dir = _finished_run(sample_project, "run-ml")
     (run_dir / "eval").mkdir()
     labels = ["盗窃", "故意伤害", "寻衅滋事"]
     truth = [["盗窃"], ["故意伤害", "寻衅滋事"], ["寻衅滋事"], ["盗窃", "故意伤害"]]
-    preds = [["盗窃"], ["故意伤害"], ["寻衅滋事"], ["盗窃", "故意伤害"]]
-    m = {**multi_label_report(truth, preds, labels), "threshold": 0.35, "eval_loss": 0.2}
+    preds = [["盗窃"], ["故意伤害", "盗窃"], ["寻衅滋事"], ["盗窃", "故意伤害"]]
+    m = {**multi_label_report(truth, preds, labels), "threshold": 0.35, "eval_loss": 0.2,
+         "confused_pairs": confused_label_pairs(truth, preds)}
     (run_dir / "eval" / "metrics.json").write_text(json.dumps({
         "run": "run-ml", "task": "classification", "split": "test", "rows": 4, "base_model": "builtin:tiny",
         "method": "full", "metrics": m, "baseline": None}), encoding="utf-8")
@@ -192,10 +193,67 @@ def test_evaluate_page_shows_a_multi_label_result_without_a_confusion_matrix(qtb
         session.open(sample_project)
     assert page.cards["subset_accuracy"].value_label.text() == "75.0%"
     assert page.cards["micro_f1"].value_label.text() == f"{m['micro_f1']:.1%}"
-    assert page.cards["hamming_loss"].value_label.text() == f"{1 / 12:.3f}"
+    assert page.cards["hamming_loss"].value_label.text() == f"{2 / 12:.3f}"
     assert "accuracy" not in page.cards
     assert page.heatmap.isHidden() and page.heat_title.isHidden()
-    assert page.class_table.rowCount() == 3
+    # bars per label with each label's rows, the numbers as eval wrote them, in place of the table
+    assert page.class_table.isHidden() and not page.label_bars.isHidden()
+    assert page.label_bars.labels == labels
+    for key in ("precision", "recall", "f1"):
+        assert page.label_bars.values[key] == [m["per_class"][lab][key] for lab in labels]
+        assert list(page.label_bars.bars[key].opts["width"]) == page.label_bars.values[key]
+    ticks = dict(page.label_bars.plot.getAxis("left")._tickLevels[0])
+    assert sorted(ticks.values()) == sorted(f"{lab} ({m['per_class'][lab]['support']})" for lab in labels)
+    # the most confused pairs: 寻衅滋事 missed and 盗窃 given instead; 盗窃 also given along with 故意伤害
+    table = page.pairs_table
+    shown = [tuple(table.item(r, c).text() for c in range(4)) for r in range(table.rowCount())]
+    assert shown == [("寻衅滋事", "盗窃", "given instead", "1"), ("故意伤害", "盗窃", "given along with it", "1")]
+    assert page.pairs_empty.isHidden()
     assert "0.35" in page.summary_text.text()
     page.wrong_only.setChecked(True)
     assert page.samples_model.rowCount() == 1
+
+
+def test_the_confused_pairs_use_the_room_the_page_has(qtbot, session, tasks, sample_project):
+    """Seen at 1366x768: the pairs table showed four rows and a scroll bar above empty space."""
+    labels = [f"罪名{i}" for i in range(9)]
+    per = {lab: {"precision": 0.5, "recall": 0.5, "f1": 0.5, "support": 10} for lab in labels}
+    pairs = [{"true": labels[i], "predicted": labels[i + 1], "kind": "instead", "rows": 9 - i} for i in range(8)]
+    run_dir = _finished_run(sample_project, "run-pairs")
+    (run_dir / "eval").mkdir()
+    (run_dir / "eval" / "metrics.json").write_text(json.dumps({
+        "run": "run-pairs", "task": "classification", "split": "test", "rows": 84, "base_model": "builtin:tiny",
+        "method": "full", "metrics": {"multi_label": True, "micro_f1": 0.5, "macro_f1": 0.5, "labels": labels,
+                                      "per_class": per, "confused_pairs": pairs, "threshold": 0.3}}),
+        encoding="utf-8")
+    page = EvaluatePage(session, tasks)
+    qtbot.addWidget(page)
+    page.resize(1176, 680)  # the page's share of a 1366x768 window
+    page.show()
+    qtbot.waitExposed(page)
+    with qtbot.waitSignal(page.results_shown, timeout=5000):
+        session.open(sample_project)
+    table = page.pairs_table
+    qtbot.waitUntil(lambda: table.rowCount() == 8)
+    # the table takes the side's remaining height: nothing empty is left below it
+    side = table.parentWidget()
+    assert side.height() - table.geometry().bottom() < 30, (side.height(), table.geometry().bottom())
+    assert not table.verticalScrollBar().isVisible()
+
+
+def test_many_labels_keep_their_bars_readable(qtbot):
+    """Seen with 29 real charges: every label's three bars and name squeezed into 12 pixels."""
+    from workbench.gui.widgets.charts import LabelBars
+
+    bars = LabelBars()
+    qtbot.addWidget(bars)
+    bars.resize(650, 400)
+    bars.show()
+    qtbot.waitExposed(bars)
+    per = {f"罪名{i}": {"precision": 0.5, "recall": 0.4, "f1": 0.45, "support": i} for i in range(29)}
+    bars.set_data(per)
+    qtbot.waitUntil(lambda: bars.plot.height() >= 24 * 29)
+    assert bars.scroll.verticalScrollBar().maximum() > 0  # the page scrolls, the bars keep their size
+    bars.set_data(dict(list(per.items())[:3]))  # a few labels fill the room they have
+    qtbot.waitUntil(lambda: bars.scroll.verticalScrollBar().maximum() == 0)
+    assert bars.plot.height() > 24 * 3 * 2

@@ -44,6 +44,13 @@ class LabelChoice(BaseModel):
     separator: str | None = None  # multi-label text cells: the separator (None: the default set)
 
 
+def template_choice(template) -> LabelChoice:
+    """The label choice a new project of ``template`` starts with: its labels, and several
+    labels per row (with its separator) when the template says so."""
+    return LabelChoice(multi_label=bool(getattr(template, "multi_label", False)),
+                       separator=getattr(template, "label_separator", None))
+
+
 def choice_from_recipe(recipe: Mapping | None, base_labels: Sequence[str],
                        base_aliases: Mapping[str, Sequence[str]] | None = None) -> LabelChoice | None:
     """A project prepared before it owned its labels kept them in its label step only: a set
@@ -305,6 +312,11 @@ class LabelTable:
     def set_multi_label(self, on: bool) -> "LabelTable":
         """Each row a set of labels (list cells, or labels separated in one cell), or one label."""
         return self._update(multi_label=bool(on))
+
+    def set_separator(self, sep: str | None) -> "LabelTable":
+        """The separator of labels in a multi-label text cell, taken literally; empty or None:
+        the default set (spaces, commas, 、 and semicolons). The CLI's ``--label-sep``."""
+        return self._update(separator=sep or None)
 
     def name_codes(self, codes: Mapping[str, str], replace: bool = False) -> "LabelTable":
         """Give code values names (0 -> 负面); with ``replace`` these are all the names."""

@@ -260,6 +260,10 @@ def prepare(
         from .labels import choice_from_recipe
 
         labels = old.labels or choice_from_recipe(old.recipe, template.labels, template.label_aliases)
+    if labels is None:
+        from .labels import template_choice
+
+        labels = template_choice(template)
     settings = split or SplitSettings(**template.split.model_dump())
     report("clean", 0.0)
     result = clean_for_task(df, base, final_mapping, recipe_obj, choice=labels, list_columns=info.list_columns,

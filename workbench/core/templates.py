@@ -104,6 +104,10 @@ class TemplateSpec(_Strict):
     labels: list[str] = Field(default_factory=list)
     # canonical label -> spelling variants seen in real exports
     label_aliases: dict[str, list[str]] = Field(default_factory=dict)
+    # several labels per row (a case with several charges): prepare starts with multi-label on;
+    # label_separator splits a text cell (None: spaces, commas, 、 and semicolons)
+    multi_label: bool = False
+    label_separator: str | None = Field(default=None, min_length=1)
     prompt: PromptFormat
     cleaning: list[CleaningStepSpec]
     sensitive_terms: list[str] = Field(default_factory=list)
@@ -140,6 +144,10 @@ class TemplateSpec(_Strict):
             stray = set(self.label_aliases) - set(self.labels)
             if stray:
                 raise ValueError(f"label_aliases: {sorted(stray)} are not in labels")
+        elif self.multi_label:
+            raise ValueError("multi_label: only a classification template can have several labels per row")
+        if self.label_separator is not None and not self.multi_label:
+            raise ValueError("label_separator: a separator of labels needs multi_label: true")
         try:
             self.prompt.user.format(**{r: "" for r in roles}, labels="")
         except (KeyError, IndexError, ValueError) as exc:
@@ -184,6 +192,7 @@ class TemplateSpec(_Strict):
             "name": self.name.model_dump(),
             "description": self.description.model_dump(),
             "labels": list(self.labels),
+            "multi_label": self.multi_label,
             "columns": dict(self.columns),
             "metrics": list(self.metrics),
             "sample_data": str(self.sample_path),

@@ -221,12 +221,19 @@ def tune_threshold(y_true: Sequence[Sequence[str]], probs: Sequence[Sequence[flo
 
 def confused_label_pairs(y_true: Sequence[Sequence[str]], y_pred: Sequence[Sequence[str]],
                          n: int = 10) -> list[dict[str, Any]]:
-    """The multi-label stand-in for a confusion matrix: on rows that missed label A and gave
-    label B instead, how often (A, B) occurs; the ``n`` most frequent pairs."""
+    """The multi-label stand-in for a confusion matrix, two kinds of pair (true label A, label B
+    given wrongly), each counted over rows; the ``n`` most frequent of each kind, most rows first:
+
+    * ``"instead"``: the row missed A and was given B in its place;
+    * ``"along"``: the row was given A rightly and B along with it.
+    """
     from collections import Counter
 
-    pairs: Counter = Counter()
+    pairs: dict[str, Counter] = {"instead": Counter(), "along": Counter()}
     for true, pred in zip(y_true, y_pred):
-        missed, extra = [x for x in true if x not in pred], [x for x in pred if x not in true]
-        pairs.update((a, b) for a in missed for b in extra)
-    return [{"true": a, "predicted": b, "rows": k} for (a, b), k in pairs.most_common(n)]
+        extra = [x for x in pred if x not in true]
+        for a in true:
+            pairs["along" if a in pred else "instead"].update((a, b) for b in extra)
+    out = [{"true": a, "predicted": b, "kind": kind, "rows": k}
+           for kind, counts in pairs.items() for (a, b), k in counts.most_common(n)]
+    return sorted(out, key=lambda p: -p["rows"])  # stable: on a tie "instead" comes first

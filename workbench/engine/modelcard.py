@@ -220,6 +220,7 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
     out_name = "class probabilities" if task == "classification" else "logits"
     add(_row("Paddle Inference (`static/`)", "ok", _d(st["max_abs_diff"]),
              f"{out_name}; with oneDNN {_d(st.get('onednn_max_abs_diff'))}"
+             f" ({'used: faster' if st.get('onednn_used') else 'not used'})"
              + (f"; label agreement with the evaluation {st['engine_label_agreement']:.0%}"
                 if "engine_label_agreement" in st else "")))
     if "merged" in checks:

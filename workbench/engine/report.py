@@ -133,6 +133,27 @@ def _per_class_plot(per_class, labels, ticks) -> str:
     return _png(fig)
 
 
+def _per_label_bars(per_class, labels, ticks) -> str:
+    """Multi-label: horizontal bars, one group per label (names are long), its rows beside it."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    y = np.arange(len(labels))[::-1]
+    fig, ax = plt.subplots(figsize=(7.0, max(2.6, 0.55 * len(labels) + 1.0)))
+    for k, name in enumerate(("precision", "recall", "f1")):
+        ax.barh(y + (1 - k) * 0.26, [per_class[lab][name] for lab in labels], height=0.26, label=name)
+    ax.set_yticks(y, [f"{t} ({per_class[lab]['support']})" for t, lab in zip(ticks, labels)])
+    ax.set_xlim(0, 1.0)
+    ax.set_xlabel("score (test rows with the label in brackets)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(ncols=3, fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
+    fig.tight_layout()
+    return _png(fig)
+
+
+PAIR_KINDS = {"instead": "given instead (the true label missed)", "along": "given along with it (the true label right)"}
+
+
 def _hist_plot(series: dict[str, Sequence[float]], xlabel: str) -> str:
     import matplotlib.pyplot as plt
 
@@ -263,12 +284,17 @@ def build_report(result: dict, rows: Sequence[dict], base_rows: Sequence[dict] |
                 + "</p>")
         else:
             parts.append(_img(_confusion_plot(m["confusion"], ticks), "confusion matrix (rows: true label)"))
-        parts.append(_img(_per_class_plot(m["per_class"], labels, ticks), "precision, recall and F1 per class"))
+        if multi:
+            parts.append(_img(_per_label_bars(m["per_class"], labels, ticks), "precision, recall and F1 per label"))
+        else:
+            parts.append(_img(_per_class_plot(m["per_class"], labels, ticks), "precision, recall and F1 per class"))
         pc = m["per_class"]
-        if multi and m.get("confused_pairs"):
-            parts.append("<h3>Most confused labels</h3>" + _table(
-                ["true label (missed)", "given instead", "rows"],
-                [[p["true"], p["predicted"], p["rows"]] for p in m["confused_pairs"]]))
+        if multi:
+            pairs = m.get("confused_pairs") or []
+            parts.append("<h3>Most confused labels</h3>" + (_table(
+                ["true label", "wrong label", "how", "rows"],
+                [[p["true"], p["predicted"], PAIR_KINDS.get(p.get("kind", "instead"), ""), p["rows"]] for p in pairs])
+                if pairs else '<p class="muted">No row was given a wrong label.</p>'))
         parts.append(_table(["label", "precision", "recall", "F1", "support"],
                             [[lab, pc[lab]["precision"], pc[lab]["recall"], pc[lab]["f1"], pc[lab]["support"]]
                              for lab in labels]))

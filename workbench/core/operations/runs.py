@@ -64,6 +64,18 @@ def recommended_settings(project: Project, base_model: str = DEFAULT_BASE_MODEL,
     return values, rec
 
 
+class MultiLabelNeedsBuiltin(WorkbenchError):
+    """A multi-label project with a pretrained model: only the built-in classifier's sigmoid head
+    learns several labels per row (a decoder generating the label set is not offered yet)."""
+
+    def __init__(self, base_model: str):
+        self.base_model = base_model
+        super().__init__(
+            f"This project has several labels per row, which only the built-in model learns: choose "
+            f"builtin:small or builtin:tiny instead of {base_model}. A pretrained model ({base_model}) can be "
+            "trained on a single-label project (prepare the data again with --no-multi-label).")
+
+
 def build_job(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: str | None = None,
               template=None, time_budget_min: float | None = None, **settings: Any) -> JobSpec:
     """The job for a new run. A setting left out or None takes the recommended value.
@@ -80,6 +92,8 @@ def build_job(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: st
     base_model = (base_model or "").strip()
     if not base_model:
         raise WorkbenchError("Choose a base model: a built-in model, a model folder on this computer or a model id.")
+    if project.task.multi_label and not base_model.startswith("builtin:"):
+        raise MultiLabelNeedsBuiltin(base_model)
     template = template or _template(project)
     method = method or default_method(base_model)
     values, _ = recommended_settings(project, base_model, method, template=template, time_budget_min=time_budget_min)

@@ -55,12 +55,15 @@ def _hyperparameters(project: Project, origin) -> dict[str, Any]:
     return hps
 
 
-def _sample(project: Project, columns: dict[str, str], n: int) -> pd.DataFrame:
-    """Rows of the prepared splits (cleaned and masked), under the user's column names."""
+def _sample(project: Project, columns: dict[str, str], n: int, joiner: str | None = None) -> pd.DataFrame:
+    """Rows of the prepared splits (cleaned and masked), under the user's column names; a
+    multi-label row's labels in one cell, joined with ``joiner``."""
     frames = [project.load_split(s) for s in SPLITS if project.split_path(s).is_file()]
     df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if df.empty:
         raise TemplateError(f"Project {project.root} has no prepared rows to sample. Prepare its data first.")
+    if joiner is not None and "labels" in df.columns:
+        df = df.assign(label=[joiner.join(s) for s in df["labels"]])
     roles = [r for r in columns if r in df.columns]
     return df[roles].head(n).rename(columns=columns)
 
@@ -115,13 +118,23 @@ def save_as_template(project: Project | str | os.PathLike, template_id: str, *, 
         "split": {k: getattr(project.config.split, k) for k in ("train", "val", "test")},
         "sample_data": SAMPLE_FILE,
     }
+    joiner = None
+    if task.multi_label:  # the new template starts multi-label too, its sample split as prepared
+        choice = project.config.labels
+        sep = choice.separator if choice is not None else None
+        joiner = sep or ";"  # without a separator of its own a label holds none of ; , 、 or spaces
+        spec.update(multi_label=True, label_separator=sep or None)
+        if not (origin and origin.multi_label):
+            spec["metrics"] = ["micro_f1", "macro_f1", "subset_accuracy", "hamming_loss"]
+        if spec["label_separator"] is None:
+            del spec["label_separator"]
     base.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{template_id}-", dir=base))
     try:
         header = f"# {spec['name']['zh']} / {spec['name']['en']}\n# {spec['description']['en']}\n"
         (staging / SPEC_FILE).write_text(
             header + yaml.safe_dump(spec, allow_unicode=True, sort_keys=False, width=120), encoding="utf-8")
-        _sample(project, columns, sample_rows).to_csv(staging / SAMPLE_FILE, index=False, encoding="utf-8-sig")
+        _sample(project, columns, sample_rows, joiner).to_csv(staging / SAMPLE_FILE, index=False, encoding="utf-8-sig")
         load_template(staging)  # the folder must load before it is put in place
         os.replace(staging, folder)
     except BaseException:

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from ...core.cleaning import STEPS, Recipe, Step, StepReport
 from ...core.cleaning.steps import parse_params
 from ...core.errors import WorkbenchError
-from ...core.labels import LabelChoice, choice_from_recipe, default_min_rows
+from ...core.labels import LabelChoice, choice_from_recipe, default_min_rows, template_choice
 from ...core.mapping import check_mapping, suggest_mapping
 from ...core.project import SplitSettings
 from ...core.task import TaskSpec
@@ -38,6 +38,7 @@ from ..session import ProjectSession
 from ..tasks import BackgroundOp, TaskManager
 from ..widgets.charts import BarChart, HistogramChart
 from ..widgets.step_editor import StepParamsEditor
+from .data.command_line import CommandLineBox, prepare_args
 from .data.labels_editor import LabelsEditor
 from .data.prompt_editor import PromptEditor
 
@@ -229,6 +230,13 @@ class StateCommand(QUndoCommand):
 
     def undo(self) -> None:
         self.page._restore_state(self.before)
+
+
+def _steps_key(recipe: Recipe) -> list[tuple]:
+    """A recipe's steps as the user chose them: the label step, which the label choice fills in
+    (and a multi-label prepare names per label), is not one of them."""
+    return [(st.op, st.enabled, sorted((k, repr(v)) for k, v in st.params.items()))
+            for st in recipe.steps if st.op != "normalize_labels"]
 
 
 class DataPage(QWidget):
@@ -518,6 +526,9 @@ class DataPage(QWidget):
         hint.setWordWrap(True)
         hint.setObjectName("hint")
         v.addWidget(hint)
+        v.addSpacing(12)
+        self.command_box = CommandLineBox()
+        v.addWidget(self.command_box)
         v.addStretch(1)
         return w
 
@@ -1020,7 +1031,7 @@ class DataPage(QWidget):
             self._clean_op.cancel()
         raw, mapping, base = self.raw, dict(self.mapping), self._base_task()
         recipe = Recipe.model_validate(self.recipe.to_dict())
-        choice, list_columns = self.label_choice, list(self.list_columns)
+        choice, list_columns = self.current_label_choice(), list(self.list_columns)
         split = self.split_settings()
         ratios = split.ratios if split else (0.8, 0.1, 0.1)
 
@@ -1091,6 +1102,19 @@ class DataPage(QWidget):
                 self.split_message.setText(self.tr("The split is valid."))
         self.split_message.style().unpolish(self.split_message)
         self.split_message.style().polish(self.split_message)
+        self.command_box.set_args(*self.prepare_command())
+
+    def prepare_command(self) -> tuple[list[str], list[str]]:
+        """The 'workbench data prepare' arguments for the page's choices, and what they leave out."""
+        template, project = self.session.template, self.session.project
+        if self.source_path is None or template is None or project is None:
+            return [], []
+        args, left_out = prepare_args(template, self.source_path, project.root, mapping=dict(self.mapping),
+                                      split=self.split_settings(), sheet=self.sheet,
+                                      choice=self.current_label_choice())
+        if _steps_key(Recipe.model_validate(self.recipe.to_dict())) != _steps_key(Recipe.from_template(template)):
+            left_out.insert(0, "recipe")
+        return args, left_out
 
     @Slot()
     def _on_prepare_button_clicked(self) -> None:
@@ -1107,7 +1131,7 @@ class DataPage(QWidget):
         template, root = self.session.template, self.session.project.root
         source, sheet = self.source_path, self.sheet
         recipe, mapping = Recipe.model_validate(self.recipe.to_dict()), dict(self.mapping)
-        labels, prompt = self.label_choice or LabelChoice(), self.prompt or template.prompt
+        labels, prompt = self.current_label_choice(), self.prompt or template.prompt
 
         def work(ctx):
             from ...core.project import prepare
@@ -1133,6 +1157,12 @@ class DataPage(QWidget):
         return self.tasks.op(work, self.tr("Preparing the data")).with_progress().on_success(done).run()
 
     # ------------------------------------------------------------------ the project's task
+    def current_label_choice(self) -> LabelChoice:
+        """The label choice the preview and prepare use: the user's, else the template's start."""
+        if self.label_choice is not None or self.session.template is None:
+            return self.label_choice or LabelChoice()
+        return template_choice(self.session.template)
+
     def _base_task(self) -> TaskSpec | None:
         """The template's task with the project's prompt; the labels come from the label choice."""
         template = self.session.template

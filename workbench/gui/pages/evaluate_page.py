@@ -28,7 +28,7 @@ from ...core.trained import FINAL_DIR, eval_files
 from .apply_file import ApplyFileWidget
 from .train_page import fill_run_combo, setting_text
 from ..widgets.cards import MetricCard
-from ..widgets.charts import HeatMap
+from ..widgets.charts import HeatMap, LabelBars
 
 CARD_METRICS = ("accuracy", "micro_f1", "macro_f1", "subset_accuracy", "hamming_loss", "rouge_l", "bleu", "exact_match", "eval_loss", "perplexity")
 
@@ -209,6 +209,31 @@ class EvaluatePage(QWidget):
         ch.setStretchLastSection(False)
         ch.setDefaultAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.class_table.hide()
+        # several labels per row: bars per label and the most confused pairs, not a square matrix
+        self.bars_title = QLabel(self.tr("Per label: precision, recall and F1 (test rows with the label in brackets)"))
+        self.bars_title.setObjectName("sectionTitle")
+        self.bars_title.setWordWrap(True)
+        self.label_bars = LabelBars({"precision": self.tr("precision"), "recall": self.tr("recall"),
+                                     "f1": self.tr("F1")})
+        self.pairs_title = QLabel(self.tr("Most confused labels"))
+        self.pairs_title.setObjectName("sectionTitle")
+        self.pairs_table = QTableWidget(0, 4)
+        self.pairs_table.setHorizontalHeaderLabels([self.tr("true label"), self.tr("wrong label"), self.tr("how"),
+                                                    self.tr("rows")])
+        self.pairs_table.verticalHeader().setVisible(False)
+        self.pairs_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.pairs_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.pairs_table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.pairs_table.setAlternatingRowColors(True)
+        self.pairs_table.setWordWrap(True)
+        ph = self.pairs_table.horizontalHeader()
+        ph.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        ph.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        ph.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.pairs_empty = QLabel(self.tr("No test row was given a wrong label."))
+        self.pairs_empty.setObjectName("hint")
+        for w in (self.bars_title, self.label_bars, self.pairs_title, self.pairs_table, self.pairs_empty):
+            w.hide()
         self.note_text = QLabel()
         self.note_text.setWordWrap(True)
         self.note_text.setObjectName("hint")
@@ -217,6 +242,9 @@ class EvaluatePage(QWidget):
         sdv.setContentsMargins(6, 0, 0, 0)
         sdv.addWidget(self.summary_text)
         sdv.addWidget(self.class_table, 0, Qt.AlignmentFlag.AlignLeft)
+        sdv.addWidget(self.pairs_title)
+        sdv.addWidget(self.pairs_table, 100)  # shown, it takes the room the closing stretch would
+        sdv.addWidget(self.pairs_empty)
         sdv.addWidget(self.note_text)
         sdv.addStretch(1)
         results = QSplitter(Qt.Orientation.Horizontal)
@@ -225,6 +253,8 @@ class EvaluatePage(QWidget):
         hv.setContentsMargins(0, 0, 0, 0)
         hv.addWidget(self.heat_title)
         hv.addWidget(self.heatmap, 1)
+        hv.addWidget(self.bars_title)
+        hv.addWidget(self.label_bars, 1)
         results.addWidget(hm)
         results.addWidget(side)
         results.setSizes([520, 400])
@@ -434,6 +464,10 @@ class EvaluatePage(QWidget):
                                  "(the threshold with the best macro F1 on the validation split).").format(
                 f"{m['threshold']:.2f}"))
         per = m.get("per_class") or {}
+        multi = bool(m.get("multi_label")) and bool(per)
+        self._show_label_set_results(m if multi else {})
+        if multi:
+            per = {}  # the bars show these, with each label's rows
         self.class_table.setRowCount(len(per))
         right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
         for r, (lab, d) in enumerate(per.items()):
@@ -462,6 +496,29 @@ class EvaluatePage(QWidget):
         self.note_text.setVisible(bool(note))
         self.summary_text.setText("<br>".join(lines))
         self.summary_text.setVisible(bool(lines))
+
+    def _show_label_set_results(self, m: dict) -> None:
+        """Bars per label and the most confused pairs, as eval wrote them (``per_class``,
+        ``confused_pairs``); empty ``m`` hides them."""
+        per, pairs = m.get("per_class") or {}, m.get("confused_pairs") or []
+        for w in (self.bars_title, self.label_bars, self.pairs_title):
+            w.setVisible(bool(per))
+        self.pairs_table.setVisible(bool(per) and bool(pairs))
+        self.pairs_empty.setVisible(bool(per) and not pairs)
+        if not per:
+            return
+        self.label_bars.set_data(per)
+        how = {"instead": self.tr("given instead"), "along": self.tr("given along with it")}
+        self.pairs_table.setRowCount(len(pairs))
+        for r, p in enumerate(pairs):
+            values = [str(p.get("true", "")), str(p.get("predicted", "")), how.get(p.get("kind", "instead"), ""),
+                      str(p.get("rows", ""))]
+            for c, v in enumerate(values):
+                item = QTableWidgetItem(v)
+                if c == 3:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.pairs_table.setItem(r, c, item)
+        self.pairs_table.resizeRowsToContents()
 
     @Slot()
     def _apply_sample_filter(self, *_):

@@ -24,7 +24,9 @@ def vertical_name(vertical: str) -> str:
     return names.get(vertical, vertical)
 
 
-def task_name(task: str) -> str:
+def task_name(task: str, multi_label: bool = False) -> str:
+    if task == "classification" and multi_label:
+        return QCoreApplication.translate("TemplatePage", "Text classification, several labels per row")
     names = {
         "classification": QCoreApplication.translate("TemplatePage", "Text classification"),
         "instruction": QCoreApplication.translate("TemplatePage", "Instruction tuning (questions and answers)"),
@@ -46,7 +48,7 @@ class TemplateCard(QFrame):
         title = QLabel(localized(spec.name))
         title.setObjectName("cardTitle")
         title.setWordWrap(True)
-        task = QLabel(task_name(spec.task.value))
+        task = QLabel(task_name(spec.task.value, spec.multi_label))
         task.setObjectName("cardTask")
         desc = QLabel(_first_sentence(localized(spec.description)))
         desc.setWordWrap(True)
@@ -194,7 +196,7 @@ class TemplatePage(QWidget):
         from .evaluate_page import metric_title
 
         facts = [
-            self.tr("<b>Task:</b> {0}").format(task_name(spec.task.value)),
+            self.tr("<b>Task:</b> {0}").format(task_name(spec.task.value, spec.multi_label)),
             self.tr("<b>Columns:</b> {0}").format(", ".join(f"{role_name(r)} ← {c}" for r, c in spec.columns.items())),
             self.tr("<b>Metrics:</b> {0}").format(", ".join(metric_title(m) for m in spec.metrics)),
         ]

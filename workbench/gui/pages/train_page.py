@@ -539,6 +539,12 @@ class TrainPage(QWidget):
             return None
         try:
             started = ops.start_run(self.session.project, self.job_spec())
+        except ops.MultiLabelNeedsBuiltin as exc:
+            self.tasks.show_error(self.tr("Training could not start"), self.tr(
+                "This project has several labels per row, which only the built-in model learns: choose "
+                "a built-in model (tiny or small) instead of {0}. A pretrained model can be trained on a project with one label "
+                "per row (switch multi-label off on the Data page and prepare again).").format(exc.base_model))
+            return None
         except (WorkbenchError, OSError, ValueError) as exc:
             self.tasks.show_error(self.tr("Training could not start"), exc)
             return None

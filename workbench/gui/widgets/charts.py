@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
-from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from .curves import PALETTE
 
@@ -207,3 +208,64 @@ class HeatMap(QWidget):
         self.plot.setLabel("left", y_title)
         self.plot.setXRange(0, n, padding=0.02)
         self.plot.setYRange(0, n, padding=0.02)
+
+
+class LabelBars(QWidget):
+    """Multi-label results: horizontal bars of precision, recall and F1 for each label, its
+    rows (support) beside its name. Names like 掩饰、隐瞒犯罪所得、犯罪所得收益罪 are long: on
+    a vertical axis they read whole. Three BarGraphItems are created once and given new
+    heights with ``setOpts``; nothing is cleared and re-plotted."""
+
+    SERIES = ("precision", "recall", "f1")
+    ROW_PX = 26  # one label's three bars and its name
+
+    def __init__(self, names: dict[str, str] | None = None, parent=None):
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.plot = pg.PlotWidget()
+        self.plot.setBackground(None)
+        self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.hideButtons()
+        self.plot.setMenuEnabled(False)
+        self.plot.setXRange(0, 1.04, padding=0)  # room for the tick label 1.0 at the right edge
+        self.plot.getAxis("bottom").setTicks([[(v / 5, f"{v / 5:.1f}") for v in range(6)]])
+        # the legend above the plot, not in it: bars reach 1.0 at the right edge
+        self.legend = QLabel()
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.set_names(names or {})
+        self.bars: dict[str, pg.BarGraphItem] = {}
+        for i, key in enumerate(self.SERIES):
+            item = pg.BarGraphItem(x0=[], y=[], width=[], height=0.26, brush=PALETTE[i], pen=None)
+            self.plot.addItem(item)
+            self.bars[key] = item
+        # many labels: each keeps ROW_PX of height and the plot scrolls, rather than squeezing
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setWidget(self.plot)
+        lay.addWidget(self.legend)
+        lay.addWidget(self.scroll, 1)
+        self.labels: list[str] = []
+        self.values: dict[str, list[float]] = {k: [] for k in self.SERIES}
+        self.setMinimumHeight(160)
+
+    def set_names(self, names: dict[str, str]) -> None:
+        self.legend.setText("&nbsp;&nbsp;&nbsp;".join(
+            f'<span style="color:{PALETTE[i]}">■</span> {html.escape(names.get(key, key))}'
+            for i, key in enumerate(self.SERIES)))
+
+    def set_data(self, per_class: dict[str, dict]) -> None:
+        """``per_class`` as eval writes it: label -> precision, recall, f1, support."""
+        self.labels = list(per_class)
+        n = len(self.labels)
+        y = np.arange(n)[::-1].astype(float)  # the first label on top
+        for i, key in enumerate(self.SERIES):
+            self.values[key] = [float(per_class[lab].get(key, 0.0)) for lab in self.labels]
+            self.bars[key].setOpts(x0=np.zeros(n), y=y + (1 - i) * 0.27, width=np.array(self.values[key]),
+                                   height=0.26)
+        self.plot.getAxis("left").setTicks(
+            [[(float(pos), f"{lab} ({per_class[lab].get('support', 0)})") for pos, lab in zip(y, self.labels)]])
+        self.plot.setYRange(-0.6, max(n - 0.4, 0.6), padding=0)
+        self.plot.setMinimumHeight(self.ROW_PX * n + 40)

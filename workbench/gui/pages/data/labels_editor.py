@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
-    QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QPushButton,
+    QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit, QPushButton,
     QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
@@ -123,7 +123,23 @@ class LabelsEditor(QWidget):
             "A list cell, or labels separated by spaces, commas, 、 or semicolons in one cell, is the row's set "
             "of labels; the model then gives each label on its own."))
         self.multi_check.toggled.connect(self._on_multi_check_toggled)
-        v.addWidget(self.multi_check)
+        multi = QHBoxLayout()
+        multi.addWidget(self.multi_check)
+        self.sep_label = QLabel(self.tr("Separator between labels:"))
+        self.sep_edit = QLineEdit()
+        self.sep_edit.setPlaceholderText(self.tr("spaces, commas, 、 or ;"))
+        self.sep_edit.setToolTip(self.tr(
+            "The characters that separate the labels in one cell, taken exactly as typed (for example ; or |). "
+            "Leave it empty to split on spaces, commas, 、 and semicolons. Set one when a label's own name holds "
+            "one of those characters."))
+        self.sep_edit.setMaximumWidth(160)
+        self.sep_edit.editingFinished.connect(self._on_sep_edit_finished)
+        self.sep_label.setBuddy(self.sep_edit)
+        multi.addSpacing(12)
+        multi.addWidget(self.sep_label)
+        multi.addWidget(self.sep_edit)
+        multi.addStretch(1)
+        v.addLayout(multi)
         several = QHBoxLayout()
         self.several_label = QLabel()
         self.several_combo = QComboBox()
@@ -175,6 +191,8 @@ class LabelsEditor(QWidget):
                   self.multi_check):
             w.setEnabled(has)
         if not has:
+            self.sep_edit.setEnabled(False)
+            self.sep_label.setEnabled(False)
             self.notice.setVisible(False)
             self.several_label.setVisible(False)
             self.several_combo.setVisible(False)
@@ -208,6 +226,11 @@ class LabelsEditor(QWidget):
         self.multi_check.blockSignals(True)
         self.multi_check.setChecked(t.choice.multi_label)
         self.multi_check.blockSignals(False)
+        self.sep_edit.blockSignals(True)
+        self.sep_edit.setText(t.choice.separator or "")
+        self.sep_edit.blockSignals(False)
+        self.sep_edit.setEnabled(t.choice.multi_label)
+        self.sep_label.setEnabled(t.choice.multi_label)
         # a list-valued label cell with several labels: one label per row today
         self.several_label.setText(self.tr("{0} rows list several labels:").format(f"{t.several:,}"))
         self.several_combo.blockSignals(True)
@@ -306,6 +329,14 @@ class LabelsEditor(QWidget):
     @Slot(bool)
     def _on_multi_check_toggled(self, on: bool) -> None:
         self._apply(lambda t: t.set_multi_label(on))
+
+    def set_separator(self, sep: str) -> None:
+        self._apply(lambda t: t.set_separator(sep))
+
+    @Slot()
+    def _on_sep_edit_finished(self) -> None:
+        if self.table_data is not None and (self.sep_edit.text() or None) != self.table_data.choice.separator:
+            self.set_separator(self.sep_edit.text())
 
     @Slot(int)
     def _on_several_combo_changed(self, _i: int) -> None:
