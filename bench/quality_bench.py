@@ -11,7 +11,8 @@ target: at most 5 CPU-minutes), the estimate the recommendation gave, and the
 evaluation time.
 
     python bench/quality_bench.py --input FILE --template ID [--mapping ROLE=COLUMN ...]
-        [--labels from-data|A,B,C] [--time-budget MIN] [--base-model builtin:small]
+        [--labels from-data|A,B,C] [--multi-label] [--label-sep SEP] [--time-budget MIN]
+        [--base-model builtin:small]
         [--max-chars N] [--project DIR] [--json]
 """
 
@@ -28,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from workbench.core.cleaning import Recipe  # noqa: E402
-from workbench.core.labels import LabelChoice  # noqa: E402
+from workbench.core.labels import template_choice  # noqa: E402
 from workbench.core.project import SplitSettings, prepare  # noqa: E402
 from workbench.core.recommend import recommend  # noqa: E402
 from workbench.core.templates import TemplateCatalog  # noqa: E402
@@ -57,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--template", required=True)
     p.add_argument("--mapping", nargs="*", default=[], metavar="ROLE=COLUMN")
     p.add_argument("--labels", default="from-data", help="from-data (default) or a comma-separated label list")
+    p.add_argument("--multi-label", action="store_true", help="several labels per row (default: the template's)")
+    p.add_argument("--label-sep", help="separator of the labels in a text cell (multi-label)")
     p.add_argument("--base-model", default="builtin:small")
     p.add_argument("--time-budget", type=float, help="minutes (default: the recommendation's, 10)")
     p.add_argument("--max-chars", type=int, help="raise the recipe's length limit (long legal texts)")
@@ -66,8 +69,11 @@ def main(argv: list[str] | None = None) -> int:
 
     template = TemplateCatalog().get(args.template)
     mapping = dict(m.split("=", 1) for m in args.mapping)
-    labels = LabelChoice(source="data") if args.labels == "from-data" else \
-        LabelChoice(source="list", labels=[x.strip() for x in args.labels.split(",") if x.strip()])
+    start = template_choice(template)  # several labels per row where the template says so
+    if args.multi_label or args.label_sep:
+        start = start.model_copy(update={"multi_label": True, "separator": args.label_sep or start.separator})
+    labels = start.model_copy(update={"source": "data"}) if args.labels == "from-data" else \
+        start.model_copy(update={"source": "list", "labels": [x.strip() for x in args.labels.split(",") if x.strip()]})
     recipe = Recipe.from_template(template)
     for step in recipe.steps:
         if step.op == "length_filter" and args.max_chars:
@@ -116,12 +122,19 @@ def main(argv: list[str] | None = None) -> int:
         "last_step": run_info.get("last_step"), "early_stopped_at": run_info.get("early_stopped_at"),
         "train_cpu_s": train_cpu, "train_wall_s": round(train_wall, 1),
         "eval_wall_s": round(eval_wall, 1), "eval_in_process_s": result.get("seconds"),
-        "model_accuracy": result["metrics"]["accuracy"], "model_macro_f1": model_f1,
-        "baseline_accuracy": result["baseline"]["accuracy"], "baseline_macro_f1": base_f1,
+        "multi_label": bool(project.task.multi_label),
+        # a multi-label project's accuracy is the share of rows whose whole label set is right
+        "model_accuracy": result["metrics"].get("accuracy", result["metrics"].get("subset_accuracy")),
+        "model_macro_f1": model_f1,
+        "baseline_accuracy": result["baseline"].get("accuracy", result["baseline"].get("subset_accuracy")),
+        "baseline_macro_f1": base_f1,
         "baseline_fit_s": result["baseline"]["fit_seconds"],
         "ratio": round(model_f1 / base_f1, 4) if base_f1 else None,
         "project": str(root),
     }
+    if out["multi_label"]:
+        out["model_micro_f1"] = result["metrics"].get("micro_f1")
+        out["baseline_micro_f1"] = result["baseline"].get("micro_f1")
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
         return 0
@@ -132,7 +145,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  trained {out['last_step']} of {out['steps']} steps (best at step {out['best_step']}): "
           f"{(train_cpu or 0) / 60:.2f} CPU-minutes of the worker, {train_wall / 60:.2f} minutes wall")
     print(f"  macro-F1   built-in {model_f1:.4f}   baseline {base_f1:.4f}   ratio {out['ratio']:.3f}")
-    print(f"  accuracy   built-in {out['model_accuracy']:.4f}   baseline {out['baseline_accuracy']:.4f}")
+    print(f"  {'set acc.' if out['multi_label'] else 'accuracy'}   built-in {out['model_accuracy']:.4f}   "
+          f"baseline {out['baseline_accuracy']:.4f}")
+    if out["multi_label"]:
+        print(f"  micro-F1   built-in {out['model_micro_f1']:.4f}   baseline {out['baseline_micro_f1']:.4f}")
     print(f"  evaluation {eval_wall:.1f} s wall ({result.get('seconds')} s in the evaluator)")
     print(json.dumps(out, ensure_ascii=False))
     return 0
