@@ -61,12 +61,13 @@ def test_multi_label_from_prepare_to_predict(tmp_path, capsys, case):
     events = [json.loads(x) for x in (project.runs_dir / run / "events.jsonl").read_text("utf-8").splitlines()]
     evals = [e for e in events if e["event"] == "eval"]
     assert evals and {"micro_f1", "macro_f1", "subset_accuracy"} <= set(evals[-1]["metrics"])
+    assert "perplexity" not in evals[-1]["metrics"]
 
     assert cli_main(["eval", "--project", str(root), "--run", run, "--json"]) == 0
     result = json.loads(capsys.readouterr().out.splitlines()[-1])
     m = result["metrics"]
     assert m["multi_label"] and m["labels"] == labels and set(m["per_class"]) == set(labels)
-    assert "confusion" not in m
+    assert "confusion" not in m and "perplexity" not in m
     assert m["threshold_tuning"]["tuned_on"] == "val" and m["threshold"] in MX.THRESHOLD_GRID
     for k in ("micro_f1", "macro_f1", "subset_accuracy", "hamming_loss"):
         assert 0.0 <= m[k] <= 1.0

@@ -87,6 +87,7 @@ def test_own_labels_from_prepare_to_predict(tmp_path, capsys, case):
     m = metrics.get("metrics", metrics)
     assert m["labels"] == labels and set(m["per_class"]) == set(labels)
     assert len(m["confusion"]) == len(labels)
+    assert m["eval_loss"] > 0 and "perplexity" not in m  # a loss over labels, not tokens
 
     out = tmp_path / "bundle"
     assert cli_main(["export", "--project", str(root), "--run", run, "--out", str(out), "--formats", "static",

@@ -92,7 +92,8 @@ def test_classification_run_streams_the_v1_protocol(cls_project):
     assert kinds[-1] == "end" and events[-1]["status"] == "completed", _log(run_dir)
     start = next(e for e in events if e["event"] == "start")
     assert start["total_steps"] == 12 and start["device"] == "cpu" and start["builtin"] == "tiny"
-    assert start["trainable_params"] == start["total_params"] > 0
+    # the network trains; the linear part (tables of labels x n-grams) is fitted before, never trained
+    assert 0 < start["trainable_params"] < start["total_params"]
     steps = _losses(events)
     assert [s for s, _ in steps] == [2, 4, 6, 8, 10, 12]
     assert steps[-1][1] < steps[0][1], steps

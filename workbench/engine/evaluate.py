@@ -234,8 +234,7 @@ def predict_label_sets(model, tokenizer, records: Sequence[dict], template: Task
                      "correct": set(pred) == set(ref),
                      # the certainty of the least certain yes/no decision
                      "confidence": min(max(v, 1 - v) for v in p), "probabilities": dict(zip(labels, p))})
-    metrics["eval_loss"] = _set_loss(probs, truth, labels)
-    metrics["perplexity"] = MX.perplexity(metrics["eval_loss"])
+    metrics["eval_loss"] = _set_loss(probs, truth, labels)  # over labels: no perplexity
     report(stage, len(records), len(records))
     return {"metrics": metrics, "rows": rows}
 
@@ -294,7 +293,8 @@ def predict_split(model, tokenizer, records: Sequence[dict], template: TaskSpec,
         loss = answer_loss(model, tokenizer, records, task=task, system=system, user_format=user_format,
                            max_length=max_length)
     metrics["eval_loss"] = loss
-    metrics["perplexity"] = MX.perplexity(loss)
+    if not B.is_classifier(model):  # a classification head's loss is over labels, not tokens
+        metrics["perplexity"] = MX.perplexity(loss)
     report(stage, len(records), len(records))
     return {"metrics": metrics, "rows": rows}
 

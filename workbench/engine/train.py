@@ -204,7 +204,8 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
             metrics = dict(trainer_metrics)
             eval_loss = metrics.get("eval_loss")
             task_metrics: dict[str, float] = {}
-            if eval_loss is not None and math.isfinite(eval_loss):
+            # a classification head's loss is over labels, not tokens: it has no perplexity
+            if eval_loss is not None and math.isfinite(eval_loss) and model_info["family"] != M.CLASSIFIER_FAMILY:
                 task_metrics["perplexity"] = float(math.exp(min(eval_loss, 50.0)))
             if classify_eval is not None:
                 task_metrics.update(classify_eval(kwargs.get("model")))
