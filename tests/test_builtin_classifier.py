@@ -128,7 +128,8 @@ def test_early_stopping_keeps_the_best_weights(tmp_path):
     evals = [e for e in read_events(run_dir) if e["event"] == "eval"]
     assert len(evals) == EARLY_STOPPING_PATIENCE + 1 and all("macro_f1" in e["metrics"] for e in evals)
     info = json.loads((run_dir / "final" / "workbench_run.json").read_text(encoding="utf-8"))
-    assert info["weights"] == "best" and info["metric"] == "macro_f1"
+    assert all("network_macro_f1" in e["metrics"] for e in evals)
+    assert info["weights"] == "best" and info["metric"] == "network_macro_f1"  # the part that trains
     assert info["best_step"] == 2 and info["early_stopped_at"] == info["last_step"] == 8
     assert resolve_trained_run(project, "run-es").source == "final"
     assert resolve_trained_run(project, "run-es", "last").source == "checkpoint-8"

@@ -32,11 +32,12 @@ CLASSIFIER_CHAR_S = {"builtin:tiny": 1e-6, "builtin:small": 4e-6}
 CLASSIFIER_EVAL_CHAR_S = 5e-6
 CLASSIFIER_BATCH = 64
 CLASSIFIER_LR = {"builtin:tiny": 2e-2, "builtin:small": 1e-2}
-# The network carries a fifth of the answer beside the fitted linear part; its best validation
-# macro-F1 came at epoch 0.5-2.5 on the real sets, and early stopping ended 8-epoch runs after
-# 2-4 epochs, a third to a half of the estimate; at three epochs one set still stopped after two
-# (68 % of the estimate). Two epochs keep runs as long as estimated.
-CLASSIFIER_MAX_EPOCHS = 2
+# The network carries a fifth of the answer beside the fitted linear part. Early stopping on its
+# validation macro-F1 ended 8-epoch runs on the real sets after 250-450 steps (2.5-7 epochs), a
+# third to a half of the estimate; so the epochs are those that make about CLASSIFIER_STEPS steps,
+# two at least (runs then end where estimated; fewer steps left the network half learnt).
+CLASSIFIER_MAX_EPOCHS = 8
+CLASSIFIER_STEPS = 250
 # The linear part's logistic regression, measured: 5-23 s for 28k-78k rows x labels on 2 cores.
 LINEAR_FIT_S_PER_ROW_LABEL = 3e-4
 CLASSIFIER_MIN_EPOCHS = 1.0
@@ -89,7 +90,7 @@ def recommend(
 ) -> Recommendation:
     """Settings for this data, model and device. ``time_budget_min`` (default 10 minutes)
     bounds the built-in classifier's training: as many epochs as fit, at most
-    :data:`CLASSIFIER_MAX_EPOCHS` (early stopping on the validation macro-F1 ends sooner)."""
+    :data:`CLASSIFIER_STEPS` steps in two epochs or more (early stopping may end sooner)."""
     if template.task is Task.classification and base_model in CLASSIFIER_STEP_S:
         return _recommend_classifier(stats, device, base_model,
                                      DEFAULT_TIME_BUDGET_MIN if time_budget_min is None else time_budget_min)
@@ -176,7 +177,8 @@ def _recommend_classifier(stats: dict[str, Any], device: str, base_model: str, b
     fit_s = classifier_seconds(base_model, rows, val_rows, mean_eff, 0.0, device=device, labels=n_labels)
     per_epoch = classifier_seconds(base_model, rows, val_rows, mean_eff, 1.0, device=device, labels=n_labels) - fit_s
     budget_s -= fit_s
-    epochs = float(min(CLASSIFIER_MAX_EPOCHS, math.floor(budget_s / max(per_epoch, 1e-9))))
+    wanted = min(CLASSIFIER_MAX_EPOCHS, max(2, math.ceil(CLASSIFIER_STEPS / max(1, math.ceil(rows / CLASSIFIER_BATCH)))))
+    epochs = float(min(wanted, math.floor(budget_s / max(per_epoch, 1e-9))))
     if epochs < CLASSIFIER_MIN_EPOCHS:
         epochs = max(0.25, round(budget_s / max(per_epoch, 1e-9), 2))
         notes.append(f"One pass over the data takes about {per_epoch / 60:.1f} minutes, more than the time budget of "

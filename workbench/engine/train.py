@@ -337,22 +337,32 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
         sets = [list(r.get("labels") or []) for r in val]
 
         def classify_eval(m):
+            m = m if m is not None else model
             if multi_label:  # at 0.5 while training; evaluation tunes the threshold on this split
-                probs = D.head_probabilities(m if m is not None else model, tokenizer, prompts,
-                                             max_length=job.max_length)
+                probs = D.head_probabilities(m, tokenizer, prompts, max_length=job.max_length)
                 res = MX.multi_label_report(sets, MX.label_sets_from_probabilities(probs, template.labels, 0.5),
                                             template.labels)
-                return {"micro_f1": res["micro_f1"], "macro_f1": res["macro_f1"],
-                        "subset_accuracy": res["subset_accuracy"]}
-            preds = D.classify(m if m is not None else model, tokenizer, prompts, template.labels,
-                               max_length=job.max_length)
-            res = D.classification_metrics(truth, preds, template.labels)
-            return {"accuracy": res["accuracy"], "macro_f1": res["macro_f1"]}
+                out = {"micro_f1": res["micro_f1"], "macro_f1": res["macro_f1"],
+                       "subset_accuracy": res["subset_accuracy"]}
+            else:
+                preds = D.classify(m, tokenizer, prompts, template.labels, max_length=job.max_length)
+                res = D.classification_metrics(truth, preds, template.labels)
+                out = {"accuracy": res["accuracy"], "macro_f1": res["macro_f1"]}
+            if B.has_linear_part(m):
+                out["network_macro_f1"] = B.part_scores(m, [f["input_ids"] for f in feats["val"]],
+                                                        [f["labels"] for f in feats["val"]],
+                                                        list(template.labels))["network_alone"]
+            return out
 
     has_eval = bool(feats["val"])
     best_metric = best_metric_name(task) if has_eval else None
     if best_metric and best_metric[0] == "macro_f1" and classify_eval is None:
         best_metric = ("eval_loss", False)
+    elif best_metric and classifier and B.has_linear_part(model):
+        # the network is what trains: its own score picks its best weights and stops it. The
+        # mixture's score, dominated by the fitted linear part from the first step, stayed flat
+        # and stopped training after one or two epochs with the network half learnt
+        best_metric = ("network_macro_f1", True)
     # NaN is caught at log steps; logging on every save step (and every evaluation, which also
     # saves) keeps a poisoned state out of checkpoints
     logging_steps = math.gcd(math.gcd(job.logging_steps, job.save_steps), job.eval_steps if has_eval else job.save_steps)
