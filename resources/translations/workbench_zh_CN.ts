@@ -135,32 +135,32 @@
         <translation>用命令行完成同样的准备（可用于脚本或另一台电脑）：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/command_line.py" line="83"/>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="87"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/command_line.py" line="100"/>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="104"/>
         <source>(import a file first)</source>
         <translation>（请先导入文件）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/command_line.py" line="104"/>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="107"/>
         <source>Your changes to the cleaning steps are not on it (the command uses the template&apos;s steps, or a recipe file given with --recipe).</source>
         <translation>命令行不包含您对清洗步骤的修改（命令使用模板的清洗步骤，或用 --recipe 指定的清洗方案文件）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/command_line.py" line="106"/>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="109"/>
         <source>Renamed, merged or excluded labels are not on it; preparing into this project again keeps them.</source>
         <translation>命令行不包含标签的重命名、合并或排除；在本项目中再次准备数据时会保留这些修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/command_line.py" line="108"/>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="111"/>
         <source>Labels or code names with a comma in them cannot be written on it.</source>
         <translation>名称中含逗号的标签或代码名称无法写进命令行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/command_line.py" line="109"/>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="112"/>
         <source>The separator -- cannot be written on it; choose another one for the command line.</source>
         <translation>分隔符 -- 无法写进命令行；如需使用命令行，请换一个分隔符。</translation>
     </message>
@@ -369,7 +369,7 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data_page.py" line="289"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="554"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="555"/>
         <source>No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window.</source>
         <translation>还没有数据：请导入 CSV、Excel、JSON/JSONL 或 Parquet 文件，或把文件拖到窗口上。</translation>
     </message>
@@ -400,7 +400,7 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data_page.py" line="326"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="671"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="672"/>
         <source>in all columns</source>
         <translation>所有列</translation>
     </message>
@@ -411,7 +411,7 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data_page.py" line="356"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1073"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1074"/>
         <source>Cleaning</source>
         <translation>清洗</translation>
     </message>
@@ -443,7 +443,7 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data_page.py" line="399"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="556"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="557"/>
         <source>Import data to see its columns.</source>
         <translation>导入数据后即可查看各列。</translation>
     </message>
@@ -454,7 +454,7 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data_page.py" line="403"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="763"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="764"/>
         <source>Most frequent values</source>
         <translation>最常见的取值</translation>
     </message>
@@ -549,189 +549,189 @@
         <translation>模型从训练数据中学习，训练过程中用验证数据检查，最后用它从未见过的测试数据衡量效果。分类任务中每个标签都按相同比例划分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="592"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="593"/>
         <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
         <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="593"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="594"/>
         <source>Import a data file</source>
         <translation>导入数据文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="599"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="600"/>
         <source>No template chosen</source>
         <translation>未选择模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="600"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="601"/>
         <source>Choose a template first: it says which columns the data needs.</source>
         <translation>请先选择模板：模板决定了数据需要哪些列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="628"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="629"/>
         <source>{0} · {1} rows · {2} columns · {3}</source>
         <translation>{0} · {1} 行 · {2} 列 · {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="633"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="634"/>
         <source>{0}
 Shown from the project&apos;s copy of it, taken when the data was prepared.</source>
         <translation>{0}
 显示的是准备数据时保存在项目中的副本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="650"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="651"/>
         <source>Reading {0}</source>
         <translation>正在读取 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="687"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="688"/>
         <source>{0} rows</source>
         <translation>{0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="689"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="690"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="723"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="724"/>
         <source>Sorting and filtering</source>
         <translation>正在排序和筛选</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="744"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="745"/>
         <source>Computing column statistics</source>
         <translation>正在计算列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="753"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="754"/>
         <source>{0} rows · {1} missing or blank ({2:.1%}) · {3} distinct values · average length {4:.0f}, longest {5} characters</source>
         <translation>{0} 行 · {1} 个缺失或空白（{2:.1%}）· {3} 个不同取值 · 平均长度 {4:.0f}，最长 {5} 个字符</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="763"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="764"/>
         <source>Label distribution</source>
         <translation>标签分布</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="786"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="787"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="808"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="809"/>
         <source>map {0}</source>
         <translation>对应“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="820"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="821"/>
         <source>Import a data file first; then choose which column holds what.</source>
         <translation>请先导入数据文件，再选择每一列的用途。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="832"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="833"/>
         <source>Fix the mapping above; cleaning and preparing wait for it.</source>
         <translation>请先修正上面的列对应关系，清洗和准备数据需要它。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="838"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="839"/>
         <source>The mapping is complete.</source>
         <translation>列对应关系已完整。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="898"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="899"/>
         <source>add {0}</source>
         <translation>添加“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="907"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="908"/>
         <source>remove {0}</source>
         <translation>删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="916"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="917"/>
         <source>move {0}</source>
         <translation>移动“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="924"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="925"/>
         <source>switch on {0}</source>
         <translation>开启“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="924"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="925"/>
         <source>switch off {0}</source>
         <translation>关闭“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="949"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="950"/>
         <source>change {0}</source>
         <translation>修改“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="981"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="982"/>
         <source>Select a step to see and change its settings.</source>
         <translation>选择一个步骤以查看和修改它的设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1002"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1003"/>
         <source>(row dropped)</source>
         <translation>（该行已删除）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1015"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1016"/>
         <source>Affected rows (before → after): {0} of them shown</source>
         <translation>受影响的行（处理前 → 处理后）：显示其中 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1016"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1017"/>
         <source>Affected rows: none in this data</source>
         <translation>受影响的行：这份数据中没有</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1060"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1061"/>
         <source>{0} rows imported → {1} rows after cleaning.</source>
         <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1071"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1072"/>
         <source>Cleaning failed</source>
         <translation>清洗失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1089"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1090"/>
         <source>The three parts add up to {0:g}%; they must add up to 100%.</source>
         <translation>三部分合计 {0:g}%，必须等于 100%。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1092"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1093"/>
         <source>The training part cannot be empty.</source>
         <translation>训练部分不能为空。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1098"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1099"/>
         <source>About {0} training, {1} validation and {2} test rows.</source>
         <translation>约 {0} 行用于训练、{1} 行用于验证、{2} 行用于测试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1101"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1102"/>
         <source>The split is valid.</source>
         <translation>划分比例有效。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1126"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1127"/>
         <source>The split is not valid</source>
         <translation>划分比例无效</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1152"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1153"/>
         <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
         <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1156"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1157"/>
         <source>Preparing the data</source>
         <translation>正在准备数据</translation>
     </message>
@@ -756,17 +756,17 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1177"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1178"/>
         <source>change the labels</source>
         <translation>修改标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1186"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1187"/>
         <source>edit the prompt</source>
         <translation>编辑提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1215"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="1216"/>
         <source>Saving the template</source>
         <translation>正在保存模板</translation>
     </message>
@@ -848,52 +848,52 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>EvaluatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="443"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="444"/>
         <source>baseline {0}; {1}</source>
         <translation>基线 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="105"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="106"/>
         <source>The fine-tuned model beats a simple word-statistics baseline by {0} {1} ({2} vs {3}).</source>
         <translation>微调模型比简单的词频统计基线高 {0} {1}（{2} 对 {3}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="111"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="112"/>
         <source>The fine-tuned model does not beat a simple word-statistics baseline: {1} {2} vs {3}, {0} lower.</source>
         <translation>微调模型没有超过简单的词频统计基线：{1} {2} 对 {3}，低 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="117"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="118"/>
         <source>The fine-tuned model beats a simple retrieval baseline by {0} {1} ({2} vs {3}).</source>
         <translation>微调模型比简单的检索基线高 {0} {1}（{2} 对 {3}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="122"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="123"/>
         <source>The fine-tuned model does not beat a simple retrieval baseline: {1} {2} vs {3}, {0} lower.</source>
         <translation>微调模型没有超过简单的检索基线：{1} {2} 对 {3}，低 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="58"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="59"/>
         <source>test</source>
         <translation>测试</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="59"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="60"/>
         <source>validation</source>
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="60"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="61"/>
         <source>training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="69"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="70"/>
         <source>full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="70"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="71"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -909,323 +909,328 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate_page.py" line="42"/>
+        <source>Macro F1 of the network alone</source>
+        <translation>仅神经网络部分的宏平均 F1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="43"/>
         <source>Micro F1</source>
         <translation>微平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="43"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="44"/>
         <source>Whole label set right</source>
         <translation>标签集完全正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="44"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="45"/>
         <source>Hamming loss</source>
         <translation>汉明损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="45"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="46"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="46"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="47"/>
         <source>BLEU</source>
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="47"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="48"/>
         <source>Exact match</source>
         <translation>完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="48"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="49"/>
         <source>Loss on the answers</source>
         <translation>答案部分的损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="49"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="50"/>
         <source>Perplexity</source>
         <translation>困惑度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="78"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="79"/>
         <source>share of test rows labelled right</source>
         <translation>测试数据中标签判断正确的比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="79"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="80"/>
         <source>balance of precision and recall, averaged over labels</source>
         <translation>精确率与召回率的平衡，按标签平均</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="80"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="81"/>
         <source>F1 over every label given or missed</source>
         <translation>按每个给出或漏掉的标签计算的 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="81"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="82"/>
         <source>rows whose labels are exactly right</source>
         <translation>标签完全正确的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="82"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="83"/>
         <source>share of wrong yes/no label decisions; lower is better</source>
         <translation>逐标签是/否判断出错的比例；越低越好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="83"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="84"/>
         <source>overlap with the reference answers (0–1)</source>
         <translation>与参考答案的重合度（0–1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="84"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="85"/>
         <source>n-gram match with the references (0–100)</source>
         <translation>与参考答案的 n 元组匹配度（0–100）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="85"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="86"/>
         <source>answers identical to the reference</source>
         <translation>与参考答案完全相同的比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="86"/>
         <location filename="../../workbench/gui/pages/evaluate_page.py" line="87"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="88"/>
         <source>lower is better</source>
         <translation>越低越好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="108"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="109"/>
         <source>The fine-tuned model matches a simple word-statistics baseline: {1} {2} vs {3}.</source>
         <translation>微调模型与简单的词频统计基线持平：{1} {2} 对 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="120"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="121"/>
         <source>The fine-tuned model matches a simple retrieval baseline: {1} {2} vs {3}.</source>
         <translation>微调模型与简单的检索基线持平：{1} {2} 对 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="166"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="167"/>
         <source>test rows</source>
         <translation>测试数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="167"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="168"/>
         <source>validation rows</source>
         <translation>验证数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="168"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="169"/>
         <source>Compare with the base model</source>
         <translation>与基础模型对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="170"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="171"/>
         <source>Evaluate</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="176"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="177"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="178"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="179"/>
         <source>on</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="188"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="189"/>
         <source>Confusion matrix: rows are the true labels, columns the predicted ones</source>
         <translation>混淆矩阵：行是真实标签，列是预测标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="196"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="197"/>
         <source>label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="196"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="216"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="197"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="217"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="196"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="216"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="197"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="217"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="197"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="217"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="198"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="218"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="197"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="222"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="198"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="223"/>
         <source>rows</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="213"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="214"/>
         <source>Per label: precision, recall and F1 (test rows with the label in brackets)</source>
         <translation>各标签的精确率、召回率和 F1（括号内为带该标签的测试行数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="218"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="219"/>
         <source>Most confused labels</source>
         <translation>最常混淆的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="221"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="222"/>
         <source>true label</source>
         <translation>真实标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="221"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="222"/>
         <source>wrong label</source>
         <translation>错给的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="221"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="222"/>
         <source>how</source>
         <translation>方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="233"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="234"/>
         <source>No test row was given a wrong label.</source>
         <translation>没有测试行被给错标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="266"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="267"/>
         <source>Wrong only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="287"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="288"/>
         <source>Type a text or a question, as in your data, and press Enter</source>
         <translation>像数据中那样输入一段文本或一个问题，然后按回车</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="289"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="290"/>
         <source>Ask the model</source>
         <translation>向模型提问</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="299"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="300"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="300"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="301"/>
         <source>Samples (fine-tuned and base side by side)</source>
         <translation>逐条结果（微调模型与基础模型对照）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="301"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="302"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="303"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="304"/>
         <source>Apply to a file</source>
         <translation>应用到文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="323"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="324"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="361"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="362"/>
         <source>Evaluating {0} in a separate process…</source>
         <translation>正在独立进程中评估 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="380"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="381"/>
         <source>Evaluation finished.</source>
         <translation>评估完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="405"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="406"/>
         <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
         <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="413"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="414"/>
         <source>The evaluation results could not be read: {0}</source>
         <translation>无法读取评估结果：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="440"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="441"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="453"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="454"/>
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="453"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="454"/>
         <source>true</source>
         <translation>真实</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="456"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="457"/>
         <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
         <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="463"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="464"/>
         <source>Several labels per row: a label is given when its probability is {0} or more (the threshold with the best macro F1 on the validation split).</source>
         <translation>每行可有多个标签：某标签的概率不低于 {0} 时给出该标签（该阈值在验证集上取得最佳宏平均 F1）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="494"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="495"/>
         <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
         <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="511"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="512"/>
         <source>given instead</source>
         <translation>代替真实标签给出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="511"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="512"/>
         <source>given along with it</source>
         <translation>与真实标签一起多给</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="530"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="531"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="568"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="569"/>
         <source>Label: {0}
 Most likely: {1}</source>
         <translation>标签：{0}
 可能性最高：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="362"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="363"/>
         <source>Evaluating {0}</source>
         <translation>正在评估 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="366"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="367"/>
         <source>Evaluation cancelled.</source>
         <translation>评估已取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="375"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="376"/>
         <source>Evaluating: {0}, {1} of {2} rows</source>
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="547"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="548"/>
         <source>Asking the model</source>
         <translation>正在询问模型</translation>
     </message>
@@ -2883,27 +2888,27 @@ Most likely: {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="793"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="796"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="797"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="800"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="799"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="802"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="802"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="805"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="806"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="809"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>

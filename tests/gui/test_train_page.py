@@ -29,8 +29,12 @@ def test_live_curves_append_from_the_events_file(qtbot, session, tasks, sample_p
     for step in range(5, 25, 5):
         ev.emit("step", step=step, epoch=0.1, loss=5.0 - step / 10, lr=1e-3, tokens_per_s=800.0, eta_s=10.0)
         qtbot.waitUntil(lambda s=step: page.loss_plot.point_count("loss") == s // 5, timeout=5000)
-    ev.emit("eval", step=20, eval_loss=3.5, metrics={"accuracy": 0.5})
+    ev.emit("eval", step=20, eval_loss=3.5, metrics={"accuracy": 0.5, "macro_f1": 0.25, "network_macro_f1": 0.2})
     qtbot.waitUntil(lambda: page.loss_plot.point_count("eval_loss") == 1, timeout=5000)
+    # the log names metrics as the other pages do, not by their ids
+    log = page.log.toPlainText()
+    assert "Accuracy 0.5000, Macro F1 0.2500, Macro F1 of the network alone 0.2000" in log
+    assert "macro_f1" not in log
     assert page.progress.value() == 500
     assert "20" in page.progress_label.text()
     assert page.stop_button.isEnabled() and not page.resume_button.isEnabled()

@@ -39,6 +39,7 @@ def metric_title(key: str) -> str:
     return {
         "accuracy": QCoreApplication.translate("EvaluatePage", "Accuracy"),
         "macro_f1": QCoreApplication.translate("EvaluatePage", "Macro F1"),
+        "network_macro_f1": QCoreApplication.translate("EvaluatePage", "Macro F1 of the network alone"),
         "micro_f1": QCoreApplication.translate("EvaluatePage", "Micro F1"),
         "subset_accuracy": QCoreApplication.translate("EvaluatePage", "Whole label set right"),
         "hamming_loss": QCoreApplication.translate("EvaluatePage", "Hamming loss"),

@@ -789,7 +789,10 @@ class TrainPage(QWidget):
                 last_step = ev
             elif kind == "eval":
                 self.loss_plot.append("eval_loss", ev.get("step", 0), ev.get("eval_loss"))
-                m = ", ".join(f"{k} {v:.4f}" for k, v in (ev.get("metrics") or {}).items() if isinstance(v, (int, float)))
+                from .evaluate_page import metric_title
+
+                m = ", ".join(f"{metric_title(k)} {v:.4f}" for k, v in (ev.get("metrics") or {}).items()
+                              if isinstance(v, (int, float)))
                 self._append_log(self.tr("step {0}: validation loss {1:.4f} {2}").format(
                     ev.get("step"), ev.get("eval_loss") or float("nan"), m))
             elif kind == "start":
