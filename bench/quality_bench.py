@@ -121,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
         "steps": start.get("total_steps"), "best_step": run_info.get("best_step"),
         "last_step": run_info.get("last_step"), "early_stopped_at": run_info.get("early_stopped_at"),
         "train_cpu_s": train_cpu, "train_wall_s": round(train_wall, 1),
+        # the estimate against the run (target 0.7-1.3); CPU time where the machine is shared
+        "estimate_vs_cpu": round(rec.est_seconds / train_cpu, 2) if train_cpu else None,
         "eval_wall_s": round(eval_wall, 1), "eval_in_process_s": result.get("seconds"),
         "multi_label": bool(project.task.multi_label),
         # a multi-label project's accuracy is the share of rows whose whole label set is right
@@ -143,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  recommended: {rec.epochs:g} epochs x {rec.batch_size} rows, max length {rec.max_length}, "
           f"lr {rec.learning_rate:g}, estimate {rec.est_seconds / 60:.1f} min")
     print(f"  trained {out['last_step']} of {out['steps']} steps (best at step {out['best_step']}): "
-          f"{(train_cpu or 0) / 60:.2f} CPU-minutes of the worker, {train_wall / 60:.2f} minutes wall")
+          f"{(train_cpu or 0) / 60:.2f} CPU-minutes of the worker, {train_wall / 60:.2f} minutes wall; "
+          f"estimate / CPU time {out['estimate_vs_cpu']}")
     print(f"  macro-F1   built-in {model_f1:.4f}   baseline {base_f1:.4f}   ratio {out['ratio']:.3f}")
     print(f"  {'set acc.' if out['multi_label'] else 'accuracy'}   built-in {out['model_accuracy']:.4f}   "
           f"baseline {out['baseline_accuracy']:.4f}")
