@@ -83,6 +83,11 @@ def test_eval_mode_answers_the_mixture_and_training_the_network_alone(fitted):
         mix = weight * paddle.nn.functional.softmax(lin, -1).numpy() + \
             (1 - weight) * paddle.nn.functional.softmax(deep, -1).numpy()
         assert np.allclose(probs, mix, atol=1e-5)
+    # the loss is the network's in eval mode too (the validation curve of the part that trains)
+    eval_loss = float(model(**batch).loss)
+    net_loss = float(paddle.nn.functional.cross_entropy(deep, batch["labels"].reshape([-1]),
+                                                        weight=model.class_weight))
+    assert eval_loss == pytest.approx(net_loss, rel=1e-5)
     model.train()
     logits = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).logits
     assert logits.shape == deep.shape

@@ -2821,11 +2821,6 @@ Most likely: {1}</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="411"/>
-        <source>The built-in model starts from random weights, so all of its weights are trained (LoRA adapts a model that has already learned; it does not apply here).</source>
-        <translation>内置模型从随机权重开始，所以训练全部权重（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
-    </message>
-    <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="414"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
@@ -2916,6 +2911,11 @@ Most likely: {1}</source>
         <location filename="../../workbench/gui/pages/train_page.py" line="754"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="411"/>
+        <source>The built-in model is built from this project&apos;s data and starts untrained, so all of it is trained here (LoRA adapts a model that has already learned; it does not apply here).</source>
+        <translation>内置模型由本项目的数据构建，从未训练的状态开始，所以全部在这里训练（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="583"/>

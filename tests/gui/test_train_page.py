@@ -100,7 +100,7 @@ def test_lora_settings_only_for_lora(qtbot, session, tasks, sample_project):
     assert page.method_combo.currentData() == "full" and not page.method_combo.isEnabled()
     assert not page.spins["lora_r"].isEnabled()
     assert not page.hp_form.isRowVisible(page.spins["lora_r"])
-    assert "random weights" in page.method_hint.text()
+    assert "starts untrained" in page.method_hint.text()
     page.model_combo.setCurrentIndex(page.model_combo.findData("id"))
     page.method_combo.setCurrentIndex(page.method_combo.findData("lora"))
     assert page.spins["lora_r"].isEnabled() and page.hp_form.isRowVisible(page.spins["lora_r"])

@@ -216,23 +216,25 @@ def _classes():
             x = self.dropout(total / count)
             x = self.dropout(F.relu(self.hidden(x)))  # ReLU: exact in every runtime (GELU differs in oneDNN/ONNX)
             logits = self.score(x)
+            # the network's loss, in eval mode too: the validation curve follows the part that trains
+            loss = self._loss(logits, labels) if labels is not None else None
             if self.has_linear and not self.training:
                 # the answer is the mixture of both parts' probabilities, returned as logits whose
                 # softmax (sigmoid for a multi-label head) is that mixture; training fits the network alone
                 lin = self._linear_logits(a, h2, h3, m1, m2, m3)
                 logits = mix_logits(logits, lin, self.linear_weight, self.multi_label)
-            loss = None
-            if labels is not None and self.multi_label:
-                # several labels per row: one independent yes/no per label (binary cross-entropy
-                # over sigmoids) in the same single forward pass; class_weight is each label's
-                # weight of its positive rows (see multi_label_weights)
-                loss = F.binary_cross_entropy_with_logits(
-                    logits, labels.astype("float32"), pos_weight=self.class_weight)
-            elif labels is not None:
-                loss = F.cross_entropy(logits, labels.reshape([-1]).astype("int64"), weight=self.class_weight)
             if return_dict is False:
                 return (loss, logits) if loss is not None else (logits,)
             return SequenceClassifierOutput(loss=loss, logits=logits)
+
+        def _loss(self, logits, labels):
+            if self.multi_label:
+                # several labels per row: one independent yes/no per label (binary cross-entropy
+                # over sigmoids) in the same single forward pass; class_weight is each label's
+                # weight of its positive rows (see multi_label_weights)
+                return F.binary_cross_entropy_with_logits(logits, labels.astype("float32"),
+                                                          pos_weight=self.class_weight)
+            return F.cross_entropy(logits, labels.reshape([-1]).astype("int64"), weight=self.class_weight)
 
         def _linear_logits(self, a, h2, h3, m1, m2, m3):
             # sum over occurrences of idf * coef, divided by sqrt(sum of idf^2): the per-occurrence

@@ -408,8 +408,8 @@ class TrainPage(QWidget):
 
     def _update_method_hint(self) -> None:
         if str(self.model_combo.currentData()).startswith("builtin:"):
-            text = self.tr("The built-in model starts from random weights, so all of its weights are trained (LoRA "
-                           "adapts a model that has already learned; it does not apply here).")
+            text = self.tr("The built-in model is built from this project's data and starts untrained, so all of it "
+                           "is trained here (LoRA adapts a model that has already learned; it does not apply here).")
         elif self.method_combo.currentData() == "full":
             text = self.tr("Every weight of the model is trained, so there are no LoRA settings.")
         else:
