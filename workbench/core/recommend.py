@@ -38,8 +38,10 @@ CLASSIFIER_LR = {"builtin:tiny": 2e-2, "builtin:small": 1e-2}
 # two at least (runs then end where estimated; fewer steps left the network half learnt).
 CLASSIFIER_MAX_EPOCHS = 8
 CLASSIFIER_STEPS = 250
-# The linear part's logistic regression, measured: 5-23 s for 28k-78k rows x labels on 2 cores.
+# The linear part's logistic regression, measured on 2 cores: one multinomial fit 5-23 s for
+# 28k-78k rows x labels; a multi-label set's one yes/no fit per label 7 s for 85k-94k.
 LINEAR_FIT_S_PER_ROW_LABEL = 3e-4
+LINEAR_FIT_S_PER_ROW_LABEL_MULTI = 8e-5
 CLASSIFIER_MIN_EPOCHS = 1.0
 EVALS_PER_EPOCH = 2
 
@@ -150,7 +152,8 @@ def recommend(
 
 
 def classifier_seconds(base_model: str, rows: int, val_rows: int, mean_chars: float, epochs: float,
-                       batch: int = CLASSIFIER_BATCH, device: str = "cpu", labels: int = 2) -> float:
+                       batch: int = CLASSIFIER_BATCH, device: str = "cpu", labels: int = 2,
+                       multi_label: bool = False) -> float:
     """Estimated training time of the built-in classifier: the network's steps and validation
     passes, and the fit of its linear part (on the CPU wherever the network trains)."""
     steps = math.ceil(rows / batch) * epochs
@@ -158,7 +161,8 @@ def classifier_seconds(base_model: str, rows: int, val_rows: int, mean_chars: fl
     evals = EVALS_PER_EPOCH * epochs
     seconds = steps * step_s + evals * val_rows * (mean_chars + 1) * CLASSIFIER_EVAL_CHAR_S
     seconds /= (GPU_SPEEDUP / 10 if not device.startswith("cpu") else 1.0)
-    return seconds + rows * max(labels, 2) * LINEAR_FIT_S_PER_ROW_LABEL
+    per = LINEAR_FIT_S_PER_ROW_LABEL_MULTI if multi_label else LINEAR_FIT_S_PER_ROW_LABEL
+    return seconds + rows * max(labels, 2) * per
 
 
 def _recommend_classifier(stats: dict[str, Any], device: str, base_model: str, budget_min: float) -> Recommendation:
@@ -174,8 +178,11 @@ def _recommend_classifier(stats: dict[str, Any], device: str, base_model: str, b
     mean_eff = min(mean, max_length)
     budget_s = max(budget_min, 0.1) * 60
     n_labels = len(stats.get("labels") or {}) or 2
-    fit_s = classifier_seconds(base_model, rows, val_rows, mean_eff, 0.0, device=device, labels=n_labels)
-    per_epoch = classifier_seconds(base_model, rows, val_rows, mean_eff, 1.0, device=device, labels=n_labels) - fit_s
+    multi = bool((stats.get("label_set") or {}).get("multi_label"))
+    fit_s = classifier_seconds(base_model, rows, val_rows, mean_eff, 0.0, device=device, labels=n_labels,
+                               multi_label=multi)
+    per_epoch = classifier_seconds(base_model, rows, val_rows, mean_eff, 1.0, device=device, labels=n_labels,
+                                   multi_label=multi) - fit_s
     budget_s -= fit_s
     wanted = min(CLASSIFIER_MAX_EPOCHS, max(2, math.ceil(CLASSIFIER_STEPS / max(1, math.ceil(rows / CLASSIFIER_BATCH)))))
     epochs = float(min(wanted, math.floor(budget_s / max(per_epoch, 1e-9))))
@@ -196,5 +203,5 @@ def _recommend_classifier(stats: dict[str, Any], device: str, base_model: str, b
         batch_size=batch, max_length=max_length, epochs=epochs, learning_rate=CLASSIFIER_LR[base_model],
         method="full", total_steps=total_steps,
         est_seconds=round(classifier_seconds(base_model, rows, val_rows, mean_eff, epochs, device=device,
-                                             labels=n_labels), 1),
+                                             labels=n_labels, multi_label=multi), 1),
         est_memory_mb=round(memory, 1), notes=notes, eval_steps=eval_steps, time_budget_s=max(budget_min, 0.1) * 60)
