@@ -54,3 +54,18 @@ def test_a_completed_run_reopened_shows_a_full_progress_bar(qtbot, session, task
     assert page.current_run == "run-early"
     assert session.monitor.status("run-early") == "completed"
     assert page.progress.value() == 1000, "a completed run must not look three quarters done"
+
+
+def test_template_cards_fit_without_a_horizontal_scroll_bar(qtbot, styled_app, session, tasks):
+    """Seen at 1366x768 once a multi-label template came: its task line ("Text classification,
+    several labels per row") did not wrap, widened every card and cut the right-hand column off."""
+    from workbench.gui.pages.template_page import TemplatePage
+
+    page = TemplatePage(session, tasks)
+    qtbot.addWidget(page)
+    page.resize(1176, 740)  # the page's share of a 1366x768 window
+    page.show()
+    qtbot.waitExposed(page)
+    scroll = page.cards_scroll
+    assert scroll.viewport().width() >= scroll.widget().minimumSizeHint().width(), \
+        "the template cards are cut off on the right"

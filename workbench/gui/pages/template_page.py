@@ -50,6 +50,7 @@ class TemplateCard(QFrame):
         title.setWordWrap(True)
         task = QLabel(task_name(spec.task.value, spec.multi_label))
         task.setObjectName("cardTask")
+        task.setWordWrap(True)  # "Text classification, several labels per row" would widen every card
         desc = QLabel(_first_sentence(localized(spec.description)))
         desc.setWordWrap(True)
         desc.setObjectName("cardText")
@@ -116,7 +117,7 @@ class TemplatePage(QWidget):
 
         split = QSplitter(Qt.Orientation.Horizontal)
         # cards
-        scroll = QScrollArea()
+        scroll = self.cards_scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         holder = QWidget()
         col = QVBoxLayout(holder)
