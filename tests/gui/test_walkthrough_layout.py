@@ -69,3 +69,20 @@ def test_template_cards_fit_without_a_horizontal_scroll_bar(qtbot, styled_app, s
     scroll = page.cards_scroll
     assert scroll.viewport().width() >= scroll.widget().minimumSizeHint().width(), \
         "the template cards are cut off on the right"
+
+
+def test_template_cards_of_a_row_are_equally_wide(qtbot, styled_app, session, tasks):
+    """Seen in Chinese at 1366x768: the first finance card was a narrow column beside a wide one
+    (each group's grid sized its columns by their text)."""
+    from workbench.gui.pages.template_page import TemplateCard, TemplatePage
+
+    page = TemplatePage(session, tasks)
+    qtbot.addWidget(page)
+    page.resize(1176, 740)
+    page.show()
+    qtbot.waitExposed(page)
+    rows: dict = {}
+    for card in page.findChildren(TemplateCard):
+        rows.setdefault((id(card.parentWidget()), card.y()), []).append(card.width())
+    pairs = [w for w in rows.values() if len(w) == 2]
+    assert pairs and all(abs(a - b) <= 2 for a, b in pairs), pairs

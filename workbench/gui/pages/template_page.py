@@ -96,6 +96,9 @@ class TemplatePage(QWidget):
         for vertical, specs in self.session.catalog.by_vertical().items():
             box = QGroupBox(vertical_name(vertical))
             grid = QGridLayout(box)
+            for column in (0, 1):  # two equal columns, whatever the length of each card's text
+                grid.setColumnStretch(column, 1)
+                grid.setColumnMinimumWidth(column, 1)
             for i, spec in enumerate(specs):
                 card = TemplateCard(spec)
                 card.clicked.connect(self._on_card_clicked)
