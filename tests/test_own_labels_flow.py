@@ -120,3 +120,31 @@ def test_own_labels_from_prepare_to_predict(tmp_path, capsys, case):
     answer = json.loads(r.stdout.strip().splitlines()[-1])
     found = answer[0] if isinstance(answer, list) else answer
     assert found["label"] in labels and set(found["probabilities"]) == set(labels)
+
+
+def test_an_old_run_keeps_its_labels_when_the_project_is_prepared_again(tmp_path, capsys):
+    """Preparing again with the labels in another order must not rename what an old run answers:
+    the run keeps the task it was trained for (task.json), and evaluation reads that."""
+    src = coded_rows(tmp_path / "rows.json", n=90, wrap=True)
+    root = tmp_path / "project"
+    base = ["data", "prepare", "--template", "finance_sentiment", "--input", str(src), "--project", str(root),
+            "--mapping", "text=col1,label=col2", "--label-map", "0=利空,1=观望,2=利好", "--json"]
+    assert cli_main([*base, "--labels", "利空,观望,利好"]) == 0
+    capsys.readouterr()
+    project = Project.open(root)
+    run = _train(project, steps=24)
+    assert json.loads((project.runs_dir / run / "task.json").read_text("utf-8"))["labels"] == ["利空", "观望", "利好"]
+
+    def evaluate():
+        assert cli_main(["eval", "--project", str(root), "--run", run, "--json"]) == 0
+        m = json.loads(capsys.readouterr().out.splitlines()[-1])["metrics"]
+        with open(project.runs_dir / run / "eval" / "predictions.csv", encoding="utf-8-sig") as fh:
+            return m, [(r["reference"], r["prediction"]) for r in csv.DictReader(fh)]
+
+    before, rows_before = evaluate()
+    assert cli_main([*base, "--labels", "利好,观望,利空"]) == 0  # the same rows and split, labels reversed
+    capsys.readouterr()
+    assert Project.open(root).task.labels == ["利好", "观望", "利空"]
+    after, rows_after = evaluate()
+    assert after["labels"] == ["利空", "观望", "利好"]
+    assert rows_after == rows_before and after["accuracy"] == before["accuracy"]

@@ -81,3 +81,25 @@ def read_job(run_dir: str | os.PathLike) -> JobSpec:
         return JobSpec.model_validate(json.loads(path.read_text(encoding="utf-8")))
     except (ValidationError, ValueError) as exc:
         raise WorkbenchError(f"{path} is invalid: {str(exc).splitlines()[0]}") from None
+
+
+TASK_FILE = "task.json"
+
+
+def write_run_task(run_dir: str | os.PathLike, spec) -> Path:
+    """Keep the task a run was started with (labels in the head's order, prompt, columns):
+    preparing the project again later must not change how its old runs are read."""
+    return atomic_write_text(Path(run_dir) / TASK_FILE, spec.model_dump_json(indent=2) + "\n")
+
+
+def run_task(run_dir: str | os.PathLike, project):
+    """The run's own task, or the project's for a run started before runs kept theirs."""
+    from .task import TaskSpec
+
+    path = Path(run_dir) / TASK_FILE
+    if path.is_file():
+        try:
+            return TaskSpec.model_validate(json.loads(path.read_text(encoding="utf-8")))
+        except (ValidationError, ValueError) as exc:
+            raise ProjectError(f"{path} is damaged ({exc.__class__.__name__}); the run's labels cannot be read.") from exc
+    return project.task

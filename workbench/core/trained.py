@@ -47,6 +47,14 @@ class TrainedRun:
         return self.run_dir.name
 
     @property
+    def spec(self):
+        """The task the run was trained for (its labels in the head's order), not the project's
+        current one, which preparing the data again may have changed."""
+        from .jobs import run_task
+
+        return run_task(self.run_dir, self.project)
+
+    @property
     def from_checkpoint(self) -> bool:
         return self.source != FINAL_DIR
 

@@ -357,7 +357,7 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
     """Evaluate a run on ``split`` and write ``<run>/eval/``; returns the metrics.json content."""
     project = Project.open(project_dir)
     trained = resolve_trained_run(project, run_id, checkpoint)
-    template = project.task  # the project's own labels and prompt, not the template's
+    template = trained.spec  # the run's own labels and prompt, not the template's
     path = project.split_path(split)
     if not path.is_file():
         raise WorkbenchError(f"Project {project.root} has no '{split}' split. Prepare the data again.")

@@ -444,7 +444,7 @@ def export_run(project_dir, run_id: str, out_dir=None, *, checkpoint: str = "bes
     trained = resolve_trained_run(project, run_id, checkpoint)
     out = Path(out_dir) if out_dir else project.exports_dir / trained.run_id
     check_out_dir(out)
-    template = trained.project.task  # the project's own labels, prompt and columns
+    template = trained.spec  # the run's own labels, prompt and columns
     report = progress or (lambda s, d, t: None)
 
     eval_result = None

@@ -48,7 +48,7 @@ class Playground:
         project = Project.open(project_dir)
         self.recipe = project.config.recipe
         self.trained = resolve_trained_run(project, run_id)
-        self.spec = project.task  # the project's own labels and prompt
+        self.spec = self.trained.spec  # the run's own labels and prompt
         loader = load_base if base else load_trained
         self.model, self.tokenizer = loader(self.trained, device=device)
         self.system, self.user_format = D.prompt_spec(self.model, system_prompt(self.spec), self.spec.user_format,

@@ -26,7 +26,7 @@ def predict_file(project_dir, run_id: str, input_path, output_path, *, sheet: st
     P.check_paths(input_path, output_path)
     project = Project.open(project_dir)
     trained = resolve_trained_run(project, run_id)
-    spec = project.task  # the project's own labels and prompt
+    spec = trained.spec  # the run's own labels and prompt
     report("read", 0, 1)
     original, records = P.load_inputs(project, input_path, sheet=sheet)
     report("load", 0, 1)

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..core.jobs import JobSpec
+from ..core.jobs import TASK_FILE, JobSpec, run_task, write_run_task
 from ..core.project import Project
 from ..core.runs import STOP_FILE, EventWriter, list_checkpoints, mark_checkpoint_complete
 from ..core.task import TaskSpec
@@ -279,7 +279,9 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
 
     M.set_library_log_level("WARNING")
     project = Project.open(job.project)
-    template = project.task  # the project's own labels and prompt, not the template's
+    template = run_task(run_dir, project)  # the labels and prompt the run started with
+    if not (run_dir / TASK_FILE).is_file():  # a run folder written by hand keeps its task all the same
+        write_run_task(run_dir, template)
     device = M.select_device(job.device)
     if job.quantization != "none":
         ok, why = M.quantization_support(device)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import WorkbenchError
-from ..jobs import JobSpec, new_run_id, read_job, write_job
+from ..jobs import JobSpec, new_run_id, read_job, write_job, write_run_task
 from ..project import Project
 from ..runs import (
     JOB_FILE, LOG_FILE, RunBusy, RunSummary, launch_worker, list_runs, lock_held, request_stop, summarize,
@@ -152,6 +152,7 @@ def start_run(project: Project, job: JobSpec, detach: bool = True) -> Started:
     """Write a new run folder for ``job`` and start its worker."""
     run_dir = project.runs_dir / new_run_id()
     write_job(run_dir, job)
+    write_run_task(run_dir, project.task)
     return Started(run_dir, launch_worker(run_dir, detach=detach))
 
 
