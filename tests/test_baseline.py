@@ -70,3 +70,27 @@ def test_equal_scores_are_a_tie_in_the_report_and_on_the_page(qapp):
     words = baseline_sentence(tie)
     assert "matches" in words and "lower" not in words
     assert "lower" in baseline_sentence(BL.comparison("classification", {"macro_f1": 0.9}, base))
+
+
+def test_the_baseline_is_fitted_once_per_split(tmp_path, monkeypatch):
+    train, test = _intent_rows(300, 0), _intent_rows(80, 1)
+    labels = ["治疗方案", "病因分析", "费用"]
+    first = BL.evaluate_baseline("classification", train, test, ["text"], labels, cache_dir=tmp_path)
+    assert "cached" not in first and len(list(tmp_path.glob("baseline-*.json"))) == 1
+    fits = []
+    real = BL._evaluate_baseline
+    monkeypatch.setattr(BL, "_evaluate_baseline", lambda *a, **k: fits.append(1) or real(*a, **k))
+    again = BL.evaluate_baseline("classification", train, test, ["text"], labels, cache_dir=tmp_path)
+    assert again.pop("cached") is True and again == first and not fits
+    # another split, other labels or other rows: fitted anew, kept beside the first
+    moved = [dict(r) for r in train]
+    moved[0]["label"] = "费用" if moved[0]["label"] != "费用" else "治疗方案"
+    BL.evaluate_baseline("classification", moved, test, ["text"], labels, cache_dir=tmp_path)
+    BL.evaluate_baseline("classification", train, test, ["text"], labels + ["其他"], cache_dir=tmp_path)
+    assert len(fits) == 2 and len(list(tmp_path.glob("baseline-*.json"))) == 3
+    # a damaged cache file is fitted again, not trusted
+    for f in tmp_path.glob("baseline-*.json"):
+        f.write_text("{torn", encoding="utf-8")
+    refit = BL.evaluate_baseline("classification", train, test, ["text"], labels, cache_dir=tmp_path)
+    assert len(fits) == 3 and "cached" not in refit
+    assert {k: v for k, v in refit.items() if k != "fit_seconds"} == {k: v for k, v in first.items() if k != "fit_seconds"}

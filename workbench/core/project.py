@@ -83,6 +83,11 @@ class Project:
         return self.root / "runs"
 
     @property
+    def cache_dir(self) -> Path:
+        """Results that can be made again from the project's files (the baseline's fit)."""
+        return self.root / "cache"
+
+    @property
     def exports_dir(self) -> Path:
         return self.root / "exports"
 

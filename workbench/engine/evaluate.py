@@ -396,7 +396,8 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
     train_path = project.split_path("train")
     train_records = D.read_jsonl(train_path) if train_path.is_file() else []
     baseline = BL.evaluate_baseline(task, train_records, records, template.input_roles,
-                                    list(template.labels), multi_label=template.multi_label)
+                                    list(template.labels), multi_label=template.multi_label,
+                                    cache_dir=project.cache_dir)
     baseline_preds = baseline.pop("predictions") if baseline else None
     if baseline:
         baseline["comparison"] = BL.comparison(task, tuned["metrics"], baseline)
