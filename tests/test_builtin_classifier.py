@@ -129,6 +129,9 @@ def test_early_stopping_keeps_the_best_weights(tmp_path):
     assert len(evals) == EARLY_STOPPING_PATIENCE + 1 and all("macro_f1" in e["metrics"] for e in evals)
     info = json.loads((run_dir / "final" / "workbench_run.json").read_text(encoding="utf-8"))
     assert all("network_macro_f1" in e["metrics"] for e in evals)
+    logs = {e.get("code"): e for e in read_events(run_dir) if e["event"] == "log"}
+    assert logs["early_stopping"]["step"] == 8 and logs["early_stopping"]["best_step"] == 2
+    assert logs["linear_fit"]["rows"] > 0 and {"preparing_base", "part_scores", "saved_final"} <= set(logs)
     assert info["weights"] == "best" and info["metric"] == "network_macro_f1"  # the part that trains
     assert info["best_step"] == 2 and info["early_stopped_at"] == info["last_step"] == 8
     assert resolve_trained_run(project, "run-es").source == "final"

@@ -2340,7 +2340,7 @@ Most likely: {1}</source>
 <context>
     <name>TemplateCard</name>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="60"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="61"/>
         <source>Labels: {0}</source>
         <translation>标签：{0}</translation>
     </message>
@@ -2373,12 +2373,12 @@ Most likely: {1}</source>
         <translation>指令微调（问答）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="123"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="127"/>
         <source>Choose what the model should learn. Each template brings its columns, labels, cleaning steps, recommended settings and sample data.</source>
         <translation>选择模型要学习的任务。每个模板都自带所需的列、标签、清洗步骤、推荐参数和示例数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="105"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="109"/>
         <source>A template could not be loaded: {0}</source>
         <translation>有一个模板无法加载：{0}</translation>
     </message>
@@ -2388,43 +2388,43 @@ Most likely: {1}</source>
         <translation>文本分类（每行可有多个标签）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="149"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="153"/>
         <source>Sample data (first rows)</source>
         <translation>示例数据（前几行）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="158"/>
-        <location filename="../../workbench/gui/pages/template_page.py" line="208"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="162"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="212"/>
         <source>Use this template</source>
         <translation>使用此模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="199"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="203"/>
         <source>&lt;b&gt;Task:&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;任务：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="200"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="204"/>
         <source>&lt;b&gt;Columns:&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;列：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="201"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="205"/>
         <source>&lt;b&gt;Metrics:&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;评估指标：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="204"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="208"/>
         <source>&lt;b&gt;Labels:&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;标签：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="207"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="211"/>
         <source>This project uses this template</source>
         <translation>本项目正在使用此模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="227"/>
+        <location filename="../../workbench/gui/pages/template_page.py" line="231"/>
         <source>Reading the sample data</source>
         <translation>正在读取示例数据</translation>
     </message>
@@ -2906,6 +2906,36 @@ Most likely: {1}</source>
         <location filename="../../workbench/gui/pages/train_page.py" line="809"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="834"/>
+        <source>Preparing the base model</source>
+        <translation>正在准备基础模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="836"/>
+        <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
+        <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="839"/>
+        <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
+        <translation>在第 {0} 步提前停止：验证集{1}已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="843"/>
+        <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
+        <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="846"/>
+        <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
+        <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="850"/>
+        <source>Saved the trained model</source>
+        <translation>已保存训练好的模型</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="754"/>

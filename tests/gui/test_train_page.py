@@ -35,6 +35,19 @@ def test_live_curves_append_from_the_events_file(qtbot, session, tasks, sample_p
     log = page.log.toPlainText()
     assert "Accuracy 0.5000, Macro F1 0.2500, Macro F1 of the network alone 0.2000" in log
     assert "macro_f1" not in log
+    # the worker's log lines with a known code are worded by the page, in the interface language
+    ev.emit("log", level="info", code="early_stopping", step=20, metric="network_macro_f1", best=0.25,
+            best_step=10, evals=3, message="early stopping at step 20: validation network_macro_f1 ...")
+    ev.emit("log", level="info", code="linear_fit", rows=1234, ngrams=56789, seconds=2.5, message="fitted ...")
+    ev.emit("log", level="info", code="best_weights", step=10, message="kept the best weights ...")  # no figures
+    ev.emit("log", level="warning", message="VisualDL logs disabled: no space left")
+    qtbot.waitUntil(lambda: "VisualDL" in page.log.toPlainText(), timeout=5000)
+    log = page.log.toPlainText()
+    assert ("Stopped early at step 20: validation Macro F1 of the network alone has not improved on 0.2500 "
+            "(step 10) for 3 evaluations") in log
+    assert "Fitted the word-statistics part on 1,234 rows (56,789 character n-grams) in 2.5 s" in log
+    assert "info: kept the best weights ..." in log and "warning: VisualDL logs disabled: no space left" in log
+    assert "network_macro_f1" not in log
     assert page.progress.value() == 500
     assert "20" in page.progress_label.text()
     assert page.stop_button.isEnabled() and not page.resume_button.isEnabled()

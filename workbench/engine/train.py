@@ -225,7 +225,9 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
                         if self.evals_without_gain >= EARLY_STOPPING_PATIENCE and step < state.max_steps:
                             self.early_stopped_at = step
                             control.should_training_stop = True
-                            events.emit("log", level="info", message=(
+                            events.emit("log", level="info", code="early_stopping", step=step, metric=name,
+                                        best=self.best_value, best_step=self.best_step,
+                                        evals=self.evals_without_gain, message=(
                                 f"early stopping at step {step}: validation {name} has not improved on "
                                 f"{self.best_value:.4f} (step {self.best_step}) for {self.evals_without_gain} "
                                 "evaluations"))
@@ -288,7 +290,7 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
         if not ok:
             raise TrainingAborted(f"Quantised LoRA is not available here: {why}")
 
-    events.emit("log", level="info", message="preparing the base model")
+    events.emit("log", level="info", code="preparing_base", message="preparing the base model")
     base = prepare_base_model(job, run_dir, project, template)
     builtin = M.builtin_size(base)
     quant = None if job.quantization == "none" else f"weight_only_{job.quantization}"
@@ -327,7 +329,8 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
         # a resumed run reads its fitted linear part from the checkpoint
         fit = B.fit_linear_part(model, [f["input_ids"] for f in feats["train"]],
                                 [f["labels"] for f in feats["train"]], seed=job.seed)
-        events.emit("log", level="info", message=(
+        events.emit("log", level="info", code="linear_fit", rows=fit["rows"], ngrams=fit["features_seen"],
+                    seconds=fit["seconds"], message=(
             f"fitted the linear part on {fit['rows']} rows ({fit['features_seen']} n-grams) in {fit['seconds']} s"))
 
     classify_eval = None
@@ -445,14 +448,16 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
                         "early_stopped_at": callback.early_stopped_at}
         if best_step != last_step:
             M.load_checkpoint_weights(model, Path(best_ckpt) / "model_state")
-            events.emit("log", level="info", message=(
+            events.emit("log", level="info", code="best_weights", step=best_step, metric=best_metric[0],
+                        value=trainer.state.best_metric, message=(
                 f"kept the best weights: step {best_step}, validation {best_metric[0]} "
                 f"{trainer.state.best_metric:.4f}"))
     if classifier and B.has_linear_part(model) and feats["val"]:
         mix = B.part_scores(model, [f["input_ids"] for f in feats["val"]], [f["labels"] for f in feats["val"]],
                             list(template.labels))
         weights_info["linear_part"] = mix
-        events.emit("log", level="info", message=(
+        events.emit("log", level="info", code="part_scores", macro_f1=mix["macro_f1"],
+                    network=mix["network_alone"], linear=mix["linear_alone"], share=mix["linear_weight"], message=(
             f"validation macro-F1 {mix['macro_f1']:.4f} (network alone {mix['network_alone']:.4f}, linear part "
             f"alone {mix['linear_alone']:.4f}, linear share {mix['linear_weight']:g})"))
     final = run_dir / "final"
@@ -473,5 +478,5 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
 
         shutil.rmtree(final)
     os.replace(tmp, final)
-    events.emit("log", level="info", message="saved the trained model to final/")
+    events.emit("log", level="info", code="saved_final", message="saved the trained model to final/")
     return "completed", None

@@ -804,7 +804,7 @@ class TrainPage(QWidget):
             elif kind == "checkpoint":
                 self._append_log(self.tr("Saved checkpoint {0}").format(ev.get("path")))
             elif kind == "log":
-                self._append_log(f"{ev.get('level', 'info')}: {ev.get('message')}")
+                self._append_log(self._log_text(ev))
             elif kind == "end":
                 text = self.tr("Run ended: {0}").format(status_text(str(ev.get("status"))))
                 if ev.get("error"):
@@ -822,6 +822,35 @@ class TrainPage(QWidget):
         if completed and self.total_steps:
             self.progress.setValue(1000)
         self.curve_updated.emit(run_id, self.loss_plot.point_count("loss"))
+
+    def _log_text(self, ev: dict) -> str:
+        """A worker's log line in the interface language where its code is known (the engine's
+        own English text otherwise, as for messages from the libraries)."""
+        from .evaluate_page import metric_title
+
+        code = ev.get("code")
+        try:
+            if code == "preparing_base":
+                return self.tr("Preparing the base model")
+            if code == "linear_fit":
+                return self.tr("Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s").format(
+                    int(ev["rows"]), int(ev["ngrams"]), float(ev["seconds"]))
+            if code == "early_stopping":
+                return self.tr("Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) "
+                               "for {4} evaluations").format(int(ev["step"]), metric_title(str(ev["metric"])),
+                                                             float(ev["best"]), int(ev["best_step"]), int(ev["evals"]))
+            if code == "best_weights":
+                return self.tr("Kept the best weights: step {0}, validation {1} {2:.4f}").format(
+                    int(ev["step"]), metric_title(str(ev["metric"])), float(ev["value"]))
+            if code == "part_scores":
+                return self.tr("Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, "
+                               "its share {3:g})").format(float(ev["macro_f1"]), float(ev["network"]),
+                                                          float(ev["linear"]), float(ev["share"]))
+            if code == "saved_final":
+                return self.tr("Saved the trained model")
+        except (KeyError, TypeError, ValueError):
+            pass  # a line without its figures: the engine's own words below
+        return f"{ev.get('level', 'info')}: {ev.get('message')}"
 
     def _append_log(self, text: str) -> None:
         self.log.appendPlainText(text)
