@@ -2920,7 +2920,7 @@ Most likely: {1}</source>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="839"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
-        <translation>在第 {0} 步提前停止：验证集{1}已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
+        <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="843"/>
