@@ -35,7 +35,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
-def _train_sample_run(root: Path, size: str, steps: int, template_id: str = "finance_sentiment") -> tuple[Path, str]:
+def _train_sample_run(root: Path, base_model: str, steps: int, template_id: str = "finance_sentiment") -> tuple[Path, str]:
+    """A short real run of ``base_model`` on a template's sample (the model the benches measure)."""
     from workbench.core.jobs import JobSpec, write_job
     from workbench.core.project import prepare
     from workbench.core.runs import EventWriter
@@ -45,7 +46,7 @@ def _train_sample_run(root: Path, size: str, steps: int, template_id: str = "fin
     template = TemplateCatalog().get(template_id)
     project, _ = prepare(template, template.sample_path, root / template_id)
     job = JobSpec(project=str(project.root), template=template.id, task=template.task.value,
-                  base_model=f"builtin:{size}", method="full", max_steps=steps, eval_steps=10_000,
+                  base_model=base_model, method="full", max_steps=steps, eval_steps=10_000,
                   save_steps=10_000, logging_steps=1, batch_size=8, max_length=128, device="cpu")
     run_dir = project.runs_dir / "run-bench"
     write_job(run_dir, job)
@@ -98,7 +99,7 @@ def _generation(args) -> None:
     M.set_library_log_level("ERROR")
     tmp = Path(tempfile.mkdtemp(prefix="export-bench-gen-"))
     print(f"training builtin:{args.size} for {args.steps} steps on the finance_service_qa sample ...", flush=True)
-    project_dir, run_id = _train_sample_run(tmp, args.size, args.steps, "finance_service_qa")
+    project_dir, run_id = _train_sample_run(tmp, f"builtin:{args.size}", args.steps, "finance_service_qa")
     trained = resolve_trained_run(project_dir, run_id)
     out = tmp / "bundle"
     E.export_run(project_dir, run_id, out, formats=["static"], evaluate=False, check_script=False)
@@ -171,7 +172,7 @@ def _classification(args) -> None:
         project_dir, run_id = Path(args.project), args.run
     else:
         print(f"training builtin:{args.size} for {args.steps} steps on the finance_sentiment sample ...", flush=True)
-        project_dir, run_id = _train_sample_run(tmp, args.size, args.steps)
+        project_dir, run_id = _train_sample_run(tmp, f"builtin:{args.size}", args.steps)
     trained = resolve_trained_run(project_dir, run_id)
     template = TemplateCatalog().get(trained.template)
     if template.task.value != "classification":

@@ -49,29 +49,6 @@ PER_REQUEST = (1, 8, 32)
 SAMPLES = {"builtin": 2048, "llama": 256}  # a few seconds of load each
 
 
-def _train(root: Path, base_model: str) -> tuple[Path, str]:
-    from workbench.core.jobs import JobSpec, write_job
-    from workbench.core.project import prepare
-    from workbench.core.runs import EventWriter
-    from workbench.core.templates import TemplateCatalog
-    from workbench.engine.train import run_training
-
-    template = TemplateCatalog().get("finance_sentiment")
-    project, _ = prepare(template, template.sample_path, root / "project")
-    job = JobSpec(project=str(project.root), template=template.id, task=template.task.value, base_model=base_model,
-                  method="full", max_steps=4, eval_steps=10_000, save_steps=10_000, logging_steps=1, batch_size=8,
-                  max_length=128, device="cpu")
-    run_dir = project.runs_dir / "run-bench"
-    write_job(run_dir, job)
-    events = EventWriter(run_dir)
-    status, error = run_training(job, run_dir, events)
-    events.emit("end", status=status, error=error)
-    events.close()
-    if status != "completed":
-        raise SystemExit(f"training the bench model failed: {error}")
-    return project.root, run_dir.name
-
-
 def _make_bundle(root: Path, model: str) -> Path:
     """``builtin``: the built-in tiny classifier; ``llama``: the tests' tiny random Llama
     folder (2 layers of 64) fine-tuned a few steps as a classifier."""
@@ -85,7 +62,9 @@ def _make_bundle(root: Path, model: str) -> Path:
         base = str(make_model_folder("llama", root / "llama-base"))
     else:
         base = "builtin:tiny"
-    project, run = _train(root, base)
+    from export_bench import _train_sample_run
+
+    project, run = _train_sample_run(root, base, steps=4)
     out = root / "bundle"
     export_run(project, run, out, formats=["static"], evaluate=False, check_script=False, parity_rows=4)
     return out
