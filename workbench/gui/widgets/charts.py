@@ -154,6 +154,16 @@ class HistogramChart(BarChart):
         self.set_data(labels, list(counts), color)
 
 
+def _fixed_plot() -> pg.PlotWidget:
+    """A plot the user reads but does not pan, zoom or configure."""
+    plot = pg.PlotWidget()
+    plot.setBackground(None)
+    plot.setMouseEnabled(x=False, y=False)
+    plot.hideButtons()
+    plot.setMenuEnabled(False)
+    return plot
+
+
 class HeatMap(QWidget):
     """A labelled matrix (confusion matrix): colour by row share, count written in each cell."""
 
@@ -161,11 +171,7 @@ class HeatMap(QWidget):
         super().__init__(parent)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        self.plot = pg.PlotWidget()
-        self.plot.setBackground(None)
-        self.plot.setMouseEnabled(x=False, y=False)
-        self.plot.hideButtons()
-        self.plot.setMenuEnabled(False)
+        self.plot = _fixed_plot()
         self.plot.invertY(True)
         self.plot.setAspectLocked(False)
         lay.addWidget(self.plot)
@@ -223,11 +229,7 @@ class LabelBars(QWidget):
         super().__init__(parent)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        self.plot = pg.PlotWidget()
-        self.plot.setBackground(None)
-        self.plot.setMouseEnabled(x=False, y=False)
-        self.plot.hideButtons()
-        self.plot.setMenuEnabled(False)
+        self.plot = _fixed_plot()
         self.plot.setXRange(0, 1.04, padding=0)  # room for the tick label 1.0 at the right edge
         self.plot.getAxis("bottom").setTicks([[(v / 5, f"{v / 5:.1f}") for v in range(6)]])
         # the legend above the plot, not in it: bars reach 1.0 at the right edge
