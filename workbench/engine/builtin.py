@@ -208,20 +208,14 @@ def _classes():
         def forward(self, input_ids, attention_mask=None, labels=None, return_dict=None, **kwargs):
             if attention_mask is None:
                 attention_mask = paddle.ones_like(input_ids)
-            a, h2, h3, m1, m2, m3 = self._ngrams(input_ids, attention_mask)
-            total = ((self.unigram(a) * m1.unsqueeze(-1)).sum(axis=1)
-                     + (self.ngram(h2) * m2.unsqueeze(-1)).sum(axis=1)
-                     + (self.ngram(h3) * m3.unsqueeze(-1)).sum(axis=1))
-            count = (m1.sum(axis=1) + m2.sum(axis=1) + m3.sum(axis=1)).clip(min=1.0).unsqueeze(-1)
-            x = self.dropout(total / count)
-            x = self.dropout(F.relu(self.hidden(x)))  # ReLU: exact in every runtime (GELU differs in oneDNN/ONNX)
-            logits = self.score(x)
+            grams = self._ngrams(input_ids, attention_mask)
+            logits = self._network_logits(*grams)
             # the network's loss, in eval mode too: the validation curve follows the part that trains
             loss = self._loss(logits, labels) if labels is not None else None
             if self.has_linear and not self.training:
                 # the answer is the mixture of both parts' probabilities, returned as logits whose
                 # softmax (sigmoid for a multi-label head) is that mixture; training fits the network alone
-                lin = self._linear_logits(a, h2, h3, m1, m2, m3)
+                lin = self._linear_logits(*grams)
                 logits = mix_logits(logits, lin, self.linear_weight, self.multi_label)
             if return_dict is False:
                 return (loss, logits) if loss is not None else (logits,)
@@ -236,26 +230,31 @@ def _classes():
                                                           pos_weight=self.class_weight)
             return F.cross_entropy(logits, labels.reshape([-1]).astype("int64"), weight=self.class_weight)
 
+        @staticmethod
+        def _summed(unigram, ngram, a, h2, h3, m1, m2, m3):
+            """The rows of a character table and an n-gram table for the text's characters, bigrams
+            and trigrams, summed over the text."""
+            return ((unigram(a) * m1.unsqueeze(-1)).sum(axis=1) + (ngram(h2) * m2.unsqueeze(-1)).sum(axis=1)
+                    + (ngram(h3) * m3.unsqueeze(-1)).sum(axis=1))
+
+        def _network_logits(self, a, h2, h3, m1, m2, m3):
+            total = self._summed(self.unigram, self.ngram, a, h2, h3, m1, m2, m3)
+            count = (m1.sum(axis=1) + m2.sum(axis=1) + m3.sum(axis=1)).clip(min=1.0).unsqueeze(-1)
+            x = self.dropout(total / count)
+            x = self.dropout(F.relu(self.hidden(x)))  # ReLU: exact in every runtime (GELU differs in oneDNN/ONNX)
+            return self.score(x)
+
         def _linear_logits(self, a, h2, h3, m1, m2, m3):
             # sum over occurrences of idf * coef, divided by sqrt(sum of idf^2): the per-occurrence
-            # form of an L2-normalised TF-IDF vector (see linear_features), so no per-row counting
-            score = ((self.lin_unigram(a) * m1.unsqueeze(-1)).sum(axis=1)
-                     + (self.lin_ngram(h2) * m2.unsqueeze(-1)).sum(axis=1)
-                     + (self.lin_ngram(h3) * m3.unsqueeze(-1)).sum(axis=1))
-            norm = ((self.idf2_unigram(a) * m1.unsqueeze(-1)).sum(axis=1)
-                    + (self.idf2_ngram(h2) * m2.unsqueeze(-1)).sum(axis=1)
-                    + (self.idf2_ngram(h3) * m3.unsqueeze(-1)).sum(axis=1))
+            # form of an L2-normalised TF-IDF vector (see _tfidf), so no per-row counting
+            score = self._summed(self.lin_unigram, self.lin_ngram, a, h2, h3, m1, m2, m3)
+            norm = self._summed(self.idf2_unigram, self.idf2_ngram, a, h2, h3, m1, m2, m3)
             return score / paddle.sqrt(norm.clip(min=1e-12)) + self.lin_bias
 
         def part_logits(self, input_ids, attention_mask):
-            """(network logits, linear-part logits) in eval mode: what the mixture weight is tuned on."""
-            keep = self.has_linear
-            self.has_linear = False
-            try:
-                deep = self(input_ids=input_ids, attention_mask=attention_mask).logits
-            finally:
-                self.has_linear = keep
-            return deep, self._linear_logits(*self._ngrams(input_ids, attention_mask))
+            """(network logits, linear-part logits): what part_scores and the tests compare."""
+            grams = self._ngrams(input_ids, attention_mask)
+            return self._network_logits(*grams), self._linear_logits(*grams)
 
         def _ngrams(self, input_ids, attention_mask):
             """Character ids, bigram and trigram buckets, and their masks."""
