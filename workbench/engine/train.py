@@ -325,6 +325,7 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
                                             user_format=user_format, max_length=job.max_length)
     if not feats["train"]:
         raise TrainingAborted("The training split is empty. Prepare the data again with more rows.")
+    val_ids, val_targets = [f["input_ids"] for f in feats["val"]], [f["labels"] for f in feats["val"]]
     if classifier and B.has_linear_part(model) and not job.resume_from:
         # a resumed run reads its fitted linear part from the checkpoint
         fit = B.fit_linear_part(model, [f["input_ids"] for f in feats["train"]],
@@ -354,9 +355,7 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
                 res = D.classification_metrics(truth, preds, template.labels)
                 out = {"accuracy": res["accuracy"], "macro_f1": res["macro_f1"]}
             if B.has_linear_part(m):
-                out["network_macro_f1"] = B.part_scores(m, [f["input_ids"] for f in feats["val"]],
-                                                        [f["labels"] for f in feats["val"]],
-                                                        list(template.labels))["network_alone"]
+                out["network_macro_f1"] = B.part_scores(m, val_ids, val_targets, list(template.labels))["network_alone"]
             return out
 
     has_eval = bool(feats["val"])
@@ -453,8 +452,7 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
                 f"kept the best weights: step {best_step}, validation {best_metric[0]} "
                 f"{trainer.state.best_metric:.4f}"))
     if classifier and B.has_linear_part(model) and feats["val"]:
-        mix = B.part_scores(model, [f["input_ids"] for f in feats["val"]], [f["labels"] for f in feats["val"]],
-                            list(template.labels))
+        mix = B.part_scores(model, val_ids, val_targets, list(template.labels))
         weights_info["linear_part"] = mix
         events.emit("log", level="info", code="part_scores", macro_f1=mix["macro_f1"],
                     network=mix["network_alone"], linear=mix["linear_alone"], share=mix["linear_weight"], message=(
