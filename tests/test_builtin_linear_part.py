@@ -4,6 +4,7 @@ with the network by a weight tuned on the validation rows."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -47,28 +48,65 @@ def fitted(tmp_path_factory):
     return model, tok, feats, info
 
 
-def test_the_graph_computes_the_fitted_logistic_regression(fitted):
+def _reference(model, ids, targets, test_ids):
+    """scikit-learn's own sublinear TF-IDF (TfidfTransformer) over the model's hashed n-gram counts,
+    the features found in fewer than two training rows dropped, and its logistic regression."""
+    from sklearn.feature_extraction.text import TfidfTransformer
     from sklearn.linear_model import LogisticRegression
 
     from workbench.engine.baseline import LOGREG_C
 
+    vocab, buckets = model.config.vocab_size, model.config.ngram_buckets
+    counts = B.linear_counts(ids, vocab, buckets)
+    keep = np.flatnonzero(np.bincount(counts.indices, minlength=counts.shape[1]) >= B.LINEAR_MIN_DF)
+    tfidf = TfidfTransformer(sublinear_tf=True).fit(counts[:, keep])
+    ref = LogisticRegression(C=LOGREG_C, max_iter=2000, class_weight="balanced", random_state=0)
+    ref.fit(tfidf.transform(counts[:, keep]), targets)
+    return ref.predict_proba(tfidf.transform(B.linear_counts(test_ids, vocab, buckets)[:, keep]))
+
+
+def test_the_graph_computes_the_fitted_logistic_regression(fitted):
     model, tok, feats, info = fitted
-    assert info["rows"] == len(feats) and info["features_seen"] > 100
-    ids = [f["input_ids"] for f in feats]
-    counts = B.linear_counts(ids, model.config.vocab_size, model.config.ngram_buckets)
-    df = np.bincount(counts.indices, minlength=counts.shape[1])
-    idf = (np.log((1.0 + len(ids)) / (1.0 + df)) + 1.0).astype(np.float32)
-    x = B._tfidf(counts, idf)
-    y = np.array([f["labels"] for f in feats])
-    ref = LogisticRegression(C=LOGREG_C, max_iter=2000, class_weight="balanced", random_state=0).fit(x, y)
+    assert info["rows"] == len(feats) and info["features_seen"] > info["features_used"] > 100
     test = D.build_classifier_features(tok, _cases(50, 1), LABELS, user_format="{text}", max_length=96)
+    # texts that repeat characters and n-grams: the graph counts each feature's occurrences (1 + ln c)
+    test += D.build_classifier_features(tok, [{"text": "撬锁撬锁撬锁盗走盗走现金，撬锁", "label": "盗窃"},
+                                              {"text": "骗" * 30, "label": "诈骗"}],
+                                        LABELS, user_format="{text}", max_length=96)
     test_ids = [f["input_ids"] for f in test]
     _, lin = B.part_probabilities(model, test_ids)
-    x_test = B._tfidf(B.linear_counts(test_ids, model.config.vocab_size, model.config.ngram_buckets), idf)
-    expected = ref.predict_proba(x_test)  # over the three labels seen in training
-    assert np.allclose(lin[:, :3], expected, atol=1e-4)
+    expected = _reference(model, [f["input_ids"] for f in feats], [f["labels"] for f in feats], test_ids)
+    assert np.allclose(lin[:, :3], expected, atol=1e-4)  # over the three labels seen in training
     assert lin[:, 3].max() < 1e-6  # a label without training rows is never answered
     assert (lin.argmax(1) == np.array([f["labels"] for f in test])).mean() > 0.9
+    # a batch of one row and a batch of all rows agree (the counts ignore the padding)
+    one = np.concatenate([B.part_probabilities(model, [i])[1] for i in test_ids[-4:]])
+    assert np.allclose(one, lin[-4:], atol=1e-6)
+
+
+def test_a_model_saved_before_sublinear_tf_keeps_its_answers(fitted, tmp_path):
+    """Models saved without ``linear_tf`` weigh a feature by its count: loading them must not
+    switch them to 1 + ln(count)."""
+    model, tok, feats, _ = fitted
+    model.save_pretrained(str(tmp_path), save_checkpoint_format="legacy", safe_serialization=True)
+    cfg = json.loads((tmp_path / "config.json").read_text(encoding="utf-8"))
+    assert cfg["linear_tf"] == "sublinear"
+    del cfg["linear_tf"]
+    (tmp_path / "config.json").write_text(json.dumps(cfg), encoding="utf-8")
+    old = B.load_classifier(tmp_path, for_training=False)
+    assert not old.sublinear
+    ids = [f["input_ids"] for f in feats[:40]]
+    _, lin = B.part_probabilities(old, ids)
+    counts = B.linear_counts(ids, old.config.vocab_size, old.config.ngram_buckets)
+    x = B.linear_design(counts, np.ones(counts.shape[1], dtype=np.float32), sublinear=False)
+    table = np.concatenate([old.lin_unigram.weight.numpy(), old.lin_ngram.weight.numpy()])
+    idf = np.sqrt(np.concatenate([old.idf2_unigram.weight.numpy(), old.idf2_ngram.weight.numpy()]).ravel())
+    # the count form: sum of idf x coef over occurrences over sqrt(sum of idf^2 over occurrences)
+    norm = np.sqrt(np.asarray(counts @ (idf ** 2)).ravel())
+    logits = np.asarray(counts @ table) / norm[:, None] + old.lin_bias.numpy()
+    expected = np.exp(logits - logits.max(1, keepdims=True))
+    assert np.allclose(lin, expected / expected.sum(1, keepdims=True), atol=1e-4)
+    assert x.shape == counts.shape
 
 
 def test_eval_mode_answers_the_mixture_and_training_the_network_alone(fitted):

@@ -311,7 +311,7 @@ def head_probabilities(model, tokenizer, prompts: Sequence[str], *, max_length: 
     batched forward pass over the prompts, no label scoring. ``progress(done, total)``."""
     import paddle
 
-    from .builtin import probabilities_from_logits
+    from .builtin import eval_rows, probabilities_from_logits
 
     pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
     collator = DataCollator(pad_id)
@@ -323,14 +323,17 @@ def head_probabilities(model, tokenizer, prompts: Sequence[str], *, max_length: 
     model.eval()
     try:
         with paddle.no_grad():
-            for start in range(0, len(order), batch_size):
-                idx = order[start:start + batch_size]
+            start = 0
+            while start < len(order):
+                longest = len(encoded[order[min(start + batch_size, len(order)) - 1]])
+                idx = order[start:start + eval_rows(model, longest, batch_size)]
+                start += len(idx)
                 batch = collator([{"input_ids": encoded[i]} for i in idx])
                 logits = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).logits
                 for i, row in zip(idx, probabilities_from_logits(model, logits).numpy().tolist()):
                     probs[i] = row
                 if progress:
-                    progress(min(start + batch_size, len(order)), len(order))
+                    progress(start, len(order))
     finally:
         if was_training:
             model.train()

@@ -342,8 +342,16 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
         truth = [str(r.get("label", "")) for r in val]
         sets = [list(r.get("labels") or []) for r in val]
 
+        linear_probs = []  # the fitted linear part's validation answers, the same at every evaluation
+
         def classify_eval(m):
             m = m if m is not None else model
+            if B.has_linear_part(m):
+                scores = B.part_scores(m, val_ids, val_targets, list(template.labels),
+                                       linear=linear_probs[0] if linear_probs else None)
+                linear_probs[:] = [scores.pop("linear_probabilities")]
+                keep = ("micro_f1", "macro_f1", "subset_accuracy") if multi_label else ("accuracy", "macro_f1")
+                return {**{k: scores[k] for k in keep}, "network_macro_f1": scores["network_alone"]}
             if multi_label:  # at 0.5 while training; evaluation tunes the threshold on this split
                 probs = D.head_probabilities(m, tokenizer, prompts, max_length=job.max_length)
                 res = MX.multi_label_report(sets, MX.label_sets_from_probabilities(probs, template.labels, 0.5),
@@ -354,8 +362,6 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
                 preds = D.classify(m, tokenizer, prompts, template.labels, max_length=job.max_length)
                 res = D.classification_metrics(truth, preds, template.labels)
                 out = {"accuracy": res["accuracy"], "macro_f1": res["macro_f1"]}
-            if B.has_linear_part(m):
-                out["network_macro_f1"] = B.part_scores(m, val_ids, val_targets, list(template.labels))["network_alone"]
             return out
 
     has_eval = bool(feats["val"])
@@ -453,6 +459,7 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
                 f"{trainer.state.best_metric:.4f}"))
     if classifier and B.has_linear_part(model) and feats["val"]:
         mix = B.part_scores(model, val_ids, val_targets, list(template.labels))
+        mix = {k: mix[k] for k in ("linear_weight", "macro_f1", "network_alone", "linear_alone")}
         weights_info["linear_part"] = mix
         events.emit("log", level="info", code="part_scores", macro_f1=mix["macro_f1"],
                     network=mix["network_alone"], linear=mix["linear_alone"], share=mix["linear_weight"], message=(
