@@ -159,8 +159,8 @@ def _classification(args) -> None:
     import numpy as np
     import paddle
 
-    from workbench.core.templates import TemplateCatalog
     from workbench.core.trained import resolve_trained_run
+    from workbench.engine import builtin as B
     from workbench.engine import data as D
     from workbench.engine import export as E
     from workbench.engine import models as M
@@ -174,8 +174,8 @@ def _classification(args) -> None:
         print(f"training builtin:{args.size} for {args.steps} steps on the finance_sentiment sample ...", flush=True)
         project_dir, run_id = _train_sample_run(tmp, f"builtin:{args.size}", args.steps)
     trained = resolve_trained_run(project_dir, run_id)
-    template = TemplateCatalog().get(trained.template)
-    if template.task.value != "classification":
+    task = trained.spec  # the run's own task: its labels and prompt
+    if task.task.value != "classification":
         raise SystemExit("this bench measures a classification run")
 
     out = tmp / "bundle"
@@ -186,13 +186,19 @@ def _classification(args) -> None:
 
     model, tokenizer = load_trained(trained)
     records = D.read_jsonl(trained.project.split_path("test"))[: args.samples]
-    prompts = D.build_prompts(tokenizer, records, system=system_prompt(template), user_format=template.prompt.user)
-    labels = list(template.labels)
-    _, label_len = E.label_table(tokenizer, labels)
+    system, user_format = D.prompt_spec(model, system_prompt(task), task.user_format, task.input_roles)
+    prompts = D.build_prompts(tokenizer, records, system=system, user_format=user_format)
+    labels = list(task.labels)
     max_length = trained.job.max_length
+    if B.is_classifier(model):  # a classification head (the built-in classifier): one pass, no label scoring
+        label_len, eager = 0, E._head_probs_layer(model)
+        engine = lambda p: D.head_probabilities(model, tokenizer, [p], max_length=max_length)  # noqa: E731
+    else:
+        _, label_len = E.label_table(tokenizer, labels)
+        eager = E._label_scorer_layer(model, tokenizer, labels)
+        engine = lambda p: D.label_log_likelihoods(model, tokenizer, [p], labels, max_length=max_length)  # noqa: E731
     singles = [b for b in E.batches_for_classification(tokenizer, prompts, max_length, label_len, batch_size=1)]
 
-    eager = E._label_scorer_layer(model, tokenizer, labels)
     eager.eval()
     predictor = E.create_predictor(out / "static" / "model", onednn=onednn)
     for x in singles[:2]:  # warm-up
@@ -207,8 +213,7 @@ def _classification(args) -> None:
         E.run_predictor(plain, x)
     plain_ms = _median_ms(lambda x: E.run_predictor(plain, x), singles, args.repeat)
     eager_ms = _median_ms(lambda x: E.run_eager(eager, x), singles, args.repeat)
-    engine_ms = _median_ms(lambda p: D.label_log_likelihoods(model, tokenizer, [p], labels, max_length=max_length),
-                           prompts, 1)
+    engine_ms = _median_ms(engine, prompts, 1)
 
     n_params = sum(int(np.prod(p.shape)) for p in model.parameters())
     print()
