@@ -13,9 +13,9 @@ import pytest
 paddle = pytest.importorskip("paddle")
 pytest.importorskip("paddleformers")
 
-from workbench.core.jobs import JobSpec, write_job  # noqa: E402
+from trained_factory import train_run  # noqa: E402
 from workbench.core.project import SplitSettings, prepare  # noqa: E402
-from workbench.core.runs import EventWriter, read_events  # noqa: E402
+from workbench.core.runs import read_events  # noqa: E402
 from workbench.core.labels import LabelChoice  # noqa: E402
 from workbench.core.templates import TemplateCatalog  # noqa: E402
 from workbench.core.trained import resolve_trained_run  # noqa: E402
@@ -106,7 +106,7 @@ def test_batched_pass_matches_one_by_one_and_training_learns(folder):
 def test_early_stopping_keeps_the_best_weights(tmp_path):
     """A learning rate of ~0 never improves the validation macro-F1: training stops after
     three evaluations without gain, final/ holds the first evaluated weights, 'last' the last."""
-    from workbench.engine.train import EARLY_STOPPING_PATIENCE, run_training
+    from workbench.engine.train import EARLY_STOPPING_PATIENCE
 
     template = TemplateCatalog().get("medical_triage")
     src = tmp_path / "queries.csv"
@@ -115,16 +115,8 @@ def test_early_stopping_keeps_the_best_weights(tmp_path):
     pd.DataFrame(_queries(240, 3)).rename(columns={"text": "主诉", "label": "科室"}).to_csv(src, index=False)
     project, _ = prepare(template, src, tmp_path / "p", labels=LabelChoice(source="data"),
                          split=SplitSettings(train=0.7, val=0.15, test=0.15, seed=0))
-    job = JobSpec(project=str(project.root), template=template.id, task="classification", base_model="builtin:tiny",
-                  method="full", max_steps=40, eval_steps=2, save_steps=2, logging_steps=1, batch_size=16,
-                  max_length=64, learning_rate=1e-9, warmup_ratio=0.0, device="cpu", seed=1)
-    run_dir = project.runs_dir / "run-es"
-    write_job(run_dir, job)
-    events = EventWriter(run_dir)
-    status, error = run_training(job, run_dir, events)
-    events.emit("end", status=status, error=error)
-    events.close()
-    assert status == "completed", error
+    run_dir = train_run(project, "run-es", steps=40, eval_steps=2, batch_size=16, max_length=64,
+                        learning_rate=1e-9, warmup_ratio=0.0, seed=1)
     evals = [e for e in read_events(run_dir) if e["event"] == "eval"]
     assert len(evals) == EARLY_STOPPING_PATIENCE + 1 and all("macro_f1" in e["metrics"] for e in evals)
     info = json.loads((run_dir / "final" / "workbench_run.json").read_text(encoding="utf-8"))

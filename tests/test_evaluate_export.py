@@ -23,6 +23,7 @@ from model_factory import FAMILIES, make_model_folder  # noqa: E402
 
 from workbench.cli import main as cli_main  # noqa: E402
 from workbench.core.errors import WorkbenchError  # noqa: E402
+from trained_factory import train_run  # noqa: E402
 from workbench.core.jobs import JobSpec, write_job  # noqa: E402
 from workbench.core.project import Project, SplitSettings, prepare  # noqa: E402
 from workbench.core.runs import EventWriter, write_pid  # noqa: E402
@@ -58,20 +59,8 @@ def projects(tmp_path_factory):
 
 
 def _train(project: Project, *, base_model: str, method: str, steps: int = 4, save_steps: int = 2) -> Path:
-    from workbench.engine.train import run_training
-
-    template = TemplateCatalog().get(project.config.template)
-    job = JobSpec(project=str(project.root), template=template.id, task=template.task.value, base_model=base_model,
-                  method=method, max_steps=steps, eval_steps=steps, save_steps=save_steps, logging_steps=1,
-                  batch_size=8, max_length=128, learning_rate=5e-3, device="cpu", seed=3)
-    run_dir = project.runs_dir / f"run-{method}-{Path(base_model).name.replace(':', '-')}"
-    write_job(run_dir, job)
-    events = EventWriter(run_dir)
-    status, error = run_training(job, run_dir, events)
-    events.emit("end", status=status, error=error)
-    events.close()
-    assert status == "completed", error
-    return run_dir
+    return train_run(project, f"run-{method}-{Path(base_model).name.replace(':', '-')}", steps=steps,
+                     save_steps=save_steps, base_model=base_model, method=method)
 
 
 @pytest.fixture(scope="module")

@@ -19,26 +19,12 @@ from test_io_shapes import cail_like, coded_rows  # noqa: E402
 from test_labels import DEPARTMENTS, hospital_export  # noqa: E402
 
 from workbench.cli import main as cli_main  # noqa: E402
-from workbench.core.jobs import JobSpec, write_job  # noqa: E402
+from trained_factory import train_run  # noqa: E402
 from workbench.core.project import Project  # noqa: E402
-from workbench.core.runs import EventWriter  # noqa: E402
 
 
 def _train(project: Project, steps: int = 4) -> str:
-    from workbench.engine.train import run_training
-
-    task = project.task
-    job = JobSpec(project=str(project.root), template=task.template, task=task.task.value,
-                  base_model="builtin:tiny", method="full", max_steps=steps, eval_steps=steps, save_steps=steps,
-                  logging_steps=1, batch_size=8, max_length=96, learning_rate=5e-3, device="cpu", seed=3)
-    run_dir = project.runs_dir / "run-own"
-    write_job(run_dir, job)
-    events = EventWriter(run_dir)
-    status, error = run_training(job, run_dir, events)
-    events.emit("end", status=status, error=error)
-    events.close()
-    assert status == "completed", error
-    return run_dir.name
+    return train_run(project, "run-own", steps=steps, save_steps=steps, max_length=96).name
 
 
 def _isolated(args, cwd) -> subprocess.CompletedProcess:

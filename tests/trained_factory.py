@@ -27,21 +27,29 @@ def user_frame(template_id: str) -> pd.DataFrame:
 
 
 def trained_project(template_id: str, base: Path) -> Project:
-    from workbench.engine.train import run_training
-
     template = TemplateCatalog().get(template_id)
     src = base / f"{template_id}-export.csv"
     user_frame(template_id).to_csv(src, index=False, encoding="gb18030")
     project, _ = prepare(template, src, base / template_id, mapping=USER_COLUMNS[template_id],
                          split=SplitSettings(train=0.8, val=0.1, test=0.1, seed=1))
-    job = JobSpec(project=str(project.root), template=template.id, task=template.task.value,
-                  base_model="builtin:tiny", method="full", max_steps=4, eval_steps=4, save_steps=4,
+    train_run(project, RUN, save_steps=4)
+    return project
+
+
+def train_run(project: Project, name: str, *, steps: int = 4, **job) -> Path:
+    """A real short run of the project (the built-in tiny model by default) in ``runs/<name>``,
+    trained in this process; ``job`` overrides the JobSpec's fields."""
+    from workbench.engine.train import run_training
+
+    task = project.task
+    fields = dict(base_model="builtin:tiny", method="full", max_steps=steps, eval_steps=steps, save_steps=2,
                   logging_steps=1, batch_size=8, max_length=128, learning_rate=5e-3, device="cpu", seed=3)
-    run_dir = project.runs_dir / RUN
-    write_job(run_dir, job)
+    spec = JobSpec(project=str(project.root), template=task.template, task=task.task.value, **{**fields, **job})
+    run_dir = project.runs_dir / name
+    write_job(run_dir, spec)
     events = EventWriter(run_dir)
-    status, error = run_training(job, run_dir, events)
+    status, error = run_training(spec, run_dir, events)
     events.emit("end", status=status, error=error)
     events.close()
     assert status == "completed", error
-    return project
+    return run_dir
