@@ -2,7 +2,8 @@
 import pandas as pd
 from PySide6.QtCore import Qt
 
-from workbench.gui.pages.data_page import DataPage, change_window
+from workbench.gui.pages.data.display import change_window
+from workbench.gui.pages.data_page import DataPage
 
 
 def _page(qtbot, session, tasks, root):

@@ -196,7 +196,7 @@ class TemplatePage(QWidget):
             card.set_selected(tid == template_id)
         self.name_label.setText(localized(spec.name))
         self.desc_label.setText(localized(spec.description))
-        from .data_page import role_name  # the names the Data and Evaluate pages use
+        from .data.display import role_name  # the names the Data and Evaluate pages use
         from .evaluate_page import metric_title
 
         facts = [
