@@ -85,16 +85,16 @@ def test_the_graph_computes_the_fitted_logistic_regression(fitted):
 
 
 def test_a_model_saved_before_sublinear_tf_keeps_its_answers(fitted, tmp_path):
-    """Models saved without ``linear_tf`` weigh a feature by its count: loading them must not
-    switch them to 1 + ln(count)."""
+    """Models saved without ``linear_tf`` / ``linear_mix`` weigh a feature by its count and mix the
+    parts' probabilities arithmetically: loading them must not switch them to the new forms."""
     model, tok, feats, _ = fitted
     model.save_pretrained(str(tmp_path), save_checkpoint_format="legacy", safe_serialization=True)
     cfg = json.loads((tmp_path / "config.json").read_text(encoding="utf-8"))
-    assert cfg["linear_tf"] == "sublinear"
-    del cfg["linear_tf"]
+    assert cfg["linear_tf"] == "sublinear" and cfg["linear_mix"] == "geometric"
+    del cfg["linear_tf"], cfg["linear_mix"]
     (tmp_path / "config.json").write_text(json.dumps(cfg), encoding="utf-8")
     old = B.load_classifier(tmp_path, for_training=False)
-    assert not old.sublinear
+    assert not old.sublinear and not old.geometric
     ids = [f["input_ids"] for f in feats[:40]]
     _, lin = B.part_probabilities(old, ids)
     counts = B.linear_counts(ids, old.config.vocab_size, old.config.ngram_buckets)
@@ -114,13 +114,22 @@ def test_eval_mode_answers_the_mixture_and_training_the_network_alone(fitted):
     batch = D.DataCollator(tok.pad_token_id)(feats[:16])
     model.eval()
     deep, lin = model.part_logits(batch["input_ids"], batch["attention_mask"])
+    p_lin, p_deep = (paddle.nn.functional.softmax(x, -1).numpy().astype(np.float64) for x in (lin, deep))
     for weight in (0.0, 0.3, 1.0):
         model.linear_weight = weight
         probs = B.probabilities_from_logits(model, model(input_ids=batch["input_ids"],
                                                          attention_mask=batch["attention_mask"]).logits).numpy()
-        mix = weight * paddle.nn.functional.softmax(lin, -1).numpy() + \
-            (1 - weight) * paddle.nn.functional.softmax(deep, -1).numpy()
-        assert np.allclose(probs, mix, atol=1e-5)
+        # the weighted geometric mean of both parts' probabilities, renormalised
+        mix = p_lin ** weight * p_deep ** (1 - weight)
+        assert np.allclose(probs, mix / mix.sum(1, keepdims=True), atol=1e-5)
+        assert np.allclose(B.mix_probabilities(model, p_deep, p_lin), probs, atol=1e-5)
+        assert model.geometric
+        model.geometric = False  # the arithmetic mean of the models saved before
+        probs = B.probabilities_from_logits(model, model(input_ids=batch["input_ids"],
+                                                         attention_mask=batch["attention_mask"]).logits).numpy()
+        assert np.allclose(probs, weight * p_lin + (1 - weight) * p_deep, atol=1e-5)
+        assert np.allclose(B.mix_probabilities(model, p_deep, p_lin), probs, atol=1e-5)
+        model.geometric = True
     # the loss is the network's in eval mode too (the validation curve of the part that trains)
     eval_loss = float(model(**batch).loss)
     net_loss = float(paddle.nn.functional.cross_entropy(deep, batch["labels"].reshape([-1]),
@@ -168,4 +177,6 @@ def test_multi_label_linear_part(tmp_path):
     deep, linl = model.part_logits(batch["input_ids"], batch["attention_mask"])
     sig = paddle.nn.functional.sigmoid
     w = B.LINEAR_WEIGHT
-    assert np.allclose(probs, w * sig(linl).numpy() + (1 - w) * sig(deep).numpy(), atol=1e-5)
+    # each label's log-odds: the weighted mean of both parts' log-odds
+    assert np.allclose(probs, sig(w * linl + (1 - w) * deep).numpy(), atol=1e-5)
+    assert np.allclose(B.mix_probabilities(model, sig(deep).numpy(), sig(linl).numpy()), probs, atol=1e-4)
