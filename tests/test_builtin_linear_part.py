@@ -84,6 +84,20 @@ def test_the_graph_computes_the_fitted_logistic_regression(fitted):
     assert np.allclose(one, lin[-4:], atol=1e-6)
 
 
+def test_long_texts_are_scored_in_smaller_batches(fitted, monkeypatch):
+    model, tok, feats, _ = fitted
+    ids = [f["input_ids"] for f in feats[:30]]
+    deep, lin = B.part_probabilities(model, ids)
+    monkeypatch.setattr(B, "COMPARE_BUDGET", (2 * 40) ** 2 * 3)  # three rows of 40 ids at a time
+    lengths = [len(x) for x in ids]
+    batches = list(B.eval_batches(model, lengths, 256))
+    assert sorted(i for b in batches for i in b) == list(range(len(ids))) and len(batches) > 1
+    assert all(len(b) <= max(1, B.COMPARE_BUDGET // (2 * max(lengths[i] for i in b)) ** 2) for b in batches)
+    assert len(list(B.eval_batches(model, lengths, 256, linear=False))) == 1  # the network alone: no comparison
+    small_deep, small_lin = B.part_probabilities(model, ids)
+    assert np.allclose(small_lin, lin, atol=1e-6) and np.allclose(small_deep, deep, atol=1e-6)
+
+
 def test_a_model_saved_before_sublinear_tf_keeps_its_answers(fitted, tmp_path):
     """Models saved without ``linear_tf`` / ``linear_mix`` weigh a feature by its count and mix the
     parts' probabilities arithmetically: loading them must not switch them to the new forms."""
@@ -98,7 +112,6 @@ def test_a_model_saved_before_sublinear_tf_keeps_its_answers(fitted, tmp_path):
     ids = [f["input_ids"] for f in feats[:40]]
     _, lin = B.part_probabilities(old, ids)
     counts = B.linear_counts(ids, old.config.vocab_size, old.config.ngram_buckets)
-    x = B.linear_design(counts, np.ones(counts.shape[1], dtype=np.float32), sublinear=False)
     table = np.concatenate([old.lin_unigram.weight.numpy(), old.lin_ngram.weight.numpy()])
     idf = np.sqrt(np.concatenate([old.idf2_unigram.weight.numpy(), old.idf2_ngram.weight.numpy()]).ravel())
     # the count form: sum of idf x coef over occurrences over sqrt(sum of idf^2 over occurrences)
@@ -106,7 +119,10 @@ def test_a_model_saved_before_sublinear_tf_keeps_its_answers(fitted, tmp_path):
     logits = np.asarray(counts @ table) / norm[:, None] + old.lin_bias.numpy()
     expected = np.exp(logits - logits.max(1, keepdims=True))
     assert np.allclose(lin, expected / expected.sum(1, keepdims=True), atol=1e-4)
-    assert x.shape == counts.shape
+    # linear_design's count form is the same computation: its rows times the coefficients
+    coef = np.divide(table, idf[:, None], out=np.zeros_like(table), where=idf[:, None] > 0)
+    x = B.linear_design(counts, idf, sublinear=False)
+    assert np.allclose(np.asarray(x @ coef) + old.lin_bias.numpy(), logits, atol=1e-4)
 
 
 def test_eval_mode_answers_the_mixture_and_training_the_network_alone(fitted):

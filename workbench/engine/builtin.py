@@ -545,12 +545,20 @@ def fit_linear_part(model, id_lists: Sequence[Sequence[int]], targets: Sequence,
             "seconds": round(time.perf_counter() - started, 2)}
 
 
-def eval_rows(model, longest: int, batch_size: int) -> int:
-    """Rows per eval batch whose texts are up to ``longest`` ids long: the sublinear linear part
-    compares every n-gram of a row with every other, so long texts (legal cases) go fewer at a time."""
-    if not (has_linear_part(model) and getattr(model, "sublinear", False)):
-        return batch_size
-    return max(1, min(batch_size, COMPARE_BUDGET // max(1, (2 * longest) ** 2)))
+def eval_batches(model, lengths: Sequence[int], batch_size: int, *, linear: bool = True):
+    """The rows' indices in eval batches, shortest texts first (less padding): up to ``batch_size``
+    rows, fewer where the model's sublinear linear part runs (``linear``), which compares every
+    n-gram of a row with every other, so long texts (legal cases) go fewer at a time."""
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    compare = linear and has_linear_part(model) and getattr(model, "sublinear", False)
+    start = 0
+    while start < len(order):
+        rows = batch_size
+        if compare:  # sorted: the candidate batch's last row is its longest
+            longest = lengths[order[min(start + batch_size, len(order)) - 1]]
+            rows = max(1, min(batch_size, COMPARE_BUDGET // max(1, (2 * longest) ** 2)))
+        yield order[start:start + rows]
+        start += rows
 
 
 def part_probabilities(model, id_lists: Sequence[Sequence[int]], batch_size: int = 256, linear=None):
@@ -561,19 +569,13 @@ def part_probabilities(model, id_lists: Sequence[Sequence[int]], batch_size: int
     import paddle.nn.functional as F
 
     squash = F.sigmoid if model.multi_label else (lambda t: F.softmax(t, axis=-1))
-    order = sorted(range(len(id_lists)), key=lambda i: len(id_lists[i]))
     deep = np.zeros((len(id_lists), model.config.num_labels), dtype=np.float32)
     lin = np.zeros_like(deep) if linear is None else linear
     was_training = model.training
     model.eval()
     try:
         with paddle.no_grad():
-            start = 0
-            while start < len(order):
-                longest = len(id_lists[order[min(start + batch_size, len(order)) - 1]])
-                idx = order[start:start + (batch_size if linear is not None else
-                                           eval_rows(model, longest, batch_size))]
-                start += len(idx)
+            for idx in eval_batches(model, [len(x) for x in id_lists], batch_size, linear=linear is None):
                 width = max(1, max(len(id_lists[i]) for i in idx))
                 ids = np.zeros((len(idx), width), dtype=np.int64)
                 mask = np.zeros_like(ids)

@@ -311,29 +311,26 @@ def head_probabilities(model, tokenizer, prompts: Sequence[str], *, max_length: 
     batched forward pass over the prompts, no label scoring. ``progress(done, total)``."""
     import paddle
 
-    from .builtin import eval_rows, probabilities_from_logits
+    from .builtin import eval_batches, probabilities_from_logits
 
     pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
     collator = DataCollator(pad_id)
     encoded = [_shrink_prompt(encode_prompt(tokenizer, p), max_length) or [tokenizer.eos_token_id] for p in prompts]
-    # similar lengths in a batch: less padding (the order is restored below)
-    order = sorted(range(len(encoded)), key=lambda i: len(encoded[i]))
+    # batches of similar lengths (less padding); the rows' order is restored below
     probs: list[list[float] | None] = [None] * len(encoded)
     was_training = model.training
     model.eval()
     try:
         with paddle.no_grad():
-            start = 0
-            while start < len(order):
-                longest = len(encoded[order[min(start + batch_size, len(order)) - 1]])
-                idx = order[start:start + eval_rows(model, longest, batch_size)]
-                start += len(idx)
+            done = 0
+            for idx in eval_batches(model, [len(x) for x in encoded], batch_size):
+                done += len(idx)
                 batch = collator([{"input_ids": encoded[i]} for i in idx])
                 logits = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).logits
                 for i, row in zip(idx, probabilities_from_logits(model, logits).numpy().tolist()):
                     probs[i] = row
                 if progress:
-                    progress(start, len(order))
+                    progress(done, len(encoded))
     finally:
         if was_training:
             model.train()

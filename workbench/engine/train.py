@@ -335,14 +335,13 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
             f"fitted the linear part on {fit['rows']} rows ({fit['features_seen']} n-grams) in {fit['seconds']} s"))
 
     classify_eval = None
+    linear_probs: list = []  # the fitted linear part's validation answers, the same at every evaluation
     if task == "classification" and records["val"]:
         # a classification head reads every validation row in one batched pass; label scoring is slower
         val = records["val"] if classifier else records["val"][:EVAL_CLASSIFY_LIMIT]
         prompts = D.build_prompts(tokenizer, val, system=system, user_format=user_format)
         truth = [str(r.get("label", "")) for r in val]
         sets = [list(r.get("labels") or []) for r in val]
-
-        linear_probs = []  # the fitted linear part's validation answers, the same at every evaluation
 
         def classify_eval(m):
             m = m if m is not None else model
@@ -458,7 +457,8 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
                 f"kept the best weights: step {best_step}, validation {best_metric[0]} "
                 f"{trainer.state.best_metric:.4f}"))
     if classifier and B.has_linear_part(model) and feats["val"]:
-        mix = B.part_scores(model, val_ids, val_targets, list(template.labels))
+        mix = B.part_scores(model, val_ids, val_targets, list(template.labels),
+                            linear=linear_probs[0] if linear_probs else None)
         mix = {k: mix[k] for k in ("linear_weight", "macro_f1", "network_alone", "linear_alone")}
         weights_info["linear_part"] = mix
         events.emit("log", level="info", code="part_scores", macro_f1=mix["macro_f1"],
