@@ -101,6 +101,59 @@ def test_op_cancelled_after_its_work_ended_drops_the_result(qtbot, tasks):
     assert got == []
 
 
+def test_op_frees_what_its_work_holds_on_the_ui_thread(qtbot, tasks, monkeypatch):
+    # On a loaded machine the worker thread can be descheduled right after it reports, while
+    # the UI thread handles the result and deletes the operation. What the work and its
+    # callbacks captured (pages, widgets) must not then be freed by the worker: a QObject
+    # destroyed off the UI thread crashes Qt (a segfault seen once in the GUI tests).
+    import gc
+    import threading
+    import time
+
+    from workbench.gui import tasks as T
+
+    freed = []
+
+    class Held:
+        def __del__(self):
+            freed.append(threading.get_ident())
+
+    original = T._Runnable.run
+
+    def descheduled_run(self):
+        original(self)
+        time.sleep(0.5)
+
+    monkeypatch.setattr(T._Runnable, "run", descheduled_run)
+    gc.disable()  # freed when the last reference goes, not at a collection on some thread
+    try:
+        _run_twice(qtbot, tasks, Held, freed)
+    finally:
+        gc.enable()
+
+
+def _run_twice(qtbot, tasks, Held, freed):
+    import threading
+
+    for fails in (False, True):
+        freed.clear()
+        held = Held()
+
+        def work(ctx, h=held, fails=fails):
+            if fails:
+                raise DataError("The file has no rows. Choose another file.")
+            return 1
+
+        op = tasks.op(work, "t").on_success(lambda r, h=held: None)
+        del held, work
+        with qtbot.waitSignal(op.finished, timeout=10000):
+            op.run()
+        del op
+        qtbot.waitUntil(lambda: bool(freed), timeout=5000)
+        assert freed == [threading.get_ident()]
+        tasks.wait(10000)
+
+
 def test_table_view_over_a_million_rows_reads_only_what_it_shows(qtbot):
     from PySide6.QtWidgets import QTableView
 

@@ -5,7 +5,10 @@
 
 The function runs on a QThreadPool thread and gets an :class:`OpContext` for progress and
 cancellation; results, errors and progress come back as queued signals, so every slot
-runs on the UI thread. An error becomes a dialog that says what happened and what to do
+runs on the UI thread, and what the work captured and returned is released there too
+(see ``BackgroundOp._on_done``).
+
+An error becomes a dialog that says what happened and what to do
 (the messages of :class:`~workbench.core.errors.WorkbenchError` are written that way);
 a cancelled operation ends quietly.
 """
@@ -51,10 +54,9 @@ class OpContext:
 
 
 class _Signals(QObject):
+    # made and connected on the UI thread; the worker only emits (the result waits on the op)
     progressed = Signal(float, str)
-    # one tuple (result, exception, cancelled): a bare None in a queued Signal(object)
-    # argument trips a reference-count bug in some PySide6 versions
-    done = Signal(object)
+    done = Signal()
 
 
 class _Runnable(QRunnable):
@@ -64,16 +66,20 @@ class _Runnable(QRunnable):
         self._op = op
 
     def run(self) -> None:  # worker thread
-        op = self._op
+        op, self._op = self._op, None
         try:
-            result = op._fn(op.ctx)
+            payload = (op._fn(op.ctx), None, op.ctx.cancelled())
         except OpCancelled:
-            op._signals.done.emit((None, None, True))
+            payload = (None, None, True)
         except BaseException as exc:  # reported on the UI thread
             exc.__wb_traceback__ = traceback.format_exc()  # type: ignore[attr-defined]
-            op._signals.done.emit((None, exc, op.ctx.cancelled()))
-        else:
-            op._signals.done.emit((result, None, op.ctx.cancelled()))
+            # the traceback's frames hold what the work held: kept, they would be freed by
+            # whichever thread the garbage collector next runs on
+            payload = (None, exc.with_traceback(None), op.ctx.cancelled())
+        # handed over before the UI thread hears of it, so this thread holds no last reference
+        op._payload, signals = payload, op._signals
+        del payload, op
+        signals.done.emit()
 
 
 class BackgroundOp(QObject):
@@ -91,7 +97,8 @@ class BackgroundOp(QObject):
         self.title = title
         self._fn = fn
         self.ctx = OpContext(self)
-        self._signals = _Signals()
+        self._payload: tuple = (None, None, True)  # (result, exception, cancelled), set by the worker
+        self._signals = _Signals(self)  # a child: Qt deletes it with the op, on the UI thread
         self._signals.progressed.connect(self._on_progress, Qt.ConnectionType.QueuedConnection)
         self._signals.done.connect(self._on_done, Qt.ConnectionType.QueuedConnection)
         self._show_progress = False
@@ -135,9 +142,15 @@ class BackgroundOp(QObject):
         self.progressed.emit(fraction, message)
         self.manager._progress(self)
 
-    @Slot(object)
-    def _on_done(self, payload: tuple) -> None:
-        result, exc, was_cancelled = payload
+    @Slot()
+    def _on_done(self) -> None:
+        result, exc, was_cancelled = self._payload
+        # the work, its callbacks and its result are freed here, on the UI thread: the op <->
+        # context cycle is collected by whichever thread the garbage collector runs on. That
+        # cycle stays, holding nothing but this wrapper until Qt has deleted the op: a
+        # wrapper freed from inside its own deleteLater crashes PySide.
+        success, failure = self._success, self._failure
+        self._fn, self._payload, self._success, self._failure = None, (None, None, True), [], None
         # cancelled after the work ended but before its result got here: the result is stale
         # (a newer operation replaced it), so it is dropped like any cancelled one
         was_cancelled = was_cancelled or self.ctx.cancelled()
@@ -148,12 +161,12 @@ class BackgroundOp(QObject):
                 self.cancelled.emit()
             elif exc is not None:
                 self.failed.emit(exc)
-                if self._failure is not None:
-                    self._failure(exc)
+                if failure is not None:
+                    failure(exc)
                 else:
                     self.manager.show_error(self.title, exc)
             else:
-                for cb in self._success:
+                for cb in success:
                     cb(result)
                 self.succeeded.emit(result)
         finally:
