@@ -78,7 +78,7 @@ def main() -> int:
     wait(lambda: data.cleaned_df is not None and bool(data.stats))
     data.tabs.setCurrentIndex(1)
     ops = [s.op for s in data.recipe.steps]
-    data.steps_table.selectRow(ops.index("mask_pii") if "mask_pii" in ops else 0)
+    data.steps.steps_table.selectRow(ops.index("mask_pii") if "mask_pii" in ops else 0)
     shot("2-data")
 
     train = w.show_step("train")

@@ -253,520 +253,414 @@
 <context>
     <name>DataPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="48"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="20"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="49"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="21"/>
         <source>Label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="50"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="22"/>
         <source>Instruction / question</source>
         <translation>指令 / 问题</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="51"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="23"/>
         <source>Extra input</source>
         <translation>补充输入</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="52"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="24"/>
         <source>Answer / output</source>
         <translation>回答 / 输出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="63"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="35"/>
         <source>Choose the column that holds “{0}”: it is required.</source>
         <translation>请选择存放“{0}”的列：这一项是必需的。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="65"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="37"/>
         <source>The column “{0}” is not in this file; choose another one.</source>
         <translation>文件中没有“{0}”这一列，请选择其他列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="67"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="39"/>
         <source>The column “{0}” is already used for “{1}”; each column can hold one thing only.</source>
         <translation>“{0}”列已用于“{1}”；每一列只能对应一项。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="70"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="42"/>
         <source>This template has no field “{0}”.</source>
         <translation>此模板没有“{0}”这一项。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="72"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="44"/>
         <source>No rows are left after cleaning. Check the mapping and loosen the cleaning steps.</source>
         <translation>清洗后没有剩下任何行。请检查列映射并放宽清洗步骤。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="74"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="46"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="75"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="47"/>
         <source>The labels have fewer than two different values after cleaning (found: {0}). Classification needs at least two: check the column chosen for “{1}”.</source>
         <translation>清洗后标签只有不到两种取值（找到：{0}）。分类至少需要两种：请检查为“{1}”选择的列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="78"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="50"/>
         <source>{0} rows have labels outside the template&apos;s set ({1}). Add them as other spellings in the step “{2}”, or drop rows with other labels.</source>
         <translation>有 {0} 行的标签不在模板的标签集中（{1}）。请在“{2}”步骤中把它们添加为其他写法，或删除带有其他标签的行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="82"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="54"/>
         <source>{0} of {1} rows have labels outside the template&apos;s set; your data has its own ({2}). On the Labels tab, use the labels found in your data.</source>
         <translation>{1} 行中有 {0} 行的标签不在模板的标签集中；你的数据有自己的标签（{2}）。请在“标签”页中使用数据中的标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="86"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="58"/>
         <source>Labels with fewer than {0} rows after cleaning were dropped: {1}. Lower the least rows per label on the Labels tab, or add rows.</source>
         <translation>清洗后少于 {0} 行的标签已删除：{1}。请在“标签”页调低每个标签的最少行数，或补充数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="89"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="61"/>
         <source>Every row&apos;s “{0}” is empty: choose the column that holds it.</source>
         <translation>所有行的“{0}”都为空：请选择存放它的列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="91"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="63"/>
         <source>{0} rows have an empty “{1}”; the step “{2}” on it removes them.</source>
         <translation>有 {0} 行的“{1}”为空；对它使用“{2}”步骤可以删除这些行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="100"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="72"/>
         <source>JSON (Alpaca)</source>
         <translation>JSON（Alpaca）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="101"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="73"/>
         <source>JSON (ShareGPT)</source>
         <translation>JSON（ShareGPT）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="102"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="74"/>
         <source>JSON (chat messages)</source>
         <translation>JSON（对话消息）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="103"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="75"/>
         <source>JSON (src/tgt)</source>
         <translation>JSON（src/tgt）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="114"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="86"/>
         <source>UTF-8 with BOM</source>
         <translation>UTF-8（带 BOM）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="287"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="108"/>
         <source>Import a file…</source>
         <translation>导入文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="289"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="555"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="110"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="302"/>
         <source>No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window.</source>
         <translation>还没有数据：请导入 CSV、Excel、JSON/JSONL 或 Parquet 文件，或把文件拖到窗口上。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="296"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="117"/>
         <source>Save and prepare the data</source>
         <translation>保存并准备数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="298"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="119"/>
         <source>Writes the cleaned, split data into the project so that training can start.</source>
         <translation>把清洗并划分好的数据写入项目，之后即可开始训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="318"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="139"/>
         <source>Imported data</source>
         <translation>导入的原始数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="319"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="140"/>
         <source>After cleaning</source>
         <translation>清洗后的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="322"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="143"/>
         <source>Filter rows containing…</source>
         <translation>筛选包含以下内容的行…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="326"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="672"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="147"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="419"/>
         <source>in all columns</source>
         <translation>所有列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="355"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="176"/>
         <source>Columns</source>
         <translation>列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="356"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1074"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="179"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="685"/>
         <source>Cleaning</source>
         <translation>清洗</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="357"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="180"/>
         <source>Mapping</source>
         <translation>列对应</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="361"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="184"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="377"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="200"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="384"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="207"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="394"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="467"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="217"/>
         <source>Column</source>
         <translation>列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="399"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="557"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="222"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="304"/>
         <source>Import data to see its columns.</source>
         <translation>导入数据后即可查看各列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="402"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="225"/>
         <source>Text length (characters)</source>
         <translation>文本长度（字符）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="403"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="764"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="226"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="511"/>
         <source>Most frequent values</source>
         <translation>最常见的取值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="415"/>
-        <source>Step</source>
-        <translation>步骤</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="415"/>
-        <source>Rows dropped</source>
-        <translation>删除的行</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="415"/>
-        <source>Cells changed</source>
-        <translation>修改的单元格</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="429"/>
-        <source>Add step</source>
-        <translation>添加步骤</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="439"/>
-        <source>Remove the selected step</source>
-        <translation>删除选中的步骤</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="443"/>
-        <source>Move the step up</source>
-        <translation>上移该步骤</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="447"/>
-        <source>Move the step down</source>
-        <translation>下移该步骤</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="463"/>
-        <source>Affected rows (before → after)</source>
-        <translation>受影响的行（处理前 → 处理后）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="467"/>
-        <source>Row</source>
-        <translation>行</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="467"/>
-        <source>Before</source>
-        <translation>处理前</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="467"/>
-        <source>After</source>
-        <translation>处理后</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="487"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="234"/>
         <source>Tell Workbench which column of your file plays which part. Required parts are marked *.</source>
         <translation>告诉 Workbench 文件中的哪一列对应哪一部分。必填部分标有 *。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="506"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="253"/>
         <source>Training %</source>
         <translation>训练 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="506"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="253"/>
         <source>Validation %</source>
         <translation>验证 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="506"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="253"/>
         <source>Test %</source>
         <translation>测试 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="517"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="264"/>
         <source>The same number gives the same split every time.</source>
         <translation>相同的数字每次得到相同的划分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="518"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="265"/>
         <source>Random seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="523"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="270"/>
         <source>The model learns from the training rows, is checked on the validation rows while it trains, and is measured on the test rows, which it never sees. For classification every label is split in the same proportions.</source>
         <translation>模型从训练数据中学习，训练过程中用验证数据检查，最后用它从未见过的测试数据衡量效果。分类任务中每个标签都按相同比例划分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="593"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="340"/>
         <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
         <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="594"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="341"/>
         <source>Import a data file</source>
         <translation>导入数据文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="600"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="347"/>
         <source>No template chosen</source>
         <translation>未选择模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="601"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="348"/>
         <source>Choose a template first: it says which columns the data needs.</source>
         <translation>请先选择模板：模板决定了数据需要哪些列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="629"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="376"/>
         <source>{0} · {1} rows · {2} columns · {3}</source>
         <translation>{0} · {1} 行 · {2} 列 · {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="634"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="381"/>
         <source>{0}
 Shown from the project&apos;s copy of it, taken when the data was prepared.</source>
         <translation>{0}
 显示的是准备数据时保存在项目中的副本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="651"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="398"/>
         <source>Reading {0}</source>
         <translation>正在读取 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="688"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="435"/>
         <source>{0} rows</source>
         <translation>{0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="690"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="437"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="724"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="471"/>
         <source>Sorting and filtering</source>
         <translation>正在排序和筛选</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="745"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="492"/>
         <source>Computing column statistics</source>
         <translation>正在计算列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="754"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="501"/>
         <source>{0} rows · {1} missing or blank ({2:.1%}) · {3} distinct values · average length {4:.0f}, longest {5} characters</source>
         <translation>{0} 行 · {1} 个缺失或空白（{2:.1%}）· {3} 个不同取值 · 平均长度 {4:.0f}，最长 {5} 个字符</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="764"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="511"/>
         <source>Label distribution</source>
         <translation>标签分布</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="787"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="534"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="809"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="556"/>
         <source>map {0}</source>
         <translation>对应“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="821"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="568"/>
         <source>Import a data file first; then choose which column holds what.</source>
         <translation>请先导入数据文件，再选择每一列的用途。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="833"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="580"/>
         <source>Fix the mapping above; cleaning and preparing wait for it.</source>
         <translation>请先修正上面的列对应关系，清洗和准备数据需要它。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="839"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="586"/>
         <source>The mapping is complete.</source>
         <translation>列对应关系已完整。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="899"/>
-        <source>add {0}</source>
-        <translation>添加“{0}”</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="908"/>
-        <source>remove {0}</source>
-        <translation>删除“{0}”</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="917"/>
-        <source>move {0}</source>
-        <translation>移动“{0}”</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="925"/>
-        <source>switch on {0}</source>
-        <translation>开启“{0}”</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="925"/>
-        <source>switch off {0}</source>
-        <translation>关闭“{0}”</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="950"/>
-        <source>change {0}</source>
-        <translation>修改“{0}”</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="982"/>
-        <source>Select a step to see and change its settings.</source>
-        <translation>选择一个步骤以查看和修改它的设置。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1003"/>
-        <source>(row dropped)</source>
-        <translation>（该行已删除）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1016"/>
-        <source>Affected rows (before → after): {0} of them shown</source>
-        <translation>受影响的行（处理前 → 处理后）：显示其中 {0} 行</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1017"/>
-        <source>Affected rows: none in this data</source>
-        <translation>受影响的行：这份数据中没有</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1061"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="672"/>
         <source>{0} rows imported → {1} rows after cleaning.</source>
         <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1072"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="683"/>
         <source>Cleaning failed</source>
         <translation>清洗失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1090"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="701"/>
         <source>The three parts add up to {0:g}%; they must add up to 100%.</source>
         <translation>三部分合计 {0:g}%，必须等于 100%。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1093"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="704"/>
         <source>The training part cannot be empty.</source>
         <translation>训练部分不能为空。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1099"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="710"/>
         <source>About {0} training, {1} validation and {2} test rows.</source>
         <translation>约 {0} 行用于训练、{1} 行用于验证、{2} 行用于测试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1102"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="713"/>
         <source>The split is valid.</source>
         <translation>划分比例有效。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1127"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="738"/>
         <source>The split is not valid</source>
         <translation>划分比例无效</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1153"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="764"/>
         <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
         <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1157"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="768"/>
         <source>Preparing the data</source>
         <translation>正在准备数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="300"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="121"/>
         <source>Save as template…</source>
         <translation>另存为模板…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="302"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="123"/>
         <source>Saves this project&apos;s labels, prompt, cleaning and settings, with a small cleaned sample, as a template your organisation can start from.</source>
         <translation>把本项目的标签、提示词、清洗步骤和设置连同一小份清洗后的样例数据保存为模板，供本单位以后直接使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="360"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="183"/>
         <source>Labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="364"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="187"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1178"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="789"/>
         <source>change the labels</source>
         <translation>修改标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1187"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="798"/>
         <source>edit the prompt</source>
         <translation>编辑提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="1216"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="827"/>
         <source>Saving the template</source>
         <translation>正在保存模板</translation>
     </message>
@@ -2019,12 +1913,12 @@ Most likely: {1}</source>
 <context>
     <name>OpProgress</name>
     <message>
-        <location filename="../../workbench/gui/tasks.py" line="323"/>
+        <location filename="../../workbench/gui/tasks.py" line="336"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/tasks.py" line="357"/>
+        <location filename="../../workbench/gui/tasks.py" line="370"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
@@ -2307,19 +2201,132 @@ Most likely: {1}</source>
     </message>
 </context>
 <context>
+    <name>StepsPanel</name>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="46"/>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="46"/>
+        <source>Rows dropped</source>
+        <translation>删除的行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="46"/>
+        <source>Cells changed</source>
+        <translation>修改的单元格</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="61"/>
+        <source>Add step</source>
+        <translation>添加步骤</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="71"/>
+        <source>Remove the selected step</source>
+        <translation>删除选中的步骤</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="75"/>
+        <source>Move the step up</source>
+        <translation>上移该步骤</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="79"/>
+        <source>Move the step down</source>
+        <translation>下移该步骤</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="95"/>
+        <source>Affected rows (before → after)</source>
+        <translation>受影响的行（处理前 → 处理后）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="99"/>
+        <source>Row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="99"/>
+        <source>Column</source>
+        <translation>列</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="99"/>
+        <source>Before</source>
+        <translation>处理前</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="99"/>
+        <source>After</source>
+        <translation>处理后</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="162"/>
+        <source>Select a step to see and change its settings.</source>
+        <translation>选择一个步骤以查看和修改它的设置。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="183"/>
+        <source>(row dropped)</source>
+        <translation>（该行已删除）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="194"/>
+        <source>Affected rows (before → after): {0} of them shown</source>
+        <translation>受影响的行（处理前 → 处理后）：显示其中 {0} 行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="195"/>
+        <source>Affected rows: none in this data</source>
+        <translation>受影响的行：这份数据中没有</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="217"/>
+        <source>add {0}</source>
+        <translation>添加“{0}”</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="226"/>
+        <source>remove {0}</source>
+        <translation>删除“{0}”</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="235"/>
+        <source>move {0}</source>
+        <translation>移动“{0}”</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="243"/>
+        <source>switch on {0}</source>
+        <translation>开启“{0}”</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="243"/>
+        <source>switch off {0}</source>
+        <translation>关闭“{0}”</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="268"/>
+        <source>change {0}</source>
+        <translation>修改“{0}”</translation>
+    </message>
+</context>
+<context>
     <name>TaskManager</name>
     <message>
-        <location filename="../../workbench/gui/tasks.py" line="169"/>
+        <location filename="../../workbench/gui/tasks.py" line="182"/>
         <source>The computer ran out of memory. Close other programs or use a smaller file, then try again.</source>
         <translation>电脑内存不足。请关闭其他程序或使用更小的文件，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/tasks.py" line="172"/>
+        <location filename="../../workbench/gui/tasks.py" line="185"/>
         <source>A file could not be read or written: {0}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
         <translation>无法读取或写入文件：{0}。请确认文件存在、您有权限打开、磁盘没有写满，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/tasks.py" line="175"/>
+        <location filename="../../workbench/gui/tasks.py" line="188"/>
         <source>Something unexpected went wrong: {0}: {1}. Try again; if it happens again, send the details below to your support contact.</source>
         <translation>发生了意外错误：{0}：{1}。请重试；如果再次出现，请把下面的详细信息发给技术支持。</translation>
     </message>
@@ -2327,12 +2334,12 @@ Most likely: {1}</source>
 <context>
     <name>TaskProgressWidget</name>
     <message>
-        <location filename="../../workbench/gui/tasks.py" line="262"/>
+        <location filename="../../workbench/gui/tasks.py" line="275"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/tasks.py" line="306"/>
+        <location filename="../../workbench/gui/tasks.py" line="319"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>

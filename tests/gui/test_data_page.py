@@ -17,14 +17,14 @@ def _page(qtbot, session, tasks, root):
 def test_project_data_is_shown_cleaned_and_counted(qtbot, session, tasks, sample_project):
     page = _page(qtbot, session, tasks, sample_project)
     assert page.table_model.rowCount() == len(page.raw) == 869
-    assert len(page.reports) == page.steps_table.rowCount() == len(page.recipe.steps)
+    assert len(page.reports) == page.steps.steps_table.rowCount() == len(page.recipe.steps)
     # every step shows rows dropped / cells changed; drop_empty drops rows
     row = [s.op for s in page.recipe.steps].index("drop_empty")
-    assert int(page.steps_table.item(row, 1).text()) > 0
-    page.steps_table.selectRow(row)
-    assert page.examples_table.rowCount() > 0
-    assert page.examples_table.item(0, 3).text()  # "(row dropped)"
-    assert "→" in page.clean_summary.text()
+    assert int(page.steps.steps_table.item(row, 1).text()) > 0
+    page.steps.steps_table.selectRow(row)
+    assert page.steps.examples_table.rowCount() > 0
+    assert page.steps.examples_table.item(0, 3).text()  # "(row dropped)"
+    assert "→" in page.steps.summary.text()
     qtbot.waitUntil(lambda: bool(page.stats), timeout=10000)
 
 
@@ -33,7 +33,7 @@ def test_disable_step_then_undo_redo(qtbot, session, tasks, sample_project):
     rows_before = len(page.cleaned_df)
     row = [s.op for s in page.recipe.steps].index("normalize_labels")
     with qtbot.waitSignal(page.cleaned, timeout=30000):
-        page.steps_table.item(row, 0).setCheckState(Qt.CheckState.Unchecked)
+        page.steps.steps_table.item(row, 0).setCheckState(Qt.CheckState.Unchecked)
     assert page.recipe.steps[row].enabled is False
     assert len(page.cleaned_df) > rows_before
     with qtbot.waitSignal(page.cleaned, timeout=30000):
@@ -47,23 +47,23 @@ def test_disable_step_then_undo_redo(qtbot, session, tasks, sample_project):
 def test_edit_step_params_and_add_remove(qtbot, session, tasks, sample_project):
     page = _page(qtbot, session, tasks, sample_project)
     row = [s.op for s in page.recipe.steps].index("length_filter")
-    page.steps_table.selectRow(row)
-    params = page.params_editor.current()
+    page.steps.steps_table.selectRow(row)
+    params = page.steps.params_editor.current()
     assert params["column"] == "text"
     with qtbot.waitSignal(page.cleaned, timeout=30000):
-        page._on_params_editor_edited({**params, "min_chars": 60})
+        page.steps.params_editor.params_edited.emit({**params, "min_chars": 60})
     assert page.recipe.steps[row].params["min_chars"] == 60
     assert page.reports[row].rows_in - page.reports[row].rows_out > 3
     # an invalid value is refused with an inline message, nothing pushed
     n = page.undo_stack.count()
-    page._on_params_editor_edited({**params, "min_chars": 50, "max_chars": 10})
-    assert page.params_message.text() and page.undo_stack.count() == n
+    page.steps.params_editor.params_edited.emit({**params, "min_chars": 50, "max_chars": 10})
+    assert page.steps.params_message.text() and page.undo_stack.count() == n
     with qtbot.waitSignal(page.cleaned, timeout=30000):
-        page.add_step("replace")
+        page.steps.add_step("replace")
     assert page.recipe.steps[-1].op == "replace"
-    page.steps_table.selectRow(len(page.recipe.steps) - 1)
+    page.steps.steps_table.selectRow(len(page.recipe.steps) - 1)
     with qtbot.waitSignal(page.cleaned, timeout=30000):
-        page.remove_step()
+        page.steps.remove_step()
     assert page.recipe.steps[-1].op != "replace"
 
 

@@ -33,11 +33,11 @@ def test_unticking_drop_rows_with_other_labels_does_not_crash(qtbot, session, ta
     the rest of the click to a deleted widget (a segmentation fault)."""
     page = _data_page(qtbot, session, tasks, sample_project)
     row = [s.op for s in page.recipe.steps].index("normalize_labels")
-    page.steps_table.selectRow(row)
+    page.steps.steps_table.selectRow(row)
     for value in (False, True):
-        box = next(w for w in page.params_editor.findChildren(QCheckBox)
-                   if page.params_editor.form.labelForField(w) is not None
-                   and "other labels" in page.params_editor.form.labelForField(w).text())
+        box = next(w for w in page.steps.params_editor.findChildren(QCheckBox)
+                   if page.steps.params_editor.form.labelForField(w) is not None
+                   and "other labels" in page.steps.params_editor.form.labelForField(w).text())
         reveal(box)
         assert box.isVisible() and box.isChecked() is not value
         with qtbot.waitSignal(page.cleaned, timeout=30000):
@@ -60,7 +60,7 @@ def test_a_new_project_starts_clean_after_another_one(qtbot, session, tasks, sam
     assert "complete" not in page.mapping_general.text()
     assert page.mapping_general.text()  # it says what to do: import a file first
     assert not page.prepare_button.isEnabled()
-    assert page.steps_table.rowCount() == len(page.recipe.steps) and page.reports == []
+    assert page.steps.steps_table.rowCount() == len(page.recipe.steps) and page.reports == []
 
 
 def test_mapping_problems_speak_of_the_fields_as_the_page_names_them(qtbot, session, tasks, tmp_path):
@@ -110,12 +110,12 @@ def test_compared_runs_differ_in_settings_named_as_the_page_names_them(qtbot, se
 def test_the_cleaning_step_form_names_the_fields_not_their_ids(qtbot, session, tasks, sample_project):
     page = _data_page(qtbot, session, tasks, sample_project)
     row = [s.op for s in page.recipe.steps].index("mask_pii")
-    page.steps_table.selectRow(row)
-    texts = [w.text() for w in page.params_editor.findChildren(QCheckBox)]
+    page.steps.steps_table.selectRow(row)
+    texts = [w.text() for w in page.steps.params_editor.findChildren(QCheckBox)]
     assert "Text" in texts and "Label" in texts and "text" not in texts and "label" not in texts
-    columns = {page.examples_table.item(r, 1).text() for r in range(page.examples_table.rowCount())}
+    columns = {page.steps.examples_table.item(r, 1).text() for r in range(page.steps.examples_table.rowCount())}
     assert columns and columns <= {"Text", "Label"}, columns
-    assert page.params_editor.current()["columns"] == ["text"]  # the values stay the ids
+    assert page.steps.params_editor.current()["columns"] == ["text"]  # the values stay the ids
 
 
 def test_chinese_chart_labels_are_shown_whole(qtbot):

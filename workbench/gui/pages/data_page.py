@@ -11,20 +11,17 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
     QComboBox, QDoubleSpinBox, QFormLayout, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-    QMenu, QPushButton, QSpinBox, QSplitter, QTableView,
-    QTableWidget, QTableWidgetItem, QTabWidget, QToolButton, QVBoxLayout, QWidget, QAbstractItemView,
+    QPushButton, QSpinBox, QSplitter, QTableView,
+    QTabWidget, QToolButton, QVBoxLayout, QWidget, QAbstractItemView,
 )
 
-from ...core.cleaning import STEPS, Recipe, Step, StepReport
-from ...core.cleaning.steps import parse_params
-from ...core.errors import WorkbenchError
+from ...core.cleaning import Recipe, StepReport
 from ...core.labels import LabelChoice, choice_from_recipe, default_min_rows, template_choice
 from ...core.mapping import check_mapping, suggest_mapping
 from ...core.project import SplitSettings
@@ -35,14 +32,11 @@ from ..resources import icon
 from ..session import ProjectSession
 from ..tasks import BackgroundOp, TaskManager
 from ..widgets.charts import BarChart, HistogramChart
-from ..widgets.step_editor import StepParamsEditor
 from .data.command_line import CommandLineBox, prepare_args
-from .data.display import (
-    SnippetDelegate, change_window, column_stats, encoding_name, format_name, html_snippet, problem_text, role_name,
-    step_title,
-)
+from .data.display import column_stats, encoding_name, format_name, problem_text, role_name
 from .data.labels_editor import LabelsEditor
 from .data.prompt_editor import PromptEditor
+from .data.steps_panel import StepsPanel
 
 
 class StateCommand(QUndoCommand):
@@ -180,7 +174,9 @@ class DataPage(QWidget):
         # side tabs
         self.tabs = QTabWidget()
         self.tabs.addTab(self._build_stats_tab(), self.tr("Columns"))
-        self.tabs.addTab(self._build_cleaning_tab(), self.tr("Cleaning"))
+        self.steps = StepsPanel()
+        self.steps.steps_edited.connect(self._push_recipe)
+        self.tabs.addTab(self.steps, self.tr("Cleaning"))
         self.tabs.addTab(self._build_mapping_tab(), self.tr("Mapping"))
         self.labels_editor = LabelsEditor()
         self.labels_editor.choice_edited.connect(self._on_labels_editor_choice_edited)
@@ -230,82 +226,6 @@ class DataPage(QWidget):
         self.values_chart = BarChart(self.tr("Most frequent values"))
         v.addWidget(self.length_chart, 1)
         v.addWidget(self.values_chart, 1)
-        return w
-
-    def _build_cleaning_tab(self) -> QWidget:
-        w = QWidget()
-        v = QVBoxLayout(w)
-        self.clean_summary = QLabel()
-        self.clean_summary.setWordWrap(True)
-        v.addWidget(self.clean_summary)
-        self.steps_table = QTableWidget(0, 3)
-        self.steps_table.setHorizontalHeaderLabels([self.tr("Step"), self.tr("Rows dropped"), self.tr("Cells changed")])
-        self.steps_table.verticalHeader().setVisible(False)
-        self.steps_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.steps_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.steps_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.steps_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.steps_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        self.steps_table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        self.steps_table.itemChanged.connect(self._on_steps_table_item_changed)
-        self.steps_table.currentCellChanged.connect(self._on_steps_table_current_changed)
-        v.addWidget(self.steps_table, 2)
-        buttons = QHBoxLayout()
-        self.add_step_button = QToolButton()
-        self.add_step_button.setIcon(icon("add"))
-        self.add_step_button.setText(self.tr("Add step"))
-        self.add_step_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.add_step_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        menu = QMenu(self.add_step_button)
-        for op in STEPS:
-            a = menu.addAction(step_title(op))
-            a.triggered.connect(lambda _=False, o=op: self.add_step(o))
-        self.add_step_button.setMenu(menu)
-        self.remove_step_button = QToolButton()
-        self.remove_step_button.setIcon(icon("remove"))
-        self.remove_step_button.setToolTip(self.tr("Remove the selected step"))
-        self.remove_step_button.clicked.connect(self.remove_step)
-        self.up_button = QToolButton()
-        self.up_button.setIcon(icon("up"))
-        self.up_button.setToolTip(self.tr("Move the step up"))
-        self.up_button.clicked.connect(lambda: self.move_step(-1))
-        self.down_button = QToolButton()
-        self.down_button.setIcon(icon("down"))
-        self.down_button.setToolTip(self.tr("Move the step down"))
-        self.down_button.clicked.connect(lambda: self.move_step(1))
-        for b in (self.add_step_button, self.remove_step_button, self.up_button, self.down_button):
-            buttons.addWidget(b)
-        buttons.addStretch(1)
-        v.addLayout(buttons)
-        self.step_title_label = QLabel()
-        self.step_title_label.setObjectName("sectionTitle")
-        v.addWidget(self.step_title_label)
-        self.params_editor = StepParamsEditor()
-        self.params_editor.params_edited.connect(self._on_params_editor_edited)
-        v.addWidget(self.params_editor)
-        self.params_message = QLabel()
-        self.params_message.setObjectName("warning")
-        self.params_message.setWordWrap(True)
-        v.addWidget(self.params_message)
-        self.examples_label = QLabel(self.tr("Affected rows (before → after)"))
-        self.examples_label.setObjectName("sectionTitle")
-        v.addWidget(self.examples_label)
-        self.examples_table = QTableWidget(0, 4)
-        self.examples_table.setHorizontalHeaderLabels([self.tr("Row"), self.tr("Column"), self.tr("Before"), self.tr("After")])
-        self.examples_table.verticalHeader().setVisible(False)
-        self.examples_table.verticalHeader().setDefaultSectionSize(26)
-        self.examples_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.examples_table.setWordWrap(False)
-        self.examples_table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.snippet_delegate = SnippetDelegate(self.examples_table)
-        self.examples_table.setItemDelegateForColumn(2, self.snippet_delegate)
-        self.examples_table.setItemDelegateForColumn(3, self.snippet_delegate)
-        eh = self.examples_table.horizontalHeader()
-        eh.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        eh.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        eh.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        eh.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        v.addWidget(self.examples_table, 2)
         return w
 
     def _build_mapping_tab(self) -> QWidget:
@@ -688,10 +608,7 @@ class DataPage(QWidget):
             self.mapping = dict(state["mapping"])
             for role, combo in self.mapping_combos.items():
                 combo.setCurrentIndex(max(0, combo.findData(self.mapping.get(role))))
-            row = self.steps_table.currentRow()
             self._refresh_steps_table()
-            if 0 <= row < self.steps_table.rowCount():
-                self.steps_table.selectRow(row)
         finally:
             self._restoring = False
         if mapping_changed:
@@ -699,149 +616,16 @@ class DataPage(QWidget):
         else:
             self.schedule_cleaning()
 
+    @Slot(list, str)
     def _push_recipe(self, steps: list[dict], text: str) -> None:
         before = self._state()
         after = {**before, "recipe": {**before["recipe"], "steps": steps}}
         self.undo_stack.push(StateCommand(self, before, after, text))
 
-    def _steps(self) -> list[dict]:
-        return [s.model_dump(mode="json") for s in self.recipe.steps]
-
-    def add_step(self, op: str) -> None:
-        info = STEPS[op]
-        params: dict[str, Any] = {}
-        roles = list(self.session.template.roles) if self.session.template else []
-        text_role = "text" if "text" in roles else ("output" if "output" in roles else (roles[0] if roles else None))
-        for name, field in info.params.model_fields.items():
-            if field.is_required():
-                if name == "column":
-                    params[name] = "label" if op == "normalize_labels" and "label" in roles else text_role
-                elif name == "columns":
-                    params[name] = [text_role]
-                elif name == "labels":
-                    params[name] = list(self.session.template.labels) or ["?"]
-                elif name == "find":
-                    params[name] = "?"
-        steps = self._steps() + [{"op": op, "params": params, "enabled": True}]
-        self._push_recipe(steps, self.tr("add {0}").format(step_title(op)))
-        self.steps_table.selectRow(len(steps) - 1)
-
-    def remove_step(self) -> None:
-        row = self.steps_table.currentRow()
-        if row < 0:
-            return
-        steps = self._steps()
-        op = steps.pop(row)["op"]
-        self._push_recipe(steps, self.tr("remove {0}").format(step_title(op)))
-
-    def move_step(self, delta: int) -> None:
-        row = self.steps_table.currentRow()
-        steps = self._steps()
-        new = row + delta
-        if row < 0 or not 0 <= new < len(steps):
-            return
-        steps[row], steps[new] = steps[new], steps[row]
-        self._push_recipe(steps, self.tr("move {0}").format(step_title(steps[new]["op"])))
-        self.steps_table.selectRow(new)
-
-    def set_step_enabled(self, row: int, enabled: bool) -> None:
-        steps = self._steps()
-        if steps[row]["enabled"] == enabled:
-            return
-        steps[row]["enabled"] = enabled
-        text = self.tr("switch on {0}") if enabled else self.tr("switch off {0}")
-        self._push_recipe(steps, text.format(step_title(steps[row]["op"])))
-
-    @Slot(QTableWidgetItem)
-    def _on_steps_table_item_changed(self, item: QTableWidgetItem) -> None:
-        if self._restoring or item.column() != 0:
-            return
-        self.set_step_enabled(item.row(), item.checkState() == Qt.CheckState.Checked)
-
-    @Slot(dict)
-    def _on_params_editor_edited(self, params: dict) -> None:
-        row = self.steps_table.currentRow()
-        if row < 0 or self._restoring:
-            return
-        steps = self._steps()
-        step = Step(op=steps[row]["op"], params=params, enabled=steps[row]["enabled"])
-        try:
-            parse_params(step, row + 1)
-        except WorkbenchError as exc:
-            self.params_message.setText(str(exc))
-            return
-        self.params_message.setText("")
-        if params == steps[row]["params"]:
-            return
-        steps[row]["params"] = params
-        self._push_recipe(steps, self.tr("change {0}").format(step_title(step.op)))
-
     def _refresh_steps_table(self) -> None:
-        self._restoring, was = True, self._restoring
-        try:
-            t = self.steps_table
-            t.setRowCount(len(self.recipe.steps))
-            for i, step in enumerate(self.recipe.steps):
-                item = QTableWidgetItem(f"{i + 1}. {step_title(step.op)}")
-                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsUserCheckable)
-                item.setCheckState(Qt.CheckState.Checked if step.enabled else Qt.CheckState.Unchecked)
-                t.setItem(i, 0, item)
-                rep = self.reports[i] if i < len(self.reports) and self.reports[i].op == step.op else None
-                dropped = "" if rep is None or rep.skipped else f"{rep.rows_in - rep.rows_out:,}"
-                changed = "" if rep is None or rep.skipped else f"{rep.cells_changed:,}"
-                for col, text in ((1, dropped), (2, changed)):
-                    it = QTableWidgetItem(text)
-                    it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                    it.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
-                    t.setItem(i, col, it)
-        finally:
-            self._restoring = was
-        self._show_step_details(self.steps_table.currentRow())
-
-    @Slot(int, int, int, int)
-    def _on_steps_table_current_changed(self, row: int, _c: int, _pr: int, _pc: int) -> None:
-        self._show_step_details(row)
-
-    def _show_step_details(self, row: int) -> None:
-        self.params_message.setText("")
-        if not 0 <= row < len(self.recipe.steps):
-            self.params_editor.clear()
-            self.step_title_label.setText(self.tr("Select a step to see and change its settings."))
-            self.examples_table.setRowCount(0)
-            return
-        step = self.recipe.steps[row]
-        self.step_title_label.setText(step_title(step.op))
-        columns = list(self.session.template.roles) if self.session.template else []
-        self._restoring, was = True, self._restoring
-        try:
-            self.params_editor.set_step(step.op, dict(step.params), columns, {c: role_name(c) for c in columns})
-        finally:
-            self._restoring = was
-        rep = self.reports[row] if row < len(self.reports) and self.reports[row].op == step.op else None
-        examples = rep.examples if rep else []
-        self.examples_table.setRowCount(len(examples))
-        for i, ex in enumerate(examples):
-            label = ex.row + 1 if isinstance(ex.row, int) else ex.row
-            full_before = ex.before or ""
-            b_parts, a_parts = change_window(full_before, ex.after)
-            cells = [(str(label), None, None), (role_name(ex.column) if ex.column else "", None, None),
-                     ("".join(b_parts), html_snippet(b_parts, "#ffd7d5"), full_before)]
-            if ex.after is None:
-                cells.append((self.tr("(row dropped)"), None, None))
-            else:
-                cells.append(("".join(a_parts), html_snippet(a_parts, "#c9f0d3"), ex.after))
-            for col, (text, html_text, full) in enumerate(cells):
-                item = QTableWidgetItem(text)
-                if html_text:
-                    item.setData(SnippetDelegate.HTML_ROLE, html_text)
-                if full:
-                    import html as _html
-
-                    item.setToolTip("<p>" + _html.escape(full[:4000]).replace("\n", "<br>") + "</p>")
-                self.examples_table.setItem(i, col, item)
-        self.examples_label.setText(
-            self.tr("Affected rows (before → after): {0} of them shown").format(len(examples)) if examples
-            else self.tr("Affected rows: none in this data"))
+        template = self.session.template
+        self.steps.show_recipe(self.recipe, self.reports, list(template.roles) if template else [],
+                               list(template.labels) if template else [])
 
     # ------------------------------------------------------------------ cleaning run
     def schedule_cleaning(self) -> None:
@@ -885,7 +669,7 @@ class DataPage(QWidget):
             if result.labels is not None and result.labels.mismatch:
                 self.tabs.setCurrentIndex(self.labels_tab)
             self._refresh_steps_table()
-            self.clean_summary.setText(self.tr("{0} rows imported → {1} rows after cleaning.").format(
+            self.steps.summary.setText(self.tr("{0} rows imported → {1} rows after cleaning.").format(
                 f"{len(raw):,}", f"{len(cleaned):,}") + "".join(f"\n⚠ {problem_text(p)}" for p in problems))
             self.prepare_button.setEnabled(not any(p.severity == "error" for p in problems))
             self._on_split_changed()
@@ -895,7 +679,7 @@ class DataPage(QWidget):
             self.cleaned.emit()
 
         def failed(exc):
-            self.clean_summary.setText(str(exc))
+            self.steps.summary.setText(str(exc))
             self.tasks.show_error(self.tr("Cleaning failed"), exc)
 
         op = self.tasks.op(work, self.tr("Cleaning")).with_progress().on_success(done).on_failure(failed)
@@ -977,7 +761,7 @@ class DataPage(QWidget):
             self.session.reload()
             self.save_template_button.setEnabled(True)
             st = summary["stats"]["splits"]
-            self.clean_summary.setText(self.tr("Prepared: {0} training, {1} validation, {2} test rows.").format(
+            self.steps.summary.setText(self.tr("Prepared: {0} training, {1} validation, {2} test rows.").format(
                 st["train"], st["val"], st["test"]))
             self.prepared.emit()
 
