@@ -54,13 +54,14 @@ def _reference(model, ids, targets, test_ids):
     from sklearn.feature_extraction.text import TfidfTransformer
     from sklearn.linear_model import LogisticRegression
 
-    from workbench.engine.baseline import LOGREG_C
+    from workbench.engine.baseline import LOGREG_C, MULTINOMIAL_SOLVER
 
     vocab, buckets = model.config.vocab_size, model.config.ngram_buckets
     counts = B.linear_counts(ids, vocab, buckets)
     keep = np.flatnonzero(np.bincount(counts.indices, minlength=counts.shape[1]) >= B.LINEAR_MIN_DF)
     tfidf = TfidfTransformer(sublinear_tf=True).fit(counts[:, keep])
-    ref = LogisticRegression(C=LOGREG_C, max_iter=2000, class_weight="balanced", random_state=0)
+    ref = LogisticRegression(C=LOGREG_C, max_iter=2000, class_weight="balanced", random_state=0,
+                             solver=MULTINOMIAL_SOLVER)
     ref.fit(tfidf.transform(counts[:, keep]), targets)
     return ref.predict_proba(tfidf.transform(B.linear_counts(test_ids, vocab, buckets)[:, keep]))
 

@@ -41,7 +41,7 @@ CLASSIFIER_MAX_EPOCHS = 8
 CLASSIFIER_STEPS = 250
 # The linear part's logistic regression, measured on 2 cores: one multinomial fit 5-23 s for
 # 28k-78k rows x labels; a multi-label set's one yes/no fit per label 7 s for 85k-94k.
-LINEAR_FIT_S_PER_ROW_LABEL = 3e-4
+LINEAR_FIT_S_PER_ROW_LABEL = 1.1e-4
 LINEAR_FIT_S_PER_ROW_LABEL_MULTI = 8e-5
 CLASSIFIER_MIN_EPOCHS = 1.0
 EVALS_PER_EPOCH = 2

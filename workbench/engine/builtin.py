@@ -504,7 +504,7 @@ def fit_linear_part(model, id_lists: Sequence[Sequence[int]], targets: Sequence,
     from sklearn.linear_model import LogisticRegression
     from sklearn.multiclass import OneVsRestClassifier
 
-    from .baseline import LOGREG_C, is_skewed
+    from .baseline import LOGREG_C, MULTINOMIAL_SOLVER, is_skewed
 
     started = time.perf_counter()
     cfg = model.config
@@ -526,7 +526,7 @@ def fit_linear_part(model, id_lists: Sequence[Sequence[int]], targets: Sequence,
                 bias[j] = 20.0 if y[:, j].all() else -20.0
     else:
         y = np.asarray(targets, dtype=np.int64)
-        clf = LogisticRegression(C=LOGREG_C, max_iter=2000, random_state=seed,
+        clf = LogisticRegression(C=LOGREG_C, max_iter=2000, random_state=seed, solver=MULTINOMIAL_SOLVER,
                                  class_weight="balanced" if is_skewed(list(y)) else None).fit(x, y)
         bias[:] = -20.0  # labels absent from the training rows are never answered
         if len(clf.classes_) == 2:  # one coefficient row: the log-odds of the second class

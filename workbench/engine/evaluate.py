@@ -25,6 +25,7 @@ import json
 import math
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -369,6 +370,16 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
                              "Prepare the data again with a test share above zero.")
     M.set_library_log_level("ERROR")
     started = time.time()
+    task = template.task.value
+    train_path = project.split_path("train")
+    train_records = D.read_jsonl(train_path) if train_path.is_file() else []
+    # The baseline needs no model, so it is fitted on a thread of its own while the model loads
+    # and scores: scikit-learn's sparse products and Paddle's kernels both release the GIL.
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="baseline")
+    baseline_job = pool.submit(BL.evaluate_baseline, task, train_records, records, template.input_roles,
+                               list(template.labels), multi_label=template.multi_label,
+                               cache_dir=project.cache_dir)
+    pool.shutdown(wait=False)
     max_length = trained.job.max_length
     model, tokenizer = load_trained(trained, device=device)
     if template.multi_label:
@@ -390,14 +401,9 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
         base = predict_split(bmodel, btok, records, template, max_length=max_length, max_new_tokens=n_new,
                              progress=progress, stage="base")
         del bmodel
-    task = template.task.value
     report = progress or (lambda s, d, t: None)
     report("baseline", 0, len(records))
-    train_path = project.split_path("train")
-    train_records = D.read_jsonl(train_path) if train_path.is_file() else []
-    baseline = BL.evaluate_baseline(task, train_records, records, template.input_roles,
-                                    list(template.labels), multi_label=template.multi_label,
-                                    cache_dir=project.cache_dir)
+    baseline = baseline_job.result()
     baseline_preds = baseline.pop("predictions") if baseline else None
     if baseline:
         baseline["comparison"] = BL.comparison(task, tuned["metrics"], baseline)

@@ -46,6 +46,9 @@ def _setup_matplotlib() -> bool:
     return bool(cjk)
 
 
+MANY_LABELS = 12  # above this, plots switch to the compact forms below
+
+
 def _png(fig) -> str:
     import matplotlib.pyplot as plt
 
@@ -102,17 +105,22 @@ def _confusion_plot(confusion, ticks) -> str:
 
     cm = np.asarray(confusion, dtype=float)
     n = len(ticks)
-    fig, ax = plt.subplots(figsize=(1.2 + 0.9 * n, 1.0 + 0.8 * n))
-    im = ax.imshow(cm, cmap="Blues")
-    ax.set_xticks(range(n), ticks)
-    ax.set_yticks(range(n), ticks)
+    # With many labels a cell shrinks so that the matrix stays about a page wide (at a fixed
+    # cell, 62 charges drew 5,300 px in 5 s), and only the non-empty cells get their count.
+    many = n > MANY_LABELS
+    cell = min(0.9, 11.0 / max(n, 1))
+    font = 10.0 if not many else max(4.5, 10.0 * cell / 0.9)
+    fig, ax = plt.subplots(figsize=(1.2 + cell * n, 1.0 + 0.9 * cell * n))
+    im = ax.imshow(cm, cmap="Blues", aspect="auto")
+    ax.set_xticks(range(n), ticks, fontsize=font, rotation=90 if many else 0)
+    ax.set_yticks(range(n), ticks, fontsize=font)
     ax.set_xlabel("predicted")
     ax.set_ylabel("true")
     top = cm.max() if cm.size else 0
-    for i in range(n):
-        for j in range(n):
-            ax.text(j, i, f"{int(cm[i, j])}", ha="center", va="center",
-                    color="white" if top and cm[i, j] > top / 2 else "black")
+    cells = zip(*np.nonzero(cm)) if many else ((i, j) for i in range(n) for j in range(n))
+    for i, j in cells:
+        ax.text(j, i, f"{int(cm[i, j])}", ha="center", va="center", fontsize=font,
+                color="white" if top and cm[i, j] > top / 2 else "black")
     fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
     return _png(fig)
 
@@ -134,15 +142,20 @@ def _per_class_plot(per_class, labels, ticks) -> str:
 
 
 def _per_label_bars(per_class, labels, ticks) -> str:
-    """Multi-label: horizontal bars, one group per label (names are long), its rows beside it."""
+    """Multi-label, or many classes: horizontal bars, one group per label (names are long, and
+    a row of vertical bars for 62 charges was 6,500 px wide), its test rows beside it."""
     import matplotlib.pyplot as plt
     import numpy as np
 
     y = np.arange(len(labels))[::-1]
-    fig, ax = plt.subplots(figsize=(7.0, max(2.6, 0.55 * len(labels) + 1.0)))
+    names = [f"{t} ({per_class[lab]['support']})" for t, lab in zip(ticks, labels)]
+    # the bars keep about 4.5 inches beside the longest name (a legal charge runs to 30 characters)
+    width = 4.5 + 0.11 * max((len(t) for t in names), default=10)
+    fig, ax = plt.subplots(figsize=(width, max(2.6, 0.55 * len(labels) + 1.0)))
     for k, name in enumerate(("precision", "recall", "f1")):
         ax.barh(y + (1 - k) * 0.26, [per_class[lab][name] for lab in labels], height=0.26, label=name)
-    ax.set_yticks(y, [f"{t} ({per_class[lab]['support']})" for t, lab in zip(ticks, labels)])
+    ax.set_yticks(y, names)
+    ax.set_ylim(-0.6, len(labels) - 0.4)
     ax.set_xlim(0, 1.0)
     ax.set_xlabel("score (test rows with the label in brackets)")
     ax.grid(axis="x", alpha=0.3)
@@ -284,7 +297,7 @@ def build_report(result: dict, rows: Sequence[dict], base_rows: Sequence[dict] |
                 + "</p>")
         else:
             parts.append(_img(_confusion_plot(m["confusion"], ticks), "confusion matrix (rows: true label)"))
-        if multi:
+        if multi or len(labels) > MANY_LABELS:
             parts.append(_img(_per_label_bars(m["per_class"], labels, ticks), "precision, recall and F1 per label"))
         else:
             parts.append(_img(_per_class_plot(m["per_class"], labels, ticks), "precision, recall and F1 per class"))
