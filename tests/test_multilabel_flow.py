@@ -73,6 +73,7 @@ def test_multi_label_from_prepare_to_predict(tmp_path, capsys, case):
         assert 0.0 <= m[k] <= 1.0
     assert result["baseline"]["kind"] == "char_tfidf_logreg_ovr" and 0 <= result["baseline"]["micro_f1"] <= 1
     assert result["baseline"]["comparison"]["metric"] == "macro_f1"
+    assert result["baseline"]["cached"] is True  # fitted by the worker while the network trained
     with open(root / "runs" / run / "eval" / "predictions.csv", encoding="utf-8-sig") as fh:
         pred_rows = list(csv.DictReader(fh))
     assert all(set(r["prediction"].split(" | ")) <= set(labels) for r in pred_rows)

@@ -74,6 +74,8 @@ def test_own_labels_from_prepare_to_predict(tmp_path, capsys, case):
     assert m["labels"] == labels and set(m["per_class"]) == set(labels)
     assert len(m["confusion"]) == len(labels)
     assert m["eval_loss"] > 0 and "perplexity" not in m  # a loss over labels, not tokens
+    # the worker fitted the evaluation's baseline on the test split while the network trained
+    assert metrics["baseline"]["cached"] is True and metrics["baseline"]["macro_f1"] >= 0
 
     out = tmp_path / "bundle"
     assert cli_main(["export", "--project", str(root), "--run", run, "--out", str(out), "--formats", "static",

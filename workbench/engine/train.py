@@ -18,6 +18,7 @@ from ..core.jobs import TASK_FILE, JobSpec, run_task, write_run_task
 from ..core.project import Project
 from ..core.runs import STOP_FILE, EventWriter, list_checkpoints, mark_checkpoint_complete
 from ..core.task import TaskSpec
+from . import baseline as BL
 from . import builtin as B
 from . import data as D
 from . import metrics as MX
@@ -326,6 +327,15 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
     if not feats["train"]:
         raise TrainingAborted("The training split is empty. Prepare the data again with more rows.")
     val_ids, val_targets = [f["input_ids"] for f in feats["val"]], [f["labels"] for f in feats["val"]]
+    baseline = None
+    test_path = project.split_path("test")
+    if task == "classification" and _rank() == 0 and test_path.is_file():
+        # the evaluation's baseline for the test split, fitted on the core training leaves idle
+        baseline = BL.fit_in_background(
+            task, records["train"], D.read_jsonl(test_path), template.input_roles, list(template.labels),
+            multi_label, project.cache_dir, on_error=lambda exc: events.emit(
+                "log", level="warning", code="baseline_failed",
+                message=f"the baseline was not fitted ahead of the evaluation: {type(exc).__name__}: {exc}"))
     if classifier and B.has_linear_part(model) and not job.resume_from:
         # a resumed run reads its fitted linear part from the checkpoint
         fit = B.fit_linear_part(model, [f["input_ids"] for f in feats["train"]],
@@ -484,4 +494,6 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
         shutil.rmtree(final)
     os.replace(tmp, final)
     events.emit("log", level="info", code="saved_final", message="saved the trained model to final/")
+    if baseline is not None:
+        baseline.join()  # done long before on real data: it takes a fraction of the training time
     return "completed", None
