@@ -327,15 +327,6 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
     if not feats["train"]:
         raise TrainingAborted("The training split is empty. Prepare the data again with more rows.")
     val_ids, val_targets = [f["input_ids"] for f in feats["val"]], [f["labels"] for f in feats["val"]]
-    baseline = None
-    test_path = project.split_path("test")
-    if task == "classification" and _rank() == 0 and test_path.is_file():
-        # the evaluation's baseline for the test split, fitted on the core training leaves idle
-        baseline = BL.fit_in_background(
-            task, records["train"], D.read_jsonl(test_path), template.input_roles, list(template.labels),
-            multi_label, project.cache_dir, on_error=lambda exc: events.emit(
-                "log", level="warning", code="baseline_failed",
-                message=f"the baseline was not fitted ahead of the evaluation: {type(exc).__name__}: {exc}"))
     if classifier and B.has_linear_part(model) and not job.resume_from:
         # a resumed run reads its fitted linear part from the checkpoint
         fit = B.fit_linear_part(model, [f["input_ids"] for f in feats["train"]],
@@ -343,6 +334,17 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
         events.emit("log", level="info", code="linear_fit", rows=fit["rows"], ngrams=fit["features_seen"],
                     seconds=fit["seconds"], message=(
             f"fitted the linear part on {fit['rows']} rows ({fit['features_seen']} n-grams) in {fit['seconds']} s"))
+
+    baseline = None
+    test_path = project.split_path("test")
+    if task == "classification" and _rank() == 0 and test_path.is_file():
+        # the evaluation's baseline for the test split, fitted on the core training leaves idle
+        # (after the linear part's own fit, which would compete for it)
+        baseline = BL.fit_in_background(
+            task, records["train"], D.read_jsonl(test_path), template.input_roles, list(template.labels),
+            multi_label, project.cache_dir, on_error=lambda exc: events.emit(
+                "log", level="warning", code="baseline_failed",
+                message=f"the baseline was not fitted ahead of the evaluation: {type(exc).__name__}: {exc}"))
 
     classify_eval = None
     linear_probs: list = []  # the fitted linear part's validation answers, the same at every evaluation
