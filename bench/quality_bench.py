@@ -163,6 +163,9 @@ def one_run(args, seed: int) -> dict | None:
         "estimate_vs_wall": round(rec.est_seconds / train_wall, 2) if train_wall else None,
         "estimate_vs_cpu": round(rec.est_seconds / train_cpu, 2) if train_cpu else None,
         "eval_wall_s": round(eval_wall, 1), "eval_in_process_s": result.get("seconds"),
+        # the memory estimate against the worker's peak resident memory
+        "est_memory_mb": rec.est_memory_mb, "peak_rss_mb": end.get("peak_rss_mb"),
+        "memory_estimate_vs_peak": round(rec.est_memory_mb / end["peak_rss_mb"], 2) if end.get("peak_rss_mb") else None,
         # the first evaluation against the training (target: at most 0.2)
         "eval_vs_train": round(eval_wall / train_wall, 3) if train_wall else None,
         "multi_label": bool(project.task.multi_label),
@@ -187,7 +190,8 @@ def one_run(args, seed: int) -> dict | None:
           f"lr {rec.learning_rate:g}, estimate {rec.est_seconds / 60:.1f} min")
     print(f"  trained {out['last_step']} of {out['steps']} steps (best at step {out['best_step']}): "
           f"{(train_cpu or 0) / 60:.2f} CPU-minutes of the worker, {train_wall / 60:.2f} minutes wall; "
-          f"estimate / wall time {out['estimate_vs_wall']}, / CPU time {out['estimate_vs_cpu']}")
+          f"estimate / wall time {out['estimate_vs_wall']}, / CPU time {out['estimate_vs_cpu']}; memory "
+          f"{out['peak_rss_mb']} MB at its peak, estimate / peak {out['memory_estimate_vs_peak']}")
     print(f"  macro-F1   built-in {model_f1:.4f}   baseline {base_f1:.4f}   ratio {out['ratio']:.3f}")
     print(f"  {'set acc.' if out['multi_label'] else 'accuracy'}   built-in {out['model_accuracy']:.4f}   "
           f"baseline {out['baseline_accuracy']:.4f}")
