@@ -194,3 +194,33 @@ def test_the_environment_check_runs_as_a_task_of_the_window(qtbot, tasks):
     qtbot.waitUntil(lambda: dlg.op is None, timeout=120000)
     assert dlg.report is not None and "paddle_version" in dlg.report, dlg.details.toPlainText()
     assert "PaddlePaddle" in dlg.summary.text() and dlg.recheck.isEnabled()
+
+
+def test_a_confusion_matrix_of_62_charges_leaves_room_for_its_cells(qtbot):
+    # seen on the Evaluate page of a real 62-charge run: the left axis took most of the width
+    # for names like 非法[收购、运输、加工、出售]国家重点保护植物、国家重点保护植物制品, and
+    # 3,844 counts (nearly all 0) were drawn over each other
+    import numpy as np
+
+    from workbench.gui.widgets.charts import HeatMap
+
+    names = ["非法[收购、运输、加工、出售]国家重点保护植物、国家重点保护植物制品",
+             "[虚开增值税专用发票、用于骗取出口退税、抵扣税款发票]", "盗窃", "诈骗"]
+    labels = [names[i % 4] + (str(i) if i >= 4 else "") for i in range(62)]
+    rng = np.random.default_rng(0)
+    matrix = np.diag(rng.integers(1, 40, 62)) + (rng.random((62, 62)) > 0.98)
+    heat = HeatMap()
+    qtbot.addWidget(heat)
+    heat.resize(650, 520)
+    heat.set_matrix(matrix.tolist(), labels, "predicted", "true")
+    heat.show()
+    qtbot.waitExposed(heat)
+    left = heat.plot.getAxis("left")
+    assert left.width() <= 0.4 * heat.width()
+    assert len(heat._texts) == int((matrix > 0).sum())  # the empty cells are left blank
+    # rows are numbered and their names shortened; the columns carry the numbers (the page's
+    # table beside the matrix lists every label whole, in the same order)
+    rows = [text for _, text in left._tickLevels[0]]
+    assert rows[0].startswith("1 ") and rows[61].startswith("62 ") and max(map(len, rows)) <= 16
+    assert {text for _, text in heat.plot.getAxis("bottom")._tickLevels[0]} <= {str(k) for k in range(1, 63)}
+    heat.grab()

@@ -180,6 +180,13 @@ class HeatMap(QWidget):
         self._texts: list[pg.TextItem] = []
         self.matrix = np.zeros((0, 0))
 
+    MANY = 12  # labels above which the compact form below is drawn
+    SHORT = 12  # characters of a label's name kept in the compact form
+
+    @classmethod
+    def _short(cls, name: str) -> str:
+        return name if len(name) <= cls.SHORT else name[:cls.SHORT - 1] + "…"
+
     def set_matrix(self, matrix, labels: list[str], x_title: str = "", y_title: str = "") -> None:
         m = np.asarray(matrix, dtype=float)
         self.matrix = m
@@ -193,23 +200,33 @@ class HeatMap(QWidget):
         share = m / np.maximum(m.sum(axis=1, keepdims=True), 1)
         cmap = pg.ColorMap([0.0, 1.0], [QColor("#f4f7fb"), QColor("#2f6fde")])
         self.image.setImage(share.T, levels=(0, 1), lut=cmap.getLookupTable(nPts=256))
+        # Tens of labels (62 criminal charges): counts in the non-empty cells only, in a smaller
+        # font; rows numbered with their names shortened and columns by number, so the names
+        # do not take the matrix's width (the table beside it lists them whole, in this order).
+        many = n > self.MANY
         font = QFont()
-        font.setPointSize(11)
-        for i in range(n):
-            for j in range(n):
-                color = "#ffffff" if share[i, j] > 0.55 else "#1d2633"
-                t = pg.TextItem(str(int(m[i, j])), color=color, anchor=(0.5, 0.5))
-                t.setFont(font)
-                t.setPos(j + 0.5, i + 0.5)
-                self.plot.addItem(t)
-                self._texts.append(t)
-        ticks = [(k + 0.5, str(lab)) for k, lab in enumerate(labels)]
-        self.plot.getAxis("bottom").setTicks([ticks])
+        font.setPointSize(11 if not many else max(6, round(11 * self.MANY / n)))
+        cells = zip(*np.nonzero(m)) if many else ((i, j) for i in range(n) for j in range(n))
+        for i, j in cells:
+            color = "#ffffff" if share[i, j] > 0.55 else "#1d2633"
+            t = pg.TextItem(str(int(m[i, j])), color=color, anchor=(0.5, 0.5))
+            t.setFont(font)
+            t.setPos(j + 0.5, i + 0.5)
+            self.plot.addItem(t)
+            self._texts.append(t)
+        if many:
+            names = [f"{k + 1} {self._short(str(lab))}" for k, lab in enumerate(labels)]
+            step = math.ceil(n / 20)
+            columns = [(k + 0.5, str(k + 1)) for k in range(0, n, step)]
+        else:
+            names = [str(lab) for lab in labels]
+            columns = [(k + 0.5, name) for k, name in enumerate(names)]
+        self.plot.getAxis("bottom").setTicks([columns])
         left = self.plot.getAxis("left")
-        left.setTicks([ticks])
+        left.setTicks([[(k + 0.5, name) for k, name in enumerate(names)]])
         # the axis is as wide as its longest label (its default width cuts Chinese labels)
         fm = QFontMetrics(left.style.get("tickFont") or self.font())
-        left.setWidth(max((fm.horizontalAdvance(str(lab)) for lab in labels), default=0) + fm.height() + 16)
+        left.setWidth(max((fm.horizontalAdvance(name) for name in names), default=0) + fm.height() + 16)
         self.plot.setLabel("bottom", x_title)
         self.plot.setLabel("left", y_title)
         self.plot.setXRange(0, n, padding=0.02)
