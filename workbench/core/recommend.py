@@ -48,7 +48,7 @@ LINEAR_FIT_S_PER_ROW_LABEL_MULTI = 8e-5
 # weights with their gradients and Adam moments (16 bytes a parameter) and activations, and
 # the logistic-regression fits (the linear part's and the baseline's), whose coefficient and
 # search arrays hold about six float64 copies of features x labels; the baseline keeps its
-# 300,000 most frequent n-grams. The estimate came within -12 % to +13 % of every run (it
+# 300,000 most frequent n-grams. The estimate came within -10 % to +14 % of every run (it
 # had been half of the peak).
 CLASSIFIER_RUNTIME_MB = 780
 CLASSIFIER_FIT_FEATURES = 300_000
