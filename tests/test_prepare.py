@@ -243,3 +243,25 @@ def test_prepared_from_sample_knows_the_shipped_sample_from_the_users_data(tmp_p
     df = pd.read_csv(template.sample_path, dtype=str, keep_default_na=False).head(120)
     df.to_csv(own, index=False, encoding="gb18030")
     assert not prepared_from_sample(prepare(template, own, tmp_path / "c")[0], template)
+
+
+def test_a_project_path_inside_a_file_is_a_message_not_a_traceback(tmp_path):
+    # a user's typo: the project folder named under a file (real, on every OS and as root)
+    (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
+    template = TemplateCatalog().get("medical_triage")
+    r = wb("data", "prepare", "--template", "medical_triage", "--input", template.sample_path,
+           "--project", tmp_path / "notes.txt" / "proj")
+    assert r.returncode == 2
+    assert "Traceback" not in r.stderr
+    assert "error: A file or folder is not where it was expected" in r.stderr and "notes.txt" in r.stderr
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "x"  # the user's file is untouched
+
+
+def test_a_full_disk_says_what_to_do():
+    import errno
+
+    from workbench.core.errors import os_error_message
+
+    text = os_error_message(OSError(errno.ENOSPC, "No space left on device", "runs/run-1/checkpoints"))
+    assert text.startswith("The disk is full (runs/run-1/checkpoints).") and "delet" in text and "intact" in text
+    assert "may not" in os_error_message(PermissionError(errno.EACCES, "Permission denied", "/srv/shared"))

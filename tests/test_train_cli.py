@@ -83,3 +83,23 @@ def test_train_command_progress_bar_and_failure_exit(project):
 def test_train_refuses_an_unprepared_project(tmp_path):
     res = wb("train", "--project", tmp_path)
     assert res.returncode == 2 and "not a Workbench project" in res.stderr
+
+
+def test_a_checkpoint_that_cannot_be_written_ends_the_run_with_what_to_do(project):
+    # the checkpoints folder's name taken by a file: a real failed write, as a full disk would be
+    from workbench.core.jobs import JobSpec, write_job
+    from workbench.core.project import Project
+
+    task = Project.open(project).task
+    run_dir = project / "runs" / "run-unwritable"
+    write_job(run_dir, JobSpec(project=str(project), template=task.template, task=task.task.value,
+                               base_model="builtin:tiny", method="full", max_steps=2, save_steps=2, eval_steps=2,
+                               logging_steps=1, batch_size=8, max_length=64, device="cpu"))
+    (run_dir / "checkpoints").write_text("not a folder", encoding="utf-8")
+    res = subprocess.run([sys.executable, "-m", "workbench.engine.worker", str(run_dir)], capture_output=True,
+                         text=True, timeout=300)
+    assert res.returncode == 1
+    end = json.loads((run_dir / "events.jsonl").read_text(encoding="utf-8").splitlines()[-1])
+    assert end["event"] == "end" and end["status"] == "failed"
+    assert end["error"].startswith("Training stopped: A file or folder is not where it was expected")
+    assert "checkpoints" in end["error"] and "resume the run" in end["error"]

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .core.errors import WorkbenchError
+from .core.errors import WorkbenchError, os_error_message
 
 
 def _print_json(obj: Any) -> None:
@@ -752,6 +752,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except WorkbenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a path that is a file, a full disk, a folder without rights
+        print(f"error: {os_error_message(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

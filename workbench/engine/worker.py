@@ -12,7 +12,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from workbench.core.errors import WorkbenchError
+from workbench.core.errors import WorkbenchError, os_error_message
 from workbench.core.jobs import read_job
 from workbench.core.runs import STOP_FILE, EventWriter, RunBusy, acquire_run_lock, write_pid
 
@@ -55,6 +55,9 @@ def run(run_dir: Path) -> int:
             status, error = "failed", (
                 "Training ran out of memory. Lower the batch size or the maximum length "
                 "(or use LoRA instead of full fine-tuning), then start again or resume.")
+        elif isinstance(exc, OSError):
+            status, error = "failed", (f"Training stopped: {os_error_message(exc)} The checkpoints already "
+                                       "saved are kept: once that is fixed, resume the run, or start it again.")
         else:
             status, error = "failed", f"Training failed: {text}. The details are in worker.log."
     events.emit("end", status=status, error=error, peak_rss_mb=_peak_rss_mb(), cpu_seconds=_cpu_seconds())
