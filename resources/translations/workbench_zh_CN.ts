@@ -742,389 +742,404 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>EvaluatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="444"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="463"/>
         <source>baseline {0}; {1}</source>
         <translation>基线 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="106"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="107"/>
         <source>The fine-tuned model beats a simple word-statistics baseline by {0} {1} ({2} vs {3}).</source>
         <translation>微调模型比简单的词频统计基线高 {0} {1}（{2} 对 {3}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="112"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="113"/>
         <source>The fine-tuned model does not beat a simple word-statistics baseline: {1} {2} vs {3}, {0} lower.</source>
         <translation>微调模型没有超过简单的词频统计基线：{1} {2} 对 {3}，低 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="118"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="119"/>
         <source>The fine-tuned model beats a simple retrieval baseline by {0} {1} ({2} vs {3}).</source>
         <translation>微调模型比简单的检索基线高 {0} {1}（{2} 对 {3}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="123"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="124"/>
         <source>The fine-tuned model does not beat a simple retrieval baseline: {1} {2} vs {3}, {0} lower.</source>
         <translation>微调模型没有超过简单的检索基线：{1} {2} 对 {3}，低 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="59"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="60"/>
         <source>test</source>
         <translation>测试</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="60"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="61"/>
         <source>validation</source>
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="61"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="62"/>
         <source>training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="70"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="71"/>
         <source>full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="71"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="72"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="40"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="41"/>
         <source>Accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="41"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="42"/>
         <source>Macro F1</source>
         <translation>宏平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="42"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="43"/>
         <source>Macro F1 of the network alone</source>
         <translation>仅神经网络部分的宏平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="43"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="44"/>
         <source>Micro F1</source>
         <translation>微平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="44"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="45"/>
         <source>Whole label set right</source>
         <translation>标签集完全正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="45"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="46"/>
         <source>Hamming loss</source>
         <translation>汉明损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="46"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="47"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="47"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="48"/>
         <source>BLEU</source>
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="48"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="49"/>
         <source>Exact match</source>
         <translation>完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="49"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="50"/>
         <source>Loss on the answers</source>
         <translation>答案部分的损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="50"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="51"/>
         <source>Perplexity</source>
         <translation>困惑度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="79"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="80"/>
         <source>share of test rows labelled right</source>
         <translation>测试数据中标签判断正确的比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="80"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="81"/>
         <source>balance of precision and recall, averaged over labels</source>
         <translation>精确率与召回率的平衡，按标签平均</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="81"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="82"/>
         <source>F1 over every label given or missed</source>
         <translation>按每个给出或漏掉的标签计算的 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="82"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="83"/>
         <source>rows whose labels are exactly right</source>
         <translation>标签完全正确的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="83"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="84"/>
         <source>share of wrong yes/no label decisions; lower is better</source>
         <translation>逐标签是/否判断出错的比例；越低越好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="84"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="85"/>
         <source>overlap with the reference answers (0–1)</source>
         <translation>与参考答案的重合度（0–1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="85"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="86"/>
         <source>n-gram match with the references (0–100)</source>
         <translation>与参考答案的 n 元组匹配度（0–100）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="86"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="87"/>
         <source>answers identical to the reference</source>
         <translation>与参考答案完全相同的比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="87"/>
         <location filename="../../workbench/gui/pages/evaluate_page.py" line="88"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="89"/>
         <source>lower is better</source>
         <translation>越低越好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="109"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="110"/>
         <source>The fine-tuned model matches a simple word-statistics baseline: {1} {2} vs {3}.</source>
         <translation>微调模型与简单的词频统计基线持平：{1} {2} 对 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="121"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="122"/>
         <source>The fine-tuned model matches a simple retrieval baseline: {1} {2} vs {3}.</source>
         <translation>微调模型与简单的检索基线持平：{1} {2} 对 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="167"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="168"/>
         <source>test rows</source>
         <translation>测试数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="168"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="169"/>
         <source>validation rows</source>
         <translation>验证数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="169"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="170"/>
         <source>Compare with the base model</source>
         <translation>与基础模型对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="171"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="172"/>
         <source>Evaluate</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="177"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="178"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="179"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="180"/>
         <source>on</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="189"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="190"/>
         <source>Confusion matrix: rows are the true labels, columns the predicted ones</source>
         <translation>混淆矩阵：行是真实标签，列是预测标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="197"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="198"/>
         <source>label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="197"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="217"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="198"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="218"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="197"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="217"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="198"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="218"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="198"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="218"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="199"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="219"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="198"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="223"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="199"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="224"/>
         <source>rows</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="214"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="215"/>
         <source>Per label: precision, recall and F1 (test rows with the label in brackets)</source>
         <translation>各标签的精确率、召回率和 F1（括号内为带该标签的测试行数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="219"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="220"/>
         <source>Most confused labels</source>
         <translation>最常混淆的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="222"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="223"/>
         <source>true label</source>
         <translation>真实标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="222"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="223"/>
         <source>wrong label</source>
         <translation>错给的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="222"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="223"/>
         <source>how</source>
         <translation>方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="234"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="235"/>
         <source>No test row was given a wrong label.</source>
         <translation>没有测试行被给错标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="267"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="268"/>
         <source>Wrong only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="288"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="289"/>
         <source>Type a text or a question, as in your data, and press Enter</source>
         <translation>像数据中那样输入一段文本或一个问题，然后按回车</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="290"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="291"/>
         <source>Ask the model</source>
         <translation>向模型提问</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="300"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="301"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="301"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="302"/>
         <source>Samples (fine-tuned and base side by side)</source>
         <translation>逐条结果（微调模型与基础模型对照）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="302"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="303"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="304"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="305"/>
         <source>Apply to a file</source>
         <translation>应用到文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="324"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="325"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate_page.py" line="362"/>
+        <source>The built-in model starts untrained, so the model it started from answers at random: the baseline beside the results is the comparison.</source>
+        <translation>内置模型从未训练的状态开始，它的起始模型只会随机作答：结果旁的基线就是对照。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="364"/>
+        <source>A multi-label model&apos;s head is trained from scratch, so there is no base model to compare with: the baseline beside the results is the comparison.</source>
+        <translation>多标签模型的分类头从零开始训练，没有可对比的基础模型：结果旁的基线就是对照。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="366"/>
+        <source>Also score the model the run started from on the same rows.</source>
+        <translation>同时在相同的数据行上评估本次训练的起始模型。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="381"/>
         <source>Evaluating {0} in a separate process…</source>
         <translation>正在独立进程中评估 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="381"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="400"/>
         <source>Evaluation finished.</source>
         <translation>评估完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="406"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="425"/>
         <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
         <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="414"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="433"/>
         <source>The evaluation results could not be read: {0}</source>
         <translation>无法读取评估结果：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="441"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="460"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="454"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="473"/>
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="454"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="473"/>
         <source>true</source>
         <translation>真实</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="457"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="476"/>
         <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
         <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="464"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="483"/>
         <source>Several labels per row: a label is given when its probability is {0} or more (the threshold with the best macro F1 on the validation split).</source>
         <translation>每行可有多个标签：某标签的概率不低于 {0} 时给出该标签（该阈值在验证集上取得最佳宏平均 F1）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="495"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="514"/>
         <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
         <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="512"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="531"/>
         <source>given instead</source>
         <translation>代替真实标签给出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="512"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="531"/>
         <source>given along with it</source>
         <translation>与真实标签一起多给</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="531"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="550"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="569"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="588"/>
         <source>Label: {0}
 Most likely: {1}</source>
         <translation>标签：{0}
 可能性最高：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="363"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="382"/>
         <source>Evaluating {0}</source>
         <translation>正在评估 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="367"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="386"/>
         <source>Evaluation cancelled.</source>
         <translation>评估已取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="376"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="395"/>
         <source>Evaluating: {0}, {1} of {2} rows</source>
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="548"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="567"/>
         <source>Asking the model</source>
         <translation>正在询问模型</translation>
     </message>

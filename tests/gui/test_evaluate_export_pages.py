@@ -257,3 +257,23 @@ def test_many_labels_keep_their_bars_readable(qtbot):
     bars.set_data(dict(list(per.items())[:3]))  # a few labels fill the room they have
     qtbot.waitUntil(lambda: bars.scroll.verticalScrollBar().maximum() == 0)
     assert bars.plot.height() > 24 * 3 * 2
+
+
+def test_the_base_model_is_offered_for_comparison_only_where_it_learnt_something(
+        qtbot, session, tasks, sample_project, tmp_path):
+    # seen on the Evaluate page: "compare with the base model" was ticked for the built-in
+    # model, which starts untrained, so every evaluation also scored a model answering at random
+    _finished_run(sample_project, "run-builtin")
+    pretrained = _finished_run(sample_project, "run-pretrained")
+    write_job(pretrained, JobSpec(project=str(sample_project), template="finance_sentiment", task="classification",
+                                  base_model=str(tmp_path / "some-pretrained-model"), method="lora"))
+    session.open(sample_project)
+    page = EvaluatePage(session, tasks)
+    qtbot.addWidget(page)
+    combo = page.run_combo
+    combo.setCurrentIndex(combo.findData("run-builtin"))
+    assert not page.base_check.isEnabled() and not page.base_check.isChecked()
+    assert "untrained" in page.base_check.toolTip() and "--compare-base" not in page.eval_args("run-builtin")
+    combo.setCurrentIndex(combo.findData("run-pretrained"))
+    assert page.base_check.isEnabled() and page.base_check.isChecked()
+    assert "--compare-base" in page.eval_args("run-pretrained")

@@ -193,3 +193,28 @@ def _base_model_of(run_dir: Path, job: JobSpec) -> str:
     if job.base_model.startswith("builtin:"):
         return str(run_dir / "base_model")
     return job.base_model
+
+
+# Why a run has no base model worth scoring beside it; the GUI words its own translation of
+# each reason, the command line prints these.
+NO_BASE_COMPARISON = {
+    "builtin": "The built-in model starts untrained, so the model it started from answers at random: it is "
+               "not worth comparing with. The baseline beside the results is the comparison.",
+    "multi_label": "A multi-label model has no base model to compare with (its head is trained from scratch); "
+                   "the baseline beside it is the comparison.",
+}
+
+
+def no_base_comparison(run_dir: str | os.PathLike) -> str | None:
+    """The key of :data:`NO_BASE_COMPARISON` that rules out comparing the run with its base
+    model, or None when that comparison means something (a pretrained model fine-tuned)."""
+    from .jobs import run_task
+
+    job = read_job(Path(run_dir))
+    if job.base_model.startswith("builtin:"):
+        return "builtin"
+    try:
+        multi = bool(run_task(Path(run_dir), Project.open(job.project)).multi_label)
+    except WorkbenchError:
+        multi = False
+    return "multi_label" if multi else None

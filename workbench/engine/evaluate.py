@@ -33,7 +33,7 @@ from ..core.errors import WorkbenchError
 from ..core.fsutil import atomic_write, atomic_write_json
 from ..core.project import Project
 from ..core.task import TaskSpec
-from ..core.trained import TrainedRun, resolve_trained_run
+from ..core.trained import NO_BASE_COMPARISON, TrainedRun, no_base_comparison, resolve_trained_run
 from . import baseline as BL
 from . import builtin as B
 from . import data as D
@@ -359,6 +359,9 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
     project = Project.open(project_dir)
     trained = resolve_trained_run(project, run_id, checkpoint)
     template = trained.spec  # the run's own labels and prompt, not the template's
+    refusal = no_base_comparison(trained.run_dir) if compare_base else None
+    if refusal:
+        raise WorkbenchError(NO_BASE_COMPARISON[refusal])
     path = project.split_path(split)
     if not path.is_file():
         raise WorkbenchError(f"Project {project.root} has no '{split}' split. Prepare the data again.")
@@ -392,9 +395,6 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
                               max_new_tokens=max_new_tokens, progress=progress, stage="fine-tuned")
     del model
     base = None
-    if compare_base and template.multi_label:
-        raise WorkbenchError("A multi-label model has no base model to compare with (its head is trained from "
-                             "scratch); the baseline beside it is the comparison.")
     if compare_base:
         bmodel, btok = load_base(trained, device=device)
         n_new = tuned["metrics"].get("max_new_tokens", max_new_tokens)

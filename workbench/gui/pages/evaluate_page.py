@@ -24,7 +24,8 @@ from ..session import ProjectSession
 from ..tasks import OpProgress, TaskManager
 from ...core.operations import runs as ops
 from ...core.runs import summarize
-from ...core.trained import FINAL_DIR, eval_files
+from ...core.errors import WorkbenchError
+from ...core.trained import FINAL_DIR, eval_files, no_base_comparison
 from .apply_file import ApplyFileWidget
 from .train_page import fill_run_combo, setting_text
 from ..widgets.cards import MetricCard
@@ -324,6 +325,7 @@ class EvaluatePage(QWidget):
             self.tr("(no finished run yet: train one on the Train page)"))
         self.eval_button.setEnabled(self.run_combo.currentData() is not None)
         self.generate_button.setEnabled(self.run_combo.currentData() is not None)
+        self._update_base_check()
         self.load_results()
 
     def run_dir(self) -> Path | None:
@@ -334,6 +336,7 @@ class EvaluatePage(QWidget):
     @Slot(int)
     def _on_run_combo_changed(self, _i: int) -> None:
         self.eval_button.setEnabled(self.run_combo.currentData() is not None)
+        self._update_base_check()
         self.apply.refresh()
         self.load_results()
 
@@ -345,6 +348,22 @@ class EvaluatePage(QWidget):
     @property
     def evaluating(self) -> bool:
         return self.eval_op is not None
+
+    def _update_base_check(self) -> None:
+        """The base-model comparison is offered where core says it means something."""
+        path = self.run_dir()
+        try:
+            why = no_base_comparison(path) if path is not None else None
+        except WorkbenchError:
+            why = None
+        self.base_check.setEnabled(why is None)
+        self.base_check.setChecked(why is None)
+        self.base_check.setToolTip({
+            "builtin": self.tr("The built-in model starts untrained, so the model it started from answers at "
+                               "random: the baseline beside the results is the comparison."),
+            "multi_label": self.tr("A multi-label model's head is trained from scratch, so there is no base model "
+                                   "to compare with: the baseline beside the results is the comparison."),
+        }.get(why, self.tr("Also score the model the run started from on the same rows.")))
 
     def eval_args(self, run_id: str) -> list[str]:
         """The 'workbench eval' command line for ``run_id`` with the page's choices."""
