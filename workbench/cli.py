@@ -700,6 +700,8 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--max-length", type=int)
     tr.add_argument("--eval-steps", type=int)
     tr.add_argument("--save-steps", type=int)
+    tr.add_argument("--save-total-limit", type=int, metavar="N",
+                    help="checkpoints kept (default 3; the best one is never removed)")
     tr.add_argument("--logging-steps", type=int)
     tr.add_argument("--seed", type=int)
     tr.add_argument("--device", help="auto, cpu, gpu, gpu:N or a custom device type")

@@ -148,8 +148,29 @@ def run_dir_of(project: Project, run_id: str) -> Path:
     return run_dir
 
 
+def check_disk_space(project: Project, job: JobSpec) -> None:
+    """Refuse a run that cannot fit on the disk, before it starts: one that fills the disk fails
+    at a checkpoint, minutes in."""
+    import shutil
+
+    from ..recommend import run_disk_mb
+
+    need = run_disk_mb(job.base_model, job.method, job.task, len(project.task.labels), job.save_total_limit)
+    where = project.runs_dir
+    while not where.exists() and where != where.parent:
+        where = where.parent
+    free = shutil.disk_usage(where).free / 2**20
+    if need > free:
+        raise WorkbenchError(
+            f"This run needs about {need / 1024:.1f} GB of disk for its checkpoints and weights, and the disk of "
+            f"{project.root} has {free / 1024:.1f} GB free. Free some space (runs you no longer need can be "
+            f"deleted from {project.runs_dir}), or keep fewer checkpoints (the setting 'Checkpoints kept', "
+            f"--save-total-limit; now {job.save_total_limit}), then start again.")
+
+
 def start_run(project: Project, job: JobSpec, detach: bool = True) -> Started:
     """Write a new run folder for ``job`` and start its worker."""
+    check_disk_space(project, job)
     run_dir = project.runs_dir / new_run_id()
     write_job(run_dir, job)
     write_run_task(run_dir, project.task)
