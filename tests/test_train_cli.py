@@ -128,3 +128,26 @@ def test_the_disk_estimate_follows_the_measured_checkpoints():
     assert 250 <= wide <= 290
     assert run_disk_mb("builtin:small", "full", "classification", 13, 5) > run_disk_mb(
         "builtin:small", "full", "classification", 13, 3)
+
+
+def test_a_run_is_deleted_only_when_no_worker_writes_it(project):
+    from workbench.core.runs import acquire_run_lock
+
+    res = wb("train", "--project", project, "--base-model", "builtin:tiny", "--max-steps", "2", "--save-steps", "2",
+             "--json")
+    assert res.returncode == 0, res.stderr[-2000:]
+    run = json.loads(wb("runs", "--project", project, "--json").stdout)["runs"][-1]["id"]
+    run_dir = project / "runs" / run
+    lock = acquire_run_lock(run_dir)  # as a worker holds it while it trains
+    try:
+        res = wb("runs", "--project", project, "--delete", run)
+        assert res.returncode == 2 and "Traceback" not in res.stderr and run_dir.is_dir()
+    finally:
+        lock.release()
+    res = wb("runs", "--project", project, "--delete", run, "--json")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout.splitlines()[-1])["freed_bytes"] > 0
+    assert not run_dir.exists() and not list((project / "runs").glob(".deleting-*"))
+    assert run not in [r["id"] for r in json.loads(wb("runs", "--project", project, "--json").stdout)["runs"]]
+    res = wb("runs", "--project", project, "--delete", run)
+    assert res.returncode == 2 and "does not exist" in res.stderr

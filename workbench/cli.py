@@ -318,6 +318,15 @@ def cmd_runs(args: argparse.Namespace) -> int:
     from .core.runs import list_runs
 
     project = Project.open(args.project)
+    if args.delete:
+        from .core.operations import runs as ops
+
+        freed = ops.delete_run(project, args.delete)
+        if args.json:
+            _print_json({"deleted": args.delete, "freed_bytes": freed})
+        else:
+            print(f"deleted run {args.delete} ({freed / 2**20:.0f} MB freed)")
+        return 0
     runs = list_runs(project.root)
     if args.json:
         _print_json({"runs": [r.to_dict() for r in runs]})
@@ -713,6 +722,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     rn = sub.add_parser("runs", help="list a project's runs and their status")
     rn.add_argument("--project", required=True)
+    rn.add_argument("--delete", metavar="RUN", help="delete this run's folder (not while it trains; exports stay)")
     rn.add_argument("--json", action="store_true")
     rn.set_defaults(func=cmd_runs)
 

@@ -2454,552 +2454,582 @@ Most likely: {1}</source>
 <context>
     <name>TrainPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="202"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="203"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="203"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="204"/>
         <source>How long training may take: the recommended settings for the built-in model fit this time on this computer.</source>
         <translation>训练可以用多长时间：内置模型的推荐设置会适配这台电脑上的这个时间。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="209"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="210"/>
         <source>Time budget</source>
         <translation>时间预算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="51"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="274"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="52"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="275"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="52"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="53"/>
         <source>Epochs</source>
         <translation>训练轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="53"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="54"/>
         <source>Rows per step (batch)</source>
         <translation>每批条数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="54"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="55"/>
         <source>Maximum length (tokens)</source>
         <translation>最大长度（词元）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="55"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="56"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="56"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="57"/>
         <source>LoRA scaling</source>
         <translation>LoRA 缩放系数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="57"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="58"/>
         <source>LoRA dropout</source>
         <translation>LoRA 随机丢弃比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="58"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="59"/>
         <source>Warm-up share</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="59"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="60"/>
         <source>Gradient accumulation</source>
         <translation>梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="60"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="61"/>
         <source>Weight decay</source>
         <translation>权重衰减</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="104"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="105"/>
         <source>created</source>
         <translation>已创建</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="105"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="106"/>
         <source>running</source>
         <translation>训练中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="106"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="107"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="107"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="108"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="108"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="109"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="109"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="110"/>
         <source>crashed</source>
         <translation>意外中断</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="61"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="157"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="62"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="158"/>
         <source>Base model</source>
         <translation>基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="160"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="161"/>
         <source>Built-in tiny model (trains in a minute)</source>
         <translation>内置微型模型（约一分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="161"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="162"/>
         <source>Built-in small model (trains in minutes)</source>
         <translation>内置小模型（几分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="162"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="163"/>
         <source>A model folder on this computer…</source>
         <translation>本机上的模型文件夹…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="163"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="164"/>
         <source>A model id (downloaded)</source>
         <translation>模型 ID（需联网下载）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="164"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="165"/>
         <source>The built-in models are trained from scratch on your data so that everything works offline on any computer; they show the flow, not production quality. For real use pick a downloaded ERNIE, Qwen or Llama folder.</source>
         <translation>内置模型会在您的数据上从零开始训练，因此在任何电脑上都能离线跑通全流程；它们用于演示流程，达不到生产质量。实际使用请选择已下载的 ERNIE、Qwen 或 Llama 模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="169"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="170"/>
         <source>folder or model id</source>
         <translation>文件夹或模型 ID</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="171"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="172"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="177"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="178"/>
         <source>LoRA (small add-on, fast)</source>
         <translation>LoRA（附加小模块，速度快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="178"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="179"/>
         <source>Full fine-tuning (all weights)</source>
         <translation>全量微调（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="179"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="180"/>
         <source>LoRA trains a small add-on and keeps the base model unchanged: faster and needs less memory. Full fine-tuning changes every weight.</source>
         <translation>LoRA 只训练一个附加的小模块，基础模型保持不变：更快、更省内存。全量微调会修改全部权重。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="182"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="292"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="183"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="293"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="62"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="184"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="63"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="185"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="191"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="192"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="196"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="197"/>
         <source>Preset</source>
         <translation>预设方案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="91"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="219"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="92"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="220"/>
         <source>by epochs</source>
         <translation>按轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="221"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="222"/>
         <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
         <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="225"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="226"/>
         <source>How often (in steps) the model is checked on the validation rows and saved.</source>
         <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="63"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="226"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="64"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="227"/>
         <source>Stop after steps</source>
         <translation>训练步数上限</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="64"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="65"/>
         <source>Check every (steps)</source>
         <translation>每隔多少步检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="65"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="66"/>
         <source>Save every (steps)</source>
         <translation>每隔多少步保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="66"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="67"/>
         <source>Log every (steps)</source>
         <translation>每隔多少步记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="67"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="68"/>
         <source>Checkpoints kept</source>
         <translation>保留的检查点数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="68"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="69"/>
         <source>Random seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="69"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="70"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="70"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="71"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="71"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="72"/>
         <source>Quantisation</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="72"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="73"/>
         <source>Learning rate schedule</source>
         <translation>学习率调度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="73"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="74"/>
         <source>LoRA layers</source>
         <translation>LoRA 作用的层</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="74"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="75"/>
         <source>Pickle weights allowed</source>
         <translation>允许 pickle 权重</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="85"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="86"/>
         <source>default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="87"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="88"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="87"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="88"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="93"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="94"/>
         <source>built-in tiny model</source>
         <translation>内置微型模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="94"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="95"/>
         <source>built-in small model</source>
         <translation>内置小型模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="96"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="97"/>
         <source>full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="227"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="228"/>
         <source>Check and save every</source>
         <translation>每隔多少步检查并保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="235"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="236"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="238"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="239"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="240"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="241"/>
         <source>Resume</source>
         <translation>恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="259"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="260"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="271"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="292"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="272"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="293"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="271"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="274"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="301"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="272"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="275"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="305"/>
         <source>step</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="272"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="273"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="273"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="274"/>
         <source>validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="275"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="276"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="291"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="292"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="291"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="292"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="291"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="292"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="291"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="292"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="292"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="293"/>
         <source>Validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="301"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="305"/>
         <source>Training loss of the runs ticked in the list</source>
         <translation>列表中勾选的训练的损失曲线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="311"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="315"/>
         <source>Runs</source>
         <translation>训练记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="312"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="316"/>
         <source>Compare runs</source>
         <translation>对比训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="313"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="317"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="330"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="334"/>
         <source>Recommended for this data</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="394"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="398"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="414"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="418"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="483"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="487"/>
         <source>About {0} steps, roughly {1} and {2:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1}、{2:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="496"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="500"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="503"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="507"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="537"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="541"/>
         <source>The data is not prepared</source>
         <translation>数据尚未准备好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="538"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="542"/>
         <source>Prepare the data on the Data page first (Save and prepare the data).</source>
         <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="543"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="549"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="547"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="553"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="544"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="548"/>
         <source>This project has several labels per row, which only the built-in model learns: choose a built-in model (tiny or small) instead of {0}. A pretrained model can be trained on a project with one label per row (switch multi-label off on the Data page and prepare again).</source>
         <translation>本项目每行可有多个标签，目前只有内置模型能学习这种数据：请选择内置模型（微型或小型），而不是 {0}。预训练模型可以用于每行一个标签的项目（在数据页关闭多标签后重新准备数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="565"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="569"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="582"/>
         <location filename="../../workbench/gui/pages/train_page.py" line="586"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="590"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="589"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="593"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="735"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="739"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="796"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="800"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="800"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="804"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="802"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="806"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="805"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="809"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="809"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="813"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="834"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="838"/>
         <source>Preparing the base model</source>
         <translation>正在准备基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="836"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="840"/>
         <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
         <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="839"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="843"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="843"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="847"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="846"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="850"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="850"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="854"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="754"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="758"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="411"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="415"/>
         <source>The built-in model is built from this project&apos;s data and starts untrained, so all of it is trained here (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型由本项目的数据构建，从未训练的状态开始，所以全部在这里训练（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="583"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="587"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="733"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="737"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="738"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="742"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="739"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="743"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="757"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="761"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="775"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="779"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/delete_run.py" line="24"/>
+        <source>Delete this run…</source>
+        <translation>删除这次训练…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/delete_run.py" line="28"/>
+        <source>Stop the run first.</source>
+        <translation>请先停止这次训练。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/delete_run.py" line="40"/>
+        <source>Delete run {0}? Its checkpoints and trained weights are removed from the disk; bundles exported from it stay. This cannot be undone.</source>
+        <translation>删除训练 {0}？它的检查点和训练好的权重将从磁盘上删除；由它导出的部署包会保留。此操作无法撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/delete_run.py" line="43"/>
+        <source>Delete the run</source>
+        <translation>删除训练</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/delete_run.py" line="51"/>
+        <source>Run {0} deleted: {1} MB freed.</source>
+        <translation>已删除训练 {0}：释放了 {1} MB。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/delete_run.py" line="54"/>
+        <source>Deleting {0}</source>
+        <translation>正在删除 {0}</translation>
     </message>
 </context>
 <context>

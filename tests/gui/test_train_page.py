@@ -226,3 +226,47 @@ def test_settings_fit_the_window_without_a_sideways_scroll_bar(qtbot, session, t
     qtbot.waitUntil(lambda: scroll.widget().width() > 0)
     assert not scroll.horizontalScrollBar().isVisible()
     assert scroll.widget().minimumSizeHint().width() <= scroll.viewport().width()
+
+
+def test_a_run_is_deleted_from_the_list_but_not_while_it_trains(qtbot, session, tasks, sample_project):
+    from PySide6.QtCore import QPoint
+
+    from workbench.core.runs import acquire_run_lock
+    from workbench.gui.pages.train import delete_run
+
+    done = _run(sample_project, "run-done")
+    ev = EventWriter(done)
+    ev.emit("start", total_steps=4)
+    ev.emit("end", status="completed", error=None)
+    ev.close()
+    (done / "checkpoints" / "checkpoint-4").mkdir(parents=True)
+    (done / "checkpoints" / "checkpoint-4" / "model_state.pdparams").write_bytes(bytes(3 * 2**20))
+    busy = _run(sample_project, "run-busy")
+    EventWriter(busy).emit("start", total_steps=40)
+    lock = acquire_run_lock(busy)  # a worker writes this one
+    try:
+        page = TrainPage(session, tasks)
+        qtbot.addWidget(page)
+        session.open(sample_project)
+        page.show()
+        qtbot.waitUntil(lambda: session.monitor.status("run-busy") == "running", timeout=5000)
+        rows = {page.runs_table.item(r, 0).data(0x0100): r for r in range(page.runs_table.rowCount())}
+        menu = delete_run.show_menu(page, page.runs_table,
+                                    QPoint(5, page.runs_table.rowViewportPosition(rows["run-busy"]) + 3))
+        assert menu is not None and not menu.actions()[0].isEnabled()  # stop it first
+        menu.close()
+        menu = delete_run.show_menu(page, page.runs_table,
+                                    QPoint(5, page.runs_table.rowViewportPosition(rows["run-done"]) + 3))
+        assert menu.actions()[0].isEnabled() and "Delete" in menu.actions()[0].text()
+        menu.close()
+        page.select_run("run-done")
+        assert "run-done" in page.run_title.text()
+        op = delete_run.delete_run(page, "run-done", confirm=False)
+        with qtbot.waitSignal(op.finished, timeout=10000):
+            pass
+        assert not done.exists() and busy.is_dir()
+        assert "run-done" not in session.monitor.runs and page.runs_table.rowCount() == 1
+        assert "run-done deleted: 3 MB freed" in page.progress_label.text()
+        assert "run-done" not in page.run_title.text()  # the title no longer names it
+    finally:
+        lock.release()

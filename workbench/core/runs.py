@@ -380,7 +380,8 @@ def list_runs(project_dir: str | os.PathLike) -> list[RunSummary]:
     runs = Path(project_dir) / "runs"
     if not runs.is_dir():
         return []
-    return [summarize(p) for p in sorted(runs.iterdir()) if (p / JOB_FILE).is_file()]
+    # a name starting with a dot is a run being deleted (operations.runs.delete_run)
+    return [summarize(p) for p in sorted(runs.iterdir()) if not p.name.startswith(".") and (p / JOB_FILE).is_file()]
 
 
 def request_stop(run_dir: str | os.PathLike) -> None:

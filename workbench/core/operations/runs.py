@@ -202,6 +202,7 @@ def resume_run(project: Project, run_id: str, checkpoint: str | None = None, det
         if not ckpt:
             raise WorkbenchError(f"Run '{run_id}' saved no checkpoint before it ended, so there is nothing to "
                                  "resume from. Start a new run instead.")
+        check_disk_space(project, read_job(run_dir))
         write_job(run_dir, read_job(run_dir).model_copy(update={"resume_from": ckpt}))
         proc = launch_worker(run_dir, detach=detach)
         deadline = time.monotonic() + LAUNCH_TIMEOUT_S
@@ -210,6 +211,28 @@ def resume_run(project: Project, run_id: str, checkpoint: str | None = None, det
     finally:
         launch.release()
     return Started(run_dir, proc, resumed_from=ckpt)
+
+
+def delete_run(project: Project, run_id: str) -> int:
+    """Delete a run folder that no worker writes; returns the bytes freed. Its exported bundles
+    (``exports/``) are the user's deliverables and stay. The folder is first renamed out of the
+    runs list, so a deletion cut short leaves no half run that looks like a crashed one."""
+    import shutil
+
+    from filelock import FileLock, Timeout
+
+    run_dir = run_dir_of(project, run_id)
+    try:  # the launch lock: no resume can start while this decides
+        with FileLock(str(run_dir / ".launch.lock"), timeout=1):
+            if summarize(run_dir).status == "running" or lock_held(run_dir):
+                raise RunBusy(run_dir.name, worker_pid(run_dir))
+    except Timeout:
+        raise RunBusy(run_dir.name, worker_pid(run_dir)) from None
+    size = sum(p.stat().st_size for p in run_dir.rglob("*") if p.is_file())
+    gone = run_dir.with_name(f".deleting-{run_dir.name}-{new_run_id()}")
+    os.replace(run_dir, gone)
+    shutil.rmtree(gone, ignore_errors=True)
+    return size
 
 
 def stop_run(run_dir: str | os.PathLike) -> None:

@@ -29,6 +29,7 @@ from ..resources import icon
 from ..session import ProjectSession
 from ..tasks import TaskManager
 from ..widgets.curves import PALETTE, CurvePlot
+from .train import delete_run
 
 # hyper-parameter -> (JobSpec field, integer?, decimals)
 HYPER = {
@@ -298,6 +299,9 @@ class TrainPage(QWidget):
         self.runs_table.horizontalHeader().setStretchLastSection(True)
         self.runs_table.itemSelectionChanged.connect(self._on_runs_table_selection_changed)
         self.runs_table.itemChanged.connect(self._on_runs_table_item_changed)
+        self.runs_table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.runs_table.customContextMenuRequested.connect(
+            lambda pos: delete_run.show_menu(self, self.runs_table, pos))
         self.compare_plot = CurvePlot(self.tr("Training loss of the runs ticked in the list"), x_label=self.tr("step"))
         self.diff_table = QTableWidget(0, 0)
         self.diff_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -719,6 +723,8 @@ class TrainPage(QWidget):
         self.progress.setValue(0)
         self.progress_label.setText("")
         if run_id is None:
+            self.run_title.setText(self.tr("No run yet: choose the settings and click Start."))
+            self.failure_banner.hide()
             self._update_buttons()
             return
         self._select_row_of(run_id)

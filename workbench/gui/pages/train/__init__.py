@@ -1,0 +1,1 @@
+"""Parts of the Train page (pages/train_page.py)."""
