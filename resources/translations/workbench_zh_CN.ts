@@ -1017,11 +1017,6 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="302"/>
-        <source>Samples (fine-tuned and base side by side)</source>
-        <translation>逐条结果（微调模型与基础模型对照）</translation>
-    </message>
-    <message>
         <location filename="../../workbench/gui/pages/evaluate_page.py" line="303"/>
         <source>Playground</source>
         <translation>试用</translation>
@@ -1127,6 +1122,11 @@ Most likely: {1}</source>
         <location filename="../../workbench/gui/pages/evaluate_page.py" line="382"/>
         <source>Evaluating {0}</source>
         <translation>正在评估 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="302"/>
+        <source>Samples (the answers side by side)</source>
+        <translation>逐条结果（各个答案对照）</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate_page.py" line="386"/>
@@ -2756,6 +2756,7 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="260"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="726"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
@@ -2900,67 +2901,67 @@ Most likely: {1}</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="739"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="741"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="800"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="802"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="804"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="806"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="806"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="808"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="809"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="811"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="813"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="815"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="838"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="840"/>
         <source>Preparing the base model</source>
         <translation>正在准备基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="840"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="842"/>
         <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
         <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="843"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="845"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="847"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="849"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="850"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="852"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="854"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="856"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="758"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="760"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
@@ -2975,29 +2976,29 @@ Most likely: {1}</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="737"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="739"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="742"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="744"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="743"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="745"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="761"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="763"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="779"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="781"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

@@ -299,7 +299,7 @@ class EvaluatePage(QWidget):
 
         self.tabs = QTabWidget()
         self.tabs.addTab(results, self.tr("Results"))
-        self.tabs.addTab(samples, self.tr("Samples (fine-tuned and base side by side)"))
+        self.tabs.addTab(samples, self.tr("Samples (the answers side by side)"))
         self.tabs.addTab(play, self.tr("Playground"))
         self.apply = ApplyFileWidget(self.session, self.tasks, lambda: self.run_combo.currentData())
         self.tabs.addTab(self.apply, self.tr("Apply to a file"))
