@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -392,21 +391,17 @@ def request_stop(run_dir: str | os.PathLike) -> None:
 class EventWriter:
     """Appends one JSON object per line to events.jsonl, flushed line by line.
 
-    Every line carries the schema version, so readers can refuse a future format. A lock
-    keeps lines whole when a worker's helper thread (the baseline's fit) writes one too.
+    Every line carries the schema version, so readers can refuse a future format.
     """
 
     def __init__(self, run_dir: str | os.PathLike):
         self.path = Path(run_dir) / EVENTS_FILE
         self._fh = open(self.path, "a", encoding="utf-8")
-        self._lock = threading.Lock()
 
     def emit(self, event: str, **fields: Any) -> dict[str, Any]:
         record = {"v": SCHEMA_VERSION, "event": event, "t": round(time.time(), 3), **fields}
-        line = json.dumps(record, ensure_ascii=False, default=_json_default) + "\n"
-        with self._lock:
-            self._fh.write(line)
-            self._fh.flush()
+        self._fh.write(json.dumps(record, ensure_ascii=False, default=_json_default) + "\n")
+        self._fh.flush()
         return record
 
     def close(self) -> None:

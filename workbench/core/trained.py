@@ -205,16 +205,24 @@ NO_BASE_COMPARISON = {
 }
 
 
+def base_comparison_refusal(base_model: str, multi_label: bool) -> str | None:
+    """The key of :data:`NO_BASE_COMPARISON` that rules out comparing a run of ``base_model``
+    with the model it started from, or None when that comparison means something (a
+    pretrained model fine-tuned)."""
+    if base_model.startswith("builtin:"):
+        return "builtin"
+    return "multi_label" if multi_label else None
+
+
 def no_base_comparison(run_dir: str | os.PathLike) -> str | None:
-    """The key of :data:`NO_BASE_COMPARISON` that rules out comparing the run with its base
-    model, or None when that comparison means something (a pretrained model fine-tuned)."""
+    """:func:`base_comparison_refusal` for the run in ``run_dir``, read from its files."""
     from .jobs import run_task
 
     job = read_job(Path(run_dir))
-    if job.base_model.startswith("builtin:"):
+    if job.base_model.startswith("builtin:"):  # no need to read the task
         return "builtin"
     try:
         multi = bool(run_task(Path(run_dir), Project.open(job.project)).multi_label)
     except WorkbenchError:
         multi = False
-    return "multi_label" if multi else None
+    return base_comparison_refusal(job.base_model, multi)

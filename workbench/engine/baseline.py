@@ -24,6 +24,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -218,30 +219,31 @@ def evaluate_baseline(task: str, train_records: Sequence[dict], records: Sequenc
 
 
 def fit_in_background(task: str, train_records: Sequence[dict], records: Sequence[dict], input_roles: Sequence[str],
-                      labels: Sequence[str], multi_label: bool, cache_dir: str | os.PathLike,
-                      on_error: Any = None) -> threading.Thread:
-    """Fit the baseline for ``records`` into ``cache_dir`` on a thread of its own, for the
-    training worker: the built-in classifier's training keeps one core busy (train CPU time is
-    0.99 of its wall time on 2 cores), so the baseline's fit, up to half a minute over tens of
-    labels, runs on the other one and the run's first evaluation finds it ready. A failure
-    only reaches ``on_error``: the evaluation then fits the baseline itself."""
+                      labels: Sequence[str], multi_label: bool, cache_dir: str | os.PathLike) -> Future:
+    """:func:`evaluate_baseline` on a thread of its own; its result, or its exception, is the
+    future's. The training worker starts it while the network trains (that keeps one core
+    busy: train CPU time is 0.99 of its wall time on 2 cores), so the fit, up to half a minute
+    over tens of labels, runs on the other core and the run's first evaluation finds it ready;
+    the evaluation starts it while its model loads and scores. A daemon thread: a process that
+    ends early (a stopped run, a failed evaluation) does not wait for it."""
+    future: Future = Future()
 
     def fit() -> None:
         from threadpoolctl import threadpool_limits
 
+        if not future.set_running_or_notify_cancel():
+            return
         try:
-            # one BLAS thread: more of them spin on the core the network trains on (on 62 charges
-            # the worker's CPU time doubled and its wall time grew by a quarter)
+            # one BLAS thread: more of them spin on the core the model works on (on 62 charges
+            # the training worker's CPU time doubled and its wall time grew by a quarter)
             with threadpool_limits(limits=1, user_api="blas"):
-                evaluate_baseline(task, train_records, records, input_roles, labels, multi_label=multi_label,
-                                  cache_dir=cache_dir)
-        except Exception as exc:  # noqa: BLE001 - never fails the training run
-            if on_error is not None:
-                on_error(exc)
+                future.set_result(evaluate_baseline(task, train_records, records, input_roles, labels,
+                                                    multi_label=multi_label, cache_dir=cache_dir))
+        except BaseException as exc:  # noqa: BLE001 - handed to whoever waits for the result
+            future.set_exception(exc)
 
-    thread = threading.Thread(target=fit, name="baseline", daemon=True)
-    thread.start()
-    return thread
+    threading.Thread(target=fit, name="baseline", daemon=True).start()
+    return future
 
 
 def _evaluate_baseline(task: str, train_records: Sequence[dict], records: Sequence[dict], input_roles: Sequence[str],

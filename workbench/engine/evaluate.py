@@ -25,7 +25,6 @@ import json
 import math
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +32,7 @@ from ..core.errors import WorkbenchError
 from ..core.fsutil import atomic_write, atomic_write_json
 from ..core.project import Project
 from ..core.task import TaskSpec
-from ..core.trained import NO_BASE_COMPARISON, TrainedRun, no_base_comparison, resolve_trained_run
+from ..core.trained import NO_BASE_COMPARISON, TrainedRun, base_comparison_refusal, resolve_trained_run
 from . import baseline as BL
 from . import builtin as B
 from . import data as D
@@ -359,7 +358,7 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
     project = Project.open(project_dir)
     trained = resolve_trained_run(project, run_id, checkpoint)
     template = trained.spec  # the run's own labels and prompt, not the template's
-    refusal = no_base_comparison(trained.run_dir) if compare_base else None
+    refusal = base_comparison_refusal(trained.job.base_model, template.multi_label) if compare_base else None
     if refusal:
         raise WorkbenchError(NO_BASE_COMPARISON[refusal])
     path = project.split_path(split)
@@ -376,13 +375,10 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
     task = template.task.value
     train_path = project.split_path("train")
     train_records = D.read_jsonl(train_path) if train_path.is_file() else []
-    # The baseline needs no model, so it is fitted on a thread of its own while the model loads
-    # and scores: scikit-learn's sparse products and Paddle's kernels both release the GIL.
-    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="baseline")
-    baseline_job = pool.submit(BL.evaluate_baseline, task, train_records, records, template.input_roles,
-                               list(template.labels), multi_label=template.multi_label,
-                               cache_dir=project.cache_dir)
-    pool.shutdown(wait=False)
+    # The baseline needs no model, so it is fitted while the model loads and scores:
+    # scikit-learn's sparse products and Paddle's kernels both release the GIL.
+    baseline_job = BL.fit_in_background(task, train_records, records, template.input_roles, list(template.labels),
+                                        template.multi_label, project.cache_dir)
     max_length = trained.job.max_length
     model, tokenizer = load_trained(trained, device=device)
     if template.multi_label:

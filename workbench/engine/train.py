@@ -340,11 +340,8 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
     if task == "classification" and _rank() == 0 and test_path.is_file():
         # the evaluation's baseline for the test split, fitted on the core training leaves idle
         # (after the linear part's own fit, which would compete for it)
-        baseline = BL.fit_in_background(
-            task, records["train"], D.read_jsonl(test_path), template.input_roles, list(template.labels),
-            multi_label, project.cache_dir, on_error=lambda exc: events.emit(
-                "log", level="warning", code="baseline_failed",
-                message=f"the baseline was not fitted ahead of the evaluation: {type(exc).__name__}: {exc}"))
+        baseline = BL.fit_in_background(task, records["train"], D.read_jsonl(test_path), template.input_roles,
+                                        list(template.labels), multi_label, project.cache_dir)
 
     classify_eval = None
     linear_probs: list = []  # the fitted linear part's validation answers, the same at every evaluation
@@ -496,6 +493,10 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
         shutil.rmtree(final)
     os.replace(tmp, final)
     events.emit("log", level="info", code="saved_final", message="saved the trained model to final/")
-    if baseline is not None:
-        baseline.join()  # done long before on real data: it takes a fraction of the training time
+    # done long before on real data (it takes a fraction of the training time); a failure only
+    # means the evaluation fits the baseline itself
+    exc = baseline.exception() if baseline is not None else None
+    if exc is not None:
+        events.emit("log", level="warning", code="baseline_failed",
+                    message=f"the baseline was not fitted ahead of the evaluation: {type(exc).__name__}: {exc}")
     return "completed", None
