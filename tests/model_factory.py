@@ -13,7 +13,10 @@ Three folder layouts:
 
 Each folder gets a byte-level BPE tokenizer styled after the family: ChatML (Qwen),
 a ``User:/Assistant:`` template with a BOS token (ERNIE), no chat template (Llama, so
-the plain fallback prompt is exercised). In the ``"hf"`` layout tokenizer_config.json
+the plain fallback prompt is exercised), Gemma's ``<start_of_turn>``/``<end_of_turn>``
+turns with ``<bos>``/``<eos>`` (Gemma 3; three layers, two of them sliding-window with a
+window of 4 tokens, random norm weights, local and global rope bases apart, so that what
+PaddleFormers gets wrong about Gemma 3 shows). In the ``"hf"`` layout tokenizer_config.json
 names the family's own class (Qwen2Tokenizer, LlamaTokenizer) and ERNIE 4.5 gets a
 sentencepiece ``tokenizer.model`` read by ``Ernie4_5Tokenizer``, as published.
 """
@@ -24,7 +27,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-FAMILIES = ("ernie4_5", "qwen2", "qwen3", "llama")
+FAMILIES = ("ernie4_5", "qwen2", "qwen3", "llama", "gemma3")
 
 CORPUS = [
     "请判断以下财经新闻的情感倾向：公司一季度利润大幅增长，股价上涨。",
@@ -46,10 +49,20 @@ ERNIE_TEMPLATE = (
     "{% else %}{{ 'Assistant: ' + message['content'] + eos_token }}{% endif %}"
     "{% endfor %}{% if add_generation_prompt %}{{ 'Assistant: ' }}{% endif %}"
 )
+GEMMA_TEMPLATE = (
+    "{{ bos_token }}{% for message in messages %}"
+    "{% set role = 'model' if message['role'] == 'assistant' else 'user' %}"
+    "{{ '<start_of_turn>' + role + '\n' + message['content'] + '<end_of_turn>\n' }}"
+    "{% endfor %}{% if add_generation_prompt %}{{ '<start_of_turn>model\n' }}{% endif %}"
+)
 
+MODEL_TYPES = {"gemma3": "gemma3_text"}  # config.json's model_type where it is not the family's name
 VOCAB = 512  # above every test tokenizer's size
 TINY = dict(hidden_size=64, intermediate_size=160, num_hidden_layers=2, num_attention_heads=4,
             num_key_value_heads=2, max_position_embeddings=512)
+GEMMA3_TINY = dict(num_hidden_layers=3, layer_types=["sliding_attention", "sliding_attention", "full_attention"],
+                   sliding_window=4, rope_theta=1e6, rope_local_base_freq=1e4, query_pre_attn_scalar=16,
+                   hidden_activation="gelu_pytorch_tanh")
 
 
 @lru_cache(maxsize=None)
@@ -72,6 +85,10 @@ def make_tokenizer(family: str):
     if family in ("qwen2", "qwen3"):
         specials = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
         kw = dict(eos_token="<|im_end|>", pad_token="<|endoftext|>", chat_template=QWEN_TEMPLATE)
+    elif family == "gemma3":
+        specials = ("<pad>", "<eos>", "<bos>", "<unk>", "<start_of_turn>", "<end_of_turn>")
+        kw = dict(bos_token="<bos>", eos_token="<eos>", pad_token="<pad>", unk_token="<unk>",
+                  additional_special_tokens=["<start_of_turn>", "<end_of_turn>"], chat_template=GEMMA_TEMPLATE)
     elif family == "ernie4_5":
         specials = ("<unk>", "<s>", "</s>", "<pad>")
         kw = dict(bos_token="<s>", eos_token="</s>", pad_token="<pad>", unk_token="<unk>",
@@ -84,7 +101,8 @@ def make_tokenizer(family: str):
 
 
 # What hub downloads name in tokenizer_config.json.
-HUB_TOKENIZER_CLASS = {"qwen2": "Qwen2Tokenizer", "qwen3": "Qwen2Tokenizer", "llama": "LlamaTokenizer"}
+HUB_TOKENIZER_CLASS = {"qwen2": "Qwen2Tokenizer", "qwen3": "Qwen2Tokenizer", "llama": "LlamaTokenizer",
+                       "gemma3": "GemmaTokenizer"}
 
 
 def save_tokenizer(family: str, out: Path, *, hub_style: bool = False) -> None:
@@ -118,8 +136,8 @@ def save_tokenizer(family: str, out: Path, *, hub_style: bool = False) -> None:
 
 def _paddle_classes(family: str):
     from paddleformers.transformers import (
-        Ernie4_5Config, Ernie4_5ForCausalLM, LlamaConfig, LlamaForCausalLM,
-        Qwen2Config, Qwen2ForCausalLM, Qwen3Config, Qwen3ForCausalLM,
+        Ernie4_5Config, Ernie4_5ForCausalLM, Gemma3ForCausalLM, Gemma3TextConfig, LlamaConfig,
+        LlamaForCausalLM, Qwen2Config, Qwen2ForCausalLM, Qwen3Config, Qwen3ForCausalLM,
     )
 
     return {
@@ -127,6 +145,7 @@ def _paddle_classes(family: str):
         "qwen2": (Qwen2Config, Qwen2ForCausalLM),
         "qwen3": (Qwen3Config, Qwen3ForCausalLM),
         "llama": (LlamaConfig, LlamaForCausalLM),
+        "gemma3": (Gemma3TextConfig, Gemma3ForCausalLM),
     }[family]
 
 
@@ -138,6 +157,7 @@ def _hf_config_class(family: str):
         "qwen2": transformers.Qwen2Config,
         "qwen3": transformers.Qwen3Config,
         "llama": transformers.LlamaConfig,
+        "gemma3": transformers.Gemma3TextConfig,
     }[family]
 
 
@@ -148,7 +168,9 @@ def _config_kwargs(family: str, tokenizer) -> dict:
         kw["bos_token_id"] = tokenizer.bos_token_id
     if tokenizer.pad_token_id is not None:
         kw["pad_token_id"] = tokenizer.pad_token_id
-    kw["tie_word_embeddings"] = family in ("ernie4_5", "llama")
+    kw["tie_word_embeddings"] = family in ("ernie4_5", "llama", "gemma3")
+    if family == "gemma3":
+        kw.update(GEMMA3_TINY)
     return kw
 
 
@@ -185,7 +207,7 @@ def make_model_folder(family: str, out_dir, *, layout: str = "paddleformers", se
         hf_cfg.architectures = [model_cls.__name__]
         hf_cfg.save_pretrained(str(out))
         data = json.loads((out / "config.json").read_text())
-        assert "paddleformers_version" not in data and data["model_type"] == family
+        assert "paddleformers_version" not in data and data["model_type"] == MODEL_TYPES.get(family, family)
     elif layout == "paddle":
         save_file(state, str(out / "model.safetensors"), metadata={"format": "np"})
         model.config.save_pretrained(str(out))
@@ -200,4 +222,9 @@ def make_model(family: str, *, seed: int = 0):
 
     config_cls, model_cls = _paddle_classes(family)
     paddle.seed(seed)
-    return model_cls(config_cls(**_config_kwargs(family, make_tokenizer(family)), fuse_rms_norm=False))
+    model = model_cls(config_cls(**_config_kwargs(family, make_tokenizer(family)), fuse_rms_norm=False))
+    if family == "gemma3":  # Gemma's norms start at 0 (the layer scales by 1 + w): make them count
+        for name, p in model.named_parameters():
+            if name.endswith("norm.weight"):
+                p.set_value(paddle.normal(0.0, 0.3, p.shape).astype(p.dtype))
+    return model

@@ -43,7 +43,7 @@ from workbench.core.errors import WorkbenchError
 
 from . import builtin as B
 
-FAMILIES = ("ernie4_5", "qwen2", "qwen3", "llama")
+FAMILIES = ("ernie4_5", "qwen2", "qwen3", "llama", "gemma3")
 CLASSIFIER_FAMILY = "char_classifier"  # the built-in text classifier (engine/builtin.py)
 
 # model_type / architecture -> family
@@ -52,12 +52,14 @@ _MODEL_TYPES = {
     "qwen2": "qwen2",
     "qwen3": "qwen3",
     "llama": "llama",
+    "gemma3_text": "gemma3",
 }
 _ARCHITECTURES = {
     "Ernie4_5ForCausalLM": "ernie4_5",
     "Qwen2ForCausalLM": "qwen2",
     "Qwen3ForCausalLM": "qwen3",
     "LlamaForCausalLM": "llama",
+    "Gemma3ForCausalLM": "gemma3",
 }
 
 # Fused kernels that are not registered on CPU (or need a GPU build); forced off there.
@@ -117,7 +119,7 @@ class ModelLoadError(WorkbenchError):
 
 
 def model_family(config: Any) -> str:
-    """The family ("ernie4_5", "qwen2", "qwen3" or "llama") of a config.
+    """The family ("ernie4_5", "qwen2", "qwen3", "llama" or "gemma3") of a config.
 
     ``config`` is a mapping (config.json contents), a config object, or a model folder.
     """
@@ -138,8 +140,8 @@ def model_family(config: Any) -> str:
             return _ARCHITECTURES[arch]
     shown = model_type or (architectures[0] if architectures else "unknown")
     raise ModelLoadError(
-        f"Model type '{shown}' is not supported. Workbench fine-tunes ERNIE 4.5, Qwen2, Qwen3 and "
-        "Llama models (dense, text only). Choose a model of one of these families."
+        f"Model type '{shown}' is not supported. Workbench fine-tunes ERNIE 4.5, Qwen2, Qwen3, Llama and "
+        "Gemma 3 models (dense, text only). Choose a model of one of these families."
     )
 
 
@@ -173,7 +175,7 @@ def lora_target_modules(family: str) -> list[str]:
     """Default LoRA targets for a family: the attention projections q/k/v/o.
 
     PaddleFormers matches each entry as a regular expression against the full sub-layer
-    name (``re.fullmatch``), so the entries are patterns. All four families use separate
+    name (``re.fullmatch``), so the entries are patterns. All five families use separate
     ``q_proj``/``k_proj``/``v_proj``/``o_proj`` linears in PaddleFormers 1.0.0 (also
     ERNIE 4.5, unless a config sets ``fuse_attention_qkv``, in which case
     :func:`apply_lora` targets ``qkv_proj`` instead).
@@ -455,6 +457,7 @@ def load_tokenizer(path: str | os.PathLike):
 def _model_class(family: str):
     from paddleformers.transformers import (
         Ernie4_5ForCausalLM,
+        Gemma3ForCausalLM,
         LlamaForCausalLM,
         Qwen2ForCausalLM,
         Qwen3ForCausalLM,
@@ -465,6 +468,7 @@ def _model_class(family: str):
         "qwen2": Qwen2ForCausalLM,
         "qwen3": Qwen3ForCausalLM,
         "llama": LlamaForCausalLM,
+        "gemma3": Gemma3ForCausalLM,
     }[family]
 
 
@@ -560,6 +564,9 @@ def load_model(path: str | os.PathLike, *, dtype: str = "float32", allow_pickle:
         _check_weights_complete(model, shapes, folder)
     if config.get(BUILTIN_MARKER):
         setattr(model.config, BUILTIN_MARKER, config[BUILTIN_MARKER])
+    from .family_fixes import apply_family_fixes
+
+    apply_family_fixes(model, family)  # before any LoRA wrapping, so every use sees the fix
     model.config.use_cache = not for_training
     if for_training:
         model.train()

@@ -1,0 +1,119 @@
+"""Corrections to PaddleFormers 1.0.0 model classes, applied to every model Workbench loads.
+
+Gemma 3 (``gemma3_text``): the model computes one rotary table from ``rope_theta`` (1e6)
+and hands it to every layer, but the sliding-window layers were trained with
+``rope_local_base_freq`` (1e4), as Hugging Face and llama.cpp apply it. Unfixed, a
+pretrained Gemma 3 sees wrong positions in five layers of six and its output drifts
+from the reference. :func:`apply_family_fixes` gives each sliding-window decoder layer a
+rotary table of its own and swaps the layer's class for a subclass that uses it. The
+table is a non-persistable buffer, so saved weights, LoRA adapters and checkpoints are
+unchanged; the layer object stays the same, so LoRA wrapping, merging and
+``paddle.jit.save`` see the fixed forward.
+
+The sliding-window mask of PaddleFormers 1.0.0 is right (position ``i`` sees ``j`` when
+``0 <= i - j < sliding_window``, as in Hugging Face and llama.cpp) but is built by a Python
+loop of one tensor write per query position; the subclass of the model replaces it with
+the same mask built from two index ranges, which also traces into a static graph whose
+sequence length is unknown.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+
+def apply_family_fixes(model, family: str):
+    """Fix ``model`` (a freshly loaded causal LM of ``family``) in place; returns it."""
+    if family == "gemma3":
+        fix_gemma3(model)
+    return model
+
+
+def _local_rope_config(config):
+    """What Gemma3RotaryEmbedding reads, with the local base and no scaling (local layers
+    never scale their rope, in Hugging Face's Gemma 3 either)."""
+    return SimpleNamespace(
+        max_position_embeddings=config.max_position_embeddings,
+        rope_parameters={"rope_type": "default", "rope_theta": float(config.rope_local_base_freq)},
+        head_dim=getattr(config, "head_dim", None),
+        hidden_size=config.hidden_size,
+        num_attention_heads=config.num_attention_heads,
+    )
+
+
+def fix_gemma3(model) -> None:
+    from paddleformers.transformers.gemma3_text.modeling import (
+        Gemma3DecoderLayer,
+        Gemma3RotaryEmbedding,
+        Gemma3TextModel,
+    )
+
+    classes = _gemma3_classes()
+    for layer in model.sublayers(include_self=True):
+        if type(layer) is Gemma3TextModel:
+            layer.__class__ = classes["model"]
+        elif type(layer) is Gemma3DecoderLayer and layer.attention_type == "sliding_attention":
+            layer.local_rotary_emb = Gemma3RotaryEmbedding(_local_rope_config(layer.config))
+            layer.__class__ = classes["sliding"]
+
+
+def is_gemma3_fixed(model) -> bool:
+    classes = _gemma3_classes()
+    return any(type(layer) is classes["model"] for layer in model.sublayers(include_self=True))
+
+
+_CLASSES: dict = {}
+
+
+def _gemma3_classes() -> dict:
+    if _CLASSES:
+        return _CLASSES
+    from paddleformers.transformers.gemma3_text.modeling import Gemma3DecoderLayer, Gemma3TextModel
+
+    class Gemma3SlidingDecoderLayer(Gemma3DecoderLayer):
+        """A sliding-window layer with the local rotary table (``local_rotary_emb``)."""
+
+        def forward(self, hidden_states, position_embeddings, attention_mask=None, past_key_values=None,
+                    position_ids=None, output_attentions=False, use_cache=False,
+                    attn_mask_startend_row_indices=None, **kwargs):
+            # the explicit base-class call (not super()) keeps dy2static's source transform happy
+            local = self.local_rotary_emb(hidden_states, position_ids)
+            return Gemma3DecoderLayer.forward(
+                self, hidden_states, local, attention_mask=attention_mask, past_key_values=past_key_values,
+                position_ids=position_ids, output_attentions=output_attentions, use_cache=use_cache,
+                attn_mask_startend_row_indices=attn_mask_startend_row_indices, **kwargs)
+
+    class Gemma3FixedTextModel(Gemma3TextModel):
+        @staticmethod
+        def _prepare_decoder_attention_mask(attention_mask, input_shape, past_key_values_length, dtype,
+                                            sliding_window_size=None, **kwargs):
+            if not sliding_window_size or kwargs.get("or_mask_function") is not None:
+                return Gemma3TextModel._prepare_decoder_attention_mask(
+                    attention_mask, input_shape, past_key_values_length, dtype,
+                    sliding_window_size=sliding_window_size, **kwargs)
+            return _sliding_mask(attention_mask, input_shape, past_key_values_length, dtype,
+                                 int(sliding_window_size))
+
+    _CLASSES.update(model=Gemma3FixedTextModel, sliding=Gemma3SlidingDecoderLayer)
+    return _CLASSES
+
+
+def _sliding_mask(attention_mask, input_shape, past_length, dtype, window: int):
+    """Additive mask [B, 1, T, P+T]: 0 where query ``i`` (at ``P + i``) may see key ``j``
+    (``0 <= P + i - j < window`` and ``attention_mask[b, j]``), the dtype's minimum elsewhere."""
+    import paddle
+
+    batch, length = input_shape
+    q = paddle.arange(length, dtype="int64").unsqueeze(1) + past_length  # [T, 1]
+    k = paddle.arange(length + past_length, dtype="int64").unsqueeze(0)  # [1, P+T]
+    seen = (k <= q) & (q - k < window)
+    seen = seen.unsqueeze(0).unsqueeze(0)
+    if attention_mask is not None:
+        if attention_mask.ndim != 2:
+            raise ValueError("a sliding-window mask needs a 2-D attention_mask [batch, length]")
+        seen = seen & attention_mask.astype("bool").unsqueeze(1).unsqueeze(1)
+    else:
+        seen = seen.expand([batch, 1, length, length + past_length])
+    zero = paddle.zeros([], dtype=dtype)
+    low = paddle.full([], paddle.finfo(dtype).min, dtype=dtype)
+    return paddle.where(seen, zero, low)
