@@ -17,6 +17,10 @@ class ProjectError(WorkbenchError):
     """A project folder is missing, damaged or in the wrong state."""
 
 
+class Cancelled(WorkbenchError):
+    """The user cancelled a long operation; nothing it would have written was left behind."""
+
+
 def os_error_message(exc: OSError) -> str:
     """What a failed read or write means for the user, and what to do: the words the command
     line and the training worker print (the GUI's dialogs word their own, translated)."""
