@@ -10,6 +10,11 @@ table is a non-persistable buffer, so saved weights, LoRA adapters and checkpoin
 unchanged; the layer object stays the same, so LoRA wrapping, merging and
 ``paddle.jit.save`` see the fixed forward.
 
+The key/value cache the model makes for itself keeps only the last ``sliding_window - 1``
+positions of a sliding layer, while the mask it builds for the next step covers every
+position, so cached generation goes wrong once the text is longer than the window; the
+fixed model starts a plain cache (every position kept) instead.
+
 The sliding-window mask of PaddleFormers 1.0.0 is right (position ``i`` sees ``j`` when
 ``0 <= i - j < sliding_window``, as in Hugging Face and llama.cpp) but is built by a Python
 loop of one tensor write per query position; the subclass of the model replaces it with
@@ -68,6 +73,7 @@ _CLASSES: dict = {}
 def _gemma3_classes() -> dict:
     if _CLASSES:
         return _CLASSES
+    from paddleformers.transformers.cache_utils import DynamicCache
     from paddleformers.transformers.gemma3_text.modeling import Gemma3DecoderLayer, Gemma3TextModel
 
     class Gemma3SlidingDecoderLayer(Gemma3DecoderLayer):
@@ -84,6 +90,21 @@ def _gemma3_classes() -> dict:
                 attn_mask_startend_row_indices=attn_mask_startend_row_indices, **kwargs)
 
     class Gemma3FixedTextModel(Gemma3TextModel):
+        def forward(self, input_ids=None, attention_mask=None, attn_mask_startend_row_indices=None,
+                    position_ids=None, past_key_values=None, inputs_embeds=None, use_cache=None,
+                    output_attentions=None, output_hidden_states=None, return_dict=None, **kwargs):
+            use_cache = use_cache if use_cache is not None else self.config.use_cache
+            if use_cache and past_key_values is None:
+                # a plain cache: the model's own keeps only the last window of a sliding layer but
+                # masks as if it kept everything, so cached steps past the window go wrong
+                past_key_values = DynamicCache()
+            return Gemma3TextModel.forward(
+                self, input_ids=input_ids, attention_mask=attention_mask,
+                attn_mask_startend_row_indices=attn_mask_startend_row_indices, position_ids=position_ids,
+                past_key_values=past_key_values, inputs_embeds=inputs_embeds, use_cache=use_cache,
+                output_attentions=output_attentions, output_hidden_states=output_hidden_states,
+                return_dict=return_dict, **kwargs)
+
         @staticmethod
         def _prepare_decoder_attention_mask(attention_mask, input_shape, past_key_values_length, dtype,
                                             sliding_window_size=None, **kwargs):
