@@ -1,0 +1,373 @@
+"""A GGUF file (llama.cpp's single-file format) becomes a model folder Workbench loads and trains.
+
+The folder holds a Hugging Face config.json, model.safetensors (float32, HF names and
+[out, in] layout), tokenizer.json + tokenizer_config.json, generation_config.json and
+workbench_model.json, which says where the weights came from. Tensors are dequantized and
+written one at a time, so memory stays near the largest tensor, not the whole model.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import struct
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from workbench.core.errors import Cancelled
+
+from ..models import ModelLoadError
+from . import names as N
+
+Progress = Callable[[str, int, int], None]
+CancelCheck = Callable[[], bool]
+
+FORMAT_VERSION = 1
+MARKER_FILE = "workbench_model.json"
+_FAMILY_LIST = ", ".join(N.FAMILIES)
+# Token arrays are large (262k entries for Gemma); read_metadata leaves them out unless asked.
+_TOKEN_ARRAYS = ("tokenizer.ggml.tokens", "tokenizer.ggml.scores", "tokenizer.ggml.token_type",
+                 "tokenizer.ggml.merges")
+
+
+# ----- reading ------------------------------------------------------------------------------
+
+
+def open_gguf(path: str | os.PathLike):
+    """A gguf.GGUFReader over the file, or ModelLoadError saying why it is not a usable GGUF file."""
+    import gguf
+
+    path = Path(path)
+    if not path.is_file():
+        raise ModelLoadError(f"The GGUF file {path} does not exist. Choose an existing .gguf file.")
+    try:
+        reader = gguf.GGUFReader(str(path), "r")
+    except Exception as exc:
+        raise ModelLoadError(
+            f"{path.name} is not a readable GGUF file ({type(exc).__name__}: {str(exc)[:200]}). It may be "
+            "incomplete (a download that stopped early) or another kind of file; download or copy it again."
+        ) from None
+    size = path.stat().st_size
+    for t in reader.tensors:
+        if t.data_offset + t.n_bytes > size:
+            raise ModelLoadError(
+                f"{path.name} is cut short: its tensor {t.name} ends past the end of the file "
+                f"({size:,} bytes). Download or copy the file again."
+            )
+    return reader
+
+
+def read_metadata(reader, *, with_tokens: bool = False) -> dict[str, Any]:
+    """The file's key-value metadata as plain Python values (str, int, float, bool, lists)."""
+    meta: dict[str, Any] = {}
+    for key, field in reader.fields.items():
+        if key.startswith("GGUF."):
+            continue
+        if key in _TOKEN_ARRAYS and not with_tokens:
+            continue
+        meta[key] = field.contents()
+    return meta
+
+
+def file_type_name(meta: dict[str, Any]) -> str | None:
+    """general.file_type as llama.cpp names it ("Q4_K_M", "F16", ...), or None when missing."""
+    import gguf
+
+    value = meta.get("general.file_type")
+    if value is None:
+        return None
+    try:
+        name = gguf.LlamaFileType(int(value)).name
+    except ValueError:
+        return str(value)
+    return name.removeprefix("MOSTLY_").removeprefix("ALL_")
+
+
+def family_of(meta: dict[str, Any], file_name: str = "The file") -> str:
+    arch = meta.get("general.architecture")
+    family = N.ARCH_TO_FAMILY.get(arch)
+    if family is None:
+        raise ModelLoadError(
+            f"{file_name} holds a model of the '{arch or 'unknown'}' architecture, which Workbench cannot "
+            f"convert. It converts GGUF files of these families: {_FAMILY_LIST}. Choose a GGUF file of one "
+            "of them."
+        )
+    return family
+
+
+def dequantized(reader, tensor) -> np.ndarray:
+    """One tensor as float32 in Hugging Face's axis order (ggml lists axes innermost first)."""
+    from gguf.quants import dequantize
+
+    try:
+        array = dequantize(tensor.data, tensor.tensor_type)
+    except NotImplementedError:
+        raise ModelLoadError(
+            f"The tensor {tensor.name} is stored as {tensor.tensor_type.name}, which Workbench cannot read "
+            "yet. Use a GGUF file of another quantisation (for example Q4_K_M, Q8_0 or F16)."
+        ) from None
+    shape = tuple(int(d) for d in reversed(tensor.shape))
+    if array.size != int(np.prod(shape)):
+        raise ModelLoadError(f"The tensor {tensor.name} holds {array.size} values where its header says {shape}.")
+    return np.ascontiguousarray(array.reshape(shape), dtype=np.float32)
+
+
+def load_tensors(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """All tensors of a GGUF file (GGUF names, dequantized, float32) and its metadata."""
+    reader = open_gguf(path)
+    return {t.name: dequantized(reader, t) for t in reader.tensors}, read_metadata(reader)
+
+
+# ----- config -------------------------------------------------------------------------------
+
+
+def _get(meta: dict[str, Any], arch: str, key: str, default: Any = None) -> Any:
+    return meta.get(f"{arch}.{key}", default)
+
+
+def _require(meta: dict[str, Any], arch: str, key: str) -> Any:
+    value = _get(meta, arch, key)
+    if value is None:
+        raise ModelLoadError(f"The GGUF file lacks {arch}.{key}, which describes the model. The file may be "
+                             "damaged or written by an unusual tool; use another copy.")
+    return value
+
+
+def _rope_scaling(meta: dict[str, Any], arch: str) -> dict | None:
+    kind = _get(meta, arch, "rope.scaling.type")
+    if kind in (None, "none"):
+        return None
+    factor = float(_get(meta, arch, "rope.scaling.factor", 1.0))
+    if kind == "linear":
+        return {"rope_type": "linear", "factor": factor}
+    if kind == "yarn":
+        return {"rope_type": "yarn", "factor": factor,
+                "original_max_position_embeddings": int(_get(meta, arch, "rope.scaling.original_context_length"))}
+    raise ModelLoadError(f"The model uses '{kind}' rope scaling, which Workbench cannot carry over yet.")
+
+
+def gemma3_layer_types(meta: dict[str, Any], layers: int) -> list[str]:
+    """Which Gemma 3 layers attend globally: every 6th unless the file says otherwise."""
+    pattern = meta.get("gemma3.attention.sliding_window_pattern")
+    if isinstance(pattern, list) and len(pattern) == layers:  # one bool per layer: sliding or not
+        return ["sliding_attention" if p else "full_attention" for p in pattern]
+    period = int(pattern) if isinstance(pattern, int) and pattern > 0 else 6
+    return ["full_attention" if (i + 1) % period == 0 else "sliding_attention" for i in range(layers)]
+
+
+def hf_config(meta: dict[str, Any], *, vocab_size: int, tied: bool) -> dict[str, Any]:
+    """A PaddleFormers-loadable config.json for the GGUF file's model."""
+    family = family_of(meta)
+    arch = N.FAMILY_TO_ARCH[family]
+    hidden = int(_require(meta, arch, "embedding_length"))
+    heads = int(_require(meta, arch, "attention.head_count"))
+    kv_heads = int(_get(meta, arch, "attention.head_count_kv", heads))
+    head_dim = int(_get(meta, arch, "attention.key_length", hidden // heads))
+    config: dict[str, Any] = {
+        "architectures": [N.ARCHITECTURES[family]],
+        "model_type": N.MODEL_TYPES[family],
+        "vocab_size": vocab_size,
+        "hidden_size": hidden,
+        "intermediate_size": int(_require(meta, arch, "feed_forward_length")),
+        "num_hidden_layers": int(_require(meta, arch, "block_count")),
+        "num_attention_heads": heads,
+        "num_key_value_heads": kv_heads,
+        "head_dim": head_dim,
+        "max_position_embeddings": int(_get(meta, arch, "context_length", 2048)),
+        "rms_norm_eps": float(_get(meta, arch, "attention.layer_norm_rms_epsilon", 1e-6)),
+        "rope_theta": float(_get(meta, arch, "rope.freq_base", 10000.0)),
+        "rope_scaling": _rope_scaling(meta, arch),
+        "tie_word_embeddings": tied,
+        "attention_dropout": 0.0,
+        "initializer_range": 0.02,
+        "dtype": "float32",
+    }
+    for key, gguf_key in (("bos_token_id", "bos_token_id"), ("eos_token_id", "eos_token_id"),
+                          ("pad_token_id", "padding_token_id")):
+        value = meta.get(f"tokenizer.ggml.{gguf_key}")
+        if value is not None:
+            config[key] = int(value)
+    if family in ("llama", "qwen2", "qwen3"):
+        config["hidden_act"] = "silu"
+        config["attention_bias"] = family == "qwen2"
+    if family == "qwen2":
+        config.update(use_sliding_window=False, sliding_window=None,
+                      max_window_layers=config["num_hidden_layers"])
+    if family == "gemma3":
+        layers = config["num_hidden_layers"]
+        config.update(
+            hidden_activation="gelu_pytorch_tanh",
+            query_pre_attn_scalar=head_dim,
+            sliding_window=int(_get(meta, arch, "attention.sliding_window", 4096)),
+            layer_types=gemma3_layer_types(meta, layers),
+            rope_local_base_freq=float(_get(meta, arch, "rope.freq_base_swa", 10000.0)),
+            final_logit_softcapping=_get(meta, arch, "final_logit_softcapping"),
+            attn_logit_softcapping=_get(meta, arch, "attn_logit_softcapping"),
+            attention_bias=False,
+            use_bidirectional_attention=False,
+        )
+    return config
+
+
+def generation_config(meta: dict[str, Any], tokens: list[str]) -> dict[str, Any]:
+    """Token ids generation stops on: end of sequence and, where the vocabulary has one, end of turn."""
+    stop = []
+    for key in ("tokenizer.ggml.eos_token_id", "tokenizer.ggml.eot_token_id"):
+        if meta.get(key) is not None and int(meta[key]) not in stop:
+            stop.append(int(meta[key]))
+    for name in ("<end_of_turn>", "<|im_end|>", "<|eot_id|>"):
+        if name in tokens and tokens.index(name) not in stop:
+            stop.append(tokens.index(name))
+    out: dict[str, Any] = {"eos_token_id": stop[0] if len(stop) == 1 else stop}
+    for key, gguf_key in (("bos_token_id", "bos_token_id"), ("pad_token_id", "padding_token_id")):
+        if meta.get(f"tokenizer.ggml.{gguf_key}") is not None:
+            out[key] = int(meta[f"tokenizer.ggml.{gguf_key}"])
+    return out
+
+
+# ----- writing ------------------------------------------------------------------------------
+
+
+def _write_safetensors(path: Path, entries: list[tuple[str, tuple[int, ...]]],
+                       arrays: Iterator[np.ndarray]) -> None:
+    """Write float32 tensors in the safetensors format one by one as ``arrays`` yields them.
+
+    The safetensors library wants every tensor in memory at once; the format is a JSON
+    header of names, shapes and byte ranges followed by the raw data, so knowing the shapes
+    up front lets each tensor be written and dropped in turn.
+    """
+    header: dict[str, Any] = {"__metadata__": {"format": "pt"}}
+    offset = 0
+    for name, shape in entries:
+        size = int(np.prod(shape)) * 4
+        header[name] = {"dtype": "F32", "shape": list(shape), "data_offsets": [offset, offset + size]}
+        offset += size
+    blob = json.dumps(header, separators=(",", ":")).encode()
+    blob += b" " * (-len(blob) % 8)  # the data starts 8-byte aligned
+    with open(path, "wb") as fh:
+        fh.write(struct.pack("<Q", len(blob)))
+        fh.write(blob)
+        for (name, shape), array in zip(entries, arrays, strict=True):
+            if tuple(array.shape) != tuple(shape):
+                raise ModelLoadError(f"The tensor {name} has the shape {array.shape}, not {shape}.")
+            fh.write(np.ascontiguousarray(array, dtype="<f4").tobytes())
+
+
+def _sha256(path: Path, progress: Progress, cancel: CancelCheck) -> str:
+    digest = hashlib.sha256()
+    total = path.stat().st_size
+    done = 0
+    with open(path, "rb") as fh:
+        while chunk := fh.read(8 << 20):
+            digest.update(chunk)
+            done += len(chunk)
+            progress("read", done, total)
+            if cancel():
+                raise Cancelled("The conversion was cancelled; nothing was written.")
+    return digest.hexdigest()
+
+
+def _write_json(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+def convert_gguf(path: str | os.PathLike, out_dir: str | os.PathLike, *, name: str | None = None,
+                 progress: Progress | None = None, cancel: CancelCheck | None = None) -> dict:
+    """Convert one GGUF file into a model folder at ``out_dir`` (which must not exist yet).
+
+    The folder is built in a temporary sibling and renamed at the end; on an error or a
+    cancel nothing is left behind. ``progress(stage, done, total)`` is called with the stages
+    "read", "tensors", "tokenizer" and "write"; ``cancel()`` returning True stops the work with
+    :class:`Cancelled`. Returns the folder's workbench_model.json contents.
+    """
+    from . import tokenizer as T
+
+    src = Path(path)
+    out = Path(out_dir)
+    report: Progress = progress or (lambda stage, done, total: None)
+    stop: CancelCheck = cancel or (lambda: False)
+    if out.exists():
+        raise ModelLoadError(f"The folder {out} already exists. Choose a new folder name for the converted model.")
+    if not out.parent.is_dir():
+        raise ModelLoadError(f"The folder {out.parent} does not exist. Create it first or choose another place.")
+
+    reader = open_gguf(src)
+    meta = read_metadata(reader, with_tokens=True)
+    family = family_of(meta, src.name)
+    tokens = meta.get("tokenizer.ggml.tokens")
+    if not tokens:
+        raise ModelLoadError(f"{src.name} holds no tokenizer vocabulary (tokenizer.ggml.tokens), which the "
+                             "model needs. Use a GGUF file converted with its tokenizer.")
+
+    plan: list[tuple[Any, str]] = []  # (GGUF tensor, HF name)
+    for t in reader.tensors:
+        if t.name == "rope_freqs.weight":
+            raise ModelLoadError(
+                f"{src.name} stores Llama 3.1-style rope frequencies, which Workbench cannot carry over yet. "
+                "Use a model without them (for example Llama 2, Llama 3.0, SmolLM2, Qwen or Gemma 3).")
+        try:
+            plan.append((t, N.gguf_to_hf(family, t.name)))
+        except KeyError:
+            raise ModelLoadError(
+                f"{src.name} holds a tensor {t.name} that a plain {family} model does not have; it may be a "
+                "variant (mixture of experts, vision) Workbench cannot convert.") from None
+    hf_names = {hf for _, hf in plan}
+    tied = "lm_head.weight" not in hf_names
+    embed = next((t for t, hf in plan if hf == "model.embed_tokens.weight"), None)
+    if embed is None:
+        raise ModelLoadError(f"{src.name} has no token embedding (token_embd.weight); the file is incomplete.")
+    vocab_size = int(embed.shape[1])
+    if vocab_size != len(tokens):
+        raise ModelLoadError(f"{src.name} has {len(tokens)} tokens in its vocabulary but {vocab_size} rows in "
+                             "its embedding; the file is inconsistent.")
+    config = hf_config(meta, vocab_size=vocab_size, tied=tied)
+
+    digest = _sha256(src, report, stop)
+    tmp = out.parent / f".{out.name}.{secrets.token_hex(4)}.converting"
+    tmp.mkdir()  # not mkdtemp: the folder gets the user's usual permissions
+    try:
+        entries = [(hf, tuple(int(d) for d in reversed(t.shape))) for t, hf in plan]
+
+        def arrays() -> Iterator[np.ndarray]:
+            for i, (t, hf) in enumerate(plan):
+                if stop():
+                    raise Cancelled("The conversion was cancelled; nothing was written.")
+                yield N.to_hf_tensor(family, hf, dequantized(reader, t), config)
+                report("tensors", i + 1, len(plan))
+
+        report("tensors", 0, len(plan))
+        _write_safetensors(tmp / "model.safetensors", entries, arrays())
+        parameters = sum(int(np.prod(shape)) for _, shape in entries)
+
+        report("tokenizer", 0, 1)
+        T.write_tokenizer(meta, tmp, model_max_length=config["max_position_embeddings"])
+        report("tokenizer", 1, 1)
+        if stop():
+            raise Cancelled("The conversion was cancelled; nothing was written.")
+
+        report("write", 0, 1)
+        _write_json(tmp / "config.json", config)
+        _write_json(tmp / "generation_config.json", generation_config(meta, tokens))
+        info = {
+            "format": FORMAT_VERSION,
+            "family": family,
+            "model_type": config["model_type"],
+            "name": name or meta.get("general.name") or src.stem,
+            "parameters": parameters,
+            "source": {"kind": "gguf", "file": src.name, "sha256": digest, "file_type": file_type_name(meta)},
+            "licence": {"name": meta.get("general.license"), "file": None},
+        }
+        _write_json(tmp / MARKER_FILE, info)
+        if out.exists():
+            raise ModelLoadError(f"The folder {out} appeared while converting. Choose a new folder name.")
+        os.replace(tmp, out)
+        report("write", 1, 1)
+        return info
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
