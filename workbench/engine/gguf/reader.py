@@ -23,6 +23,7 @@ from workbench.core.errors import Cancelled
 
 from ..models import ModelLoadError
 from . import names as N
+from .reference import gemma3_query_scale
 
 Progress = Callable[[str, int, int], None]
 CancelCheck = Callable[[], bool]
@@ -202,7 +203,7 @@ def hf_config(meta: dict[str, Any], *, vocab_size: int, tied: bool) -> dict[str,
         layers = config["num_hidden_layers"]
         config.update(
             hidden_activation="gelu_pytorch_tanh",
-            query_pre_attn_scalar=head_dim,
+            query_pre_attn_scalar=gemma3_query_scale(hidden, heads, head_dim, layers),
             sliding_window=int(_get(meta, arch, "attention.sliding_window", 4096)),
             layer_types=gemma3_layer_types(meta, layers),
             rope_local_base_freq=float(_get(meta, arch, "rope.freq_base_swa", 10000.0)),

@@ -1,0 +1,156 @@
+"""A plain numpy forward pass over a GGUF file's own tensors, as llama.cpp computes it.
+
+It reads the GGUF names and values as they are stored (Gemma's norms as 1 + w, llama's
+q/k rows in llama.cpp's order with rope over adjacent pairs), so it checks a converted
+folder or a written GGUF file independently of the name tables and transforms: a model
+loaded from either must give these logits. Slow but simple; meant for tests and checks.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .names import ARCH_TO_FAMILY
+
+
+def gemma3_query_scale(hidden: int, heads: int, head_dim: int, layers: int) -> float:
+    """Gemma 3's query_pre_attn_scalar: the head size, except the 27B model's hidden / heads
+    (which GGUF does not store; llama.cpp knows the 27B model by its 62 layers)."""
+    return float(hidden // heads) if layers == 62 else float(head_dim)
+
+
+def _rms(x: np.ndarray, w: np.ndarray, eps: float) -> np.ndarray:
+    return x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps) * w
+
+
+def _gelu_tanh(x: np.ndarray) -> np.ndarray:
+    return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
+
+
+def _silu(x: np.ndarray) -> np.ndarray:
+    return x / (1.0 + np.exp(-x))
+
+
+def _rope(x: np.ndarray, base: float, neox: bool) -> np.ndarray:
+    """Rotate [heads, seq, dim] by position: pairs (i, i + dim/2) for neox, (2i, 2i+1) otherwise."""
+    _, seq, dim = x.shape
+    inv = 1.0 / base ** (np.arange(0, dim, 2, dtype=np.float64) / dim)
+    ang = np.arange(seq, dtype=np.float64)[:, None] * inv[None, :]
+    cos, sin = np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
+    if neox:
+        a, b = x[..., : dim // 2], x[..., dim // 2:]
+        return np.concatenate([a * cos - b * sin, b * cos + a * sin], axis=-1)
+    a, b = x[..., 0::2], x[..., 1::2]
+    out = np.empty_like(x)
+    out[..., 0::2], out[..., 1::2] = a * cos - b * sin, b * cos + a * sin
+    return out
+
+
+def _hparams(meta: dict[str, Any]) -> dict[str, Any]:
+    arch = meta["general.architecture"]
+    family = ARCH_TO_FAMILY.get(arch)
+    if family is None:
+        raise ValueError(f"no reference forward pass for the {arch!r} architecture")
+
+    def get(key, default=None):
+        return meta.get(f"{arch}.{key}", default)
+
+    hidden, heads = int(get("embedding_length")), int(get("attention.head_count"))
+    layers = int(get("block_count"))
+    head_dim = int(get("attention.key_length", hidden // heads))
+    hp = dict(family=family, hidden=hidden, heads=heads, kv_heads=int(get("attention.head_count_kv", heads)),
+              head_dim=head_dim, layers=layers, eps=float(get("attention.layer_norm_rms_epsilon", 1e-6)),
+              base=float(get("rope.freq_base", 10000.0)), scale=1.0 / math.sqrt(head_dim),
+              final_cap=get("final_logit_softcapping"), attn_cap=get("attn_logit_softcapping"),
+              window=None, local_base=None, sliding=[False] * layers)
+    if family == "gemma3":
+        from .reader import gemma3_layer_types
+
+        hp["scale"] = 1.0 / math.sqrt(gemma3_query_scale(hidden, heads, head_dim, layers))
+        hp["window"] = int(get("attention.sliding_window", 4096))
+        hp["local_base"] = float(get("rope.freq_base_swa", 10000.0))
+        hp["sliding"] = [t == "sliding_attention" for t in gemma3_layer_types(meta, layers)]
+    return hp
+
+
+def _attention(x: np.ndarray, t: dict[str, np.ndarray], p: str, hp: dict, layer: int) -> np.ndarray:
+    seq = x.shape[0]
+    nh, nkv, hd = hp["heads"], hp["kv_heads"], hp["head_dim"]
+
+    def proj(name: str) -> np.ndarray:
+        y = x @ t[f"{p}.{name}.weight"].T
+        bias = t.get(f"{p}.{name}.bias")
+        return y + bias if bias is not None else y
+
+    q = proj("attn_q").reshape(seq, nh, hd).transpose(1, 0, 2)
+    k = proj("attn_k").reshape(seq, nkv, hd).transpose(1, 0, 2)
+    v = proj("attn_v").reshape(seq, nkv, hd).transpose(1, 0, 2)
+    if f"{p}.attn_q_norm.weight" in t:  # qwen3, gemma3: per-head norms before rope
+        q = _rms(q, t[f"{p}.attn_q_norm.weight"], hp["eps"])
+        k = _rms(k, t[f"{p}.attn_k_norm.weight"], hp["eps"])
+    sliding = hp["sliding"][layer]
+    base = hp["local_base"] if sliding else hp["base"]
+    neox = hp["family"] != "llama"
+    q, k = _rope(q, base, neox), _rope(k, base, neox)
+    k = np.repeat(k, nh // nkv, axis=0)
+    v = np.repeat(v, nh // nkv, axis=0)
+    scores = (q @ k.transpose(0, 2, 1)) * hp["scale"]
+    if hp["attn_cap"]:
+        scores = np.tanh(scores / hp["attn_cap"]) * hp["attn_cap"]
+    i, j = np.arange(seq)[:, None], np.arange(seq)[None, :]
+    allowed = j <= i
+    if sliding:
+        allowed &= (i - j) < hp["window"]
+    scores = np.where(allowed, scores, -np.inf)
+    scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    scores /= scores.sum(axis=-1, keepdims=True)
+    out = (scores @ v).transpose(1, 0, 2).reshape(seq, nh * hd)
+    return out @ t[f"{p}.attn_output.weight"].T
+
+
+def _hidden(tensors: dict[str, np.ndarray], hp: dict, ids: list[int]) -> np.ndarray:
+    t, eps = tensors, hp["eps"]
+    x = t["token_embd.weight"][np.asarray(ids)].astype(np.float32)
+    gemma = hp["family"] == "gemma3"
+    if gemma:
+        x = x * np.float32(math.sqrt(hp["hidden"]))
+    for layer in range(hp["layers"]):
+        p = f"blk.{layer}"
+        a = _attention(_rms(x, t[f"{p}.attn_norm.weight"], eps), t, p, hp, layer)
+        if gemma:
+            a = _rms(a, t[f"{p}.post_attention_norm.weight"], eps)
+        x = x + a
+        h = _rms(x, t[f"{p}.ffn_norm.weight"], eps)
+        act = _gelu_tanh if gemma else _silu
+        m = (act(h @ t[f"{p}.ffn_gate.weight"].T) * (h @ t[f"{p}.ffn_up.weight"].T)) @ t[f"{p}.ffn_down.weight"].T
+        if gemma:
+            m = _rms(m, t[f"{p}.post_ffw_norm.weight"], eps)
+        x = x + m
+    return _rms(x, t["output_norm.weight"], eps)
+
+
+def _logits(tensors: dict[str, np.ndarray], hp: dict, h: np.ndarray) -> np.ndarray:
+    out = tensors.get("output.weight", tensors["token_embd.weight"])  # no output: tied to the embedding
+    logits = h @ out.T
+    if hp["final_cap"]:
+        logits = np.tanh(logits / hp["final_cap"]) * hp["final_cap"]
+    return logits
+
+
+def forward_logits(tensors: dict[str, np.ndarray], meta: dict[str, Any], ids: list[int]) -> np.ndarray:
+    """Logits [len(ids), vocab] (float32) of a GGUF model, from its dequantized tensors (GGUF
+    names) and its metadata (general.architecture and the {arch}.* keys)."""
+    hp = _hparams(meta)
+    return _logits(tensors, hp, _hidden(tensors, hp, list(ids))).astype(np.float32)
+
+
+def greedy_continue(tensors: dict[str, np.ndarray], meta: dict[str, Any], ids: list[int], steps: int) -> list[int]:
+    """The ``steps`` tokens greedy decoding appends to ``ids`` (recomputing the whole prefix each step)."""
+    hp = _hparams(meta)
+    seq = list(ids)
+    for _ in range(steps):
+        h = _hidden(tensors, hp, seq)
+        seq.append(int(np.argmax(_logits(tensors, hp, h[-1:])[0])))
+    return seq[len(ids):]
