@@ -15,11 +15,15 @@ positions of a sliding layer, while the mask it builds for the next step covers 
 position, so cached generation goes wrong once the text is longer than the window; the
 fixed model starts a plain cache (every position kept) instead.
 
+The MLP's tanh-approximated GELU is written out as its formula, because paddle2onnx 2.1.0
+converts ``gelu(approximate=True)`` into the exact GELU (5e-4 apart; the ONNX export's
+parity check failed).
+
 The sliding-window mask of PaddleFormers 1.0.0 is right (position ``i`` sees ``j`` when
 ``0 <= i - j < sliding_window``, as in Hugging Face and llama.cpp) but is built by a Python
-loop of one tensor write per query position; the subclass of the model replaces it with
-the same mask built from two index ranges, which also traces into a static graph whose
-sequence length is unknown.
+loop of one tensor write per query position, and its causal mask branches in Python on
+the cache length, which is a tensor in a traced graph (``paddle.jit.save`` of the cached
+generation step fails). The fixed model builds both masks from two index ranges.
 """
 
 from __future__ import annotations
@@ -47,14 +51,18 @@ def _local_rope_config(config):
 
 
 def fix_gemma3(model) -> None:
+    from paddleformers.transformers.activations import PaddleGELUTanh
     from paddleformers.transformers.gemma3_text.modeling import (
         Gemma3DecoderLayer,
+        Gemma3MLP,
         Gemma3RotaryEmbedding,
         Gemma3TextModel,
     )
 
     classes = _gemma3_classes()
     for layer in model.sublayers(include_self=True):
+        if isinstance(layer, Gemma3MLP) and type(layer.act_fn) is PaddleGELUTanh:
+            layer.act_fn = classes["gelu_tanh"]()
         if type(layer) is Gemma3TextModel:
             layer.__class__ = classes["model"]
         elif type(layer) is Gemma3DecoderLayer and layer.attention_type == "sliding_attention":
@@ -73,6 +81,7 @@ _CLASSES: dict = {}
 def _gemma3_classes() -> dict:
     if _CLASSES:
         return _CLASSES
+    import paddle
     from paddleformers.transformers.cache_utils import DynamicCache
     from paddleformers.transformers.gemma3_text.modeling import Gemma3DecoderLayer, Gemma3TextModel
 
@@ -108,26 +117,38 @@ def _gemma3_classes() -> dict:
         @staticmethod
         def _prepare_decoder_attention_mask(attention_mask, input_shape, past_key_values_length, dtype,
                                             sliding_window_size=None, **kwargs):
-            if not sliding_window_size or kwargs.get("or_mask_function") is not None:
+            if kwargs.get("or_mask_function") is not None or (attention_mask is not None
+                                                              and attention_mask.ndim != 2):
                 return Gemma3TextModel._prepare_decoder_attention_mask(
                     attention_mask, input_shape, past_key_values_length, dtype,
                     sliding_window_size=sliding_window_size, **kwargs)
-            return _sliding_mask(attention_mask, input_shape, past_key_values_length, dtype,
-                                 int(sliding_window_size))
+            return _causal_mask(attention_mask, input_shape, past_key_values_length, dtype,
+                                int(sliding_window_size) if sliding_window_size else None)
 
-    _CLASSES.update(model=Gemma3FixedTextModel, sliding=Gemma3SlidingDecoderLayer)
+    class GELUTanh(paddle.nn.Layer):
+        """``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`` written out: paddle2onnx 2.1.0
+        turns ``gelu(approximate=True)`` into the exact (erf) GELU, 5e-4 away."""
+
+        def forward(self, x):
+            return 0.5 * x * (1.0 + paddle.tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)))
+
+    _CLASSES.update(model=Gemma3FixedTextModel, sliding=Gemma3SlidingDecoderLayer, gelu_tanh=GELUTanh)
     return _CLASSES
 
 
-def _sliding_mask(attention_mask, input_shape, past_length, dtype, window: int):
+def _causal_mask(attention_mask, input_shape, past_length, dtype, window: int | None):
     """Additive mask [B, 1, T, P+T]: 0 where query ``i`` (at ``P + i``) may see key ``j``
-    (``0 <= P + i - j < window`` and ``attention_mask[b, j]``), the dtype's minimum elsewhere."""
+    (``0 <= P + i - j``, ``< window`` when there is one, and ``attention_mask[b, j]``), the
+    dtype's minimum elsewhere. No Python branch on the cache length ``P``, which is a tensor
+    in a traced graph."""
     import paddle
 
     batch, length = input_shape
     q = paddle.arange(length, dtype="int64").unsqueeze(1) + past_length  # [T, 1]
     k = paddle.arange(length + past_length, dtype="int64").unsqueeze(0)  # [1, P+T]
-    seen = (k <= q) & (q - k < window)
+    seen = k <= q
+    if window is not None:
+        seen = seen & (q - k < window)
     seen = seen.unsqueeze(0).unsqueeze(0)
     if attention_mask is not None:
         if attention_mask.ndim != 2:
