@@ -499,6 +499,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     with ProgressReporter(args.json) as progress, _StdoutToStderr():
         result = export_run(project.root, args.run, out, checkpoint=args.checkpoint, formats=formats, int8=args.int8,
+                            gguf_type=args.gguf_type,
                             evaluate=not args.no_eval, progress=progress)
     if args.json:
         _print_json(result)
@@ -600,7 +601,9 @@ def _add_eval_export_parsers(sub) -> None:
     ex.add_argument("--out", help="new or empty folder (default: <project>/exports/<run>)")
     ex.add_argument("--checkpoint", choices=["best", "last"], default="best",
                     help="the weights with the best validation metric (default) or those of the last step")
-    ex.add_argument("--formats", help="comma-separated: static,merged,onnx (default: all three)")
+    ex.add_argument("--formats", help="comma-separated: static,merged,onnx,gguf (default: static,merged,onnx)")
+    ex.add_argument("--gguf-type", choices=["f16", "q8_0", "f32"], default="f16",
+                    help="with 'gguf': the type of the GGUF file's matrices (default f16; q8_0 is half the size)")
     ex.add_argument("--int8", action="store_true", help="also export a weight-only int8 model")
     ex.add_argument("--no-eval", action="store_true", help="do not evaluate first (the model card then has no figures)")
     ex.add_argument("--json", action="store_true")

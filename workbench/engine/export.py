@@ -74,7 +74,8 @@ from . import metrics as MX
 from . import models as M
 from .metrics import LABEL_SET_JOINER
 
-FORMATS = ("static", "merged", "onnx")
+FORMATS = ("static", "merged", "onnx", "gguf")
+DEFAULT_FORMATS = ("static", "merged", "onnx")
 TOLERANCE = 1e-4
 PARITY_ROWS = 16
 ONNX_OPSET = 17
@@ -426,7 +427,7 @@ def _median_ms(fn, inputs, repeat: int = 1) -> float:
 
 
 def export_run(project_dir, run_id: str, out_dir=None, *, checkpoint: str = "best",
-               formats: Sequence[str] = FORMATS, int8: bool = False,
+               formats: Sequence[str] = DEFAULT_FORMATS, int8: bool = False, gguf_type: str = "f16",
                tolerance: float = TOLERANCE, parity_rows: int = PARITY_ROWS, evaluate: bool = True,
                check_script: bool = True, progress: Progress | None = None) -> dict[str, Any]:
     """Export ``run_id`` into ``out_dir`` (default ``<project>/exports/<run_id>``).
@@ -440,6 +441,8 @@ def export_run(project_dir, run_id: str, out_dir=None, *, checkpoint: str = "bes
     if unknown or not formats:
         raise WorkbenchError(f"Unknown export format(s) {', '.join(unknown) or '(none)'}; choose from "
                              f"{', '.join(FORMATS)}.")
+    if "gguf" in formats and gguf_type not in ("f16", "q8_0", "f32"):
+        raise WorkbenchError(f"GGUF type {gguf_type!r} is unknown; choose f16, q8_0 or f32.")
     project = Project.open(project_dir)
     trained = resolve_trained_run(project, run_id, checkpoint)
     out = Path(out_dir) if out_dir else project.exports_dir / trained.run_id
@@ -460,7 +463,8 @@ def export_run(project_dir, run_id: str, out_dir=None, *, checkpoint: str = "bes
     staging = out.parent / f".{out.name}.partial-{secrets.token_hex(3)}"
     staging.mkdir()
     try:
-        result = _export_into(staging, trained, template, formats=formats, int8=int8, tolerance=tolerance,
+        result = _export_into(staging, trained, template, formats=formats, int8=int8, gguf_type=gguf_type,
+                              tolerance=tolerance,
                               parity_rows=parity_rows, eval_result=eval_result, check_script=check_script,
                               report=report)
         if out.exists():
@@ -484,7 +488,7 @@ def _parity_records(trained: TrainedRun, n: int) -> list[dict]:
     raise ExportError(f"Project {project.root} has no prepared records to check the export on.")
 
 
-def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, formats, int8, tolerance,
+def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, formats, int8, tolerance, gguf_type,
                  parity_rows, eval_result, check_script, report) -> dict[str, Any]:
     from .evaluate import load_trained, system_prompt
 
@@ -496,6 +500,9 @@ def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, format
     model, tokenizer = load_trained(trained, device="cpu", merge=True)
     family = M.model_family(model.config)
     classifier = B.is_classifier(model)
+    if classifier and "gguf" in formats:
+        raise ExportError("The built-in classifier has no GGUF form: llama.cpp and ollama run language models, and "
+                          "this is an n-gram classifier with a classification head. Export it without 'gguf'.")
     system, user_format = D.prompt_spec(model, system_prompt(template), template.user_format, template.input_roles)
     records = _parity_records(trained, parity_rows)
     user_texts = [D.format_user(user_format, r) for r in records]
@@ -570,6 +577,20 @@ def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, format
             if checks["onnx_generate"]["status"] == "ok":
                 checks["onnx_generate"]["files"] = ["onnx_generate/model.onnx"]
 
+    # --- GGUF for llama.cpp and ollama (engine/gguf/export_gguf.py), from the merged weights
+    if "gguf" in formats:
+        from .gguf.export_gguf import GGUFExportError, gguf_for_bundle
+
+        report("gguf", 0, 1)
+        try:
+            checks["gguf"] = gguf_for_bundle(
+                stage, model, tokenizer, task=task, records=records, system=system, user_format=user_format,
+                max_length=max_length, max_new_tokens=(eval_result or {}).get("metrics", {}).get("max_new_tokens")
+                or 128, base_model=job.base_model, run_name=trained.run_id,
+                merged_folder=stage / "merged" if "merged" in formats else None, dtype=gguf_type, progress=report)
+        except GGUFExportError as exc:
+            raise ExportError(str(exc)) from exc
+
     models_map = {"static": "static/model"}
     if task == "instruction":
         models_map["generate"] = "static/generate"
@@ -599,6 +620,8 @@ def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, format
         "bos_token": tokenizer.bos_token if tokenizer.bos_token else None,
         "bos_id": tokenizer.bos_token_id if tokenizer.bos_token else None,
         "eos_ids": _eos_ids(tokenizer, model),
+        # the repetition guards evaluation generated with; predict.py and serve.py use them too
+        "generation": _generation_guard(),
         "pad_id": tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id,
         "clean_up_tokenization_spaces": bool(getattr(tokenizer, "clean_up_tokenization_spaces", False)),
         "max_length": max_length,
@@ -611,6 +634,7 @@ def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, format
         "onednn": onednn,
         "models": models_map,
         "onnx": "onnx/model.onnx" if checks.get("onnx", {}).get("status") == "ok" else None,
+        "gguf": (checks["gguf"]["files"] if "gguf" in checks else None),
         # instruction tasks: one decoding step with the key/value cache (see export_generation.py)
         "generate": ({"inputs": list(GENERATION_INPUTS), "cache": checks["generate"]["cache"],
                       "onednn": checks["generate"]["onednn_ok"],
@@ -679,6 +703,12 @@ def _format_summary(fmt: str, checks: dict) -> dict[str, Any]:
                 "files": c.get("files")}
     return {"status": c.get("status"), "max_abs_diff": c.get("max_abs_diff"), "reason": c.get("reason"),
             "files": c.get("files")}
+
+
+def _generation_guard() -> dict[str, Any]:
+    from .generate import GenerationSettings
+
+    return GenerationSettings().guard()
 
 
 def _eos_ids(tokenizer, model) -> list[int]:

@@ -239,8 +239,11 @@ def vocabulary(folder: str | os.PathLike, vocab_size: int | None = None) -> dict
             tokens.append(f"[PAD{i}]")
             types.append(T.UNUSED)
         elif i in added:
+            special_token = bool(added[i].get("special"))
+            if not byte_level and not special_token and len(text) > 1 and not text.strip("\u2581"):
+                text = " " * len(text)  # SentencePiece's whitespace runs: llama.cpp keeps them as spaces
             tokens.append(text)
-            types.append(T.CONTROL if added[i].get("special") else T.USER_DEFINED)
+            types.append(T.CONTROL if special_token else T.USER_DEFINED)
         elif not byte_level and model.get("byte_fallback") and re.fullmatch(r"<0x[0-9A-F]{2}>", text):
             tokens.append(text)
             types.append(T.BYTE)
@@ -257,12 +260,9 @@ def vocabulary(folder: str | os.PathLike, vocab_size: int | None = None) -> dict
     out["eos"] = special("eos_token")
     out["unk"] = special("unk_token")
     out["pad"] = special("pad_token")
-    post = json.dumps(tj.get("post_processor") or {})
-    bos_text = _token_content(tok_config.get("bos_token"))
-    add_bos = tok_config.get("add_bos_token")
-    if add_bos is None:  # a template post-processor that puts the BOS token first
-        add_bos = bool(bos_text) and f'"id": "{bos_text}"' in post
-    out["add_bos"] = bool(add_bos)
+    # the engine puts the BOS token before every prompt whenever the tokenizer has one (data.encode_prompt),
+    # so that is what the fine-tuned model saw, and what llama.cpp is told to do
+    out["add_bos"] = out["bos"] is not None
     out["add_eos"] = bool(tok_config.get("add_eos_token", False))
     if byte_level:
         out["model"] = "gpt2"
@@ -304,6 +304,8 @@ def _add_vocabulary(w, vocab: Mapping[str, Any]) -> None:
             add(int(vocab[key]))
     w.add_add_bos_token(bool(vocab["add_bos"]))
     w.add_add_eos_token(bool(vocab["add_eos"]))
+    if vocab["model"] == "llama":
+        w.add_add_sep_token(False)
     w.add_add_space_prefix(bool(vocab["add_space_prefix"]))
     if vocab.get("chat_template"):
         w.add_chat_template(vocab["chat_template"])
@@ -373,6 +375,7 @@ def write_gguf(model_folder: str | os.PathLike, out_path: str | os.PathLike, *, 
     """
     import gguf
     from gguf.quants import quant_shape_to_byte_shape, quantize
+    from gguf.utility import size_label
 
     if dtype not in DTYPES:
         raise GGUFWriteError(f"GGUF type {dtype!r} is not one of {', '.join(DTYPES)}.")
@@ -405,6 +408,7 @@ def write_gguf(model_folder: str | os.PathLike, out_path: str | os.PathLike, *, 
     if base_model:
         w.add_base_model_count(1)
         w.add_base_model_name(0, base_model)
+    w.add_size_label(size_label(sum(int(np.prod(st.shape(hf))) for hf, _ in plan), 0, 0, 0))
     _hyper_parameters(w, family, config)
     w.add_file_type(_file_type(dtype))
     _add_vocabulary(w, vocab)
