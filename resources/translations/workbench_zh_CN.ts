@@ -1639,6 +1639,44 @@ Most likely: {1}</source>
     </message>
 </context>
 <context>
+    <name>LicenceDialog</name>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="143"/>
+        <source>{0}: licence</source>
+        <translation>{0}：许可条款</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="146"/>
+        <source>&lt;b&gt;{0}&lt;/b&gt; is a pretrained model from Google, about 1 GB on disk once converted. It comes under the &lt;b&gt;{1}&lt;/b&gt;.</source>
+        <translation>&lt;b&gt;{0}&lt;/b&gt; 是 Google 的预训练模型，转换后约占 1 GB 磁盘空间，适用 &lt;b&gt;{1}&lt;/b&gt;。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="162"/>
+        <source>The full text comes with the package, which is installed after you accept, and is copied into the model&apos;s folder. It is also at {0}.</source>
+        <translation>完整条款随软件包提供（接受后才安装），并会复制到模型文件夹中；也可在 {0} 查看。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="166"/>
+        <source>The full text: {0}</source>
+        <translation>完整条款：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="171"/>
+        <source>I have read the {0} and accept them</source>
+        <translation>我已阅读并接受 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="175"/>
+        <source>Accept and get the model</source>
+        <translation>接受并获取模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="184"/>
+        <source>In short: commercial use, fine-tuning and sharing of the model and of models trained from it are allowed, under use restrictions (the Gemma Prohibited Use Policy); whoever passes the model or a model trained from it on must pass these terms on with it. The summary does not replace the text below.</source>
+        <translation>简而言之：允许商业使用、微调以及分享该模型和由它训练出的模型，但须遵守使用限制（Gemma 禁止用途政策）；把该模型或由它训练出的模型提供给他人时，须同时附上这些条款。此摘要不能代替下面的条款全文。</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <location filename="../../workbench/gui/main_window.py" line="35"/>
@@ -1875,6 +1913,194 @@ Most likely: {1}</source>
         <location filename="../../workbench/gui/main_window.py" line="147"/>
         <source>last run failed</source>
         <translation>上次运行失败</translation>
+    </message>
+</context>
+<context>
+    <name>ModelsPanel</name>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="33"/>
+        <source>size unknown</source>
+        <translation>大小未知</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="35"/>
+        <source>{0:.1f} B parameters</source>
+        <translation>{0:.1f}B 参数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="37"/>
+        <source>{0:.0f} M parameters</source>
+        <translation>{0:.0f}M 参数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="38"/>
+        <source>{0:.0f} K parameters</source>
+        <translation>{0:.0f}K 参数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="53"/>
+        <source>its folder is missing</source>
+        <translation>文件夹已不存在</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="124"/>
+        <source>reading the file</source>
+        <translation>读取文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="125"/>
+        <source>converting the weights</source>
+        <translation>转换权重</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="126"/>
+        <source>building the tokenizer</source>
+        <translation>生成分词器</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="127"/>
+        <source>writing the model folder</source>
+        <translation>写入模型文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="128"/>
+        <source>copying the folder</source>
+        <translation>复制文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="129"/>
+        <source>installing the package</source>
+        <translation>安装软件包</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="130"/>
+        <source>assembling the model file</source>
+        <translation>组装模型文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="208"/>
+        <source>Add a model…</source>
+        <translation>添加模型…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="209"/>
+        <source>Register a model you have: a GGUF file (converted once) or a model folder with config.json, weights and tokenizer.</source>
+        <translation>登记您已有的模型：GGUF 文件（转换一次）或包含 config.json、权重和分词器的模型文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="212"/>
+        <source>A GGUF file…</source>
+        <translation>GGUF 文件…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="213"/>
+        <source>A model folder…</source>
+        <translation>模型文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="215"/>
+        <source>Get Gemma 3 270M</source>
+        <translation>获取 Gemma 3 270M</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="216"/>
+        <source>Install Google&apos;s Gemma 3 270M (multilingual, with Chinese) from the package registry and register it; its licence is shown first.</source>
+        <translation>从软件包仓库安装 Google 的 Gemma 3 270M（多语言，支持中文）并登记；会先显示其许可条款。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="219"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="220"/>
+        <source>Unregister the chosen model (a folder of yours is left where it is).</source>
+        <translation>取消登记所选模型（您自己的文件夹保持原样）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="254"/>
+        <source>The built-in model is a demonstration: it learns from this project&apos;s rows alone, so its answers show the flow, not real quality. For real answers choose a pretrained model in the list, such as {0}.</source>
+        <translation>内置模型仅用于演示：它只从本项目的数据中学习，其回答只展示流程，不代表真实质量。要获得真正可用的回答，请在列表中选择预训练模型，例如 {0}。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="258"/>
+        <source>The built-in model is a demonstration: it learns from this project&apos;s rows alone, so its answers show the flow, not real quality. For real answers get a pretrained model: “Get Gemma 3 270M” installs one that also reads and writes Chinese (about 1 GB on disk), or add one you have.</source>
+        <translation>内置模型仅用于演示：它只从本项目的数据中学习，其回答只展示流程，不代表真实质量。要获得真正可用的回答，请使用预训练模型：“获取 Gemma 3 270M”会安装一个能读写中文的模型（约占 1 GB 磁盘空间），您也可以添加已有的模型。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="277"/>
+        <source>Choose a GGUF model file</source>
+        <translation>选择 GGUF 模型文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="278"/>
+        <source>GGUF model files (*.gguf);;All files (*)</source>
+        <translation>GGUF 模型文件 (*.gguf);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="284"/>
+        <source>Choose a model folder (with config.json)</source>
+        <translation>选择模型文件夹（包含 config.json）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="293"/>
+        <source>The model could not be added</source>
+        <translation>无法添加模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="295"/>
+        <source>Converting {0} into a model folder…</source>
+        <translation>正在把 {0} 转换为模型文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="296"/>
+        <source>Checking the model folder {0}…</source>
+        <translation>正在检查模型文件夹 {0}…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="297"/>
+        <source>Adding a model</source>
+        <translation>添加模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="309"/>
+        <source>The model could not be got</source>
+        <translation>无法获取模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="321"/>
+        <source>Getting {0}</source>
+        <translation>正在获取 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="322"/>
+        <source>Installing, converting and registering {0} (a few minutes)…</source>
+        <translation>正在安装、转换并登记 {0}（需要几分钟）…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="335"/>
+        <source>Remove {0}? Its converted folder is deleted from the disk ({1}); runs trained from it keep their own weights.</source>
+        <translation>移除 {0}？它转换后的文件夹将从磁盘删除（{1}）；用它训练过的运行保留各自的权重。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="337"/>
+        <source>Remove {0} from the list? Its folder {1} stays where it is.</source>
+        <translation>从列表中移除 {0}？其文件夹 {1} 保持原样。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="338"/>
+        <source>Remove the model</source>
+        <translation>移除模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="341"/>
+        <source>Removing {0}</source>
+        <translation>正在移除 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="350"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
     </message>
 </context>
 <context>
@@ -2454,551 +2680,551 @@ Most likely: {1}</source>
 <context>
     <name>TrainPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="203"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="210"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="204"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="211"/>
         <source>How long training may take: the recommended settings for the built-in model fit this time on this computer.</source>
         <translation>训练可以用多长时间：内置模型的推荐设置会适配这台电脑上的这个时间。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="210"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="217"/>
         <source>Time budget</source>
         <translation>时间预算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="52"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="275"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="53"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="282"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="53"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="54"/>
         <source>Epochs</source>
         <translation>训练轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="54"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="55"/>
         <source>Rows per step (batch)</source>
         <translation>每批条数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="55"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="56"/>
         <source>Maximum length (tokens)</source>
         <translation>最大长度（词元）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="56"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="57"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="57"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="58"/>
         <source>LoRA scaling</source>
         <translation>LoRA 缩放系数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="58"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="59"/>
         <source>LoRA dropout</source>
         <translation>LoRA 随机丢弃比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="59"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="60"/>
         <source>Warm-up share</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="60"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="61"/>
         <source>Gradient accumulation</source>
         <translation>梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="61"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="62"/>
         <source>Weight decay</source>
         <translation>权重衰减</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="105"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="106"/>
         <source>created</source>
         <translation>已创建</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="106"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="107"/>
         <source>running</source>
         <translation>训练中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="107"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="108"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="108"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="109"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="109"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="110"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="110"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="111"/>
         <source>crashed</source>
         <translation>意外中断</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="62"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="158"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="63"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="159"/>
         <source>Base model</source>
         <translation>基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="161"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="162"/>
         <source>Built-in tiny model (trains in a minute)</source>
         <translation>内置微型模型（约一分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="162"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="163"/>
         <source>Built-in small model (trains in minutes)</source>
         <translation>内置小模型（几分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="163"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="164"/>
         <source>A model folder on this computer…</source>
         <translation>本机上的模型文件夹…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="164"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="165"/>
         <source>A model id (downloaded)</source>
         <translation>模型 ID（需联网下载）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="165"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="166"/>
         <source>The built-in models are trained from scratch on your data so that everything works offline on any computer; they show the flow, not production quality. For real use pick a downloaded ERNIE, Qwen or Llama folder.</source>
         <translation>内置模型会在您的数据上从零开始训练，因此在任何电脑上都能离线跑通全流程；它们用于演示流程，达不到生产质量。实际使用请选择已下载的 ERNIE、Qwen 或 Llama 模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="170"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="171"/>
         <source>folder or model id</source>
         <translation>文件夹或模型 ID</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="172"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="173"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="178"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="179"/>
         <source>LoRA (small add-on, fast)</source>
         <translation>LoRA（附加小模块，速度快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="179"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="180"/>
         <source>Full fine-tuning (all weights)</source>
         <translation>全量微调（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="180"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="181"/>
         <source>LoRA trains a small add-on and keeps the base model unchanged: faster and needs less memory. Full fine-tuning changes every weight.</source>
         <translation>LoRA 只训练一个附加的小模块，基础模型保持不变：更快、更省内存。全量微调会修改全部权重。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="183"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="293"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="184"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="300"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="63"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="185"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="64"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="192"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="192"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="199"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="197"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="204"/>
         <source>Preset</source>
         <translation>预设方案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="92"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="220"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="93"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="227"/>
         <source>by epochs</source>
         <translation>按轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="222"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="229"/>
         <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
         <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="226"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="233"/>
         <source>How often (in steps) the model is checked on the validation rows and saved.</source>
         <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="64"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="227"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="65"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="234"/>
         <source>Stop after steps</source>
         <translation>训练步数上限</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="65"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="66"/>
         <source>Check every (steps)</source>
         <translation>每隔多少步检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="66"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="67"/>
         <source>Save every (steps)</source>
         <translation>每隔多少步保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="67"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="68"/>
         <source>Log every (steps)</source>
         <translation>每隔多少步记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="68"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="69"/>
         <source>Checkpoints kept</source>
         <translation>保留的检查点数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="69"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="70"/>
         <source>Random seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="70"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="71"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="71"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="72"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="72"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="73"/>
         <source>Quantisation</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="73"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="74"/>
         <source>Learning rate schedule</source>
         <translation>学习率调度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="74"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="75"/>
         <source>LoRA layers</source>
         <translation>LoRA 作用的层</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="75"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="76"/>
         <source>Pickle weights allowed</source>
         <translation>允许 pickle 权重</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="86"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="87"/>
         <source>default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="88"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="89"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="88"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="89"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="94"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="95"/>
         <source>built-in tiny model</source>
         <translation>内置微型模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="95"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="96"/>
         <source>built-in small model</source>
         <translation>内置小型模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="97"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="98"/>
         <source>full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="228"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="235"/>
         <source>Check and save every</source>
         <translation>每隔多少步检查并保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="236"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="243"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="239"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="246"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="241"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="248"/>
         <source>Resume</source>
         <translation>恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="260"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="726"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="267"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="772"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="272"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="293"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="279"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="300"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="272"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="275"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="305"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="279"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="282"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="312"/>
         <source>step</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="273"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="280"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="274"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="281"/>
         <source>validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="276"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="283"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="292"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="299"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="292"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="299"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="292"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="299"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="292"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="299"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="293"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="300"/>
         <source>Validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="305"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="312"/>
         <source>Training loss of the runs ticked in the list</source>
         <translation>列表中勾选的训练的损失曲线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="315"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="322"/>
         <source>Runs</source>
         <translation>训练记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="316"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="323"/>
         <source>Compare runs</source>
         <translation>对比训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="317"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="324"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="334"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="341"/>
         <source>Recommended for this data</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="398"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="444"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="418"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="464"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="487"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="533"/>
         <source>About {0} steps, roughly {1} and {2:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1}、{2:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="500"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="546"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="507"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="553"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="541"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="587"/>
         <source>The data is not prepared</source>
         <translation>数据尚未准备好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="542"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="588"/>
         <source>Prepare the data on the Data page first (Save and prepare the data).</source>
         <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="547"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="553"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="593"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="599"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="548"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="594"/>
         <source>This project has several labels per row, which only the built-in model learns: choose a built-in model (tiny or small) instead of {0}. A pretrained model can be trained on a project with one label per row (switch multi-label off on the Data page and prepare again).</source>
         <translation>本项目每行可有多个标签，目前只有内置模型能学习这种数据：请选择内置模型（微型或小型），而不是 {0}。预训练模型可以用于每行一个标签的项目（在数据页关闭多标签后重新准备数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="569"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="615"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="586"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="590"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="632"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="636"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="593"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="639"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="741"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="787"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="802"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="848"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="806"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="852"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="808"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="854"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="811"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="857"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="815"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="861"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="840"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="886"/>
         <source>Preparing the base model</source>
         <translation>正在准备基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="842"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="888"/>
         <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
         <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="845"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="891"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="849"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="895"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="852"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="898"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="856"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="902"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="760"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="806"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="415"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="461"/>
         <source>The built-in model is built from this project&apos;s data and starts untrained, so all of it is trained here (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型由本项目的数据构建，从未训练的状态开始，所以全部在这里训练（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="587"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="633"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="739"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="785"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="744"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="790"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="745"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="791"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="763"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="809"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="781"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="827"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

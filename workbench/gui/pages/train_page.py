@@ -23,13 +23,14 @@ from ...core.errors import WorkbenchError
 from ...core.jobs import JobSpec, read_job
 from ...core.operations import runs as ops
 from ...core.recommend import DEFAULT_TIME_BUDGET_MIN
+from ...core.templates import Task
 from ...core.runs import RunBusy, format_duration, summarize
 from ..i18n import localized
 from ..resources import icon
 from ..session import ProjectSession
 from ..tasks import TaskManager
 from ..widgets.curves import PALETTE, CurvePlot
-from .train import delete_run
+from .train import delete_run, models_panel
 
 # hyper-parameter -> (JobSpec field, integer?, decimals)
 HYPER = {
@@ -182,6 +183,12 @@ class TrainPage(QWidget):
         self.method_combo.currentIndexChanged.connect(self._on_method_changed)
         mf.addRow(self.tr("Model"), self.model_combo)
         mf.addRow("", row)
+        # the registered models (core.models_store) in the choice, and adding or getting one
+        self.models_panel = models_panel.ModelsPanel(self.tasks, self)
+        self.models_panel.models_changed.connect(self._on_models_panel_models_changed)
+        self.models_panel.model_added.connect(self._on_models_panel_model_added)
+        mf.addRow("", self.models_panel)
+        models_panel.fill_model_combo(self.model_combo, models_panel.registered_models())
         mf.addRow(self.tr("Method"), self.method_combo)
         self.method_hint = QLabel()
         self.method_hint.setObjectName("hint")
@@ -348,7 +355,7 @@ class TrainPage(QWidget):
                 if label is not None:
                     label.setToolTip(tip)
         self.preset_combo.blockSignals(False)
-        idx = self.model_combo.findData(self.session.preferred_base_model)
+        idx = self.model_combo.findData(self._preferred_model())
         self.model_combo.blockSignals(True)
         self.model_combo.setCurrentIndex(max(0, idx))
         self.model_combo.blockSignals(False)
@@ -364,7 +371,45 @@ class TrainPage(QWidget):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
+        self._refill_registered()  # a model may have been added on the command line meanwhile
         self._fit_settings_column()
+
+    def _is_instruction(self) -> bool:
+        template = self.session.template
+        return template is not None and template.task is Task.instruction
+
+    def _preferred_model(self) -> str:
+        """What a project starts with: an instruction project takes a registered pretrained model
+        when there is one (the built-in model only demonstrates the flow there)."""
+        preferred = self.session.preferred_base_model
+        if self._is_instruction() and preferred == ops.DEFAULT_BASE_MODEL:
+            return models_panel.preferred_registered(models_panel.registered_models()) or preferred
+        return preferred
+
+    def _refill_registered(self) -> None:
+        before = self.model_combo.currentData()
+        models_panel.fill_model_combo(self.model_combo, models_panel.registered_models())
+        if self.model_combo.currentData() != before:
+            self._on_model_combo_changed()
+        else:
+            self._update_models_hint()
+
+    @Slot()
+    def _on_models_panel_models_changed(self) -> None:
+        self._refill_registered()
+
+    @Slot(str)
+    def _on_models_panel_model_added(self, model_id: str) -> None:
+        models_panel.fill_model_combo(self.model_combo, models_panel.registered_models())
+        idx = self.model_combo.findData(model_id)
+        if idx >= 0:
+            self.model_combo.setCurrentIndex(idx)  # the model just added is the one to train
+
+    def _update_models_hint(self) -> None:
+        entries = models_panel.registered_models()
+        kind = self.model_combo.currentData()
+        self.models_panel.set_selected(kind, entries)
+        self.models_panel.update_hint(self._is_instruction(), str(kind).startswith("builtin:"), entries)
 
     def _fit_settings_column(self) -> None:
         # as wide as its rows need once styled and filled (font, language, preset names decide it),
@@ -390,6 +435,7 @@ class TrainPage(QWidget):
         if builtin:
             self.method_combo.setCurrentIndex(self.method_combo.findData("full"))
         self.method_combo.setEnabled(not builtin)
+        self._update_models_hint()
         self._on_method_changed()
         self.apply_recommended()
 
