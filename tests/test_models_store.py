@@ -216,7 +216,7 @@ def _real_gguf() -> Path | None:
 
 def test_a_gguf_file_added_on_the_command_line_is_converted_into_an_owned_folder(tmp_path, capsys):
     factory = _gguf_factory()
-    path = factory.write_tiny_gguf(tmp_path / "tiny-llama.gguf", "llama")
+    path = factory.write_gguf(tmp_path / "tiny-llama.gguf", "llama")
     code, out, err = _cli(capsys, "models", "add", str(path), "--json")
     assert code == 0, err
     lines = [json.loads(ln) for ln in out.strip().splitlines()]
@@ -227,11 +227,16 @@ def test_a_gguf_file_added_on_the_command_line_is_converted_into_an_owned_folder
     folder = Path(entry["folder"])
     assert (folder / "config.json").is_file() and (folder / "tokenizer.json").is_file()
     assert json.loads((folder / "workbench_model.json").read_text())["family"] == "llama"
+    assert entry["licence"]["name"] == "apache-2.0" and entry["parameters"] > 10_000  # from the file's metadata
     assert store.resolve("tiny-llama") == str(folder)
     code, _, err = _cli(capsys, "models", "add", str(path))
     assert code == 2 and "already registered" in err
     store.remove_model("tiny-llama")
     assert not folder.exists() and path.is_file()
+    other = factory.write_gguf(tmp_path / "mamba.gguf", "llama", arch="mamba")
+    code, _, err = _cli(capsys, "models", "add", str(other))
+    assert code == 2 and "gemma3" in err and "llama" in err
+    assert store.list_models() == [] and not any((store.store_dir() / store.STAGING).iterdir())
 
 
 def _converter_ready() -> bool:
