@@ -240,6 +240,11 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
         ox = checks["onnx"]
         add(_row("ONNX (`onnx/model.onnx`)", ox["status"], _d(ox.get("max_abs_diff")),
                  "onnxruntime, opset 17" if ox["status"] == "ok" else f"**not shipped**: {ox.get('reason')}"))
+    if "gguf" in checks:
+        gg = checks["gguf"]
+        add(_row(f"GGUF (`{gg['files'][0]}`)", "ok", _d(gg.get("max_abs_diff")),
+                 f"{gg['dtype']}; numpy forward pass of the file read back, next token agrees at "
+                 f"{gg['argmax_agreement']:.1%} of {gg['positions']} positions"))
     if "int8" in checks:
         q = checks["int8"]
         if task == "classification":
@@ -297,7 +302,13 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
             "for PaddleFormers and other Hugging Face layout tools")
     if "int8" in checks:
         add("- `int8/`: weight-only int8 static model (`python predict.py --variant int8 ...`)")
+    if "gguf" in checks:
+        add("- `gguf/`: the model as one GGUF file for llama.cpp and ollama, and its ollama `Modelfile`")
     add("")
+    if "gguf" in checks:
+        from .gguf.modelfile import readme_section
+
+        add(readme_section(checks["gguf"]))
     versions = ", ".join(f"{k} {v}" for k, v in bundle["exported_with"].items() if v)
     add(f"Exported {time.strftime('%Y-%m-%d %H:%M', time.localtime(bundle['created']))} with {versions}.")
     add("")

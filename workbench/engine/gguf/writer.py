@@ -138,6 +138,7 @@ def _hyper_parameters(w, family: str, config: Mapping[str, Any]) -> None:
         w.add_value_length(head_dim)
         if config.get("sliding_window"):
             w.add_sliding_window(int(config["sliding_window"]))
+        _gemma3_extras(w, config, hidden, heads, head_dim)
     else:
         if family == "llama":
             w.add_vocab_size(int(config["vocab_size"]))
@@ -147,6 +148,28 @@ def _hyper_parameters(w, family: str, config: Mapping[str, Any]) -> None:
             w.add_value_length(head_dim)
     if scaling:
         _rope_scaling(w, scaling)
+
+
+def _gemma3_extras(w, config: Mapping[str, Any], hidden: int, heads: int, head_dim: int) -> None:
+    """What llama.cpp assumes for Gemma 3 unless told: every 6th layer global, local rope base
+    10000, queries scaled by the head size (hidden / heads for the 62-layer 27B model)."""
+    layers = int(config["num_hidden_layers"])
+    types = config.get("layer_types")
+    if types and list(types) != ["full_attention" if (i + 1) % 6 == 0 else "sliding_attention"
+                                 for i in range(layers)]:
+        w.add_sliding_window_pattern([t == "sliding_attention" for t in types])
+    local = config.get("rope_local_base_freq")
+    if local is not None and float(local) != 10000.0:
+        w.add_rope_freq_base_swa(float(local))
+    scalar = config.get("query_pre_attn_scalar")
+    assumed = hidden // heads if layers == 62 else head_dim
+    if scalar is not None and int(scalar) != assumed:
+        raise GGUFWriteError(f"This Gemma 3 model scales its queries by {scalar}, where llama.cpp uses {assumed} "
+                             "for its size, so llama.cpp would not compute it as trained; it has no GGUF form.")
+    for key, add in (("final_logit_softcapping", w.add_final_logit_softcapping),
+                     ("attn_logit_softcapping", w.add_attn_logit_softcapping)):
+        if config.get(key):
+            add(float(config[key]))
 
 
 def _rope_scaling(w, scaling: Mapping[str, Any]) -> None:
