@@ -28,8 +28,10 @@ _SPLITS = {"qwen2": _QWEN2_SPLIT, "qwen35": _QWEN2_SPLIT, "deepseek-r1-qwen": _Q
            "llama-bpe": _LLAMA3_SPLIT, "llama3": _LLAMA3_SPLIT, "smaug-bpe": _LLAMA3_SPLIT}
 _DIGIT_SPLIT = {"smollm"}  # GPT-2's split, each digit a token of its own
 
-_TOKENIZER_CLASSES = {"gemma3": "GemmaTokenizerFast", "llama": "LlamaTokenizerFast",
-                      "qwen2": "Qwen2TokenizerFast", "qwen3": "Qwen2TokenizerFast"}
+# The class tokenizer_config.json names, by (family, vocabulary kind); any other pair loads as
+# PreTrainedTokenizerFast (PaddleFormers' Llama tokenizer would want a tokenizer.model file).
+_TOKENIZER_CLASSES = {("gemma3", "llama"): "GemmaTokenizerFast", ("qwen2", "gpt2"): "Qwen2TokenizerFast",
+                      ("qwen3", "gpt2"): "Qwen2TokenizerFast"}
 
 
 def _token(tokens: list[str], meta: dict[str, Any], key: str) -> str | None:
@@ -168,8 +170,7 @@ def build_tokenizer(meta: dict[str, Any], *, model_max_length: int = 2048) -> tu
     add_eos = bool(meta.get("tokenizer.ggml.add_eos_token", False))
     tok.post_processor = _post_processor(tok, bos, eos, add_bos, add_eos)
     config: dict[str, Any] = {
-        "tokenizer_class": _TOKENIZER_CLASSES.get(family, "PreTrainedTokenizerFast")
-        if kind == "llama" or family in ("qwen2", "qwen3") else "PreTrainedTokenizerFast",
+        "tokenizer_class": _TOKENIZER_CLASSES.get((family, kind), "PreTrainedTokenizerFast"),
         "bos_token": bos, "eos_token": eos, "unk_token": unk, "pad_token": pad,
         "add_bos_token": add_bos, "add_eos_token": add_eos,
         "model_max_length": int(model_max_length),
