@@ -160,3 +160,22 @@ def test_cancelling_a_conversion_leaves_nothing_behind(qtbot, tasks):
         _click_cancel(panel.progress_dialog)
     assert store.list_models() == [] and not any(p.is_dir() for p in staging.iterdir())
     assert panel.add_button.isEnabled() and panel.progress_dialog is None
+
+
+def test_a_pretrained_model_chosen_after_a_built_in_one_trains_with_lora_again(
+        qtbot, session, tasks, tiny_folder, instruction_project):
+    """Seen in the window: the built-in model forces full fine-tuning, and choosing Gemma after it
+    kept 'Full fine-tuning (all weights)' for a 268M-parameter model."""
+    mops.add(tiny_folder, name="Tiny Qwen")
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(instruction_project)
+    assert page.method_combo.currentData() == "lora"
+    page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:small"))
+    assert page.method_combo.currentData() == "full" and not page.method_combo.isEnabled()
+    page.model_combo.setCurrentIndex(page.model_combo.findData("tiny-qwen"))
+    assert page.method_combo.currentData() == "lora" and page.method_combo.isEnabled()
+    # a method the user chose for a pretrained model stays when another pretrained one is chosen
+    page.method_combo.setCurrentIndex(page.method_combo.findData("full"))
+    page.model_combo.setCurrentIndex(page.model_combo.findData("folder"))
+    assert page.method_combo.currentData() == "full"

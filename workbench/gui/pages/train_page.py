@@ -434,6 +434,8 @@ class TrainPage(QWidget):
         builtin = str(kind).startswith("builtin:")
         if builtin:
             self.method_combo.setCurrentIndex(self.method_combo.findData("full"))
+        elif not self.method_combo.isEnabled():  # leaving a built-in model: a pretrained one starts with LoRA
+            self.method_combo.setCurrentIndex(self.method_combo.findData(ops.default_method(str(kind))))
         self.method_combo.setEnabled(not builtin)
         self._update_models_hint()
         self._on_method_changed()
