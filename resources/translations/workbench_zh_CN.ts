@@ -2079,26 +2079,26 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/models_panel.py" line="335"/>
-        <source>Remove {0}? Its converted folder is deleted from the disk ({1}); runs trained from it keep their own weights.</source>
-        <translation>移除 {0}？它转换后的文件夹将从磁盘删除（{1}）；用它训练过的运行保留各自的权重。</translation>
+        <source>Remove {0}? Its folder is deleted from the disk ({1}). Runs trained from it with LoRA keep only their add-on: evaluating or exporting them needs the model again.</source>
+        <translation>移除 {0}？其文件夹将从磁盘删除（{1}）。用它以 LoRA 方式训练的运行只保存了附加部分：评估或导出这些运行时需要重新添加该模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="337"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="338"/>
         <source>Remove {0} from the list? Its folder {1} stays where it is.</source>
         <translation>从列表中移除 {0}？其文件夹 {1} 保持原样。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="338"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="339"/>
         <source>Remove the model</source>
         <translation>移除模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="341"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="342"/>
         <source>Removing {0}</source>
         <translation>正在移除 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="350"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="351"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -2982,7 +2982,7 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="267"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="772"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="777"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
@@ -3065,166 +3065,166 @@ Most likely: {1}</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="444"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="449"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="464"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="469"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="533"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="538"/>
         <source>About {0} steps, roughly {1} and {2:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1}、{2:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="546"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="551"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="553"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="558"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="587"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="592"/>
         <source>The data is not prepared</source>
         <translation>数据尚未准备好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="588"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="593"/>
         <source>Prepare the data on the Data page first (Save and prepare the data).</source>
         <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="593"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="599"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="598"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="604"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="594"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="599"/>
         <source>This project has several labels per row, which only the built-in model learns: choose a built-in model (tiny or small) instead of {0}. A pretrained model can be trained on a project with one label per row (switch multi-label off on the Data page and prepare again).</source>
         <translation>本项目每行可有多个标签，目前只有内置模型能学习这种数据：请选择内置模型（微型或小型），而不是 {0}。预训练模型可以用于每行一个标签的项目（在数据页关闭多标签后重新准备数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="615"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="620"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="632"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="636"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="637"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="641"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="639"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="644"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="787"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="792"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="848"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="853"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="852"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="857"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="854"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="859"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="857"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="862"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="861"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="866"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="886"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="891"/>
         <source>Preparing the base model</source>
         <translation>正在准备基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="888"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="893"/>
         <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
         <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="891"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="896"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="895"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="900"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="898"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="903"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="902"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="907"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="806"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="811"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="461"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="466"/>
         <source>The built-in model is built from this project&apos;s data and starts untrained, so all of it is trained here (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型由本项目的数据构建，从未训练的状态开始，所以全部在这里训练（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="633"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="638"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="785"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="790"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="790"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="795"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="791"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="796"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="809"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="814"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="827"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="832"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

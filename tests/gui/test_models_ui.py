@@ -179,3 +179,18 @@ def test_a_pretrained_model_chosen_after_a_built_in_one_trains_with_lora_again(
     page.method_combo.setCurrentIndex(page.method_combo.findData("full"))
     page.model_combo.setCurrentIndex(page.model_combo.findData("folder"))
     assert page.method_combo.currentData() == "full"
+
+
+def test_removing_the_chosen_model_falls_back_to_another_pretrained_one(
+        qtbot, session, tasks, tiny_folder, tmp_path, instruction_project):
+    """Seen in the window: removing the chosen model left the built-in tiny model chosen for an
+    instruction project although a pretrained one was still registered."""
+    mops.add(tiny_folder, name="First")
+    mops.add(Path(shutil.copytree(tiny_folder, tmp_path / "second")), name="Second")
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(instruction_project)
+    page.model_combo.setCurrentIndex(page.model_combo.findData("second"))
+    with qtbot.waitSignal(page.models_panel.models_changed, timeout=10000):
+        page.models_panel.remove_model("second", confirm=False)
+    assert page.model_combo.currentData() == "first" and page.method_combo.currentData() == "lora"

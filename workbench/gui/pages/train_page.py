@@ -389,7 +389,10 @@ class TrainPage(QWidget):
     def _refill_registered(self) -> None:
         before = self.model_combo.currentData()
         models_panel.fill_model_combo(self.model_combo, models_panel.registered_models())
-        if self.model_combo.currentData() != before:
+        if self.model_combo.currentData() != before:  # the chosen model went: the one a project starts with
+            self.model_combo.blockSignals(True)
+            self.model_combo.setCurrentIndex(max(0, self.model_combo.findData(self._preferred_model())))
+            self.model_combo.blockSignals(False)
             self._on_model_combo_changed()
         else:
             self._update_models_hint()

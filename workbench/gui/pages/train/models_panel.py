@@ -332,8 +332,9 @@ class ModelsPanel(QWidget):
         if entry is None:
             return None
         if confirm:
-            question = (self.tr("Remove {0}? Its converted folder is deleted from the disk ({1}); runs trained "
-                                "from it keep their own weights.") if entry.owned else
+            question = (self.tr("Remove {0}? Its folder is deleted from the disk ({1}). Runs trained from it "
+                                "with LoRA keep only their add-on: evaluating or exporting them needs the model "
+                                "again.") if entry.owned else
                         self.tr("Remove {0} from the list? Its folder {1} stays where it is."))
             if QMessageBox.question(self, self.tr("Remove the model"), question.format(entry.name, entry.path)) \
                     != QMessageBox.StandardButton.Yes:
