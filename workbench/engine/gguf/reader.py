@@ -101,18 +101,29 @@ def family_of(meta: dict[str, Any], file_name: str = "The file") -> str:
     return family
 
 
-def dequantized(reader, tensor) -> np.ndarray:
-    """One tensor as float32 in Hugging Face's axis order (ggml lists axes innermost first)."""
+def dequantized(reader, tensor, *, chunk_rows: int = 8192) -> np.ndarray:
+    """One tensor as float32 in Hugging Face's axis order (ggml lists axes innermost first).
+
+    Large tensors are dequantized in row blocks into one float32 array: dequantizing Gemma's
+    262k-row embedding at once holds several float copies of it (2.8 GB peak, not 1 GB).
+    """
     from gguf.quants import dequantize
 
+    shape = tuple(int(d) for d in reversed(tensor.shape))
+    data = tensor.data  # memory-mapped; one row per leading index for every storage type
     try:
-        array = dequantize(tensor.data, tensor.tensor_type)
+        if data.ndim >= 2 and data.shape[0] > chunk_rows:
+            out = np.empty(shape, dtype=np.float32)
+            for start in range(0, data.shape[0], chunk_rows):
+                block = dequantize(data[start:start + chunk_rows], tensor.tensor_type)
+                out[start:start + chunk_rows] = block.reshape((-1, *shape[1:]))
+            return out
+        array = dequantize(data, tensor.tensor_type)
     except NotImplementedError:
         raise ModelLoadError(
             f"The tensor {tensor.name} is stored as {tensor.tensor_type.name}, which Workbench cannot read "
             "yet. Use a GGUF file of another quantisation (for example Q4_K_M, Q8_0 or F16)."
         ) from None
-    shape = tuple(int(d) for d in reversed(tensor.shape))
     if array.size != int(np.prod(shape)):
         raise ModelLoadError(f"The tensor {tensor.name} holds {array.size} values where its header says {shape}.")
     return np.ascontiguousarray(array.reshape(shape), dtype=np.float32)
@@ -256,7 +267,7 @@ def _write_safetensors(path: Path, entries: list[tuple[str, tuple[int, ...]]],
         for (name, shape), array in zip(entries, arrays, strict=True):
             if tuple(array.shape) != tuple(shape):
                 raise ModelLoadError(f"The tensor {name} has the shape {array.shape}, not {shape}.")
-            fh.write(np.ascontiguousarray(array, dtype="<f4").tobytes())
+            fh.write(np.ascontiguousarray(array, dtype="<f4").data)  # the buffer itself, not a copy
 
 
 def _sha256(path: Path, progress: Progress, cancel: CancelCheck) -> str:
