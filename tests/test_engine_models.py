@@ -131,7 +131,9 @@ def test_full_finetune_loss_falls(folders, tmp_path):
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_hf_layout_converted_on_load(family, folders):
-    expected = _logits(make_model(family))
+    from workbench.engine.family_fixes import apply_family_fixes
+
+    expected = _logits(apply_family_fixes(make_model(family), family))  # load_model applies the fixes
     for layout in ("hf", "paddle", "paddleformers"):
         model = M.load_model(folders(family, layout), for_training=False)
         np.testing.assert_allclose(_logits(model), expected, atol=1e-5, err_msg=layout)

@@ -113,7 +113,7 @@ def test_classification_run_streams_the_v1_protocol(cls_project):
 
 
 @pytest.mark.parametrize("task", ["instruction", "classification"])
-@pytest.mark.parametrize("family", ["llama", "qwen2", "qwen3", "ernie4_5"])
+@pytest.mark.parametrize("family", ["llama", "qwen2", "qwen3", "ernie4_5", "gemma3"])
 def test_lora_on_each_family_folder_and_task(ins_project, cls_project, tmp_path, family, task):
     from model_factory import make_model_folder
 

@@ -323,6 +323,47 @@ def read_records(path, bundle):
     return rows, [{f: rows_i.get(col) or "" for f, col in by_field.items()} for rows_i in rows]
 
 
+# ----- choosing the next token (the workbench's own generation calls these too) ------------------------------
+
+# A pretrained model answering greedily falls into loops ("根据规定，根据规定，..."). Two guards
+# stop them: a CTRL-style repetition penalty on the tokens already generated (a positive
+# logit is divided by it, a negative one multiplied) and a ban on any token that would
+# repeat an n-gram of the answer. Bundles exported before these settings existed have no
+# "generation" entry and generate as they did, unguarded.
+GUARD_OFF = {"repetition_penalty": 1.0, "no_repeat_ngram": 0}
+
+
+def guard_logits(logits, generated, repetition_penalty=1.0, no_repeat_ngram=0):
+    """A float64 copy of 1-D ``logits`` with the repetition guards applied for ``generated``."""
+    x = np.array(logits, dtype="float64")
+    if generated and repetition_penalty != 1.0:
+        seen = np.unique(np.asarray(generated, dtype="int64"))
+        v = x[seen]
+        x[seen] = np.where(v > 0, v / repetition_penalty, v * repetition_penalty)
+    n = int(no_repeat_ngram or 0)
+    if n > 0 and len(generated) >= n:
+        tail = list(generated[len(generated) - n + 1:])
+        banned = [generated[i + n - 1] for i in range(len(generated) - n + 1) if list(generated[i:i + n - 1]) == tail]
+        x[banned] = -np.inf
+    return x
+
+
+def pick_next(logits, generated, rng, mode="greedy", temperature=0.7, top_p=0.9, repetition_penalty=1.0,
+              no_repeat_ngram=0):
+    """The next token id: the most likely one ("greedy"), or one drawn from the
+    temperature-scaled distribution cut to the smallest set of tokens whose probability
+    reaches ``top_p`` ("sample"), after the repetition guards."""
+    x = guard_logits(logits, generated, repetition_penalty, no_repeat_ngram)
+    if mode == "greedy":
+        return int(np.argmax(x))
+    x = x / max(float(temperature), 1e-5)
+    p = np.exp(x - x.max())
+    p /= p.sum()
+    order = np.argsort(-p)
+    keep = order[: int(np.searchsorted(np.cumsum(p[order]), top_p) + 1)]
+    return int(keep[rng.choice(len(keep), p=p[keep] / p[keep].sum())])
+
+
 # ----- the model -------------------------------------------------------------------------------------------
 
 
@@ -474,14 +515,29 @@ class Predictor:
 
     # ----- generation -----------------------------------------------------------------------------
     def generate(self, record, max_new_tokens=None, mode="greedy", temperature=0.7, top_p=0.9, seed=None,
-                 stream=None):
-        return self.generate_full(record, max_new_tokens, mode, temperature, top_p, seed, stream)["answer"]
+                 stream=None, repetition_penalty=None, no_repeat_ngram=None):
+        return self.generate_full(record, max_new_tokens, mode, temperature, top_p, seed, stream,
+                                  repetition_penalty, no_repeat_ngram)["answer"]
+
+    def generation_guard(self, repetition_penalty=None, no_repeat_ngram=None):
+        """The repetition guards: the bundle's own (those the model was evaluated with) unless given."""
+        guard = dict(GUARD_OFF, **{k: v for k, v in (self.bundle.get("generation") or {}).items() if k in GUARD_OFF})
+        if repetition_penalty is not None:
+            guard["repetition_penalty"] = float(repetition_penalty)
+        if no_repeat_ngram is not None:
+            guard["no_repeat_ngram"] = int(no_repeat_ngram)
+        if not guard["repetition_penalty"] > 0:
+            raise InputError("the repetition penalty must be above 0 (1 means none)")
+        if guard["no_repeat_ngram"] < 0:
+            raise InputError("the no-repeat n-gram size must be 0 (none) or more")
+        return guard
 
     def generate_full(self, record, max_new_tokens=None, mode="greedy", temperature=0.7, top_p=0.9, seed=None,
-                      stream=None):
+                      stream=None, repetition_penalty=None, no_repeat_ngram=None):
         """``{"answer", "prompt_tokens", "completion_tokens", "finish_reason"}``; ``stream`` gets
         each new piece of text as soon as it decodes to whole characters."""
         b = self.bundle
+        guard = self.generation_guard(repetition_penalty, no_repeat_ngram)
         n_new = int(max_new_tokens or b.get("max_new_tokens", 128))
         ids = self.prompt_ids(record, max(8, int(b["max_length"]) - n_new))
         limit = b.get("max_position_embeddings")
@@ -496,16 +552,7 @@ class Predictor:
                 logits = next_logits.send(generated[-1] if generated else None)
             else:
                 logits = self.run(np.asarray([ids + generated], dtype="int64"))[0, -1]
-            logits = logits.astype("float64")
-            if mode == "greedy":
-                token = int(np.argmax(logits))
-            else:
-                x = logits / max(float(temperature), 1e-5)
-                p = np.exp(x - x.max())
-                p /= p.sum()
-                order = np.argsort(-p)
-                keep = order[: int(np.searchsorted(np.cumsum(p[order]), top_p) + 1)]
-                token = int(keep[rng.choice(len(keep), p=p[keep] / p[keep].sum())])
+            token = pick_next(logits, generated, rng, mode, temperature, top_p, **guard)
             if token in stops:
                 finish = "stop"
                 break

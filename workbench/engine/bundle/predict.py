@@ -52,6 +52,10 @@ def main(argv=None):
     p.add_argument("--temperature", type=float, default=0.7)
     p.add_argument("--top-p", type=float, default=0.9)
     p.add_argument("--seed", type=int)
+    p.add_argument("--repetition-penalty", type=float,
+                   help="lower the odds of tokens already in the answer (1 = none; default: the bundle's)")
+    p.add_argument("--no-repeat-ngram", type=int,
+                   help="never repeat a run of this many tokens (0 = allow; default: the bundle's)")
     p.add_argument("--json", action="store_true", help="print JSON")
     args = p.parse_args(argv)
     if not args.text and not args.input:
@@ -74,7 +78,8 @@ def run(args):
         rows, records = read_records(args.input, load_bundle())
     pred = Predictor(device=args.device, variant=args.variant, tensorrt=not args.no_tensorrt, threads=args.threads)
     gen = dict(max_new_tokens=args.max_new_tokens, mode="sample" if args.sample else "greedy",
-               temperature=args.temperature, top_p=args.top_p, seed=args.seed)
+               temperature=args.temperature, top_p=args.top_p, seed=args.seed,
+               repetition_penalty=args.repetition_penalty, no_repeat_ngram=args.no_repeat_ngram)
 
     if records is None:
         start = time.perf_counter()

@@ -286,6 +286,17 @@ class Service:
             if not isinstance(body["seed"], int):
                 raise HTTPError(400, "'seed' must be a whole number")
             options["seed"] = body["seed"]
+        # the repetition guards: the bundle's own unless the request sets them
+        penalty = body.get("repetition_penalty")
+        if penalty is not None:
+            if not isinstance(penalty, (int, float)) or isinstance(penalty, bool) or not 0 < penalty <= 10:
+                raise HTTPError(400, "'repetition_penalty' must be a number above 0 and at most 10 (1 means none)")
+            options["repetition_penalty"] = float(penalty)
+        ngram = body.get("no_repeat_ngram")
+        if ngram is not None:
+            if not isinstance(ngram, int) or isinstance(ngram, bool) or ngram < 0:
+                raise HTTPError(400, "'no_repeat_ngram' must be a whole number, 0 (allow repeats) or more")
+            options["no_repeat_ngram"] = ngram
         return options
 
     @staticmethod
