@@ -199,7 +199,7 @@ def gguf_for_bundle(stage: Path, model, tokenizer, *, task: str, records: Sequen
         def answer_turn(sys_text, user, answer):
             messages = ([{"role": "system", "content": sys_text}] if sys_text else []) + [
                 {"role": "user", "content": user}, {"role": "assistant", "content": answer}]
-            return tokenizer.apply_chat_template(messages, tokenize=False)
+            return tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=False)
 
     bos_text = tokenizer.bos_token or None
     template = MF.chat_template(build_prompt, bos_text=bos_text, answer_turn=answer_turn,

@@ -143,7 +143,7 @@ def _hyper_parameters(w, family: str, config: Mapping[str, Any]) -> None:
         if family == "llama":
             w.add_vocab_size(int(config["vocab_size"]))
             w.add_rope_dimension_count(head_dim)
-        if config.get("head_dim") and family != "llama":
+        if config.get("head_dim"):  # as the converter does whenever config.json names it
             w.add_key_length(head_dim)
             w.add_value_length(head_dim)
     if scaling:
@@ -358,6 +358,8 @@ def _plan(st: _SafetensorsFolder, family: str, config: Mapping[str, Any]) -> lis
         try:
             plan.append((hf, N.hf_to_gguf(family, hf)))
         except KeyError:
+            if hf.endswith(".bias") and not np.any(st.read(hf)):
+                continue  # a zero bias a merged LoRA layer brought along: no term, nothing lost
             raise GGUFWriteError(f"The weights hold a tensor {hf} that a plain {family} model does not have, so "
                                  "the model has no GGUF form here.") from None
     if not any(g == "token_embd.weight" for _, g in plan):
