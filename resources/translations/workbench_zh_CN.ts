@@ -1641,37 +1641,37 @@ Most likely: {1}</source>
 <context>
     <name>LicenceDialog</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="143"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="148"/>
         <source>{0}: licence</source>
         <translation>{0}：许可条款</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="146"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="151"/>
         <source>&lt;b&gt;{0}&lt;/b&gt; is a pretrained model from Google, about 1 GB on disk once converted. It comes under the &lt;b&gt;{1}&lt;/b&gt;.</source>
         <translation>&lt;b&gt;{0}&lt;/b&gt; 是 Google 的预训练模型，转换后约占 1 GB 磁盘空间，适用 &lt;b&gt;{1}&lt;/b&gt;。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="162"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="167"/>
         <source>The full text comes with the package, which is installed after you accept, and is copied into the model&apos;s folder. It is also at {0}.</source>
         <translation>完整条款随软件包提供（接受后才安装），并会复制到模型文件夹中；也可在 {0} 查看。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="166"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="171"/>
         <source>The full text: {0}</source>
         <translation>完整条款：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="171"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="176"/>
         <source>I have read the {0} and accept them</source>
         <translation>我已阅读并接受 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="175"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="180"/>
         <source>Accept and get the model</source>
         <translation>接受并获取模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="184"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="189"/>
         <source>In short: commercial use, fine-tuning and sharing of the model and of models trained from it are allowed, under use restrictions (the Gemma Prohibited Use Policy); whoever passes the model or a model trained from it on must pass these terms on with it. The summary does not replace the text below.</source>
         <translation>简而言之：允许商业使用、微调以及分享该模型和由它训练出的模型，但须遵守使用限制（Gemma 禁止用途政策）；把该模型或由它训练出的模型提供给他人时，须同时附上这些条款。此摘要不能代替下面的条款全文。</translation>
     </message>
@@ -1924,181 +1924,181 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/models_panel.py" line="35"/>
-        <source>{0:.1f} B parameters</source>
+        <source>{0:.1f}B parameters</source>
         <translation>{0:.1f}B 参数</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/models_panel.py" line="37"/>
-        <source>{0:.0f} M parameters</source>
+        <source>{0:.0f}M parameters</source>
         <translation>{0:.0f}M 参数</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/models_panel.py" line="38"/>
-        <source>{0:.0f} K parameters</source>
+        <source>{0:.0f}K parameters</source>
         <translation>{0:.0f}K 参数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="53"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="55"/>
         <source>its folder is missing</source>
         <translation>文件夹已不存在</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="124"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="129"/>
         <source>reading the file</source>
         <translation>读取文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="125"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="130"/>
         <source>converting the weights</source>
         <translation>转换权重</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="126"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="131"/>
         <source>building the tokenizer</source>
         <translation>生成分词器</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="127"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="132"/>
         <source>writing the model folder</source>
         <translation>写入模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="128"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="133"/>
         <source>copying the folder</source>
         <translation>复制文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="129"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="134"/>
         <source>installing the package</source>
         <translation>安装软件包</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="130"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="135"/>
         <source>assembling the model file</source>
         <translation>组装模型文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="208"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="213"/>
         <source>Add a model…</source>
         <translation>添加模型…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="209"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="214"/>
         <source>Register a model you have: a GGUF file (converted once) or a model folder with config.json, weights and tokenizer.</source>
         <translation>登记您已有的模型：GGUF 文件（转换一次）或包含 config.json、权重和分词器的模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="212"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="217"/>
         <source>A GGUF file…</source>
         <translation>GGUF 文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="213"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="218"/>
         <source>A model folder…</source>
         <translation>模型文件夹…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="215"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="220"/>
         <source>Get Gemma 3 270M</source>
         <translation>获取 Gemma 3 270M</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="216"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="221"/>
         <source>Install Google&apos;s Gemma 3 270M (multilingual, with Chinese) from the package registry and register it; its licence is shown first.</source>
         <translation>从软件包仓库安装 Google 的 Gemma 3 270M（多语言，支持中文）并登记；会先显示其许可条款。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="219"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="224"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="220"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="225"/>
         <source>Unregister the chosen model (a folder of yours is left where it is).</source>
         <translation>取消登记所选模型（您自己的文件夹保持原样）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="254"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="259"/>
         <source>The built-in model is a demonstration: it learns from this project&apos;s rows alone, so its answers show the flow, not real quality. For real answers choose a pretrained model in the list, such as {0}.</source>
         <translation>内置模型仅用于演示：它只从本项目的数据中学习，其回答只展示流程，不代表真实质量。要获得真正可用的回答，请在列表中选择预训练模型，例如 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="258"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="263"/>
         <source>The built-in model is a demonstration: it learns from this project&apos;s rows alone, so its answers show the flow, not real quality. For real answers get a pretrained model: “Get Gemma 3 270M” installs one that also reads and writes Chinese (about 1 GB on disk), or add one you have.</source>
         <translation>内置模型仅用于演示：它只从本项目的数据中学习，其回答只展示流程，不代表真实质量。要获得真正可用的回答，请使用预训练模型：“获取 Gemma 3 270M”会安装一个能读写中文的模型（约占 1 GB 磁盘空间），您也可以添加已有的模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="277"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="282"/>
         <source>Choose a GGUF model file</source>
         <translation>选择 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="278"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="283"/>
         <source>GGUF model files (*.gguf);;All files (*)</source>
         <translation>GGUF 模型文件 (*.gguf);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="284"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="289"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="293"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="298"/>
         <source>The model could not be added</source>
         <translation>无法添加模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="295"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="300"/>
         <source>Converting {0} into a model folder…</source>
         <translation>正在把 {0} 转换为模型文件夹…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="296"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="301"/>
         <source>Checking the model folder {0}…</source>
         <translation>正在检查模型文件夹 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="297"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="302"/>
         <source>Adding a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="309"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="314"/>
         <source>The model could not be got</source>
         <translation>无法获取模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="321"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="326"/>
         <source>Getting {0}</source>
         <translation>正在获取 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="322"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="327"/>
         <source>Installing, converting and registering {0} (a few minutes)…</source>
         <translation>正在安装、转换并登记 {0}（需要几分钟）…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="335"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="340"/>
         <source>Remove {0}? Its folder is deleted from the disk ({1}). Runs trained from it with LoRA keep only their add-on: evaluating or exporting them needs the model again.</source>
         <translation>移除 {0}？其文件夹将从磁盘删除（{1}）。用它以 LoRA 方式训练的运行只保存了附加部分：评估或导出这些运行时需要重新添加该模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="338"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="343"/>
         <source>Remove {0} from the list? Its folder {1} stays where it is.</source>
         <translation>从列表中移除 {0}？其文件夹 {1} 保持原样。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="339"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="344"/>
         <source>Remove the model</source>
         <translation>移除模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="342"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="347"/>
         <source>Removing {0}</source>
         <translation>正在移除 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="351"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="356"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>

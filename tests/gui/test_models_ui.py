@@ -194,3 +194,19 @@ def test_removing_the_chosen_model_falls_back_to_another_pretrained_one(
     with qtbot.waitSignal(page.models_panel.models_changed, timeout=10000):
         page.models_panel.remove_model("second", confirm=False)
     assert page.model_combo.currentData() == "first" and page.method_combo.currentData() == "lora"
+
+
+def test_a_long_entry_fits_the_choice_and_its_list(qtbot, session, tasks, tiny_folder, instruction_project):
+    """Seen in the window (Chinese): 'Gemma 3 270M (Gemma 3, 268M 参数, Gemma Terms of Use)' was cut
+    off in the choice; the family is not repeated when the name says it, and the list is wide enough."""
+    entry = mops.add(tiny_folder, name="Qwen2 tiny for the law courts of the province")
+    entry = store.ModelEntry.model_validate({**entry.model_dump(), "licence": {"name": "Gemma Terms of Use"}})
+    assert models_panel.entry_text(entry).startswith("Qwen2 tiny for the law courts of the province (")
+    assert "Qwen2," not in models_panel.entry_text(entry)
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(instruction_project)
+    page.show()
+    combo = page.model_combo
+    widest = max(combo.fontMetrics().horizontalAdvance(combo.itemText(i)) for i in range(combo.count()))
+    assert combo.view().minimumWidth() >= widest

@@ -216,6 +216,7 @@ def add(path: str | os.PathLike, *, name: str | None = None, copy: bool = False,
             raise WorkbenchError("Converting a GGUF file needs the engine; run 'workbench models add'.")
         with store.staging() as stage:
             out = stage / "model"
+            _report(progress, "read", 0, 1)  # the converter parses the file's metadata first (seconds)
             info = convert(src, out, name=name, progress=progress, cancel=cancel)
             return store.add_entry(_entry(model_id, name, out, info, store.ModelSource(
                 kind="gguf", path=str(src), sha256=(info.get("source") or {}).get("sha256"),
@@ -380,6 +381,7 @@ def get(model_id: str, *, accept_licence: bool = False, convert: Convert | None 
         store.remove_model(existing.id)
     with store.staging() as stage:
         out = stage / "model"
+        _report(progress, "read", 0, 1)  # the converter parses the file's metadata first (half a minute for Gemma)
         info = convert(gguf_path, out, name=spec.name, progress=progress, cancel=cancel)
         lic = store.Licence(name=spec.licence_name, url=spec.licence_url, accepted_at=accepted.accepted_at)
         if licence_file is not None:

@@ -32,10 +32,10 @@ def size_text(parameters: int | None) -> str:
     if not parameters:
         return QCoreApplication.translate("ModelsPanel", "size unknown")
     if parameters >= 1e9:
-        return QCoreApplication.translate("ModelsPanel", "{0:.1f} B parameters").format(parameters / 1e9)
+        return QCoreApplication.translate("ModelsPanel", "{0:.1f}B parameters").format(parameters / 1e9)
     if parameters >= 1e6:
-        return QCoreApplication.translate("ModelsPanel", "{0:.0f} M parameters").format(parameters / 1e6)
-    return QCoreApplication.translate("ModelsPanel", "{0:.0f} K parameters").format(parameters / 1e3)
+        return QCoreApplication.translate("ModelsPanel", "{0:.0f}M parameters").format(parameters / 1e6)
+    return QCoreApplication.translate("ModelsPanel", "{0:.0f}K parameters").format(parameters / 1e3)
 
 
 def family_text(family: str) -> str:
@@ -45,7 +45,9 @@ def family_text(family: str) -> str:
 
 def entry_text(entry: store.ModelEntry) -> str:
     """A registered model as the choice list shows it: name, family, size, licence."""
-    parts = [family_text(entry.family), size_text(entry.parameters)]
+    family = family_text(entry.family)
+    # the family only where the name does not say it ("Gemma 3 270M", not "Gemma 3 270M (Gemma 3, ...)")
+    parts = ([] if family.casefold() in entry.name.casefold() else [family]) + [size_text(entry.parameters)]
     if entry.licence.name:
         parts.append(entry.licence.name)
     text = f"{entry.name} ({', '.join(parts)})"
@@ -80,6 +82,9 @@ def fill_model_combo(combo: QComboBox, entries: list[store.ModelEntry], before_d
             model = combo.model()
             if isinstance(model, QStandardItemModel):
                 model.item(at + k).setEnabled(False)
+    # the open list as wide as its longest entry, whatever the width of the settings column
+    widest = max((combo.fontMetrics().horizontalAdvance(combo.itemText(i)) for i in range(combo.count())), default=0)
+    combo.view().setMinimumWidth(widest + 32)
     idx = combo.findData(current)
     if idx >= 0 and combo.itemData(idx, Qt.ItemDataRole.UserRole + 1) == "registered" \
             and not _enabled(combo, idx):
