@@ -305,3 +305,14 @@ def test_real_gemma3_written_back_as_q8_0_predicts_the_same_tokens(tmp_path):
     got, meta_b = load_tensors(out)
     figures = compare_logits([ref], [forward_logits(got, meta_b, ids)], "q8_0")
     assert figures["ok"] and figures["argmax_agreement"] >= 0.85, figures
+
+
+def test_the_export_command_takes_gguf_and_its_type():
+    from workbench.cli import build_parser
+
+    ns = build_parser().parse_args(["export", "--project", "p", "--run", "r", "--formats", "static,gguf",
+                                    "--gguf-type", "q8_0"])
+    assert ns.formats == "static,gguf" and ns.gguf_type == "q8_0"
+    assert build_parser().parse_args(["export", "--project", "p", "--run", "r"]).gguf_type == "f16"
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["export", "--project", "p", "--run", "r", "--gguf-type", "q4_k"])
