@@ -218,3 +218,21 @@ def test_value_transforms_invert_each_other():
     norm = rng.normal(size=(8,)).astype(np.float32)
     assert np.allclose(N.to_gguf_tensor("gemma3", "model.layers.1.input_layernorm.weight", norm, config), norm + 1)
     assert np.array_equal(N.to_gguf_tensor("qwen3", "model.layers.1.input_layernorm.weight", norm, config), norm)
+
+
+def test_container_reads_what_the_gguf_library_reads(tmp_path):
+    import gguf
+
+    from workbench.engine.gguf.container import GGUFFile
+
+    src = write_gguf(tmp_path / "m.gguf", "qwen2")
+    ours, theirs = GGUFFile(src), gguf.GGUFReader(str(src))
+    assert ours.metadata == {k: f.contents() for k, f in theirs.fields.items() if not k.startswith("GGUF.")}
+    assert [t.name for t in ours.tensors] == [t.name for t in theirs.tensors]
+    for a, b in zip(ours.tensors, theirs.tensors, strict=True):
+        assert (a.tensor_type, a.data.dtype, a.data.shape) == (b.tensor_type, b.data.dtype, b.data.shape)
+        assert np.array_equal(a.data, b.data)
+    head = tmp_path / "head.gguf"
+    head.write_bytes(src.read_bytes()[:5000])  # ends inside the vocabulary
+    with pytest.raises(ModelLoadError, match="ends inside its header"):
+        convert_gguf(head, tmp_path / "out")

@@ -23,6 +23,7 @@ from workbench.core.errors import Cancelled
 
 from ..models import ModelLoadError
 from . import names as N
+from .container import GGUFFile, GGUFFormatError
 from .reference import gemma3_query_scale
 
 Progress = Callable[[str, int, int], None]
@@ -39,40 +40,30 @@ _TOKEN_ARRAYS = ("tokenizer.ggml.tokens", "tokenizer.ggml.scores", "tokenizer.gg
 # ----- reading ------------------------------------------------------------------------------
 
 
-def open_gguf(path: str | os.PathLike):
-    """A gguf.GGUFReader over the file, or ModelLoadError saying why it is not a usable GGUF file."""
-    import gguf
-
+def open_gguf(path: str | os.PathLike) -> GGUFFile:
+    """The file's metadata and memory-mapped tensors, or ModelLoadError saying why it is not usable."""
     path = Path(path)
     if not path.is_file():
         raise ModelLoadError(f"The GGUF file {path} does not exist. Choose an existing .gguf file.")
     try:
-        reader = gguf.GGUFReader(str(path), "r")
-    except Exception as exc:
+        gguf_file = GGUFFile(path)
+    except (GGUFFormatError, ValueError, OSError, struct.error, UnicodeDecodeError) as exc:
         raise ModelLoadError(
-            f"{path.name} is not a readable GGUF file ({type(exc).__name__}: {str(exc)[:200]}). It may be "
-            "incomplete (a download that stopped early) or another kind of file; download or copy it again."
+            f"{path.name} is not a readable GGUF file ({exc}). It may be incomplete (a download that stopped "
+            "early) or another kind of file; download or copy it again."
         ) from None
-    size = path.stat().st_size
-    for t in reader.tensors:
-        if t.data_offset + t.n_bytes > size:
+    for t in gguf_file.tensors:
+        if t.data is None:
             raise ModelLoadError(
                 f"{path.name} is cut short: its tensor {t.name} ends past the end of the file "
-                f"({size:,} bytes). Download or copy the file again."
+                f"({gguf_file.size:,} bytes). Download or copy the file again."
             )
-    return reader
+    return gguf_file
 
 
-def read_metadata(reader, *, with_tokens: bool = False) -> dict[str, Any]:
+def read_metadata(gguf_file: GGUFFile, *, with_tokens: bool = False) -> dict[str, Any]:
     """The file's key-value metadata as plain Python values (str, int, float, bool, lists)."""
-    meta: dict[str, Any] = {}
-    for key, field in reader.fields.items():
-        if key.startswith("GGUF."):
-            continue
-        if key in _TOKEN_ARRAYS and not with_tokens:
-            continue
-        meta[key] = field.contents()
-    return meta
+    return {k: v for k, v in gguf_file.metadata.items() if with_tokens or k not in _TOKEN_ARRAYS}
 
 
 def file_type_name(meta: dict[str, Any]) -> str | None:
@@ -101,7 +92,7 @@ def family_of(meta: dict[str, Any], file_name: str = "The file") -> str:
     return family
 
 
-def dequantized(reader, tensor, *, chunk_rows: int = 8192) -> np.ndarray:
+def dequantized(tensor, *, chunk_rows: int = 8192) -> np.ndarray:
     """One tensor as float32 in Hugging Face's axis order (ggml lists axes innermost first).
 
     Large tensors are dequantized in row blocks into one float32 array: dequantizing Gemma's
@@ -132,7 +123,7 @@ def dequantized(reader, tensor, *, chunk_rows: int = 8192) -> np.ndarray:
 def load_tensors(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """All tensors of a GGUF file (GGUF names, dequantized, float32) and its metadata."""
     reader = open_gguf(path)
-    return {t.name: dequantized(reader, t) for t in reader.tensors}, read_metadata(reader)
+    return {t.name: dequantized(t) for t in reader.tensors}, read_metadata(reader)
 
 
 # ----- config -------------------------------------------------------------------------------
@@ -349,7 +340,7 @@ def convert_gguf(path: str | os.PathLike, out_dir: str | os.PathLike, *, name: s
             for i, (t, hf) in enumerate(plan):
                 if stop():
                     raise Cancelled("The conversion was cancelled; nothing was written.")
-                yield N.to_hf_tensor(family, hf, dequantized(reader, t), config)
+                yield N.to_hf_tensor(family, hf, dequantized(t), config)
                 report("tensors", i + 1, len(plan))
 
         report("tensors", 0, len(plan))
