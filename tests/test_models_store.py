@@ -157,6 +157,16 @@ def test_staging_left_by_a_killed_process_is_swept_and_a_live_one_kept(tmp_path)
     assert store.sweep_staging() == ["live"]
 
 
+def test_a_folder_moved_into_the_store_but_never_listed_is_swept(tiny_folder, capsys):
+    code, out, _ = _cli(capsys, "models", "add", str(tiny_folder), "--copy", "--json")
+    assert code == 0
+    orphan = store.store_dir() / "killed-before-listing"
+    orphan.mkdir()
+    (orphan / "model.safetensors").write_bytes(b"1 GB, say")
+    assert store.sweep_staging() == ["killed-before-listing"]
+    assert not orphan.exists() and (store.store_dir() / "tiny-qwen2" / "config.json").is_file()
+
+
 def test_get_refuses_until_the_licence_is_accepted_and_installs_nothing(capsys):
     code, out, err = _cli(capsys, "models", "get", "gemma-3-270m", "--json")
     assert code == 2 and "Gemma Terms of Use" in err and "--accept-licence" in err

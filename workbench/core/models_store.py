@@ -8,7 +8,9 @@ registered model by its id; :func:`resolve` turns the id into its folder.
 Every change is a read-modify-write of models.json under a file lock, written atomically.
 New folders are built under ``models/.staging/`` by a process that holds a lock on its
 staging folder; one whose process died (killed mid-conversion) is swept away by the next
-change, so a cancelled conversion leaves nothing behind.
+change, so a cancelled conversion leaves nothing behind. ``models/`` holds only the store's
+own folders: one no entry owns (its process killed between moving it and listing it) is
+swept too.
 """
 
 from __future__ import annotations
@@ -295,6 +297,15 @@ def sweep_staging() -> list[str]:
             finally:
                 lock.release()
                 Path(lock.lock_file).unlink(missing_ok=True)
+    # a folder moved into place by a process killed before it wrote the list: under the lock,
+    # so that no add is between its move and its write
+    if store_dir().is_dir():
+        with _locked():
+            owned = {m.folder for m in _read().models if m.owned}
+            for p in store_dir().iterdir():
+                if p.is_dir() and not p.name.startswith(".") and p.name not in owned:
+                    _discard(p)
+                    removed.append(p.name)
     trash = store_dir() / TRASH
     if trash.is_dir():
         for p in trash.iterdir():
