@@ -2018,87 +2018,92 @@ Most likely: {1}</source>
         <translation>取消登记所选模型（您自己的文件夹保持原样）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="259"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="248"/>
+        <source>The list of models cannot be read</source>
+        <translation>无法读取模型列表</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="266"/>
         <source>The built-in model is a demonstration: it learns from this project&apos;s rows alone, so its answers show the flow, not real quality. For real answers choose a pretrained model in the list, such as {0}.</source>
         <translation>内置模型仅用于演示：它只从本项目的数据中学习，其回答只展示流程，不代表真实质量。要获得真正可用的回答，请在列表中选择预训练模型，例如 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="263"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="270"/>
         <source>The built-in model is a demonstration: it learns from this project&apos;s rows alone, so its answers show the flow, not real quality. For real answers get a pretrained model: “Get Gemma 3 270M” installs one that also reads and writes Chinese (about 1 GB on disk), or add one you have.</source>
         <translation>内置模型仅用于演示：它只从本项目的数据中学习，其回答只展示流程，不代表真实质量。要获得真正可用的回答，请使用预训练模型：“获取 Gemma 3 270M”会安装一个能读写中文的模型（约占 1 GB 磁盘空间），您也可以添加已有的模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="282"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="289"/>
         <source>Choose a GGUF model file</source>
         <translation>选择 GGUF 模型文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="283"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="290"/>
         <source>GGUF model files (*.gguf);;All files (*)</source>
         <translation>GGUF 模型文件 (*.gguf);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="289"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="296"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="298"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="305"/>
         <source>The model could not be added</source>
         <translation>无法添加模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="300"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="307"/>
         <source>Converting {0} into a model folder…</source>
         <translation>正在把 {0} 转换为模型文件夹…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="301"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="308"/>
         <source>Checking the model folder {0}…</source>
         <translation>正在检查模型文件夹 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="302"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="309"/>
         <source>Adding a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="314"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="321"/>
         <source>The model could not be got</source>
         <translation>无法获取模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="326"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="333"/>
         <source>Getting {0}</source>
         <translation>正在获取 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="327"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="334"/>
         <source>Installing, converting and registering {0} (a few minutes)…</source>
         <translation>正在安装、转换并登记 {0}（需要几分钟）…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="340"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="347"/>
         <source>Remove {0}? Its folder is deleted from the disk ({1}). Runs trained from it with LoRA keep only their add-on: evaluating or exporting them needs the model again.</source>
         <translation>移除 {0}？其文件夹将从磁盘删除（{1}）。用它以 LoRA 方式训练的运行只保存了附加部分：评估或导出这些运行时需要重新添加该模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="343"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="350"/>
         <source>Remove {0} from the list? Its folder {1} stays where it is.</source>
         <translation>从列表中移除 {0}？其文件夹 {1} 保持原样。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="344"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="351"/>
         <source>Remove the model</source>
         <translation>移除模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="347"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="354"/>
         <source>Removing {0}</source>
         <translation>正在移除 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/models_panel.py" line="356"/>
+        <location filename="../../workbench/gui/pages/train/models_panel.py" line="363"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>

@@ -210,3 +210,15 @@ def test_a_long_entry_fits_the_choice_and_its_list(qtbot, session, tasks, tiny_f
     combo = page.model_combo
     widest = max(combo.fontMetrics().horizontalAdvance(combo.itemText(i)) for i in range(combo.count()))
     assert combo.view().minimumWidth() >= widest
+
+
+def test_a_damaged_model_list_is_said_once_and_read_as_empty(qtbot, tasks):
+    store.store_dir().mkdir(parents=True)
+    (store.store_dir() / store.STORE_FILE).write_text("{broken")
+    errors = []
+    tasks.error_shown.connect(lambda t, m: errors.append(m))
+    panel = models_panel.ModelsPanel(tasks)
+    qtbot.addWidget(panel)
+    panel.refresh()
+    assert len(errors) == 1 and "damaged" in errors[0] and "Move it aside" in errors[0]
+    assert models_panel.registered_models() == []

@@ -235,11 +235,18 @@ class ModelsPanel(QWidget):
         self.hint.hide()
         lay.addWidget(self.hint)
         self.selected: str | None = None
+        self._problem: str | None = None
         self.refresh()
 
     # -- state --
     def refresh(self) -> list[store.ModelEntry]:
-        entries = registered_models()
+        try:
+            entries = store.list_models()
+        except WorkbenchError as exc:  # a damaged list: said once, read as empty
+            if str(exc) != self._problem:
+                self._problem = str(exc)
+                self.tasks.show_error(self.tr("The list of models cannot be read"), exc)
+            entries = []
         self.get_button.setVisible(not any(e.id == GEMMA_ID and not e.missing for e in entries))
         return entries
 
