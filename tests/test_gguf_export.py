@@ -299,12 +299,16 @@ def test_real_gemma3_written_back_as_q8_0_predicts_the_same_tokens(tmp_path):
         if key not in _NOT_CARRIED and key not in _ARRAYS and not key.startswith("GGUF."):
             assert a[key] == b.get(key), key
     want, meta_a = load_tensors(src)
-    ids = [2, 236772, 1018, 3718, 236764, 1039, 236789, 2428]  # any ids: the two files must agree on them
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    ids = [2] + tok.encode("今天天气很好，我们一起去公园散步。The weather is nice today.",
+                           add_special_tokens=False).ids
     ref = forward_logits(want, meta_a, ids)
     del want
     got, meta_b = load_tensors(out)
     figures = compare_logits([ref], [forward_logits(got, meta_b, ids)], "q8_0")
-    assert figures["ok"] and figures["argmax_agreement"] >= 0.85, figures
+    assert figures["ok"] and figures["argmax_agreement"] >= 0.9, figures
 
 
 def test_the_export_command_takes_gguf_and_its_type():
