@@ -171,6 +171,10 @@ def hf_config(meta: dict[str, Any], *, vocab_size: int, tied: bool) -> dict[str,
     heads = int(_require(meta, arch, "attention.head_count"))
     kv_heads = int(_get(meta, arch, "attention.head_count_kv", heads))
     head_dim = int(_get(meta, arch, "attention.key_length", hidden // heads))
+    rotary = _get(meta, arch, "rope.dimension_count")
+    if rotary is not None and int(rotary) != head_dim:  # partial rotary: not a plain model of the family
+        raise ModelLoadError(f"The model rotates {rotary} of its {head_dim} head dimensions, which a plain "
+                             f"{family} model does not; Workbench cannot convert this variant.")
     config: dict[str, Any] = {
         "architectures": [N.ARCHITECTURES[family]],
         "model_type": N.MODEL_TYPES[family],
