@@ -21,6 +21,7 @@ from ..core.task import TaskSpec
 from . import baseline as BL
 from . import builtin as B
 from . import data as D
+from . import lm_training as LT
 from . import metrics as MX
 from . import models as M
 
@@ -424,7 +425,10 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
     }
     callback = make_callback(job, run_dir, events, model_info=model_info, classify_eval=classify_eval,
                              best_metric=best_metric)
-    trainer = Trainer(
+    # a decoder computes its output layer at answer positions only, over batches of similar lengths
+    # (engine/lm_training.py); the built-in classifier's head has neither cost
+    trainer = LT.make_trainer(
+        Trainer, group_by_length=not classifier, answer_only=not classifier, seed=job.seed,
         model=model, args=args, train_dataset=feats["train"], eval_dataset=feats["val"] or None,
         data_collator=D.DataCollator(tokenizer.pad_token_id, multi_hot=multi_label), callbacks=[callback])
 
