@@ -151,15 +151,16 @@ def _hyper_parameters(w, family: str, config: Mapping[str, Any]) -> None:
 
 
 def _gemma3_extras(w, config: Mapping[str, Any], hidden: int, heads: int, head_dim: int) -> None:
-    """What llama.cpp assumes for Gemma 3 unless told: every 6th layer global, local rope base
-    10000, queries scaled by the head size (hidden / heads for the 62-layer 27B model)."""
+    """Gemma 3's layout beyond the common keys: the sliding layers' rope base, the layer pattern
+    when it is not llama.cpp's default (every 6th layer global), and the query scale llama.cpp
+    assumes (the head size; hidden / heads for the 62-layer 27B model), refused when it differs."""
     layers = int(config["num_hidden_layers"])
     types = config.get("layer_types")
     if types and list(types) != ["full_attention" if (i + 1) % 6 == 0 else "sliding_attention"
                                  for i in range(layers)]:
         w.add_sliding_window_pattern([t == "sliding_attention" for t in types])
     local = config.get("rope_local_base_freq")
-    if local is not None and float(local) != 10000.0:
+    if local is not None:  # as the converter writes it (llama.cpp's default is 10000)
         w.add_rope_freq_base_swa(float(local))
     scalar = config.get("query_pre_attn_scalar")
     assumed = hidden // heads if layers == 62 else head_dim
