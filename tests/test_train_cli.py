@@ -151,3 +151,34 @@ def test_a_run_is_deleted_only_when_no_worker_writes_it(project):
     assert run not in [r["id"] for r in json.loads(wb("runs", "--project", project, "--json").stdout)["runs"]]
     res = wb("runs", "--project", project, "--delete", run)
     assert res.returncode == 2 and "does not exist" in res.stderr
+
+
+def test_a_registered_model_trains_by_its_id_and_runs_name_it(project, tmp_path):
+    """`train --base-model ID` of a model in the store: the job names the folder (what the
+    worker, evaluation and export load) and the id (what the user chose), the run lists the id."""
+    from model_factory import make_model_folder
+
+    env_home = tmp_path / "home"
+    folder = make_model_folder("qwen2", tmp_path / "my-qwen", layout="hf")
+    import os
+
+    env = {**os.environ, "WORKBENCH_HOME": str(env_home)}
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "workbench", *map(str, args)], capture_output=True, text=True,
+                              timeout=300, env=env)
+
+    assert run("models", "add", folder, "--name", "Legal Qwen").returncode == 0
+    res = run("train", "--project", project, "--base-model", "legal-qwen", "--max-steps", "2", "--eval-steps", "2",
+              "--save-steps", "2", "--logging-steps", "1", "--json")
+    assert res.returncode == 0, res.stderr[-2000:]
+    events = [json.loads(l) for l in res.stdout.splitlines() if l.startswith("{")]
+    assert events[-1]["event"] == "end" and events[-1]["status"] == "completed"
+    runs = json.loads(run("runs", "--project", project, "--json").stdout)["runs"]
+    mine = [r for r in runs if r["base_model"] == "legal-qwen"]
+    assert len(mine) == 1 and mine[0]["method"] == "lora"
+    job = json.loads((project / "runs" / mine[0]["id"] / "job.json").read_text(encoding="utf-8"))
+    assert job["base_model"] == str(folder.resolve()) and job["base_model_name"] == "legal-qwen"
+    # an id that is not registered is not mistaken for a folder
+    res = run("train", "--project", project, "--base-model", "no-such-model", "--max-steps", "1")
+    assert res.returncode != 0

@@ -25,6 +25,9 @@ class JobSpec(BaseModel):
     template: str
     task: Literal["classification", "instruction"]
     base_model: str = "builtin:small"
+    # the registered model's id (core/models_store.py) when base_model is its folder: shown to the
+    # user, and how a run names the model it started from
+    base_model_name: str | None = None
     method: Literal["lora", "full"] = "lora"
     # weight-only quantised base under LoRA (QLoRA-style); the engine refuses it early
     # where the device does not support it

@@ -302,7 +302,9 @@ def summarize(run_dir: str | os.PathLike, events: list[dict[str, Any]] | None = 
     try:
         job = json.loads((run_dir / JOB_FILE).read_text(encoding="utf-8"))
         if isinstance(job, dict):
-            s.base_model, s.method = _str(job.get("base_model")), _str(job.get("method"))
+            # a registered model by its id, not by the folder it lives in
+            s.base_model = _str(job.get("base_model_name") or job.get("base_model"))
+            s.method = _str(job.get("method"))
     except (OSError, ValueError):
         pass
     for ev in events:

@@ -47,15 +47,26 @@ def _template(project: Project):
     return TemplateCatalog().get(project.config.template)
 
 
+def resolve_base_model(base_model: str) -> tuple[str, str | None]:
+    """``(model, registered id)``: a registered model's id becomes its folder (the id is kept
+    beside it); a built-in model, a folder or a hub id stays as given."""
+    from ..models_store import resolve
+
+    base_model = (base_model or "").strip()
+    folder = resolve(base_model)
+    return (folder, base_model) if folder else (base_model, None)
+
+
 def recommended_settings(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: str | None = None,
                          template=None, device: str = "cpu",
                          time_budget_min: float | None = None) -> tuple[dict[str, Any], Any]:
     """The template's defaults with what the data recommends on top, and the recommendation
     itself (time and memory estimates, notes). ``time_budget_min`` bounds the training time
-    (default 10 minutes, see core/recommend.py)."""
+    (default 10 minutes, see core/recommend.py). ``base_model`` may be a registered id."""
     from ..recommend import recommend
 
     template = template or _template(project)
+    base_model, _ = resolve_base_model(base_model)
     method = method or default_method(base_model)
     rec = recommend(template, project.config.stats, device, base_model, method, time_budget_min=time_budget_min)
     values = dict(template.hyperparameter_defaults())
@@ -94,6 +105,7 @@ def build_job(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: st
         raise WorkbenchError("Choose a base model: a built-in model, a model folder on this computer or a model id.")
     if project.task.multi_label and not base_model.startswith("builtin:"):
         raise MultiLabelNeedsBuiltin(base_model)
+    base_model, base_model_name = resolve_base_model(base_model)
     template = template or _template(project)
     method = method or default_method(base_model)
     values, _ = recommended_settings(project, base_model, method, template=template, time_budget_min=time_budget_min)
@@ -107,7 +119,8 @@ def build_job(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: st
     values.setdefault("logging_steps", max(1, min(5, every)))
     fields = set(JobSpec.model_fields)
     return JobSpec(project=str(project.root.resolve()), template=template.id, task=template.task.value,
-                   base_model=base_model, method=method, **{k: v for k, v in values.items() if k in fields})
+                   base_model=base_model, base_model_name=base_model_name, method=method,
+                   **{k: v for k, v in values.items() if k in fields})
 
 
 def last_job(project: Project) -> JobSpec | None:

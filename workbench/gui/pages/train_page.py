@@ -566,7 +566,7 @@ class TrainPage(QWidget):
 
     def restore_settings(self, job: JobSpec) -> None:
         """Show the settings of ``job`` (the project's last run) so reopening continues from them."""
-        idx = self.model_combo.findData(job.base_model)
+        idx = self.model_combo.findData(job.base_model_name or job.base_model)
         self.model_combo.blockSignals(True)
         if idx >= 0:
             self.model_combo.setCurrentIndex(idx)
