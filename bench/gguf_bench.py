@@ -58,36 +58,6 @@ def _convert_child(gguf: str, out: str) -> None:
     print(json.dumps({"seconds": wall, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 
 
-def sentencepiece_reference(meta: dict):
-    """A sentencepiece processor over the GGUF file's own pieces (None for byte-level vocabularies)."""
-    if meta.get("tokenizer.ggml.model") != "llama":
-        return None
-    import sentencepiece as spm
-    from sentencepiece import sentencepiece_model_pb2 as pb
-
-    kinds = {1: pb.ModelProto.SentencePiece.NORMAL, 2: pb.ModelProto.SentencePiece.UNKNOWN,
-             3: pb.ModelProto.SentencePiece.CONTROL, 4: pb.ModelProto.SentencePiece.USER_DEFINED,
-             5: pb.ModelProto.SentencePiece.UNUSED, 6: pb.ModelProto.SentencePiece.BYTE}
-    proto = pb.ModelProto()
-    spec = proto.trainer_spec
-    spec.model_type, spec.byte_fallback = pb.TrainerSpec.BPE, True
-    spec.vocab_size = len(meta["tokenizer.ggml.tokens"])
-    for key, attr in (("unknown_token_id", "unk_id"), ("bos_token_id", "bos_id"), ("eos_token_id", "eos_id"),
-                      ("padding_token_id", "pad_id")):
-        setattr(spec, attr, int(meta.get(f"tokenizer.ggml.{key}", -1)))
-    norm = proto.normalizer_spec
-    norm.name, norm.remove_extra_whitespaces, norm.escape_whitespaces = "identity", False, True
-    norm.add_dummy_prefix = bool(meta.get("tokenizer.ggml.add_space_prefix", True))
-    for piece, score, kind in zip(meta["tokenizer.ggml.tokens"], meta["tokenizer.ggml.scores"],
-                                  meta["tokenizer.ggml.token_type"], strict=True):
-        entry = proto.pieces.add()
-        entry.piece = "▁" * len(piece) if piece and not piece.strip(" ") else piece
-        entry.score, entry.type = score, kinds[kind]
-    processor = spm.SentencePieceProcessor(model_proto=proto.SerializeToString())
-    bos = [int(meta["tokenizer.ggml.bos_token_id"])] if meta.get("tokenizer.ggml.add_bos_token", True) else []
-    return lambda text: bos + processor.encode(text)
-
-
 def llama_cpp_reference(path: str):
     try:
         import llama_cpp
@@ -127,7 +97,7 @@ def main() -> None:
     import paddle
 
     from workbench.engine.gguf.reader import load_tensors, open_gguf, read_metadata
-    from workbench.engine.gguf.reference import forward_logits, greedy_continue
+    from workbench.engine.gguf.reference import forward_logits, greedy_continue, sentencepiece_reference
     from workbench.engine.models import load_model, load_tokenizer, set_library_log_level
 
     set_library_log_level("ERROR")

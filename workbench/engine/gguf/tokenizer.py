@@ -131,7 +131,7 @@ def build_bpe(meta: dict[str, Any]):
             pre_tokenizers.Digits(individual_digits=True),
             pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True),
         ])
-    else:
+    else:  # "gpt2", "default" and the pre-tokenizers not listed: GPT-2's own split
         tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
     tok.decoder = decoders.ByteLevel()
     tok.add_tokens(_added_tokens(tokens, types))
