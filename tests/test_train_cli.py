@@ -182,3 +182,27 @@ def test_a_registered_model_trains_by_its_id_and_runs_name_it(project, tmp_path)
     # an id that is not registered is not mistaken for a folder
     res = run("train", "--project", project, "--base-model", "no-such-model", "--max-steps", "1")
     assert res.returncode != 0
+
+
+def test_the_time_budget_bounds_a_pretrained_instruction_run(tmp_path):
+    """An instruction run of a pretrained decoder fits the budget: on part of the data when one
+    pass takes longer, and the work it counts is the model's own (its config.json)."""
+    model = tmp_path / "gemma"
+    model.mkdir()
+    (model / "config.json").write_text(json.dumps(dict(
+        model_type="gemma3_text", vocab_size=262144, hidden_size=640, intermediate_size=2048, num_hidden_layers=18,
+        num_attention_heads=4, num_key_value_heads=1, head_dim=256, tie_word_embeddings=True)), encoding="utf-8")
+    qa = CATALOG.get("legal_consult_qa")
+    stats = {"splits": {"train": 5000, "val": 600, "test": 600}, "text_chars": {"mean": 60, "p95": 150},
+             "output_chars": {"mean": 180, "max": 900}}
+    ten = recommend(qa, stats, "cpu", str(model), "lora", time_budget_min=10)
+    assert ten.method == "lora" and ten.epochs < 1 and ten.est_seconds <= 600 * 1.001
+    assert any("time budget" in n for n in ten.notes)
+    assert ten.total_steps == -(-int(-(-5000 // ten.batch_size) * ten.epochs * 1000) // 1000) or ten.total_steps > 0
+    assert 1 <= ten.eval_steps <= ten.total_steps
+    hour = recommend(qa, stats, "cpu", str(model), "lora", time_budget_min=60)
+    assert hour.epochs > ten.epochs and ten.est_seconds < hour.est_seconds <= 3600 * 1.001
+    # a small set that fits trains its full epochs
+    small = dict(stats, splits={"train": 40, "val": 10, "test": 10})
+    fits = recommend(qa, small, "cpu", str(model), "lora", time_budget_min=600)
+    assert fits.epochs == 5.0 and not any("time budget" in n for n in fits.notes)

@@ -862,6 +862,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--batch-size", type=int)
     tr.add_argument("--max-length", type=int)
     tr.add_argument("--eval-steps", type=int)
+    tr.add_argument("--eval-rows", type=int, help="validation rows each evaluation reads (default: what fits the time budget for a pretrained model, else all)")
     tr.add_argument("--save-steps", type=int)
     tr.add_argument("--save-total-limit", type=int, metavar="N",
                     help="checkpoints kept (default 3; the best one is never removed)")

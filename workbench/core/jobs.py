@@ -49,6 +49,7 @@ class JobSpec(BaseModel):
     lora_target_modules: list[str] | None = None
 
     logging_steps: int = Field(5, ge=1)
+    eval_rows: int | None = Field(None, ge=1)  # validation rows each evaluation reads; None: all
     eval_steps: int = Field(50, ge=1)
     save_steps: int = Field(50, ge=1)
     save_total_limit: int = Field(3, ge=1)

@@ -23,6 +23,16 @@ CPU_TOKENS_PER_S_CAP = 10_000.0  # tiny models are bound by per-step overhead, n
 
 BUILTIN_PARAMS = {"builtin:tiny": 0.15e6, "builtin:small": 4.7e6}
 
+# A pretrained decoder on the CPU is bound by arithmetic: its time is the floating-point work
+# of a step (see decoder_flops_per_token) at the rate the training loop reaches. Measured with
+# bench/train_bench.py --pretrained (Gemma 3 270M, LoRA r=8 on q/k/v/o, 2 cores).
+CPU_DECODER_FLOP_S = 23e9
+# the most validation rows whose loss each evaluation of a pretrained decoder reads (all of
+# them would take longer than the training on a CPU)
+DECODER_EVAL_ROWS = 64
+DECODER_EVALS = 4  # evaluations in a pretrained decoder's run (and checkpoints to pick the best from)
+DECODER_EVAL_SHARE = 0.15
+
 DEFAULT_TIME_BUDGET_MIN = 10.0
 # The built-in classifier (engine/builtin.py), measured through the worker on 2 CPU cores:
 # seconds per optimizer step (dense Adam over the n-gram table dominates) and per character
@@ -70,6 +80,7 @@ class Recommendation:
     notes: list[str] = field(default_factory=list)
     eval_steps: int = 50  # also the checkpoint interval: the best checkpoint is picked among these
     time_budget_s: float | None = None
+    eval_rows: int | None = None  # validation rows each evaluation reads; None: all of them
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -91,6 +102,31 @@ def estimate_params(base_model: str) -> float:
     per_layer = 4 * h * h + 3 * h * inter
     tied = cfg.get("tie_word_embeddings", False)
     return float(n * per_layer + v * h * (1 if tied else 2))
+
+
+def read_model_config(base_model: str) -> dict | None:
+    try:
+        cfg = json.loads((Path(base_model) / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return cfg if isinstance(cfg, dict) else None
+
+
+def decoder_flops_per_token(cfg: dict, method: str, answer_share: float) -> float:
+    """Floating-point operations a training step spends on one token of a decoder: the
+    projections and the MLP at every position, the output layer only at answer positions
+    (``answer_share`` of the tokens: engine/lm_training.py), a backward pass that costs one
+    forward for LoRA (input gradients only) and two for full fine-tuning."""
+    h = int(cfg.get("hidden_size", 1024))
+    n = int(cfg.get("num_hidden_layers", 24))
+    v = int(cfg.get("vocab_size", 32000))
+    inter = int(cfg.get("intermediate_size", 4 * h))
+    heads = int(cfg.get("num_attention_heads", max(1, h // 64)))
+    kv = int(cfg.get("num_key_value_heads") or heads)
+    head_dim = int(cfg.get("head_dim") or h // heads)
+    body = n * (2 * h * heads * head_dim + 2 * h * kv * head_dim + 3 * h * inter)
+    forward = 2.0 * (body + v * h * min(max(answer_share, 0.0), 1.0))
+    return forward * (2.0 if method == "lora" else 3.0)
 
 
 # the built-in classifier's tables: (embedding width, n-gram buckets, vocabulary); its linear
@@ -162,16 +198,43 @@ def recommend(
         lr = float(hp["learning_rate"].default) if method == "lora" else lr
 
     steps_per_epoch = max(1, math.ceil(rows / batch))
-    total_steps = int(math.ceil(steps_per_epoch * epochs))
     mean_chars = float(stats.get("text_chars", {}).get("mean", p95_chars * 0.7))
+    mean_out = float(stats.get("output_chars", {}).get("mean", min(out_chars, 256) * 0.7))
     avg_tokens = min(max_length, (mean_chars + prompt_chars + min(out_chars, 256) * 0.7) * AVG_TOKENS_PER_CHAR)
-    tokens = rows * avg_tokens * epochs
-    # lora skips weight gradients of the frozen base: about a third less work per token
-    work = params * (0.7 if method == "lora" else 1.0)
-    tok_s = min(CPU_TOKENS_PER_S_AT_7M * 7e6 / max(work, 1e5), CPU_TOKENS_PER_S_CAP)
+    cfg = None if builtin else read_model_config(base_model)
+    if cfg is not None:
+        answer_share = min(1.0, (mean_out + 1) * AVG_TOKENS_PER_CHAR / max(avg_tokens, 1.0))
+        tok_s = CPU_DECODER_FLOP_S / decoder_flops_per_token(cfg, method, answer_share)
+        # an evaluation reads its rows forward only (half of a LoRA step's work); on a CPU that is
+        # dear, so the evaluations take at most DECODER_EVAL_SHARE of the budget, on 8 rows or more
+        row_s = avg_tokens / (tok_s * (2.0 if method == "lora" else 3.0)) / (GPU_SPEEDUP if on_gpu else 1.0)
+        budget_s = max(DEFAULT_TIME_BUDGET_MIN if time_budget_min is None else time_budget_min, 0.1) * 60
+        fit_rows = int(DECODER_EVAL_SHARE * budget_s / (DECODER_EVALS * row_s))
+        eval_rows = min(int(stats.get("splits", {}).get("val", 0)), DECODER_EVAL_ROWS, max(8, fit_rows))
+        eval_s = eval_rows * row_s * (GPU_SPEEDUP if on_gpu else 1.0)
+    else:
+        # lora skips weight gradients of the frozen base: about a third less work per token
+        work = params * (0.7 if method == "lora" else 1.0)
+        tok_s = min(CPU_TOKENS_PER_S_AT_7M * 7e6 / max(work, 1e5), CPU_TOKENS_PER_S_CAP)
+        eval_s, eval_rows = 0.0, None
     if on_gpu:
         tok_s *= GPU_SPEEDUP
-    seconds = tokens / tok_s
+        eval_s /= GPU_SPEEDUP
+    epoch_s = rows * avg_tokens / tok_s
+    # a pretrained decoder evaluates DECODER_EVALS times a run, the built-in one twice an epoch
+    evals_s = DECODER_EVALS * eval_s
+    budget_s = max(DEFAULT_TIME_BUDGET_MIN if time_budget_min is None else time_budget_min, 0.1) * 60
+    if epochs * epoch_s + evals_s > budget_s:
+        # the time budget bounds every run: train on as much of the data as fits
+        fit = max((budget_s - evals_s) / max(epoch_s, 1e-9), 1.0 / steps_per_epoch)
+        if fit < 1.0:
+            notes.append(f"One pass over the training rows takes about {epoch_s / 60:.0f} minutes here, more than the "
+                         f"time budget of {budget_s / 60:g} minutes, so training reads about {fit:.0%} of them; a "
+                         "larger budget or a GPU trains on all of them.")
+        epochs = math.floor(fit * 1000) / 1000 if fit < 1.0 else float(max(1, math.floor(fit)))
+    total_steps = int(math.ceil(steps_per_epoch * epochs))
+    seconds = epochs * epoch_s + evals_s
+    eval_steps = max(1, min(50, math.ceil(total_steps / DECODER_EVALS))) if cfg is not None else 50
 
     trainable = params * (0.01 if method == "lora" else 1.0)
     weights_mb = params * 4 / 2**20
@@ -183,7 +246,8 @@ def recommend(
         notes.append("This would take hours on the CPU: a GPU, a smaller model or fewer epochs help.")
     return Recommendation(
         batch_size=batch, max_length=max_length, epochs=epochs, learning_rate=lr, method=method,
-        total_steps=total_steps, est_seconds=round(seconds, 1), est_memory_mb=round(memory, 1), notes=notes)
+        total_steps=total_steps, est_seconds=round(seconds, 1), est_memory_mb=round(memory, 1), notes=notes,
+        eval_steps=eval_steps, time_budget_s=budget_s, eval_rows=eval_rows)
 
 
 def classifier_seconds(base_model: str, rows: int, val_rows: int, mean_chars: float, epochs: float,

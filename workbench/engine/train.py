@@ -327,6 +327,10 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
                                             user_format=user_format, max_length=job.max_length)
     if not feats["train"]:
         raise TrainingAborted("The training split is empty. Prepare the data again with more rows.")
+    if not classifier and job.eval_rows and len(feats["val"]) > job.eval_rows:
+        # a pretrained decoder's validation loss over the first rows: every row would cost more than
+        # the training on a CPU (core/recommend.py sizes it to the time budget)
+        feats["val"] = feats["val"][:job.eval_rows]
     val_ids, val_targets = [f["input_ids"] for f in feats["val"]], [f["labels"] for f in feats["val"]]
     if classifier and B.has_linear_part(model) and not job.resume_from:
         # a resumed run reads its fitted linear part from the checkpoint

@@ -31,7 +31,7 @@ LAUNCH_TIMEOUT_S = 60  # how long a resume waits for its worker to take the run'
 SETTINGS = (
     "epochs", "max_steps", "learning_rate", "batch_size", "max_length", "lora_r", "lora_alpha", "lora_dropout",
     "warmup_ratio", "weight_decay", "gradient_accumulation_steps", "eval_steps", "save_steps", "logging_steps",
-    "seed", "device", "quantization", "allow_pickle", "lr_scheduler", "save_total_limit", "precision",
+    "seed", "device", "quantization", "allow_pickle", "lr_scheduler", "save_total_limit", "precision", "eval_rows",
 )
 
 
@@ -71,7 +71,7 @@ def recommended_settings(project: Project, base_model: str = DEFAULT_BASE_MODEL,
     rec = recommend(template, project.config.stats, device, base_model, method, time_budget_min=time_budget_min)
     values = dict(template.hyperparameter_defaults())
     values.update(batch_size=rec.batch_size, max_length=rec.max_length, epochs=rec.epochs,
-                  learning_rate=rec.learning_rate, eval_steps=rec.eval_steps)
+                  learning_rate=rec.learning_rate, eval_steps=rec.eval_steps, eval_rows=rec.eval_rows)
     return values, rec
 
 
