@@ -105,7 +105,8 @@ def test_lora_training_loss_falls(family, layout, folders, builtin_tiny, tmp_pat
     folder = builtin_tiny if family == "builtin" else folders(family, layout)
     model, tokenizer = M.load_model_and_tokenizer(folder)
     if layout == "hf":
-        expected = {"ernie4_5": "LlamaTokenizer", "llama": "LlamaTokenizerFast"}.get(family, "Qwen2TokenizerFast")
+        expected = {"ernie4_5": "LlamaTokenizer", "llama": "LlamaTokenizerFast",
+                    "gemma3": "GemmaTokenizerFast"}.get(family, "Qwen2TokenizerFast")
         assert type(tokenizer).__name__ == expected
     fam = M.model_family(model.config)
     assert fam == ("llama" if family == "builtin" else family)

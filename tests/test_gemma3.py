@@ -221,6 +221,11 @@ def test_bundle_runtime_uses_the_bundles_guard(tmp_path):
     assert pred.generation_guard(repetition_penalty=1.0, no_repeat_ngram=0) == GUARD_OFF
     with pytest.raises(InputError, match="above 0"):
         pred.generation_guard(repetition_penalty=0)
+    # the playground's requests set them the same way
+    assert GenerationSettings.from_request({}).guard() == GenerationSettings().guard()
+    assert GenerationSettings.from_request({"repetition_penalty": 1, "no_repeat_ngram": 0}).guard() == GUARD_OFF
+    with pytest.raises(ValueError, match="no_repeat_ngram"):
+        GenerationSettings.from_request({"no_repeat_ngram": -1})
 
 
 # ----- the real model ---------------------------------------------------------------------------------
@@ -256,8 +261,12 @@ def test_real_gemma3_continues_fluently_and_matches_the_gguf_reference(real_fold
     path, out = real_folder
     model, tok = M.load_model_and_tokenizer(out, for_training=False)
     ids = [tok.bos_token_id] + tok.encode("今天天气很好，我们一起去", add_special_tokens=False)
-    text = tok.decode(list(stream_ids(model, ids, GenerationSettings.plain_greedy(8))), skip_special_tokens=True)
-    assert text.startswith("逛逛"), text
+    plain = list(stream_ids(model, ids, GenerationSettings.plain_greedy(30)))
+    text = tok.decode(plain, skip_special_tokens=True)
+    assert text.startswith("逛逛，今天天气好"), text
+    assert _has_repeated_ngram(plain, 8)  # the base model loops: 逛逛，今天天气好，我们一起去逛逛，...
+    guarded = list(stream_ids(model, ids, GenerationSettings(max_new_tokens=30)))
+    assert guarded[0] == plain[0] and len(set(guarded)) > len(set(plain)) + 5, tok.decode(guarded)
     tensors, meta = load_tensors(path)
     want = forward_logits(tensors, meta, ids)
     got = _logits(model, ids)

@@ -12,7 +12,9 @@ reads one JSON request per line on stdin and writes JSON-lines events on stdout:
     <- {"event": "done", "id": 1, "text": "...", "tokens": 12, "seconds": 0.4}
 
 ``prompt`` fills the template's main field ("text" or "instruction"); ``fields`` gives
-several (``{"instruction": ..., "input": ...}``). For classification templates a
+several (``{"instruction": ..., "input": ...}``). ``repetition_penalty`` (1 = none) and
+``no_repeat_ngram`` (0 = none) override the repetition guards, which are on by default
+(see engine/generate.py). For classification templates a
 ``labels`` event with the probability of each label comes before ``done``. A bad request
 gets ``{"event": "error", "id": ..., "message": ...}`` and the worker keeps serving; end
 of input or ``{"cmd": "quit"}`` ends it.
