@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from functools import lru_cache
 from pathlib import Path
 
@@ -34,6 +35,7 @@ _QWEN2_SPLIT = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?
 # globally, and a window of 4 tokens so that the sliding layers differ from it on short inputs.
 DIMS = dict(hidden=64, inter=128, heads=4, kv_heads=2, head_dim=16)
 LAYERS = {"llama": 2, "qwen2": 2, "qwen3": 2, "gemma3": 6}
+LLAMA3_BASE = 500000.0
 
 
 @lru_cache(maxsize=1)
@@ -173,11 +175,28 @@ def _tensor_plan(family: str, vocab: int, tied: bool) -> list[tuple[str, tuple[i
     return plan
 
 
+def llama3_rope_freqs(base: float, dim: int, factor: float = 8.0, original: int = 8192, low: float = 1.0,
+                      high: float = 4.0) -> np.ndarray:
+    """The rope_freqs tensor llama.cpp's converter writes for Llama 3.1's rope scaling."""
+    out = []
+    for i in range(0, dim, 2):
+        wavelen = 2 * math.pi * base ** (i / dim)
+        if wavelen < original / high:
+            out.append(1.0)
+        elif wavelen > original / low:
+            out.append(factor)
+        else:
+            smooth = (original / wavelen - low) / (high - low)
+            out.append(1 / ((1 - smooth) / factor + smooth))
+    return np.asarray(out, dtype=np.float32)
+
+
 def write_gguf(path: str | Path, family: str, *, seed: int = 0, tied: bool | None = None,
-               arch: str | None = None, name: str | None = None) -> Path:
+               arch: str | None = None, name: str | None = None, rope_freqs: np.ndarray | None = None) -> Path:
     """A small GGUF file of ``family`` at ``path``; ``arch`` overrides general.architecture
     (a family Workbench does not convert). Gemma 3 and Qwen ties its output to the embedding
-    by default, Llama has its own output matrix."""
+    by default, Llama has its own output matrix. ``rope_freqs`` (llama): Llama 3.1's scaled
+    rope, stored as llama.cpp stores it, with Llama 3's rope base."""
     import gguf
     from gguf import GGMLQuantizationType as Q
 
@@ -201,7 +220,7 @@ def write_gguf(path: str | Path, family: str, *, seed: int = 0, tied: bool | Non
     writer.add_key_length(d["head_dim"])
     writer.add_value_length(d["head_dim"])
     writer.add_layer_norm_rms_eps(1e-6)
-    writer.add_rope_freq_base({"gemma3": 1e6, "llama": 1e4}.get(family, 1e6))
+    writer.add_rope_freq_base(LLAMA3_BASE if rope_freqs is not None else {"gemma3": 1e6, "llama": 1e4}.get(family, 1e6))
     if family == "gemma3":
         writer.add_sliding_window(4)
     writer.add_tokenizer_model(tk["tokenizer.ggml.model"])
@@ -240,6 +259,8 @@ def write_gguf(path: str | Path, family: str, *, seed: int = 0, tied: bool | Non
             writer.add_tensor(tname, values.astype(np.float16))
         else:
             writer.add_tensor(tname, gguf.quants.quantize(values, qtype), raw_dtype=qtype)
+    if rope_freqs is not None:
+        writer.add_tensor("rope_freqs.weight", np.asarray(rope_freqs, dtype=np.float32))
     writer.write_header_to_file()
     writer.write_kv_data_to_file()
     writer.write_tensors_to_file()

@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 import pytest
-from gguf_factory import FAMILIES, bpe_tokenizer, corpus, spm_processor, write_gguf
+from gguf_factory import DIMS, FAMILIES, LLAMA3_BASE, bpe_tokenizer, corpus, llama3_rope_freqs, spm_processor, write_gguf
 
 from workbench.core.errors import Cancelled
 from workbench.engine.gguf import convert_gguf
@@ -160,6 +160,30 @@ def test_converted_gemma_trains_with_lora(converted):
         opt.clear_grad()
         losses.append(float(loss))
     assert losses[-1] < losses[0]
+
+
+def test_llama3_rope_scaling_is_carried_into_the_config(tmp_path):
+    freqs = llama3_rope_freqs(LLAMA3_BASE, DIMS["head_dim"])
+    assert 1.0 < freqs.max() and freqs.min() == 1.0 and len(set(freqs.tolist())) > 2  # all three regimes
+    src = write_gguf(tmp_path / "l3.gguf", "llama", rope_freqs=freqs)
+    info = convert_gguf(src, tmp_path / "out")
+    config = json.loads((tmp_path / "out" / "config.json").read_text())
+    assert config["rope_scaling"] == {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+                                      "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}
+    tensors, meta = load_tensors(src)
+    assert info["parameters"] == sum(t.size for name, t in tensors.items() if name != "rope_freqs.weight")
+    tokenizer = load_tokenizer(tmp_path / "out")
+    ids = tokenizer(TEXTS[0] + TEXTS[1])["input_ids"][:40]
+    ref = forward_logits(tensors, meta, ids)
+    got = _logits(load_model(tmp_path / "out", for_training=False, device="cpu"), ids)
+    assert np.abs(got - ref).max() <= 1e-4 * np.abs(ref).max()
+    del tensors["rope_freqs.weight"]  # the scaling matters at these positions
+    assert np.abs(forward_logits(tensors, meta, ids) - ref).max() > 1e-3 * np.abs(ref).max()
+
+    odd = write_gguf(tmp_path / "odd.gguf", "llama", rope_freqs=freqs[::-1].copy())
+    with pytest.raises(ModelLoadError, match="rope frequencies"):
+        convert_gguf(odd, tmp_path / "odd")
+    assert not (tmp_path / "odd").exists()
 
 
 def test_progress_reports_every_stage(tmp_path):

@@ -154,6 +154,36 @@ def _rope_scaling(meta: dict[str, Any], arch: str) -> dict | None:
     raise ModelLoadError(f"The model uses '{kind}' rope scaling, which Workbench cannot carry over yet.")
 
 
+# Llama 3.1's rope scaling as its published configs set it: (original context, low, high factor).
+_LLAMA3_ROPE_CANDIDATES = ((8192, 1.0, 4.0),)
+
+
+def llama3_rope_factors(base: float, head_dim: int, factor: float, original: int, low: float,
+                        high: float) -> np.ndarray:
+    """The per-frequency divisors Llama 3.1's rope scaling applies (what llama.cpp stores as rope_freqs)."""
+    inv = 1.0 / base ** (np.arange(0, head_dim, 2, dtype=np.float64) / head_dim)
+    wavelen = 2 * np.pi / inv
+    smooth = (original / wavelen - low) / (high - low)
+    mid = 1.0 / ((1 - smooth) / factor + smooth)
+    return np.where(wavelen < original / high, 1.0, np.where(wavelen > original / low, factor, mid))
+
+
+def llama3_rope_scaling(freqs: np.ndarray, meta: dict[str, Any], head_dim: int) -> dict:
+    """Hugging Face's rope_scaling for a llama GGUF's rope_freqs tensor, found by checking which
+    Llama 3.1 settings give exactly those divisors; ModelLoadError when none does."""
+    base = float(meta.get("llama.rope.freq_base", 10000.0))
+    factor = float(np.max(freqs))
+    original = meta.get("llama.rope.scaling.original_context_length")
+    candidates = [(int(original), low, high) for _, low, high in _LLAMA3_ROPE_CANDIDATES] if original else []
+    for orig, low, high in [*candidates, *_LLAMA3_ROPE_CANDIDATES]:
+        expected = llama3_rope_factors(base, head_dim, factor, orig, low, high)
+        if expected.shape == freqs.shape and np.allclose(expected, freqs, rtol=1e-4):
+            return {"rope_type": "llama3", "factor": factor, "low_freq_factor": low, "high_freq_factor": high,
+                    "original_max_position_embeddings": orig}
+    raise ModelLoadError("The model scales its rope frequencies in a way Workbench does not recognise "
+                         "(its rope_freqs tensor is not Llama 3.1's scaling); it cannot be converted yet.")
+
+
 def gemma3_layer_types(meta: dict[str, Any], layers: int) -> list[str]:
     """Which Gemma 3 layers attend globally: every 6th unless the file says otherwise."""
     pattern = meta.get("gemma3.attention.sliding_window_pattern")
@@ -312,11 +342,11 @@ def convert_gguf(path: str | os.PathLike, out_dir: str | os.PathLike, *, name: s
                              "model needs. Use a GGUF file converted with its tokenizer.")
 
     plan: list[tuple[Any, str]] = []  # (GGUF tensor, HF name)
+    rope_freqs = None
     for t in reader.tensors:
-        if t.name == "rope_freqs.weight":
-            raise ModelLoadError(
-                f"{src.name} stores Llama 3.1-style rope frequencies, which Workbench cannot carry over yet. "
-                "Use a model without them (for example Llama 2, Llama 3.0, SmolLM2, Qwen or Gemma 3).")
+        if t.name == "rope_freqs.weight" and family == "llama":
+            rope_freqs = dequantized(t)  # Llama 3.1's rope scaling: carried in config.json instead
+            continue
         try:
             plan.append((t, N.gguf_to_hf(family, t.name)))
         except KeyError:
@@ -333,6 +363,8 @@ def convert_gguf(path: str | os.PathLike, out_dir: str | os.PathLike, *, name: s
         raise ModelLoadError(f"{src.name} has {len(tokens)} tokens in its vocabulary but {vocab_size} rows in "
                              "its embedding; the file is inconsistent.")
     config = hf_config(meta, vocab_size=vocab_size, tied=tied)
+    if rope_freqs is not None:
+        config["rope_scaling"] = llama3_rope_scaling(rope_freqs.reshape(-1), meta, config["head_dim"])
 
     digest = _sha256(src, report, stop)
     tmp = out.parent / f".{out.name}.{secrets.token_hex(4)}.converting"

@@ -33,10 +33,13 @@ def _silu(x: np.ndarray) -> np.ndarray:
     return x / (1.0 + np.exp(-x))
 
 
-def _rope(x: np.ndarray, base: float, neox: bool) -> np.ndarray:
-    """Rotate [heads, seq, dim] by position: pairs (i, i + dim/2) for neox, (2i, 2i+1) otherwise."""
+def _rope(x: np.ndarray, base: float, neox: bool, factors: np.ndarray | None = None) -> np.ndarray:
+    """Rotate [heads, seq, dim] by position: pairs (i, i + dim/2) for neox, (2i, 2i+1) otherwise;
+    ``factors`` (llama.cpp's rope_freqs) divide the frequencies."""
     _, seq, dim = x.shape
     inv = 1.0 / base ** (np.arange(0, dim, 2, dtype=np.float64) / dim)
+    if factors is not None:
+        inv = inv / factors.reshape(-1).astype(np.float64)
     ang = np.arange(seq, dtype=np.float64)[:, None] * inv[None, :]
     cos, sin = np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
     if neox:
@@ -93,7 +96,8 @@ def _attention(x: np.ndarray, t: dict[str, np.ndarray], p: str, hp: dict, layer:
     sliding = hp["sliding"][layer]
     base = hp["local_base"] if sliding else hp["base"]
     neox = hp["family"] != "llama"
-    q, k = _rope(q, base, neox), _rope(k, base, neox)
+    factors = None if sliding else t.get("rope_freqs.weight")
+    q, k = _rope(q, base, neox, factors), _rope(k, base, neox, factors)
     k = np.repeat(k, nh // nkv, axis=0)
     v = np.repeat(v, nh // nkv, axis=0)
     scores = (q @ k.transpose(0, 2, 1)) * hp["scale"]
