@@ -189,7 +189,9 @@ def test_llama3_rope_scaling_is_carried_into_the_config(tmp_path):
 def test_progress_reports_every_stage(tmp_path):
     src = write_gguf(tmp_path / "m.gguf", "qwen3")
     seen = []
-    convert_gguf(src, tmp_path / "out", progress=lambda stage, done, total: seen.append((stage, done, total)))
+    info = convert_gguf(src, tmp_path / "out", name="Mine",
+                        progress=lambda stage, done, total: seen.append((stage, done, total)))
+    assert info["name"] == "Mine"
     stages = list(dict.fromkeys(stage for stage, _, _ in seen))
     assert stages == ["read", "tensors", "tokenizer", "write"]
     assert ("tensors", 24, 24) in seen and seen[-1] == ("write", 1, 1)
