@@ -225,7 +225,7 @@ def test_the_builtin_instruction_model_exports_a_gguf_file_llama_cpp_reads(inst_
     assert "FROM ./model-f32.gguf" in lines and 'PARAMETER stop "</s>"' in lines
     assert "<|user|>\n{{ .Prompt }}\n<|assistant|>\n{{ end }}{{ .Response }}</s>\n" in modelfile
     card = (out / "README.md").read_text(encoding="utf-8")
-    assert "ollama create my-model -f Modelfile" in card and "llama-server -m gguf/model-f32.gguf" in card
+    assert "ollama create my-model -f Modelfile" in card and "llama-server -m gguf/model-f32.gguf --jinja" in card
     assert "GGUF (`gguf/model-f32.gguf`)" in card
 
 

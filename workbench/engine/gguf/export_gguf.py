@@ -226,7 +226,6 @@ def gguf_for_bundle(stage: Path, model, tokenizer, *, task: str, records: Sequen
         if temporary is not None:
             shutil.rmtree(temporary, ignore_errors=True)
     if user_format and user_format.strip() not in ("{text}", "{instruction}", "{input}"):
-        result["user_format_note"] = (f"The model was trained on inputs laid out as `{user_format}` (one field "
-                                      "per brace); give it text in that form.")
+        result["user_format"] = user_format  # the model card shows how inputs were laid out
     result["licence"] = lic.get("name")
     return result

@@ -181,14 +181,19 @@ def readme_section(check: Mapping[str, Any]) -> str:
         "    ollama create my-model -f Modelfile",
         "    ollama run my-model",
         "",
-        "With llama.cpp (the chat template is in the file; `-cnv` chats with it):",
+        "With llama.cpp (the chat template is in the file; `--jinja` makes llama.cpp use it rather than guess "
+        "one from its own list):",
         "",
-        f"    llama-cli -m gguf/{f} -cnv",
-        f"    llama-server -m gguf/{f} --port 8080    # OpenAI-style /v1/chat/completions",
+        f"    llama-cli -m gguf/{f} -cnv --jinja",
+        f"    llama-server -m gguf/{f} --jinja --port 8080    # OpenAI-style /v1/chat/completions",
         "",
     ]
-    if check.get("user_format_note"):
-        lines += [check["user_format_note"], ""]
+    if check.get("system"):
+        lines += ["The Modelfile sets the system prompt the model was trained with; llama.cpp does not know it: "
+                  "give it with `-sys` (the text is `system` in bundle.json).", ""]
+    if check.get("user_format"):
+        lines += ["The model was trained on inputs laid out like this, each `{field}` filled in; give it text in "
+                  "that form:", ""] + ["    " + ln for ln in check["user_format"].splitlines()] + [""]
     if check.get("max_abs_diff") is not None:
         lines += [
             f"Checked at export: the file read back and run by a plain numpy forward pass over its dequantized "
