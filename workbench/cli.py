@@ -538,6 +538,9 @@ def cmd_playground(args: argparse.Namespace) -> int:
     request = {"prompt": args.prompt, "mode": "sample" if args.sample else "greedy",
                "temperature": args.temperature, "top_p": args.top_p, "max_new_tokens": args.max_new_tokens,
                "seed": args.seed}
+    for key in ("repetition_penalty", "no_repeat_ngram"):  # absent: the engine's default guards
+        if getattr(args, key) is not None:
+            request[key] = getattr(args, key)
     for event in pg.stream(request):
         if args.json:  # one event a line (token, labels, done): the window words them itself
             sys.stdout.write(json.dumps(event, ensure_ascii=False) + "\n")
@@ -630,6 +633,9 @@ def _add_eval_export_parsers(sub) -> None:
     pg.add_argument("--top-p", type=float, default=0.9)
     pg.add_argument("--max-new-tokens", type=int, default=128)
     pg.add_argument("--seed", type=int)
+    pg.add_argument("--repetition-penalty", type=float,
+                    help="lower the odds of tokens already in the answer (1 = none; on by default)")
+    pg.add_argument("--no-repeat-ngram", type=int, help="never repeat a run of this many tokens (0 = allow; on by default)")
     pg.add_argument("--base", action="store_true", help="use the base model instead of the fine-tuned one")
     pg.add_argument("--device", default="cpu")
     pg.add_argument("--json", action="store_true", help="one JSON event a line (token, labels, done)")
