@@ -303,6 +303,10 @@ def test_chat_completions_and_stream_match_predict_py(bundles, tmp_path):
         assert svc.json("POST", "/v1/chat/completions", {"messages": [{"role": "user"}]})[0] == 400
         assert svc.json("POST", "/v1/chat/completions", {"messages": [{"role": "assistant", "content": "x"}]})[0] == 400
         assert svc.json("GET", "/v1/models")[0] == 200
+        # the repetition guards: the bundle's unless the request sets them
+        assert svc.json("POST", "/v1/chat/completions", {**chat, "repetition_penalty": 0})[0] == 400
+        assert svc.json("POST", "/v1/chat/completions", {**chat, "no_repeat_ngram": -1})[0] == 400
+        assert svc.json("POST", "/v1/chat/completions", {**chat, "repetition_penalty": 1, "no_repeat_ngram": 0})[0] == 200
         # a client that leaves mid-stream: the service stops that answer and goes on serving
         body = json.dumps({**sampled, "stream": True, "max_tokens": 100}).encode()
         with socket.create_connection(("127.0.0.1", svc.port), timeout=60) as sock:
