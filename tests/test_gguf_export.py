@@ -270,6 +270,40 @@ def test_the_builtin_classifier_is_refused_with_the_reason(tmp_path):
         _export(project, run, tmp_path / "bundle", formats=["gguf"], gguf_type="q2")
 
 
+# ----- llama.cpp itself, where its Python binding is installed ---------------------------------
+
+
+@pytest.mark.parametrize("family", ["builtin", "llama", "qwen2", "qwen3", "gemma3"])
+def test_llama_cpp_runs_the_file_as_paddle_runs_the_folder(tmp_path, family):
+    """With llama-cpp-python installed (not a dependency), the real runtime's logits and tokens."""
+    llama_cpp = pytest.importorskip("llama_cpp")
+    from transformers import PreTrainedTokenizerFast
+
+    if family == "builtin":
+        folder = M.build_builtin_model("tiny", ["今天天气很好，我们一起去公园。", "The quick brown fox 123."] * 30,
+                                       tmp_path / "m")
+    else:
+        folder = make_model_folder(family, tmp_path / "m")
+    out = tmp_path / "m.gguf"
+    write_gguf(folder, out, dtype="f16")
+    tok = PreTrainedTokenizerFast(tokenizer_file=str(folder / "tokenizer.json"))
+    texts = ["今天天气很好，我们一起去公园。", "The quick brown fox 123 jumps.", "利率是借款的价格。  spaces\n\nnew"]
+    model = M.load_model(folder, for_training=False, device="cpu")
+    model.eval()
+    llm = llama_cpp.Llama(model_path=str(out), n_ctx=256, logits_all=True, verbose=False)
+    for text in texts:
+        ids = tok.encode(text, add_special_tokens=False)[:40]
+        assert llm.tokenize(text.encode("utf-8"), add_bos=False, special=True) == ids
+        with paddle.no_grad():
+            want = model(paddle.to_tensor([ids], dtype="int64"), use_cache=False, return_dict=True).logits.numpy()[0]
+        llm.reset()
+        llm.eval(ids)
+        got = np.asarray(llm.scores[: len(ids)], dtype=np.float32)
+        # llama.cpp keeps its key/value cache in f16: ~1e-3 of the logits' scale on these models
+        assert float(np.abs(got - want).max()) <= 1e-2 * max(1.0, float(np.abs(want).max()))
+        assert (got.argmax(-1) == want.argmax(-1)).mean() >= 0.95
+
+
 # ----- the real pretrained model -------------------------------------------------------------------
 
 
