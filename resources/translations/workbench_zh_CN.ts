@@ -1162,6 +1162,11 @@ Most likely: {1}</source>
         <translation>ONNX（用于 ONNX Runtime）</translation>
     </message>
     <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="34"/>
+        <source>GGUF (for llama.cpp and ollama)</source>
+        <translation>GGUF（用于 llama.cpp 和 ollama）</translation>
+    </message>
+    <message>
         <location filename="../../workbench/gui/pages/export_page.py" line="45"/>
         <source>Static model {0} ms vs {1} ms for the trained model per request</source>
         <translation>每次请求：静态图模型 {0} 毫秒，训练所得模型 {1} 毫秒</translation>

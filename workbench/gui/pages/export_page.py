@@ -20,7 +20,8 @@ from ...core.operations import runs as ops
 from ...core.runs import summarize
 from .train_page import fill_run_combo
 
-FORMATS = ("static", "merged", "onnx")
+FORMATS = ("static", "merged", "onnx", "gguf")
+OPTIONAL_FORMATS = ("onnx", "gguf")  # not ticked at first: slower, or for other runtimes
 
 
 def format_title(fmt: str) -> str:
@@ -30,6 +31,7 @@ def format_title(fmt: str) -> str:
         "static": QCoreApplication.translate("ExportPage", "Paddle Inference (static graph, for servers)"),
         "merged": QCoreApplication.translate("ExportPage", "Merged weights (safetensors, for further training)"),
         "onnx": QCoreApplication.translate("ExportPage", "ONNX (for ONNX Runtime)"),
+        "gguf": QCoreApplication.translate("ExportPage", "GGUF (for llama.cpp and ollama)"),
     }.get(fmt, fmt)
 
 
@@ -113,6 +115,7 @@ def bundle_entries(folder: Path) -> list[tuple[str, int, str]]:
         "static": format_title("static"),
         "merged": format_title("merged"),
         "onnx": format_title("onnx"),
+        "gguf": format_title("gguf"),
         "int8": QCoreApplication.translate("ExportPage", "8-bit (int8) static model"),
         "tokenizer": QCoreApplication.translate("ExportPage", "tokenizer files"),
         "serve.py": QCoreApplication.translate("ExportPage", "prediction service (HTTP, OpenAI-compatible for answers)"),
@@ -162,7 +165,7 @@ class ExportPage(QWidget):
         self.format_checks: dict[str, QCheckBox] = {}
         for fmt in FORMATS:
             c = QCheckBox(format_title(fmt))
-            c.setChecked(fmt != "onnx")
+            c.setChecked(fmt not in OPTIONAL_FORMATS)
             self.format_checks[fmt] = c
             bv.addWidget(c)
         self.int8_check = QCheckBox(self.tr("Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact"))
