@@ -236,6 +236,12 @@ def test_a_gemma3_lora_run_is_written_as_q8_0_and_checked(inst_project, tmp_path
     from workbench.engine.gguf.export_gguf import gguf_for_bundle
 
     base = make_model_folder("gemma3", tmp_path / "gemma3-base")
+    # what a converted and registered model carries: its name and licence, with the licence's own text
+    (base / "workbench_model.json").write_text(json.dumps(
+        {"format": 1, "family": "gemma3", "name": "Tiny Gemma", "licence": {"name": "gemma", "file": "TERMS.html"}}),
+        encoding="utf-8")
+    (base / "TERMS.html").write_text("<html><body><h1>Gemma Terms of Use</h1><p>Use &amp; share.</p></body></html>",
+                                     encoding="utf-8")
     run = train_run(inst_project, "run-gemma3", steps=2, base_model=str(base), method="lora",
                     learning_rate=1e-3).name
     trained = resolve_trained_run(inst_project, run, "last")
@@ -256,6 +262,10 @@ def test_a_gemma3_lora_run_is_written_as_q8_0_and_checked(inst_project, tmp_path
     assert "<end_of_turn>" in gg["stops"]
     modelfile = (stage / "gguf" / "Modelfile").read_text(encoding="utf-8")
     assert "<start_of_turn>model\n{{ end }}{{ .Response }}<end_of_turn>\n" in modelfile
+    assert modelfile.rstrip().endswith('LICENSE """gemma\n\nGemma Terms of Use\nUse & share."""')
+    meta = read_metadata(open_gguf(stage / gg["files"][0]))
+    assert meta["general.license"] == "gemma" and meta["general.name"] == "Tiny Gemma run-gemma3"
+    assert meta["general.base_model.0.name"] == "Tiny Gemma" and gg["licence"] == "gemma"
 
 
 def test_the_builtin_classifier_is_refused_with_the_reason(tmp_path):

@@ -587,7 +587,8 @@ def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, format
                 stage, model, tokenizer, task=task, records=records, system=system, user_format=user_format,
                 max_length=max_length, max_new_tokens=(eval_result or {}).get("metrics", {}).get("max_new_tokens")
                 or 128, base_model=job.base_model, run_name=trained.run_id,
-                merged_folder=stage / "merged" if "merged" in formats else None, dtype=gguf_type, progress=report)
+                merged_folder=stage / "merged" if "merged" in formats else None, dtype=gguf_type,
+                registered_id=job.base_model_name, progress=report)
         except GGUFExportError as exc:
             raise ExportError(str(exc)) from exc
 

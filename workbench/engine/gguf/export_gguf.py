@@ -145,26 +145,34 @@ def export_gguf(stage: Path, *, source_folder: Path, dtype: str, name: str | Non
             "files": [f"gguf/{out.name}", "gguf/Modelfile"]}
 
 
-def _base_info(base_model: str | None) -> tuple[dict[str, Any], Path | None]:
-    """The base model folder's workbench_model.json (name, licence), when it has one."""
+def _base_info(base_model: str | None, registered_id: str | None = None) -> tuple[dict[str, Any], Path | None]:
+    """The base model's name and licence: its folder's workbench_model.json, else what the model
+    store recorded when it was registered (``registered_id``)."""
     import json
 
     if not base_model:
         return {}, None
     folder = Path(base_model)
+    info: dict[str, Any] = {}
     marker = folder / "workbench_model.json"
-    if not marker.is_file():
-        return {}, folder if folder.is_dir() else None
-    try:
-        return json.loads(marker.read_text(encoding="utf-8")), folder
-    except (OSError, ValueError):
-        return {}, folder
+    if marker.is_file():
+        try:
+            info = json.loads(marker.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            info = {}
+    if registered_id and not (info.get("licence") or {}).get("name"):
+        from workbench.core.models_store import get_model
+
+        entry = get_model(registered_id)
+        if entry is not None:
+            info = {**info, "name": info.get("name") or entry.name, "licence": entry.licence.model_dump()}
+    return info, folder if folder.is_dir() else None
 
 
 def gguf_for_bundle(stage: Path, model, tokenizer, *, task: str, records: Sequence[Mapping[str, Any]],
                     system: str | None, user_format: str, max_length: int, max_new_tokens: int,
                     base_model: str | None, run_name: str, merged_folder: Path | None, dtype: str = DEFAULT_DTYPE,
-                    progress=None) -> dict[str, Any]:
+                    registered_id: str | None = None, progress=None) -> dict[str, Any]:
     """The export's 'gguf' format: the merged model (the bundle's merged/ folder when it was
     exported, else saved for this) written and checked as ``gguf/``; see :func:`export_gguf`."""
     import paddle
@@ -173,7 +181,7 @@ def gguf_for_bundle(stage: Path, model, tokenizer, *, task: str, records: Sequen
     from .. import models as M
     from ..generate import eos_ids
 
-    info, base_folder = _base_info(base_model)
+    info, base_folder = _base_info(base_model, registered_id)
     lic = info.get("licence") or {}
     lic_file = (base_folder / lic["file"]) if base_folder and lic.get("file") else None
     temporary = None

@@ -126,6 +126,7 @@ def licence_text(name: str | None, file: str | Path | None) -> str | None:
         text = Path(file).read_text(encoding="utf-8", errors="replace")
         if Path(file).suffix.lower() in (".html", ".htm"):
             text = re.sub(r"(?is)<(script|style).*?</\1>", "", text)
+            text = re.sub(r"(?i)<br\s*/?>|</(p|div|li|h[1-6]|tr|section)>", "\n", text)  # blocks end lines
             text = html.unescape(re.sub(r"<[^>]+>", "", text))
             text = re.sub(r"\n\s*\n+", "\n\n", text)
         parts.append(text.strip())
