@@ -218,7 +218,7 @@ def test_evaluate_instruction_run(projects, runs):
     assert "ROUGE-L distribution" in (runs["inst"] / "eval" / "report.html").read_text(encoding="utf-8")
 
 
-def test_stopped_lora_run_is_evaluated_from_its_last_checkpoint(projects, family_folders):
+def test_stopped_lora_run_is_evaluated_from_its_last_checkpoint(projects, family_folders, capsys):
     """A real LoRA run; a copy without final/ that ended 'stopped' evaluates from
     checkpoint-4, whose adapter is the final one, so the figures are the same."""
     from workbench.engine.evaluate import evaluate_run
@@ -238,6 +238,15 @@ def test_stopped_lora_run_is_evaluated_from_its_last_checkpoint(projects, family
     # a model that was trained before it is compared with where it started
     a = evaluate_run(project.root, run_dir.name, limit=8, write_report=False, compare_base=True)
     assert a["base"]["accuracy"] is not None and a["base"]["eval_loss"] != a["metrics"]["eval_loss"]
+    # ... which the command line does unless told not to, and the run kept its split's size
+    capsys.readouterr()
+    assert cli_main(["eval", "--project", str(project.root), "--run", run_dir.name, "--limit", "8", "--json"]) == 0
+    by_default = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert by_default["base"]["eval_loss"] == pytest.approx(a["base"]["eval_loss"], abs=1e-5)
+    assert by_default["rows"] == 8 and by_default["split_rows"] > 8
+    assert cli_main(["eval", "--project", str(project.root), "--run", run_dir.name, "--limit", "8", "--json",
+                     "--no-compare-base"]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["base"] is None
     b = evaluate_run(project.root, stopped.name, limit=8, write_report=False)
     assert b["source"] == "checkpoint-4"
     assert b["metrics"]["accuracy"] == a["metrics"]["accuracy"]

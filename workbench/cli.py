@@ -430,7 +430,11 @@ def _fmt_metric(v: Any) -> str:
 def cmd_eval(args: argparse.Namespace) -> int:
     from .core.trained import eval_files, resolve_trained_run
 
+    from .core.trained import no_base_comparison
+
     trained = resolve_trained_run(args.project, args.run, args.checkpoint)  # bad input fails before paddle loads
+    if args.compare_base is None:
+        args.compare_base = no_base_comparison(trained.run_dir) is None
     if trained.note and not args.json:
         print(f"note: {trained.note}", file=sys.stderr)
     _quiet_engine_imports()
@@ -588,12 +592,15 @@ def _add_eval_export_parsers(sub) -> None:
     ev = sub.add_parser("eval", help="evaluate a run on the test split (metrics, predictions, HTML report)")
     ev.add_argument("--project", required=True)
     ev.add_argument("--run", required=True)
-    ev.add_argument("--compare-base", action="store_true", help="also run the base model on the same split")
+    ev.add_argument("--compare-base", action=argparse.BooleanOptionalAction, default=None,
+                    help="also run the base model on the same rows (default: for a pretrained base model, where "
+                         "the comparison means something)")
     ev.add_argument("--checkpoint", choices=["best", "last"], default="best",
                     help="the weights with the best validation metric (default) or those of the last step")
     ev.add_argument("--split", default="test", choices=["test", "val", "train"])
     ev.add_argument("--max-new-tokens", type=int, help="instruction tasks: longest generated answer")
-    ev.add_argument("--limit", type=int, help="evaluate only the first N samples")
+    ev.add_argument("--limit", type=int, help="evaluate only the first N rows of the split; 0: all (default: all, "
+                                              "or the first 100 for instruction tuning, whose answers are generated)")
     ev.add_argument("--device", default="cpu")
     ev.add_argument("--json", action="store_true")
     ev.set_defaults(func=cmd_eval)

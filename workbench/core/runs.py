@@ -80,7 +80,7 @@ def parse_event_line(line: bytes) -> dict[str, Any] | None:
 # fields of the worker protocol and their types; a value of another type (a damaged or a
 # future file) is dropped, so every reader may format and plot what it gets
 _NUMBER_FIELDS = ("t", "step", "epoch", "loss", "lr", "eval_loss", "tokens_per_s", "eta_s", "total_steps",
-                  "initial_step", "trainable_params", "total_params", "peak_rss_mb")
+                  "initial_step", "trainable_params", "total_params", "peak_rss_mb", "threads")
 _TEXT_FIELDS = ("status", "error", "path", "device", "message", "level", "base_model", "family", "method",
                 "builtin")
 

@@ -42,6 +42,10 @@ from . import models as M
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 
 N_BEST_WORST = 5
+# an instruction run is evaluated on this many rows of the split unless asked for more: each
+# answer is generated token by token, which takes seconds a row with a pretrained model on a CPU
+# (the split was shuffled when the data was prepared, so the first rows are a random sample)
+DEFAULT_GENERATION_ROWS = 100
 DEFAULT_MAX_NEW_TOKENS = 256
 
 
@@ -365,7 +369,10 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
     if not path.is_file():
         raise WorkbenchError(f"Project {project.root} has no '{split}' split. Prepare the data again.")
     records = D.read_jsonl(path)
-    if limit:
+    split_rows = len(records)
+    if limit is None and template.task.value == "instruction":
+        limit = DEFAULT_GENERATION_ROWS
+    if limit:  # 0: every row
         records = records[:limit]
     if not records:
         raise WorkbenchError(f"The '{split}' split of {project.root} is empty, so there is nothing to evaluate on. "
@@ -417,6 +424,7 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
         "method": trained.method,
         "split": split,
         "rows": len(records),
+        "split_rows": split_rows,
         "metrics": tuned["metrics"],
         "base": base["metrics"] if base else None,
         "baseline": baseline,

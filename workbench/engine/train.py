@@ -424,6 +424,7 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
     )
     model_info = {
         "device": device, "family": family, "base_model": job.base_model, "builtin": builtin,
+        "threads": int(os.environ.get("OMP_NUM_THREADS") or 1) if device.startswith("cpu") else None,
         "method": job.method, "trainable_params": trainable, "total_params": total,
         "train_rows": len(feats["train"]), "val_rows": len(feats["val"]),
     }

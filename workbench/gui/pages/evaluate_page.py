@@ -369,8 +369,7 @@ class EvaluatePage(QWidget):
         """The 'workbench eval' command line for ``run_id`` with the page's choices."""
         args = ["eval", "--project", str(self.session.project.root), "--run", run_id,
                 "--split", self.split_combo.currentData(), "--json"]
-        if self.base_check.isChecked():
-            args.append("--compare-base")
+        args.append("--compare-base" if self.base_check.isChecked() else "--no-compare-base")
         return args
 
     def evaluate(self) -> bool:
