@@ -6,6 +6,7 @@ label normalisation. The bare side is what a careful pandas user would write by 
 Prints both timings and the ratio (target: Workbench at most 1.3x bare pandas).
 
     python bench/data_bench.py [--rows 1000000] [--template finance_sentiment]
+    python bench/data_bench.py --smoke      # 2,000 rows, one pass: the same code paths
 """
 
 from __future__ import annotations
@@ -101,7 +102,10 @@ def main() -> None:
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--template", default="finance_sentiment")
     ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--smoke", action="store_true", help="tiny sizes, the same code paths (the tests run it)")
     args = ap.parse_args()
+    if args.smoke:
+        args.rows, args.repeat = 2000, 1
     template = TemplateCatalog().get(args.template)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.csv"
@@ -120,6 +124,8 @@ def main() -> None:
             print(f"{name:<12} {secs:7.2f} s   rows out {rows_out[name]:,}")
         ratio = best["workbench"] / best["bare pandas"]
         print(f"ratio workbench / bare pandas: {ratio:.2f}x (target <= 1.3x)")
+        if not all(rows_out.values()):
+            raise SystemExit(f"a side cleaned every row away: {rows_out}")
 
 
 if __name__ == "__main__":

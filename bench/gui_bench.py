@@ -1,6 +1,7 @@
 """GUI responsiveness: start-up time and the longest stall of the UI event loop.
 
     python bench/gui_bench.py [--rows 1000000]
+    python bench/gui_bench.py --smoke      # 2,000 rows, 100 events: the same code paths
 
 1. Start-up: a fresh process runs ``workbench`` until the main window is shown (target 2 s).
 2. Streaming: a writer thread appends training events to a run's events file at ~200
@@ -56,7 +57,7 @@ class StallMeter:
         self.worst = max(self.worst, (now - self.last) * 1000)
         self.last = now
 
-    def measure(self, until, timeout=600.0) -> float:
+    def measure(self, until, timeout=600.0, what="the measured work") -> float:
         from PySide6.QtCore import QEventLoop
 
         self.worst = 0.0
@@ -66,6 +67,8 @@ class StallMeter:
         while not until() and time.time() < end:
             self.app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 5)
         self.timer.stop()
+        if not until():  # a stall figure of work that never finished would mean nothing
+            raise SystemExit(f"{what} did not finish within {timeout:.0f} s")
         return self.worst
 
 
@@ -73,7 +76,11 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--events", type=int, default=3000)
+    ap.add_argument("--smoke", action="store_true", help="tiny sizes, the same code paths (the tests run it)")
     args = ap.parse_args()
+    timeout = 600.0
+    if args.smoke:
+        args.rows, args.events, timeout = 2000, 100, 120.0
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     work = Path(tempfile.mkdtemp(prefix="wb-gui-bench-"))
     os.environ["WORKBENCH_HOME"] = str(work / "home")
@@ -125,8 +132,11 @@ def main() -> int:
         done.set()
 
     threading.Thread(target=writer, daemon=True).start()
-    stream_stall = meter.measure(lambda: done.is_set() and w.session.monitor.status("run-bench") == "completed")
+    stream_stall = meter.measure(lambda: done.is_set() and w.session.monitor.status("run-bench") == "completed",
+                                 timeout, "streaming the events")
     points = train.loss_plot.point_count("loss")
+    if not points:
+        raise SystemExit("the Train page's loss curve received no points")
 
     # --- importing a large file
     csv = work / "big.csv"
@@ -140,7 +150,8 @@ def main() -> int:
     # until the big frame is read, cleaned (not an earlier, small cleaning result) and its
     # column statistics are shown, with no background operation left
     import_stall = meter.measure(lambda: data.raw is not None and len(data.raw) == n and data.cleaned_df is not None
-                                 and len(data.cleaned_df) > n // 2 and not w.tasks.active)
+                                 and len(data.cleaned_df) > n // 2 and not w.tasks.active,
+                                 timeout, "importing and cleaning the file")
     import_s = time.perf_counter() - t0
 
     print(f"{'measure':<44}{'value':>12}{'target':>10}{'ratio':>8}")
