@@ -742,7 +742,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>EvaluatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="463"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="462"/>
         <source>baseline {0}; {1}</source>
         <translation>基线 {0}；{1}</translation>
     </message>
@@ -1047,79 +1047,79 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>同时在相同的数据行上评估本次训练的起始模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="381"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="380"/>
         <source>Evaluating {0} in a separate process…</source>
         <translation>正在独立进程中评估 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="400"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="399"/>
         <source>Evaluation finished.</source>
         <translation>评估完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="425"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="424"/>
         <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
         <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="433"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="432"/>
         <source>The evaluation results could not be read: {0}</source>
         <translation>无法读取评估结果：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="460"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="459"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="473"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="472"/>
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="473"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="472"/>
         <source>true</source>
         <translation>真实</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="476"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="475"/>
         <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
         <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="483"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="482"/>
         <source>Several labels per row: a label is given when its probability is {0} or more (the threshold with the best macro F1 on the validation split).</source>
         <translation>每行可有多个标签：某标签的概率不低于 {0} 时给出该标签（该阈值在验证集上取得最佳宏平均 F1）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="514"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="513"/>
         <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
         <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="531"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="530"/>
         <source>given instead</source>
         <translation>代替真实标签给出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="531"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="530"/>
         <source>given along with it</source>
         <translation>与真实标签一起多给</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="550"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="549"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="588"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="587"/>
         <source>Label: {0}
 Most likely: {1}</source>
         <translation>标签：{0}
 可能性最高：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="382"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="381"/>
         <source>Evaluating {0}</source>
         <translation>正在评估 {0}</translation>
     </message>
@@ -1129,17 +1129,17 @@ Most likely: {1}</source>
         <translation>逐条结果（各个答案对照）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="386"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="385"/>
         <source>Evaluation cancelled.</source>
         <translation>评估已取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="395"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="394"/>
         <source>Evaluating: {0}, {1} of {2} rows</source>
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="567"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="566"/>
         <source>Asking the model</source>
         <translation>正在询问模型</translation>
     </message>
@@ -1147,17 +1147,17 @@ Most likely: {1}</source>
 <context>
     <name>ExportPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="30"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="31"/>
         <source>Paddle Inference (static graph, for servers)</source>
         <translation>飞桨推理模型（静态图，用于服务器部署）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="31"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="32"/>
         <source>Merged weights (safetensors, for further training)</source>
         <translation>合并后的权重（safetensors，可继续训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="32"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="33"/>
         <source>ONNX (for ONNX Runtime)</source>
         <translation>ONNX（用于 ONNX Runtime）</translation>
     </message>
@@ -1167,279 +1167,279 @@ Most likely: {1}</source>
         <translation>GGUF（用于 llama.cpp 和 ollama）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="45"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="47"/>
         <source>Static model {0} ms vs {1} ms for the trained model per request</source>
         <translation>每次请求：静态图模型 {0} 毫秒，训练所得模型 {1} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="48"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="50"/>
         <source>({0}× the speed)</source>
         <translation>（速度为其 {0} 倍）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="51"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="53"/>
         <source>Static model {0} ms per request</source>
         <translation>静态图模型每次请求 {0} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="54"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="56"/>
         <source>{0} samples/s at batch {1}</source>
         <translation>批大小 {1} 时每秒 {0} 条</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="58"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="60"/>
         <source>CPU with oneDNN</source>
         <translation>CPU（使用 oneDNN）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="59"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="61"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="61"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="63"/>
         <source>{0} threads</source>
         <translation>{0} 个线程</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="68"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="70"/>
         <source>verified</source>
         <translation>已核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="69"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="71"/>
         <source>not made</source>
         <translation>未生成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="70"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="72"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="83"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="85"/>
         <source>accuracy {0} → {1} ({2:+.1f} points)</source>
         <translation>准确率 {0} → {1}（{2:+.1f} 个百分点）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="86"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="88"/>
         <source>perplexity {0} → {1}</source>
         <translation>困惑度 {0} → {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="91"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="93"/>
         <source>same answer as the full model on {0} of the rows</source>
         <translation>{0} 的数据与完整精度模型答案相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="94"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="96"/>
         <source>weights {0} MB instead of {1} MB</source>
         <translation>权重 {0} MB（原为 {1} MB）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="109"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="111"/>
         <source>model card: evaluation figures, checks, how to use it</source>
         <translation>模型卡：评估指标、核对结果和使用方法</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="110"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="112"/>
         <source>the bundle&apos;s description and every check&apos;s figures</source>
         <translation>包的说明和每项核对的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="111"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="113"/>
         <source>stand-alone prediction script (CSV/JSONL in, predictions out)</source>
         <translation>独立的预测脚本（输入 CSV/JSONL，输出预测）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="116"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="363"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="119"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="366"/>
         <source>8-bit (int8) static model</source>
         <translation>8 位（int8）静态图模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="117"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="120"/>
         <source>tokenizer files</source>
         <translation>分词器文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="118"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="121"/>
         <source>prediction service (HTTP, OpenAI-compatible for answers)</source>
         <translation>预测服务（HTTP；生成式任务兼容 OpenAI 接口）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="119"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="122"/>
         <source>the model code predict.py and serve.py share</source>
         <translation>predict.py 与 serve.py 共用的模型代码</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="120"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="123"/>
         <source>builds a container image that runs serve.py</source>
         <translation>构建运行 serve.py 的容器镜像</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="121"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="124"/>
         <source>ONNX step of generation with a key/value cache</source>
         <translation>带键值缓存的 ONNX 逐步生成模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="158"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="161"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="160"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="163"/>
         <source>Formats</source>
         <translation>导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="168"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="171"/>
         <source>Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact</source>
         <translation>同时导出 8 位（int8）模型：体积更小、在处理器上更快，精度略低</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="170"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="173"/>
         <source>The bundle holds the model, a stand-alone predict.py, its requirements and a model card with the evaluation figures. Every format is checked against the trained model.</source>
         <translation>导出包含模型、独立的 predict.py 预测脚本、依赖清单以及附带评估结果的模型说明。每种格式都会与训练所得的模型逐一核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="176"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="179"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="179"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="182"/>
         <source>Open the bundle&apos;s folder</source>
         <translation>打开导出文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="189"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="192"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="189"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="192"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="189"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="192"/>
         <source>Check against the trained model</source>
         <translation>与训练所得模型的核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="190"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="193"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="207"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="210"/>
         <source>File or folder</source>
         <translation>文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="207"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="210"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="207"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="210"/>
         <source>What it is</source>
         <translation>说明</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="219"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="222"/>
         <source>The export command&apos;s messages appear here while it runs.</source>
         <translation>导出命令运行时的消息会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="222"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="225"/>
         <source>Bundle contents</source>
         <translation>包内容</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="223"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="226"/>
         <source>Export log</source>
         <translation>导出日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="241"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="244"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="270"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="273"/>
         <source>Exported earlier into {0}.</source>
         <translation>之前已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="290"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="293"/>
         <source>No format chosen</source>
         <translation>未选择导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="290"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="293"/>
         <source>Tick at least one format to export.</source>
         <translation>请至少勾选一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="293"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="296"/>
         <source>Exporting {0} in a separate process…</source>
         <translation>正在独立进程中导出 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="313"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="316"/>
         <source>Exporting: {0}</source>
         <translation>正在导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="320"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="321"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="323"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="324"/>
         <source>The export printed no result.</source>
         <translation>导出命令没有输出结果。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="321"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="324"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="325"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="328"/>
         <source>Exported into {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="367"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="370"/>
         <source>same answers as the evaluation on {0} of {1} test rows</source>
         <translation>{1} 条测试数据中有 {0} 条与评估结果相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="369"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="372"/>
         <source>predict.py (run as a user would)</source>
         <translation>predict.py（按用户的方式运行）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="381"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="384"/>
         <source>&lt;b&gt;Speed&lt;/b&gt; (median per request on this computer): {0}</source>
         <translation>&lt;b&gt;速度&lt;/b&gt;（本机上每次请求的中位数）：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="384"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="387"/>
         <source>Processor: {0}; measured on {1} requests, one at a time.</source>
         <translation>处理器：{0}；逐条测量了 {1} 次请求。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="299"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="302"/>
         <source>Exporting {0}</source>
         <translation>正在导出 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="112"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="114"/>
         <source>the packages predict.py and serve.py need</source>
         <translation>predict.py 和 serve.py 所需的软件包</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="337"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="340"/>
         <source>Export cancelled; nothing was written.</source>
         <translation>导出已取消，没有写入任何文件。</translation>
     </message>
@@ -2992,7 +2992,7 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="267"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="777"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="784"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
@@ -3075,166 +3075,171 @@ Most likely: {1}</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="449"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="451"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="469"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="471"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="538"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="540"/>
         <source>About {0} steps, roughly {1} and {2:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1}、{2:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="551"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="553"/>
+        <source>One pass over the training rows takes about {0} on this computer, more than the time budget, so training reads about {1:.0%} of them; a larger budget or a GPU trains on all of them.</source>
+        <translation>在这台电脑上把训练数据完整学习一遍大约需要 {0}，超出了时间预算，所以这次训练只读取其中约 {1:.0%} 的数据；加大时间预算或使用 GPU 可以学完全部数据。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="557"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="558"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="564"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="592"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="599"/>
         <source>The data is not prepared</source>
         <translation>数据尚未准备好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="593"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="600"/>
         <source>Prepare the data on the Data page first (Save and prepare the data).</source>
         <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="598"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="604"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="605"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="611"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="599"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="606"/>
         <source>This project has several labels per row, which only the built-in model learns: choose a built-in model (tiny or small) instead of {0}. A pretrained model can be trained on a project with one label per row (switch multi-label off on the Data page and prepare again).</source>
         <translation>本项目每行可有多个标签，目前只有内置模型能学习这种数据：请选择内置模型（微型或小型），而不是 {0}。预训练模型可以用于每行一个标签的项目（在数据页关闭多标签后重新准备数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="620"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="627"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="637"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="641"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="644"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="648"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="644"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="651"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="792"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="799"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="853"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="860"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="857"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="864"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="859"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="866"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="862"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="869"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="866"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="873"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="891"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="898"/>
         <source>Preparing the base model</source>
         <translation>正在准备基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="893"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="900"/>
         <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
         <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="896"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="903"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="900"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="907"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="903"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="910"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="907"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="914"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="811"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="818"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="466"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="468"/>
         <source>The built-in model is built from this project&apos;s data and starts untrained, so all of it is trained here (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型由本项目的数据构建，从未训练的状态开始，所以全部在这里训练（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="638"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="645"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="790"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="797"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="795"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="802"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="796"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="803"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="814"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="821"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="832"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="839"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

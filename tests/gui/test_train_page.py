@@ -270,3 +270,28 @@ def test_a_run_is_deleted_from_the_list_but_not_while_it_trains(qtbot, session, 
         assert "run-done" not in page.run_title.text()  # the title no longer names it
     finally:
         lock.release()
+
+
+def test_a_budget_bound_pretrained_run_shows_its_share_of_an_epoch(qtbot, session, tasks, sample_project, tmp_path):
+    """A pretrained model whose first epoch does not fit the time budget trains on part of it:
+    the epochs field shows that share (it showed 1.0, and the estimate 90 times too long)."""
+    import json
+
+    model = tmp_path / "gemma-shaped"
+    model.mkdir()
+    (model / "config.json").write_text(json.dumps(dict(
+        model_type="gemma3_text", vocab_size=262144, hidden_size=640, intermediate_size=2048, num_hidden_layers=18,
+        num_attention_heads=4, num_key_value_heads=1, head_dim=256, tie_word_embeddings=True)), encoding="utf-8")
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    page.model_combo.setCurrentIndex(page.model_combo.findData("folder"))
+    page.model_edit.setText(str(model))
+    page.time_budget.setValue(1.0)
+    page.apply_recommended()
+    rec = page.recommendation()
+    assert 0 < rec.epochs < 0.5
+    assert page.spins["epochs"].value() == rec.epochs
+    assert page.estimate_label.text().startswith(f"About {rec.total_steps} steps")
+    job = page.job_spec()
+    assert job.epochs == rec.epochs and job.eval_rows == rec.eval_rows

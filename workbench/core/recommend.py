@@ -81,6 +81,9 @@ class Recommendation:
     eval_steps: int = 50  # also the checkpoint interval: the best checkpoint is picked among these
     time_budget_s: float | None = None
     eval_rows: int | None = None  # validation rows each evaluation reads; None: all of them
+    # a share of one epoch when the time budget allows no more, and what one epoch would take
+    data_share: float | None = None
+    epoch_seconds: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -247,7 +250,8 @@ def recommend(
     return Recommendation(
         batch_size=batch, max_length=max_length, epochs=epochs, learning_rate=lr, method=method,
         total_steps=total_steps, est_seconds=round(seconds, 1), est_memory_mb=round(memory, 1), notes=notes,
-        eval_steps=eval_steps, time_budget_s=budget_s, eval_rows=eval_rows)
+        eval_steps=eval_steps, time_budget_s=budget_s, eval_rows=eval_rows,
+        data_share=epochs if epochs < 1 else None, epoch_seconds=round(epoch_s, 1))
 
 
 def classifier_seconds(base_model: str, rows: int, val_rows: int, mean_chars: float, epochs: float,

@@ -35,7 +35,7 @@ from .train import delete_run, models_panel
 # hyper-parameter -> (JobSpec field, integer?, decimals)
 HYPER = {
     "learning_rate": (False, 6),
-    "epochs": (False, 1),
+    "epochs": (False, 3),  # a time budget may allow a share of one epoch (core/recommend.py)
     "batch_size": (True, 0),
     "max_length": (True, 0),
     "lora_r": (True, 0),
@@ -345,6 +345,8 @@ class TrainPage(QWidget):
             for name, spin in self.spins.items():
                 hp = template.hyperparameters.get(name)
                 lo = hp.min if hp and hp.min is not None else 0
+                if name == "epochs":  # what the time budget allows comes first, however small
+                    lo = min(lo, 10 ** -HYPER["epochs"][1])
                 hi = hp.max if hp and hp.max is not None else 1e6
                 spin.setRange(lo, hi)
                 if isinstance(spin, QDoubleSpinBox):
@@ -538,15 +540,19 @@ class TrainPage(QWidget):
         self.estimate_label.setText(self.tr("About {0} steps, roughly {1} and {2:.0f} MB of memory on this computer's "
                                             "processor (an estimate from the data size and the model, not a promise).")
                                     .format(steps, fmt_secs(rec.est_seconds * scale), rec.est_memory_mb)
-                                    + "".join(f"\n{n}" for n in self._notes(rec.notes)))
+                                    + "".join(f"\n{n}" for n in self._notes(rec)))
 
-    def _notes(self, notes: list[str]) -> list[str]:
+    def _notes(self, rec) -> list[str]:
         """The recommendation's notes in the interface language (the built-in model's note is
         the method hint's)."""
         out = []
-        for n in notes:
+        for n in rec.notes:
             if n.startswith("The built-in model is trained from scratch"):
                 continue
+            if n.startswith("One pass over the training rows") and rec.data_share and rec.epoch_seconds:
+                n = self.tr("One pass over the training rows takes about {0} on this computer, more than the time "
+                            "budget, so training reads about {1:.0%} of them; a larger budget or a GPU trains on "
+                            "all of them.").format(fmt_secs(rec.epoch_seconds), rec.data_share)
             if n.startswith("This would take hours on the CPU"):
                 n = self.tr("This would take hours on the processor: a GPU, a smaller model or fewer epochs help.")
             out.append(n)
@@ -561,7 +567,8 @@ class TrainPage(QWidget):
             for name in LORA_ONLY:
                 values.pop(name)
         return ops.build_job(self.session.project, base, self.method_combo.currentData(),
-                             template=self.session.template, max_steps=self.max_steps.value(),
+                             template=self.session.template, time_budget_min=self.time_budget.value(),
+                             max_steps=self.max_steps.value(),
                              eval_steps=self.eval_steps.value(), **values)
 
     def restore_settings(self, job: JobSpec) -> None:
