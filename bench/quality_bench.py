@@ -19,6 +19,7 @@ their means: the ratio of the means is the steadier verdict.
         [--labels from-data|A,B,C] [--multi-label] [--label-sep SEP] [--time-budget MIN]
         [--base-model builtin:small]
         [--max-chars N] [--project DIR] [--seeds 0 [1 2 ...]] [--json]
+    python bench/quality_bench.py --smoke     # the finance_sentiment sample, builtin:tiny, a 12 s budget
 """
 
 from __future__ import annotations
@@ -59,8 +60,8 @@ def last_json(stdout: str) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--input", required=True)
-    p.add_argument("--template", required=True)
+    p.add_argument("--input", help="the data file (required unless --smoke)")
+    p.add_argument("--template", help="the template id (required unless --smoke)")
     p.add_argument("--mapping", nargs="*", default=[], metavar="ROLE=COLUMN")
     p.add_argument("--labels", default="from-data", help="from-data (default) or a comma-separated label list")
     p.add_argument("--multi-label", action="store_true", help="several labels per row (default: the template's)")
@@ -72,11 +73,29 @@ def main(argv: list[str] | None = None) -> int:
                                      "seeds, one folder per seed beside it")
     p.add_argument("--seeds", nargs="+", type=int, default=[0], help="split seeds, one whole run each (default 0)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--smoke", action="store_true", help="tiny sizes, the same code paths (the tests run it)")
     args = p.parse_args(argv)
+    if args.smoke:
+        template = TemplateCatalog().get(args.template or "finance_sentiment")
+        args.template, args.input = template.id, args.input or str(template.sample_path)
+        args.base_model, args.time_budget = "builtin:tiny", 0.2
+        if not args.project:
+            with tempfile.TemporaryDirectory(prefix="quality-bench-") as tmp:
+                args.project = str(Path(tmp) / "project")
+                return run_all(args)
+    elif not (args.input and args.template):
+        p.error("--input and --template are required (or --smoke)")
+    return run_all(args)
+
+
+def run_all(args) -> int:
     runs = []
     for seed in args.seeds:
         out = one_run(args, seed)
         if out is None:
+            return 1
+        if args.smoke and not (out["ratio"] and out["model_macro_f1"] > 0):
+            print("the built-in model or the baseline scored nothing", file=sys.stderr)
             return 1
         runs.append(out)
     if len(runs) > 1:
