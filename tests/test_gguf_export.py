@@ -100,6 +100,24 @@ def test_round_trip_f32_gives_the_source_back(converted, tmp_path, family):
     np.testing.assert_allclose(forward_logits(got, meta_b, ids), forward_logits(want, meta_a, ids), atol=1e-4)
 
 
+def test_llama3_rope_scaling_comes_back_as_its_rope_freqs_tensor(tmp_path):
+    from gguf_factory import DIMS, LLAMA3_BASE, llama3_rope_freqs
+
+    freqs = llama3_rope_freqs(LLAMA3_BASE, DIMS["head_dim"])
+    src = make_gguf(tmp_path / "l31.gguf", "llama", seed=2, rope_freqs=freqs)
+    convert_gguf(src, tmp_path / "folder")
+    out = tmp_path / "back.gguf"
+    write_gguf(tmp_path / "folder", out, dtype="f32")
+    got, meta = load_tensors(out)
+    names = [t.name for t in gguf.GGUFReader(str(out)).tensors]
+    assert names[0] == "rope_freqs.weight" and _types(out)["rope_freqs.weight"] == Q.F32
+    np.testing.assert_allclose(got["rope_freqs.weight"], freqs, rtol=1e-6)
+    assert "llama.rope.scaling.type" not in meta  # the tensor is the scaling, as llama.cpp's converter writes it
+    want, meta_a = load_tensors(src)
+    ids = [1, 5, 9, 30, 44, 12, 7, 100]
+    np.testing.assert_allclose(forward_logits(got, meta, ids), forward_logits(want, meta_a, ids), atol=1e-4)
+
+
 @pytest.mark.parametrize("family", ["llama", "gemma3"])
 def test_f16_and_q8_0_keep_norms_f32_and_stay_within_precision(converted, tmp_path, family):
     src, folder = converted[family]

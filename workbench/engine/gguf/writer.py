@@ -185,9 +185,25 @@ def _rope_scaling(w, scaling: Mapping[str, Any]) -> None:
         w.add_rope_scaling_factor(float(scaling["factor"]))
         if scaling.get("original_max_position_embeddings"):
             w.add_rope_scaling_orig_ctx_len(int(scaling["original_max_position_embeddings"]))
-    else:
-        raise GGUFWriteError(f"The model's rope scaling ({kind}) has no GGUF form here; only linear and yarn "
-                             "scaling are written.")
+    elif kind != "llama3":  # Llama 3.1's scaling is a tensor of its own (see _extra_tensors)
+        raise GGUFWriteError(f"The model's rope scaling ({kind}) has no GGUF form here; linear, yarn and "
+                             "Llama 3.1's scaling are written.")
+
+
+def _extra_tensors(family: str, config: Mapping[str, Any]) -> dict[str, np.ndarray]:
+    """Tensors the converter makes from the config: Llama 3.1's rope divisors as rope_freqs."""
+    _, scaling = _rope(config)
+    kind = (scaling or {}).get("rope_type") or (scaling or {}).get("type")
+    if family != "llama" or kind != "llama3":
+        return {}
+    from .reader import llama3_rope_factors
+
+    theta, _ = _rope(config)
+    head_dim = int(config.get("head_dim") or int(config["hidden_size"]) // int(config["num_attention_heads"]))
+    factors = llama3_rope_factors(theta, head_dim, float(scaling.get("factor", 8.0)),
+                                  int(scaling.get("original_max_position_embeddings", 8192)),
+                                  float(scaling.get("low_freq_factor", 1.0)), float(scaling.get("high_freq_factor", 4.0)))
+    return {"rope_freqs.weight": factors.astype(np.float32)}
 
 
 def _token_content(value: Any) -> str | None:
@@ -434,13 +450,18 @@ def write_gguf(model_folder: str | os.PathLike, out_path: str | os.PathLike, *, 
     if base_model:
         w.add_base_model_count(1)
         w.add_base_model_name(0, base_model)
-    w.add_size_label(size_label(sum(int(np.prod(st.shape(hf))) for hf, _ in plan), 0, 0, 0))
+    w.add_size_label(size_label(sum(int(np.prod(st.shape(hf))) for hf, _ in plan), 0, 0, 0))  # before extras
     _hyper_parameters(w, family, config)
     w.add_file_type(_file_type(dtype))
     _add_vocabulary(w, vocab)
     w.add_quantization_version(gguf.GGML_QUANT_VERSION)
 
-    def converted(hf: str) -> np.ndarray:
+    extra = _extra_tensors(family, config)
+    plan = [(None, g) for g in extra] + plan  # the converter writes them first
+
+    def converted(hf: str | None, g: str) -> np.ndarray:
+        if hf is None:
+            return extra[g]
         array = st.read(hf)
         if paddle_layout and array.ndim == 2 and hf != "model.embed_tokens.weight":
             array = np.ascontiguousarray(array.T)
@@ -448,10 +469,10 @@ def write_gguf(model_folder: str | os.PathLike, out_path: str | os.PathLike, *, 
 
     types = {}
     for hf, g in plan:
-        shape = st.shape(hf)
+        shape = list(extra[g].shape) if hf is None else st.shape(hf)
         if paddle_layout and len(shape) == 2 and hf != "model.embed_tokens.weight":
             shape = shape[::-1]
-        qtype = tensor_type(hf, shape, dtype)
+        qtype = tensor_type(hf or g, shape, dtype)
         types[g] = qtype
         if qtype in (gguf.GGMLQuantizationType.F32, gguf.GGMLQuantizationType.F16):
             np_dtype = np.dtype(np.float32 if qtype == gguf.GGMLQuantizationType.F32 else np.float16)
@@ -467,7 +488,7 @@ def write_gguf(model_folder: str | os.PathLike, out_path: str | os.PathLike, *, 
         w.write_ti_data_to_file()
         report("gguf", 0, len(plan))
         for i, (hf, g) in enumerate(plan):
-            w.write_tensor_data(quantize(converted(hf), types[g]))
+            w.write_tensor_data(quantize(converted(hf, g), types[g]))
             report("gguf", i + 1, len(plan))
         w.close()
         os.replace(tmp, out)
