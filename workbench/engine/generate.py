@@ -18,7 +18,7 @@ token and at the chat template's end-of-turn token (Gemma's ``<end_of_turn>``, C
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -142,6 +142,48 @@ def pick_token(logits, settings: GenerationSettings, rng, generated: Sequence[in
                      settings.repetition_penalty, settings.no_repeat_ngram)
 
 
+class _LastPosition:
+    """The output layer on the last position only: a generation step needs one row of
+    logits, and Gemma's 262k x 640 layer over a whole prompt costs more than the decoder
+    (a forward pre-hook, so each family's own forward still runs as written, softcapping
+    included). Registered around one call, never left on the model."""
+
+    def __init__(self, model):
+        self.head = getattr(model, "lm_head", None)
+        self.handle = None
+
+    def __enter__(self):
+        if self.head is not None:
+            self.handle = self.head.register_forward_pre_hook(
+                lambda layer, inputs: (inputs[0][:, -1:], *inputs[1:]))
+        return self
+
+    def __exit__(self, *exc):
+        if self.handle is not None:
+            self.handle.remove()
+
+
+def _step(model, ids, mask, positions, past):
+    """One forward with the cache: ``(float32 logits [batch, vocab] as numpy, cache)``."""
+    import paddle
+
+    kw = {"position_ids": paddle.to_tensor(positions, dtype="int64")}
+    if past is not None:
+        kw["past_key_values"] = past
+    with _LastPosition(model):
+        out = model(paddle.to_tensor(ids, dtype="int64"), attention_mask=paddle.to_tensor(mask, dtype="int64"),
+                    use_cache=True, return_dict=True, **kw)
+    return out.logits[:, -1].astype("float32").numpy(), out.past_key_values
+
+
+def _budget(model, n_prompt: int, settings: GenerationSettings) -> int:
+    max_pos = getattr(getattr(model, "config", None), "max_position_embeddings", None)
+    budget = settings.max_new_tokens
+    if max_pos:
+        budget = min(budget, max(int(max_pos) - n_prompt, 0))
+    return budget
+
+
 def stream_ids(model, prompt_ids: Sequence[int], settings: GenerationSettings,
                stop_ids: Iterable[int] = ()) -> Iterator[int]:
     """Yield generated token ids one by one (the stop token is not yielded)."""
@@ -153,22 +195,16 @@ def stream_ids(model, prompt_ids: Sequence[int], settings: GenerationSettings,
     ids = list(prompt_ids)
     if not ids:
         raise ValueError("the prompt is empty")
-    max_pos = getattr(getattr(model, "config", None), "max_position_embeddings", None)
-    budget = settings.max_new_tokens
-    if max_pos:
-        budget = min(budget, max(int(max_pos) - len(ids), 0))
+    budget = _budget(model, len(ids), settings)
     was_training = model.training
     model.eval()
     try:
         with paddle.no_grad():
             n = len(ids)
-            out = model(paddle.to_tensor([ids], dtype="int64"), attention_mask=paddle.ones([1, n], dtype="int64"),
-                        use_cache=True, return_dict=True)
-            past = out.past_key_values
+            logits, past = _step(model, [ids], np.ones([1, n], dtype="int64"), [list(range(n))], None)
             generated: list[int] = []
             for k in range(budget):
-                logits = out.logits[0, -1].astype("float32").numpy()
-                token = pick_token(logits, settings, rng, generated)
+                token = pick_token(logits[0], settings, rng, generated)
                 if token in stops:
                     return
                 generated.append(token)
@@ -176,14 +212,80 @@ def stream_ids(model, prompt_ids: Sequence[int], settings: GenerationSettings,
                 if k == budget - 1:
                     return
                 total = n + k + 1
-                out = model(paddle.to_tensor([[token]], dtype="int64"),
-                            position_ids=paddle.to_tensor([[total - 1]], dtype="int64"),
-                            attention_mask=paddle.ones([1, total], dtype="int64"),
-                            past_key_values=past, use_cache=True, return_dict=True)
-                past = out.past_key_values
+                logits, past = _step(model, [[token]], np.ones([1, total], dtype="int64"), [[total - 1]], past)
     finally:
         if was_training:
             model.train()
+
+
+def generate_batch(model, prompts: Sequence[Sequence[int]], settings: GenerationSettings,
+                   stop_ids: Iterable[int] = (),
+                   on_done: Callable[[int, list[int]], None] | None = None) -> list[list[int]]:
+    """The generated ids of several prompts at once, the same as :func:`stream_ids` gives
+    each alone (a row's own guards, stops, budget and random stream seeded alike).
+
+    The prompts go in left-padded, each row with its own positions and attention mask;
+    the cache is one batch. Weights are read once per step for the whole batch, which is
+    what a step on a CPU waits for. A finished row leaves the batch (its cache rows are
+    dropped) and ``on_done(index, ids)`` is called. Left padding keeps each row's
+    positions contiguous at the end, so distances between cache slots are distances in
+    the text, which Gemma's sliding-window mask relies on."""
+    import numpy as np
+    import paddle
+
+    stops = set(stop_ids) | set(settings.stop_ids)
+    rows = [list(p) for p in prompts]
+    if any(not r for r in rows):
+        raise ValueError("a prompt is empty")
+    results: list[list[int]] = [[] for _ in rows]
+    if not rows:
+        return results
+    lengths = np.array([len(r) for r in rows], dtype="int64")
+    budgets = [_budget(model, len(r), settings) for r in rows]
+    rngs = [np.random.default_rng(settings.seed) for _ in rows]
+    width = int(lengths.max())
+    pad = 0  # any id: padded slots are masked out
+    ids = np.full([len(rows), width], pad, dtype="int64")
+    mask = np.zeros([len(rows), width], dtype="int64")
+    for b, r in enumerate(rows):
+        ids[b, width - len(r):] = r
+        mask[b, width - len(r):] = 1
+    positions = np.maximum(np.cumsum(mask, axis=1) - 1, 0)
+    active = list(range(len(rows)))  # original index of each batch row
+    was_training = model.training
+    model.eval()
+    try:
+        with paddle.no_grad():
+            logits, past = _step(model, ids, mask, positions, None)
+            while active:
+                keep, tokens = [], []
+                for j, b in enumerate(active):
+                    done = budgets[b] == 0
+                    if not done:
+                        token = pick_token(logits[j], settings, rngs[b], results[b])
+                        done = token in stops
+                        if not done:
+                            results[b].append(token)
+                            done = len(results[b]) >= budgets[b]
+                    if done:
+                        if on_done is not None:
+                            on_done(b, results[b])
+                    else:
+                        keep.append(j)
+                        tokens.append(results[b][-1])
+                if not keep:
+                    break
+                if len(keep) < len(active):
+                    past.batch_select_indices(paddle.to_tensor(keep, dtype="int64"))
+                    mask = mask[keep]
+                    active = [active[j] for j in keep]
+                mask = np.concatenate([mask, np.ones([len(active), 1], dtype="int64")], axis=1)
+                pos = np.array([[lengths[b] + len(results[b]) - 1] for b in active], dtype="int64")
+                logits, past = _step(model, np.array(tokens, dtype="int64")[:, None], mask, pos, past)
+    finally:
+        if was_training:
+            model.train()
+    return results
 
 
 def stream_text(model, tokenizer, prompt_ids: Sequence[int], settings: GenerationSettings) -> Iterator[str]:
