@@ -20,6 +20,7 @@ Targets on CPU: classification static at most 0.6x the eager latency; generation
     python bench/export_bench.py --size tiny --samples 16
     python bench/export_bench.py --project DIR --run RUN   # an existing classification run
     python bench/export_bench.py --only generation        # just the generation figure
+    python bench/export_bench.py --smoke                  # builtin:tiny, 4 samples, 16 and 32 new tokens
 """
 
 from __future__ import annotations
@@ -79,7 +80,11 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", choices=["classification", "generation"], help="run one part only")
     ap.add_argument("--prompts", type=int, default=4, help="generation: prompts per length")
+    ap.add_argument("--smoke", action="store_true", help="tiny sizes, the same code paths (the tests run it)")
     args = ap.parse_args(argv)
+    args.lengths = (16, 256)
+    if args.smoke:
+        args.size, args.samples, args.repeat, args.prompts, args.lengths = "tiny", 4, 1, 1, (16, 32)
     if args.only != "generation":
         _classification(args)
     if args.only != "classification":
@@ -117,7 +122,7 @@ def _generation(args) -> None:
     print(f"generation: {trained.job.base_model} ({M.model_family(model.config)}), greedy, {len(records)} prompts, "
           f"exported model on {pred.device}, {os.cpu_count()} CPU threads")
     print(f"  {'new tokens':>10}  {'exported tok/s':>14}  {'eager generate tok/s':>20}  {'ratio':>6}  same tokens")
-    for n_new in (16, 256):
+    for n_new in args.lengths:
         ids_list = [D._shrink_prompt(D.encode_prompt(tokenizer, p), max(8, min(trained.job.max_length, max_pos - n_new)))
                     for p in prompts]
         # predict.py's loop takes the record, so hand it the exact prompt ids
