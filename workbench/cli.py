@@ -870,7 +870,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--epochs", type=float)
     g.add_argument("--max-steps", type=int)
     tr.add_argument("--time-budget", type=float, metavar="MIN",
-                    help="minutes of training the recommended settings may take (default 10; the built-in model)")
+                    help="minutes of training the recommended settings may take (default 10; every model and task)")
     tr.add_argument("--learning-rate", type=float)
     tr.add_argument("--batch-size", type=int)
     tr.add_argument("--max-length", type=int)

@@ -2695,18 +2695,13 @@ Most likely: {1}</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="211"/>
-        <source>How long training may take: the recommended settings for the built-in model fit this time on this computer.</source>
-        <translation>训练可以用多长时间：内置模型的推荐设置会适配这台电脑上的这个时间。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="217"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="218"/>
         <source>Time budget</source>
         <translation>时间预算</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="53"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="282"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="283"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -2843,7 +2838,7 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="184"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="300"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="301"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -2865,23 +2860,23 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="93"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="227"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="228"/>
         <source>by epochs</source>
         <translation>按轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="229"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="230"/>
         <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
         <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="233"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="234"/>
         <source>How often (in steps) the model is checked on the validation rows and saved.</source>
         <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="65"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="234"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="235"/>
         <source>Stop after steps</source>
         <translation>训练步数上限</translation>
     </message>
@@ -2971,275 +2966,280 @@ Most likely: {1}</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="235"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="211"/>
+        <source>How long training may take: the recommended settings fit this time on this computer, for every model (a pretrained one may read only part of the data).</source>
+        <translation>训练最多可用的时间：推荐设置会让每种模型的训练都在这台电脑上于此时间内完成（预训练模型可能只读取部分数据）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="236"/>
         <source>Check and save every</source>
         <translation>每隔多少步检查并保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="243"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="244"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="246"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="247"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="248"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="249"/>
         <source>Resume</source>
         <translation>恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="267"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="784"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="268"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="785"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="279"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="300"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="280"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="301"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="279"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="282"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="312"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="280"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="283"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="313"/>
         <source>step</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="280"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="281"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="281"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="282"/>
         <source>validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="283"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="284"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="299"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="300"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="299"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="300"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="299"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="300"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="299"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="300"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="300"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="301"/>
         <source>Validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="312"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="313"/>
         <source>Training loss of the runs ticked in the list</source>
         <translation>列表中勾选的训练的损失曲线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="322"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="323"/>
         <source>Runs</source>
         <translation>训练记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="323"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="324"/>
         <source>Compare runs</source>
         <translation>对比训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="324"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="325"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="341"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="342"/>
         <source>Recommended for this data</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="451"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="452"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="471"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="472"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="540"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="541"/>
         <source>About {0} steps, roughly {1} and {2:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1}、{2:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="553"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="554"/>
         <source>One pass over the training rows takes about {0} on this computer, more than the time budget, so training reads about {1:.0%} of them; a larger budget or a GPU trains on all of them.</source>
         <translation>在这台电脑上把训练数据完整学习一遍大约需要 {0}，超出了时间预算，所以这次训练只读取其中约 {1:.0%} 的数据；加大时间预算或使用 GPU 可以学完全部数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="557"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="558"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="564"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="565"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="599"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="600"/>
         <source>The data is not prepared</source>
         <translation>数据尚未准备好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="600"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="601"/>
         <source>Prepare the data on the Data page first (Save and prepare the data).</source>
         <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="605"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="611"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="606"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="612"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="606"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="607"/>
         <source>This project has several labels per row, which only the built-in model learns: choose a built-in model (tiny or small) instead of {0}. A pretrained model can be trained on a project with one label per row (switch multi-label off on the Data page and prepare again).</source>
         <translation>本项目每行可有多个标签，目前只有内置模型能学习这种数据：请选择内置模型（微型或小型），而不是 {0}。预训练模型可以用于每行一个标签的项目（在数据页关闭多标签后重新准备数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="627"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="628"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="644"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="648"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="645"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="649"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="651"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="652"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="799"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="800"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="860"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="861"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="864"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="865"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="866"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="867"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="869"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="870"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="873"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="874"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="898"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="899"/>
         <source>Preparing the base model</source>
         <translation>正在准备基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="900"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="901"/>
         <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
         <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="903"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="904"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="907"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="908"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="910"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="911"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="914"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="915"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="818"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="819"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="468"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="469"/>
         <source>The built-in model is built from this project&apos;s data and starts untrained, so all of it is trained here (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型由本项目的数据构建，从未训练的状态开始，所以全部在这里训练（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="645"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="646"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="797"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="798"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="802"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="803"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="803"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="804"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="821"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="822"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="839"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="840"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

@@ -208,8 +208,9 @@ class TrainPage(QWidget):
         self.time_budget.setDecimals(1)
         self.time_budget.setValue(DEFAULT_TIME_BUDGET_MIN)
         self.time_budget.setSuffix(self.tr(" min"))
-        self.time_budget.setToolTip(self.tr("How long training may take: the recommended settings for the built-in "
-                                            "model fit this time on this computer."))
+        self.time_budget.setToolTip(self.tr("How long training may take: the recommended settings fit this time on "
+                                            "this computer, for every model (a pretrained one may read only part of "
+                                            "the data)."))
         self.time_budget.valueChanged.connect(self._on_time_budget_changed)
         hv.addLayout(prow)
         self.hp_form = QFormLayout()
