@@ -206,3 +206,27 @@ def test_the_time_budget_bounds_a_pretrained_instruction_run(tmp_path):
     small = dict(stats, splits={"train": 40, "val": 10, "test": 10})
     fits = recommend(qa, small, "cpu", str(model), "lora", time_budget_min=600)
     assert fits.epochs == 5.0 and not any("time budget" in n for n in fits.notes)
+
+
+def test_a_pretrained_decoders_batch_fits_the_computers_memory(tmp_path):
+    """The memory a Gemma 3 270M LoRA run takes is counted from its config (a run at batch 8 x
+    448 peaked at 9.5 GB), and the batch is halved until it fits in 60 % of the machine."""
+    from workbench.core.recommend import decoder_memory_mb
+
+    cfg = dict(model_type="gemma3_text", vocab_size=262144, hidden_size=640, intermediate_size=2048,
+               num_hidden_layers=18, num_attention_heads=4, num_key_value_heads=1, head_dim=256,
+               tie_word_embeddings=True)
+    assert 8500 < decoder_memory_mb(cfg, 8, 448, "lora") < 10500
+    assert decoder_memory_mb(cfg, 2, 448, "lora") < decoder_memory_mb(cfg, 8, 448, "lora") / 2
+    model = tmp_path / "gemma"
+    model.mkdir()
+    (model / "config.json").write_text(json.dumps(cfg), encoding="utf-8")
+    qa = CATALOG.get("legal_consult_qa")
+    stats = {"splits": {"train": 500, "val": 60, "test": 60}, "text_chars": {"mean": 60, "p95": 150},
+             "output_chars": {"mean": 180, "max": 250}}
+    big = recommend(qa, stats, "cpu", str(model), "lora", machine_memory_mb=64 * 1024)
+    laptop = recommend(qa, stats, "cpu", str(model), "lora", machine_memory_mb=8 * 1024)
+    assert big.batch_size == 8 and not any("memory" in n for n in big.notes)
+    assert laptop.batch_size < 8 and laptop.est_memory_mb <= 0.6 * 8 * 1024
+    assert any("Rows per step lowered" in n for n in laptop.notes)
+    assert laptop.est_seconds == pytest.approx(big.est_seconds, rel=0.05)  # a token costs the same

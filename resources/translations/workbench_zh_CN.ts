@@ -2690,556 +2690,561 @@ Most likely: {1}</source>
 <context>
     <name>TrainPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="210"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="212"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="218"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="220"/>
         <source>Time budget</source>
         <translation>时间预算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="53"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="283"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="55"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="285"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="54"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="56"/>
         <source>Epochs</source>
         <translation>训练轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="55"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="57"/>
         <source>Rows per step (batch)</source>
         <translation>每批条数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="56"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="58"/>
         <source>Maximum length (tokens)</source>
         <translation>最大长度（词元）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="57"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="59"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="58"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="60"/>
         <source>LoRA scaling</source>
         <translation>LoRA 缩放系数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="59"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="61"/>
         <source>LoRA dropout</source>
         <translation>LoRA 随机丢弃比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="60"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="62"/>
         <source>Warm-up share</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="61"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="63"/>
         <source>Gradient accumulation</source>
         <translation>梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="62"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="64"/>
         <source>Weight decay</source>
         <translation>权重衰减</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="106"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="108"/>
         <source>created</source>
         <translation>已创建</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="107"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="109"/>
         <source>running</source>
         <translation>训练中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="108"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="110"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="109"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="111"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="110"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="112"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="111"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="113"/>
         <source>crashed</source>
         <translation>意外中断</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="63"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="159"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="65"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="161"/>
         <source>Base model</source>
         <translation>基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="162"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="164"/>
         <source>Built-in tiny model (trains in a minute)</source>
         <translation>内置微型模型（约一分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="163"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="165"/>
         <source>Built-in small model (trains in minutes)</source>
         <translation>内置小模型（几分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="164"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="166"/>
         <source>A model folder on this computer…</source>
         <translation>本机上的模型文件夹…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="165"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="167"/>
         <source>A model id (downloaded)</source>
         <translation>模型 ID（需联网下载）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="166"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="168"/>
         <source>The built-in models are trained from scratch on your data so that everything works offline on any computer; they show the flow, not production quality. For real use pick a downloaded ERNIE, Qwen or Llama folder.</source>
         <translation>内置模型会在您的数据上从零开始训练，因此在任何电脑上都能离线跑通全流程；它们用于演示流程，达不到生产质量。实际使用请选择已下载的 ERNIE、Qwen 或 Llama 模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="171"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="173"/>
         <source>folder or model id</source>
         <translation>文件夹或模型 ID</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="173"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="175"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="179"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="181"/>
         <source>LoRA (small add-on, fast)</source>
         <translation>LoRA（附加小模块，速度快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="180"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="182"/>
         <source>Full fine-tuning (all weights)</source>
         <translation>全量微调（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="181"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="183"/>
         <source>LoRA trains a small add-on and keeps the base model unchanged: faster and needs less memory. Full fine-tuning changes every weight.</source>
         <translation>LoRA 只训练一个附加的小模块，基础模型保持不变：更快、更省内存。全量微调会修改全部权重。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="184"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="301"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="186"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="303"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="64"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="192"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="66"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="194"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="199"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="201"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="204"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="206"/>
         <source>Preset</source>
         <translation>预设方案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="93"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="228"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="95"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="230"/>
         <source>by epochs</source>
         <translation>按轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="230"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="232"/>
         <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
         <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="234"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="236"/>
         <source>How often (in steps) the model is checked on the validation rows and saved.</source>
         <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="65"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="235"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="67"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="237"/>
         <source>Stop after steps</source>
         <translation>训练步数上限</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="66"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="68"/>
         <source>Check every (steps)</source>
         <translation>每隔多少步检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="67"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="69"/>
         <source>Save every (steps)</source>
         <translation>每隔多少步保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="68"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="70"/>
         <source>Log every (steps)</source>
         <translation>每隔多少步记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="69"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="71"/>
         <source>Checkpoints kept</source>
         <translation>保留的检查点数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="70"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="72"/>
         <source>Random seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="71"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="73"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="72"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="74"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="73"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="75"/>
         <source>Quantisation</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="74"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="76"/>
         <source>Learning rate schedule</source>
         <translation>学习率调度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="75"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="77"/>
         <source>LoRA layers</source>
         <translation>LoRA 作用的层</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="76"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="78"/>
         <source>Pickle weights allowed</source>
         <translation>允许 pickle 权重</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="87"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="89"/>
         <source>default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="89"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="91"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="89"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="91"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="95"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="97"/>
         <source>built-in tiny model</source>
         <translation>内置微型模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="96"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="98"/>
         <source>built-in small model</source>
         <translation>内置小型模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="98"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="100"/>
         <source>full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="211"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="213"/>
         <source>How long training may take: the recommended settings fit this time on this computer, for every model (a pretrained one may read only part of the data).</source>
         <translation>训练最多可用的时间：推荐设置会让每种模型的训练都在这台电脑上于此时间内完成（预训练模型可能只读取部分数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="236"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="238"/>
         <source>Check and save every</source>
         <translation>每隔多少步检查并保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="244"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="246"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="247"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="249"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="249"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="251"/>
         <source>Resume</source>
         <translation>恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="268"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="785"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="270"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="791"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="280"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="301"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="282"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="303"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="280"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="283"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="313"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="282"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="285"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="315"/>
         <source>step</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="281"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="283"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="282"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="284"/>
         <source>validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="284"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="286"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="300"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="302"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="300"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="302"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="300"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="302"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="300"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="302"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="301"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="303"/>
         <source>Validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="313"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="315"/>
         <source>Training loss of the runs ticked in the list</source>
         <translation>列表中勾选的训练的损失曲线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="323"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="325"/>
         <source>Runs</source>
         <translation>训练记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="324"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="326"/>
         <source>Compare runs</source>
         <translation>对比训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="325"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="327"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="342"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="344"/>
         <source>Recommended for this data</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="452"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="454"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="472"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="474"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="541"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="543"/>
         <source>About {0} steps, roughly {1} and {2:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1}、{2:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="554"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="557"/>
+        <source>Rows per step lowered to {0} so that training fits in this computer&apos;s {1} GB of memory.</source>
+        <translation>每批条数已降为 {0}，使训练能放进这台电脑 {1} GB 的内存。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="560"/>
         <source>One pass over the training rows takes about {0} on this computer, more than the time budget, so training reads about {1:.0%} of them; a larger budget or a GPU trains on all of them.</source>
         <translation>在这台电脑上把训练数据完整学习一遍大约需要 {0}，超出了时间预算，所以这次训练只读取其中约 {1:.0%} 的数据；加大时间预算或使用 GPU 可以学完全部数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="558"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="564"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="565"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="571"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="600"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="606"/>
         <source>The data is not prepared</source>
         <translation>数据尚未准备好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="601"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="607"/>
         <source>Prepare the data on the Data page first (Save and prepare the data).</source>
         <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="606"/>
         <location filename="../../workbench/gui/pages/train_page.py" line="612"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="618"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="607"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="613"/>
         <source>This project has several labels per row, which only the built-in model learns: choose a built-in model (tiny or small) instead of {0}. A pretrained model can be trained on a project with one label per row (switch multi-label off on the Data page and prepare again).</source>
         <translation>本项目每行可有多个标签，目前只有内置模型能学习这种数据：请选择内置模型（微型或小型），而不是 {0}。预训练模型可以用于每行一个标签的项目（在数据页关闭多标签后重新准备数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="628"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="634"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="645"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="649"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="651"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="655"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="652"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="658"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="800"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="806"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="861"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="867"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="865"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="871"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="867"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="873"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="870"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="876"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="874"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="880"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="899"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="905"/>
         <source>Preparing the base model</source>
         <translation>正在准备基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="901"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="907"/>
         <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
         <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="904"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="910"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="908"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="914"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="911"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="917"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="915"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="921"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="819"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="825"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="469"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="471"/>
         <source>The built-in model is built from this project&apos;s data and starts untrained, so all of it is trained here (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型由本项目的数据构建，从未训练的状态开始，所以全部在这里训练（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="646"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="652"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="798"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="804"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="803"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="809"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="804"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="810"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="822"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="828"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="840"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="846"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

@@ -132,6 +132,41 @@ def decoder_flops_per_token(cfg: dict, method: str, answer_share: float) -> floa
     return forward * (2.0 if method == "lora" else 3.0)
 
 
+MEMORY_SHARE = 0.6
+DECODER_RUNTIME_MB = 800  # Python, Paddle and PaddleFormers before the model loads
+# what the saved activations come to against the count below, measured: a Gemma 3 270M LoRA
+# run at batch 8 x 448 peaked at 9.5 GB where the count alone gives 7.3
+DECODER_ACTIVATION_FACTOR = 1.3
+
+
+def decoder_memory_mb(cfg: dict, batch: int, max_length: int, method: str) -> float:
+    """Peak memory of training a decoder on a CPU in fp32: the runtime, the weights (with
+    gradients and Adam moments of what trains), and the activations autograd keeps for the
+    backward pass: per token and layer the norms and residuals, q/k/v and the attention
+    output, the MLP's four intermediate rows, and the attention scores over the sequence."""
+    h = int(cfg.get("hidden_size", 1024))
+    n = int(cfg.get("num_hidden_layers", 24))
+    v = int(cfg.get("vocab_size", 32000))
+    inter = int(cfg.get("intermediate_size", 4 * h))
+    heads = int(cfg.get("num_attention_heads", max(1, h // 64)))
+    kv = int(cfg.get("num_key_value_heads") or heads)
+    head_dim = int(cfg.get("head_dim") or h // heads)
+    params = n * (2 * h * heads * head_dim + 2 * h * kv * head_dim + 3 * h * inter) + v * h
+    trainable = params * (0.005 if method == "lora" else 1.0)
+    per_token = n * (8 * h + 2 * (heads + 2 * kv) * head_dim + 5 * inter + 3 * heads * max_length)
+    activations = batch * max_length * per_token * 4 * DECODER_ACTIVATION_FACTOR
+    return (DECODER_RUNTIME_MB * 2**20 + params * 4 + trainable * 12 + activations) / 2**20
+
+
+def _machine_memory_mb() -> float:
+    try:
+        import psutil
+
+        return psutil.virtual_memory().total / 2**20
+    except Exception:
+        return 8 * 1024.0
+
+
 # the built-in classifier's tables: (embedding width, n-gram buckets, vocabulary); its linear
 # part stores (vocabulary + buckets) x labels coefficients beside them
 CLASSIFIER_SIZES = {"builtin:tiny": (16, 4096, 2000), "builtin:small": (64, 2 ** 18, 20000)}
@@ -163,6 +198,7 @@ def recommend(
     base_model: str = "builtin:small",
     method: str = "lora",
     time_budget_min: float | None = None,
+    machine_memory_mb: float | None = None,
 ) -> Recommendation:
     """Settings for this data, model and device. ``time_budget_min`` (default 10 minutes)
     bounds the built-in classifier's training: as many epochs as fit, at most
@@ -188,6 +224,18 @@ def recommend(
     batch = 16 if on_gpu else 8
     if max_length > 512:
         batch = max(1, batch // (max_length // 512))
+    cfg = None if builtin else read_model_config(base_model)
+    memory_notes: list[str] = []
+    if cfg is not None and not on_gpu:
+        # a pretrained decoder's activations dominate its memory: halve the batch until the run
+        # takes at most MEMORY_SHARE of this computer's memory (the time a token takes stays)
+        total = machine_memory_mb if machine_memory_mb is not None else _machine_memory_mb()
+        first = batch
+        while batch > 1 and decoder_memory_mb(cfg, batch, max_length, method) > MEMORY_SHARE * total:
+            batch //= 2
+        if batch < first:
+            memory_notes.append(f"Rows per step lowered to {batch} so that training fits in this computer's "
+                                f"{total / 1024:.0f} GB of memory.")
     if builtin:
         # measured on the sample templates: three epochs take the small model to its best
         # validation accuracy; more only overfit
@@ -204,7 +252,6 @@ def recommend(
     mean_chars = float(stats.get("text_chars", {}).get("mean", p95_chars * 0.7))
     mean_out = float(stats.get("output_chars", {}).get("mean", min(out_chars, 256) * 0.7))
     avg_tokens = min(max_length, (mean_chars + prompt_chars + min(out_chars, 256) * 0.7) * AVG_TOKENS_PER_CHAR)
-    cfg = None if builtin else read_model_config(base_model)
     if cfg is not None:
         answer_share = min(1.0, (mean_out + 1) * AVG_TOKENS_PER_CHAR / max(avg_tokens, 1.0))
         tok_s = CPU_DECODER_FLOP_S / decoder_flops_per_token(cfg, method, answer_share)
@@ -245,6 +292,9 @@ def recommend(
     hidden = 256 if builtin else int(math.sqrt(params / 12 / 24)) or 1024
     activations_mb = batch * max_length * hidden * 34 * 4 / 2**20
     memory = weights_mb + optimizer_mb + activations_mb + 300  # + framework overhead
+    if cfg is not None:
+        memory = decoder_memory_mb(cfg, batch, max_length, method)
+    notes.extend(memory_notes)
     if not on_gpu and seconds > 3 * 3600:
         notes.append("This would take hours on the CPU: a GPU, a smaller model or fewer epochs help.")
     return Recommendation(

@@ -8,6 +8,7 @@ training if the window closes; this page reads its events through the session's
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -550,6 +551,10 @@ class TrainPage(QWidget):
         for n in rec.notes:
             if n.startswith("The built-in model is trained from scratch"):
                 continue
+            lowered = re.match(r"Rows per step lowered to (\d+) so that training fits in this computer's (\d+) GB", n)
+            if lowered:
+                n = self.tr("Rows per step lowered to {0} so that training fits in this computer's {1} GB of "
+                            "memory.").format(*lowered.groups())
             if n.startswith("One pass over the training rows") and rec.data_share and rec.epoch_seconds:
                 n = self.tr("One pass over the training rows takes about {0} on this computer, more than the time "
                             "budget, so training reads about {1:.0%} of them; a larger budget or a GPU trains on "
