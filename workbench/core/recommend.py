@@ -115,11 +115,8 @@ def read_model_config(base_model: str) -> dict | None:
     return cfg if isinstance(cfg, dict) else None
 
 
-def decoder_flops_per_token(cfg: dict, method: str, answer_share: float) -> float:
-    """Floating-point operations a training step spends on one token of a decoder: the
-    projections and the MLP at every position, the output layer only at answer positions
-    (``answer_share`` of the tokens: engine/lm_training.py), a backward pass that costs one
-    forward for LoRA (input gradients only) and two for full fine-tuning."""
+def _decoder_shape(cfg: dict) -> tuple[int, int, int, int, int, int, int]:
+    """hidden, layers, vocabulary, intermediate, heads, KV heads, head width of a config.json."""
     h = int(cfg.get("hidden_size", 1024))
     n = int(cfg.get("num_hidden_layers", 24))
     v = int(cfg.get("vocab_size", 32000))
@@ -127,6 +124,15 @@ def decoder_flops_per_token(cfg: dict, method: str, answer_share: float) -> floa
     heads = int(cfg.get("num_attention_heads", max(1, h // 64)))
     kv = int(cfg.get("num_key_value_heads") or heads)
     head_dim = int(cfg.get("head_dim") or h // heads)
+    return h, n, v, inter, heads, kv, head_dim
+
+
+def decoder_flops_per_token(cfg: dict, method: str, answer_share: float) -> float:
+    """Floating-point operations a training step spends on one token of a decoder: the
+    projections and the MLP at every position, the output layer only at answer positions
+    (``answer_share`` of the tokens: engine/lm_training.py), a backward pass that costs one
+    forward for LoRA (input gradients only) and two for full fine-tuning."""
+    h, n, v, inter, heads, kv, head_dim = _decoder_shape(cfg)
     body = n * (2 * h * heads * head_dim + 2 * h * kv * head_dim + 3 * h * inter)
     forward = 2.0 * (body + v * h * min(max(answer_share, 0.0), 1.0))
     return forward * (2.0 if method == "lora" else 3.0)
@@ -144,13 +150,7 @@ def decoder_memory_mb(cfg: dict, batch: int, max_length: int, method: str) -> fl
     gradients and Adam moments of what trains), and the activations autograd keeps for the
     backward pass: per token and layer the norms and residuals, q/k/v and the attention
     output, the MLP's four intermediate rows, and the attention scores over the sequence."""
-    h = int(cfg.get("hidden_size", 1024))
-    n = int(cfg.get("num_hidden_layers", 24))
-    v = int(cfg.get("vocab_size", 32000))
-    inter = int(cfg.get("intermediate_size", 4 * h))
-    heads = int(cfg.get("num_attention_heads", max(1, h // 64)))
-    kv = int(cfg.get("num_key_value_heads") or heads)
-    head_dim = int(cfg.get("head_dim") or h // heads)
+    h, n, v, inter, heads, kv, head_dim = _decoder_shape(cfg)
     params = n * (2 * h * heads * head_dim + 2 * h * kv * head_dim + 3 * h * inter) + v * h
     trainable = params * (0.005 if method == "lora" else 1.0)
     per_token = n * (8 * h + 2 * (heads + 2 * kv) * head_dim + 5 * inter + 3 * heads * max_length)
