@@ -29,7 +29,11 @@ pytest.importorskip("paddleformers")
 
 from workbench.core.templates import TemplateCatalog  # noqa: E402
 
+from test_bundle_env import dockerfile_checks  # noqa: E402
 from trained_factory import CLS, INST, RUN, USER_COLUMNS, trained_project  # noqa: E402
+
+
+pytestmark = pytest.mark.slow  # a trained, exported bundle served over HTTP: `make test-slow`
 
 
 def isolated_env() -> dict[str, str]:
@@ -124,12 +128,16 @@ def texts(n: int) -> list[str]:
 
 def test_bundle_ships_the_service_and_its_image(bundles):
     for bundle in bundles.values():
-        for name in ("bundle_runtime.py", "predict.py", "serve.py", "Dockerfile", "requirements.txt"):
+        for name in ("bundle_runtime.py", "predict.py", "serve.py", "serve_batcher.py", "serve_requests.py",
+                     "Dockerfile", ".dockerignore", "requirements.txt", "requirements.lock"):
             assert (bundle / name).is_file(), name
         requirements = (bundle / "requirements.txt").read_text()
-        assert re.search(r"^aiohttp>=", requirements, re.M)  # serve.py's HTTP server
+        assert re.search(r"^aiohttp==", requirements, re.M)  # serve.py's HTTP server, pinned
         docker = (bundle / "Dockerfile").read_text()
-        assert "pip install --no-cache-dir -r requirements.txt" in docker
+        assert "pip install --no-cache-dir -r requirements.lock" in docker
+        dockerfile_checks(docker, bundle)  # base pinned, 127.0.0.1 only, static/ only
+        card = (bundle / "README.md").read_text(encoding="utf-8")
+        assert "pip install -r requirements.lock" in card and "-p 127.0.0.1:8000:8000" in card
         assert 'ENTRYPOINT ["python", "serve.py", "--host", "0.0.0.0"' in docker
         assert re.search(r"^USER \d+$", docker, re.M)  # not root
         hadolint = shutil.which("hadolint")
@@ -169,9 +177,12 @@ def test_service_matches_predict_py_and_guards_its_door(bundles, tmp_path):
     inputs = texts(12)
     want = predict_py(bundle, [{USER_COLUMNS[CLS]["text"]: t} for t in inputs], tmp_path)
     with Service(bundle, env={"MODEL_API_KEY": "s3cret"}) as svc:
-        status, health = svc.json("GET", "/health")  # open without the key
+        # open without the key, and says only that it is up; what it serves, to the key's holder
+        assert svc.json("GET", "/health") == (200, {"status": "ok"})
+        assert svc.json("GET", "/health", headers={"Authorization": "Bearer wrong"}) == (200, {"status": "ok"})
+        status, health = svc.json("GET", "/health", headers={"Authorization": "Bearer s3cret"})
         assert status == 200 and health["task"] == "classification" and health["labels"] == ["正面", "中性", "负面"]
-        assert health["version"] == 1
+        assert health["version"] == 1 and health["run"] == RUN and health["device"].startswith("cpu")
         body = {"inputs": inputs[:6] + [{USER_COLUMNS[CLS]["text"]: t} for t in inputs[6:9]]
                 + [{"text": t} for t in inputs[9:]]}
         assert svc.json("POST", "/predict", body)[0] == 401
@@ -195,7 +206,7 @@ def test_bad_requests_get_one_line_reasons(bundles):
             (b'{"texts": ["a"]}', 400, "missing field 'inputs'"),
             (b'{"inputs": "a"}', 400, "non-empty list"),
             (b'{"inputs": [3]}', 400, "inputs[0] must be a text"),
-            (b'{"inputs": [{"other": "x", "more": "y"}]}', 400, "no column named"),
+            (b'{"inputs": [{"other": "x", "more": "y"}]}', 400, "inputs[0]: unknown field 'other'"),
             (b'{"inputs": ["a", "b", "c", "d", "e"]}', 413, "at most 4"),
             (json.dumps({"inputs": ["很长" * 600]}).encode(), 413, "at most 2000"),
             (b"\xff\xfe{", 400, "not UTF-8"),
@@ -205,6 +216,7 @@ def test_bad_requests_get_one_line_reasons(bundles):
             assert got == status, (raw[:40], text)
             message = json.loads(text)["error"]["message"]
             assert reason in message and "\n" not in message and "Traceback" not in text
+        assert svc.json("POST", "/predict", {"inputs": ["好"]})[0] == 200
         assert svc.json("POST", "/nowhere", {"inputs": ["a"]})[0] == 404
         assert svc.json("POST", "/v1/chat/completions", {"messages": []})[0] == 404  # a classifier
         # a keep-alive connection survives a refused request
@@ -261,6 +273,115 @@ def test_load_16_clients_no_errors_and_batched_results_agree(bundles):
           f"p99 {p99 * 1000:.1f} ms")
 
 
+def raw_request(port: int, head: bytes, body: bytes = b"") -> tuple[int, dict]:
+    """One request as the bytes given (a header the http client would add or change is not added)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        sock.sendall(head + b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    status = int(data.split(b" ", 2)[1])
+    return status, json.loads(data.split(b"\r\n\r\n", 1)[1])
+
+
+def test_client_mistakes_get_4xx_never_500(bundles):
+    """What Python's JSON reader takes but is no request, names no field, holds no text, or
+    is not JSON at all: each a 4xx naming the problem, in the OpenAI API's error shape."""
+    col = USER_COLUMNS[CLS]["text"]
+    cases = [
+        (b'{"inputs": ["\\ud800"]}', 400, "\\ud800, half of a UTF-16 surrogate pair"),
+        (b'{"inputs": ["ok", {"text": "\\udfff x"}]}', 400, "\\udfff"),
+        (b'{"inputs": ' + b"[" * 5000 + b"]" * 5000 + b"}", 400, "nested more than 32 levels"),
+        (b'{"inputs": ' + b"[" * 40 + b'"a"' + b"]" * 40 + b"}", 400, "nested more than 32 levels"),
+        (b'{"inputs": [NaN]}', 400, "NaN is not a JSON number"),
+        (b'{"inputs": [' + b"7" * 5000 + b"]}", 400, "not valid JSON"),
+        (json.dumps({"inputs": [{"txt": "公司净利润增长"}]}).encode(), 400,
+         f"inputs[0]: unknown field 'txt'; the fields are text / {col}"),
+        (json.dumps({"inputs": [{"text": "利润增长", "lang": "zh"}]}).encode(), 400, "unknown field 'lang'"),
+        (json.dumps({"inputs": [{"text": "利润", col: "增长"}]}).encode(), 400, "name the same field"),
+        (b'{"inputs": ["ok", ""]}', 400, "inputs[1] is an empty text"),
+        (json.dumps({"inputs": [" \u3000\n"]}).encode(), 400, "inputs[0] is an empty text"),
+        (json.dumps({"inputs": [{col: None}]}).encode(), 400, "inputs[0] is an empty text"),
+        (b'{"inputs": [{"text": true}]}', 400, "'text' must be a text"),
+    ]
+    with Service(bundles[CLS]) as svc:
+        for raw, status, reason in cases:
+            got, text, _ = svc.request("POST", "/predict", raw=raw)
+            assert got == status, (raw[:60], text)
+            error = json.loads(text)["error"]
+            assert reason in error["message"] and error["type"] == "invalid_request_error", (raw[:60], error)
+            assert set(error) == {"message", "type", "param", "code"}
+        # a whole surrogate pair is a character; the column name and the field name both work
+        assert svc.request("POST", "/predict", raw=b'{"inputs": ["\\ud83d\\ude00 \xe5\x88\xa9\xe6\xb6\xa6"]}')[0] == 200
+        status, got = svc.json("POST", "/predict", {"inputs": [{col: "利润增长"}, {"text": "利润增长"}, "利润增长"]})
+        assert status == 200 and len({json.dumps(p, sort_keys=True) for p in got["predictions"]}) == 1
+        # not JSON by its type: 415, whatever the body
+        good = json.dumps({"inputs": ["利润增长"]}).encode()
+        head = b"POST /predict HTTP/1.1\r\nHost: x\r\n"
+        for content_type, status, reason in [(b"text/plain", 415, "'text/plain'"),
+                                             (b"application/x-www-form-urlencoded", 415, "Content-Type: application/json"),
+                                             (None, 415, "no Content-Type"),
+                                             (b"application/json; charset=gb18030", 415, "send it as UTF-8"),
+                                             (b"application/json; charset=utf-8", 200, None),
+                                             (b"application/vnd.api+json", 200, None)]:
+            got, answer = raw_request(svc.port, head + (b"Content-Type: " + content_type + b"\r\n"
+                                                        if content_type else b""), good)
+            assert got == status, (content_type, answer)
+            if reason:
+                assert reason in answer["error"]["message"] and answer["error"]["code"] == "unsupported_media_type"
+        # a body that says it is gzip and is not
+        got, answer = raw_request(svc.port, head + b"Content-Type: application/json\r\nContent-Encoding: gzip\r\n",
+                                  b"0123456789")
+        assert got == 400 and "could not be read (Can not decode content-encoding: gzip)" in answer["error"]["message"]
+        assert svc.json("GET", "/health")[0] == 200
+    assert not [line for line in svc.log if "Traceback" in line or line.startswith("error:")], svc.log
+
+
+def test_slow_clients_get_408_and_their_connection_closes(bundles):
+    with Service(bundles[CLS], "--read-timeout", "1.5", "--keepalive-timeout", "2") as svc:
+        body = json.dumps({"inputs": ["公司净利润增长"]}).encode()
+        # a body that stops coming: 408 after the read timeout, then the connection is closed
+        slow_body = socket.create_connection(("127.0.0.1", svc.port), timeout=30)
+        slow_body.sendall(b"POST /predict HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                          b"Content-Length: %d\r\n\r\n" % len(body) + body[:10])
+        # headers that stop coming: the connection is closed after the keep-alive timeout
+        slow_head = socket.create_connection(("127.0.0.1", svc.port), timeout=30)
+        slow_head.sendall(b"POST /predict HTTP/1.1\r\nHost: x\r\n")
+        t = time.perf_counter()
+        assert svc.json("POST", "/predict", {"inputs": ["公司净利润增长"]})[0] == 200  # others are served meanwhile
+        answer = b""
+        while chunk := slow_body.recv(65536):  # to the end: the service closed it
+            answer += chunk
+        waited = time.perf_counter() - t
+        assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+        error = json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"]
+        assert error["code"] == "request_timeout" and "within 1.5 seconds" in error["message"]
+        assert 1.0 < waited < 10, waited
+        assert slow_head.recv(65536) == b""  # closed without an answer: it never sent a request
+        assert 1.5 < time.perf_counter() - t < 10
+        slow_body.close()
+        slow_head.close()
+        # a client that sends its request in pieces within the timeout is served
+        with socket.create_connection(("127.0.0.1", svc.port), timeout=30) as sock:
+            sock.sendall(b"POST /predict HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                         b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(body) + body[:10])
+            time.sleep(0.5)
+            sock.sendall(body[10:])
+            assert sock.recv(65536).startswith(b"HTTP/1.1 200")
+    assert not [line for line in svc.log if "Traceback" in line], svc.log
+
+
+def test_a_placeholder_api_key_is_refused_at_start(bundles):
+    for args, env in [(["--api-key", "change-me"], {}), ([], {"MODEL_API_KEY": "CHANGEME"}),
+                      (["--api-key", "<your-api-key>"], {}), (["--api-key", "xxxxxxxx"], {}),
+                      (["--api-key", " "], {})]:
+        r = subprocess.run([sys.executable, "-S", "serve.py", "--port", "0", *args], cwd=bundles[CLS],
+                           env={**isolated_env(), **env}, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 2, (args, env, r.stderr)
+        assert r.stderr.startswith("error: the API key") and "is a placeholder" in r.stderr, r.stderr
+        assert "MODEL_API_KEY=$(python -c" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
 # ----- instruction --------------------------------------------------------------------------------------
 
 
@@ -315,6 +436,58 @@ def test_chat_completions_and_stream_match_predict_py(bundles, tmp_path):
             assert sock.recv(4096).startswith(b"HTTP/1.1 200")
         assert svc.json("POST", "/v1/chat/completions", chat)[1] == done | {"id": ANY, "created": ANY}
     assert not [line for line in svc.log if "Traceback" in line]
+
+
+def test_chat_refuses_a_prompt_past_the_context_and_streams_usage(bundles):
+    bundle = bundles[INST]
+    context = json.loads((bundle / "bundle.json").read_text(encoding="utf-8"))["max_length"]
+    short = "信用卡怎么挂失？"
+    long = "我想咨询一下信用卡的年费、积分和分期手续费应该怎么计算。" * 110  # ~3,000 characters
+    with Service(bundle) as svc:
+        def chat(content, **extra):
+            return svc.json("POST", "/v1/chat/completions", {"messages": [{"role": "user", "content": content}],
+                                                             **extra})
+
+        status, done = chat(short, max_tokens=8)
+        assert status == 200
+        # the CPU threads the export timed for the generation step, unless --threads says otherwise
+        timed = json.loads((bundle / "bundle.json").read_text(encoding="utf-8"))["generate"]["threads"]
+        shared_out = max(1, ((os.cpu_count() or 1) - 1))
+        assert svc.json("GET", "/health")[1]["threads"] == (timed or shared_out)
+        prompt = done["usage"]["prompt_tokens"]
+        # the prompt the service counted plus the answer asked for, past the context: refused
+        asked = context - prompt + 1
+        status, got = chat(short, max_tokens=asked)
+        assert status == 400 and got["error"]["code"] == "context_length_exceeded", got
+        assert got["error"]["param"] == "messages" and got["error"]["type"] == "invalid_request_error"
+        assert (f"maximum context length is {context} tokens. However, you requested {prompt + asked} tokens "
+                f"({prompt} in the messages, {asked} in the completion)") in got["error"]["message"]
+        assert chat(short, max_tokens=asked - 1)[0] == 200  # exactly the context: answered
+        for extra in ({"max_tokens": 8}, {}):  # a long question is never cut silently
+            status, got = chat(long, **extra)
+            assert status == 400 and got["error"]["code"] == "context_length_exceeded", (extra, got)
+            assert f"maximum context length is {context} tokens" in got["error"]["message"]
+        assert chat(" ")[0] == 400
+        assert chat(short, seed=-1, temperature=1)[0] == 400 and chat(short, seed=True)[0] == 400
+        assert chat(short, stream="yes")[0] == 400
+        # stream_options.include_usage: a last chunk with no choices and the usage, as OpenAI sends it
+        sampled = {"temperature": 1.5, "seed": 11, "max_tokens": 12}
+        status, plain = chat(short, **sampled)
+        assert status == 200
+        body = {"messages": [{"role": "user", "content": short}], "stream": True, **sampled}
+        status, text, _ = svc.request("POST", "/v1/chat/completions", {**body, "stream_options": {"include_usage": True}})
+        assert status == 200
+        chunks = _sse(text)
+        assert chunks[-1]["choices"] == [] and chunks[-1]["usage"] == plain["usage"]
+        assert all(c["usage"] is None for c in chunks[:-1])
+        assert "".join(c["choices"][0]["delta"].get("content", "") for c in chunks[:-1]).strip() == \
+            plain["choices"][0]["message"]["content"]
+        status, text, _ = svc.request("POST", "/v1/chat/completions", body)
+        assert status == 200 and all("usage" not in c for c in _sse(text))
+        assert chat(short, stream_options={"include_usage": True})[0] == 400  # without "stream": true
+        status, got = svc.json("POST", "/v1/chat/completions", {**body, "stream_options": {"include_usage": "yes"}})
+        assert status == 400 and got["error"]["param"] == "stream_options"
+    assert not [line for line in svc.log if "Traceback" in line or line.startswith("error:")], svc.log
 
 
 # ----- predict.py and serve.py read what the importer reads ----------------------------------------------

@@ -6,9 +6,12 @@ Bundle layout (``exports/<name>/`` in the project by default)::
                        max length, the model files, and every check's figures
     bundle_runtime.py  the model code predict.py and serve.py share
     predict.py         stand-alone predictor (paddlepaddle + tokenizers + numpy)
-    serve.py           HTTP service: /health, /predict, /v1/chat/completions
-    requirements.txt   exactly what predict.py and serve.py need
-    Dockerfile         an image that runs serve.py
+    serve.py           HTTP service: /health, /predict, /v1/chat/completions (with
+                       serve_batcher.py, serve_requests.py)
+    requirements.txt   what predict.py and serve.py import, at the exporting versions
+    requirements.lock  every package they need, exact versions with hashes (bundle_env.py)
+    wheels/            optional: those wheels, to install with no network
+    Dockerfile         an image that runs serve.py (+ .dockerignore)
     README.md          model card: template, base model, data, hyper-parameters,
                        evaluation figures, parity figures, measured latency
     tokenizer/         tokenizer.json (+ the tokenizer's own files)
@@ -48,7 +51,6 @@ model card, and no ONNX file ships.
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import os
@@ -64,6 +66,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import WorkbenchError
+from ..core.operations.export import NO_INT8, int8_refusal
 from ..core.cleaning import input_normalization
 from ..core.project import Project
 from ..core.task import TaskSpec
@@ -73,6 +76,9 @@ from . import data as D
 from . import metrics as MX
 from . import models as M
 from .metrics import LABEL_SET_JOINER
+from .static_graph import (  # noqa: F401 (part of this module's interface)
+    ExportError, create_predictor, max_abs_diff, run_eager, run_predictor, save_static,
+)
 
 FORMATS = ("static", "merged", "onnx", "gguf")
 DEFAULT_FORMATS = ("static", "merged", "onnx")
@@ -81,25 +87,18 @@ PARITY_ROWS = 16
 ONNX_OPSET = 17
 USER_SENTINEL = "\u27e6WORKBENCH_USER_TEXT\u27e7"
 BUNDLE_VERSION = 1
-# copied verbatim into every bundle: the shared model code, the command line, the service
-BUNDLE_SCRIPTS = ("bundle_runtime.py", "predict.py", "serve.py")
+# copied verbatim into every bundle: the shared model code, the command line, the service, and
+# the importer's own rules for cutting a file into rows (one source each, see bundle_runtime)
+BUNDLE_SCRIPTS = ("bundle_runtime.py", "predict.py", "serve.py", "serve_batcher.py", "serve_requests.py",
+                  "io_sniff.py", "io_header.py")
+BUNDLE_SOURCES = {"io_sniff.py": Path(__file__).parents[1] / "core" / "io" / "textsniff.py",
+                  "io_header.py": Path(__file__).parents[1] / "core" / "io" / "header.py"}
 GENERATION_INPUTS = ("input_ids", "attention_mask", "position_ids", "past_keys", "past_values")
 
 Progress = Callable[[str, int, int], None]
 
 
-class ExportError(WorkbenchError):
-    """The export cannot produce a verified bundle; the message says which check failed."""
-
-
 # ----- exportable wrappers ---------------------------------------------------------------------
-
-
-def _ignore_config_module() -> None:
-    """dy2static recurses into the config class's ``__getattribute__``; keep it out."""
-    import paddle
-
-    paddle.jit.ignore_module([importlib.import_module("paddleformers.transformers.configuration_utils")])
 
 
 def _lm_logits_layer(model):
@@ -223,104 +222,12 @@ def _int8_linears(model) -> int:
             return y + self.bias if self.bias is not None else y
 
     count = 0
-    for name, layer in list(model.named_sublayers()):
+    for name, layer in list(model.named_sublayers(include_self=True)):  # the model's own children too
         for child_name, child in list(layer.named_children()):
             if type(child) is nn.Linear:
                 setattr(layer, child_name, WeightOnlyInt8Linear(child))
                 count += 1
     return count
-
-
-class _ExportFriendlyOps:
-    """While tracing, ``x.repeat_interleave(n, axis=-1)`` with a constant ``n`` (ERNIE 4.5's
-    interleaved rotary embedding) is written as unsqueeze + expand + reshape, which is the
-    same data movement: paddle2onnx 2.1.0 cannot convert ``pd_op.repeat_interleave`` with
-    these shapes. The parity checks compare the result with the eager model anyway."""
-
-    def __enter__(self):
-        import paddle
-
-        self.saved = []
-        owners = [paddle.Tensor]
-        value_cls = getattr(getattr(paddle, "pir", None), "Value", None)
-        if value_cls is not None:
-            owners.append(value_cls)
-        for owner in owners:
-            original = getattr(owner, "repeat_interleave", None)
-            if original is None:
-                continue
-            self.saved.append((owner, original))
-            setattr(owner, "repeat_interleave", self._wrap(original))
-        return self
-
-    @staticmethod
-    def _wrap(original):
-        import paddle
-
-        def repeat_interleave(x, repeats, axis=None, name=None, *args, **kwargs):
-            ndim = len(x.shape)
-            if isinstance(repeats, int) and axis is not None and not args and not kwargs and ndim >= 1 \
-                    and axis % ndim == ndim - 1:
-                shape = [-1] * (ndim + 1)
-                shape[-1] = repeats
-                y = paddle.expand(x.unsqueeze(-1), shape)
-                return paddle.reshape(y, [0] * (ndim - 1) + [-1])
-            return original(x, repeats, axis, name, *args, **kwargs)
-
-        return repeat_interleave
-
-    def __exit__(self, *exc):
-        for owner, original in self.saved:
-            setattr(owner, "repeat_interleave", original)
-        return False
-
-
-def save_static(layer, prefix: Path, input_names: Sequence[str]) -> Path:
-    import paddle
-    from paddle.static import InputSpec
-
-    _ignore_config_module()
-    layer.eval()
-    spec = [InputSpec([None, None], "int64", name) for name in input_names]
-    prefix.parent.mkdir(parents=True, exist_ok=True)
-    with _ExportFriendlyOps():
-        static = paddle.jit.to_static(layer, input_spec=spec, full_graph=True)
-        paddle.jit.save(static, str(prefix))
-    if not (prefix.with_suffix(".json").is_file() and prefix.with_suffix(".pdiparams").is_file()):
-        raise ExportError(f"paddle.jit.save did not write {prefix}.json and {prefix}.pdiparams.")
-    return prefix
-
-
-def create_predictor(prefix: Path, *, onednn: bool, threads: int | None = None):
-    from paddle import inference
-
-    config = inference.Config(str(prefix) + ".json", str(prefix) + ".pdiparams")
-    config.disable_gpu()
-    if onednn:
-        config.enable_onednn()
-    else:
-        config.disable_onednn()
-    config.set_cpu_math_library_num_threads(int(threads or os.cpu_count() or 1))
-    config.disable_glog_info()
-    return inference.create_predictor(config)
-
-
-def run_predictor(predictor, arrays: Sequence[Any]):
-    import numpy as np
-
-    for name, array in zip(predictor.get_input_names(), arrays):
-        handle = predictor.get_input_handle(name)
-        handle.reshape(list(array.shape))
-        handle.copy_from_cpu(np.ascontiguousarray(array))
-    predictor.run()
-    return predictor.get_output_handle(predictor.get_output_names()[0]).copy_to_cpu()
-
-
-def run_eager(layer, arrays: Sequence[Any]):
-    import paddle
-
-    with paddle.no_grad():
-        return layer(*[paddle.to_tensor(a) for a in arrays]).numpy()
 
 
 # ----- inputs ----------------------------------------------------------------------------------------
@@ -382,24 +289,6 @@ def batches_for_lm(tokenizer, features: Sequence[dict], batch_size: int = 4):
     return out
 
 
-def max_abs_diff(a_batches, b_batches) -> float:
-    import numpy as np
-
-    worst = 0.0
-    for a, b in zip(a_batches, b_batches):
-        if a.shape != b.shape:
-            raise ExportError(f"The exported model returned shape {list(b.shape)} where the trained model "
-                              f"returns {list(a.shape)}.")
-        d = float(np.max(np.abs(a.astype("float64") - b.astype("float64")))) if a.size else 0.0
-        if not math.isfinite(d):
-            return float("inf")
-        worst = max(worst, d)
-    return worst
-
-
-# ----- the export -----------------------------------------------------------------------------------
-
-
 def check_out_dir(out: Path) -> None:
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise WorkbenchError(f"The output folder {out} already exists and is not empty. Choose a new folder "
@@ -429,7 +318,8 @@ def _median_ms(fn, inputs, repeat: int = 1) -> float:
 def export_run(project_dir, run_id: str, out_dir=None, *, checkpoint: str = "best",
                formats: Sequence[str] = DEFAULT_FORMATS, int8: bool = False, gguf_type: str = "f16",
                tolerance: float = TOLERANCE, parity_rows: int = PARITY_ROWS, evaluate: bool = True,
-               check_script: bool = True, progress: Progress | None = None) -> dict[str, Any]:
+               check_script: bool = True, wheelhouse: bool = False,
+               progress: Progress | None = None) -> dict[str, Any]:
     """Export ``run_id`` into ``out_dir`` (default ``<project>/exports/<run_id>``).
 
     Returns the bundle report (the content of bundle.json's ``checks`` plus paths);
@@ -448,6 +338,8 @@ def export_run(project_dir, run_id: str, out_dir=None, *, checkpoint: str = "bes
     out = Path(out_dir) if out_dir else project.exports_dir / trained.run_id
     check_out_dir(out)
     template = trained.spec  # the run's own labels, prompt and columns
+    if int8 and int8_refusal(trained.job.base_model, trained.task):
+        raise WorkbenchError(NO_INT8[int8_refusal(trained.job.base_model, trained.task)])
     report = progress or (lambda s, d, t: None)
 
     eval_result = None
@@ -466,6 +358,7 @@ def export_run(project_dir, run_id: str, out_dir=None, *, checkpoint: str = "bes
         result = _export_into(staging, trained, template, formats=formats, int8=int8, gguf_type=gguf_type,
                               tolerance=tolerance,
                               parity_rows=parity_rows, eval_result=eval_result, check_script=check_script,
+                              wheelhouse=wheelhouse,
                               report=report)
         if out.exists():
             out.rmdir()  # empty (checked above)
@@ -489,7 +382,7 @@ def _parity_records(trained: TrainedRun, n: int) -> list[dict]:
 
 
 def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, formats, int8, tolerance, gguf_type,
-                 parity_rows, eval_result, check_script, report) -> dict[str, Any]:
+                 parity_rows, eval_result, check_script, report, wheelhouse=False) -> dict[str, Any]:
     from .evaluate import load_trained, system_prompt
 
     M.set_library_log_level("ERROR")
@@ -550,7 +443,7 @@ def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, format
     threshold = float(((eval_result or {}).get("metrics") or {}).get("threshold", 0.5)) if multi_label else None
     if task == "classification":
         static.update(_check_labels_against_engine(model, tokenizer, prompts, labels, expected, max_length,
-                                                   threshold=threshold))
+                                                   threshold=threshold, allow_empty=template.no_label_rows))
     static["files"] = ["static/model.json", "static/model.pdiparams"]
     checks["static"] = static
     onednn = static["onednn_used"]
@@ -607,6 +500,8 @@ def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, format
         # several labels per row: each label's sigmoid, given at or above the threshold tuned on validation
         "multi_label": multi_label,
         "threshold": threshold,
+        # some rows have none of the labels: a row clearing no threshold gets an empty set
+        "no_label_rows": bool(multi_label and template.no_label_rows),
         "template": template.template,
         "fields": [r for r in template.roles if r not in ("label", "output")],
         "columns": {r: c for r, c in template.columns.items() if r not in ("label", "output")},
@@ -621,6 +516,7 @@ def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, format
         "bos_token": tokenizer.bos_token if tokenizer.bos_token else None,
         "bos_id": tokenizer.bos_token_id if tokenizer.bos_token else None,
         "eos_ids": _eos_ids(tokenizer, model),
+        "stop_texts": D.stop_texts(tokenizer),  # the fallback format's turn markers, as evaluation stops at them
         # the repetition guards evaluation generated with; predict.py and serve.py use them too
         "generation": _generation_guard(),
         "pad_id": tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id,
@@ -639,6 +535,8 @@ def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, format
         # instruction tasks: one decoding step with the key/value cache (see export_generation.py)
         "generate": ({"inputs": list(GENERATION_INPUTS), "cache": checks["generate"]["cache"],
                       "onednn": checks["generate"]["onednn_ok"],
+                      # 1 unless all the cores generated clearly faster at export (large models)
+                      "threads": checks["generate"].get("threads"),
                       "onnx": "onnx_generate/model.onnx" if checks.get("onnx_generate", {}).get("status") == "ok"
                       else None} if "generate" in checks else None),
         "run": trained.run_id,
@@ -655,9 +553,14 @@ def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, format
         json.dumps(bundle, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     write_bundle()
     for name in BUNDLE_SCRIPTS:
-        shutil.copyfile(Path(__file__).parent / "bundle" / name, stage / name)
-    (stage / "requirements.txt").write_text(_requirements(), encoding="utf-8")
-    (stage / "Dockerfile").write_text(_dockerfile(), encoding="utf-8")
+        shutil.copyfile(BUNDLE_SOURCES.get(name, Path(__file__).parent / "bundle" / name), stage / name)
+    from .bundle_env import WheelhouseError, write_environment
+
+    report("requirements", 0, 1)
+    try:
+        checks["requirements"] = write_environment(stage, wheelhouse=wheelhouse, scripts=BUNDLE_SCRIPTS)
+    except WheelhouseError as exc:
+        raise ExportError(str(exc)) from exc
 
     if check_script:
         report("predict.py", 0, 1)
@@ -716,53 +619,6 @@ def _eos_ids(tokenizer, model) -> list[int]:
     from .generate import eos_ids
 
     return eos_ids(tokenizer, model)
-
-
-def _requirements() -> str:
-    paddle_v = _package_version("paddlepaddle") or "3.3.1"
-    major_minor = ".".join(paddle_v.split(".")[:2])
-    nxt = f"{major_minor.split('.')[0]}.{int(major_minor.split('.')[1]) + 1}"
-    tok_v = _package_version("tokenizers") or "0.22"
-    return (
-        "# What predict.py and serve.py need. On a machine with an NVIDIA GPU install paddlepaddle-gpu of the same\n"
-        "# version instead of paddlepaddle (see https://www.paddlepaddle.org.cn/install).\n"
-        f"paddlepaddle>={paddle_v},<{nxt}\n"
-        f"tokenizers>={tok_v},<1\n"
-        "numpy>=1.26\n"
-        "# serve.py's HTTP server (predict.py runs without it)\n"
-        "aiohttp>=3.9,<4\n"
-    )
-
-
-def _dockerfile() -> str:
-    """An image that runs serve.py on the CPU (for a GPU image, start from a CUDA base and
-    install paddlepaddle-gpu instead)."""
-    py = f"{sys.version_info.major}.{sys.version_info.minor}"
-    return f"""# The prediction service of this bundle on the CPU.
-#   docker build -t my-model .
-#   docker run -p 8000:8000 -e MODEL_API_KEY=change-me my-model
-FROM python:{py}-slim
-
-# Paddle's CPU kernels need the GNU OpenMP runtime; the base image's Debian release fixes
-# its version, so it is not pinned here
-# hadolint ignore=DL3008
-RUN apt-get update \\
-    && apt-get install -y --no-install-recommends libgomp1 \\
-    && rm -rf /var/lib/apt/lists/*
-
-WORKDIR /bundle
-COPY requirements.txt .
-RUN pip install --no-cache-dir -r requirements.txt
-
-COPY . .
-RUN useradd --system --uid 10001 model
-USER 10001
-
-EXPOSE 8000
-HEALTHCHECK --interval=30s --timeout=5s --start-period=60s \\
-    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/health', timeout=4)"]
-ENTRYPOINT ["python", "serve.py", "--host", "0.0.0.0", "--port", "8000"]
-"""
 
 
 def _export_tokenizer(tokenizer, folder: Path) -> Path:
@@ -846,7 +702,7 @@ def _run_ms(predictor, inputs, repeat: int = 5) -> float:
 
 
 def _check_labels_against_engine(model, tokenizer, prompts, labels, expected, max_length, *,
-                                 threshold: float | None = None) -> dict[str, Any]:
+                                 threshold: float | None = None, allow_empty: bool = False) -> dict[str, Any]:
     """The exported scorer must pick the label (multi-label: the label set at ``threshold``)
     the engine's classify() picks."""
     import numpy as np
@@ -857,8 +713,8 @@ def _check_labels_against_engine(model, tokenizer, prompts, labels, expected, ma
     ours = np.concatenate(expected, axis=0)
     diff = float(np.max(np.abs(engine - ours)))
     if threshold is not None:
-        want = MX.label_sets_from_probabilities(engine.tolist(), labels, threshold)
-        got = MX.label_sets_from_probabilities(ours.tolist(), labels, threshold)
+        want = MX.label_sets_from_probabilities(engine.tolist(), labels, threshold, allow_empty)
+        got = MX.label_sets_from_probabilities(ours.tolist(), labels, threshold, allow_empty)
         agree = np.array([a == b for a, b in zip(want, got)])
         clear = np.abs(engine - threshold).min(axis=1) > 1e-3
         if np.any(~agree & clear):
@@ -1034,6 +890,8 @@ def _export_int8(model, make_layer, prefix: Path, input_names, trained, template
     ref = [run_predictor(fp32, x) for x in inputs]
     del fp32
     replaced = _int8_linears(model)
+    if not replaced:  # never a copy of the fp32 model under the name int8
+        raise ExportError("This model has no linear layers for weight-only int8 to quantise. Export it without int8.")
     save_static(make_layer(model), prefix, input_names)
     q = create_predictor(prefix, onednn=onednn)
     got = [run_predictor(q, x) for x in inputs]
@@ -1119,7 +977,8 @@ def _check_predict_script(stage: Path, records, template, model, tokenizer, prom
     if bundle.get("multi_label"):
         probs = classify_with_probs(model, tokenizer, prompts[:n], list(template.labels), max_length=max_length)
         want = [LABEL_SET_JOINER.join(s) for s in
-                MX.label_sets_from_probabilities(probs, list(template.labels), bundle["threshold"])]
+                MX.label_sets_from_probabilities(probs, list(template.labels), bundle["threshold"],
+                                                 bool(bundle.get("no_label_rows")))]
         if got != want:
             raise ExportError(f"The bundle's predict.py gave label sets {got} where the evaluation gives {want}.")
     elif template.task.value == "classification":

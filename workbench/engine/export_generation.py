@@ -81,17 +81,17 @@ def save_generation_model(model, prefix: Path) -> Path:
     import paddle
     from paddle.static import InputSpec
 
-    from .export import _ExportFriendlyOps, _ignore_config_module
+    from .static_graph import ExportFriendlyOps, ignore_config_module
 
     shape = cache_shape(model.config)
     cache = [shape["layers"], None, shape["kv_heads"], None, shape["head_dim"]]
     spec = [InputSpec([None, None], "int64", n) for n in INPUTS[:3]] + \
         [InputSpec(cache, "float32", n) for n in INPUTS[3:]]
-    _ignore_config_module()
+    ignore_config_module()
     layer = cached_step_layer(model)
     layer.eval()
     prefix.parent.mkdir(parents=True, exist_ok=True)
-    with _ExportFriendlyOps():
+    with ExportFriendlyOps():
         paddle.jit.save(paddle.jit.to_static(layer, input_spec=spec, full_graph=True), str(prefix))
     if not (prefix.with_suffix(".json").is_file() and prefix.with_suffix(".pdiparams").is_file()):
         raise GenerationExportError(f"paddle.jit.save did not write {prefix}.json and {prefix}.pdiparams.")
@@ -141,7 +141,7 @@ def check_generation(prefix: Path, model, prompt_ids: Sequence[Sequence[int]], t
     step's; then the predictor's own greedy tokens against the engine's. Raises on a mismatch."""
     import paddle
 
-    from .export import create_predictor, max_abs_diff
+    from .static_graph import create_predictor, max_abs_diff
     from .generate import GenerationSettings, stream_ids
 
     shape = cache_shape(model.config)
@@ -183,7 +183,47 @@ def check_generation(prefix: Path, model, prompt_ids: Sequence[Sequence[int]], t
         onednn = False
     return {"status": "ok", "max_abs_diff": worst, "prompts": len(prompt_ids), "steps": steps,
             "greedy_identical": same, "new_tokens": n_new, "cache": shape, "onednn_ok": onednn,
+            **step_threads(prefix, prompt_ids, answers, shape, onednn=onednn),
             "files": [f"static/{prefix.name}.json", f"static/{prefix.name}.pdiparams"]}
+
+
+# all the cores only where they generate clearly faster than one thread: threads cost the rest
+# of the machine (other requests, serve.py's other workers), and a tie is noise
+CORES_MUST_WIN_BY = 0.8
+
+
+def step_threads(prefix: Path, prompt_ids, answers, shape: dict[str, int], *, onednn: bool,
+                 rounds: int = 3) -> dict[str, Any]:
+    """``{"threads": None}`` (all cores) when all the cores generate the check answers in under
+    ``CORES_MUST_WIN_BY`` of one thread's time, else ``{"threads": 1}``; with both timings (ms,
+    each prompt's best of ``rounds``, summed; the two alternate so that a busy machine slows
+    both alike).
+
+    A decoding step is one position: its matrix products are vector products, so a small
+    model spends the step in per-operator overhead, which every extra thread's start and
+    join adds to (builtin:small, 2 cores, interleaved: 16 new tokens in 87 ms best on one
+    thread, 137 on two); a large one (a 262k-word output layer) gains from the cores."""
+    import os
+    import time
+
+    from .static_graph import create_predictor
+
+    cores = os.cpu_count() or 1
+    if cores <= 1 or not prompt_ids:
+        return {"threads": None}
+    options = {n: create_predictor(prefix, onednn=onednn, threads=n) for n in (1, cores)}
+    best = {n: [float("inf")] * len(prompt_ids) for n in options}
+    for p in options.values():  # the first run of a predictor prepares its kernels
+        greedy(lambda x, p=p: run_outputs(p, x), prompt_ids[0], 2, shape)
+    for _ in range(rounds):
+        for i, (ids, want) in enumerate(zip(prompt_ids, answers)):
+            for n, p in options.items():
+                t = time.perf_counter()
+                greedy(lambda x, p=p: run_outputs(p, x), ids, len(want), shape)
+                best[n][i] = min(best[n][i], time.perf_counter() - t)
+    one, every = sum(best[1]), sum(best[cores])
+    return {"threads": None if every < CORES_MUST_WIN_BY * one else 1, "ms_one_thread": round(one * 1000, 1),
+            f"ms_{cores}_threads": round(every * 1000, 1)}
 
 
 def onnx_check_inputs(model, prompt_ids: Sequence[int]):

@@ -3,6 +3,7 @@ on, how well it does, and what was checked when it was exported."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from pathlib import Path
@@ -45,10 +46,85 @@ def _about_the_task(description: str) -> str:
     return " ".join(s for s in sentences if "sample data" not in s.lower())
 
 
+CLASSIFIER_FAMILY = "char_classifier"  # engine/builtin.py's model (models.model_family)
+
+
+def _model_config(trained: TrainedRun) -> dict:
+    try:
+        return json.loads((Path(trained.weights_dir) / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def linear_share(trained: TrainedRun) -> float | None:
+    """The built-in classifier's linear part's share of each answer, as its config records it
+    (engine/builtin.py: ``linear_weight``), or None for a model without one."""
+    config = _model_config(trained)
+    if not config.get("linear_part"):
+        return None
+    weight = config.get("linear_weight")
+    return float(weight) if isinstance(weight, (int, float)) else None
+
+
+def _step_name(report: dict, step: dict | None) -> str:
+    """A cleaning step as the table names it: its op and the settings that tell two steps of the
+    same op apart (the columns, the action, the length limits)."""
+    params = (step or {}).get("params") or {}
+    shown = []
+    for key, value in params.items():
+        if isinstance(value, list):
+            if not value or len(value) > 4:
+                continue  # term lists and long column lists say nothing a row needs
+            value = "/".join(map(str, value))
+        elif not isinstance(value, (str, int, float)) or isinstance(value, bool):
+            continue
+        shown.append(f"{key} {value}")
+    name = report.get("op", "?") + (f" ({', '.join(shown)})" if shown else "")
+    return name + (" — off" if report.get("skipped") else "")
+
+
+def _cleaning_rows(trained: TrainedRun) -> list[tuple[str, dict]]:
+    """``(name, report)`` for each step of the project's cleaning, each step matched with its own
+    settings in the recipe (the reports follow the recipe's steps in order)."""
+    config = trained.project.config
+    steps = list(((config.recipe or {}).get("steps") or []))
+    out = []
+    for r in config.reports or []:
+        i = next((i for i, st in enumerate(steps) if st.get("op") == r.get("op")), None)
+        step = steps.pop(i) if i is not None else None
+        out.append((_step_name(r, step), r))
+    return out
+
+
+def _baseline_comparison(task: str, eval_result: dict, trained: TrainedRun, spec: TaskSpec) -> dict | None:
+    """The evaluation's comparison with the baseline, with the bootstrap interval of the
+    difference: an evaluation stored before the interval existed gets it from its own
+    predictions.csv (the same rows), so the card never says "beats" of a difference in the noise."""
+    from . import baseline as BL
+
+    baseline = eval_result.get("baseline") or {}
+    comp = baseline.get("comparison")
+    if not comp or "interval" in comp or spec.multi_label:
+        return comp
+    try:
+        import pandas as pd
+
+        rows = pd.read_csv(Path(trained.eval_dir) / "predictions.csv", dtype=str, keep_default_na=False,
+                           encoding="utf-8-sig")
+        interval = BL.difference_interval(task, False, list(rows["reference"]), list(rows["prediction"]),
+                                          list(rows["baseline_prediction"]), list(spec.labels))
+    except (OSError, KeyError, ValueError):
+        interval = None
+    return BL.comparison(task, eval_result["metrics"], baseline, interval) if interval else comp
+
+
 def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: dict | None) -> str:
     job = trained.job
     checks = bundle["checks"]
     task = bundle["task"]
+    classifier = bundle.get("family") == CLASSIFIER_FAMILY
+    share = linear_share(trained) if classifier else None
+    mix = "geometric mean" if _model_config(trained).get("linear_mix") == "geometric" else "mean"
     lines: list[str] = []
     add = lines.append
     origin = origin_template(spec)  # names and description only; the task is the project's
@@ -60,7 +136,18 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
         about = f" ({origin.vertical}), with the project's own {len(spec.labels)} labels."
     else:
         about = f" ({origin.vertical}). {_about_the_task(origin.description.en)}" if origin else "."
-    add(f"A language model fine-tuned for **{task}**, starting from the template `{spec.template}`{about}")
+    if classifier:
+        add(f"A character n-gram classifier (the built-in model `{bundle['base_model']}`, trained from scratch on "
+            f"the project's data, not a language model) for **{task}**, from the template `{spec.template}`{about}")
+        add("")
+        add("It reads the text itself, with no prompt: hashed character 1-3-grams feed a small network (averaged "
+            "embeddings, one hidden layer) and, beside it, a linear part (a logistic regression over the same "
+            "n-grams, fitted by scikit-learn)"
+            + (f"; the answer is a weighted {mix} of both parts' probabilities, in which the linear part "
+               f"carries {share:.0%}." if share is not None else ".")
+            + " It cannot generate text.")
+    else:
+        add(f"A language model fine-tuned for **{task}**, starting from the template `{spec.template}`{about}")
     add("")
     if from_sample:
         add("> Trained on the template's shipped sample data, which is synthetic and illustrative only: "
@@ -72,7 +159,9 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
     add("## Use")
     add("")
     add("```")
-    add("pip install -r requirements.txt")
+    wheels = "wheelhouse" in ((bundle.get("checks") or {}).get("requirements") or {})
+    add("pip install --no-index --find-links wheels -r requirements.lock   # no network: the bundle's wheels/"
+        if wheels else "pip install -r requirements.lock   # the exported versions, hash-checked")
     add('python predict.py "your text"')
     add("python predict.py --input data.csv --output predictions.csv")
     add("python serve.py --port 8000            # HTTP service: GET /health, POST /predict"
@@ -85,8 +174,11 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
         + (", ".join(f"`{c}`" for c in originals) + f" as in the training data (or {fields})" if originals
            else fields)
         + "; a file with a single column is read as the main field. predict.py runs on an NVIDIA GPU when "
-        "Paddle finds one (with TensorRT where this Paddle build has it) and on the CPU with oneDNN otherwise. "
-        "`docker build -t model .` builds an image that runs serve.py (see the Dockerfile); "
+        "Paddle finds one (with TensorRT where this Paddle build has it) and on the CPU otherwise"
+        + (", with oneDNN (checked at export: as exact, and faster). " if bundle.get("onednn") else
+           ", without oneDNN (at export it was not faster on this model, or not as exact). ")
+        + "`docker build -t model .` builds an image that serves the static model (see the Dockerfile; "
+        "`docker run -p 127.0.0.1:8000:8000 -e MODEL_API_KEY=... model` publishes it on this host only); "
         "`--api-key KEY` or the `MODEL_API_KEY` variable makes every endpoint but /health ask for "
         "`Authorization: Bearer KEY`.")
     if task == "classification":
@@ -101,8 +193,14 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
     add(_row("base model", f"`{bundle['base_model']}` ({bundle['family']})"))
     add(_row("method", "LoRA, merged into the base weights" if bundle["method"] == "lora" else "full fine-tuning"))
     add(_row("weights", f"run `{bundle['run']}`, {bundle['source']}"))
-    add(_row("prompt (system)", spec.system_text("zh")))
-    add(_row("prompt (user)", repr(spec.user_format)[1:-1]))
+    if bundle.get("system") is None and bundle.get("user_format") == "{" + bundle["fields"][0] + "}" \
+            and len(bundle["fields"]) == 1:
+        add(_row("prompt", "none: the model reads the text alone"))
+    else:  # what the bundle's model reads (bundle.json), not the template's wording
+        add(_row("prompt (system)", bundle.get("system") or "none"))
+        add(_row("prompt (user)", repr(bundle["user_format"])[1:-1]))
+    if share is not None:
+        add(_row("linear part's share of the answer", f"{share:.2f}"))
     if task == "classification":
         add(_row("labels", ", ".join(bundle["labels"])))
     add(_row("maximum length", f"{bundle['max_length']} tokens"))
@@ -141,15 +239,15 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
     if stats.get("text_chars"):
         add(_row("input length (characters)", f"mean {stats['text_chars'].get('mean', 0):.0f}, "
                  f"95th percentile {stats['text_chars'].get('p95', 0):.0f}"))
-    reports = trained.project.config.reports or []
-    if reports:
+    cleaning = _cleaning_rows(trained)
+    if cleaning:
         add("")
         add("Cleaning steps:")
         add("")
         add(_row("step", "rows in", "rows out", "cells changed"))
         add(_row("---", "---:", "---:", "---:"))
-        for r in reports:
-            add(_row(r.get("op", "?"), r.get("rows_in", ""), r.get("rows_out", ""), r.get("cells_changed", "")))
+        for name, r in cleaning:
+            add(_row(name, r.get("rows_in", ""), r.get("rows_out", ""), r.get("cells_changed", "")))
     add("")
     add("## Hyper-parameters")
     add("")
@@ -178,6 +276,9 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
                  "eval_loss": "loss on reference answers", "perplexity": "perplexity",
                  "micro_f1": "micro-F1", "subset_accuracy": "subset accuracy (the whole label set right)",
                  "hamming_loss": "Hamming loss"}
+        if task == "classification":  # a loss over the labels, and no tokens to have a perplexity of
+            keys = [k for k in keys if k != "perplexity"]
+            names["eval_loss"] = "loss (cross-entropy over the labels)"
         if m.get("multi_label"):
             keys = ["micro_f1", "macro_f1", "subset_accuracy", "hamming_loss", "eval_loss"]
             add(f"Several labels per row: a label is given when its own probability is at least "
@@ -185,7 +286,7 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
                 "gets its most probable label.")
             add("")
         baseline = eval_result.get("baseline")
-        comp = (baseline or {}).get("comparison")
+        comp = _baseline_comparison(task, eval_result, trained, spec)
         if comp:
             add(comp["sentence"])
             add("")
@@ -245,7 +346,7 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
         add(_row(f"GGUF (`{gg['files'][0]}`)", "ok", _d(gg.get("max_abs_diff")),
                  f"{gg['dtype']}; numpy forward pass of the file read back, next token agrees at "
                  f"{gg['argmax_agreement']:.1%} of {gg['positions']} positions"))
-    if "int8" in checks:
+    if (checks.get("int8") or {}).get("status") == "ok":
         q = checks["int8"]
         if task == "classification":
             note = (f"accuracy {q['accuracy_fp32']:.4f} (fp32) → {q['accuracy_int8']:.4f} (int8), change "
@@ -291,7 +392,11 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
     add("## Files")
     add("")
     add("- `predict.py` (files and the command line), `serve.py` (HTTP service), `bundle_runtime.py` (the model "
-        "code both share), `requirements.txt`, `Dockerfile`")
+        "code both share), `requirements.txt` (what they import) and `requirements.lock` (every package, "
+        "exact versions and hashes), `Dockerfile` and `.dockerignore`"
+        + (", `wheels/` (the lock's wheels, to install with no network)" if wheels else ""))
+    add("- `io_sniff.py`, `io_header.py`: how predict.py cuts an input file into rows, the workbench importer's "
+        "own code")
     add("- `bundle.json`: prompt format, labels, fields and column names, special tokens, checks")
     add("- `tokenizer/tokenizer.json` and the tokenizer's files")
     add("- `static/model.json`, `static/model.pdiparams`: Paddle Inference model")
@@ -300,7 +405,7 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
     if "merged" in checks:
         add("- `merged/`: the fine-tuned weights as a model folder (config.json, model.safetensors, tokenizer) "
             "for PaddleFormers and other Hugging Face layout tools")
-    if "int8" in checks:
+    if (checks.get("int8") or {}).get("status") == "ok":
         add("- `int8/`: weight-only int8 static model (`python predict.py --variant int8 ...`)")
     if "gguf" in checks:
         add("- `gguf/`: the model as one GGUF file for llama.cpp and ollama, and its ollama `Modelfile`")

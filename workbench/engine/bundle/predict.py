@@ -12,15 +12,19 @@ bundle_runtime.py, which serve.py (the HTTP service) shares.
     python predict.py --device cpu "text"               # auto (default), cpu or gpu
 
 On a machine where Paddle finds a CUDA GPU the model runs there (through TensorRT when
-this Paddle build has it; switch that off with --no-tensorrt); otherwise on the CPU with
-oneDNN. Classification: the static model takes token ids and returns the probability
+this Paddle build has it; switch that off with --no-tensorrt); otherwise on the CPU, with
+oneDNN where bundle.json says "onednn": true (the export checked it was as exact, and
+faster). Classification: the static model takes token ids and returns the probability
 of each label. Instruction models: the static model returns next-token logits and the
 generation loop in bundle_runtime.py turns them into an answer.
 
 Input file: CSV/TSV/TXT in UTF-8, GB18030 or UTF-16, JSON or JSONL, or Excel (.xlsx, with
 openpyxl installed). One column per prompt field named as in bundle.json "fields" (e.g.
 "text", or "instruction" and "input"), or as in the project's data ("columns" in
-bundle.json); a file with a single column is read as the main field.
+bundle.json); a file with a single column is read as the main field. The file is cut into
+rows by the workbench's own rules (io_sniff.py, io_header.py): a .txt without a delimiter
+holds one text per line, commas and all; a first line that is already data is kept as a
+row (the columns are then col1, col2, ...); a file without data rows is refused (exit 2).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ def main(argv=None):
     p.add_argument("text", nargs="?", help="one input text")
     p.add_argument("--input", help="file to predict (CSV, TSV, TXT, JSON, JSONL or Excel)")
     p.add_argument("--output", help="CSV file to write (default: print)")
+    p.add_argument("--sheet", help="the Excel sheet to read (default: the first)")
     p.add_argument("--device", default="auto", choices=["auto", "cpu", "gpu"])
     p.add_argument("--variant", default="static", help="static (default) or int8 where the bundle has it")
     p.add_argument("--no-tensorrt", action="store_true")
@@ -75,7 +80,7 @@ def run(args):
     if args.input:  # a bad file is refused before the model loads
         from bundle_runtime import load_bundle
 
-        rows, records = read_records(args.input, load_bundle())
+        rows, records = read_records(args.input, load_bundle(), sheet=args.sheet)
     pred = Predictor(device=args.device, variant=args.variant, tensorrt=not args.no_tensorrt, threads=args.threads)
     gen = dict(max_new_tokens=args.max_new_tokens, mode="sample" if args.sample else "greedy",
                temperature=args.temperature, top_p=args.top_p, seed=args.seed,

@@ -3,17 +3,31 @@
 
     python serve.py [--host 127.0.0.1] [--port 8000] [--workers N] [--api-key KEY]
 
-    GET  /health                 200 {"status": "ok", "task", "labels", "version", ...}
+    GET  /health                 200 {"status": "ok"}; with the key also "task", "labels", "run",
+                                 "device", "threads", "context_length", ...
     POST /predict                {"inputs": ["text", {"field": "value", ...}, ...]}
                                  -> {"predictions": [{"label", "probabilities"} | {"answer"}, ...]}
                                  (a multi-label model: {"labels": [...], "probabilities"})
     POST /v1/chat/completions    instruction bundles: the OpenAI chat completions interface,
-                                 with "stream": true as server-sent events
+                                 with "stream": true as server-sent events (and the usage as a
+                                 last chunk with "stream_options": {"include_usage": true})
 
 An input object names its fields as bundle.json "fields" does, or by the column names of
 the project's data ("columns"); a plain text is the main field. With --api-key (or the
-MODEL_API_KEY environment variable) every endpoint but /health needs the header
-``Authorization: Bearer KEY``. It listens on 127.0.0.1 unless --host says otherwise.
+MODEL_API_KEY environment variable) every endpoint needs the header ``Authorization: Bearer
+KEY``, and /health tells a caller without it only that the service is up; a placeholder
+key (change-me, ...) is refused at start. It listens on 127.0.0.1 unless --host says otherwise.
+
+A client's mistake gets a 4xx and a one-line reason in the OpenAI API's shape, {"error":
+{"message", "type", "param", "code"}}, never a 500: a body that is not UTF-8 JSON, holds a
+lone surrogate escape or is nested deeper than a request is, an unknown field name or an
+empty text (400); a body not sent as application/json (415); a body that has not
+arrived --read-timeout seconds after its headers (408, and the connection is closed);
+too many inputs or bytes (413). Headers that have not arrived --keepalive-timeout seconds
+after the connection opened (or after its last answer) close the connection. A chat whose
+prompt and max_tokens exceed the model's context (bundle.json "max_length", as trained)
+is refused with the code context_length_exceeded, as the OpenAI API refuses it; /predict
+and predict.py cut a long prompt from its middle instead, as training did.
 
 Concurrency: one asyncio event loop answers every connection (HTTP/1.1 keep-alive); the
 model runs beside it in a thread of its own with its own Paddle Inference predictor (a
@@ -26,20 +40,25 @@ model one at a time. --workers N starts N such processes listening on the same p
 where the system has no SO_REUSEPORT load balancing (not Linux), the N predictors run as
 threads of one process instead.
 
-Server library: aiohttp, chosen by measurement. On the same bundle (the built-in classifier),
-2 CPU cores shared with 16 keep-alive clients, 1 input per request: the standard library's
-ThreadingHTTPServer answered 334 requests/s as first written (headers and body went out as
-two writes, and Nagle's algorithm held each answer until the client's delayed ACK, ~40 ms)
-and 1,250 once tuned (one buffered write, TCP_NODELAY). Then each candidate with this
-batching the same way, with lighter asyncio clients, best of 3 rounds: tuned standard library 2,490
-requests/s (4,950 samples/s at 8 inputs per request), aiohttp 3,770 (7,340), uvicorn +
-httptools + uvloop behind a bare ASGI callable 3,690 (7,660), the same with Starlette 3,360
-(6,370). Without a model aiohttp answered ~11,000 requests/s and uvicorn ~17,000: with the
-model the shared cores limit, not the event loop. aiohttp matched the fastest, is one
-maintained package that handles keep-alive, body limits, chunked bodies and streaming, and
-needs no framework on top (FastAPI would add validation done here in a few lines); uvloop
-under aiohttp made no difference beyond the noise. bench/serve_bench.py measures the
-service against predict.py.
+Server library: aiohttp: one maintained package that handles keep-alive, body limits,
+chunked bodies and streaming, with no framework on top (FastAPI would add validation done
+here in a few lines). It has no read timeout of its own, hence --read-timeout.
+
+Measured by bench/serve_bench.py on the texts the model is for (the test split of the
+finance_sentiment sample, 41 characters on average), 16 keep-alive clients, 10 s of
+sustained load each, on a machine of 2 CPU cores shared with other people's work (load
+average 8 to 17 during the run) and with the clients: the built-in classifier answered
+270 requests/s at 1 input per request (p50 41 ms, p99 519 ms), 73 requests/s (583
+samples/s) at 8 and 18.5 (592 samples/s) at 32, where predict.py's batch path did 988
+samples/s; a tiny Llama decoder as a classifier 16.6 requests/s at 1 input, 26 samples/s
+at 8 and 13 at 32 (p50 31 s: 512 inputs queued), against 29 samples/s; no errors. So 0.27x
+to 0.6x predict.py for the built-in classifier and 0.44x to 0.91x for the decoder (the
+bench's target is 0.8x at 1 input per request). The service's own CPU time was 0.68 ms a
+request at 1 input and 2.4 ms at 8 for the classifier, 13 ms a sample for the decoder;
+two earlier runs that day (the same loads, counted to the last answer) measured up to 2.4x
+more requests/s at a load average of 11 to 13: on shared cores the figures say more about
+the load than about the code.
+
 Put a reverse proxy (TLS, rate limits) in front of it when it leaves the machine.
 """
 
@@ -58,167 +77,73 @@ import sys
 import threading
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bundle_runtime import (InputError, Predictor, load_bundle, record_from_input,  # noqa: E402
                             silence_native_stdout)
-
-API_KEY_ENV = "MODEL_API_KEY"
+from serve_batcher import Batcher, Job  # noqa: E402
+from serve_requests import (API_KEY_ENV, JSON_TYPE, MAX_JSON_DEPTH, HTTPError, api_key, check_json,  # noqa: E402
+                            content_text, include_usage, not_json, usage_of)
 # several processes on one port, connections shared out by the kernel: Linux's SO_REUSEPORT
 # (the BSDs' and macOS's hand every connection to one socket)
 SHARED_PORT = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
-
-
-class HTTPError(Exception):
-    def __init__(self, status, message, kind="invalid_request_error"):
-        super().__init__(message)
-        self.status, self.message, self.kind = status, message, kind
-
-
-class _Cancelled(Exception):
-    pass
-
-
-class Job:
-    """One unit of work for the model: records to classify, or one record to answer."""
-
-    def __init__(self, records, options=None, stream=False):
-        self.records, self.options = records, options or {}
-        self.future = asyncio.get_running_loop().create_future()
-        self.pieces = asyncio.Queue() if stream else None
-        self.cancelled = False
-
-
-class Batcher:
-    """One asyncio task per predictor, each taking jobs from one queue and running the
-    model in a thread of its own (the event loop stays free while the model works)."""
-
-    def __init__(self, predictors, max_batch, batch_size, batch_wait_s):
-        self.task = predictors[0].task
-        self.max_batch, self.batch_size, self.batch_wait_s = max_batch, batch_size, batch_wait_s
-        self.predictors = predictors
-        self.jobs = None
-        self.tasks = []
-
-    def start(self):
-        self.loop = asyncio.get_running_loop()
-        self.jobs = asyncio.Queue()
-        for i, predictor in enumerate(self.predictors):
-            executor = ThreadPoolExecutor(1, thread_name_prefix=f"model-{i}")
-            self.tasks.append(self.loop.create_task(self._serve(predictor, executor)))
-
-    def submit(self, job):
-        self.jobs.put_nowait(job)
-        return job
-
-    async def _serve(self, predictor, executor):
-        carry = None
-        while True:
-            first, carry = carry or await self.jobs.get(), None
-            if self.task != "classification":
-                await self._generate(predictor, executor, first)
-                continue
-            if self.batch_wait_s > 0 and len(first.records) < self.max_batch:
-                await asyncio.sleep(self.batch_wait_s)
-            batch, n = [first], len(first.records)
-            while not self.jobs.empty():  # whatever else waits, up to max_batch inputs
-                job = self.jobs.get_nowait()
-                if n + len(job.records) > self.max_batch:
-                    carry = job
-                    break
-                batch.append(job)
-                n += len(job.records)
-            await self._classify(predictor, executor, batch)
-
-    def _sorted_classify(self, predictor, records):
-        # similar lengths side by side, so each predictor run pads little (right padding does
-        # not change a row's result beyond rounding: the graph is causal)
-        order = sorted(range(len(records)), key=lambda i: sum(len(v) for v in records[i].values()))
-        ranked = predictor.classify([records[i] for i in order], batch_size=self.batch_size)
-        results = [None] * len(records)
-        for i, result in zip(order, ranked):
-            results[i] = result
-        return results
-
-    async def _classify(self, predictor, executor, jobs):
-        records = [r for job in jobs for r in job.records]
-        try:
-            results = await self.loop.run_in_executor(executor, self._sorted_classify, predictor, records)
-        except Exception as exc:  # reported to each waiting request as a 500 without a traceback
-            for job in jobs:
-                if not job.future.done():
-                    job.future.set_exception(exc)
-            return
-        start = 0
-        for job in jobs:
-            if not job.future.done():
-                job.future.set_result(results[start:start + len(job.records)])
-            start += len(job.records)
-
-    async def _generate(self, predictor, executor, job):
-        def stream(piece):  # in the model's thread
-            if job.cancelled:
-                raise _Cancelled()
-            self.loop.call_soon_threadsafe(job.pieces.put_nowait, piece)
-
-        def run():
-            try:
-                return predictor.generate_full(job.records[0], stream=stream if job.pieces is not None else None,
-                                               **job.options)
-            except _Cancelled:
-                return None
-
-        try:
-            result = await self.loop.run_in_executor(executor, run)
-        except Exception as exc:
-            if not job.future.done():
-                job.future.set_exception(exc)
-        else:
-            if not job.future.done():
-                job.future.set_result(result)
-        if job.pieces is not None:
-            job.pieces.put_nowait(None)
 
 
 class Service:
     def __init__(self, args, predictors):
         self.args = args
         self.bundle = load_bundle()
-        self.api_key = args.api_key or os.environ.get(API_KEY_ENV) or None
-        threads = args.threads or max(1, ((os.cpu_count() or 1) - 1) // args.workers)  # a core for the HTTP side
+        self.api_key = api_key(args)
+        shared_out = max(1, ((os.cpu_count() or 1) - 1) // args.workers)  # a core for the HTTP side
         predictor = Predictor(device=args.device, variant=args.variant, tensorrt=not args.no_tensorrt,
-                              threads=threads)
-        self.device = predictor.device
+                              threads=args.threads, default_threads=shared_out)
+        self.device, self.threads = predictor.device, predictor.threads
         self.task = predictor.task
         self.labels = predictor.labels
         self.multi_label = predictor.multi_label
         b = self.bundle
-        self.max_tokens = min(args.max_tokens, max(1, int(b["max_length"]) - 8))
+        self.context_length = int(b["max_length"])  # prompt and answer together, as in training
+        self.max_tokens = min(args.max_tokens, max(1, self.context_length - 8))
         self.default_tokens = min(int(b.get("max_new_tokens") or 128), self.max_tokens)
         self.model_name = f"{b.get('template', 'model')}-{b.get('run', '')}".strip("-")
+        self.tokenizer_side = predictor  # prompt lengths (the tokenizer may be called from any thread)
         self.batcher = Batcher([predictor] + [predictor.clone() for _ in range(predictors - 1)], args.max_batch,
                                args.batch_size, args.batch_wait_ms / 1000.0)
 
-    def health(self):
+    def health(self, request):
+        """Only that it is up to a caller without the key; what it serves to one with it."""
+        if not self.authorised(request):
+            return {"status": "ok"}
         b = self.bundle
         return {"status": "ok", "task": self.task, "labels": self.labels, "multi_label": self.multi_label,
                 "fields": b["fields"],
                 "columns": b.get("columns") or {}, "version": b.get("format_version"), "model": self.model_name,
                 "run": b.get("run"), "created": b.get("created"), "device": self.device,
-                "workers": self.args.workers, "max_batch": self.args.max_batch, "max_tokens": self.max_tokens}
+                "threads": self.threads, "workers": self.args.workers, "max_batch": self.args.max_batch, "max_tokens": self.max_tokens,
+                "context_length": self.context_length}
 
-    def authorise(self, request):
+    def authorised(self, request):
         if self.api_key is None:
-            return
+            return True
         given = request.headers.get("Authorization", "")
         token = given[7:].strip() if given[:7].lower() == "bearer " else ""
-        if not hmac.compare_digest(token.encode("utf-8"), self.api_key.encode("utf-8")):
+        return hmac.compare_digest(token.encode("utf-8"), self.api_key.encode("utf-8"))
+
+    def authorise(self, request):
+        if not self.authorised(request):
             raise HTTPError(401, "missing or wrong API key: send the header 'Authorization: Bearer KEY'",
                             "authentication_error")
 
     async def body(self, request):
+        if request.content_type != JSON_TYPE and not (request.content_type.startswith("application/")
+                                                       and request.content_type.endswith("+json")):
+            sent = request.headers.get("Content-Type")
+            raise HTTPError(415, (f"the body is sent as {sent!r}" if sent else "the request has no Content-Type")
+                            + f"; send JSON with the header 'Content-Type: {JSON_TYPE}'", code="unsupported_media_type")
+        if (request.charset or "utf-8").lower().replace("_", "-") not in ("utf-8", "utf8"):
+            raise HTTPError(415, f"the body is sent as {request.charset} text; send it as UTF-8 "
+                                 f"('Content-Type: {JSON_TYPE}')", code="unsupported_media_type")
         limit = self.args.max_body_bytes
         too_large = HTTPError(413, f"the request body has {request.content_length} bytes; at most {limit} are "
                                    "allowed", "request_too_large")
@@ -227,17 +152,31 @@ class Service:
         from aiohttp import web
 
         try:
-            raw = await request.read()
+            # aiohttp has no read timeout of its own (a body sent a byte a minute holds its
+            # connection for good): the whole body within --read-timeout, or 408 and the
+            # connection is closed
+            raw = await asyncio.wait_for(request.read(), self.args.read_timeout)
         except web.HTTPRequestEntityTooLarge:  # a chunked body that grew past the limit
             raise HTTPError(413, f"the request body has more than {limit} bytes; at most {limit} are allowed",
                             "request_too_large") from None
+        except asyncio.TimeoutError:
+            raise HTTPError(408, f"the request body did not arrive within {self.args.read_timeout:g} seconds",
+                            code="request_timeout", close=True) from None
+        except web.RequestPayloadError as exc:  # e.g. a Content-Encoding: gzip body that is not gzip
+            reason = ([line.strip() for line in str(exc).splitlines() if line.strip()] or ["unreadable"])[-1]
+            raise HTTPError(400, f"the request body could not be read ({reason})", close=True) from None
         try:
-            body = json.loads(raw.decode("utf-8"))
+            body = json.loads(raw.decode("utf-8"), parse_constant=not_json)
         except UnicodeDecodeError:
             raise HTTPError(400, "the body is not UTF-8 text") from None
         except json.JSONDecodeError as exc:
             raise HTTPError(400, f"the body is not valid JSON (line {exc.lineno}, column {exc.colno}: "
                                  f"{exc.msg})") from None
+        except RecursionError:
+            raise HTTPError(400, f"the body is nested more than {MAX_JSON_DEPTH} levels deep") from None
+        except ValueError as exc:  # a number of more than 4,300 digits
+            raise HTTPError(400, f"the body is not valid JSON ({exc})") from None
+        check_json(body)
         if not isinstance(body, dict):
             raise HTTPError(400, "the body must be a JSON object")
         return body
@@ -258,6 +197,10 @@ class Service:
             raise HTTPError(400, str(exc)) from None
 
     def _tokens(self, body, *keys):
+        return self._asked_tokens(body, *keys) or self.default_tokens
+
+    def _asked_tokens(self, body, *keys):
+        """The answer's length the request asks for, None where it does not say."""
         for key in keys:
             if body.get(key) is not None:
                 n = body[key]
@@ -266,7 +209,7 @@ class Service:
                 if n > self.max_tokens:
                     raise HTTPError(400, f"'{key}' is {n}; this service allows at most {self.max_tokens}")
                 return n
-        return self.default_tokens
+        return None
 
     def _sampling(self, body, max_new_tokens):
         """Greedy unless a positive temperature is given (then top-p sampling)."""
@@ -283,8 +226,8 @@ class Service:
                 raise HTTPError(400, "'top_p' must be a number above 0 and at most 1")
             options["top_p"] = float(top_p)
         if body.get("seed") is not None:
-            if not isinstance(body["seed"], int):
-                raise HTTPError(400, "'seed' must be a whole number")
+            if not isinstance(body["seed"], int) or isinstance(body["seed"], bool) or body["seed"] < 0:
+                raise HTTPError(400, "'seed' must be a whole number, 0 or more")
             options["seed"] = body["seed"]
         # the repetition guards: the bundle's own unless the request sets them
         penalty = body.get("repetition_penalty")
@@ -332,15 +275,41 @@ class Service:
             if not isinstance(m, dict) or "role" not in m or "content" not in m:
                 raise HTTPError(400, f"messages[{i}] must be an object with 'role' and 'content'")
             if m["role"] == "user":
-                user = _content_text(m["content"], i)
+                user = content_text(m["content"], i)
+                if not user.strip():
+                    raise HTTPError(400, f"messages[{i}].content is empty: nothing to answer", param="messages")
         if user is None:
             raise HTTPError(400, "'messages' has no message with the role 'user'")
         if body.get("n", 1) != 1:
             raise HTTPError(400, "'n' must be 1: this service returns one answer per request")
-        options = self._sampling(body, self._tokens(body, "max_completion_tokens", "max_tokens"))
+        if not isinstance(body.get("stream", False), bool):
+            raise HTTPError(400, "'stream' must be true or false", param="stream")
+        stream, with_usage = bool(body.get("stream")), include_usage(body)
+        asked = self._asked_tokens(body, "max_completion_tokens", "max_tokens")
         # the model was trained with its own system prompt (bundle.json "system"); the last
         # user message is the user's text
-        return self.batcher.submit(Job([user], options, stream=bool(body.get("stream"))))
+        n_new = self._fit_context(user, asked)
+        job = self.batcher.submit(Job([user], self._sampling(body, n_new), stream=stream))
+        job.include_usage = with_usage
+        return job
+
+    def _fit_context(self, user, asked):
+        """The answer's length in tokens: a prompt and answer longer than the model's context
+        are refused as the OpenAI API refuses them (predict.py and /predict cut a long prompt
+        from its middle, as training did)."""
+        limit = self.context_length
+        prompt = len(self.tokenizer_side.prompt_ids(user, 1 << 30))
+        if asked is not None and prompt + asked > limit:
+            raise HTTPError(400, f"This model's maximum context length is {limit} tokens. However, you requested "
+                                 f"{prompt + asked} tokens ({prompt} in the messages, {asked} in the completion). "
+                                 "Please reduce the length of the messages or completion.",
+                            code="context_length_exceeded", param="messages")
+        n_new = asked or min(self.default_tokens, limit - prompt)
+        if n_new < 1:
+            raise HTTPError(400, f"This model's maximum context length is {limit} tokens. However, your messages "
+                                 f"resulted in {prompt} tokens. Please reduce the length of the messages.",
+                            code="context_length_exceeded", param="messages")
+        return n_new
 
     async def completion(self, job):
         result = (await self._wait([job]))[0]
@@ -348,18 +317,7 @@ class Service:
                 "model": self.model_name,
                 "choices": [{"index": 0, "message": {"role": "assistant", "content": result["answer"]},
                              "finish_reason": result["finish_reason"]}],
-                "usage": {"prompt_tokens": result["prompt_tokens"], "completion_tokens": result["completion_tokens"],
-                          "total_tokens": result["prompt_tokens"] + result["completion_tokens"]}}
-
-
-def _content_text(content, i):
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list) and all(isinstance(p, dict) for p in content):
-        texts = [p.get("text") for p in content if p.get("type") == "text"]
-        if texts and all(isinstance(t, str) for t in texts):
-            return "\n".join(texts)
-    raise HTTPError(400, f"messages[{i}].content must be a text (or a list of text parts)")
+                "usage": usage_of(result)}
 
 
 # ----- the HTTP side -----------------------------------------------------------------------------------
@@ -374,7 +332,8 @@ def _json(status, obj, headers=None):
 
 def _error(err):
     headers = {"WWW-Authenticate": "Bearer"} if err.status == 401 else None
-    return _json(err.status, {"error": {"message": err.message, "type": err.kind}}, headers)
+    return _json(err.status, {"error": {"message": err.message, "type": err.kind, "param": err.param,
+                                        "code": err.code}}, headers)
 
 
 def make_app(service):
@@ -388,7 +347,15 @@ def make_app(service):
                 service.authorise(request)
             return await handler(request)
         except HTTPError as err:
-            return _error(err)
+            if not err.close:
+                return _error(err)
+            # the rest of the body may never come: answer, then close at once (aiohttp would
+            # otherwise keep reading the body for up to 10 s)
+            resp = _error(err)
+            await resp.prepare(request)
+            await resp.write_eof()
+            request.protocol.force_close()
+            return resp
         except web.HTTPException as exc:  # the router's own 404 / 405
             if exc.status < 400:
                 raise
@@ -402,7 +369,7 @@ def make_app(service):
             return _error(HTTPError(500, f"internal error ({type(exc).__name__})", "server_error"))
 
     async def health(request):
-        return _json(200, service.health())
+        return _json(200, service.health(request))
 
     async def models(request):
         return _json(200, {"object": "list", "data": [{"id": service.model_name, "object": "model",
@@ -422,9 +389,11 @@ def make_app(service):
         finish chunk, then ``data: [DONE]``."""
         cid, created = f"chatcmpl-{uuid.uuid4().hex[:24]}", int(time.time())
 
-        def chunk(delta, finish=None):
+        def chunk(delta, finish=None, usage=None):
             obj = {"id": cid, "object": "chat.completion.chunk", "created": created, "model": service.model_name,
-                   "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+                   "choices": [] if usage else [{"index": 0, "delta": delta, "finish_reason": finish}]}
+            if job.include_usage:  # stream_options.include_usage: null on every chunk but the last
+                obj["usage"] = usage
             return b"data: " + json.dumps(obj, ensure_ascii=False).encode("utf-8") + b"\n\n"
 
         resp = web.StreamResponse(headers={"Cache-Control": "no-cache"})
@@ -441,6 +410,8 @@ def make_app(service):
                 await resp.write(b"data: " + json.dumps(err).encode("utf-8") + b"\n\n")
             else:
                 await resp.write(chunk({}, result["finish_reason"]))
+                if job.include_usage:
+                    await resp.write(chunk(None, usage=usage_of(result)))
             await resp.write(b"data: [DONE]\n\n")
             await resp.write_eof()
         except (ConnectionResetError, asyncio.CancelledError):
@@ -496,7 +467,10 @@ async def _serve(service, sock, ready=None):
 
     service.batcher.start()
     runner = web.AppRunner(make_app(service), access_log=None if service.args.quiet else logging.getLogger(
-        "aiohttp.access"), access_log_format='%a "%r" %s %b %Tfs', handler_cancellation=False)
+        "aiohttp.access"), access_log_format='%a "%r" %s %b %Tfs', handler_cancellation=False,
+        # aiohttp closes a connection whose next request has not come in this long (3,630 s
+        # by default): a client that sends its headers a byte at a time is cut off here
+        keepalive_timeout=service.args.keepalive_timeout)
     await runner.setup()
     await web.SockSite(runner, sock, shutdown_timeout=5.0).start()
     stop = asyncio.Event()
@@ -567,6 +541,13 @@ def build_parser():
                         "arrive while it works join the next batch anyway)")
     p.add_argument("--max-body-bytes", type=int, default=1 << 20, help="largest request body (413 above it)")
     p.add_argument("--max-tokens", type=int, default=512, help="largest max_tokens a request may ask for")
+    p.add_argument("--read-timeout", type=float, default=30.0,
+                   help="seconds a client has to send a request's body once its headers came (408 after, and the "
+                        "connection is closed; default 30)")
+    p.add_argument("--keepalive-timeout", type=float, default=75.0,
+                   help="seconds an idle connection stays open, and the most a client has to send a request's "
+                        "headers from connecting or from its last answer (default 75: longer than a reverse "
+                        "proxy's usual 60, so the proxy closes first)")
     p.add_argument("--quiet", action="store_true", help="no line per request on stderr")
     p.add_argument("--ready-fd", type=int, help=argparse.SUPPRESS)  # a worker process started by --workers
     return p
@@ -579,6 +560,15 @@ def main(argv=None):
         if getattr(args, name) < 1:
             print(f"error: --{name.replace('_', '-')} must be at least 1", file=sys.stderr)
             return 2
+    for name in ("read_timeout", "keepalive_timeout"):
+        if not getattr(args, name) > 0:
+            print(f"error: --{name.replace('_', '-')} must be above 0 seconds", file=sys.stderr)
+            return 2
+    try:
+        api_key(args)  # before the model loads: a placeholder key is refused at once
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     try:
         import aiohttp  # noqa: F401
     except ImportError:
