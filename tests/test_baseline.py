@@ -2,6 +2,8 @@
 
 import random
 
+import pytest
+
 from workbench.engine import baseline as BL
 
 
@@ -94,3 +96,70 @@ def test_the_baseline_is_fitted_once_per_split(tmp_path, monkeypatch):
     refit = BL.evaluate_baseline("classification", train, test, ["text"], labels, cache_dir=tmp_path)
     assert len(fits) == 3 and "cached" not in refit
     assert {k: v for k, v in refit.items() if k != "fit_seconds"} == {k: v for k, v in first.items() if k != "fit_seconds"}
+
+
+def _noisy(truth, right, rng, labels):
+    return [t if rng.random() < right else rng.choice(labels) for t in truth]
+
+
+def test_bootstrap_interval_is_the_evaluations_macro_f1_on_the_same_draws():
+    import numpy as np
+
+    from workbench.engine import metrics as MX
+
+    rng = random.Random(0)
+    labels = ["甲", "乙", "丙", "丁", "戊"]  # 丁 is rare and 戊 never occurs nor is given: over the labels present
+    truth = [rng.choice(labels[:3]) for _ in range(297)] + ["丁"] * 3
+    ours = [t if rng.random() < 0.8 else rng.choice(labels[:4]) for t in truth]
+    theirs = [t if rng.random() < 0.6 else rng.choice(labels[:4]) for t in truth]
+    got = BL.macro_f1_difference_interval(truth, ours, theirs, labels, rounds=60, seed=5)
+    t, a, b = (np.array(col) for col in (truth, ours, theirs))
+    draws = np.random.default_rng(5).integers(0, len(t), size=(60, len(t)))
+    f1 = lambda y, p: MX.classification_report(list(y), list(p), labels)["macro_f1"]  # noqa: E731
+    diffs = [f1(t[d], a[d]) - f1(t[d], b[d]) for d in draws]
+    lo, hi = np.quantile(diffs, [0.025, 0.975])
+    assert got["low"] == pytest.approx(lo, abs=1e-6) and got["high"] == pytest.approx(hi, abs=1e-6)
+    assert got["rows"] == 300 and got["rounds"] == 60 and 0 < got["low"] < got["high"]
+    assert BL.macro_f1_difference_interval(truth, ours, ["己"] * 300, labels) is None  # a label outside the set
+
+
+def test_a_small_difference_inside_the_noise_matches_the_baseline():
+    """Seen on a model card: 0.003 macro-F1 on 723 test rows was called "beats"."""
+    from workbench.engine import metrics as MX
+
+    rng = random.Random(1)
+    labels = ["甲", "乙", "丙"]
+    truth = [rng.choice(labels) for _ in range(723)]
+    ours, theirs = _noisy(truth, 0.75, rng, labels), _noisy(truth, 0.75, rng, labels)  # as good, not alike
+    m, bl = (MX.classification_report(truth, p, labels)["macro_f1"] for p in (ours, theirs))
+    assert 0.0005 < abs(m - bl) < 0.02
+    base = {"macro_f1": bl, "description": BL.DESCRIPTION["classification"]}
+    interval = BL.macro_f1_difference_interval(truth, ours, theirs, labels)
+    assert interval["low"] < 0 < interval["high"]
+    c = BL.comparison("classification", {"macro_f1": m}, base, interval)
+    assert c["verdict"] == "ties" and not c["beats"] and c["interval"] == interval
+    assert "matches" in c["sentence"] and "beats" not in c["sentence"] and "95% bootstrap interval" in c["sentence"]
+    # a clear gain keeps "beats", with its interval
+    better = BL.macro_f1_difference_interval(truth, truth, theirs, labels)
+    up = BL.comparison("classification", {"macro_f1": 1.0}, base, better)
+    assert better["low"] > 0 and up["verdict"] == "beats" and f"{better['low']:+.3f}" in up["sentence"]
+
+
+def test_rouge_l_interval_is_the_mean_of_drawn_row_differences():
+    import numpy as np
+
+    from workbench.engine import metrics as MX
+
+    refs = ["刷卡满六次免年费。", "单笔五万元。", "拨打客服电话挂失。", "请携带身份证到网点办理。"] * 10
+    ours = ["刷卡满六次免年费", "单笔限额五万元", "请拨打客服电话", "到网点办理"] * 10
+    theirs = ["刷卡满六次免年费。", "五万元", "拨打客服电话挂失。", "网点"] * 10
+    got = BL.rouge_l_difference_interval(refs, ours, theirs, rounds=40, seed=2)
+    d = np.array([MX.rouge_l(a, r) - MX.rouge_l(b, r) for a, b, r in zip(ours, theirs, refs)])
+    draws = np.random.default_rng(2).integers(0, len(d), size=(40, len(d)))
+    lo, hi = np.quantile(d[draws].mean(axis=1), [0.025, 0.975])
+    assert got["low"] == pytest.approx(lo, abs=1e-6) and got["high"] == pytest.approx(hi, abs=1e-6)
+    m = MX.generation_metrics(ours, refs)["rouge_l"] - MX.generation_metrics(theirs, refs)["rouge_l"]
+    assert got["low"] <= m <= got["high"]  # the difference of the two ROUGE-L figures the report shows
+    assert BL.difference_interval("instruction", False, refs, ours, theirs, []) == \
+        BL.rouge_l_difference_interval(refs, ours, theirs)
+    assert BL.difference_interval("classification", True, refs, ours, theirs, []) is None  # multi-label: none

@@ -78,6 +78,21 @@ def test_classification_report_never_predicted_class_has_zero_precision():
     assert r["macro_f1"] == pytest.approx((2 / 3 + 0) / 2)
 
 
+def test_macro_f1_leaves_out_labels_absent_from_the_split_and_never_given():
+    # c has no test row and is never predicted: the mean is over a and b, and says so
+    r = MX.classification_report(["a", "a", "b"], ["a", "b", "b"], ["a", "b", "c"])
+    assert r["macro_f1"] == pytest.approx((2 / 3 + 2 / 3) / 2)
+    assert (r["macro_f1_labels"], r["macro_f1_of"]) == (2, 3)
+    assert r["per_class"]["c"]["support"] == 0
+    # a label given wrongly is present: its F1 of 0 counts
+    r = MX.classification_report(["a", "a", "b"], ["a", "c", "b"], ["a", "b", "c"])
+    assert r["macro_f1"] == pytest.approx((2 / 3 + 1 + 0) / 3) and r["macro_f1_labels"] == 3
+    m = MX.multi_label_report([["a"], ["a", "b"]], [["a"], ["a"]], ["a", "b", "c"])
+    assert (m["macro_f1_labels"], m["macro_f1_of"]) == (2, 3) and m["macro_f1"] == pytest.approx((1 + 0) / 2)
+    assert MX.macro_f1_name(m) == "macro-F1 (over the 2 of 3 labels in the test rows or predicted)"
+    assert MX.macro_f1_name(r) == "macro-F1"
+
+
 def test_perplexity():
     assert MX.perplexity(math.log(10)) == pytest.approx(10)
     assert MX.perplexity(None) is None

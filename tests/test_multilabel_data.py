@@ -114,3 +114,62 @@ def test_single_label_prepare_is_unchanged(tmp_path):
 @pytest.mark.parametrize("text", ["外国 公司", "外国,公司"])
 def test_default_separator(text):
     assert ML.split_cell(text) == ["外国", "公司"]
+
+
+def sentences_jsonl(path, n=90, fields=("sentence", "labels")):
+    """Sentences of divorce cases, most naming no article: ``labels`` an empty list on two rows of three."""
+    tags = ["婚后有子女", "限制行为能力子女抚养", "有夫妻共同财产", "支付抚养费"]
+    lines = []
+    for i in range(n):
+        labs = [] if i % 3 else [tags[i % 4]] + ([tags[(i + 1) % 4]] if i % 12 == 0 else [])
+        text = f"第{i}句：原告与被告于{2000 + i % 20}年登记结婚，{'、'.join(labs) or '庭审中'}，双方陈述{i * 7 % 13}项事实。"
+        lines.append(json.dumps({fields[0]: text, fields[1]: labs}, ensure_ascii=False))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_rows_with_no_label_are_kept_by_default_and_can_be_dropped(tmp_path, capsys):
+    src = sentences_jsonl(tmp_path / "divorce.jsonl")
+    args = ["data", "prepare", "--template", "legal_case_type_multi", "--input", str(src),
+            "--mapping", "text=sentence", "label=labels", "--labels", "from-data", "--json"]
+    root = tmp_path / "kept"
+    assert cli_main([*args, "--project", str(root)]) == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+    rows = [json.loads(line) for s in ("train", "val", "test")
+            for line in (root / "data" / f"{s}.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 90 and sum(not r["labels"] for r in rows) == 60
+    assert summary["labels"]["no_label"] == {"rows": 60, "action": "keep"} and summary["stats"]["no_label_rows"] == 60
+    assert Project.open(root).task.no_label_rows
+    # every split gets rows with no label, as it gets rows of each label
+    for s in ("train", "val", "test"):
+        split = [json.loads(x)["labels"] for x in (root / "data" / f"{s}.jsonl").read_text("utf-8").splitlines()]
+        assert any(not x for x in split) and any(x for x in split), s
+
+    dropped = tmp_path / "dropped"
+    assert cli_main([*args, "--project", str(dropped), "--no-label-rows", "drop"]) == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert summary["stats"]["rows_clean"] == 30 and summary["labels"]["no_label"] == {"rows": 60, "action": "drop"}
+    assert not Project.open(dropped).task.no_label_rows
+    # the choice is the project's: prepared again without the flag, the rows stay dropped
+    assert cli_main([*args, "--project", str(dropped)]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["stats"]["rows_clean"] == 30
+    # the text summary says what happened to them
+    assert cli_main([*args[:-1], "--project", str(root)]) == 0
+    assert "60 rows have none of the labels: kept" in capsys.readouterr().out
+
+
+def test_a_row_that_lost_all_its_labels_is_still_dropped(tmp_path, capsys):
+    """Kept are the rows the data gave no label; a row whose labels all fall under the least rows leaves."""
+    src = sentences_jsonl(tmp_path / "divorce.jsonl")
+    sets = [json.loads(x)["labels"] for x in src.read_text("utf-8").splitlines()]
+    counts = {lab: sum(lab in s for s in sets) for s in sets for lab in s}
+    rare = {lab for lab, n in counts.items() if n < 8}
+    assert rare and len(rare) < len(counts)  # the data has both kinds
+    lost = sum(bool(s) and set(s) <= rare for s in sets)
+    root = tmp_path / "p"
+    assert cli_main(["data", "prepare", "--template", "legal_case_type_multi", "--input", str(src), "--project",
+                     str(root), "--mapping", "text=sentence", "label=labels", "--labels", "from-data",
+                     "--min-label-rows", "8", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert set(summary["labels"]["too_few_rows"]) == rare
+    assert lost and summary["stats"]["rows_clean"] == 90 - lost and summary["stats"]["no_label_rows"] == 60

@@ -35,8 +35,23 @@ def test_multi_label_metrics_and_threshold():
         {("a", "c", 2), ("b", "c", 1), ("c", "b", 1)}
     # row 1 had a right: c came along with it
     assert [p for p in pairs if p["kind"] == "along"] == [{"true": "a", "predicted": "c", "kind": "along", "rows": 1}]
-    # a row clearing no threshold keeps its most probable label
+    # a row clearing no threshold keeps its most probable label, unless "no label" is an answer
     assert MX.label_sets_from_probabilities([[0.2, 0.4, 0.3]], labels, 0.9) == [["b"]]
+    assert MX.label_sets_from_probabilities([[0.2, 0.4, 0.3]], labels, 0.9, allow_empty=True) == [[]]
+
+
+def test_rows_with_no_label_count_in_micro_f1_and_subset_accuracy():
+    labels = ["a", "b"]
+    truth = [["a"], [], [], ["b"]]
+    right = MX.multi_label_report(truth, [["a"], [], [], ["b"]], labels)
+    assert right["subset_accuracy"] == 1.0 and right["micro_f1"] == 1.0
+    # a label given to a row that has none is a false positive and a wrong set
+    wrong = MX.multi_label_report(truth, [["a"], ["a"], [], ["b"]], labels)
+    assert wrong["subset_accuracy"] == 0.75 and wrong["micro_f1"] == pytest.approx(2 * 2 / (2 * 2 + 1))
+    # tuning with empty answers allowed keeps the threshold that leaves those rows empty
+    probs = [[0.9, 0.1], [0.3, 0.2], [0.2, 0.3], [0.1, 0.8]]
+    assert MX.tune_threshold(truth, probs, labels, allow_empty=True) == (0.5, 1.0)
+    assert MX.tune_threshold(truth, probs, labels)[1] < 1.0
 
 
 CASES = {
@@ -133,3 +148,35 @@ def test_multi_label_from_prepare_to_predict(tmp_path, capsys, case):
         got = body["predictions"][0]
         assert got["labels"] == answer["labels"] and "label" not in got
         assert all(abs(got["probabilities"][lab] - probs[lab]) < 1e-5 for lab in labels)
+
+
+@pytest.mark.slow  # prepare, train, evaluate and export for real: `make test-slow`
+def test_a_project_with_no_label_rows_trains_evaluates_and_exports(tmp_path, capsys):
+    from test_multilabel_data import sentences_jsonl
+
+    root = tmp_path / "project"
+    assert cli_main(["data", "prepare", "--template", "legal_case_type_multi", "--input",
+                     str(sentences_jsonl(tmp_path / "divorce.jsonl", n=120)), "--project", str(root),
+                     "--mapping", "text=sentence", "label=labels", "--labels", "from-data", "--json"]) == 0
+    capsys.readouterr()
+    project = Project.open(root)
+    assert project.task.no_label_rows
+    run = _train(project, steps=8)
+    assert cli_main(["eval", "--project", str(root), "--run", run, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out.splitlines()[-1])
+    m = result["metrics"]
+    test = [json.loads(x)["labels"] for x in (root / "data" / "test.jsonl").read_text("utf-8").splitlines()]
+    with open(root / "runs" / run / "eval" / "predictions.csv", encoding="utf-8-sig") as fh:
+        preds = [[x for x in r["prediction"].split(MX.LABEL_SET_JOINER) if x] for r in csv.DictReader(fh)]
+    # the rows with no label are scored: the figures are those of every test row, empty sets included
+    assert len(preds) == len(test) and any(not t for t in test)
+    again = MX.multi_label_report(test, preds, project.task.labels)
+    assert m["subset_accuracy"] == pytest.approx(again["subset_accuracy"])
+    assert m["micro_f1"] == pytest.approx(again["micro_f1"])
+    # the bundle knows "no label" is an answer
+    out = tmp_path / "bundle"
+    assert cli_main(["export", "--project", str(root), "--run", run, "--out", str(out), "--formats", "static",
+                     "--json"]) == 0
+    res = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert res["predict_script"]["same_as_engine"] == res["predict_script"]["rows"]
+    assert json.loads((out / "bundle.json").read_text("utf-8"))["no_label_rows"] is True

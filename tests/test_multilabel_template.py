@@ -30,7 +30,11 @@ def test_the_sample_prepares_multi_label_without_a_flag(tmp_path, capsys):
     assert project.task.labels == template.labels  # every charge has enough rows
     rows = [json.loads(x) for s in ("train", "val", "test")
             for x in project.split_path(s).read_text(encoding="utf-8").splitlines()]
-    assert all(isinstance(r["labels"], list) and r["labels"] for r in rows)
+    assert all(isinstance(r["labels"], list) for r in rows)
+    # the sample's 12 cases with a blank charge cell are kept as rows with none of the labels
+    # (those cleaning keeps: duplicates and near-duplicates go)
+    empty = [r for r in rows if not r["labels"]]
+    assert 0 < len(empty) <= 12
     several = [r["labels"] for r in rows if len(r["labels"]) > 1]
     assert 0.08 <= len(several) / len(rows) <= 0.15
     # the charge whose name holds 、 stays one label (the template's separator is ";")

@@ -77,6 +77,7 @@ def _wait_step(run_dir: Path, proc, at_least: int) -> None:
     raise AssertionError("no step event in time")
 
 
+@pytest.mark.slow
 def test_two_resumes_at_once_start_one_worker_and_the_resumed_run_reads_running(project):
     job = ops.build_job(project, "builtin:tiny", max_steps=400, batch_size=8, max_length=96, learning_rate=3e-3,
                         eval_steps=400, save_steps=2, logging_steps=2, device="cpu", warmup_ratio=0.0)

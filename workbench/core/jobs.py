@@ -47,6 +47,9 @@ class JobSpec(BaseModel):
     lora_alpha: float = Field(16, gt=0)
     lora_dropout: float = Field(0.05, ge=0, lt=1)
     lora_target_modules: list[str] | None = None
+    # LoRA on a large vocabulary trains over the project's own tokens (engine/vocab_cut.py);
+    # "full" keeps every row of the output layer in the loss
+    vocabulary: Literal["project", "full"] = "project"
 
     logging_steps: int = Field(5, ge=1)
     eval_rows: int | None = Field(None, ge=1)  # validation rows each evaluation reads; None: all
@@ -56,6 +59,11 @@ class JobSpec(BaseModel):
     seed: int = 42
     device: str = "auto"  # auto | cpu | gpu | gpu:N | <custom device type>[:N]
     precision: Literal["auto", "fp32", "bf16", "fp16"] = "auto"
+
+    # the time budget that bounds the run (the worker ends it at the budget, core/timing.py) and
+    # the recommendation's estimate of its time, both in seconds; None: no bound, no estimate
+    time_budget_s: float | None = Field(None, gt=0)
+    estimate_s: float | None = Field(None, ge=0)
 
     resume_from: str | None = None  # a checkpoint folder of this run or another one
     parent_run: str | None = None  # the run this one resumes, for the curves

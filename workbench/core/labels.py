@@ -23,6 +23,7 @@ from .errors import DataError
 
 LabelSource = Literal["template", "data", "list"]
 SEVERAL_LABELS = ("drop", "first")
+NO_LABEL_ROWS = ("keep", "drop")
 # with more than this share of rows outside the template's labels, the template's set
 # is plainly not the data's: stop and say so rather than drop most of the data
 MISMATCH_SHARE = 0.5
@@ -42,6 +43,9 @@ class LabelChoice(BaseModel):
     several: Literal["drop", "first"] = "drop"  # rows whose label cell lists several labels
     multi_label: bool = False  # a row's label cell is a set of labels (see multilabel.py)
     separator: str | None = None  # multi-label text cells: the separator (None: the default set)
+    # multi-label rows whose label cell is empty: kept as rows with none of the labels (a real
+    # answer in such data: most sentences of a case name no article), or dropped and counted
+    no_label: Literal["keep", "drop"] = "keep"
 
 
 def template_choice(template) -> LabelChoice:
@@ -99,6 +103,18 @@ def parse_code_map(items: Iterable[str]) -> dict[str, str]:
     return out
 
 
+def parse_label_pairs(items: Iterable[str], flag: str) -> dict[str, str]:
+    """``LABEL=OTHER`` items, one pair per item (a label may hold commas), into {label: other};
+    the first ``=`` separates them. ``--rename-label`` and ``--merge-label``."""
+    out: dict[str, str] = {}
+    for item in items:
+        label, sep, other = item.partition("=")
+        if not sep or not label.strip() or not other.strip():
+            raise DataError(f"{flag} '{item}' is not of the form LABEL=NAME, e.g. {flag} 肝病科=肝胆科.")
+        out[label.strip()] = other.strip()
+    return out
+
+
 def _display(value: str) -> str:
     return unicodedata.normalize("NFKC", value).strip()
 
@@ -122,13 +138,16 @@ class LabelTable:
 
     def __init__(self, counts: Mapping[str, int], base_labels: Sequence[str],
                  base_aliases: Mapping[str, Sequence[str]] | None = None, choice: LabelChoice | None = None,
-                 *, blank: int = 0, several: int = 0):
+                 *, blank: int = 0, several: int = 0, labelled: int | None = None):
         self.counts = {str(k): int(v) for k, v in counts.items() if int(v) > 0}
         self.base_labels = list(base_labels)
         self.base_aliases = {k: list(v) for k, v in (base_aliases or {}).items()}
         self.choice = choice.model_copy(deep=True) if choice is not None else LabelChoice()
         self.blank = blank  # rows with an empty label
         self.several = several  # rows whose cell held several labels (dropped or cut to the first)
+        # several labels per row: the rows with at least one (a value counts once per row, so
+        # the counts add up to more than the rows); None: one label a row, the counts' sum
+        self.labelled = labelled
         self._resolve()
 
     @classmethod
@@ -214,6 +233,11 @@ class LabelTable:
     def rows(self) -> int:
         """Rows with a non-empty label."""
         return sum(self.counts.values())
+
+    @property
+    def labelled_rows(self) -> int:
+        """Rows with a non-empty label cell (with several labels per row, not their labels)."""
+        return self.rows if self.labelled is None else self.labelled
 
     @property
     def unknown_rows(self) -> int:
@@ -308,6 +332,13 @@ class LabelTable:
         if action not in SEVERAL_LABELS:
             raise DataError(f"'{action}' is not one of {', '.join(SEVERAL_LABELS)}.")
         return self._update(several=action)
+
+    def set_no_label(self, action: str) -> "LabelTable":
+        """Multi-label rows with an empty label cell: "keep" them as rows with no label, or "drop"
+        them (counted). The CLI's ``--no-label-rows``."""
+        if action not in NO_LABEL_ROWS:
+            raise DataError(f"'{action}' is not one of {', '.join(NO_LABEL_ROWS)}.")
+        return self._update(no_label=action)
 
     def set_multi_label(self, on: bool) -> "LabelTable":
         """Each row a set of labels (list cells, or labels separated in one cell), or one label."""

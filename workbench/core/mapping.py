@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from .errors import DataError
@@ -31,6 +33,46 @@ class MappingProblem:
     args: tuple = ()
 
 
+# A role may read several columns joined (the text as title + question): "title+ask".
+JOIN = "+"
+JOINED_BY = "\n"  # between the joined columns' texts
+NOT_JOINED = ("label",)  # roles whose cells are one value each
+
+
+def mapped_columns(value: str | None, columns: Sequence[str]) -> list[str] | None:
+    """The columns of the file a mapping value names: one column, or several joined by
+    ``+`` (a column whose own name has a ``+`` is taken whole); None if the file lacks one."""
+    if not value:
+        return None
+    columns = [str(c) for c in columns]
+    if value in columns:
+        return [value]
+    parts = [p.strip() for p in value.split(JOIN)]
+    if len(parts) > 1 and all(parts) and all(p in columns for p in parts):
+        return parts
+    return None
+
+
+def join_columns(columns: Sequence[str]) -> str:
+    """The mapping value for ``columns`` read together (see :func:`mapped_columns`)."""
+    return JOIN.join(columns)
+
+
+def mapped_values(df: pd.DataFrame, value: str) -> pd.Series:
+    """A role's cells: the column's, or the joined columns' non-blank texts, one per line."""
+    cols = mapped_columns(value, list(df.columns))
+    if cols is None:
+        raise DataError(f"The file has no column '{value}'; its columns are {', '.join(map(str, df.columns))}.")
+    if len(cols) == 1:
+        return df[cols[0]].astype("string")
+    out = df[cols[0]].astype("string").fillna("").to_numpy(dtype=object)
+    for col in cols[1:]:
+        part = df[col].astype("string").fillna("").to_numpy(dtype=object)
+        both = (out != "") & (part != "")
+        out = np.where(both, out + JOINED_BY + part, out + part)
+    return pd.Series(out, index=df.index, dtype="string")
+
+
 def _norm(name: str) -> str:
     return re.sub(r"\s+", "", str(name)).lower()
 
@@ -42,6 +84,11 @@ def suggest_mapping(template: TemplateSpec, columns: list[str]) -> dict[str, str
     out: dict[str, str | None] = {}
     for role in template.roles:
         choice = None
+        joined = mapped_columns(template.columns.get(role), columns)
+        if joined and len(joined) > 1 and not taken & set(joined):  # the template reads two columns joined
+            out[role] = join_columns(joined)
+            taken.update(joined)
+            continue
         candidates = [template.columns.get(role, role), role, *ROLE_SYNONYMS.get(role, ())]
         for cand in candidates:
             col = normed.get(_norm(cand))
@@ -84,23 +131,27 @@ def check_mapping(template: TemplateSpec, columns: list[str], mapping: dict[str,
         if role not in roles:
             problems.append(MappingProblem(role, f"'{role}' is not a role of template {template.id}; roles are: "
                                                  f"{', '.join(roles)}.", code="unknown_role"))
-        elif col is not None and col not in columns:
+        elif col is not None and mapped_columns(col, columns) is None:
             problems.append(MappingProblem(
                 role, f"Role '{role}' is mapped to column '{col}', which is not in the file. Columns are: "
                 f"{', '.join(map(str, columns))}.", code="column_missing", args=(col,)))
+        elif col is not None and role in NOT_JOINED and col not in columns:
+            problems.append(MappingProblem(
+                role, f"Role '{role}' takes one column, not several joined ('{col}'); map one of them.",
+                code="not_joined", args=(col,)))
     for role, required in roles.items():
         if required and not mapping.get(role):
             problems.append(MappingProblem(
                 role, f"Role '{role}' is required by template {template.id} but no column is mapped to it. "
                 f"Map one with {role}=<column>; columns are: {', '.join(map(str, columns))}.", code="required"))
     used: dict[str, str] = {}
-    for role, col in mapping.items():
-        if col is None:
-            continue
-        if col in used:
-            problems.append(MappingProblem(role, f"Column '{col}' is mapped to both '{used[col]}' and '{role}'; map each "
-                                                 "role to its own column.", code="column_twice", args=(col, used[col])))
-        used[col] = role
+    for role, value in mapping.items():
+        for col in mapped_columns(value, columns) or ([value] if value else []):
+            if col in used and used[col] != role:
+                problems.append(MappingProblem(role, f"Column '{col}' is mapped to both '{used[col]}' and '{role}'; map "
+                                                     "each role to its own column.", code="column_twice",
+                                               args=(col, used[col])))
+            used[col] = role
     return problems
 
 
@@ -112,7 +163,7 @@ def apply_mapping(df: pd.DataFrame, template: TemplateSpec, mapping: dict[str, s
     out = pd.DataFrame(index=df.index)
     for role in template.roles:
         col = mapping.get(role)
-        out[role] = df[col].astype("string") if col else pd.Series("", index=df.index, dtype="string")
+        out[role] = mapped_values(df, col) if col else pd.Series("", index=df.index, dtype="string")
     return out
 
 

@@ -38,6 +38,8 @@ class Cleaned:
     several_action: str = "drop"
     label_sets: int = 0  # multi-label: distinct label sets among the kept rows
     problems: list[MappingProblem] = field(default_factory=list)
+    no_label: int = 0  # multi-label: rows whose label cell was empty (kept or dropped)
+    no_label_action: str = "keep"
 
     @property
     def errors(self) -> list[MappingProblem]:
@@ -56,6 +58,7 @@ class Cleaned:
             "several_labels": {"rows": self.several_labels, "action": self.several_action},
             "multi_label": self.task.multi_label,
             "label_sets": self.label_sets,
+            "no_label": {"rows": self.no_label, "action": self.no_label_action},
         }
 
 
@@ -124,6 +127,23 @@ def _with_label_step(recipe: Recipe, params: dict[str, Any]) -> Recipe:
     return Recipe(version=recipe.version, steps=steps)
 
 
+def _label_steps_first(mapped: pd.DataFrame, recipe: Recipe) -> tuple[pd.DataFrame, dict[int, StepReport]]:
+    """The label's own clean-up (quotes removed) runs before the label set is read from the
+    data, wherever it stands in the recipe; its reports, by the step's identity, for the run."""
+    from .cleaning.label_quotes import OP
+    from .cleaning.steps import run_step
+
+    done: dict[int, StepReport] = {}
+    for i, step in enumerate(recipe.steps, 1):
+        if step.op == OP and step.enabled and step.params.get("column", "label") in mapped.columns:
+            mapped, done[id(step)] = run_step(mapped, step, index=i)
+    return mapped, done
+
+
+def _positions(run: Recipe, done: dict[int, StepReport]) -> dict[int, StepReport]:
+    return {i: done[id(s)] for i, s in enumerate(run.steps) if id(s) in done}
+
+
 def label_table(mapped: pd.DataFrame, base: TaskSpec, choice: LabelChoice | None, *, several: int = 0) -> LabelTable:
     return LabelTable.from_column(mapped["label"], base.labels, base.label_aliases, choice, several=several)
 
@@ -156,9 +176,10 @@ def clean_for_task(
         task = base.model_copy(update={"columns": columns})
         return Cleaned(cleaned, reports, task, recipe, None, problems=check_prepared(task, cleaned))
 
+    mapped, done = _label_steps_first(mapped, recipe)
     table = label_table(mapped, base, choice, several=several)
     run = _with_label_step(recipe, table.step_params())
-    cleaned, reports = run.apply(mapped, progress=progress, cancelled=cancelled)
+    cleaned, reports = run.apply(mapped, progress=progress, cancelled=cancelled, done=_positions(run, done))
 
     labels = cleaned["label"].astype("string")
     excluded = {lab: int((labels == lab).sum()) for lab in table.excluded}
@@ -193,17 +214,24 @@ def _clean_multi_label(mapped: pd.DataFrame, base: TaskSpec, mapping: dict[str, 
     from . import multilabel as ML
 
     columns = {r: c for r, c in mapping.items() if c}
+    mapped, done = _label_steps_first(mapped, recipe)
     raw = [ML.split_cell(c, choice.separator) for c in mapped["label"].tolist()]
     counts, blank = ML.value_counts(raw)
-    table = LabelTable(counts, base.labels, base.label_aliases, choice, blank=blank)
+    table = LabelTable(counts, base.labels, base.label_aliases, choice, blank=blank, labelled=len(raw) - blank)
     mapped = mapped.copy()
     mapped["label"] = pd.Series([ML.encode([s])[0] if s else "" for s in raw], index=mapped.index, dtype="string")
-    # the label step names one label per cell; here the labels are named per item below
-    run = Recipe(version=recipe.version, steps=[s for s in recipe.steps if not (
-        s.op == "normalize_labels" and s.params.get("column", "label") == "label")])
-    cleaned, reports = run.apply(mapped, progress=progress, cancelled=cancelled)
+    keep_blank = choice.no_label == "keep"
+    # the label step names one label per cell; here the labels are named per item below. Kept,
+    # a row with no label is a row like any other: no step drops it for its empty label cell
+    run = Recipe(version=recipe.version, steps=[
+        _without_label_column(s) if keep_blank else s for s in recipe.steps
+        if not (s.op == "normalize_labels" and s.params.get("column", "label") == "label")])
+    run = Recipe(version=run.version, steps=[s for s in run.steps if s is not None])
+    cleaned, reports = run.apply(mapped, progress=progress, cancelled=cancelled, done=_positions(run, done))
     codes = {k.strip(): v.strip() for k, v in choice.codes.items()}
-    sets, _ = ML.map_sets([ML.decode(c) for c in cleaned["label"].tolist()], table.labels, table.aliases, codes)
+    found = [ML.decode(c) for c in cleaned["label"].tolist()]
+    blank_rows = [not s for s in found]
+    sets, _ = ML.map_sets(found, table.labels, table.aliases, codes)
     excluded = {lab: n for lab, n in ML.label_rows(sets, table.excluded).items()}
     sets = [[lab for lab in s if lab not in table.excluded] for s in sets]
     min_rows = choice.min_rows or default_min_rows(ratios)
@@ -211,12 +239,16 @@ def _clean_multi_label(mapped: pd.DataFrame, base: TaskSpec, mapping: dict[str, 
     too_few = {lab: n for lab, n in rows.items() if n < min_rows}
     dropped = {lab: n for lab, n in too_few.items() if n > 0}
     sets = [[lab for lab in s if lab not in too_few] for s in sets]
-    keep = [bool(s) for s in sets]
+    # a row that had labels and lost them all (excluded, too few rows, unknown) is dropped; a row
+    # that never had one is kept as "no label" when the choice says so
+    keep = [bool(s) or (keep_blank and b) for s, b in zip(sets, blank_rows)]
     cleaned = cleaned[keep].copy()
     sets = [s for s, k in zip(sets, keep) if k]
     cleaned["label"] = pd.Series(ML.encode(sets), index=cleaned.index, dtype="string")
+    no_label = sum(blank_rows) if keep_blank else blank
     kept = [lab for lab in table.kept if lab not in too_few]
-    task = base.with_labels(kept, table.aliases).model_copy(update={"columns": columns, "multi_label": True})
+    task = base.with_labels(kept, table.aliases).model_copy(update={
+        "columns": columns, "multi_label": True, "no_label_rows": any(not s for s in sets)})
     problems: list[MappingProblem] = []
     if table.mismatch:
         problems.append(MappingProblem("label", table.mismatch_message(), code="labels_mismatch",
@@ -231,4 +263,13 @@ def _clean_multi_label(mapped: pd.DataFrame, base: TaskSpec, mapping: dict[str, 
             "or check the label column and separator."), code="few_classes", args=(kept,)))
     several = sum(len(s) > 1 for s in sets)
     return Cleaned(cleaned, reports, task, run, table, excluded, dropped, several, "keep",
-                   len({tuple(s) for s in sets}), problems)
+                   len({tuple(s) for s in sets}), problems, no_label, choice.no_label)
+
+
+def _without_label_column(step: Step) -> Step | None:
+    """A drop-empty step that no longer looks at the label column (None: it looked at nothing else)."""
+    cols = step.params.get("columns")
+    if step.op != "drop_empty" or not cols or "label" not in cols:
+        return step
+    rest = [c for c in cols if c != "label"]
+    return Step(op=step.op, enabled=step.enabled, params={**step.params, "columns": rest}) if rest else None

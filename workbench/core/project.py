@@ -33,10 +33,12 @@ class SourceInfo(BaseModel):
     format: str
     encoding: str | None = None
     sheet: str | None = None
+    header: bool | None = None  # CSV/Excel: whether the first row was read as the column names
     sha256: str
     rows: int
     columns: list[str]
     list_columns: list[str] = Field(default_factory=list)  # columns whose cells are JSON lists
+    group_column: str | None = None  # the document each row is from: a document stays in one split
 
 
 class SplitSettings(BaseModel):
@@ -202,6 +204,27 @@ def write_prepared(
     return project
 
 
+def _unmapped_hint(template: TemplateSpec, df, mapping: dict, list_columns) -> None:
+    """Required roles no column name matched: say which columns the cells point to, as flags."""
+    from .column_guess import guess_missing
+
+    missing = [r for r, required in template.roles.items() if required and not mapping.get(r)]
+    if not missing:
+        return
+    guesses = guess_missing(df, missing, mapping, list_columns)
+    columns = ", ".join(map(str, df.columns))
+    if not guesses:
+        raise DataError(f"No column is mapped to {', '.join(missing)} (required by template {template.id}), and "
+                        f"no column's name or content says which holds it. Columns are: {columns}. "
+                        "Map them with --mapping role=column.")
+    flags = " ".join(f"{g.role}={g.column}" for g in guesses)
+    unknown = [r for r in missing if r not in {g.role for g in guesses}]
+    rest = f" Nothing tells which holds {', '.join(unknown)}." if unknown else ""
+    raise DataError(f"No column's name says which holds {', '.join(missing)} (required by template "
+                    f"{template.id}). From the contents: {'; '.join(g.message for g in guesses)}.{rest} "
+                    f"If that is right, prepare with --mapping {flags} (columns are: {columns}).")
+
+
 def prepare(
     template: TemplateSpec,
     input_path: str | os.PathLike,
@@ -211,11 +234,15 @@ def prepare(
     mapping: dict[str, str] | None = None,
     split: SplitSettings | None = None,
     sheet: str | None = None,
+    header: bool | None = None,
     labels: LabelChoice | None = None,
     prompt: PromptFormat | None = None,
     progress: Callable[[str, float], None] | None = None,
 ) -> tuple[Project, dict[str, Any]]:
     """Import, map, clean and split ``input_path`` into ``project_dir``.
+
+    ``header``: whether the first row of a CSV or Excel file names the columns (None: as
+    this project last read the same file, else told from the file).
 
     ``labels`` decides the label set (see :mod:`.labels`); ``prompt`` replaces the template's.
     Both default to what an existing project in ``project_dir`` was prepared with, else the
@@ -224,7 +251,7 @@ def prepare(
     """
     from .cleaning import Recipe
     from .dataio import read_table
-    from .mapping import suggest_mapping
+    from .mapping import mapped_columns, suggest_mapping
     from .preparing import clean_for_task
 
     report = progress or (lambda stage, frac: None)
@@ -239,14 +266,19 @@ def prepare(
     elif root.exists() and any(p.name not in ("runs", "exports", "data") for p in root.iterdir()):
         raise ProjectError(f"{root} exists and is not empty. Choose an empty or new folder for the project.")
 
+    if header is None and old is not None and old.source is not None \
+            and Path(old.source.path) == Path(input_path).resolve():
+        header = old.source.header
     report("import", 0.0)
-    df, info = read_table(input_path, sheet=sheet)
+    df, info = read_table(input_path, sheet=sheet, header=header)
     report("import", 1.0)
 
     suggested = suggest_mapping(template, list(df.columns))
     # a re-prepare keeps the project's mapping where its columns are still in the file
-    kept = {r: c for r, c in (old.mapping if old else {}).items() if c is None or c in df.columns}
+    columns = [str(c) for c in df.columns]
+    kept = {r: c for r, c in (old.mapping if old else {}).items() if c is None or mapped_columns(c, columns)}
     final_mapping = {**suggested, **kept, **(mapping or {})}
+    _unmapped_hint(template, df, final_mapping, info.list_columns)
 
     if recipe is None:
         recipe_obj = Recipe.from_template(template)
@@ -256,6 +288,11 @@ def prepare(
         recipe_obj = Recipe.load(recipe)
     else:
         recipe_obj = Recipe.model_validate(recipe)
+    label_col = final_mapping.get("label")
+    if recipe is None and label_col and label_col in columns:  # the template's steps, on a new file
+        from .cleaning.label_quotes import propose_unquote
+
+        recipe_obj = propose_unquote(recipe_obj, df[label_col]) or recipe_obj
     base = TaskSpec.from_template(template)
     if prompt is None and old is not None and old.task is not None:
         prompt = old.task.prompt
@@ -280,15 +317,16 @@ def prepare(
     from .split import split_frame
 
     stratify = "label" if template.task is Task.classification else None
+    groups = df.loc[cleaned.index, info.group_column] if info.group_column in df.columns else None
     if spec.multi_label:
         from . import multilabel as ML
 
         sets = [ML.decode(c) for c in cleaned["label"].tolist()]
         strat = cleaned.assign(_stratum=ML.stratum(sets))
         splits = {k: v.drop(columns="_stratum") for k, v in
-                  split_frame(strat, settings.ratios, settings.seed, "_stratum").items()}
+                  split_frame(strat, settings.ratios, settings.seed, "_stratum", groups).items()}
     else:
-        splits = split_frame(cleaned, settings.ratios, settings.seed, stratify)
+        splits = split_frame(cleaned, settings.ratios, settings.seed, stratify, groups)
 
     stats: dict[str, Any] = {
         "rows_imported": int(len(df)),
@@ -296,11 +334,16 @@ def prepare(
         "rows_clean": int(len(cleaned)),
         "splits": {k: int(len(v)) for k, v in splits.items()},
     }
+    if groups is not None:  # each document in one split: how many in each
+        stats["split_groups"] = {"column": info.group_column, **{
+            k: int(groups.loc[v.index].nunique()) for k, v in splits.items()}}
     if spec.multi_label:
         from . import multilabel as ML
 
-        stats["labels"] = ML.label_rows([ML.decode(c) for c in cleaned["label"].tolist()], spec.labels)
+        sets = [ML.decode(c) for c in cleaned["label"].tolist()]
+        stats["labels"] = ML.label_rows(sets, spec.labels)
         stats["label_sets"] = result.label_sets
+        stats["no_label_rows"] = sum(not x for x in sets)
     elif template.task is Task.classification:
         counts = cleaned["label"].value_counts()
         stats["labels"] = {lab: int(counts.get(lab, 0)) for lab in spec.labels}
@@ -315,8 +358,9 @@ def prepare(
 
     source = SourceInfo(
         path=str(Path(input_path).resolve()), format=info.format, encoding=info.encoding, sheet=info.sheet,
+        header=info.header,
         sha256=file_sha256(input_path), rows=int(len(df)), columns=[str(c) for c in df.columns],
-        list_columns=list(info.list_columns))
+        list_columns=list(info.list_columns), group_column=info.group_column)
     config = ProjectConfig(
         name=old.name if old else root.resolve().name,
         template=template.id,

@@ -49,10 +49,18 @@ CLASSIFIER_LR = {"builtin:tiny": 2e-2, "builtin:small": 1e-2}
 # two at least (runs then end where estimated; fewer steps left the network half learnt).
 CLASSIFIER_MAX_EPOCHS = 8
 CLASSIFIER_STEPS = 250
-# The linear part's logistic regression, measured on 2 cores: one multinomial fit 5-23 s for
-# 28k-78k rows x labels; a multi-label set's one yes/no fit per label 7 s for 85k-94k.
-LINEAR_FIT_S_PER_ROW_LABEL = 1.1e-4
+# The linear part's logistic regression, in CPU seconds per training row and label: one
+# multinomial fit took 1.9e-4 (26.6 s for 1,141 rows x 120 case types of a public legal set) and
+# 2.0e-4 (652 x 8, a sample), bench/linear_fit_bench.py on a shared machine; earlier runs on an
+# idle one took 5-23 s for 28k-78k rows x labels. A multi-label set's one yes/no fit per label
+# took 7 s for 85k-94k.
+LINEAR_FIT_S_PER_ROW_LABEL = 1.9e-4
 LINEAR_FIT_S_PER_ROW_LABEL_MULTI = 8e-5
+# The baseline the evaluation compares with is fitted on the worker's other thread while the
+# network trains (engine/baseline.py: 300,000 n-grams, the same multinomial fit): 4.1e-4 CPU
+# seconds per row and label in the same bench, twice the linear part. A run whose steps end
+# sooner waits for it (within its time budget), so it counts where it is the longer of the two.
+BASELINE_FIT_S_PER_ROW_LABEL = 4.1e-4
 # The worker's peak memory, measured on eleven runs of five real sets on 2 CPU cores (1.1-2.1
 # GB): the runtime (Python, Paddle, PaddleFormers, scikit-learn: about 780 MB), the network's
 # weights with their gradients and Adam moments (16 bytes a parameter) and activations, and
@@ -84,6 +92,8 @@ class Recommendation:
     # a share of one epoch when the time budget allows no more, and what one epoch would take
     data_share: float | None = None
     epoch_seconds: float | None = None
+    # of est_seconds, what does not grow with the steps (the built-in classifier's linear fit)
+    fixed_seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -127,12 +137,30 @@ def _decoder_shape(cfg: dict) -> tuple[int, int, int, int, int, int, int]:
     return h, n, v, inter, heads, kv, head_dim
 
 
-def decoder_flops_per_token(cfg: dict, method: str, answer_share: float) -> float:
+# LoRA on a tied vocabulary of at least VOCAB_CUT_MIN rows trains over the project's own tokens
+# plus the first VOCAB_CUT_RESERVE (engine/vocab_cut.py); 5,786 Chinese medical Q&A rows kept
+# 15,270 of Gemma 3's 262,144 (10,416 after 100 rows), so a cut vocabulary counts as this many
+VOCAB_CUT_MIN = 32768
+VOCAB_CUT_RESERVE = 8192
+VOCAB_CUT_ESTIMATE = 16384
+
+
+def vocabulary_cut(cfg: dict, method: str, task: str = "instruction", vocabulary: str = "project") -> bool:
+    """Whether a run of this decoder trains over a cut vocabulary (the engine decides the same
+    from the loaded model: tied output layer, LoRA, a generation task)."""
+    tied = bool(cfg.get("tie_word_embeddings", cfg.get("model_type") in ("gemma3_text", "gemma3")))
+    return (method == "lora" and task != "classification" and vocabulary == "project" and tied
+            and int(cfg.get("vocab_size", 0)) >= VOCAB_CUT_MIN)
+
+
+def decoder_flops_per_token(cfg: dict, method: str, answer_share: float, vocab: int | None = None) -> float:
     """Floating-point operations a training step spends on one token of a decoder: the
-    projections and the MLP at every position, the output layer only at answer positions
-    (``answer_share`` of the tokens: engine/lm_training.py), a backward pass that costs one
-    forward for LoRA (input gradients only) and two for full fine-tuning."""
+    projections and the MLP at every position, the output layer (``vocab`` rows, default the
+    config's) only at answer positions (``answer_share`` of the tokens: engine/lm_training.py),
+    a backward pass that costs one forward for LoRA (input gradients only) and two for full
+    fine-tuning."""
     h, n, v, inter, heads, kv, head_dim = _decoder_shape(cfg)
+    v = min(v, vocab) if vocab else v
     body = n * (2 * h * heads * head_dim + 2 * h * kv * head_dim + 3 * h * inter)
     forward = 2.0 * (body + v * h * min(max(answer_share, 0.0), 1.0))
     return forward * (2.0 if method == "lora" else 3.0)
@@ -141,21 +169,28 @@ def decoder_flops_per_token(cfg: dict, method: str, answer_share: float) -> floa
 MEMORY_SHARE = 0.6
 DECODER_RUNTIME_MB = 800  # Python, Paddle and PaddleFormers before the model loads
 # what the saved activations come to against the count below, measured: a Gemma 3 270M LoRA
-# run at batch 8 x 448 peaked at 9.5 GB where the count alone gives 7.3
-DECODER_ACTIVATION_FACTOR = 1.3
+# step at 8 x 256 tokens (every row full, half of each answered) with the cut vocabulary peaked
+# at 7.6 GB where the count without this factor gives 4.9 (Paddle keeps more per op than the
+# count: fp32 copies around the norms, rope, LoRA's dropout of each projection's input)
+DECODER_ACTIVATION_FACTOR = 1.9
+# the fused head and loss keeps each answer token's probabilities over the output layer for the
+# backward pass: without the cut vocabulary that was 1.7 GB more at the same batch
+MEMORY_ANSWER_SHARE = 0.5
 
 
-def decoder_memory_mb(cfg: dict, batch: int, max_length: int, method: str) -> float:
+def decoder_memory_mb(cfg: dict, batch: int, max_length: int, method: str, vocab: int | None = None) -> float:
     """Peak memory of training a decoder on a CPU in fp32: the runtime, the weights (with
-    gradients and Adam moments of what trains), and the activations autograd keeps for the
-    backward pass: per token and layer the norms and residuals, q/k/v and the attention
-    output, the MLP's four intermediate rows, and the attention scores over the sequence."""
+    gradients and Adam moments of what trains), the activations autograd keeps for the
+    backward pass (per token and layer the norms and residuals, q/k/v and the attention
+    output, the MLP's four intermediate rows, and the attention scores over the sequence) and
+    the output layer's probabilities at answer tokens (``vocab`` rows: a cut vocabulary's)."""
     h, n, v, inter, heads, kv, head_dim = _decoder_shape(cfg)
     params = n * (2 * h * heads * head_dim + 2 * h * kv * head_dim + 3 * h * inter) + v * h
     trainable = params * (0.005 if method == "lora" else 1.0)
     per_token = n * (8 * h + 2 * (heads + 2 * kv) * head_dim + 5 * inter + 3 * heads * max_length)
     activations = batch * max_length * per_token * 4 * DECODER_ACTIVATION_FACTOR
-    return (DECODER_RUNTIME_MB * 2**20 + params * 4 + trainable * 12 + activations) / 2**20
+    head = batch * max_length * MEMORY_ANSWER_SHARE * min(v, vocab or v) * 4
+    return (DECODER_RUNTIME_MB * 2**20 + params * 4 + trainable * 12 + activations + head) / 2**20
 
 
 def _machine_memory_mb() -> float:
@@ -225,13 +260,14 @@ def recommend(
     if max_length > 512:
         batch = max(1, batch // (max_length // 512))
     cfg = None if builtin else read_model_config(base_model)
+    cut_vocab = VOCAB_CUT_ESTIMATE if cfg is not None and vocabulary_cut(cfg, method, template.task.value) else None
     memory_notes: list[str] = []
     if cfg is not None and not on_gpu:
         # a pretrained decoder's activations dominate its memory: halve the batch until the run
         # takes at most MEMORY_SHARE of this computer's memory (the time a token takes stays)
         total = machine_memory_mb if machine_memory_mb is not None else _machine_memory_mb()
         first = batch
-        while batch > 1 and decoder_memory_mb(cfg, batch, max_length, method) > MEMORY_SHARE * total:
+        while batch > 1 and decoder_memory_mb(cfg, batch, max_length, method, cut_vocab) > MEMORY_SHARE * total:
             batch //= 2
         if batch < first:
             memory_notes.append(f"Rows per step lowered to {batch} so that training fits in this computer's "
@@ -254,7 +290,7 @@ def recommend(
     avg_tokens = min(max_length, (mean_chars + prompt_chars + min(out_chars, 256) * 0.7) * AVG_TOKENS_PER_CHAR)
     if cfg is not None:
         answer_share = min(1.0, (mean_out + 1) * AVG_TOKENS_PER_CHAR / max(avg_tokens, 1.0))
-        tok_s = CPU_DECODER_FLOP_S / decoder_flops_per_token(cfg, method, answer_share)
+        tok_s = CPU_DECODER_FLOP_S / decoder_flops_per_token(cfg, method, answer_share, cut_vocab)
         # an evaluation reads its rows forward only (half of a LoRA step's work); on a CPU that is
         # dear, so the evaluations take at most DECODER_EVAL_SHARE of the budget, on 8 rows or more
         row_s = avg_tokens / (tok_s * (2.0 if method == "lora" else 3.0)) / (GPU_SPEEDUP if on_gpu else 1.0)
@@ -293,7 +329,7 @@ def recommend(
     activations_mb = batch * max_length * hidden * 34 * 4 / 2**20
     memory = weights_mb + optimizer_mb + activations_mb + 300  # + framework overhead
     if cfg is not None:
-        memory = decoder_memory_mb(cfg, batch, max_length, method)
+        memory = decoder_memory_mb(cfg, batch, max_length, method, cut_vocab)
     notes.extend(memory_notes)
     if not on_gpu and seconds > 3 * 3600:
         notes.append("This would take hours on the CPU: a GPU, a smaller model or fewer epochs help.")
@@ -307,15 +343,28 @@ def recommend(
 def classifier_seconds(base_model: str, rows: int, val_rows: int, mean_chars: float, epochs: float,
                        batch: int = CLASSIFIER_BATCH, device: str = "cpu", labels: int = 2,
                        multi_label: bool = False) -> float:
-    """Estimated training time of the built-in classifier: the network's steps and validation
-    passes, and the fit of its linear part (on the CPU wherever the network trains)."""
+    """Estimated training time of the built-in classifier: the fit of its linear part (on the CPU
+    wherever the network trains), then the network's steps and validation passes or the
+    baseline's fit beside them, whichever is longer."""
+    fit_s, baseline_s = classifier_fit_seconds(rows, labels, multi_label)
+    loop_s = _classifier_loop_seconds(base_model, rows, val_rows, mean_chars, epochs, batch, device)
+    return fit_s + max(loop_s, baseline_s)
+
+
+def classifier_fit_seconds(rows: int, labels: int, multi_label: bool = False) -> tuple[float, float]:
+    """(the linear part's fit, the baseline's fit beside the training) in seconds."""
+    per = LINEAR_FIT_S_PER_ROW_LABEL_MULTI if multi_label else LINEAR_FIT_S_PER_ROW_LABEL
+    baseline = 0.0 if multi_label else rows * max(labels, 2) * BASELINE_FIT_S_PER_ROW_LABEL
+    return rows * max(labels, 2) * per, baseline
+
+
+def _classifier_loop_seconds(base_model: str, rows: int, val_rows: int, mean_chars: float, epochs: float,
+                             batch: int, device: str) -> float:
     steps = math.ceil(rows / batch) * epochs
     step_s = CLASSIFIER_STEP_S[base_model] + batch * (mean_chars + 1) * CLASSIFIER_CHAR_S[base_model]
     evals = EVALS_PER_EPOCH * epochs
     seconds = steps * step_s + evals * val_rows * (mean_chars + 1) * CLASSIFIER_EVAL_CHAR_S
-    seconds /= (GPU_SPEEDUP / 10 if not device.startswith("cpu") else 1.0)
-    per = LINEAR_FIT_S_PER_ROW_LABEL_MULTI if multi_label else LINEAR_FIT_S_PER_ROW_LABEL
-    return seconds + rows * max(labels, 2) * per
+    return seconds / (GPU_SPEEDUP / 10 if not device.startswith("cpu") else 1.0)
 
 
 def _recommend_classifier(stats: dict[str, Any], device: str, base_model: str, budget_min: float) -> Recommendation:
@@ -332,10 +381,8 @@ def _recommend_classifier(stats: dict[str, Any], device: str, base_model: str, b
     budget_s = max(budget_min, 0.1) * 60
     n_labels = len(stats.get("labels") or {}) or 2
     multi = bool((stats.get("label_set") or {}).get("multi_label"))
-    fit_s = classifier_seconds(base_model, rows, val_rows, mean_eff, 0.0, device=device, labels=n_labels,
-                               multi_label=multi)
-    per_epoch = classifier_seconds(base_model, rows, val_rows, mean_eff, 1.0, device=device, labels=n_labels,
-                                   multi_label=multi) - fit_s
+    fit_s, _ = classifier_fit_seconds(rows, n_labels, multi)
+    per_epoch = _classifier_loop_seconds(base_model, rows, val_rows, mean_eff, 1.0, CLASSIFIER_BATCH, device)
     budget_s -= fit_s
     wanted = min(CLASSIFIER_MAX_EPOCHS, max(2, math.ceil(CLASSIFIER_STEPS / max(1, math.ceil(rows / CLASSIFIER_BATCH)))))
     epochs = float(min(wanted, math.floor(budget_s / max(per_epoch, 1e-9))))
@@ -358,4 +405,13 @@ def _recommend_classifier(stats: dict[str, Any], device: str, base_model: str, b
         method="full", total_steps=total_steps,
         est_seconds=round(classifier_seconds(base_model, rows, val_rows, mean_eff, epochs, device=device,
                                              labels=n_labels, multi_label=multi), 1),
-        est_memory_mb=round(memory, 1), notes=notes, eval_steps=eval_steps, time_budget_s=max(budget_min, 0.1) * 60)
+        est_memory_mb=round(memory, 1), notes=notes, eval_steps=eval_steps, time_budget_s=max(budget_min, 0.1) * 60,
+        fixed_seconds=round(fit_s, 1))
+
+
+def job_estimate(rec: Recommendation, rows: int, batch_size: int, epochs: float, max_steps: int = -1) -> float:
+    """The estimate of a run whose settings differ from ``rec``'s: its fixed part, and the rest
+    scaled by the rows its steps read (the length of a row is taken as the recommendation's)."""
+    steps = max_steps if max_steps and max_steps > 0 else math.ceil(max(rows, 1) / max(batch_size, 1)) * epochs
+    work, rec_work = steps * batch_size, max(rec.total_steps * rec.batch_size, 1)
+    return round(rec.fixed_seconds + max(rec.est_seconds - rec.fixed_seconds, 0.0) * work / rec_work, 1)

@@ -17,9 +17,13 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from .errors import WorkbenchError
+
+if TYPE_CHECKING:
+    from .project import Project
 
 EVENTS_FILE = "events.jsonl"
 PID_FILE = "worker.pid"
@@ -295,6 +299,31 @@ def run_status(run_dir: str | os.PathLike, events: list[dict[str, Any]]) -> str:
     return "created"
 
 
+def train_step_state(statuses: Sequence[str]) -> str:
+    """The Train step as the sidebar shows it, from the project's run statuses, oldest first:
+    "running" while one trains, else how the latest run ended ("failed" for a crash too,
+    "stopped", "done"), "todo" with no run that trained."""
+    if "running" in statuses:
+        return "running"
+    ended = [s for s in statuses if s in ("completed", "stopped", "failed", "crashed")]
+    if not ended:
+        return "todo"
+    return {"completed": "done", "stopped": "stopped"}.get(ended[-1], "failed")
+
+
+def run_to_show(listed: Sequence[str], offered: Sequence[str], current: str | None) -> str | None:
+    """The run a page's run picker selects when its list goes from ``listed`` to ``offered``
+    (run ids, oldest first): a run that has just joined a list that had runs (it has just
+    finished: the one the user wants to see), else the user's choice while it is offered,
+    else the newest; None when none is offered."""
+    if not offered:
+        return None
+    joined = [r for r in offered if r not in listed]
+    if listed and joined:
+        return joined[-1]
+    return current if current in offered else offered[-1]
+
+
 def summarize(run_dir: str | os.PathLike, events: list[dict[str, Any]] | None = None) -> RunSummary:
     run_dir = Path(run_dir)
     events = read_events(run_dir) if events is None else events
@@ -377,12 +406,28 @@ def list_checkpoints(run_dir: str | os.PathLike) -> list[Path]:
     return [p for _, p in sorted(found)]
 
 
-def list_runs(project_dir: str | os.PathLike) -> list[RunSummary]:
+def run_dirs(project_dir: str | os.PathLike) -> list[Path]:
+    """The project's run folders by name, without reading them (a job file makes a run)."""
     runs = Path(project_dir) / "runs"
     if not runs.is_dir():
         return []
     # a name starting with a dot is a run being deleted (operations.runs.delete_run)
-    return [summarize(p) for p in sorted(runs.iterdir()) if not p.name.startswith(".") and (p / JOB_FILE).is_file()]
+    return [p for p in sorted(runs.iterdir()) if not p.name.startswith(".") and (p / JOB_FILE).is_file()]
+
+
+def list_runs(project_dir: str | os.PathLike) -> list[RunSummary]:
+    return [summarize(p) for p in run_dirs(project_dir)]
+
+
+def run_dir_of(project: Project, run_id: str) -> Path:
+    """The folder of an existing run, or a :class:`WorkbenchError` naming the runs there are."""
+    run_id = (run_id or "").strip()
+    run_dir = project.runs_dir / run_id
+    if not run_id or "/" in run_id or "\\" in run_id or not (run_dir / JOB_FILE).is_file():
+        known = [s.id for s in list_runs(project.root)]
+        hint = f" Runs in this project: {', '.join(known)}." if known else " This project has no runs yet."
+        raise WorkbenchError(f"Run '{run_id}' does not exist in {project.root}.{hint}")
+    return run_dir
 
 
 def request_stop(run_dir: str | os.PathLike) -> None:

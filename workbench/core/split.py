@@ -32,8 +32,13 @@ def split_frame(
     ratios: tuple[float, float, float] = (0.8, 0.1, 0.1),
     seed: int = 42,
     stratify: str | None = None,
+    groups: pd.Series | None = None,
 ) -> dict[str, pd.DataFrame]:
     """Split into train/val/test. With ``stratify``, each class is split by the ratios.
+
+    ``groups`` (one value per row, e.g. the document a sentence is from): the rows of a group
+    stay in one split; the ratios then hold for the groups, stratified by each group's rarest
+    class (the one hardest to place, as for multi-label rows).
 
     Written here rather than with scikit-learn's train_test_split because that one fails
     on a class with a single member and splits in two only; per-class allocation keeps
@@ -41,6 +46,8 @@ def split_frame(
     """
     if abs(sum(ratios) - 1.0) > 1e-6 or min(ratios) < 0 or ratios[0] <= 0:
         raise DataError(f"Split ratios {ratios} must be non-negative, train above zero, and add up to 1.")
+    if groups is not None:
+        return _split_groups(df, ratios, seed, stratify, groups)
     if len(df) < 3:
         raise DataError(f"Only {len(df)} rows are left; at least 3 are needed to split into train, validation and test.")
     rng = np.random.default_rng(seed)
@@ -63,4 +70,26 @@ def split_frame(
     for name, chunks in parts.items():
         pos = rng.permutation(np.concatenate(chunks)) if chunks else np.array([], dtype=int)
         out[name] = df.iloc[pos]
+    return out
+
+
+def _split_groups(df: pd.DataFrame, ratios, seed: int, stratify: str | None, groups: pd.Series
+                  ) -> dict[str, pd.DataFrame]:
+    codes, uniques = pd.factorize(pd.Series(groups).astype(str).to_numpy(), sort=False)
+    if len(uniques) < 3:
+        raise DataError(f"The rows come from only {len(uniques)} document(s); at least 3 are needed to keep each "
+                        "document in one of train, validation and test.")
+    if stratify is None:
+        table = pd.DataFrame(index=range(len(uniques)))
+    else:
+        rows = pd.DataFrame({"group": codes, "stratum": df[stratify].astype(str).to_numpy()})
+        rows["rows"] = rows["stratum"].map(rows["stratum"].value_counts())
+        rarest = rows.sort_values(["rows", "stratum"], kind="stable").drop_duplicates("group").set_index("group")
+        table = pd.DataFrame({"stratum": rarest["stratum"].sort_index().to_numpy()})
+    parts = split_frame(table, ratios, seed, None if stratify is None else "stratum")
+    rng = np.random.default_rng(seed + 1)
+    out = {}
+    for name, part in parts.items():
+        pos = np.flatnonzero(np.isin(codes, part.index.to_numpy()))
+        out[name] = df.iloc[rng.permutation(pos)]
     return out

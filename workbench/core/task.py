@@ -39,6 +39,8 @@ class TaskSpec(BaseModel):
     # role -> the user's column name
     columns: dict[str, str] = Field(default_factory=dict)
     multi_label: bool = False  # each row a set of labels (prepared rows carry "labels", a list)
+    # multi-label: some prepared rows have no label, so an empty label set is a valid answer
+    no_label_rows: bool = False
 
     @model_validator(mode="after")
     def _consistent(self) -> "TaskSpec":

@@ -20,6 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from .errors import TemplateError
 
 SPEC_FILE = "template.yaml"
+# libyaml's parser where PyYAML has it (its wheels do): the same documents, about ten times
+# faster than the pure-Python one; the catalogue is read at every start of the window
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 # Roles each task needs; the optional ones may be left unmapped.
 TASK_ROLES: dict[str, dict[str, bool]] = {
@@ -248,7 +251,7 @@ def load_template(folder: str | os.PathLike) -> TemplateSpec:
     if not path.is_file():
         raise TemplateError(f"Template folder {folder} has no {SPEC_FILE}. Add one or remove the folder.")
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=YAML_LOADER)
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise TemplateError(f"Template file {path} is not valid YAML: {exc}. Fix the file and try again.") from None
     if not isinstance(raw, dict):

@@ -150,8 +150,7 @@ def resolve_trained_run(project: Project | str | os.PathLike, run_id: str, check
     """
     if checkpoint not in CHECKPOINT_CHOICES:
         raise WorkbenchError(f"Checkpoint '{checkpoint}' is not a choice; use 'best' or 'last'.")
-    from .operations.runs import run_dir_of
-    from .runs import worker_pid
+    from .runs import run_dir_of, worker_pid
 
     if not isinstance(project, Project):
         project = Project.open(project)

@@ -8,6 +8,7 @@ Every step is a pure function of a DataFrame returning a new frame and a
 operations with their titles and parameter schemas.
 """
 
+from . import label_quotes  # noqa: F401  (registers its step)
 from .inputs import input_normalization, normalize_record
 from .pii import DEFAULT_TOKENS as PII_DEFAULT_TOKENS
 from .pii import KINDS as PII_KINDS

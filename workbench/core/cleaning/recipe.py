@@ -41,8 +41,12 @@ class Recipe(BaseModel):
         df: pd.DataFrame,
         progress: Callable[[int, int], None] | None = None,
         cancelled: Callable[[], bool] | None = None,
+        done: dict[int, StepReport] | None = None,
     ) -> tuple[pd.DataFrame, list[StepReport]]:
         """Run the steps in order on ``df`` (which is not modified).
+
+        ``done``: steps (by position, from 0) already applied to ``df``, with their reports;
+        they are not run again (see core.preparing: label steps that run first).
 
         Returns the cleaned frame (original index labels kept) and one report per step,
         disabled steps included (``skipped=True``), so reports line up with ``steps``.
@@ -60,8 +64,11 @@ class Recipe(BaseModel):
         for i, step in enumerate(self.steps, 1):
             if cancelled is not None and cancelled():
                 raise Cancelled(f"Cleaning was cancelled before step {i} of {total} ({step.op}).")
-            out, report = run_step(out, step, index=i)
-            reports.append(report)
+            if done and i - 1 in done:
+                reports.append(done[i - 1])
+            else:
+                out, report = run_step(out, step, index=i)
+                reports.append(report)
             if progress:
                 progress(i, total)
         return out, reports

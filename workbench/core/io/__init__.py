@@ -29,6 +29,7 @@ from .base import (
     Progress,
     _finish_columns,
     _Reporter,
+    coded_notes,
 )
 from .delimited import _read_delimited
 from .excel import _read_excel
@@ -40,14 +41,18 @@ from .tfrecord import _read_tfrecord
 __all__ = ["FileInfo", "SUPPORTED_SUFFIXES", "inspect_file", "profile_columns", "read_table"]
 
 
-def inspect_file(path: str | os.PathLike, sheet: str | None = None, preview_rows: int = 5) -> FileInfo:
+def inspect_file(path: str | os.PathLike, sheet: str | None = None, preview_rows: int = 5,
+                 header: bool | None = None) -> FileInfo:
     """Describe a file: format, encoding, sheets, columns, exact row count and a preview.
 
     The whole file is read, so the row count is exact and every problem is found now
     rather than later.
     """
-    df, info = _read(path, sheet, None, preview_rows)
+    from ..column_guess import guess_columns
+
+    df, info = _read(path, sheet, None, preview_rows, header)
     info.kinds, info.values = profile_columns(df, info.list_columns)
+    info.guesses = {g.role: g.message for g in guess_columns(df, ("text", "label"), list_columns=info.list_columns)}
     return info
 
 
@@ -55,16 +60,19 @@ def read_table(
     path: str | os.PathLike,
     sheet: str | None = None,
     progress: Progress | None = None,
+    header: bool | None = None,
 ) -> tuple[pd.DataFrame, FileInfo]:
     """Read a file into a DataFrame of text columns (missing cells are "").
 
     ``progress`` (optional) is called with a fraction between 0 and 1 as the file is read,
-    from the calling thread; it ends with 1.0.
+    from the calling thread; it ends with 1.0. ``header``: whether the first row of a CSV,
+    TSV, TXT or Excel file names the columns (None: tell from the file, see ``io.header``);
+    without one the columns are col1 … colN. Other formats name their fields themselves.
     """
-    return _read(path, sheet, progress, 5)
+    return _read(path, sheet, progress, 5, header)
 
 
-def _read(path, sheet, progress, preview_rows) -> tuple[pd.DataFrame, FileInfo]:
+def _read(path, sheet, progress, preview_rows, header=None) -> tuple[pd.DataFrame, FileInfo]:
     p = Path(path)
     name = p.name
     if not p.exists():
@@ -89,9 +97,9 @@ def _read(path, sheet, progress, preview_rows) -> tuple[pd.DataFrame, FileInfo]:
     notes: list[str] = []
     try:
         if suffix in _CSV_SUFFIXES:
-            df, info = _read_delimited(p, size, suffix, report, notes)
+            df, info = _read_delimited(p, size, suffix, report, notes, header)
         elif suffix in _EXCEL_SUFFIXES:
-            df, info = _read_excel(p, sheet, notes)
+            df, info = _read_excel(p, sheet, notes, header)
         elif suffix in _JSON_SUFFIXES:
             df, info = _read_json(p, size, report, notes)
         elif suffix in _PARQUET_SUFFIXES:
@@ -122,5 +130,6 @@ def _read(path, sheet, progress, preview_rows) -> tuple[pd.DataFrame, FileInfo]:
         for row in df.head(max(0, preview_rows)).to_dict("records")
     ]
     info.notes = notes
+    info.coded_notes = coded_notes(info, name, len(df.columns))
     report(1.0)
     return df, info

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import io
-import json
 import math
 import re
 from collections.abc import Callable, Iterable
@@ -14,6 +13,7 @@ import pandas as pd
 from pydantic import BaseModel, Field
 
 from ..errors import DataError
+from .textsniff import SAMPLE_BYTES, json_cell
 
 Progress = Callable[[float], None]
 
@@ -38,7 +38,7 @@ SUPPORTED_SUFFIXES: tuple[str, ...] = (
 )
 
 
-_SAMPLE_BYTES = 64 * 1024
+_SAMPLE_BYTES = SAMPLE_BYTES  # one sample size for the importer and the bundles (textsniff)
 
 
 _CHUNK_BYTES = 1 << 20  # text per chunk when reading CSV/TSV (see _read_delimited)
@@ -57,15 +57,23 @@ class FileInfo(BaseModel):
     delimiter: str | None = None
     sheets: list[str] | None = None
     sheet: str | None = None
+    # CSV/TSV/TXT and Excel: whether the first row was read as the column names
+    header: bool | None = None
     columns: list[str] = Field(default_factory=list)
     rows: int = 0
     preview: list[dict] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    # JSON Lines of documents: the column naming each row's document (its line), kept in one split
+    group_column: str | None = None
     # columns whose cells hold lists (JSON arrays), written as JSON text; see core.preparing
     list_columns: list[str] = Field(default_factory=list)
     # filled by inspect_file: column -> text | number | list, and the values of columns with few
     kinds: dict[str, str] = Field(default_factory=dict)
     values: dict[str, dict[str, int]] = Field(default_factory=dict)
+    # notes a front end says in its own words (see coded_notes): no_header, jsonl, documents
+    coded_notes: dict[str, str] = Field(default_factory=dict)
+    # filled by inspect_file: role (text, label) -> what the cells say of the column that may hold it
+    guesses: dict[str, str] = Field(default_factory=dict)
 
 
 class _Reporter:
@@ -116,26 +124,41 @@ def _json_kind(value: Any) -> str:
 
 
 def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and not math.isfinite(value):
-        return ""
-    if isinstance(value, (int, float)):
-        return str(value)
     if isinstance(value, (bytes, bytearray)):
         try:
             return bytes(value).decode("utf-8")
         except UnicodeDecodeError:
             return base64.b64encode(bytes(value)).decode("ascii")
-    if isinstance(value, (dict, list, tuple)):
-        return json.dumps(value, ensure_ascii=False, default=str)
-    if hasattr(value, "tolist"):  # numpy values and arrays
+    if hasattr(value, "tolist") and not isinstance(value, (int, float)):  # numpy values and arrays
         return _text(value.tolist())
-    return str(value)
+    return json_cell(value)  # the bundles' reader's rule too
+
+
+def headless_names(width: int) -> list[str]:
+    """Names of columns a file does not name: col1 … colN (as for JSON rows without field names)."""
+    return [f"col{i}" for i in range(1, width + 1)]
+
+
+def jsonl_note(name: str) -> str:
+    return (f"'{name}' is JSON Lines (one JSON value per line), not one JSON document: "
+            "it was read line by line")
+
+
+def documents_note(column: str) -> str:
+    return (f"each line holds a document's records: one row per record, and the column '{column}' "
+            "says which line (document) it came from; the split keeps each document in one part")
+
+
+def coded_notes(info: "FileInfo", name: str, width: int) -> dict[str, str]:
+    """The notes a front end may say in its own words: code -> the note as in ``info.notes``."""
+    found = {"no_header": headless_note(width) if info.header is False else None, "jsonl": jsonl_note(name),
+             "documents": documents_note(info.group_column) if info.group_column else None}
+    return {code: note for code, note in found.items() if note is not None and note in info.notes}
+
+
+def headless_note(width: int) -> str:
+    return (f"the first line holds data, not column names: it was read as a row, and the columns "
+            f"are named col1 … col{width}")
 
 
 def _records_to_columns(records: list[dict], skip: Iterable[str] = ()) -> dict[str, list[str]]:

@@ -11,7 +11,11 @@ from typing import Any
 import pandas as pd
 
 from ..errors import DataError
-from .base import _BOM, _CHUNK_BYTES, FileInfo, _ProgressRaw, _Reporter
+from .base import _BOM, _CHUNK_BYTES, FileInfo, _ProgressRaw, _Reporter, headless_names, headless_note
+from .header import SAMPLE_ROWS, sniff_header
+from .textsniff import DELIMITER_NAMES as _DELIMITER_NAMES
+from .textsniff import sample_rows
+from .textsniff import sniff_delimiter as _sniff_delimiter
 from .encodings import (
     _ascii_start,
     _decode_sample,
@@ -20,41 +24,19 @@ from .encodings import (
     _read_sample,
 )
 
-_DELIMITERS = (",", "\t", ";", "|")
-
-
-_DELIMITER_NAMES = {",": "comma", "\t": "tab", ";": "semicolon", "|": "vertical bar"}
-
-
-def _sniff_delimiter(text: str, complete: bool, preferred: str) -> str | None:
-    """The delimiter that splits the sample's lines into the same number of fields as the header."""
-    if not complete and "\n" in text:
-        text = text[: text.rindex("\n") + 1]  # drop the cut-off last line
-    order = [preferred] + [d for d in _DELIMITERS if d != preferred]
-    best, best_score = None, 0.0
-    for delim in order:
-        try:
-            rows = [r for r in csv.reader(io.StringIO(text), delimiter=delim) if r]
-        except csv.Error:
-            continue
-        if not rows or len(rows[0]) < 2:
-            continue
-        width = len(rows[0])
-        body = rows[1:] or rows[:1]
-        fits = sum(1 for r in body if len(r) == width or (len(r) == width + 1 and r[-1] == ""))
-        score = fits / len(body)
-        if score > best_score + 1e-9:
-            best, best_score = delim, score
-    return best if best_score >= 0.5 else None
-
-
 _RAGGED = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
 
 
 _EOF_QUOTE = re.compile(r"EOF inside string starting (?:at|with) (?:row|line) (\d+)", re.I)
 
 
-def _read_delimited(path: Path, size: int, suffix: str, report: _Reporter, notes: list[str]):
+def _sample_rows(text: str, complete: bool, delimiter: str, one_column: bool) -> list[list[str]]:
+    return sample_rows(text, complete, delimiter, one_column, SAMPLE_ROWS + 1)
+
+
+def _read_delimited(path: Path, size: int, suffix: str, report: _Reporter, notes: list[str],
+                    header: bool | None = None):
+    """``header``: whether the first line names the columns (None: tell from the file)."""
     name = path.name
     sample, complete = _read_sample(path, size)
     encoding = _detect_encoding(name, sample, complete)
@@ -83,6 +65,11 @@ def _read_delimited(path: Path, size: int, suffix: str, report: _Reporter, notes
     if single_column and suffix == ".txt":
         # One value per line: no delimiter, and quotes are part of the text.
         options.update(sep="\x1f", quoting=csv.QUOTE_NONE)
+    sniffed = header is None
+    if sniffed:
+        header = sniff_header(_sample_rows(text, complete, delimiter, options["sep"] == "\x1f"))
+    if not header:
+        options["header"] = None
 
     # Read in chunks of about a megabyte of text: turning the parsed cells into strings
     # holds the interpreter lock, and in one piece a million rows would hold it for
@@ -106,19 +93,21 @@ def _read_delimited(path: Path, size: int, suffix: str, report: _Reporter, notes
 
     def read_header() -> list:
         # The header as written (pandas would already have renamed duplicates and blanks).
+        if not header:
+            return []
         with open(path, "rb") as fh:
             return pd.read_csv(fh, **{**options, "header": None, "nrows": 1}).iloc[0].tolist()
 
     def load() -> pd.DataFrame:
         df = read()
-        if not isinstance(df.index, pd.RangeIndex):
+        if header and not isinstance(df.index, pd.RangeIndex):
             # The first data row had one field more than the header, so pandas took the
             # first column as an index. Read again with a spare column to see what it holds.
-            df = _extra_column_check(read, name, len(df.columns) + 1, header, notes)
+            df = _extra_column_check(read, name, len(df.columns) + 1, names, notes)
         return df
 
     try:
-        header = read_header()
+        names = read_header()
         df = load()
     except pd.errors.EmptyDataError:
         raise DataError(f"'{name}' has no columns: no header line was found. "
@@ -132,21 +121,26 @@ def _read_delimited(path: Path, size: int, suffix: str, report: _Reporter, notes
         notes.append("encoding recognised from beyond the first part of the file: gb18030")
         encoding = options["encoding"] = "gb18030"
         try:
-            header = read_header()
+            names = read_header()
             df = load()
         except UnicodeDecodeError as exc2:
             raise _mixed_encoding(name, encoding, exc2) from None
         except pd.errors.ParserError as exc2:
             raise _parser_error(name, str(exc2), delimiter) from None
 
-    if len(header) == len(df.columns):
-        df.columns = ["" if isinstance(h, float) else str(h) for h in header]
+    if not header:
+        df.columns = headless_names(len(df.columns))
+        if sniffed:
+            notes.append(headless_note(len(df.columns)))
+    elif len(names) == len(df.columns):
+        df.columns = ["" if isinstance(h, float) else str(h) for h in names]
     fmt = "tsv" if options["sep"] == "\t" else "csv"
     info = FileInfo(
         path=str(path),
         format=fmt,
         encoding=encoding,
         delimiter=None if options["sep"] == "\x1f" else delimiter,
+        header=bool(header),
     )
     return df, info
 

@@ -2,36 +2,14 @@
 
 from __future__ import annotations
 
-import math
-from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
 from ..errors import DataError
-from .base import FileInfo, _frame
+from .base import FileInfo, _frame, headless_names, headless_note
 from .encodings import _decodes
-
-
-def _excel_cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, float):
-        if math.isfinite(value) and value.is_integer() and abs(value) < 2**53:
-            return str(int(value))  # Excel stores every number as a float
-        return repr(value)
-    if isinstance(value, datetime):
-        if value.time() == time(0):
-            return value.date().isoformat()
-        return value.isoformat(sep=" ")
-    if isinstance(value, (date, time)):
-        return value.isoformat()
-    if isinstance(value, timedelta):
-        return str(value)
-    return str(value)
+from .header import SAMPLE_ROWS, sniff_header
+from .textsniff import excel_cell
 
 
 def _excel_rows(path: Path, sheet: str | None) -> tuple[list[str], str, list[list[Any]]]:
@@ -99,9 +77,9 @@ def _choose_sheet(name: str, sheets: list[str], sheet: str | None) -> str:
     return sheet
 
 
-def _read_excel(path: Path, sheet: str | None, notes: list[str]):
+def _read_excel(path: Path, sheet: str | None, notes: list[str], header: bool | None = None):
     sheets, chosen, rows = _excel_rows(path, sheet)
-    texts = [[_excel_cell(v) for v in row] for row in rows]
+    texts = [[excel_cell(v) for v in row] for row in rows]  # the bundles' reader's rule too
     texts = [row for row in texts if any(row)]  # blank rows, as in CSV
     if not texts:
         raise DataError(
@@ -110,16 +88,20 @@ def _read_excel(path: Path, sheet: str | None, notes: list[str]):
         )
     width = max(len(r) for r in texts)
     texts = [r + [""] * (width - len(r)) for r in texts]
-    header, body = texts[0], texts[1:]
+    sniffed = header is None
+    if sniffed:
+        header = sniff_header(texts[: SAMPLE_ROWS + 1])
+    names, body = (texts[0], texts[1:]) if header else ([""] * width, texts)
     # Columns with neither a name nor a value are formatting left-overs (a sheet's used range).
-    keep = [i for i in range(width) if header[i].strip() or any(r[i] for r in body)]
-    header = [header[i] for i in keep]
+    keep = [i for i in range(width) if names[i].strip() or any(r[i] for r in body)]
     columns = {i: [r[i] for r in body] for i in keep}
     df = _frame(columns)
-    df.columns = header
+    df.columns = [names[i] for i in keep] if header else headless_names(len(keep))
+    if not header and sniffed:
+        notes.append(headless_note(len(keep)))
     if len(sheets) > 1:
         notes.append(f"read sheet '{chosen}' of {len(sheets)} sheets")
-    info = FileInfo(path=str(path), format="excel", sheets=sheets, sheet=chosen)
+    info = FileInfo(path=str(path), format="excel", sheets=sheets, sheet=chosen, header=bool(header))
     return df, info
 
 

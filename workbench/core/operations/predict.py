@@ -20,7 +20,7 @@ from ..cleaning.steps import Step, apply_step
 from ..dataio import SUPPORTED_SUFFIXES, read_table
 from ..errors import DataError, WorkbenchError
 from ..fsutil import atomic_write
-from ..mapping import suggest_mapping
+from ..mapping import mapped_columns, mapped_values, suggest_mapping
 from ..project import Project
 from ..task import TaskSpec
 
@@ -74,7 +74,7 @@ def input_mapping(task: TaskSpec, columns: list[str]) -> dict[str, str]:
     out = {}
     for field in fields:
         col = mapping.get(field)
-        if col in columns:
+        if mapped_columns(col, columns):  # the project's column, or its joined columns (title+ask)
             out[field] = col
         elif guess.get(field):
             out[field] = guess[field]
@@ -98,7 +98,7 @@ def load_inputs(project: Project, path, *, sheet: str | None = None,
     records = pd.DataFrame(index=df.index)
     for field in task.input_roles:
         col = mapping.get(field)
-        records[field] = df[col].astype("string").fillna("") if col else pd.Series("", index=df.index, dtype="string")
+        records[field] = mapped_values(df, col).fillna("") if col else pd.Series("", index=df.index, dtype="string")
         for step in input_steps(project.config.recipe, field):
             records, _ = apply_step(records, Step(op=step.op, params={**step.params, "columns": [field]}))
     return df, records

@@ -17,9 +17,9 @@ from typing import Any
 from ..errors import WorkbenchError
 from ..jobs import JobSpec, new_run_id, read_job, write_job, write_run_task
 from ..project import Project
-from ..runs import (
-    JOB_FILE, LOG_FILE, RunBusy, RunSummary, launch_worker, list_runs, lock_held, request_stop, summarize,
-    worker_pid,
+from ..runs import (  # noqa: F401 (run_dir_of: callers reach it as ops.run_dir_of)
+    JOB_FILE, LOG_FILE, RunBusy, RunSummary, launch_worker, list_runs, lock_held, request_stop, run_dir_of,
+    summarize, worker_pid,
 )
 from ..trained import has_evaluation, trained_weights
 
@@ -32,6 +32,7 @@ SETTINGS = (
     "epochs", "max_steps", "learning_rate", "batch_size", "max_length", "lora_r", "lora_alpha", "lora_dropout",
     "warmup_ratio", "weight_decay", "gradient_accumulation_steps", "eval_steps", "save_steps", "logging_steps",
     "seed", "device", "quantization", "allow_pickle", "lr_scheduler", "save_total_limit", "precision", "eval_rows",
+    "vocabulary",
 )
 
 
@@ -108,11 +109,13 @@ def build_job(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: st
     base_model, base_model_name = resolve_base_model(base_model)
     template = template or _template(project)
     method = method or default_method(base_model)
-    values, _ = recommended_settings(project, base_model, method, template=template, time_budget_min=time_budget_min)
+    values, rec = recommended_settings(project, base_model, method, template=template,
+                                       time_budget_min=time_budget_min)
     given = {k: v for k, v in settings.items() if v is not None}
     if given.get("max_steps") is not None and given["max_steps"] <= 0:
         given["max_steps"] = -1
     values.update(given)
+    values.update(_time_of(project, rec, values, given, time_budget_min))
     every = int(values.get("eval_steps") or 50)
     values["eval_steps"] = every
     values.setdefault("save_steps", every)
@@ -121,6 +124,23 @@ def build_job(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: st
     return JobSpec(project=str(project.root.resolve()), template=template.id, task=template.task.value,
                    base_model=base_model, base_model_name=base_model_name, method=method,
                    **{k: v for k, v in values.items() if k in fields})
+
+
+def _time_of(project: Project, rec, values: dict[str, Any], given: dict[str, Any],
+             time_budget_min: float | None) -> dict[str, float | None]:
+    """The job's time budget and estimate. A budget given bounds the run whatever its settings;
+    without one the default budget bounds runs of the recommended length, not a length the
+    user fixed (epochs or steps). The estimate is the recommendation's, scaled to other steps."""
+    from ..recommend import job_estimate
+
+    fixed_length = given.get("epochs") is not None or (given.get("max_steps") or -1) > 0
+    budget = max(time_budget_min, 0.1) * 60 if time_budget_min is not None else (None if fixed_length else rec.time_budget_s)
+    same = all(values.get(k) == getattr(rec, k) for k in ("epochs", "batch_size")) and values.get("max_steps", -1) <= 0
+    rows = int((project.config.stats or {}).get("splits", {}).get("train", 0))
+    estimate = rec.est_seconds if same else job_estimate(rec, rows, int(values.get("batch_size") or rec.batch_size),
+                                                          float(values.get("epochs") or rec.epochs),
+                                                          int(values.get("max_steps") or -1))
+    return {"time_budget_s": budget, "estimate_s": min(estimate, budget) if budget else estimate}
 
 
 def last_job(project: Project) -> JobSpec | None:
@@ -148,17 +168,6 @@ class Started:
     @property
     def log_path(self) -> Path:
         return log_path(self.run_dir)
-
-
-def run_dir_of(project: Project, run_id: str) -> Path:
-    """The folder of an existing run, or a :class:`WorkbenchError` naming the runs there are."""
-    run_id = (run_id or "").strip()
-    run_dir = project.runs_dir / run_id
-    if not run_id or "/" in run_id or "\\" in run_id or not (run_dir / JOB_FILE).is_file():
-        known = [s.id for s in list_runs(project.root)]
-        hint = f" Runs in this project: {', '.join(known)}." if known else " This project has no runs yet."
-        raise WorkbenchError(f"Run '{run_id}' does not exist in {project.root}.{hint}")
-    return run_dir
 
 
 def check_disk_space(project: Project, job: JobSpec) -> None:

@@ -1,0 +1,159 @@
+"""A run's time: the estimate it starts with, the one its measured steps give, the budget that
+ends it, and the record of each beside the actual time (core/timing.py)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from workbench.core import timing as T
+from workbench.core.project import prepare
+from workbench.core.templates import TemplateCatalog
+
+
+class FakeTime:
+    def __init__(self):
+        self.t = 1000.0
+
+    def __call__(self):
+        return self.t
+
+
+def test_the_measured_estimate_projects_the_steps_left_at_the_pace_so_far():
+    # 30 s to build and fit, then 10 steps in 20 s: 90 steps left at 2 s each
+    e = T.measured_estimate(elapsed_s=50.0, loop_s=20.0, done_steps=10, total_steps=100, step=10)
+    assert e.seconds == pytest.approx(50 + 90 * 2.0) and e.basis == "measured" and e.step == 10
+    assert e.low == pytest.approx(50 + 90 * 2.0 * (1 - T.RANGE_SHARE))
+    assert e.high == pytest.approx(50 + 90 * 2.0 * (1 + T.RANGE_SHARE))
+    # a slower recent pace widens the range up to it
+    slow = T.measured_estimate(50.0, 20.0, 10, 100, recent_pace_s=3.0)
+    assert slow.seconds == e.seconds and slow.high == pytest.approx(50 + 90 * 3.0 * (1 + T.RANGE_SHARE))
+    assert T.start_estimate(60.0).to_dict() == {"seconds": 60.0, "low": 60.0, "high": 120.0,
+                                                "basis": "recommendation", "step": 0, "elapsed": 0.0,
+                                                "pace": 0.0}
+    assert T.start_estimate(None) is None and T.start_estimate(0) is None
+
+
+def test_the_clock_refines_after_a_share_of_the_steps_and_its_first_evaluation():
+    now = FakeTime()
+    clock = T.RunClock(estimate_s=100.0, budget_s=None, now=now)
+    now.t += 30  # building the model and fitting its linear part
+    clock.loop_started(0, 100)
+    out = []
+    for step in range(1, 41):
+        now.t += 2.0
+        out.append(clock.step_done(step, evaluates=True))
+        if step % 20 == 0:  # an evaluation and a checkpoint after steps 20 and 40, 6 s each
+            now.t += 6.0
+            clock.checkpoint_done(evaluated=True)
+    made = [e for e in out if e is not None]
+    # nothing before the first evaluation (its cost recurs), then one each further tenth
+    assert made[0].step == 21 and [e.step for e in made] == [21, 31]
+    first = made[0]
+    # ... and the ending: a last evaluation and checkpoint, then the parts scored and the model saved
+    assert first.seconds == pytest.approx(30 + (2 * 21 + 6) + 79 * (2 * 21 + 6) / 21 + T.ENDING_FACTOR * 6.0)
+    assert clock.finish_s == pytest.approx(6.0)
+    rec = clock.record()
+    assert rec["estimate_at_start"]["seconds"] == 100.0 and rec["first_measured"]["step"] == 21
+    assert rec["actual_s"] == pytest.approx(now.t - 1000.0) and rec["steps"] == 40 and not rec["budget_reached"]
+    assert rec["first_measured"]["ratio_to_actual"] == pytest.approx(first.seconds / rec["actual_s"], abs=1e-3)
+    # the pace alone, on the 40 steps run: what the run took, as the steps went at one pace
+    pace = (2 * 21 + 6) / 21
+    assert rec["first_measured"]["pace_ratio_to_actual"] == pytest.approx(
+        (first.elapsed + 19 * pace + T.ENDING_FACTOR * 6.0) / rec["actual_s"], abs=1e-3)
+
+
+def test_the_budget_stops_the_run_leaving_room_for_its_ending():
+    now = FakeTime()
+    clock = T.RunClock(estimate_s=None, budget_s=60.0, now=now)
+    clock.loop_started(0, 1000)
+    stops = []
+    for step in range(1, 100):
+        now.t += 5.0
+        clock.step_done(step, evaluates=False)
+        if step == 2:
+            now.t += 4.0
+            clock.checkpoint_done(evaluated=False)
+        stops.append(clock.should_stop())
+    # 5 s steps, 4 s to save: after step 10 (54 s) an ending of 4 s still fits, after step 11 (59 s) not
+    assert stops.index(True) == 10 and stops.count(True) == 1 and clock.record()["budget_reached"]
+    assert not T.RunClock(None, None).should_stop()
+
+
+def test_a_budget_bound_run_is_measured_by_its_share_of_the_budget_and_capped_by_it():
+    now = FakeTime()
+    clock = T.RunClock(estimate_s=5000.0, budget_s=100.0, now=now)
+    assert clock.start.seconds == 100.0 and clock.start.high == 100.0  # the budget ends it
+    clock.loop_started(0, 100000)  # a length no budget allows
+    made = []
+    for step in range(1, 30):
+        now.t += 1.0
+        est = clock.step_done(step, evaluates=True)
+        if step == 5:
+            now.t += 1.0
+            clock.checkpoint_done(evaluated=True)
+        if est is not None:
+            made.append(est)
+    # a tenth of the budget gone (10 s) and the first evaluation done: measured, then each tenth
+    assert [e.step for e in made] == [9, 19, 29] and all(e.seconds == e.high == 100.0 for e in made)
+
+
+CATALOG = TemplateCatalog()
+
+
+def _wb(*args, timeout=600):
+    return subprocess.run([sys.executable, "-m", "workbench", *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    t = CATALOG.get("finance_sentiment")
+    root = tmp_path_factory.mktemp("p") / "fin"
+    prepare(t, t.sample_path, root)
+    return root
+
+
+@pytest.mark.slow  # a real training run through the worker: `make test-slow`
+def test_a_budget_given_ends_a_long_run_and_the_run_records_its_times(project):
+    """--max-steps far beyond what fits and a budget of 12 s: the worker ends the run at the budget
+    as a completed run, and its run folder records each estimate beside the actual time."""
+    # no evaluation before the end: early stopping would end a run on a fast machine before the budget
+    res = _wb("train", "--project", project, "--base-model", "builtin:tiny", "--max-steps", "100000",
+              "--eval-steps", "100000", "--save-steps", "50", "--time-budget", "0.2", "--json")
+    assert res.returncode == 0, res.stderr[-2000:]
+    lines = [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{")]
+    rec = lines[0]
+    assert rec["event"] == "recommendation" and rec["run_time_budget_s"] == pytest.approx(12.0)
+    assert rec["run_estimate_s"] > 0 and {"batch_size", "epochs", "est_seconds", "total_steps"} <= set(rec)
+    events = lines[1:]
+    end = events[-1]
+    assert end["event"] == "end" and end["status"] == "completed"
+    reached = [e for e in events if e.get("code") == "time_budget_reached"]
+    assert len(reached) == 1 and reached[0]["step"] < 100000
+    estimates = [e for e in events if e["event"] == "estimate"]
+    assert estimates[0]["basis"] == "recommendation" and estimates[0]["low"] <= estimates[0]["high"]
+    run_dir = project / "runs" / rec["run"]
+    timing = T.read_timing(run_dir)
+    assert timing["budget_reached"] and timing["time_budget_s"] == pytest.approx(12.0)
+    assert timing["steps"] == reached[0]["step"] and timing["total_steps"] == 100000
+    assert timing["estimate_at_start"]["seconds"] == pytest.approx(rec["run_estimate_s"])
+    # the last weights are a checkpoint, as at the last step of a run that ran its length
+    assert any(e["event"] == "checkpoint" and e["step"] == timing["steps"] for e in events)
+
+
+@pytest.mark.slow  # a real training run through the worker: `make test-slow`
+def test_a_run_of_its_full_length_reports_a_measured_estimate(project):
+    res = _wb("train", "--project", project, "--base-model", "builtin:tiny", "--max-steps", "30",
+              "--eval-steps", "10", "--save-steps", "10", "--json")
+    assert res.returncode == 0, res.stderr[-2000:]
+    lines = [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{")]
+    assert lines[0]["run_time_budget_s"] is None  # a length fixed by the user, no budget given
+    measured = [e for e in lines if e["event"] == "estimate" and e["basis"] == "measured"]
+    assert measured and measured[0]["step"] >= 10 and all(e["low"] <= e["seconds"] <= e["high"] for e in measured)
+    timing = T.read_timing(project / "runs" / lines[0]["run"])
+    assert timing["steps"] == 30 and not timing["budget_reached"]
+    assert timing["first_measured"]["step"] == measured[0]["step"] and timing["actual_s"] > 0
