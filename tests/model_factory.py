@@ -161,8 +161,8 @@ def _hf_config_class(family: str):
     }[family]
 
 
-def _config_kwargs(family: str, tokenizer) -> dict:
-    kw = dict(TINY, vocab_size=VOCAB, head_dim=TINY["hidden_size"] // TINY["num_attention_heads"],
+def _config_kwargs(family: str, tokenizer, vocab_size: int = VOCAB) -> dict:
+    kw = dict(TINY, vocab_size=vocab_size, head_dim=TINY["hidden_size"] // TINY["num_attention_heads"],
               eos_token_id=tokenizer.eos_token_id, rms_norm_eps=1e-6, rope_theta=10000.0)
     if tokenizer.bos_token_id is not None:
         kw["bos_token_id"] = tokenizer.bos_token_id
@@ -175,7 +175,7 @@ def _config_kwargs(family: str, tokenizer) -> dict:
 
 
 def make_model_folder(family: str, out_dir, *, layout: str = "paddleformers", seed: int = 0,
-                      bf16: bool = False) -> Path:
+                      bf16: bool = False, vocab_size: int = VOCAB) -> Path:
     """Save a tiny random model of ``family`` with its tokenizer to ``out_dir``."""
     import numpy as np
     from safetensors.numpy import save_file
@@ -183,9 +183,9 @@ def make_model_folder(family: str, out_dir, *, layout: str = "paddleformers", se
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     tokenizer = make_tokenizer(family)
-    cfg_kw = _config_kwargs(family, tokenizer)
+    cfg_kw = _config_kwargs(family, tokenizer, vocab_size)
     _, model_cls = _paddle_classes(family)
-    model = make_model(family, seed=seed)
+    model = make_model(family, seed=seed, vocab_size=vocab_size)
     save_tokenizer(family, out, hub_style=layout == "hf")
 
     if layout == "paddleformers":
@@ -216,13 +216,14 @@ def make_model_folder(family: str, out_dir, *, layout: str = "paddleformers", se
     return out
 
 
-def make_model(family: str, *, seed: int = 0):
-    """The in-memory random model that ``make_model_folder(family, seed=seed)`` saves."""
+def make_model(family: str, *, seed: int = 0, vocab_size: int = VOCAB):
+    """The in-memory random model that ``make_model_folder(family, seed=seed)`` saves; a
+    ``vocab_size`` above the tokenizer's leaves rows that no text uses, as large vocabularies do."""
     import paddle
 
     config_cls, model_cls = _paddle_classes(family)
     paddle.seed(seed)
-    model = model_cls(config_cls(**_config_kwargs(family, make_tokenizer(family)), fuse_rms_norm=False))
+    model = model_cls(config_cls(**_config_kwargs(family, make_tokenizer(family), vocab_size), fuse_rms_norm=False))
     if family == "gemma3":  # Gemma's norms start at 0 (the layer scales by 1 + w): make them count
         for name, p in model.named_parameters():
             if name.endswith("norm.weight"):

@@ -254,6 +254,7 @@ def real_folder(tmp_path_factory):
     return path, out
 
 
+@pytest.mark.slow
 def test_real_gemma3_continues_fluently_and_matches_the_gguf_reference(real_folder):
     from workbench.engine.gguf.reader import load_tensors
     from workbench.engine.gguf.reference import forward_logits

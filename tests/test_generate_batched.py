@@ -122,3 +122,21 @@ def test_bench_smoke_runs():
     import generate_bench
 
     assert generate_bench.main(["--smoke"]) == 0
+
+
+def test_a_row_whose_text_ends_leaves_the_batch_there(model):
+    """``stop_when`` (a turn marker written as text) ends a row at the token it names; the
+    other rows go on to their budget, each as alone."""
+    prompts = _prompts(1)
+    settings = GenerationSettings.plain_greedy(10)
+    alone = [list(stream_ids(model, p, settings)) for p in prompts]
+    marker = alone[2][3]  # stands for the last token of "<user>" in this row's answer
+
+    def written(ids):
+        return ids[-1] == marker
+
+    got = generate_batch(model, prompts, settings, stop_when=written)
+    for row, full in zip(got, alone):
+        cut = full.index(marker) + 1 if marker in full else len(full)
+        assert row == full[:cut]
+    assert len(got[2]) <= 4 < len(alone[2]) == 10

@@ -288,6 +288,7 @@ def test_container_reads_what_the_gguf_library_reads(tmp_path):
         convert_gguf(head, tmp_path / "out")
 
 
+@pytest.mark.slow
 def test_real_gemma_file_converts_and_continues_as_the_reference(tmp_path):
     """Gemma 3 270M Q4_K_M (the registry package, when installed): the converted model's logits
     and greedy continuation are the numpy reference's over the file's own tensors (about 50 s here;

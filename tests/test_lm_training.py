@@ -82,3 +82,24 @@ def test_length_grouped_batches_cover_every_row_once_with_less_padding():
     assert padding(batches) < 0.2 * padding(random_batches)
     assert length_grouped_batches(lengths, 8, seed=1) == batches
     assert length_grouped_batches(lengths, 8, seed=2) != batches
+
+
+@pytest.mark.parametrize("family", ["gemma3", "qwen2"])
+def test_evaluations_answer_loss_is_the_full_logits_one(family, monkeypatch):
+    """The evaluation's answer loss with the head at answer tokens only is the loss over every
+    position's logits (what it computed before), on real tiny models."""
+    from model_factory import make_tokenizer
+
+    from workbench.engine import evaluate as E
+    from workbench.engine import lm_training as LT
+
+    model = make_model(family, seed=2)
+    model.eval()
+    tok = make_tokenizer(family)
+    records = [{"instruction": f"问题{i}：合同到期怎么办？" * (i % 3 + 1), "output": f"回答{i}：依法处理。" * (i % 2 + 1)}
+               for i in range(11)]
+    kw = dict(task="instruction", system="", user_format="{instruction}", max_length=64, batch_size=4)
+    fused = E.answer_loss(model, tok, records, **kw)
+    monkeypatch.setattr(LT, "supports_answer_only_loss", lambda m: False)
+    plain = E.answer_loss(model, tok, records, **kw)
+    assert fused == pytest.approx(plain, rel=1e-5)

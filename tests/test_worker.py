@@ -19,6 +19,9 @@ from workbench.core.project import prepare
 from workbench.core.runs import EventTail, launch_worker, list_checkpoints, read_events, request_stop, summarize
 from workbench.core.templates import TemplateCatalog
 
+pytestmark = pytest.mark.slow  # real training runs in the worker process: `make test-slow`
+
+
 TIMEOUT = 240
 
 

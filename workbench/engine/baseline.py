@@ -93,7 +93,8 @@ def multi_label_baseline(train_texts: Sequence[str], train_sets: Sequence[Sequen
                          test_sets: Sequence[Sequence[str]], labels: Sequence[str]) -> dict[str, Any] | None:
     """The same features, one logistic regression per label (one-vs-rest), each weighted
     "balanced" (a label is on a minority of rows); a label is given at probability 0.5 and
-    up, a row clearing none gets its most probable label, as the model's rows do."""
+    up; a row clearing none gets its most probable label, as the model's rows do, unless the
+    training rows include rows with no label (then "none" is an answer and they are negatives)."""
     import numpy as np
     from sklearn.linear_model import LogisticRegression
     from sklearn.multiclass import OneVsRestClassifier
@@ -101,7 +102,7 @@ def multi_label_baseline(train_texts: Sequence[str], train_sets: Sequence[Sequen
 
     known = set(labels)
     pairs = [(t or "", [x for x in s if x in known]) for t, s in zip(train_texts, train_sets)]
-    pairs = [(t, s) for t, s in pairs if s]
+    allow_empty = any(not s for _, s in pairs)
     mlb = MultiLabelBinarizer(classes=list(labels))
     y = mlb.fit_transform([s for _, s in pairs])
     present = y.sum(axis=0)
@@ -116,7 +117,7 @@ def multi_label_baseline(train_texts: Sequence[str], train_sets: Sequence[Sequen
     fit_seconds = time.perf_counter() - started
     probs = np.zeros((len(test_texts), len(labels)))
     probs[:, cols] = model.predict_proba(vec.transform([t or "" for t in test_texts]))
-    preds = MX.label_sets_from_probabilities(probs.tolist(), list(labels), 0.5)
+    preds = MX.label_sets_from_probabilities(probs.tolist(), list(labels), 0.5, allow_empty)
     res = MX.multi_label_report([list(s) for s in test_sets], preds, list(labels))
     return {
         "kind": "char_tfidf_logreg_ovr", "description": DESCRIPTION["multi_label"],
@@ -151,12 +152,99 @@ def retrieval_baseline(train_questions: Sequence[str], train_answers: Sequence[s
     }
 
 
-def comparison(task: str, model_metrics: dict[str, Any], baseline: dict[str, Any] | None) -> dict[str, Any] | None:
+BOOTSTRAP_ROUNDS = 2000
+BOOTSTRAP_LEVEL = 0.95
+
+
+def macro_f1_difference_interval(references: Sequence[str], ours: Sequence[str], theirs: Sequence[str],
+                                 labels: Sequence[str], rounds: int = BOOTSTRAP_ROUNDS,
+                                 level: float = BOOTSTRAP_LEVEL, seed: int = 0) -> dict[str, Any] | None:
+    """A paired bootstrap interval of macro-F1(ours) - macro-F1(theirs) on the same rows: the
+    rows are drawn with replacement ``rounds`` times and both scored on each draw (percentile
+    interval). None for fewer than two rows or a label outside ``labels``.
+
+    Macro-F1 as :func:`metrics.classification_report` computes it (the mean over the labels
+    present in the draw: with a row there, or given by the model), from per-label counts in
+    numpy: scoring each of thousands of draws with scikit-learn would take seconds where this
+    takes milliseconds (tests check both agree)."""
+    import numpy as np
+
+    index = {lab: i for i, lab in enumerate(labels)}
+    try:
+        t, a, b = (np.array([index[str(v)] for v in col], dtype=np.int64) for col in (references, ours, theirs))
+    except KeyError:
+        return None
+    n, k = len(t), len(labels)
+    if n < 2 or not (len(a) == len(b) == n):
+        return None
+    rng = np.random.default_rng(seed)
+    diffs = []
+    step = max(1, min(rounds, 2_000_000 // n))  # draws per block: memory stays bounded on big splits
+    for start in range(0, rounds, step):
+        draws = rng.integers(0, n, size=(min(step, rounds - start), n))
+        diffs.append(_macro_f1_per_row(t[draws], a[draws], k) - _macro_f1_per_row(t[draws], b[draws], k))
+    diffs = np.concatenate(diffs)
+    lo, hi = np.quantile(diffs, [(1 - level) / 2, 1 - (1 - level) / 2])
+    return {"low": round(float(lo), 6), "high": round(float(hi), 6), "level": level, "rounds": rounds, "rows": n}
+
+
+def rouge_l_difference_interval(references: Sequence[str], ours: Sequence[str], theirs: Sequence[str],
+                                rounds: int = BOOTSTRAP_ROUNDS, level: float = BOOTSTRAP_LEVEL,
+                                seed: int = 0) -> dict[str, Any] | None:
+    """The paired bootstrap interval of ROUGE-L(ours) - ROUGE-L(theirs) on the same rows.
+    ROUGE-L is the mean of the rows' own scores, so each draw's difference is the mean of the
+    drawn rows' differences."""
+    import numpy as np
+
+    n = len(references)
+    if n < 2 or not (len(ours) == len(theirs) == n):
+        return None
+    d = np.array([MX.rouge_l(a, r) - MX.rouge_l(b, r) for a, b, r in zip(ours, theirs, references)])
+    rng = np.random.default_rng(seed)
+    step = max(1, min(rounds, 2_000_000 // n))
+    diffs = np.concatenate([d[rng.integers(0, n, size=(min(step, rounds - s), n))].mean(axis=1)
+                            for s in range(0, rounds, step)])
+    lo, hi = np.quantile(diffs, [(1 - level) / 2, 1 - (1 - level) / 2])
+    return {"low": round(float(lo), 6), "high": round(float(hi), 6), "level": level, "rounds": rounds, "rows": n}
+
+
+def difference_interval(task: str, multi_label: bool, references: Sequence[str], ours: Sequence[str],
+                        theirs: Sequence[str], labels: Sequence[str]) -> dict[str, Any] | None:
+    """The bootstrap interval of the main metric's difference (macro-F1 or ROUGE-L) between the
+    model's and the baseline's answers on the same rows; None for a multi-label task."""
+    if multi_label:
+        return None
+    if task == "classification":
+        return macro_f1_difference_interval(references, ours, theirs, labels)
+    return rouge_l_difference_interval(references, ours, theirs)
+
+
+def _macro_f1_per_row(truth, guess, k: int):
+    """Macro-F1 over the labels present (of 0..k-1) in each row of two ``[draws, n]`` label-id arrays."""
+    import numpy as np
+
+    m = truth.shape[0]
+    offset = (np.arange(m) * k)[:, None]
+
+    def counts(x):  # per draw and label
+        return np.bincount(x.ravel(), minlength=m * k).reshape(m, k)
+
+    tp = counts((offset + truth)[truth == guess])
+    denom = counts(offset + truth) + counts(offset + guess)  # 2 tp + fp + fn: rows + given
+    present = denom > 0  # the labels the mean is over (metrics.present_macro_f1)
+    f1 = np.where(present, 2 * tp / np.maximum(denom, 1), 0.0)
+    return f1.sum(axis=1) / np.maximum(present.sum(axis=1), 1)
+
+
+def comparison(task: str, model_metrics: dict[str, Any], baseline: dict[str, Any] | None,
+               interval: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """How the fine-tuned model compares with the baseline on the task's main metric.
 
-    ``{"metric", "model", "baseline", "difference", "beats", "sentence"}``; the sentence is
-    the plain statement report.html and the model card print (the GUI words its own
-    translation from the same fields).
+    ``{"metric", "model", "baseline", "difference", "beats", "verdict", "sentence"}`` and,
+    given ``interval`` (:func:`macro_f1_difference_interval`), ``"interval"``: a difference
+    whose interval includes 0 is within the noise of the rows, so the model "matches" the
+    baseline. The sentence is the plain statement report.html and the model card print (the
+    GUI words its own translation from the same fields).
     """
     if not baseline:
         return None
@@ -169,17 +257,27 @@ def comparison(task: str, model_metrics: dict[str, Any], baseline: dict[str, Any
     what = "a simple word-statistics baseline" if task == "classification" else "a simple retrieval baseline"
     # equal at the precision shown (3 decimals) is a tie, not "does not beat ... 0.000 lower"
     verdict = "beats" if diff >= TIE else "ties" if diff > -TIE else "below"
+    noise = ""
+    if interval:  # a difference whose interval holds 0 is within the noise of these rows
+        if interval["low"] <= 0 <= interval["high"]:
+            verdict = "ties"
+        noise = (f" ({interval['level']:.0%} bootstrap interval of the difference over the {interval['rows']} "
+                 f"rows: {interval['low']:+.3f} to {interval['high']:+.3f})")
     if verdict == "beats":
         sentence = (f"The fine-tuned model beats {what} ({baseline['description']}) by {diff:.3f} {name} "
-                    f"({ours:.3f} vs {theirs:.3f}).")
+                    f"({ours:.3f} vs {theirs:.3f}){noise}.")
     elif verdict == "ties":
         sentence = (f"The fine-tuned model matches {what} ({baseline['description']}): {name} "
-                    f"{ours:.3f} vs {theirs:.3f}.")
+                    f"{ours:.3f} vs {theirs:.3f}"
+                    + (f", a difference of {diff:+.3f} within the noise{noise}." if interval else "."))
     else:
         sentence = (f"The fine-tuned model does not beat {what} ({baseline['description']}): {name} "
-                    f"{ours:.3f} vs {theirs:.3f}, {-diff:.3f} lower.")
-    return {"metric": key, "model": float(ours), "baseline": float(theirs), "difference": round(diff, 6),
-            "beats": verdict == "beats", "verdict": verdict, "sentence": sentence}
+                    f"{ours:.3f} vs {theirs:.3f}, {-diff:.3f} lower{noise}.")
+    out = {"metric": key, "model": float(ours), "baseline": float(theirs), "difference": round(diff, 6),
+           "beats": verdict == "beats", "verdict": verdict, "sentence": sentence}
+    if interval:
+        out["interval"] = interval
+    return out
 
 
 def input_text(record: dict[str, Any], roles: Sequence[str]) -> str:

@@ -596,7 +596,7 @@ def part_probabilities(model, id_lists: Sequence[Sequence[int]], batch_size: int
 
 
 def part_scores(model, id_lists: Sequence[Sequence[int]], targets: Sequence, labels: Sequence[str],
-                linear=None) -> dict[str, Any]:
+                linear=None, allow_empty: bool = False) -> dict[str, Any]:
     """The validation scores of the mixture (what the model answers: macro-F1 and accuracy, or
     micro-F1 and whole-set accuracy for a multi-label head at 0.5), and the macro-F1 of the
     network alone and of the linear part alone: the run's record of what each part contributes.
@@ -609,7 +609,8 @@ def part_scores(model, id_lists: Sequence[Sequence[int]], targets: Sequence, lab
     def report(p):
         if model.multi_label:
             truth = [[labels[j] for j, v in enumerate(t) if v] for t in targets]
-            res = MX.multi_label_report(truth, MX.label_sets_from_probabilities(p.tolist(), labels, 0.5), labels)
+            res = MX.multi_label_report(truth, MX.label_sets_from_probabilities(p.tolist(), labels, 0.5, allow_empty),
+                                        labels)
             return {k: res[k] for k in ("macro_f1", "micro_f1", "subset_accuracy")}
         res = MX.classification_report([labels[t] for t in targets], [labels[k] for k in p.argmax(axis=1)], labels)
         return {k: res[k] for k in ("macro_f1", "accuracy")}

@@ -38,6 +38,8 @@ IGNORE_INDEX = -100
 # Fallback prompt format for tokenizers without a chat template.
 FALLBACK_SYSTEM = "<system>\n{system}\n"
 FALLBACK_USER = "<user>\n{user}\n<assistant>\n"
+# ... whose turn markers are plain text: an answer ends where the model writes one
+FALLBACK_MARKERS = ("<user>", "<assistant>", "<system>")
 
 # When the prompt must be cut, keep this many tokens of its end (the end of the user
 # text and the assistant marker) and drop tokens from its middle.
@@ -91,6 +93,12 @@ def build_prompt(tokenizer, system: str | None, user_text: str) -> str:
             raise
     text = FALLBACK_SYSTEM.format(system=system) if system else ""
     return text + FALLBACK_USER.format(user=user_text)
+
+
+def stop_texts(tokenizer) -> list[str]:
+    """Texts that end an answer besides the end tokens: the fallback format's turn markers
+    where the prompt is in that format (no chat template)."""
+    return [] if getattr(tokenizer, "chat_template", None) else list(FALLBACK_MARKERS)
 
 
 def encode_prompt(tokenizer, prompt: str) -> list[int]:
@@ -352,22 +360,14 @@ def classify(model, tokenizer, prompts: Sequence[str], labels: Sequence[str], *,
 
 def classification_metrics(y_true: Sequence[str], y_pred: Sequence[str],
                            labels: Sequence[str] | None = None) -> dict[str, Any]:
-    """Accuracy, macro-F1 (over ``labels``), per-label F1 and the confusion matrix."""
-    from sklearn.metrics import accuracy_score, confusion_matrix, f1_score
+    """Accuracy, macro-F1 (over the labels present), per-label F1 and the confusion matrix:
+    :func:`metrics.classification_report`'s figures, so training and evaluation agree."""
+    from .metrics import classification_report
 
-    if len(y_true) != len(y_pred):
-        raise ValueError("y_true and y_pred differ in length")
-    if not y_true:
-        return {"accuracy": 0.0, "macro_f1": 0.0, "per_label_f1": {}, "confusion": [], "labels": list(labels or [])}
-    labels = list(labels) if labels else sorted(set(y_true) | set(y_pred))
-    per = f1_score(y_true, y_pred, labels=labels, average=None, zero_division=0)
-    return {
-        "accuracy": float(accuracy_score(y_true, y_pred)),
-        "macro_f1": float(f1_score(y_true, y_pred, labels=labels, average="macro", zero_division=0)),
-        "per_label_f1": {lab: float(v) for lab, v in zip(labels, per)},
-        "confusion": confusion_matrix(y_true, y_pred, labels=labels).tolist(),
-        "labels": labels,
-    }
+    res = classification_report(list(y_true), list(y_pred), labels)
+    return {**{k: res[k] for k in ("accuracy", "macro_f1", "macro_f1_labels", "macro_f1_of", "confusion", "labels")
+               if k in res},
+            "per_label_f1": {lab: v["f1"] for lab, v in res["per_class"].items()}}
 
 
 def load_split_features(path: str | os.PathLike, tokenizer, **kwargs) -> list[dict[str, list[int]]]:

@@ -36,6 +36,7 @@ from ..core.trained import NO_BASE_COMPARISON, TrainedRun, base_comparison_refus
 from . import baseline as BL
 from . import builtin as B
 from . import data as D
+from . import lm_training as LT
 from . import metrics as MX
 from . import models as M
 
@@ -122,7 +123,11 @@ def classify_with_probs(model, tokenizer, prompts: Sequence[str], labels: Sequen
     """Class probabilities per prompt: the classification head's softmax (the built-in
     classifier: one batched pass), else the softmax over the labels' log-likelihoods."""
     if B.is_classifier(model):
-        return D.head_probabilities(model, tokenizer, prompts, max_length=max_length, progress=progress)
+        # batches small enough for some twenty progress reports: one batch of 256 was the whole
+        # test split of most projects, so the bar went from 0 to 100 % at once
+        rows = min(256, max(32, len(prompts) // 20))
+        return D.head_probabilities(model, tokenizer, prompts, max_length=max_length, batch_size=rows,
+                                    progress=progress)
     probs: list[list[float]] = []
     step = max(1, 256 // max(1, len(labels)))  # progress every few hundred scored sequences
     for start in range(0, len(prompts), step):
@@ -136,7 +141,9 @@ def classify_with_probs(model, tokenizer, prompts: Sequence[str], labels: Sequen
 
 def answer_loss(model, tokenizer, records: Sequence[dict], *, task: str, system: str, user_format: str,
                 max_length: int, batch_size: int = 8) -> float | None:
-    """Mean cross-entropy per answer token (teacher forcing), as in training's eval_loss."""
+    """Mean cross-entropy per answer token (teacher forcing), as in training's eval_loss: the
+    output layer at answer tokens only, as training computes it (engine/lm_training.py; the
+    logits of every position of Gemma 3 were 3.7 GB a batch of 8 x 448, three times over)."""
     import numpy as np
     import paddle
     import paddle.nn.functional as F
@@ -147,19 +154,30 @@ def answer_loss(model, tokenizer, records: Sequence[dict], *, task: str, system:
         return None
     pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
     collator = D.DataCollator(pad)
+    fused = LT.supports_answer_only_loss(model)
     total, count = 0.0, 0
     with paddle.no_grad():
         for start in range(0, len(feats), batch_size):
             batch = collator(feats[start:start + batch_size])
+            labels = batch["labels"].numpy()
+            mask = labels != D.IGNORE_INDEX
+            n = int(mask.sum())
+            if not n:
+                continue
+            if fused:  # the mean over the batch's answer tokens, times their number
+                with LT.answer_only_loss(model):
+                    out = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"],
+                                labels=batch["labels"], use_cache=False, return_dict=True)
+                total += float(out.loss) * n
+                count += n
+                continue
             logits = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"],
                            use_cache=False, return_dict=True).logits
             logp = F.log_softmax(logits.astype("float32"), axis=-1).numpy()
-            labels = batch["labels"].numpy()
-            mask = labels != D.IGNORE_INDEX
             safe = np.where(mask, labels, 0)
             picked = np.take_along_axis(logp, safe[..., None], axis=-1)[..., 0]
             total += float(-(picked * mask).sum())
-            count += int(mask.sum())
+            count += n
     return total / count if count else None
 
 
@@ -205,22 +223,27 @@ def generate_answers(model, tokenizer, prompts: Sequence[str], *, max_new_tokens
     """Greedy answers for prompt texts, in their order: generated in batches of similar
     length with the key/value cache, the same answers as one at a time; ``progress`` is
     called as each answer finishes."""
-    from .generate import GenerationSettings, eos_ids, generate_batch
+    from .generate import GenerationSettings, answer_text, eos_ids, generate_batch
 
     settings = GenerationSettings(mode="greedy", max_new_tokens=max_new_tokens)
     stops = eos_ids(tokenizer, model)
     encoded = [D._shrink_prompt(D.encode_prompt(tokenizer, p), max(8, max_length - max_new_tokens)) for p in prompts]
     answers: list[str] = [""] * len(prompts)
     done = 0
+    answer = answer_text(tokenizer)
+
+    def written_stop(ids: list[int]) -> bool:  # the last tokens wrote a turn marker (fallback format)
+        return bool(answer.stop_texts) and answer.cut(ids[-8:])[1]
+
     for batch in generation_batches([len(e) for e in encoded], max_new_tokens, batch_size=batch_size):
         def finished(j: int, ids: list[int], batch=batch) -> None:
             nonlocal done
-            answers[batch[j]] = tokenizer.decode(ids, skip_special_tokens=True).strip() if ids else ""
+            answers[batch[j]] = answer.cut(ids)[0].strip()
             done += 1
             if progress:
                 progress(done, len(prompts))
 
-        generate_batch(model, [encoded[i] for i in batch], settings, stops, on_done=finished)
+        generate_batch(model, [encoded[i] for i in batch], settings, stops, on_done=finished, stop_when=written_stop)
     return answers
 
 
@@ -261,7 +284,7 @@ def predict_label_sets(model, tokenizer, records: Sequence[dict], template: Task
     probs = label_set_probabilities(model, tokenizer, records, template, max_length=max_length,
                                     progress=lambda d, t: report(stage, d, t))
     truth = [list(r.get("labels") or []) for r in records]
-    preds = MX.label_sets_from_probabilities(probs, labels, threshold)
+    preds = MX.label_sets_from_probabilities(probs, labels, threshold, template.no_label_rows)
     metrics = MX.multi_label_report(truth, preds, labels)
     metrics["threshold"] = threshold
     metrics["confused_pairs"] = MX.confused_label_pairs(truth, preds)
@@ -282,7 +305,8 @@ def tuned_threshold(model, tokenizer, project: Project, template: TaskSpec, *, m
     if not val:
         return {"threshold": 0.5, "tuned_on": None, "val_macro_f1": None}
     probs = label_set_probabilities(model, tokenizer, val, template, max_length=max_length)
-    th, f1 = MX.tune_threshold([list(r.get("labels") or []) for r in val], probs, template.labels)
+    th, f1 = MX.tune_threshold([list(r.get("labels") or []) for r in val], probs, template.labels,
+                               allow_empty=template.no_label_rows)
     return {"threshold": th, "tuned_on": "val", "val_rows": len(val), "val_macro_f1": f1}
 
 
@@ -310,7 +334,8 @@ def predict_split(model, tokenizer, records: Sequence[dict], template: TaskSpec,
         for inp, ref, pred, p in zip(inputs, truth, preds, probs):
             rows.append({"input": inp, "reference": ref, "prediction": pred, "correct": pred == ref,
                          "confidence": max(p), "probabilities": dict(zip(labels, p))})
-        metrics: dict[str, Any] = {k: res[k] for k in ("accuracy", "macro_f1", "per_class", "confusion", "labels")}
+        metrics: dict[str, Any] = {k: res[k] for k in ("accuracy", "macro_f1", "macro_f1_labels", "macro_f1_of",
+                                                        "per_class", "confusion", "labels")}
     else:
         refs = [str(r.get("output", "")) for r in records]
         n_new = max_new_tokens or default_max_new_tokens(tokenizer, refs)
@@ -420,6 +445,8 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
     baseline_job = BL.fit_in_background(task, train_records, records, template.input_roles, list(template.labels),
                                         template.multi_label, project.cache_dir)
     max_length = trained.job.max_length
+    report = progress or (lambda s, d, t: None)
+    report("load", 0, 1)  # a stage of unknown length: the front end shows it by name
     model, tokenizer = load_trained(trained, device=device)
     if template.multi_label:
         decision = tuned_threshold(model, tokenizer, project, template, max_length=max_length)
@@ -432,17 +459,20 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
     del model
     base = None
     if compare_base:
+        report("load", 0, 1)
         bmodel, btok = load_base(trained, device=device)
         n_new = tuned["metrics"].get("max_new_tokens", max_new_tokens)
         base = predict_split(bmodel, btok, records, template, max_length=max_length, max_new_tokens=n_new,
                              progress=progress, stage="base")
         del bmodel
-    report = progress or (lambda s, d, t: None)
     report("baseline", 0, len(records))
-    baseline = baseline_job.result()
+    baseline = wait_reporting(baseline_job, lambda: report("baseline", 0, len(records)))
     baseline_preds = baseline.pop("predictions") if baseline else None
     if baseline:
-        baseline["comparison"] = BL.comparison(task, tuned["metrics"], baseline)
+        interval = BL.difference_interval(task, template.multi_label, [r["reference"] for r in tuned["rows"]],
+                                          [r["prediction"] for r in tuned["rows"]], baseline_preds,
+                                          list(template.labels))
+        baseline["comparison"] = BL.comparison(task, tuned["metrics"], baseline, interval)
     report("baseline", len(records), len(records))
     best, worst = best_and_worst(tuned["rows"], task)
     result: dict[str, Any] = {
@@ -477,9 +507,24 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
     if write_report:
         from .report import write_report as _write
 
+        report("report", 0, 1)  # its figures take a second or two
         _write(out / "report.html", result, tuned["rows"], base["rows"] if base else None,
                run_dir=trained.run_dir, task_spec=template)
+        report("report", 1, 1)
     return result
+
+
+HEARTBEAT_S = 5.0
+
+
+def wait_reporting(future, heartbeat: Callable[[], None], every: float = HEARTBEAT_S):
+    """``future``'s result, calling ``heartbeat`` every ``every`` seconds while it is not there:
+    a baseline fitted over many labels takes minutes, and no front end should see silence."""
+    while True:
+        try:
+            return future.result(timeout=every)
+        except TimeoutError:
+            heartbeat()
 
 
 def read_eval(run_dir) -> dict[str, Any] | None:

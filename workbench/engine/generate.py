@@ -13,7 +13,8 @@ A pretrained model answering greedily repeats itself; the repetition guards
 code an exported bundle runs, ``bundle_runtime.pick_next``) are on by default, in
 evaluation, the playground and the bundle alike. An answer ends at the end-of-sequence
 token and at the chat template's end-of-turn token (Gemma's ``<end_of_turn>``, ChatML's
-``<|im_end|>``), see :func:`eos_ids`.
+``<|im_end|>``), see :func:`eos_ids`, and where the prompt is in the fallback format (no
+chat template) at its turn markers written as text (``<user>``), see :func:`answer_text`.
 """
 
 from __future__ import annotations
@@ -220,14 +221,16 @@ def stream_ids(model, prompt_ids: Sequence[int], settings: GenerationSettings,
 
 def generate_batch(model, prompts: Sequence[Sequence[int]], settings: GenerationSettings,
                    stop_ids: Iterable[int] = (),
-                   on_done: Callable[[int, list[int]], None] | None = None) -> list[list[int]]:
+                   on_done: Callable[[int, list[int]], None] | None = None,
+                   stop_when: Callable[[list[int]], bool] | None = None) -> list[list[int]]:
     """The generated ids of several prompts at once, the same as :func:`stream_ids` gives
     each alone (a row's own guards, stops, budget and random stream seeded alike).
 
     The prompts go in left-padded, each row with its own positions and attention mask;
     the cache is one batch. Weights are read once per step for the whole batch, which is
     what a step on a CPU waits for. A finished row leaves the batch (its cache rows are
-    dropped) and ``on_done(index, ids)`` is called. Left padding keeps each row's
+    dropped) and ``on_done(index, ids)`` is called; ``stop_when(ids)`` (optional) ends a row
+    whose answer so far it finds complete (a turn marker written as text). Left padding keeps each row's
     positions contiguous at the end, so distances between cache slots are distances in
     the text, which Gemma's sliding-window mask relies on."""
     import numpy as np
@@ -266,7 +269,7 @@ def generate_batch(model, prompts: Sequence[Sequence[int]], settings: Generation
                         done = token in stops
                         if not done:
                             results[b].append(token)
-                            done = len(results[b]) >= budgets[b]
+                            done = len(results[b]) >= budgets[b] or (stop_when is not None and stop_when(results[b]))
                     if done:
                         if on_done is not None:
                             on_done(b, results[b])
@@ -288,31 +291,28 @@ def generate_batch(model, prompts: Sequence[Sequence[int]], settings: Generation
     return results
 
 
+def answer_text(tokenizer):
+    """The answer's text as its tokens come: decoded, ended at the fallback format's turn markers."""
+    from .bundle.bundle_runtime import AnswerText
+    from .data import stop_texts
+
+    return AnswerText(lambda ids: tokenizer.decode(ids, skip_special_tokens=True), stop_texts(tokenizer))
+
+
 def stream_text(model, tokenizer, prompt_ids: Sequence[int], settings: GenerationSettings) -> Iterator[str]:
     """Yield the answer as text pieces while it is generated."""
-    generated: list[int] = []
-    shown = ""
+    answer = answer_text(tokenizer)
     for token in stream_ids(model, prompt_ids, settings, stop_ids=eos_ids(tokenizer, model)):
-        generated.append(token)
-        text = tokenizer.decode(generated, skip_special_tokens=True)
-        if text.endswith("\ufffd"):
-            continue  # an incomplete character: wait for its next byte
-        if len(text) > len(shown) and text.startswith(shown):
-            yield text[len(shown):]
-            shown = text
-        elif text != shown:  # a decoder that rewrote earlier text (rare); send the rest
-            common = 0
-            while common < min(len(text), len(shown)) and text[common] == shown[common]:
-                common += 1
-            if len(text) > common:
-                yield text[common:]
-            shown = text
-    text = tokenizer.decode(generated, skip_special_tokens=True) if generated else ""
-    if text != shown and text.startswith(shown) and len(text) > len(shown):
-        yield text[len(shown):]
+        piece = answer.add(token)
+        if piece:
+            yield piece
+        if answer.stopped:
+            return
+    piece = answer.finish()
+    if piece:
+        yield piece
 
 
 def generate_text(model, tokenizer, prompt_ids: Sequence[int], settings: GenerationSettings) -> str:
     """The whole answer as one string."""
-    generated = list(stream_ids(model, prompt_ids, settings, stop_ids=eos_ids(tokenizer, model)))
-    return tokenizer.decode(generated, skip_special_tokens=True).strip()
+    return "".join(stream_text(model, tokenizer, prompt_ids, settings)).strip()

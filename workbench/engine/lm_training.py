@@ -31,7 +31,7 @@ GROUP_BATCHES = 50
 _FLAGS = ("use_filtered_label_loss", "use_fused_head_and_loss_fn", "use_subbatch", "loss_subbatch_sequence_length")
 
 
-def _causal_lm(model):
+def causal_lm(model):
     """The causal LM under a LoRA wrapper, or None for a model without a criterion (the
     built-in classifier)."""
     inner = getattr(model, "model", None)
@@ -42,7 +42,7 @@ def _causal_lm(model):
 
 
 def supports_answer_only_loss(model) -> bool:
-    lm = _causal_lm(model)
+    lm = causal_lm(model)
     # softcapping is applied to the logits tensor, which the fused head never builds
     return lm is not None and getattr(lm.config, "final_logit_softcapping", None) is None
 
@@ -51,7 +51,7 @@ def supports_answer_only_loss(model) -> bool:
 def answer_only_loss(model, chunk: int = LOSS_CHUNK_TOKENS):
     """Within the block, a forward with labels computes the head at labelled positions only,
     ``chunk`` rows at a time; the loss is the same mean cross entropy."""
-    lm = _causal_lm(model)
+    lm = causal_lm(model)
     if lm is None or not supports_answer_only_loss(model):
         yield
         return
@@ -87,8 +87,10 @@ def length_grouped_batches(lengths: Sequence[int], batch_size: int, seed: int,
     return [batches[i] for i in perm]
 
 
-def make_trainer(trainer_cls, *, group_by_length: bool, answer_only: bool, seed: int, **kwargs: Any):
-    """A PaddleFormers ``Trainer`` with the answer-only loss and length-grouped batches."""
+def make_trainer(trainer_cls, *, group_by_length: bool, answer_only: bool, seed: int,
+                 eval_context=contextlib.nullcontext, **kwargs: Any):
+    """A PaddleFormers ``Trainer`` with the answer-only loss and length-grouped batches;
+    every evaluation runs within ``eval_context()`` (engine/vocab_cut.py: the full vocabulary)."""
     import paddle
 
     class _Sampler(paddle.io.DistributedBatchSampler):
@@ -110,6 +112,10 @@ def make_trainer(trainer_cls, *, group_by_length: bool, answer_only: bool, seed:
             with answer_only_loss(model):
                 loss = super().compute_loss(model, inputs, return_outputs=False)
             return (loss, {"loss": loss}) if return_outputs else loss
+
+        def evaluate(self, *args, **kwargs):
+            with eval_context():
+                return super().evaluate(*args, **kwargs)
 
         def _get_train_sampler(self):
             if group_by_length and self.args.world_size <= 1 and self.train_dataset is not None:

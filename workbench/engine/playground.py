@@ -94,24 +94,24 @@ class Playground:
         if limit:
             ids = D._shrink_prompt(ids, max(8, int(limit) - settings.max_new_tokens))
         start = time.perf_counter()
-        generated: list[int] = []
-        shown = ""
         from .builtin import is_classifier
-        from .generate import eos_ids
+        from .generate import answer_text, eos_ids
 
+        answer = answer_text(self.tokenizer)
+        generated = answer.ids
         # a classification head generates nothing: its answer is the label below
         tokens = [] if is_classifier(self.model) else \
             stream_ids(self.model, ids, settings, stop_ids=eos_ids(self.tokenizer, self.model))
         for token in tokens:
-            generated.append(token)
-            text = self.tokenizer.decode(generated, skip_special_tokens=True)
-            if text.endswith("\ufffd") or not text.startswith(shown) or len(text) == len(shown):
-                continue
-            yield {"event": "token", "id": rid, "text": text[len(shown):]}
-            shown = text
-        final = self.tokenizer.decode(generated, skip_special_tokens=True) if generated else ""
-        if final.startswith(shown) and len(final) > len(shown):
-            yield {"event": "token", "id": rid, "text": final[len(shown):]}
+            piece = answer.add(token)
+            if piece:
+                yield {"event": "token", "id": rid, "text": piece}
+            if answer.stopped:
+                break
+        piece = answer.finish()
+        if piece:
+            yield {"event": "token", "id": rid, "text": piece}
+        final = answer.text
         seconds = time.perf_counter() - start
         if self.task == "classification":
             from .evaluate import classify_with_probs

@@ -48,7 +48,8 @@ def predict_file(project_dir, run_id: str, input_path, output_path, *, sheet: st
             from .metrics import label_sets_from_probabilities
 
             predictions = label_sets_from_probabilities(probabilities, labels, _threshold(trained, spec, model,
-                                                                                         tokenizer))
+                                                                                         tokenizer),
+                                                        spec.no_label_rows)
         else:
             predictions = [labels[max(range(len(p)), key=p.__getitem__)] for p in probabilities]
     else:

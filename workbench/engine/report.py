@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import html
 import io
-import json
 import os
 import time
 from collections.abc import Sequence
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.fsutil import atomic_write_text
+from ..core.runs import read_events
 
 _BUNDLED_FONT = Path(os.environ.get("WORKBENCH_RESOURCES") or Path(__file__).resolve().parents[2] / "resources") \
     / "fonts" / "WorkbenchSansSC-Regular.otf"
@@ -63,21 +63,13 @@ def _img(b64: str, alt: str) -> str:
 
 
 def read_curves(run_dir: Path) -> dict[str, list[tuple[int, float]]]:
-    """Train loss and eval loss per step from the run's events file."""
+    """Train loss and eval loss per step, from the run's events as core.runs reads them (what a
+    crash or a disk left behind, bytes that are not UTF-8 included, is skipped there)."""
     curves: dict[str, list[tuple[int, float]]] = {"loss": [], "eval_loss": []}
-    path = Path(run_dir) / "events.jsonl"
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return curves
-    for line in lines:
-        try:
-            ev = json.loads(line)
-        except ValueError:
-            continue
-        if ev.get("event") == "step" and isinstance(ev.get("loss"), (int, float)):
+    for ev in read_events(run_dir):
+        if ev["event"] == "step" and isinstance(ev.get("loss"), (int, float)):
             curves["loss"].append((int(ev.get("step", 0)), float(ev["loss"])))
-        elif ev.get("event") == "eval" and isinstance(ev.get("eval_loss"), (int, float)):
+        elif ev["event"] == "eval" and isinstance(ev.get("eval_loss"), (int, float)):
             curves["eval_loss"].append((int(ev.get("step", 0)), float(ev["eval_loss"])))
     return curves
 
@@ -265,7 +257,10 @@ def build_report(result: dict, rows: Sequence[dict], base_rows: Sequence[dict] |
     if comp:
         parts.append(f'<p class="note">{html.escape(comp["sentence"])}</p>')
     headers = ["metric", "fine-tuned"] + (["base model"] if base else []) + (["baseline"] if baseline else [])
-    parts.append(_table(headers, [[METRIC_NAMES.get(k, k), m.get(k)] + ([base.get(k)] if base else [])
+    from .metrics import macro_f1_name
+
+    names = {**METRIC_NAMES, "macro_f1": macro_f1_name(m)}
+    parts.append(_table(headers, [[names.get(k, k), m.get(k)] + ([base.get(k)] if base else [])
                                   + ([baseline.get(k)] if baseline else []) for k in keys]))
     if baseline:
         parts.append('<p class="muted">' + html.escape(

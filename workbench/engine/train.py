@@ -8,6 +8,7 @@ and eval events, VisualDL scalars, the stop file, NaN detection. The training be
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import time
@@ -16,14 +17,17 @@ from typing import Any
 
 from ..core.jobs import TASK_FILE, JobSpec, run_task, write_run_task
 from ..core.project import Project
+from ..core.recommend import vocabulary_cut
 from ..core.runs import STOP_FILE, EventWriter, list_checkpoints, mark_checkpoint_complete
 from ..core.task import TaskSpec
+from ..core.timing import RunClock, write_timing
 from . import baseline as BL
 from . import builtin as B
 from . import data as D
 from . import lm_training as LT
 from . import metrics as MX
 from . import models as M
+from . import vocab_cut as VC
 
 EVAL_CLASSIFY_LIMIT = 200  # validation rows scored by label likelihood at each evaluation
 EARLY_STOPPING_PATIENCE = 3  # evaluations without a better validation metric before training stops
@@ -102,7 +106,7 @@ def _precision_flags(job: JobSpec, device: str) -> dict[str, Any]:
 
 
 def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_info: dict[str, Any],
-                  classify_eval=None, best_metric: tuple[str, bool] | None = None):
+                  classify_eval=None, best_metric: tuple[str, bool] | None = None, clock: RunClock | None = None):
     from paddleformers.trainer import TrainerCallback
 
     class EventCallback(TrainerCallback):
@@ -145,6 +149,10 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
             events.emit(
                 "start", total_steps=int(state.max_steps), initial_step=self.initial_step,
                 num_train_epochs=float(args.num_train_epochs), **model_info)
+            if clock is not None:
+                clock.loop_started(self.initial_step, int(state.max_steps))
+                if clock.start is not None:
+                    events.emit("estimate", **clock.start.to_dict(), time_budget_s=clock.budget_s)
 
         def on_load_data_end(self, args, state, control, inputs=None, **kwargs):
             if inputs is not None and "attention_mask" in inputs:
@@ -165,7 +173,19 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
                 _poison_weights(kwargs.get("model"))
             if self.stopped or state.global_step >= state.max_steps:
                 control.should_log = True  # the curve ends where the run ends
-            if state.global_step >= state.max_steps and not self.stopped:
+            if clock is not None:
+                est = clock.step_done(int(state.global_step), evaluates=self.best_metric is not None)
+                if est is not None:
+                    events.emit("estimate", **est.to_dict(), time_budget_s=clock.budget_s)
+                if not self.stopped and state.global_step < state.max_steps and clock.should_stop():
+                    # the time budget bounds the run, whatever the estimate said: end as at the last step
+                    control.should_training_stop = True
+                    control.should_log = True
+                    events.emit("log", level="info", code="time_budget_reached", step=int(state.global_step),
+                                total_steps=int(state.max_steps), budget_s=clock.budget_s, message=(
+                        f"the time budget of {clock.budget_s / 60:g} minutes is used up: training ends at step "
+                        f"{state.global_step} of {state.max_steps}"))
+            if state.global_step >= state.max_steps and not self.stopped or (clock and clock.budget_reached):
                 # the last weights are evaluated and checkpointed too, so "last" is a checkpoint
                 # and the best one is chosen among all evaluations
                 control.should_save = True
@@ -248,6 +268,8 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
             if path.is_dir():
                 mark_checkpoint_complete(path, step)
             events.emit("checkpoint", step=step, path=str(path.relative_to(run_dir)))
+            if clock is not None:
+                clock.checkpoint_done(evaluated=self.last_eval_step == step)
             return control
 
         def on_train_end(self, args, state, control, **kwargs):
@@ -255,6 +277,20 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
                 self.vdl.close()
 
     return EventCallback()
+
+
+def _baseline_exception(baseline, clock: RunClock, events: EventWriter) -> BaseException | None:
+    """The background baseline's failure, if any, waited for within the time budget only: past
+    it, the evaluation fits the baseline itself rather than the run waiting on."""
+    if baseline is None:
+        return None
+    left = None if clock.budget_s is None else max(0.0, clock.budget_s - clock.elapsed())
+    try:
+        return baseline.exception(timeout=left)
+    except TimeoutError:
+        events.emit("log", level="info", code="baseline_pending", message=(
+            "the baseline is still being fitted at the end of the time budget; the evaluation fits it instead"))
+        return None
 
 
 def _weights_finite(model) -> bool:
@@ -278,7 +314,16 @@ def _poison_weights(model) -> None:
 
 
 def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str, str | None]:
-    """Train the job in ``run_dir``; returns ``(status, error)`` for the end event."""
+    """Train the job in ``run_dir``; returns ``(status, error)`` for the end event. The run's
+    estimates beside its actual time go to its timing record (core/timing.py), whatever the end."""
+    clock = RunClock(job.estimate_s, job.time_budget_s)
+    try:
+        return _train(job, run_dir, events, clock)
+    finally:
+        write_timing(run_dir, clock.record())
+
+
+def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) -> tuple[str, str | None]:
     from paddleformers.trainer import Trainer, TrainingArguments
 
     M.set_library_log_level("WARNING")
@@ -332,6 +377,17 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
         # the training on a CPU (core/recommend.py sizes it to the time budget)
         feats["val"] = feats["val"][:job.eval_rows]
     val_ids, val_targets = [f["input_ids"] for f in feats["val"]], [f["labels"] for f in feats["val"]]
+    cut = None
+    if vocabulary_cut(model.config.to_dict(), job.method, task, job.vocabulary) and VC.can_cut(model, job.method):
+        # the output layer over the project's own tokens while LoRA trains; restored below
+        # evaluations swap the full vocabulary back in: their loss is the uncut runs' and the base's
+        cut = VC.cut_vocabulary(model, (feats["train"],), VC.special_ids(tokenizer))
+        cut.apply_to(feats["train"])
+        events.emit("log", level="info", code="vocabulary_cut", kept=cut.size, full=cut.full_vocab, message=(
+            f"training over the {cut.size:,} tokens of this project's rows (of {cut.full_vocab:,}); "
+            "the trained model keeps the full vocabulary"))
+    # (evaluation batches get the same pad id: padding is masked and carries no label)
+    pad_id = cut.new_id(tokenizer.pad_token_id) if cut is not None else tokenizer.pad_token_id
     if classifier and B.has_linear_part(model) and not job.resume_from:
         # a resumed run reads its fitted linear part from the checkpoint
         fit = B.fit_linear_part(model, [f["input_ids"] for f in feats["train"]],
@@ -361,14 +417,15 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
             m = m if m is not None else model
             if B.has_linear_part(m):
                 scores = B.part_scores(m, val_ids, val_targets, list(template.labels),
-                                       linear=linear_probs[0] if linear_probs else None)
+                                       linear=linear_probs[0] if linear_probs else None,
+                                       allow_empty=template.no_label_rows)
                 linear_probs[:] = [scores.pop("linear_probabilities")]
                 keep = ("micro_f1", "macro_f1", "subset_accuracy") if multi_label else ("accuracy", "macro_f1")
                 return {**{k: scores[k] for k in keep}, "network_macro_f1": scores["network_alone"]}
             if multi_label:  # at 0.5 while training; evaluation tunes the threshold on this split
                 probs = D.head_probabilities(m, tokenizer, prompts, max_length=job.max_length)
-                res = MX.multi_label_report(sets, MX.label_sets_from_probabilities(probs, template.labels, 0.5),
-                                            template.labels)
+                res = MX.multi_label_report(sets, MX.label_sets_from_probabilities(
+                    probs, template.labels, 0.5, template.no_label_rows), template.labels)
                 out = {"micro_f1": res["micro_f1"], "macro_f1": res["macro_f1"],
                        "subset_accuracy": res["subset_accuracy"]}
             else:
@@ -429,13 +486,14 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
         "train_rows": len(feats["train"]), "val_rows": len(feats["val"]),
     }
     callback = make_callback(job, run_dir, events, model_info=model_info, classify_eval=classify_eval,
-                             best_metric=best_metric)
+                             best_metric=best_metric, clock=clock)
     # a decoder computes its output layer at answer positions only, over batches of similar lengths
     # (engine/lm_training.py); the built-in classifier's head has neither cost
     trainer = LT.make_trainer(
         Trainer, group_by_length=not classifier, answer_only=not classifier, seed=job.seed,
+        eval_context=cut.full_vocabulary if cut is not None else contextlib.nullcontext,
         model=model, args=args, train_dataset=feats["train"], eval_dataset=feats["val"] or None,
-        data_collator=D.DataCollator(tokenizer.pad_token_id, multi_hot=multi_label), callbacks=[callback])
+        data_collator=D.DataCollator(pad_id, multi_hot=multi_label), callbacks=[callback])
 
     resume = job.resume_from
     if resume:
@@ -456,6 +514,8 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
     # final evaluation and the trained model (adapter for LoRA, full weights otherwise)
     if has_eval and callback.last_eval_step != trainer.state.global_step:
         trainer.evaluate()
+    if cut is not None:
+        cut.restore()
     if _rank() != 0:
         return "completed", None
     # final/ holds the best weights by the validation metric; the last ones stay in their checkpoint
@@ -476,7 +536,7 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
                 f"{trainer.state.best_metric:.4f}"))
     if classifier and B.has_linear_part(model) and feats["val"]:
         mix = B.part_scores(model, val_ids, val_targets, list(template.labels),
-                            linear=linear_probs[0] if linear_probs else None)
+                            linear=linear_probs[0] if linear_probs else None, allow_empty=template.no_label_rows)
         mix = {k: mix[k] for k in ("linear_weight", "macro_f1", "network_alone", "linear_alone")}
         weights_info["linear_part"] = mix
         events.emit("log", level="info", code="part_scores", macro_f1=mix["macro_f1"],
@@ -504,7 +564,7 @@ def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str,
     events.emit("log", level="info", code="saved_final", message="saved the trained model to final/")
     # done long before on real data (it takes a fraction of the training time); a failure only
     # means the evaluation fits the baseline itself
-    exc = baseline.exception() if baseline is not None else None
+    exc = _baseline_exception(baseline, clock, events)
     if exc is not None:
         events.emit("log", level="warning", code="baseline_failed",
                     message=f"the baseline was not fitted ahead of the evaluation: {type(exc).__name__}: {exc}")

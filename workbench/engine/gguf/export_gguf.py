@@ -216,6 +216,7 @@ def gguf_for_bundle(stage: Path, model, tokenizer, *, task: str, records: Sequen
     end = template.turn_end.strip()
     if end and tokenizer.convert_tokens_to_ids(end) not in (None, tokenizer.unk_token_id):
         stops.append(end)  # Gemma's <end_of_turn>, ChatML's <|im_end|>
+    stops += D.stop_texts(tokenizer)  # the fallback format's turn markers, as the engine stops at them
     context = int(getattr(model.config, "max_position_embeddings", 0) or 0) or None
     # greedy, as the evaluation decodes; the penalty is ollama's own default, named so it can be changed
     params = MF.parameters(temperature=0, repeat_penalty=1.1, top_p=None, context=context,
