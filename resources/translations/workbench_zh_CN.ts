@@ -9,97 +9,97 @@
         <translation>选择文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="45"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="92"/>
         <source>Pick a file with new rows (the same columns as your data); the model adds its prediction to every row.</source>
         <translation>选择一个包含新数据行的文件（列与您的数据相同）；模型会为每一行加上预测结果。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="49"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="48"/>
         <source>One probability column per label</source>
         <translation>每个标签一列概率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="50"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="49"/>
         <source>Predict</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="54"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="53"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="57"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="56"/>
         <source>Save as…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="90"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="104"/>
         <source>File to predict</source>
         <translation>要预测的文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="91"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="105"/>
         <source>Data files ({0})</source>
         <translation>数据文件（{0}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="122"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="136"/>
         <source>Predicting {0} in a separate process…</source>
         <translation>正在独立进程中预测 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="126"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="140"/>
         <source>Predicting {0}</source>
         <translation>正在预测 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="151"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="165"/>
         <source>Predicting: {0} of {1} rows</source>
         <translation>正在预测：第 {0} 行，共 {1} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="156"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="170"/>
         <source>Cancelled; nothing was written.</source>
         <translation>已取消；未写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="163"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="177"/>
         <source>Prediction failed</source>
         <translation>预测失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="168"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="182"/>
         <source>The prediction ended without a result.</source>
         <translation>预测结束，但没有返回结果。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="172"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="186"/>
         <source>{0} rows predicted; the result is in {1}.</source>
         <translation>已预测 {0} 行；结果保存在 {1}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="173"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="187"/>
         <source>Reading the result</source>
         <translation>正在读取结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="194"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="208"/>
         <source>Save the predictions</source>
         <translation>保存预测结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="195"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="209"/>
         <source>CSV (*.csv);;Excel (*.xlsx)</source>
         <translation>CSV（*.csv）;;Excel（*.xlsx）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="201"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="215"/>
         <source>Saving the predictions</source>
         <translation>正在保存预测结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="202"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="216"/>
         <source>Saved to {0}.</source>
         <translation>已保存到 {0}。</translation>
     </message>
@@ -130,37 +130,37 @@
 <context>
     <name>CommandLineBox</name>
     <message>
-        <location filename="../../workbench/gui/pages/data/command_line.py" line="78"/>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="92"/>
         <source>The same preparation as a command line (for a script or another computer):</source>
         <translation>用命令行完成同样的准备（可用于脚本或另一台电脑）：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/command_line.py" line="87"/>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="101"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/command_line.py" line="104"/>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="118"/>
         <source>(import a file first)</source>
         <translation>（请先导入文件）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/command_line.py" line="107"/>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="121"/>
         <source>Your changes to the cleaning steps are not on it (the command uses the template&apos;s steps, or a recipe file given with --recipe).</source>
         <translation>命令行不包含您对清洗步骤的修改（命令使用模板的清洗步骤，或用 --recipe 指定的清洗方案文件）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/command_line.py" line="109"/>
-        <source>Renamed, merged or excluded labels are not on it; preparing into this project again keeps them.</source>
-        <translation>命令行不包含标签的重命名、合并或排除；在本项目中再次准备数据时会保留这些修改。</translation>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="123"/>
+        <source>The label spellings this project kept from its earlier preparation are not on it; preparing into this project again keeps them.</source>
+        <translation>命令行中没有本项目上次准备时保留的标签写法；再次准备到本项目时会保留它们。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/command_line.py" line="111"/>
-        <source>Labels or code names with a comma in them cannot be written on it.</source>
-        <translation>名称中含逗号的标签或代码名称无法写进命令行。</translation>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="125"/>
+        <source>Labels or code names with a comma (or a renamed label with =) in them cannot be written on it.</source>
+        <translation>含逗号的标签或代码名称（或含 = 的改名标签）无法写在命令行中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/command_line.py" line="112"/>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="127"/>
         <source>The separator -- cannot be written on it; choose another one for the command line.</source>
         <translation>分隔符 -- 无法写进命令行；如需使用命令行，请换一个分隔符。</translation>
     </message>
@@ -168,86 +168,101 @@
 <context>
     <name>CommandRunner</name>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="207"/>
+        <location filename="../../workbench/gui/commands.py" line="223"/>
         <source>This version of Workbench has no &apos;{0}&apos; command yet, so this step cannot run. Update Workbench.</source>
         <translation>当前版本的 Workbench 还没有“{0}”命令，这一步无法运行。请更新 Workbench。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="213"/>
+        <location filename="../../workbench/gui/commands.py" line="229"/>
         <source>The &apos;{0}&apos; command ended with status {1}. Its last output was:
 {2}</source>
         <translation>“{0}”命令以状态 {1} 结束。最后的输出是：
 {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="155"/>
+        <location filename="../../workbench/gui/commands.py" line="158"/>
         <source>The &apos;{0}&apos; step could not be started: {1}</source>
         <translation>“{0}”这一步无法启动：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="188"/>
+        <location filename="../../workbench/gui/commands.py" line="201"/>
         <source>importing</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="189"/>
+        <location filename="../../workbench/gui/commands.py" line="202"/>
         <source>cleaning</source>
         <translation>清洗</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="190"/>
+        <location filename="../../workbench/gui/commands.py" line="203"/>
         <source>the trained model answers</source>
         <translation>训练后的模型作答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="191"/>
+        <location filename="../../workbench/gui/commands.py" line="204"/>
         <source>the base model answers</source>
         <translation>基础模型作答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="192"/>
+        <location filename="../../workbench/gui/commands.py" line="205"/>
         <source>evaluating</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="193"/>
+        <location filename="../../workbench/gui/commands.py" line="206"/>
+        <source>the simple baseline answers</source>
+        <translation>简单基线的答案</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="207"/>
+        <source>writing the report</source>
+        <translation>正在写报告</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="208"/>
         <source>loading the model</source>
         <translation>加载模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="194"/>
+        <location filename="../../workbench/gui/commands.py" line="209"/>
         <source>saving the tokenizer</source>
         <translation>保存分词器</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="195"/>
+        <location filename="../../workbench/gui/commands.py" line="210"/>
         <source>merged weights</source>
         <translation>合并权重</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="196"/>
+        <location filename="../../workbench/gui/commands.py" line="211"/>
         <source>static model and its check</source>
         <translation>静态模型及其校验</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="197"/>
+        <location filename="../../workbench/gui/commands.py" line="212"/>
         <source>measuring speed</source>
         <translation>测量速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="198"/>
+        <location filename="../../workbench/gui/commands.py" line="213"/>
         <source>ONNX model and its check</source>
         <translation>ONNX 模型及其校验</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="199"/>
+        <location filename="../../workbench/gui/commands.py" line="214"/>
         <source>prediction script</source>
         <translation>预测脚本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="200"/>
+        <location filename="../../workbench/gui/commands.py" line="215"/>
         <source>int8 model</source>
         <translation>int8 模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="216"/>
+        <source>pinning the requirements (and the wheels)</source>
+        <translation>正在固定依赖版本（以及安装包）</translation>
     </message>
 </context>
 <context>
@@ -294,373 +309,403 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data/display.py" line="42"/>
+        <source>“{0}” takes one column only; choose one.</source>
+        <translation>“{0}”只能对应一列，请选择其中一列。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/display.py" line="44"/>
         <source>This template has no field “{0}”.</source>
         <translation>此模板没有“{0}”这一项。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="44"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="46"/>
         <source>No rows are left after cleaning. Check the mapping and loosen the cleaning steps.</source>
         <translation>清洗后没有剩下任何行。请检查列映射并放宽清洗步骤。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="46"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="48"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="47"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="49"/>
         <source>The labels have fewer than two different values after cleaning (found: {0}). Classification needs at least two: check the column chosen for “{1}”.</source>
         <translation>清洗后标签只有不到两种取值（找到：{0}）。分类至少需要两种：请检查为“{1}”选择的列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="50"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="52"/>
         <source>{0} rows have labels outside the template&apos;s set ({1}). Add them as other spellings in the step “{2}”, or drop rows with other labels.</source>
         <translation>有 {0} 行的标签不在模板的标签集中（{1}）。请在“{2}”步骤中把它们添加为其他写法，或删除带有其他标签的行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="54"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="56"/>
         <source>{0} of {1} rows have labels outside the template&apos;s set; your data has its own ({2}). On the Labels tab, use the labels found in your data.</source>
         <translation>{1} 行中有 {0} 行的标签不在模板的标签集中；你的数据有自己的标签（{2}）。请在“标签”页中使用数据中的标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="58"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="60"/>
         <source>Labels with fewer than {0} rows after cleaning were dropped: {1}. Lower the least rows per label on the Labels tab, or add rows.</source>
         <translation>清洗后少于 {0} 行的标签已删除：{1}。请在“标签”页调低每个标签的最少行数，或补充数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="61"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="63"/>
         <source>Every row&apos;s “{0}” is empty: choose the column that holds it.</source>
         <translation>所有行的“{0}”都为空：请选择存放它的列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="63"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="65"/>
         <source>{0} rows have an empty “{1}”; the step “{2}” on it removes them.</source>
         <translation>有 {0} 行的“{1}”为空；对它使用“{2}”步骤可以删除这些行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="72"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="73"/>
+        <source>{0} distinct short values</source>
+        <translation>{0} 个不同的简短取值</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/display.py" line="75"/>
+        <source>free text, {0:.0f} characters on average</source>
+        <translation>自由文本，平均 {0:.0f} 个字符</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/display.py" line="76"/>
+        <source>“{0}” ← {1} ({2})</source>
+        <translation>“{0}” ← {1}（{2}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/display.py" line="83"/>
         <source>JSON (Alpaca)</source>
         <translation>JSON（Alpaca）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="73"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="84"/>
         <source>JSON (ShareGPT)</source>
         <translation>JSON（ShareGPT）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="74"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="85"/>
         <source>JSON (chat messages)</source>
         <translation>JSON（对话消息）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="75"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="86"/>
         <source>JSON (src/tgt)</source>
         <translation>JSON（src/tgt）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="86"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="97"/>
         <source>UTF-8 with BOM</source>
         <translation>UTF-8（带 BOM）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="108"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="115"/>
         <source>Import a file…</source>
         <translation>导入文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="110"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="302"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="117"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="314"/>
         <source>No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window.</source>
         <translation>还没有数据：请导入 CSV、Excel、JSON/JSONL 或 Parquet 文件，或把文件拖到窗口上。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="117"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="124"/>
         <source>Save and prepare the data</source>
         <translation>保存并准备数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="119"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="126"/>
         <source>Writes the cleaned, split data into the project so that training can start.</source>
         <translation>把清洗并划分好的数据写入项目，之后即可开始训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="139"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="133"/>
+        <source>First row holds the column names</source>
+        <translation>第一行是列名</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="135"/>
+        <source>Untick it when the file has no header line: its first row is then data, and the columns are named col1, col2, …</source>
+        <translation>文件没有表头行时取消勾选：第一行将作为数据读取，各列命名为 col1、col2、…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="153"/>
         <source>Imported data</source>
         <translation>导入的原始数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="140"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="154"/>
         <source>After cleaning</source>
         <translation>清洗后的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="143"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="157"/>
         <source>Filter rows containing…</source>
         <translation>筛选包含以下内容的行…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="147"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="419"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="161"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="495"/>
         <source>in all columns</source>
         <translation>所有列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="176"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="190"/>
         <source>Columns</source>
-        <translation>列</translation>
+        <translation>列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="179"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="685"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="193"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="738"/>
         <source>Cleaning</source>
         <translation>清洗</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="180"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="194"/>
         <source>Mapping</source>
         <translation>列对应</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="184"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="198"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="200"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="214"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="207"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="221"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="217"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="231"/>
         <source>Column</source>
         <translation>列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="222"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="304"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="236"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="316"/>
         <source>Import data to see its columns.</source>
         <translation>导入数据后即可查看各列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="225"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="239"/>
         <source>Text length (characters)</source>
         <translation>文本长度（字符）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="226"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="511"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="240"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="587"/>
         <source>Most frequent values</source>
         <translation>最常见的取值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="234"/>
-        <source>Tell Workbench which column of your file plays which part. Required parts are marked *.</source>
-        <translation>告诉 Workbench 文件中的哪一列对应哪一部分。必填部分标有 *。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="253"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="260"/>
         <source>Training %</source>
         <translation>训练 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="253"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="260"/>
         <source>Validation %</source>
         <translation>验证 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="253"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="260"/>
         <source>Test %</source>
         <translation>测试 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="264"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="271"/>
         <source>The same number gives the same split every time.</source>
         <translation>相同的数字每次得到相同的划分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="265"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="272"/>
         <source>Random seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="270"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="277"/>
         <source>The model learns from the training rows, is checked on the validation rows while it trains, and is measured on the test rows, which it never sees. For classification every label is split in the same proportions.</source>
         <translation>模型从训练数据中学习，训练过程中用验证数据检查，最后用它从未见过的测试数据衡量效果。分类任务中每个标签都按相同比例划分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="340"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="356"/>
         <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
         <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="341"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="357"/>
         <source>Import a data file</source>
         <translation>导入数据文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="347"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="363"/>
         <source>No template chosen</source>
         <translation>未选择模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="348"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="364"/>
         <source>Choose a template first: it says which columns the data needs.</source>
         <translation>请先选择模板：模板决定了数据需要哪些列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="376"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="389"/>
+        <source>the first row is data: the columns are named col1 … col{0}</source>
+        <translation>第一行是数据：各列命名为 col1 … col{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="390"/>
+        <source>JSON Lines under a .json name: read line by line</source>
+        <translation>这是以 .json 命名的 JSON Lines 文件：已逐行读取</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="391"/>
+        <source>one row per record of each line; column {0} names the document</source>
+        <translation>每行中的每条记录为一行；{0} 列标明所属文档</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="447"/>
         <source>{0} · {1} rows · {2} columns · {3}</source>
         <translation>{0} · {1} 行 · {2} 列 · {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="381"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="452"/>
         <source>{0}
 Shown from the project&apos;s copy of it, taken when the data was prepared.</source>
         <translation>{0}
 显示的是准备数据时保存在项目中的副本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="398"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="472"/>
+        <source>add {0}</source>
+        <translation>添加“{0}”</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="474"/>
         <source>Reading {0}</source>
         <translation>正在读取 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="435"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="511"/>
         <source>{0} rows</source>
         <translation>{0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="437"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="513"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="471"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="547"/>
         <source>Sorting and filtering</source>
         <translation>正在排序和筛选</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="492"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="568"/>
         <source>Computing column statistics</source>
         <translation>正在计算列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="501"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="577"/>
         <source>{0} rows · {1} missing or blank ({2:.1%}) · {3} distinct values · average length {4:.0f}, longest {5} characters</source>
         <translation>{0} 行 · {1} 个缺失或空白（{2:.1%}）· {3} 个不同取值 · 平均长度 {4:.0f}，最长 {5} 个字符</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="511"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="587"/>
         <source>Label distribution</source>
         <translation>标签分布</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="534"/>
-        <source>(none)</source>
-        <translation>（无）</translation>
+        <location filename="../../workbench/gui/pages/data_page.py" line="612"/>
+        <source>use the suggested columns</source>
+        <translation>采用建议的列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="556"/>
-        <source>map {0}</source>
-        <translation>对应“{0}”</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="568"/>
-        <source>Import a data file first; then choose which column holds what.</source>
-        <translation>请先导入数据文件，再选择每一列的用途。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="580"/>
-        <source>Fix the mapping above; cleaning and preparing wait for it.</source>
-        <translation>请先修正上面的列对应关系，清洗和准备数据需要它。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="586"/>
-        <source>The mapping is complete.</source>
-        <translation>列对应关系已完整。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="672"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="725"/>
         <source>{0} rows imported → {1} rows after cleaning.</source>
         <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="683"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="736"/>
         <source>Cleaning failed</source>
         <translation>清洗失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="701"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="754"/>
         <source>The three parts add up to {0:g}%; they must add up to 100%.</source>
         <translation>三部分合计 {0:g}%，必须等于 100%。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="704"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="757"/>
         <source>The training part cannot be empty.</source>
         <translation>训练部分不能为空。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="710"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="763"/>
         <source>About {0} training, {1} validation and {2} test rows.</source>
         <translation>约 {0} 行用于训练、{1} 行用于验证、{2} 行用于测试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="713"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="766"/>
         <source>The split is valid.</source>
         <translation>划分比例有效。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="738"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="769"/>
+        <source>The rows of one document (column {0}) stay together in one part, so the parts hold about these shares of the documents.</source>
+        <translation>同一文档（{0} 列）的各行都放在同一部分中，因此上述比例大致是各部分所含文档的比例。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="795"/>
         <source>The split is not valid</source>
         <translation>划分比例无效</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="764"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="822"/>
         <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
         <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="768"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="826"/>
         <source>Preparing the data</source>
         <translation>正在准备数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="121"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="128"/>
         <source>Save as template…</source>
         <translation>另存为模板…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="123"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="130"/>
         <source>Saves this project&apos;s labels, prompt, cleaning and settings, with a small cleaned sample, as a template your organisation can start from.</source>
         <translation>把本项目的标签、提示词、清洗步骤和设置连同一小份清洗后的样例数据保存为模板，供本单位以后直接使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="183"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="197"/>
         <source>Labels</source>
-        <translation>标签</translation>
+        <translation>标签集</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="187"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="201"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="789"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="847"/>
         <source>change the labels</source>
         <translation>修改标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="798"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="856"/>
         <source>edit the prompt</source>
         <translation>编辑提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="827"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="885"/>
         <source>Saving the template</source>
         <translation>正在保存模板</translation>
     </message>
@@ -668,73 +713,73 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>EnvironmentDialog</name>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="143"/>
+        <location filename="../../workbench/gui/dialogs.py" line="147"/>
         <source>Environment</source>
         <translation>运行环境</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="145"/>
-        <location filename="../../workbench/gui/dialogs.py" line="167"/>
+        <location filename="../../workbench/gui/dialogs.py" line="149"/>
+        <location filename="../../workbench/gui/dialogs.py" line="171"/>
         <source>Checking the PaddlePaddle installation in a separate process…</source>
         <translation>正在独立进程中检查飞桨安装情况…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="153"/>
+        <location filename="../../workbench/gui/dialogs.py" line="157"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="200"/>
+        <location filename="../../workbench/gui/dialogs.py" line="204"/>
         <source>&lt;b&gt;PaddlePaddle cannot be loaded:&lt;/b&gt; {0}&lt;br&gt;Training, evaluation and export need it; reinstall the application or its dependencies.</source>
         <translation>&lt;b&gt;无法加载飞桨 PaddlePaddle：&lt;/b&gt;{0}&lt;br&gt;训练、评估和导出都需要它，请重新安装本软件或其依赖。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="204"/>
+        <location filename="../../workbench/gui/dialogs.py" line="208"/>
         <source>passed</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="204"/>
+        <location filename="../../workbench/gui/dialogs.py" line="208"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="206"/>
+        <location filename="../../workbench/gui/dialogs.py" line="210"/>
         <source>&lt;b&gt;PaddlePaddle&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;飞桨 PaddlePaddle&lt;/b&gt; {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="207"/>
+        <location filename="../../workbench/gui/dialogs.py" line="211"/>
         <source>&lt;b&gt;PaddleFormers&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;PaddleFormers&lt;/b&gt; {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="208"/>
+        <location filename="../../workbench/gui/dialogs.py" line="212"/>
         <source>&lt;b&gt;Devices&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;设备&lt;/b&gt; {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="209"/>
+        <location filename="../../workbench/gui/dialogs.py" line="213"/>
         <source>&lt;b&gt;Installation check&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;安装自检&lt;/b&gt; {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="210"/>
+        <location filename="../../workbench/gui/dialogs.py" line="214"/>
         <source>&lt;b&gt;Python&lt;/b&gt; {0} on {1}</source>
         <translation>&lt;b&gt;Python&lt;/b&gt; {0}，系统 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="168"/>
+        <location filename="../../workbench/gui/dialogs.py" line="172"/>
         <source>Checking the installation</source>
         <translation>正在检查安装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="178"/>
+        <location filename="../../workbench/gui/dialogs.py" line="182"/>
         <source>The check printed no report.</source>
         <translation>检查没有输出报告。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="183"/>
+        <location filename="../../workbench/gui/dialogs.py" line="187"/>
         <source>The check did not finish. The details below say why; reinstalling the application usually fixes it.</source>
         <translation>检查没有完成。下面的详细信息说明了原因；重新安装应用程序通常可以解决。</translation>
     </message>
@@ -742,404 +787,550 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>EvaluatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="462"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="557"/>
         <source>baseline {0}; {1}</source>
         <translation>基线 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="107"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="95"/>
         <source>The fine-tuned model beats a simple word-statistics baseline by {0} {1} ({2} vs {3}).</source>
         <translation>微调模型比简单的词频统计基线高 {0} {1}（{2} 对 {3}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="113"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="101"/>
         <source>The fine-tuned model does not beat a simple word-statistics baseline: {1} {2} vs {3}, {0} lower.</source>
         <translation>微调模型没有超过简单的词频统计基线：{1} {2} 对 {3}，低 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="119"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="107"/>
         <source>The fine-tuned model beats a simple retrieval baseline by {0} {1} ({2} vs {3}).</source>
         <translation>微调模型比简单的检索基线高 {0} {1}（{2} 对 {3}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="124"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="112"/>
         <source>The fine-tuned model does not beat a simple retrieval baseline: {1} {2} vs {3}, {0} lower.</source>
         <translation>微调模型没有超过简单的检索基线：{1} {2} 对 {3}，低 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="60"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="48"/>
         <source>test</source>
         <translation>测试</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="61"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="49"/>
         <source>validation</source>
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="62"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="50"/>
         <source>training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="71"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="59"/>
         <source>full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="72"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="60"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="41"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="68"/>
         <source>Accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="42"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="69"/>
         <source>Macro F1</source>
         <translation>宏平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="43"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="70"/>
         <source>Macro F1 of the network alone</source>
         <translation>仅神经网络部分的宏平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="44"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="71"/>
         <source>Micro F1</source>
         <translation>微平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="45"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="72"/>
         <source>Whole label set right</source>
         <translation>标签集完全正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="46"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="73"/>
         <source>Hamming loss</source>
         <translation>汉明损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="47"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="518"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="74"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="48"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="75"/>
         <source>BLEU</source>
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="49"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="76"/>
         <source>Exact match</source>
         <translation>完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="50"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="77"/>
         <source>Loss on the answers</source>
         <translation>答案部分的损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="51"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="78"/>
         <source>Perplexity</source>
         <translation>困惑度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="80"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="68"/>
         <source>share of test rows labelled right</source>
         <translation>测试数据中标签判断正确的比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="81"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="69"/>
         <source>balance of precision and recall, averaged over labels</source>
         <translation>精确率与召回率的平衡，按标签平均</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="82"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="70"/>
         <source>F1 over every label given or missed</source>
         <translation>按每个给出或漏掉的标签计算的 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="83"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="71"/>
         <source>rows whose labels are exactly right</source>
         <translation>标签完全正确的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="84"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="72"/>
         <source>share of wrong yes/no label decisions; lower is better</source>
         <translation>逐标签是/否判断出错的比例；越低越好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="85"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="73"/>
         <source>overlap with the reference answers (0–1)</source>
         <translation>与参考答案的重合度（0–1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="86"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="74"/>
         <source>n-gram match with the references (0–100)</source>
         <translation>与参考答案的 n 元组匹配度（0–100）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="87"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="75"/>
         <source>answers identical to the reference</source>
         <translation>与参考答案完全相同的比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="88"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="89"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="76"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="77"/>
         <source>lower is better</source>
         <translation>越低越好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="110"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="98"/>
         <source>The fine-tuned model matches a simple word-statistics baseline: {1} {2} vs {3}.</source>
         <translation>微调模型与简单的词频统计基线持平：{1} {2} 对 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="122"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="110"/>
         <source>The fine-tuned model matches a simple retrieval baseline: {1} {2} vs {3}.</source>
         <translation>微调模型与简单的检索基线持平：{1} {2} 对 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="168"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="156"/>
         <source>test rows</source>
         <translation>测试数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="169"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="157"/>
         <source>validation rows</source>
         <translation>验证数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="170"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="158"/>
         <source>Compare with the base model</source>
         <translation>与基础模型对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="172"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="160"/>
         <source>Evaluate</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="178"/>
-        <source>Run</source>
-        <translation>训练</translation>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="163"/>
+        <source>Open the report</source>
+        <translation>打开报告</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="180"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="164"/>
+        <source>The evaluation&apos;s HTML report (figures, best and worst samples), in your web browser</source>
+        <translation>在网页浏览器中打开评估的 HTML 报告（图表、最好和最差的样本）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="171"/>
+        <source>Run</source>
+        <translation>训练运行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="173"/>
         <source>on</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="190"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="184"/>
         <source>Confusion matrix: rows are the true labels, columns the predicted ones</source>
         <translation>混淆矩阵：行是真实标签，列是预测标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="198"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="192"/>
         <source>label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="198"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="218"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="192"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="212"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="198"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="218"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="192"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="212"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="199"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="219"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="193"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="213"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="199"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="224"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="193"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="218"/>
         <source>rows</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="215"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="209"/>
         <source>Per label: precision, recall and F1 (test rows with the label in brackets)</source>
         <translation>各标签的精确率、召回率和 F1（括号内为带该标签的测试行数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="220"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="214"/>
         <source>Most confused labels</source>
         <translation>最常混淆的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="223"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="217"/>
         <source>true label</source>
         <translation>真实标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="223"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="217"/>
         <source>wrong label</source>
         <translation>错给的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="223"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="217"/>
         <source>how</source>
         <translation>方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="235"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="229"/>
         <source>No test row was given a wrong label.</source>
         <translation>没有测试行被给错标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="268"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="262"/>
         <source>Wrong only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="289"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="283"/>
         <source>Type a text or a question, as in your data, and press Enter</source>
         <translation>像数据中那样输入一段文本或一个问题，然后按回车</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="291"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="285"/>
         <source>Ask the model</source>
         <translation>向模型提问</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="301"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="300"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="303"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="302"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="305"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="304"/>
         <source>Apply to a file</source>
         <translation>应用到文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="325"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="335"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="362"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="372"/>
         <source>The built-in model starts untrained, so the model it started from answers at random: the baseline beside the results is the comparison.</source>
         <translation>内置模型从未训练的状态开始，它的起始模型只会随机作答：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="364"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="374"/>
         <source>A multi-label model&apos;s head is trained from scratch, so there is no base model to compare with: the baseline beside the results is the comparison.</source>
         <translation>多标签模型的分类头从零开始训练，没有可对比的基础模型：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="366"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="376"/>
         <source>Also score the model the run started from on the same rows.</source>
         <translation>同时在相同的数据行上评估本次训练的起始模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="380"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="390"/>
         <source>Evaluating {0} in a separate process…</source>
         <translation>正在独立进程中评估 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="399"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="407"/>
+        <source>Evaluating: {0}…</source>
+        <translation>正在评估：{0}…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="412"/>
         <source>Evaluation finished.</source>
         <translation>评估完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="424"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="456"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="456"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="467"/>
         <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
         <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="432"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="446"/>
         <source>The evaluation results could not be read: {0}</source>
         <translation>无法读取评估结果：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="459"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="471"/>
+        <source>There is no run yet. Train one on the Train page; once it has finished, evaluate it here: the model answers every test row it never saw during training.</source>
+        <translation>还没有任何训练。请先在“训练”页训练一次；训练完成后在这里评估：模型会回答训练时从未见过的每一条测试数据。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="474"/>
+        <source>A run is training on the Train page. Once it has finished, it appears here to be evaluated.</source>
+        <translation>“训练”页上有一次训练正在进行。训练完成后，它会出现在这里供评估。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="476"/>
+        <source>No run has finished with a model to evaluate. Train one on the Train page (a stopped run can be resumed there); once it has finished, evaluate it here.</source>
+        <translation>还没有哪次训练完成并留下可评估的模型。请在“训练”页训练一次（已停止的训练可在那里恢复）；训练完成后在这里评估。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="490"/>
+        <source>No program opened the report. It is the file {0}; open it in a web browser.</source>
+        <translation>没有程序打开报告。报告文件是 {0}，请用网页浏览器打开。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="517"/>
+        <source>prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="517"/>
+        <source>expected</source>
+        <translation>参考答案</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="517"/>
+        <source>model&apos;s answer</source>
+        <translation>模型的回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="518"/>
+        <source>correct</source>
+        <translation>正确</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="518"/>
+        <source>confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="519"/>
+        <source>exact match</source>
+        <translation>是否完全一致</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="531"/>
+        <source>The mean of each label&apos;s F1.</source>
+        <translation>各标签 F1 的平均值。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="532"/>
+        <source>The mean of each label&apos;s F1 over the {0} of {1} labels that have a test row or were given by the model. A label absent from the test rows and never given is left out, not counted as 0.</source>
+        <translation>在 {1} 个标签中，对测试集中出现过或模型给出过的 {0} 个标签求 F1 的平均值。测试集中没有且模型从未给出的标签不计入平均，而不是按 0 计算。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="536"/>
+        <source>{0} ({1} of {2} labels)</source>
+        <translation>{0}（{2} 个标签中的 {1} 个）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="554"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="472"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="572"/>
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="472"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="572"/>
         <source>true</source>
         <translation>真实</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="475"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="575"/>
         <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
         <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="482"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="582"/>
         <source>Several labels per row: a label is given when its probability is {0} or more (the threshold with the best macro F1 on the validation split).</source>
         <translation>每行可有多个标签：某标签的概率不低于 {0} 时给出该标签（该阈值在验证集上取得最佳宏平均 F1）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="513"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="613"/>
         <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
         <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="530"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="630"/>
         <source>given instead</source>
         <translation>代替真实标签给出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="530"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="630"/>
         <source>given along with it</source>
         <translation>与真实标签一起多给</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="549"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="649"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="587"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="667"/>
+        <source>It was stopped after {0} of its {1} training steps.</source>
+        <translation>它在计划的 {1} 个训练步中只训练了 {0} 步就被停止。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="669"/>
+        <source>It trained for only {0} steps.</source>
+        <translation>它只训练了 {0} 步。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="671"/>
+        <source>Its loss fell only from {0:.2f} to {1:.2f}.</source>
+        <translation>它的损失只从 {0:.2f} 降到 {1:.2f}。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="673"/>
+        <source>Its validation macro F1, {0:.2f}, is no better than picking one of its {1} labels at random.</source>
+        <translation>它在验证集上的宏平均 F1 为 {0:.2f}，并不比在 {1} 个标签中随机挑一个更好。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="675"/>
+        <source>This run&apos;s answers may be poor.</source>
+        <translation>这次运行的回答可能很差。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="676"/>
+        <source>Train longer, or resume the run, before relying on them.</source>
+        <translation>请先训练更久（或继续这次运行），再依赖它的回答。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="719"/>
         <source>Label: {0}
 Most likely: {1}</source>
         <translation>标签：{0}
 可能性最高：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="381"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="391"/>
         <source>Evaluating {0}</source>
         <translation>正在评估 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="302"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="301"/>
         <source>Samples (the answers side by side)</source>
         <translation>逐条结果（各个答案对照）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="385"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="395"/>
         <source>Evaluation cancelled.</source>
         <translation>评估已取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="394"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="405"/>
         <source>Evaluating: {0}, {1} of {2} rows</source>
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="566"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="519"/>
+        <source>answer before tuning</source>
+        <translation>微调前的回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="520"/>
+        <source>correct before tuning</source>
+        <translation>微调前正确</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="520"/>
+        <source>ROUGE-L before tuning</source>
+        <translation>微调前 ROUGE-L</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="521"/>
+        <source>baseline&apos;s answer</source>
+        <translation>基线的回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="524"/>
+        <source>P({0})</source>
+        <translation>P({0})</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="698"/>
         <source>Asking the model</source>
         <translation>正在询问模型</translation>
     </message>
@@ -1147,500 +1338,642 @@ Most likely: {1}</source>
 <context>
     <name>ExportPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="31"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="32"/>
         <source>Paddle Inference (static graph, for servers)</source>
         <translation>飞桨推理模型（静态图，用于服务器部署）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="32"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="33"/>
         <source>Merged weights (safetensors, for further training)</source>
         <translation>合并后的权重（safetensors，可继续训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="33"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="34"/>
         <source>ONNX (for ONNX Runtime)</source>
         <translation>ONNX（用于 ONNX Runtime）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="34"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="35"/>
         <source>GGUF (for llama.cpp and ollama)</source>
         <translation>GGUF（用于 llama.cpp 和 ollama）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="47"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="48"/>
         <source>Static model {0} ms vs {1} ms for the trained model per request</source>
         <translation>每次请求：静态图模型 {0} 毫秒，训练所得模型 {1} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="50"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="51"/>
         <source>({0}× the speed)</source>
         <translation>（速度为其 {0} 倍）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="53"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="54"/>
         <source>Static model {0} ms per request</source>
         <translation>静态图模型每次请求 {0} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="56"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="57"/>
         <source>{0} samples/s at batch {1}</source>
         <translation>批大小 {1} 时每秒 {0} 条</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="60"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="61"/>
         <source>CPU with oneDNN</source>
         <translation>CPU（使用 oneDNN）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="61"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="62"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="63"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="64"/>
         <source>{0} threads</source>
         <translation>{0} 个线程</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="70"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="71"/>
         <source>verified</source>
         <translation>已核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="71"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="72"/>
         <source>not made</source>
         <translation>未生成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="72"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="73"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="85"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="86"/>
         <source>accuracy {0} → {1} ({2:+.1f} points)</source>
         <translation>准确率 {0} → {1}（{2:+.1f} 个百分点）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="88"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="89"/>
         <source>perplexity {0} → {1}</source>
         <translation>困惑度 {0} → {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="93"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="94"/>
         <source>same answer as the full model on {0} of the rows</source>
         <translation>{0} 的数据与完整精度模型答案相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="96"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="97"/>
         <source>weights {0} MB instead of {1} MB</source>
         <translation>权重 {0} MB（原为 {1} MB）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="111"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="112"/>
         <source>model card: evaluation figures, checks, how to use it</source>
         <translation>模型卡：评估指标、核对结果和使用方法</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="112"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="113"/>
         <source>the bundle&apos;s description and every check&apos;s figures</source>
         <translation>包的说明和每项核对的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="113"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="114"/>
         <source>stand-alone prediction script (CSV/JSONL in, predictions out)</source>
         <translation>独立的预测脚本（输入 CSV/JSONL，输出预测）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="119"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="366"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="116"/>
+        <source>every package they need, exact versions with hashes</source>
+        <translation>所需的全部软件包，精确版本并带哈希值</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="117"/>
+        <source>those packages&apos; files, to install without internet</source>
+        <translation>这些软件包的文件，可在无网络时安装</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="122"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="404"/>
         <source>8-bit (int8) static model</source>
         <translation>8 位（int8）静态图模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="120"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="123"/>
         <source>tokenizer files</source>
         <translation>分词器文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="121"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="124"/>
         <source>prediction service (HTTP, OpenAI-compatible for answers)</source>
         <translation>预测服务（HTTP；生成式任务兼容 OpenAI 接口）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="122"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="125"/>
         <source>the model code predict.py and serve.py share</source>
         <translation>predict.py 与 serve.py 共用的模型代码</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="123"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="130"/>
         <source>builds a container image that runs serve.py</source>
         <translation>构建运行 serve.py 的容器镜像</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="124"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="131"/>
         <source>ONNX step of generation with a key/value cache</source>
         <translation>带键值缓存的 ONNX 逐步生成模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="161"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="168"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="163"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="170"/>
         <source>Formats</source>
         <translation>导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="171"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="271"/>
         <source>Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact</source>
         <translation>同时导出 8 位（int8）模型：体积更小、在处理器上更快，精度略低</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="173"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="180"/>
+        <source>Also the files of every package it needs (wheels/, about 240 MB), so it installs on a computer without internet</source>
+        <translation>同时附带所需全部软件包的文件（wheels/，约 240 MB），以便在无网络的电脑上安装</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="126"/>
+        <source>the service&apos;s batching of concurrent requests</source>
+        <translation>服务对并发请求的批处理</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="127"/>
+        <source>what a request to the service may contain</source>
+        <translation>服务请求可以包含的内容</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="128"/>
+        <source>how predict.py reads files: the application&apos;s own rules</source>
+        <translation>predict.py 读取文件的方式：与应用程序相同的规则</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="129"/>
+        <source>how predict.py tells a header line from data</source>
+        <translation>predict.py 区分表头行与数据的方式</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="182"/>
+        <source>Downloaded once now, for this computer&apos;s system; then &apos;pip install --no-index --find-links wheels -r requirements.lock&apos; needs no network, and the Dockerfile installs from them.</source>
+        <translation>现在按本机系统下载一次；之后“pip install --no-index --find-links wheels -r requirements.lock”无需网络，Dockerfile 也从这些文件安装。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="186"/>
         <source>The bundle holds the model, a stand-alone predict.py, its requirements and a model card with the evaluation figures. Every format is checked against the trained model.</source>
         <translation>导出包含模型、独立的 predict.py 预测脚本、依赖清单以及附带评估结果的模型说明。每种格式都会与训练所得的模型逐一核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="179"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="192"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="182"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="195"/>
         <source>Open the bundle&apos;s folder</source>
         <translation>打开导出文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="192"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="205"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="192"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="205"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="192"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="205"/>
         <source>Check against the trained model</source>
         <translation>与训练所得模型的核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="193"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="206"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="210"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="223"/>
         <source>File or folder</source>
         <translation>文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="210"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="223"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="210"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="223"/>
         <source>What it is</source>
         <translation>说明</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="222"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="235"/>
         <source>The export command&apos;s messages appear here while it runs.</source>
         <translation>导出命令运行时的消息会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="225"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="238"/>
         <source>Bundle contents</source>
         <translation>包内容</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="226"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="239"/>
         <source>Export log</source>
         <translation>导出日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="244"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="257"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="273"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="270"/>
+        <source>No 8-bit (int8) model for this run: the built-in classifier has nothing to quantise</source>
+        <translation>此运行不提供 8 位（int8）模型：内置分类器没有可量化的部分</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="283"/>
+        <source>The built-in classifier has nothing for int8 to quantise: its weights are tables of character n-gram embeddings, and its linear layers hold under 1 % of them. Its static model is the one to ship.</source>
+        <translation>内置分类器没有可做 int8 量化的部分：它的权重是字符 n 元组嵌入表，线性层只占不到 1%。请发布它的静态模型。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="286"/>
+        <source>Weight-only int8 of the model&apos;s linear layers, checked against the fp32 model.</source>
+        <translation>对模型线性层做仅权重 int8 量化，并与 fp32 模型核对。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="309"/>
         <source>Exported earlier into {0}.</source>
         <translation>之前已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="293"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="331"/>
         <source>No format chosen</source>
         <translation>未选择导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="293"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="331"/>
         <source>Tick at least one format to export.</source>
         <translation>请至少勾选一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="296"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="334"/>
         <source>Exporting {0} in a separate process…</source>
         <translation>正在独立进程中导出 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="316"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="354"/>
         <source>Exporting: {0}</source>
         <translation>正在导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="323"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="324"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="361"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="362"/>
         <source>The export printed no result.</source>
         <translation>导出命令没有输出结果。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="324"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="362"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="328"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="366"/>
         <source>Exported into {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="370"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="408"/>
         <source>same answers as the evaluation on {0} of {1} test rows</source>
         <translation>{1} 条测试数据中有 {0} 条与评估结果相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="372"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="410"/>
         <source>predict.py (run as a user would)</source>
         <translation>predict.py（按用户的方式运行）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="384"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="425"/>
         <source>&lt;b&gt;Speed&lt;/b&gt; (median per request on this computer): {0}</source>
         <translation>&lt;b&gt;速度&lt;/b&gt;（本机上每次请求的中位数）：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="387"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="428"/>
         <source>Processor: {0}; measured on {1} requests, one at a time.</source>
         <translation>处理器：{0}；逐条测量了 {1} 次请求。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="302"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="438"/>
+        <source>{0} packages at the exported versions, with hashes</source>
+        <translation>{0} 个软件包，固定为导出时的版本，带哈希值</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="440"/>
+        <source>{0} packages at the exported versions; no hashes: {1}</source>
+        <translation>{0} 个软件包，固定为导出时的版本；无哈希值：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="445"/>
+        <source>; wheels/: {0} files, {1} MB, installs without network (checked)</source>
+        <translation>；wheels/：{0} 个文件，{1} MB，可无网络安装（已检查）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="448"/>
+        <source>Requirements</source>
+        <translation>依赖</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="340"/>
         <source>Exporting {0}</source>
         <translation>正在导出 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="114"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="115"/>
         <source>the packages predict.py and serve.py need</source>
         <translation>predict.py 和 serve.py 所需的软件包</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="340"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="378"/>
         <source>Export cancelled; nothing was written.</source>
         <translation>导出已取消，没有写入任何文件。</translation>
     </message>
 </context>
 <context>
+    <name>FolderRow</name>
+    <message>
+        <location filename="../../workbench/gui/dialogs.py" line="27"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+</context>
+<context>
     <name>LabelsEditor</name>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="67"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="68"/>
         <source>Use the labels found in my data</source>
         <translation>使用我的数据中的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="70"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="71"/>
         <source>Use the template&apos;s labels</source>
         <translation>使用模板的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="78"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="79"/>
         <source>Map the label column to see its values.</source>
         <translation>映射标签列后，这里会显示它的取值。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="82"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="83"/>
         <source>Value in the data</source>
         <translation>数据中的取值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="82"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="83"/>
         <source>Rows</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="82"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="83"/>
         <source>Maps to</source>
         <translation>对应标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="94"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="95"/>
         <source>Rename…</source>
         <translation>改名…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="95"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="96"/>
         <source>Give the selected label another name; the old name becomes one of its spellings.</source>
         <translation>给所选标签改名；旧名称成为它的另一种写法。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="97"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="98"/>
         <source>Merge…</source>
         <translation>合并…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="98"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="99"/>
         <source>Make the selected labels one label; the others become its spellings.</source>
         <translation>把所选标签合并为一个，其余的成为它的其他写法。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="100"/>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="251"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="101"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="301"/>
         <source>Exclude</source>
         <translation>排除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="101"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="102"/>
         <source>Drop the rows of the selected labels (they are counted), or keep them again.</source>
         <translation>删除所选标签的行（会计数报告），或重新保留它们。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="103"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="104"/>
         <source>Name codes…</source>
         <translation>为代码命名…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="104"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="105"/>
         <source>Give code values such as 0, 1, 2 the label names they stand for.</source>
         <translation>为 0、1、2 这样的代码填写它们代表的标签名称。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="111"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="112"/>
         <source>Drop labels with fewer rows than</source>
         <translation>删除行数少于此值的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="114"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="115"/>
         <source>enough for every split</source>
         <translation>够分到每个部分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="115"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="116"/>
         <source>Counted after cleaning. By default a label needs one row for training, one for validation and one for testing.</source>
         <translation>按清洗后的行数计算。默认每个标签至少要有训练、验证、测试各一行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="121"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="122"/>
         <source>Several labels per row (multi-label)</source>
         <translation>每行可有多个标签（多标签）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="123"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="124"/>
         <source>A list cell, or labels separated by spaces, commas, 、 or semicolons in one cell, is the row&apos;s set of labels; the model then gives each label on its own.</source>
         <translation>列表单元格，或一个单元格中以空格、逗号、顿号或分号分隔的多个标签，即为该行的标签集合；模型会对每个标签分别作出判断。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="128"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="129"/>
         <source>Separator between labels:</source>
         <translation>标签分隔符：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="130"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="131"/>
         <source>spaces, commas, 、 or ;</source>
         <translation>空格、逗号、顿号或分号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="132"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="133"/>
         <source>The characters that separate the labels in one cell, taken exactly as typed (for example ; or |). Leave it empty to split on spaces, commas, 、 and semicolons. Set one when a label&apos;s own name holds one of those characters.</source>
         <translation>同一单元格中分隔各个标签的字符，按输入原样使用（例如 ; 或 |）。留空则按空格、逗号、顿号和分号拆分。标签名称本身含有这些字符时，请指定分隔符。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="146"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="147"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="158"/>
         <source>drop them (counted)</source>
         <translation>删除这些行（会计数报告）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="147"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="148"/>
         <source>keep the first label</source>
         <translation>保留第一个标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="177"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="157"/>
+        <source>keep them as rows with no label</source>
+        <translation>保留为无标签的行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="160"/>
+        <source>In multi-label data a row may have none of the labels (most sentences of a case name no article). Kept, the model learns to give no label to such rows, and micro-F1 and subset accuracy count them.</source>
+        <translation>多标签数据中一行可能不属于任何标签（案件中的大多数句子不涉及任何法条）。保留后，模型会学会对这类行不给出标签，微平均 F1 和完全匹配准确率也会计入这些行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="195"/>
         <source>not in the label set: rows dropped</source>
         <translation>不在标签集中：这些行会被删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="179"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="197"/>
         <source>{0} · excluded: rows dropped</source>
         <translation>{0} · 已排除：这些行会被删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="181"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="199"/>
         <source>{0} · fewer than {1} rows: dropped</source>
         <translation>{0} · 少于 {1} 行：会被删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="183"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="201"/>
         <source>{0} (another spelling)</source>
         <translation>{0}（另一种写法）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="205"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="224"/>
+        <source>{0} of the {1} labels given in {2} rows are not in the template&apos;s label set. Your data has its own labels ({3}). Use them, or the rows cannot be trained on.</source>
+        <translation>{2} 行中给出的 {1} 个标签里有 {0} 个不在模板的标签集中。你的数据有自己的标签（{3}）。请使用这些标签，否则这些行无法用于训练。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="229"/>
         <source>{0} of {1} rows have labels that are not in the template&apos;s label set. Your data has its own labels ({2}). Use them, or the rows cannot be trained on.</source>
         <translation>{1} 行中有 {0} 行的标签不在模板的标签集中。你的数据有自己的标签（{2}）。请使用这些标签，否则这些行无法用于训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="219"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="244"/>
         <source>the template&apos;s labels</source>
         <translation>模板的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="219"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="244"/>
         <source>the labels found in the data</source>
         <translation>数据中的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="220"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="245"/>
         <source>your own list</source>
         <translation>自定义列表</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="221"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="277"/>
         <source>{0} labels ({1}) · {2} values in {3} rows · {4} rows outside the label set</source>
         <translation>{0} 个标签（{1}）· {3} 行中有 {2} 种取值 · {4} 行不在标签集中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="235"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="259"/>
         <source>{0} rows list several labels:</source>
         <translation>{0} 行列出了多个标签：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="251"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="265"/>
+        <source>{0} rows have no label:</source>
+        <translation>{0} 行没有标签：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="280"/>
+        <source>{0} rows of excluded labels dropped</source>
+        <translation>已删除 {0} 行被排除标签的数据</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="282"/>
+        <source>{0} rows of labels with too few rows dropped</source>
+        <translation>已删除 {0} 行样本过少标签的数据</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="284"/>
+        <source>{0} labels ({1}) · {2} values given {3} times in {4} rows · {5} times outside the label set</source>
+        <translation>{0} 个标签（{1}）· {2} 个取值在 {4} 行中共出现 {3} 次 · {5} 次不在标签集中</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="288"/>
+        <source>excluded labels taken off {0} rows</source>
+        <translation>已从 {0} 行中去掉被排除的标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="290"/>
+        <source>labels with too few rows taken off {0} rows</source>
+        <translation>已从 {0} 行中去掉样本过少的标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="301"/>
         <source>Include again</source>
         <translation>重新保留</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="298"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="350"/>
         <source>Rename the label</source>
         <translation>标签改名</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="299"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="351"/>
         <source>New name for “{0}”:</source>
         <translation>“{0}”的新名称：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="308"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="360"/>
         <source>Merge labels</source>
         <translation>合并标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="309"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="361"/>
         <source>Keep this label; the others become its spellings:</source>
         <translation>保留这个标签，其余的成为它的其他写法：</translation>
+    </message>
+</context>
+<context>
+    <name>Launcher</name>
+    <message>
+        <location filename="../../workbench/gui/app.py" line="55"/>
+        <source>Workbench cannot open its window: the system library {0} is missing. Install the package {1} (sudo apt install {1} on Debian or Ubuntu), then start Workbench again.</source>
+        <translation>Workbench 无法打开窗口：缺少系统库 {0}。请安装软件包 {1}（Debian 或 Ubuntu 上运行 sudo apt install {1}），然后重新启动 Workbench。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/app.py" line="59"/>
+        <source>Workbench cannot open its window: the system library {0}, which Qt needs to draw on X11, is missing. Install the package that provides it, then start Workbench again.</source>
+        <translation>Workbench 无法打开窗口：缺少 Qt 在 X11 上绘制界面所需的系统库 {0}。请安装提供该库的软件包，然后重新启动 Workbench。</translation>
     </message>
 </context>
 <context>
@@ -1684,240 +2017,308 @@ Most likely: {1}</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="35"/>
-        <location filename="../../workbench/gui/main_window.py" line="306"/>
+        <location filename="../../workbench/gui/main_window.py" line="37"/>
+        <location filename="../../workbench/gui/main_window.py" line="396"/>
         <source>Workbench</source>
         <translation>Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="134"/>
+        <location filename="../../workbench/gui/main_window.py" line="185"/>
         <source>1  Template</source>
         <translation>1  模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="135"/>
+        <location filename="../../workbench/gui/main_window.py" line="186"/>
         <source>2  Data</source>
         <translation>2  数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="136"/>
+        <location filename="../../workbench/gui/main_window.py" line="187"/>
         <source>3  Train</source>
         <translation>3  训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="137"/>
+        <location filename="../../workbench/gui/main_window.py" line="188"/>
         <source>4  Evaluate</source>
         <translation>4  评估</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="138"/>
+        <location filename="../../workbench/gui/main_window.py" line="189"/>
         <source>5  Export</source>
         <translation>5  导出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="144"/>
+        <location filename="../../workbench/gui/main_window.py" line="195"/>
         <source>done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="145"/>
+        <location filename="../../workbench/gui/main_window.py" line="196"/>
         <source>training…</source>
         <translation>训练中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="146"/>
+        <location filename="../../workbench/gui/main_window.py" line="197"/>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/main_window.py" line="198"/>
         <source>needs data</source>
         <translation>需要数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="164"/>
+        <location filename="../../workbench/gui/main_window.py" line="216"/>
         <source>Training: {0}</source>
         <translation>正在训练：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="169"/>
+        <location filename="../../workbench/gui/main_window.py" line="257"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="170"/>
+        <location filename="../../workbench/gui/main_window.py" line="258"/>
         <source>&amp;New project…</source>
         <translation>新建项目(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="171"/>
+        <location filename="../../workbench/gui/main_window.py" line="259"/>
         <source>&amp;Open project…</source>
         <translation>打开项目(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="172"/>
+        <location filename="../../workbench/gui/main_window.py" line="260"/>
         <source>Open a &amp;sample project</source>
         <translation>打开示例项目(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="173"/>
+        <location filename="../../workbench/gui/main_window.py" line="261"/>
         <source>&amp;Import data file…</source>
         <translation>导入数据文件(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="174"/>
+        <location filename="../../workbench/gui/main_window.py" line="262"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="177"/>
+        <location filename="../../workbench/gui/main_window.py" line="265"/>
         <source>Open &amp;recent</source>
         <translation>最近的项目(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="184"/>
+        <location filename="../../workbench/gui/main_window.py" line="272"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="190"/>
+        <location filename="../../workbench/gui/main_window.py" line="280"/>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="191"/>
+        <location filename="../../workbench/gui/main_window.py" line="281"/>
         <source>&amp;Environment…</source>
         <translation>运行环境(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="192"/>
+        <location filename="../../workbench/gui/main_window.py" line="282"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="193"/>
+        <location filename="../../workbench/gui/main_window.py" line="283"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="194"/>
+        <location filename="../../workbench/gui/main_window.py" line="284"/>
         <source>&amp;About Workbench</source>
         <translation>关于 Workbench(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="210"/>
+        <location filename="../../workbench/gui/main_window.py" line="300"/>
         <source>(none yet)</source>
         <translation>（暂无）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="222"/>
+        <location filename="../../workbench/gui/main_window.py" line="312"/>
         <source>The project could not be opened</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="229"/>
+        <location filename="../../workbench/gui/main_window.py" line="319"/>
         <source>Open a project folder</source>
         <translation>打开项目文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="242"/>
+        <location filename="../../workbench/gui/main_window.py" line="332"/>
         <source>The project could not be created</source>
         <translation>无法创建项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="271"/>
+        <location filename="../../workbench/gui/main_window.py" line="361"/>
         <source>Preparing the sample project</source>
         <translation>正在准备示例项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="274"/>
+        <location filename="../../workbench/gui/main_window.py" line="364"/>
         <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
         <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="275"/>
+        <location filename="../../workbench/gui/main_window.py" line="365"/>
         <source>Import a data file</source>
         <translation>导入数据文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="281"/>
+        <location filename="../../workbench/gui/main_window.py" line="371"/>
         <source>Choose a template first</source>
         <translation>请先选择模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="282"/>
+        <location filename="../../workbench/gui/main_window.py" line="372"/>
         <source>Data is imported into a project, and a project starts from a template. Pick a template and click “Use this template”, then drop the file again.</source>
         <translation>数据要导入到项目中，而项目从模板开始。请先选择一个模板并点击“使用此模板”，然后再拖入文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="305"/>
+        <location filename="../../workbench/gui/main_window.py" line="395"/>
         <source>No project open: start from a template, or File &gt; Open a sample project</source>
         <translation>未打开项目：从模板开始，或使用“文件 &gt; 打开示例项目”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="310"/>
+        <location filename="../../workbench/gui/main_window.py" line="400"/>
         <source>Project {0} · {1} · {2}</source>
         <translation>项目 {0} · {1} · {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="311"/>
+        <location filename="../../workbench/gui/main_window.py" line="401"/>
         <source>{0} – Workbench</source>
         <translation>{0} – Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="334"/>
-        <source>Restart Workbench to apply the new language or templates folder.</source>
-        <translation>请重新启动 Workbench 以应用新的界面语言或模板文件夹。</translation>
+        <location filename="../../workbench/gui/main_window.py" line="428"/>
+        <source>Restart Workbench to use the new templates folder.</source>
+        <translation>请重新启动 Workbench 以使用新的模板文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="340"/>
+        <location filename="../../workbench/gui/main_window.py" line="434"/>
         <source>About Workbench</source>
         <translation>关于 Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="341"/>
+        <location filename="../../workbench/gui/main_window.py" line="435"/>
         <source>&lt;b&gt;Workbench&lt;/b&gt;&lt;br&gt;Fine-tune, evaluate and export language models on PaddlePaddle without writing code.&lt;br&gt;&lt;br&gt;Chinese text uses Noto Sans CJK (SIL Open Font License).</source>
         <translation>&lt;b&gt;Workbench&lt;/b&gt;&lt;br&gt;无需编程，在飞桨上微调、评估和导出语言模型。&lt;br&gt;&lt;br&gt;中文显示使用 Noto Sans CJK 字体（SIL 开放字体许可证）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="351"/>
+        <location filename="../../workbench/gui/main_window.py" line="445"/>
         <source>Welcome to Workbench</source>
         <translation>欢迎使用 Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="352"/>
+        <location filename="../../workbench/gui/main_window.py" line="446"/>
         <source>Would you like to open a sample project? It uses the financial news sentiment template, its sample data and the built-in model, which trains on this computer in a few minutes.</source>
         <translation>要打开一个示例项目吗？它使用“财经新闻情感分析”模板、示例数据和内置模型，在本机几分钟即可训练完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="354"/>
+        <location filename="../../workbench/gui/main_window.py" line="448"/>
         <source>Open the sample project</source>
         <translation>打开示例项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="355"/>
+        <location filename="../../workbench/gui/main_window.py" line="449"/>
         <source>Start empty</source>
         <translation>从空白开始</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="394"/>
+        <location filename="../../workbench/gui/main_window.py" line="490"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="395"/>
+        <location filename="../../workbench/gui/main_window.py" line="491"/>
         <source>{0} is still training. Keep it training in the background (reopen the project to see it), or stop it now (it saves a checkpoint first, so it can be resumed)?</source>
         <translation>{0} 仍在训练。要让它在后台继续训练（重新打开项目即可查看），还是现在停止（会先保存检查点，之后可以恢复）？</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="397"/>
+        <location filename="../../workbench/gui/main_window.py" line="493"/>
         <source>Keep training</source>
         <translation>继续在后台训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="398"/>
+        <location filename="../../workbench/gui/main_window.py" line="494"/>
         <source>Stop training</source>
         <translation>停止训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="147"/>
+        <location filename="../../workbench/gui/main_window.py" line="199"/>
         <source>last run failed</source>
         <translation>上次运行失败</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/app.py" line="91"/>
+        <source>No Chinese font was found: Chinese text may show as boxes. Install one, e.g. the fonts-noto-cjk package.</source>
+        <translation>未找到中文字体：中文可能显示为方框。请安装一种中文字体，例如 fonts-noto-cjk 软件包。</translation>
+    </message>
+</context>
+<context>
+    <name>MappingEditor</name>
+    <message>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="29"/>
+        <source>Tell Workbench which column of your file plays which part. Required parts are marked *.</source>
+        <translation>告诉 Workbench 文件中的哪一列对应哪一部分。必填部分标有 *。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="37"/>
+        <source>Use the suggestion</source>
+        <translation>采用建议</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="38"/>
+        <source>Maps the columns as suggested; Undo takes it back.</source>
+        <translation>按建议对应各列；可用“撤销”取消。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="64"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="77"/>
+        <source>+ no second column</source>
+        <translation>+ 不加第二列</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="80"/>
+        <source>Read a second column with this one (a title and a question, say): its text follows on a new line.</source>
+        <translation>与此列一起读取第二列（例如标题和问题）：第二列的文本另起一行接在后面。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="110"/>
+        <source>Import a data file first; then choose which column holds what.</source>
+        <translation>请先导入数据文件，再选择每一列的用途。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="117"/>
+        <source>Fix the mapping above; cleaning and preparing wait for it.</source>
+        <translation>请先修正上面的列对应关系，清洗和准备数据需要它。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="119"/>
+        <source>The mapping is complete.</source>
+        <translation>列对应关系已完整。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="126"/>
+        <source>No column&apos;s name says what it holds; from the contents, Workbench suggests: {0}. Check it and confirm.</source>
+        <translation>没有列名能说明各列的内容；根据内容，Workbench 建议：{0}。请检查后确认。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="141"/>
+        <source>map {0}</source>
+        <translation>对应“{0}”</translation>
     </message>
 </context>
 <context>
@@ -2116,47 +2517,47 @@ Most likely: {1}</source>
 <context>
     <name>NewProjectDialog</name>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="40"/>
+        <location filename="../../workbench/gui/dialogs.py" line="42"/>
         <source>New project</source>
         <translation>新建项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="44"/>
+        <location filename="../../workbench/gui/dialogs.py" line="46"/>
         <source>e.g. news-sentiment</source>
         <translation>例如 新闻情感</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="51"/>
+        <location filename="../../workbench/gui/dialogs.py" line="53"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="52"/>
+        <location filename="../../workbench/gui/dialogs.py" line="54"/>
         <source>Template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="53"/>
+        <location filename="../../workbench/gui/dialogs.py" line="55"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="53"/>
+        <location filename="../../workbench/gui/dialogs.py" line="55"/>
         <source>Projects folder</source>
         <translation>项目文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="81"/>
+        <location filename="../../workbench/gui/dialogs.py" line="83"/>
         <source>Give the project a name.</source>
         <translation>请为项目起个名字。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="83"/>
+        <location filename="../../workbench/gui/dialogs.py" line="85"/>
         <source>A name cannot contain any of \ / : * ? &quot; &lt; &gt; |.</source>
         <translation>名称中不能包含 \ / : * ? &quot; &lt; &gt; | 这些字符。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="85"/>
+        <location filename="../../workbench/gui/dialogs.py" line="87"/>
         <source>A folder of this name already exists and is not empty.</source>
         <translation>同名文件夹已存在且不是空的。</translation>
     </message>
@@ -2218,6 +2619,19 @@ Most likely: {1}</source>
     </message>
 </context>
 <context>
+    <name>QFileDialog</name>
+    <message>
+        <location filename="../../workbench/gui/i18n.py" line="22"/>
+        <source>&amp;Look in:</source>
+        <translation>查找范围(&amp;L)：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/i18n.py" line="23"/>
+        <source>Files of &amp;type:</source>
+        <translation>文件类型(&amp;T)：</translation>
+    </message>
+</context>
+<context>
     <name>SaveTemplateDialog</name>
     <message>
         <location filename="../../workbench/gui/pages/data/save_template_dialog.py" line="14"/>
@@ -2253,54 +2667,54 @@ Most likely: {1}</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="94"/>
+        <location filename="../../workbench/gui/dialogs.py" line="96"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="97"/>
+        <location filename="../../workbench/gui/dialogs.py" line="100"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="102"/>
+        <location filename="../../workbench/gui/dialogs.py" line="105"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="103"/>
+        <location filename="../../workbench/gui/dialogs.py" line="106"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="107"/>
+        <location filename="../../workbench/gui/dialogs.py" line="110"/>
         <source>Language</source>
         <translation>界面语言</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="108"/>
+        <location filename="../../workbench/gui/dialogs.py" line="111"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="109"/>
+        <location filename="../../workbench/gui/dialogs.py" line="112"/>
         <source>Projects folder</source>
         <translation>项目文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="110"/>
+        <location filename="../../workbench/gui/dialogs.py" line="113"/>
         <source>Your organisation&apos;s templates</source>
         <translation>本单位的模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="110"/>
+        <location filename="../../workbench/gui/dialogs.py" line="113"/>
         <source>Templates folder</source>
         <translation>模板文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="111"/>
-        <source>A new language or templates folder takes effect the next time Workbench starts.</source>
-        <translation>新的界面语言或模板文件夹将在下次启动 Workbench 时生效。</translation>
+        <location filename="../../workbench/gui/dialogs.py" line="114"/>
+        <source>The language changes as soon as you click OK; a new templates folder takes effect the next time Workbench starts.</source>
+        <translation>点击“确定”后界面语言立即切换；新的模板文件夹在下次启动 Workbench 时生效。</translation>
     </message>
 </context>
 <context>
@@ -2308,7 +2722,7 @@ Most likely: {1}</source>
     <message>
         <location filename="../../workbench/gui/widgets/step_editor.py" line="18"/>
         <source>Columns</source>
-        <translation>列</translation>
+        <translation>哪些列</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/widgets/step_editor.py" line="19"/>
@@ -2454,112 +2868,112 @@ Most likely: {1}</source>
 <context>
     <name>StepsPanel</name>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="46"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="47"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="46"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="47"/>
         <source>Rows dropped</source>
         <translation>删除的行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="46"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="47"/>
         <source>Cells changed</source>
         <translation>修改的单元格</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="61"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="62"/>
         <source>Add step</source>
         <translation>添加步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="71"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="78"/>
         <source>Remove the selected step</source>
         <translation>删除选中的步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="75"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="82"/>
         <source>Move the step up</source>
         <translation>上移该步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="79"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="86"/>
         <source>Move the step down</source>
         <translation>下移该步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="95"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="102"/>
         <source>Affected rows (before → after)</source>
         <translation>受影响的行（处理前 → 处理后）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="99"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="106"/>
         <source>Row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="99"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="106"/>
         <source>Column</source>
         <translation>列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="99"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="106"/>
         <source>Before</source>
         <translation>处理前</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="99"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="106"/>
         <source>After</source>
         <translation>处理后</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="162"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="171"/>
         <source>Select a step to see and change its settings.</source>
         <translation>选择一个步骤以查看和修改它的设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="183"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="192"/>
         <source>(row dropped)</source>
         <translation>（该行已删除）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="194"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="203"/>
         <source>Affected rows (before → after): {0} of them shown</source>
         <translation>受影响的行（处理前 → 处理后）：显示其中 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="195"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="204"/>
         <source>Affected rows: none in this data</source>
         <translation>受影响的行：这份数据中没有</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="217"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="226"/>
         <source>add {0}</source>
         <translation>添加“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="226"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="235"/>
         <source>remove {0}</source>
         <translation>删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="235"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="244"/>
         <source>move {0}</source>
         <translation>移动“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="243"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="252"/>
         <source>switch on {0}</source>
         <translation>开启“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="243"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="252"/>
         <source>switch off {0}</source>
         <translation>关闭“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="268"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="277"/>
         <source>change {0}</source>
         <translation>修改“{0}”</translation>
     </message>
@@ -2690,18 +3104,18 @@ Most likely: {1}</source>
 <context>
     <name>TrainPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="212"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="168"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="220"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="176"/>
         <source>Time budget</source>
         <translation>时间预算</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="55"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="285"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="247"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -2751,132 +3165,137 @@ Most likely: {1}</source>
         <translation>权重衰减</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="108"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="39"/>
         <source>created</source>
         <translation>已创建</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="109"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="40"/>
         <source>running</source>
         <translation>训练中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="110"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="41"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="111"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="42"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="112"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="43"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="113"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="44"/>
         <source>crashed</source>
         <translation>意外中断</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="65"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="161"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="117"/>
         <source>Base model</source>
         <translation>基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="164"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="79"/>
+        <source>Vocabulary trained over</source>
+        <translation>训练所用词表</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="120"/>
         <source>Built-in tiny model (trains in a minute)</source>
         <translation>内置微型模型（约一分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="165"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="121"/>
         <source>Built-in small model (trains in minutes)</source>
         <translation>内置小模型（几分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="166"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="122"/>
         <source>A model folder on this computer…</source>
         <translation>本机上的模型文件夹…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="167"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="123"/>
         <source>A model id (downloaded)</source>
         <translation>模型 ID（需联网下载）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="168"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="124"/>
         <source>The built-in models are trained from scratch on your data so that everything works offline on any computer; they show the flow, not production quality. For real use pick a downloaded ERNIE, Qwen or Llama folder.</source>
         <translation>内置模型会在您的数据上从零开始训练，因此在任何电脑上都能离线跑通全流程；它们用于演示流程，达不到生产质量。实际使用请选择已下载的 ERNIE、Qwen 或 Llama 模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="173"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="129"/>
         <source>folder or model id</source>
         <translation>文件夹或模型 ID</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="175"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="131"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="181"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="137"/>
         <source>LoRA (small add-on, fast)</source>
         <translation>LoRA（附加小模块，速度快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="182"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="138"/>
         <source>Full fine-tuning (all weights)</source>
         <translation>全量微调（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="183"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="139"/>
         <source>LoRA trains a small add-on and keeps the base model unchanged: faster and needs less memory. Full fine-tuning changes every weight.</source>
         <translation>LoRA 只训练一个附加的小模块，基础模型保持不变：更快、更省内存。全量微调会修改全部权重。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="186"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="303"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="142"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="265"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="66"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="194"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="150"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="201"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="157"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="206"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="162"/>
         <source>Preset</source>
         <translation>预设方案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="95"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="230"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="26"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="186"/>
         <source>by epochs</source>
         <translation>按轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="232"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="188"/>
         <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
         <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="236"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="192"/>
         <source>How often (in steps) the model is checked on the validation rows and saved.</source>
         <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="67"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="237"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="193"/>
         <source>Stop after steps</source>
         <translation>训练步数上限</translation>
     </message>
@@ -2936,315 +3355,340 @@ Most likely: {1}</source>
         <translation>允许 pickle 权重</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="89"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="20"/>
         <source>default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="91"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="22"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="91"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="22"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="97"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="28"/>
         <source>built-in tiny model</source>
         <translation>内置微型模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="98"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="29"/>
         <source>built-in small model</source>
         <translation>内置小型模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="100"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="31"/>
         <source>full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="213"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="169"/>
         <source>How long training may take: the recommended settings fit this time on this computer, for every model (a pretrained one may read only part of the data).</source>
         <translation>训练最多可用的时间：推荐设置会让每种模型的训练都在这台电脑上于此时间内完成（预训练模型可能只读取部分数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="238"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="194"/>
         <source>Check and save every</source>
         <translation>每隔多少步检查并保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="246"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="202"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="249"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="205"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="251"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="207"/>
         <source>Resume</source>
         <translation>恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="270"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="791"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="232"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="770"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="282"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="303"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="244"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="265"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="282"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="285"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="315"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="244"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="247"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="277"/>
         <source>step</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="283"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="245"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="284"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="246"/>
         <source>validation loss</source>
-        <translation>验证损失</translation>
+        <translation>验证集损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="286"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="248"/>
         <source>learning rate</source>
-        <translation>学习率</translation>
+        <translation>当前学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="302"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="264"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="302"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="264"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="302"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="264"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="302"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="264"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="303"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="265"/>
         <source>Validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="315"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="277"/>
         <source>Training loss of the runs ticked in the list</source>
         <translation>列表中勾选的训练的损失曲线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="325"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="287"/>
         <source>Runs</source>
         <translation>训练记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="326"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="288"/>
         <source>Compare runs</source>
         <translation>对比训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="327"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="289"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="344"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="324"/>
         <source>Recommended for this data</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="454"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="432"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="474"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="452"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="543"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="521"/>
         <source>About {0} steps, roughly {1} and {2:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1}、{2:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="557"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="535"/>
         <source>Rows per step lowered to {0} so that training fits in this computer&apos;s {1} GB of memory.</source>
         <translation>每批条数已降为 {0}，使训练能放进这台电脑 {1} GB 的内存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="560"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="538"/>
         <source>One pass over the training rows takes about {0} on this computer, more than the time budget, so training reads about {1:.0%} of them; a larger budget or a GPU trains on all of them.</source>
         <translation>在这台电脑上把训练数据完整学习一遍大约需要 {0}，超出了时间预算，所以这次训练只读取其中约 {1:.0%} 的数据；加大时间预算或使用 GPU 可以学完全部数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="564"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="542"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="571"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="549"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="606"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="584"/>
         <source>The data is not prepared</source>
         <translation>数据尚未准备好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="607"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="585"/>
         <source>Prepare the data on the Data page first (Save and prepare the data).</source>
         <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="612"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="618"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="590"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="596"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="613"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="591"/>
         <source>This project has several labels per row, which only the built-in model learns: choose a built-in model (tiny or small) instead of {0}. A pretrained model can be trained on a project with one label per row (switch multi-label off on the Data page and prepare again).</source>
         <translation>本项目每行可有多个标签，目前只有内置模型能学习这种数据：请选择内置模型（微型或小型），而不是 {0}。预训练模型可以用于每行一个标签的项目（在数据页关闭多标签后重新准备数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="634"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="612"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="651"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="655"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="629"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="633"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="658"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="636"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="806"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="785"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="867"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="817"/>
+        <source>{0} to {1}</source>
+        <translation>{0} 至 {1}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="819"/>
+        <source> · the whole run: {0}, measured from its first {1} steps</source>
+        <translation> · 整个训练：{0}，按前 {1} 步实测推算</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="820"/>
+        <source> · the whole run: {0}, estimated before it started</source>
+        <translation> · 整个训练：{0}，开始前的估计</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="857"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="871"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="861"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="873"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="863"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="876"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="866"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="880"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="872"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="905"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="895"/>
         <source>Preparing the base model</source>
         <translation>正在准备基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="907"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="897"/>
         <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
         <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="910"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="900"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="914"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="904"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="917"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="907"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="921"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="911"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="825"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="913"/>
+        <source>The time budget of {0} is used up: training ends at step {1} of {2}</source>
+        <translation>时间预算 {0} 已用完：训练在第 {1} 步（共 {2} 步）结束</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="916"/>
+        <source>The simple baseline was still being fitted when the time budget ran out; the evaluation fits it</source>
+        <translation>时间预算用完时简单基线仍在拟合；评估时会再拟合它</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="804"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="471"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="449"/>
         <source>The built-in model is built from this project&apos;s data and starts untrained, so all of it is trained here (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型由本项目的数据构建，从未训练的状态开始，所以全部在这里训练（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="652"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="630"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="804"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="783"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="809"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="788"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="810"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="789"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="828"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="808"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="846"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="838"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>
@@ -3277,22 +3721,6 @@ Its log: {2}</source>
         <location filename="../../workbench/gui/pages/train/delete_run.py" line="54"/>
         <source>Deleting {0}</source>
         <translation>正在删除 {0}</translation>
-    </message>
-</context>
-<context>
-    <name>parent</name>
-    <message>
-        <location filename="../../workbench/gui/dialogs.py" line="25"/>
-        <source>Browse…</source>
-        <translation>浏览…</translation>
-    </message>
-</context>
-<context>
-    <name>win</name>
-    <message>
-        <location filename="../../workbench/gui/app.py" line="62"/>
-        <source>No Chinese font was found: Chinese text may show as boxes. Install one, e.g. the fonts-noto-cjk package.</source>
-        <translation>未找到中文字体，中文可能显示为方框。请安装中文字体，例如 fonts-noto-cjk 软件包。</translation>
     </message>
 </context>
 </TS>

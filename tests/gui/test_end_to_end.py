@@ -1,7 +1,10 @@
 """Sample template → cleaning → a few real training steps through the worker → evaluate → export."""
 
+import pytest
 
 from workbench.cli import build_parser
+
+pytestmark = pytest.mark.slow  # the whole flow through the window: `make test-slow`
 
 
 def _has_command(name: str) -> bool:

@@ -106,6 +106,9 @@ def test_every_command_line_the_pages_build_is_accepted_by_the_cli_parser(qtbot,
     from workbench.core.runs import cli_command
 
     _finished_run(sample_project)
+    lm = _finished_run(sample_project, "run-lm")
+    write_job(lm, JobSpec(project=str(sample_project), template="finance_sentiment", task="classification",
+                          base_model="Qwen/Qwen2-0.5B", method="lora"))
     session.open(sample_project)
     ev, ex = EvaluatePage(session, tasks), ExportPage(session, tasks)
     qtbot.addWidget(ev)
@@ -118,9 +121,18 @@ def test_every_command_line_the_pages_build_is_accepted_by_the_cli_parser(qtbot,
     for prompt in ("信用卡怎么挂失？", "-5% 是跌幅吗", "--help"):
         ns = parser.parse_args(ev.playground_args("run-x", prompt))
         assert (ns.command, ns.run, ns.prompt) == ("playground", "run-x", prompt)
+    ex.run_combo.setCurrentIndex(ex.run_combo.findData("run-lm"))  # a language model: int8 is offered
+    assert ex.int8_check.isEnabled()
     ex.int8_check.setChecked(True)
-    ns = parser.parse_args(ex.export_args("run-x"))
-    assert (ns.command, ns.run, ns.int8, ns.json) == ("export", "run-x", True, True)
+    ns = parser.parse_args(ex.export_args("run-lm"))
+    assert (ns.command, ns.run, ns.int8, ns.json) == ("export", "run-lm", True, True)
+    # the built-in classifier has nothing for int8 to quantise: not offered, not asked for
+    ex.run_combo.setCurrentIndex(ex.run_combo.findData("run-x"))
+    assert not ex.int8_check.isEnabled() and not ex.int8_check.isChecked()
+    assert "nothing for int8 to quantise" in ex.int8_check.toolTip()
+    assert "nothing to quantise" in ex.int8_check.text()
+    ex.int8_check.setChecked(True)
+    assert "--int8" not in ex.export_args("run-x")
     assert set(ns.formats.split(",")) <= {"static", "merged", "onnx"}
     assert cli_command("runs")[1:] == ["-m", "workbench", "runs"]
 
@@ -277,3 +289,27 @@ def test_the_base_model_is_offered_for_comparison_only_where_it_learnt_something
     combo.setCurrentIndex(combo.findData("run-pretrained"))
     assert page.base_check.isEnabled() and page.base_check.isChecked()
     assert "--compare-base" in page.eval_args("run-pretrained")
+
+
+def test_the_macro_f1_card_says_which_labels_it_averages(qtbot, session, tasks, sample_project):
+    from workbench.engine.metrics import classification_report
+
+    run_dir = _finished_run(sample_project)
+    (run_dir / "eval").mkdir()
+    labels = ["正面", "中性", "负面"]
+    truth, preds = ["正面", "正面", "中性"], ["正面", "中性", "中性"]  # 负面: no test row, never given
+    m = classification_report(truth, preds, labels)
+    (run_dir / "eval" / "metrics.json").write_text(json.dumps({
+        "run": "run-x", "task": "classification", "split": "test", "rows": 3, "base_model": "builtin:tiny",
+        "method": "full", "metrics": m}), encoding="utf-8")
+    pd.DataFrame({"input": ["a", "b", "c"], "reference": truth, "prediction": preds,
+                  "correct": [a == b for a, b in zip(truth, preds)]}).to_csv(
+        run_dir / "eval" / "predictions.csv", index=False, encoding="utf-8-sig")
+    page = EvaluatePage(session, tasks)
+    qtbot.addWidget(page)
+    with qtbot.waitSignal(page.results_shown, timeout=5000):
+        session.open(sample_project)
+    card = page.cards["macro_f1"]
+    assert card.title_label.text() == "Macro F1 (2 of 3 labels)"
+    assert card.value_label.text() == f"{(2 / 3 + 2 / 3) / 2:.1%}"
+    assert "2 of 3 labels" in card.toolTip() and "not counted as 0" in card.toolTip()

@@ -133,3 +133,32 @@ def test_the_train_page_refuses_a_pretrained_model_for_a_multi_label_project(qtb
     assert title == "Training could not start"
     assert "several labels per row" in message and "my-ernie" in message and "multi-label off" in message
     assert not (root / "runs").exists() or not any((root / "runs").iterdir())
+
+
+def test_rows_with_no_label_kept_or_dropped_from_the_page_and_its_command_line(qtbot, session, tasks, tmp_path):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from test_multilabel_data import sentences_jsonl
+
+    template = TemplateCatalog().get(TID)
+    root = tmp_path / "projects" / "divorce"
+    session.create(root, template)
+    page = DataPage(session, tasks)
+    qtbot.addWidget(page)
+    with qtbot.waitSignal(page.cleaned, timeout=60000):
+        page.import_file(sentences_jsonl(tmp_path / "divorce.jsonl", fields=("案情描述", "罪名")))
+    editor = page.labels_editor
+    if page.current_label_choice().source != "data":
+        with qtbot.waitSignal(page.cleaned, timeout=30000):
+            editor.use_found_button.click()
+    assert not editor.no_label_combo.isHidden() and "60" in editor.no_label_label.text()
+    assert editor.no_label_combo.currentData() == "keep" and page.task.no_label_rows
+    ns, choice = _parsed(page)
+    assert ns.no_label_rows is None and choice.no_label == "keep"
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        editor.no_label_combo.setCurrentIndex(editor.no_label_combo.findData("drop"))
+    assert page.label_choice.no_label == "drop" and not page.task.no_label_rows
+    ns, choice = _parsed(page)
+    assert ns.no_label_rows == "drop" and choice == page.current_label_choice()

@@ -6,7 +6,7 @@ import sys
 
 from workbench.core.jobs import JobSpec, write_job
 from workbench.core.runs import EventWriter, write_pid
-from workbench.gui.pages.train_page import TrainPage
+from workbench.gui.pages.train_page import TrainPage, fmt_secs
 
 
 def _run(root, run_id, pid=None):
@@ -295,3 +295,33 @@ def test_a_budget_bound_pretrained_run_shows_its_share_of_an_epoch(qtbot, sessio
     assert page.estimate_label.text().startswith(f"About {rec.total_steps} steps")
     job = page.job_spec()
     assert job.epochs == rec.epochs and job.eval_rows == rec.eval_rows
+
+
+def test_the_whole_runs_time_shows_as_a_range_measured_once_the_worker_has(qtbot, session, tasks, sample_project):
+    from workbench.core.timing import measured_estimate, start_estimate
+
+    proc = _sleeper()
+    try:
+        run_dir = _run(sample_project, "run-e", pid=proc.pid)
+        ev = EventWriter(run_dir)
+        ev.emit("start", total_steps=100, device="cpu")
+        ev.emit("estimate", **start_estimate(60.0).to_dict(), time_budget_s=600.0)
+        ev.emit("step", step=5, loss=3.0, lr=1e-3, tokens_per_s=800.0, eta_s=95.0)
+        page = TrainPage(session, tasks)
+        qtbot.addWidget(page)
+        session.open(sample_project)
+        qtbot.waitUntil(lambda: session.monitor.status("run-e") == "running", timeout=5000)
+        assert "01:00 to 02:00, estimated before it started" in page.progress_label.text()
+        measured = measured_estimate(elapsed_s=40.0, loop_s=20.0, done_steps=10, total_steps=100, step=10)
+        ev.emit("estimate", **measured.to_dict(), time_budget_s=600.0)
+        ev.emit("step", step=10, loss=2.0, lr=1e-3, tokens_per_s=800.0, eta_s=180.0)
+        qtbot.waitUntil(lambda: "measured from its first 10 steps" in page.progress_label.text(), timeout=5000)
+        shown = measured.to_dict()  # as the event carries it
+        assert f"{fmt_secs(shown['low'])} to {fmt_secs(shown['high'])}" in page.progress_label.text()
+        ev.emit("end", status="stopped", error=None)
+        ev.close()
+        qtbot.waitUntil(lambda: session.monitor.status("run-e") == "stopped", timeout=5000)
+        assert "the whole run" not in page.progress_label.text()  # nothing left to estimate
+    finally:
+        proc.kill()
+        proc.wait()

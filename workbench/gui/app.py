@@ -25,24 +25,53 @@ def build_app(argv: list[str] | None = None):
 
 def setup(app, settings) -> str:
     """Language, font and style sheet; returns the family that renders Chinese (or None)."""
-    import pyqtgraph as pg
-
     from . import i18n
     from .resources import install_cjk_font, stylesheet
 
     i18n.install(app, settings.language)
     family = install_cjk_font(app)
     app.setStyleSheet(stylesheet(settings.theme))
-    pg.setConfigOptions(antialias=True, foreground="#3c4655", background=None)
     return family
+
+
+def platform_problem() -> str | None:
+    """What keeps Qt from opening a window here, in the user's language, or None. Asked before
+    the QApplication exists: Qt would abort the process with a message about its plugin."""
+    from .platform_check import missing_library
+
+    missing = missing_library()
+    if missing is None:
+        return None
+    from PySide6.QtCore import QCoreApplication
+
+    from . import i18n
+    from .settings import Settings
+
+    # a window-less application: enough for the translation of this one message
+    app = QCoreApplication.instance() or QCoreApplication([sys.argv[0]])
+    i18n.install(app, Settings().language)
+    library, package = missing
+    if package:
+        return QCoreApplication.translate(
+            "Launcher", "Workbench cannot open its window: the system library {0} is missing. Install the "
+                        "package {1} (sudo apt install {1} on Debian or Ubuntu), then start Workbench again."
+        ).format(library, package)
+    return QCoreApplication.translate(
+        "Launcher", "Workbench cannot open its window: the system library {0}, which Qt needs to draw on "
+                    "X11, is missing. Install the package that provides it, then start Workbench again."
+    ).format(library)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="workbench gui", description="Open the Workbench desktop application.")
     parser.add_argument("--project", help="open this project folder")
     args, qt_args = parser.parse_known_args(argv if argv is not None else [])
+    problem = platform_problem()
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
 
-    from PySide6.QtCore import QTimer
+    from PySide6.QtCore import QCoreApplication, QTimer
 
     from .main_window import MainWindow
     from .settings import Settings
@@ -59,11 +88,13 @@ def main(argv: list[str] | None = None) -> int:
                 app.quit()
         QTimer.singleShot(0, report)
     if family is None:
-        win.statusBar().showMessage(win.tr("No Chinese font was found: Chinese text may show as boxes. "
-                                           "Install one, e.g. the fonts-noto-cjk package."), 30000)
+        win.statusBar().showMessage(QCoreApplication.translate(
+            "MainWindow", "No Chinese font was found: Chinese text may show as boxes. "
+                          "Install one, e.g. the fonts-noto-cjk package."), 30000)
     if args.project:
         QTimer.singleShot(0, lambda: win.open_project(args.project))
     elif not os.environ.get("WORKBENCH_REPORT_STARTUP"):
+        QTimer.singleShot(0, win.restore_last_session)  # where the user was at the last close
         QTimer.singleShot(300, win.offer_sample_project)
     return app.exec()
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QProcess, QProcessEnvironment, Signal, Slot
@@ -69,6 +70,7 @@ class CommandOp(QObject):
         env = QProcessEnvironment.systemEnvironment()
         env.insert("PYTHONUNBUFFERED", "1")
         env.insert("PYTHONIOENCODING", "utf-8")
+        env.insert("NO_COLOR", "1")  # colorlog (PaddleFormers' logger) and others then write plain text
         self.proc.setProcessEnvironment(env)
         self.proc.readyReadStandardOutput.connect(self._on_proc_stdout)
         self.proc.readyReadStandardError.connect(self._on_proc_stderr)
@@ -113,7 +115,7 @@ class CommandOp(QObject):
 
     @property
     def stderr_text(self) -> str:
-        return self._err.decode("utf-8", "replace")
+        return plain_text(self._err.decode("utf-8", "replace"))
 
     # -- UI thread --
     def _lines(self, channel: int, data: bytes) -> list[str]:
@@ -142,6 +144,7 @@ class CommandOp(QObject):
         data = bytes(self.proc.readAllStandardError())
         self._err += data
         for ln in self._lines(2, data):
+            ln = plain_text(ln)
             if ln.strip():
                 self.log_line.emit(ln)
 
@@ -161,7 +164,7 @@ class CommandOp(QObject):
         self.running = False
         self.exit_code = code
         for channel, sig in ((2, self.log_line),):
-            rest = self._partial[channel].decode("utf-8", "replace").strip()
+            rest = plain_text(self._partial[channel].decode("utf-8", "replace")).strip()
             if rest:
                 sig.emit(rest)
         self.manager._finished(self)
@@ -182,6 +185,16 @@ class CommandOp(QObject):
             self.deleteLater()
 
 
+# a terminal's colour and cursor codes (ESC [ ... letter); a log view shows them as garbage.
+# One pattern, not a library: the standard library has none and the codes are this one form
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
+
+
+def plain_text(line: str) -> str:
+    """A child's output line without terminal escape codes."""
+    return _ANSI.sub("", line)
+
+
 def stage_text(stage: str) -> str:
     """A command's stage in the interface language (an unknown one as it came)."""
     return {
@@ -190,6 +203,8 @@ def stage_text(stage: str) -> str:
         "fine-tuned": QCoreApplication.translate("CommandRunner", "the trained model answers"),
         "base": QCoreApplication.translate("CommandRunner", "the base model answers"),
         "evaluate": QCoreApplication.translate("CommandRunner", "evaluating"),
+        "baseline": QCoreApplication.translate("CommandRunner", "the simple baseline answers"),
+        "report": QCoreApplication.translate("CommandRunner", "writing the report"),
         "load": QCoreApplication.translate("CommandRunner", "loading the model"),
         "tokenizer": QCoreApplication.translate("CommandRunner", "saving the tokenizer"),
         "merged": QCoreApplication.translate("CommandRunner", "merged weights"),
@@ -198,6 +213,7 @@ def stage_text(stage: str) -> str:
         "onnx": QCoreApplication.translate("CommandRunner", "ONNX model and its check"),
         "predict.py": QCoreApplication.translate("CommandRunner", "prediction script"),
         "int8": QCoreApplication.translate("CommandRunner", "int8 model"),
+        "requirements": QCoreApplication.translate("CommandRunner", "pinning the requirements (and the wheels)"),
     }.get(stage, stage)
 
 

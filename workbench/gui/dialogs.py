@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
     QPlainTextEdit, QPushButton, QVBoxLayout, QWidget,
@@ -22,7 +22,9 @@ def _folder_row(edit: QLineEdit, parent: QWidget, caption: str) -> QWidget:
     lay = QHBoxLayout(w)
     lay.setContentsMargins(0, 0, 0, 0)
     lay.addWidget(edit, 1)
-    b = QPushButton(parent.tr("Browse…"))
+    # translate() with a named context: parent.tr() would look the text up under the
+    # dialog's class while lupdate files it under "parent", so it never found a translation
+    b = QPushButton(QCoreApplication.translate("FolderRow", "Browse…"))
 
     def browse():
         d = QFileDialog.getExistingDirectory(parent, caption, edit.text())
@@ -92,6 +94,7 @@ class SettingsDialog(QDialog):
         super().__init__(parent)
         self.settings = settings
         self.setWindowTitle(self.tr("Settings"))
+        self.setMinimumWidth(600)  # the folders' paths stay readable beside the shorter Chinese labels
         form = QFormLayout()
         self.language = QComboBox()
         self.language.addItem(self.tr("Follow the system"), "system")
@@ -108,7 +111,8 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Theme"), self.theme)
         form.addRow(self.tr("Projects folder"), _folder_row(self.projects, self, self.tr("Projects folder")))
         form.addRow(self.tr("Your organisation's templates"), _folder_row(self.templates, self, self.tr("Templates folder")))
-        note = QLabel(self.tr("A new language or templates folder takes effect the next time Workbench starts."))
+        note = QLabel(self.tr("The language changes as soon as you click OK; a new templates folder takes effect "
+                              "the next time Workbench starts."))
         note.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)

@@ -1,18 +1,27 @@
 """Translations: Qt's .qm files for the interface, Localized texts for template content.
 
 The language follows the system locale unless the user chose one in the settings.
-Switching language applies at the next start (the window is rebuilt then).
+Installing another language's translators makes Qt send every widget a LanguageChange
+event; the main window then shows its texts in that language (see gui.retranslate).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from .resources import translations_dir
 
 LANGUAGES = ("zh_CN", "en")
 _current = "en"
 _translators: list[QTranslator] = []
+
+# Qt's own texts that its zh_CN catalogue (qtbase_zh_CN.qm, shipped with PySide6) lacks: the
+# file dialog's labels gained mnemonics in Qt 6 and the catalogue kept the old texts. The
+# app's catalogue carries them under Qt's context; Qt asks it once qtbase's has no answer.
+QT_TEXTS_MISSING = (
+    QT_TRANSLATE_NOOP("QFileDialog", "&Look in:"),
+    QT_TRANSLATE_NOOP("QFileDialog", "Files of &type:"),
+)
 
 
 def resolve_language(setting: str) -> str:
@@ -35,9 +44,7 @@ def install(app: QCoreApplication, language: str) -> str:
         if t.load(f"workbench_{lang}", str(translations_dir())):
             app.installTranslator(t)
             _translators.append(t)
-        from PySide6.QtCore import QLibraryInfo
-
-        qt = QTranslator(app)  # Qt's own strings (standard buttons, file dialogs)
+        qt = QTranslator(app)  # Qt's own strings (standard buttons, file dialogs), asked first
         if qt.load(f"qtbase_{lang}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
             app.installTranslator(qt)
             _translators.append(qt)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow, QMessageBox,
@@ -32,6 +32,8 @@ class MainWindow(QMainWindow):
         self.session = session or ProjectSession(self.settings.templates_dir, parent=self)
         self.tasks = TaskManager(self)
         self.pages: dict[str, QWidget] = {}
+        self._language = i18n.current()  # the language the widgets' texts are in
+        self._language_pending = False
         self.setWindowTitle(self.tr("Workbench"))
         self.setWindowIcon(icon("app"))
         self.setAcceptDrops(True)
@@ -106,14 +108,61 @@ class MainWindow(QMainWindow):
         if key == "train":
             from .pages.train_page import TrainPage
 
-            return TrainPage(self.session, self.tasks)
+            p = TrainPage(self.session, self.tasks)
+            if self.settings.time_budget is not None:  # the budget the user set last time
+                p.time_budget.setValue(self.settings.time_budget)
+            p.time_budget.valueChanged.connect(self._on_train_page_time_budget_changed)
+            return p
         if key == "evaluate":
             from .pages.evaluate_page import EvaluatePage
 
             return EvaluatePage(self.session, self.tasks)
         from .pages.export_page import ExportPage
 
-        return ExportPage(self.session, self.tasks)
+        p = ExportPage(self.session, self.tasks)
+        formats = self.settings.export_formats
+        if formats is not None:  # the formats the user ticked last time
+            for fmt, check in p.format_checks.items():
+                check.setChecked(fmt in formats)
+            p.int8_check.setChecked("int8" in formats and p.int8_check.isEnabled())
+        for check in (*p.format_checks.values(), p.int8_check):  # the user's clicks, not the page's own changes
+            check.clicked.connect(lambda _on, p=p: self._remember_export_formats(p))
+        return p
+
+    @Slot(float)
+    def _on_train_page_time_budget_changed(self, minutes: float) -> None:
+        self.settings.time_budget = minutes
+
+    def _remember_export_formats(self, page) -> None:
+        ticked = [fmt for fmt, check in page.format_checks.items() if check.isChecked()]
+        self.settings.export_formats = ticked + (["int8"] if page.int8_check.isChecked() else [])
+
+    def shown_run(self) -> str | None:
+        """The run the current page shows (Train, Evaluate, Export), if any."""
+        page = self.pages.get(STEPS[self.nav.currentRow()]) if self.nav.currentRow() >= 0 else None
+        if page is None:
+            return None
+        if hasattr(page, "current_run"):
+            return page.current_run
+        combo = getattr(page, "run_combo", None)
+        return combo.currentData() if combo is not None else None
+
+    def restore_last_session(self) -> bool:
+        """Open the project, page and run the user left at the last close (False: none to restore)."""
+        recent = self.settings.recent_projects
+        if self.session.project is not None or not recent or not (Path(recent[0]) / "project.json").is_file():
+            return False
+        page_key, run_id = self.settings.last_page, self.settings.last_run
+        if not self.open_project(recent[0]):
+            return False
+        if page_key in STEPS and (self.session.is_prepared or page_key in ("template", "data")):
+            page = self.show_step(page_key)
+            if run_id and run_id in self.session.monitor.runs:
+                if hasattr(page, "select_run"):
+                    page.select_run(run_id)
+                elif getattr(page, "run_combo", None) is not None and page.run_combo.findData(run_id) >= 0:
+                    page.run_combo.setCurrentIndex(page.run_combo.findData(run_id))
+        return True
 
     def show_step(self, key: str) -> QWidget:
         self.nav.setCurrentRow(STEPS.index(key))
@@ -126,6 +175,8 @@ class MainWindow(QMainWindow):
         key = STEPS[row]
         page = self.page(key)
         self.stack.setCurrentIndex(row)
+        if self.session.project is not None:
+            self.settings.last_page = key
         if hasattr(page, "on_shown"):
             page.on_shown()
 
@@ -143,6 +194,7 @@ class MainWindow(QMainWindow):
             "todo": "",
             "done": self.tr("done"),
             "running": self.tr("training…"),
+            "stopped": self.tr("stopped"),  # short: the sidebar is narrow
             "blocked": self.tr("needs data"),
             "failed": self.tr("last run failed"),
         }.get(state, state)
@@ -163,6 +215,42 @@ class MainWindow(QMainWindow):
         running = self.session.monitor.running_ids()
         self.run_label.setText(self.tr("Training: {0}").format(", ".join(running)) if running else "")
 
+    # ----- language -----
+    def changeEvent(self, event) -> None:  # noqa: N802
+        # Qt sends one per translator installed or removed: the texts change once, after them
+        if event.type() == QEvent.Type.LanguageChange and not self._language_pending:
+            self._language_pending = True
+            QTimer.singleShot(0, self.apply_language)
+        super().changeEvent(event)
+
+    @Slot()
+    def apply_language(self) -> None:
+        """Show every text in the language now installed (see gui.retranslate): the catalogued
+        texts of every widget, then what the window and the pages draw from their state."""
+        self._language_pending = False
+        old, new = self._language, i18n.current()
+        if old == new:
+            return
+        from .resources import translations_dir
+        from .retranslate import catalogue, retranslate_tree
+
+        for lang, to_source in ((old, True), (new, False)):  # through English, the catalogue's source
+            if lang != "en":
+                path = translations_dir() / f"workbench_{lang}.ts"
+                if path.is_file():
+                    retranslate_tree(self, catalogue(str(path)), to_source)
+        self._language = new
+        for key, action in self._view_actions.items():  # "Data", from the step's title
+            action.setText(self._step_title(key).split("  ")[-1])
+        self._refresh_steps()
+        self._on_session_project_changed()
+        self.statusBar().clearMessage()
+        for page in self.pages.values():  # what they draw from data: run pickers, template texts
+            if hasattr(page, "on_language_changed"):
+                page.on_language_changed()
+            if hasattr(page, "on_shown"):
+                page.on_shown()
+
     # ----- menus -----
     def _build_menus(self) -> None:
         mb = self.menuBar()
@@ -182,11 +270,13 @@ class MainWindow(QMainWindow):
         f.addSeparator()
         f.addAction(self.act_quit)
         v = mb.addMenu(self.tr("&View"))
+        self._view_actions: dict[str, QAction] = {}
         for i, key in enumerate(STEPS):
             a = QAction(self._step_title(key).split("  ")[-1], self)
             a.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
             a.triggered.connect(lambda _=False, k=key: self.show_step(k))
             v.addAction(a)
+            self._view_actions[key] = a
         t = mb.addMenu(self.tr("&Tools"))
         t.addAction(self._action(self.tr("&Environment…"), self.show_environment))
         t.addAction(self._action(self.tr("&Settings…"), self.show_settings, QKeySequence("Ctrl+,")))
@@ -330,8 +420,12 @@ class MainWindow(QMainWindow):
                 from .resources import stylesheet
 
                 QApplication.instance().setStyleSheet(stylesheet(self.settings.theme))
-            if changed["language"] or changed["templates"]:
-                self.statusBar().showMessage(self.tr("Restart Workbench to apply the new language or templates folder."), 10000)
+            if changed["language"]:
+                from PySide6.QtWidgets import QApplication
+
+                i18n.install(QApplication.instance(), self.settings.language)  # the window follows
+            if changed["templates"]:
+                self.statusBar().showMessage(self.tr("Restart Workbench to use the new templates folder."), 10000)
 
         dlg.accepted.connect(accepted)
         dlg.open()
@@ -381,6 +475,8 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.settings.geometry = self.saveGeometry()
+        if self.session.project is not None:
+            self.settings.last_run = self.shown_run()
         for page in self.pages.values():
             if hasattr(page, "shutdown"):
                 page.shutdown()

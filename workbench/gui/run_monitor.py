@@ -16,7 +16,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from ..core.operations import runs as ops
-from ..core.runs import EventTail, event_tail, list_runs, run_status, summarize
+from ..core.runs import EventTail, event_tail, list_runs, run_dirs, run_status, summarize
 
 FINISHED = ("completed", "stopped", "failed", "crashed")
 MAX_EVENTS_PER_TICK = 2000
@@ -118,9 +118,10 @@ class RunMonitor(QObject):
         now = time.monotonic()
         if self.root is not None and now - getattr(self, "_last_scan", 0) > 2.0:
             self._last_scan = now
-            for s in list_runs(self.root) if self.root.is_dir() else []:
-                if s.id not in self.runs:
-                    self._add(s.path, "created")
+            # names only: summarising every run here parsed each whole events file on the UI thread
+            for path in run_dirs(self.root):
+                if path.name not in self.runs:
+                    self._add(path, "created")
                     self.runs_changed.emit()
         for st in list(self.runs.values()):
             # ended runs are read too: a resume from the command line appends to them

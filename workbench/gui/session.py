@@ -7,6 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from ..core.project import Project, ProjectConfig
+from ..core.runs import train_step_state
 from ..core.templates import TemplateCatalog, TemplateSpec, builtin_templates_dir, user_templates_dir
 from ..core.trained import has_evaluation
 from .run_monitor import RunMonitor
@@ -102,7 +103,7 @@ class ProjectSession(QObject):
         self.state_changed.emit()
 
     def step_states(self) -> dict[str, str]:
-        """'todo', 'done', 'running', 'failed' or 'blocked' for each of the five steps."""
+        """'todo', 'done', 'running', 'stopped' (Train), 'failed' or 'blocked' for each of the five steps."""
         st = {k: "todo" for k in ("template", "data", "train", "evaluate", "export")}
         if self.project is None:
             return st
@@ -112,13 +113,7 @@ class ProjectSession(QObject):
             return st
         st["data"] = "done"
         runs = list(self.monitor.runs.values())
-        statuses = [s.status for s in runs]
-        if "running" in statuses:
-            st["train"] = "running"
-        elif runs and runs[-1].status in ("failed", "crashed"):
-            st["train"] = "failed"  # the latest run did not end well: say so where the user looks first
-        elif "completed" in statuses or "stopped" in statuses:
-            st["train"] = "done"
+        st["train"] = train_step_state([s.status for s in runs])
         root = self.project.root
         if any(has_evaluation(s.path) for s in runs):
             st["evaluate"] = "done"

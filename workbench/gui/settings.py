@@ -94,3 +94,47 @@ class Settings:
     @geometry.setter
     def geometry(self, v) -> None:
         self._set("geometry", v)
+
+    # where the user was, restored at the next start: the project is the first recent one
+    @property
+    def last_page(self) -> str:
+        return str(self._get("last_page", ""))
+
+    @last_page.setter
+    def last_page(self, v: str) -> None:
+        self._set("last_page", v)
+
+    @property
+    def last_run(self) -> str:
+        return str(self._get("last_run", ""))
+
+    @last_run.setter
+    def last_run(self, v: str | None) -> None:
+        self._set("last_run", v or "")
+
+    # choices the user changed on the pages, kept across projects and starts (None: never changed)
+    @property
+    def time_budget(self) -> float | None:
+        v = self._get("train/time_budget_min", "")
+        try:
+            return float(v) if v != "" else None
+        except (TypeError, ValueError):
+            return None
+
+    @time_budget.setter
+    def time_budget(self, v: float) -> None:
+        self._set("train/time_budget_min", float(v))
+
+    @property
+    def export_formats(self) -> list[str] | None:
+        """The ticked export formats ("int8" for the 8-bit model), or None before any change."""
+        if not self._qs.contains("export/formats"):
+            return None
+        v = self._get("export/formats", [])
+        if isinstance(v, str):
+            v = [x for x in v.split(",") if x]
+        return [str(x) for x in v]
+
+    @export_formats.setter
+    def export_formats(self, v: list[str]) -> None:
+        self._set("export/formats", ",".join(v))

@@ -78,6 +78,8 @@ class DataFrameTableModel(QAbstractTableModel):
         self._view: np.ndarray | None = None  # row positions shown, or None for all in order
         self._highlight: dict[int, QColor] = {}  # row position -> background
         self._show_index = True
+        self._titles: dict[str, str] = {}  # column name -> the header shown (translated), where it differs
+        self._words: dict[str, dict[str, str]] = {}  # column name -> {cell text: the text shown}
         self._blocks: dict[int, tuple[list[list[str]], list[str]]] = {}
         self.rows_read = 0  # frame rows read so far (tests check that a view reads only what it shows)
 
@@ -89,6 +91,14 @@ class DataFrameTableModel(QAbstractTableModel):
     @property
     def view(self) -> np.ndarray | None:
         return self._view
+
+    def set_titles(self, titles: dict[str, str], words: dict[str, dict[str, str]] | None = None) -> None:
+        """Headers to show for some columns (their names stay what the frame calls them), and
+        for some columns the text to show for a cell's value (True -> "yes")."""
+        self._titles, self._words = dict(titles), dict(words or {})
+        self._blocks = {}
+        if self._df.shape[1]:
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self._df.shape[1] - 1)
 
     def set_frame(self, df: pd.DataFrame) -> None:
         self.beginResetModel()
@@ -123,6 +133,9 @@ class DataFrameTableModel(QAbstractTableModel):
             r1 = min(r0 + self.BLOCK_ROWS, self.rowCount())
             rows = self._df.iloc[r0:r1] if self._view is None else self._df.iloc[self._view[r0:r1]]
             cells = [["" if _blank(v) else str(v) for v in rows.iloc[:, c].tolist()] for c in range(rows.shape[1])]
+            for c, name in enumerate(map(str, rows.columns)):
+                if name in self._words:
+                    cells[c] = [self._words[name].get(v, v) for v in cells[c]]
             labels = [str(x + 1) if isinstance(x, (int, np.integer)) else str(x) for x in rows.index.tolist()]
             self.rows_read += r1 - r0
             if len(self._blocks) >= self.MAX_BLOCKS:
@@ -176,7 +189,10 @@ class DataFrameTableModel(QAbstractTableModel):
         if role != Qt.ItemDataRole.DisplayRole and role != _DISPLAY:
             return None
         if orientation == Qt.Orientation.Horizontal:
-            return str(self._df.columns[section]) if section < self._df.shape[1] else None
+            if section >= self._df.shape[1]:
+                return None
+            name = str(self._df.columns[section])
+            return self._titles.get(name, name)
         if 0 <= section < self.rowCount():
             return self._block(section)[1][section % self.BLOCK_ROWS]
         return None

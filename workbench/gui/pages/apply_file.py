@@ -42,8 +42,7 @@ class ApplyFileWidget(QWidget):
     def _build(self) -> None:
         self.choose_button = QPushButton(self.tr("Choose a file…"))
         self.choose_button.clicked.connect(self._on_choose_button_clicked)
-        self.file_label = QLabel(self.tr("Pick a file with new rows (the same columns as your data); the model "
-                                         "adds its prediction to every row."))
+        self.file_label = QLabel()
         self.file_label.setObjectName("hint")
         self.file_label.setWordWrap(True)
         self.all_probs = QCheckBox(self.tr("One probability column per label"))
@@ -82,6 +81,21 @@ class ApplyFileWidget(QWidget):
         lay.addWidget(self.progress)
         lay.addWidget(self.status_label)
         lay.addWidget(self.view, 1)
+        self.reset()
+
+    def reset(self) -> None:
+        """Back to no file and no result (another project was opened)."""
+        self.cancel()
+        self.input_path = self.output_path = None
+        self.result = pd.DataFrame()
+        self.model.set_frame(self.result)
+        self.file_label.setText(self.tr("Pick a file with new rows (the same columns as your data); the model "
+                                        "adds its prediction to every row."))
+        self.file_label.setToolTip("")
+        self.progress.setValue(0)
+        self.status_label.clear()
+        self.save_button.setEnabled(False)
+        self.refresh()
 
     # ------------------------------------------------------------------ choosing and running
     @Slot()

@@ -16,14 +16,14 @@ import pandas as pd
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
-    QComboBox, QDoubleSpinBox, QFormLayout, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+    QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
     QPushButton, QSpinBox, QSplitter, QTableView,
     QTabWidget, QToolButton, QVBoxLayout, QWidget, QAbstractItemView,
 )
 
 from ...core.cleaning import Recipe, StepReport
 from ...core.labels import LabelChoice, choice_from_recipe, default_min_rows, template_choice
-from ...core.mapping import check_mapping, suggest_mapping
+from ...core.mapping import check_mapping, mapped_columns
 from ...core.project import SplitSettings
 from ...core.task import TaskSpec
 from ...core.templates import PromptFormat
@@ -33,8 +33,9 @@ from ..session import ProjectSession
 from ..tasks import BackgroundOp, TaskManager
 from ..widgets.charts import BarChart, HistogramChart
 from .data.command_line import CommandLineBox, prepare_args
-from .data.display import column_stats, encoding_name, format_name, problem_text, role_name
+from .data.display import column_stats, encoding_name, format_name, problem_text, step_title
 from .data.labels_editor import LabelsEditor
+from .data.mapping_editor import MappingEditor
 from .data.prompt_editor import PromptEditor
 from .data.steps_panel import StepsPanel
 
@@ -83,6 +84,12 @@ class DataPage(QWidget):
         self.label_choice: LabelChoice | None = None
         self.prompt: PromptFormat | None = None
         self.list_columns: list[str] = []  # columns of the file whose cells are lists
+        # CSV/Excel: whether the first row was read as the column names, and the user's own choice
+        self.header: bool | None = None
+        self.header_choice: bool | None = None
+        self.group_column: str | None = None  # the document of each row (JSON Lines of documents)
+        self.guesses: list = []  # core.column_guess: columns told from their cells, for roles left empty
+        self._guessed_recipe: Recipe | None = None  # the recipe with the quotes step, if the guessed label is quoted
         self.task: TaskSpec | None = None  # as the last preview decided it
         self.undo_stack = QUndoStack(self)
         self._clean_op: BackgroundOp | None = None
@@ -123,8 +130,15 @@ class DataPage(QWidget):
             "Saves this project's labels, prompt, cleaning and settings, with a small cleaned sample, as a template "
             "your organisation can start from."))
         self.save_template_button.clicked.connect(self._on_save_template_button_clicked)
+        self.header_check = QCheckBox(self.tr("First row holds the column names"))
+        self.header_check.setToolTip(self.tr(
+            "Untick it when the file has no header line: its first row is then data, and the columns are "
+            "named col1, col2, …"))
+        self.header_check.setVisible(False)
+        self.header_check.toggled.connect(self._on_header_check_toggled)
         top.addWidget(self.import_button)
         top.addWidget(self.source_label, 1)
+        top.addWidget(self.header_check)
         top.addWidget(self.undo_button)
         top.addWidget(self.redo_button)
         top.addWidget(self.save_template_button)
@@ -177,7 +191,7 @@ class DataPage(QWidget):
         self.steps = StepsPanel()
         self.steps.steps_edited.connect(self._push_recipe)
         self.tabs.addTab(self.steps, self.tr("Cleaning"))
-        self.tabs.addTab(self._build_mapping_tab(), self.tr("Mapping"))
+        self.mapping_tab = self.tabs.addTab(self._build_mapping_tab(), self.tr("Mapping"))
         self.labels_editor = LabelsEditor()
         self.labels_editor.choice_edited.connect(self._on_labels_editor_choice_edited)
         self.labels_tab = self.tabs.addTab(self.labels_editor, self.tr("Labels"))
@@ -229,21 +243,14 @@ class DataPage(QWidget):
         return w
 
     def _build_mapping_tab(self) -> QWidget:
-        w = QWidget()
-        v = QVBoxLayout(w)
-        intro = QLabel(self.tr("Tell Workbench which column of your file plays which part. Required parts are marked *."))
-        intro.setWordWrap(True)
-        intro.setObjectName("hint")
-        v.addWidget(intro)
-        self.mapping_grid = QGridLayout()
-        v.addLayout(self.mapping_grid)
-        self.mapping_combos: dict[str, QComboBox] = {}
-        self.mapping_messages: dict[str, QLabel] = {}
-        self.mapping_general = QLabel()
-        self.mapping_general.setWordWrap(True)
-        v.addWidget(self.mapping_general)
-        v.addStretch(1)
-        return w
+        self.mapping_editor = MappingEditor()
+        self.mapping_editor.mapping_edited.connect(self._on_mapping_editor_mapping_edited)
+        self.mapping_editor.suggestion_accepted.connect(self._on_mapping_editor_suggestion_accepted)
+        ed = self.mapping_editor  # its parts, by the names the page's users know
+        self.mapping_combos, self.mapping_second, self.mapping_messages = ed.combos, ed.second, ed.messages
+        self.guess_box, self.guess_label, self.guess_button, self.mapping_general = (
+            ed.guess_box, ed.guess_label, ed.guess_button, ed.general)
+        return ed
 
     def _build_split_tab(self) -> QWidget:
         w = QWidget()
@@ -287,10 +294,15 @@ class DataPage(QWidget):
             self._import_op.cancel()
         self.undo_stack.clear()
         self.raw = self.cleaned_df = None
+        self.source_path, self.sheet = None, None  # the command line names this project's file, or none
         self.reports = []
         self.mapping = {}
         self.stats = {}
         self.label_choice, self.prompt, self.list_columns, self.task = None, None, [], None
+        self.header, self.header_choice, self.guesses, self._guessed_recipe = None, None, [], None
+        self.group_column = None
+        self._show_header_check()
+        self._show_guesses()
         template = self.session.template
         self.prepare_button.setEnabled(False)
         self.import_button.setEnabled(template is not None)
@@ -302,6 +314,8 @@ class DataPage(QWidget):
         self.source_label.setText(self.tr("No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window."))  # noqa: E501
         self.source_label.setToolTip("")
         self.stats_label.setText(self.tr("Import data to see its columns."))
+        self.length_chart.set_data([], [])
+        self.values_chart.set_data([], [])
         self._after_mapping_change()
         if template is None:
             self.prompt_editor.set_task(None)
@@ -319,6 +333,8 @@ class DataPage(QWidget):
         snap = self.session.project.snapshot_path
         if snap.is_file():
             src = Path(cfg.source.path) if cfg.source else snap
+            self.header = cfg.source.header if cfg.source else None
+            self.group_column = cfg.source.group_column if cfg.source else None
             self._load(snap, source=src if src.is_file() else snap, sheet=cfg.source.sheet if cfg.source else None,
                        mapping=dict(cfg.mapping), fmt=cfg.source.format if cfg.source else "parquet",
                        encoding=cfg.source.encoding if cfg.source else None,
@@ -347,30 +363,85 @@ class DataPage(QWidget):
             self.tasks.show_error(self.tr("No template chosen"),
                                   self.tr("Choose a template first: it says which columns the data needs."))
             return None
+        self.header_choice = None
         return self._load(Path(path), source=Path(path), sheet=sheet, mapping=None)
 
+    @Slot(bool)
+    def _on_header_check_toggled(self, checked: bool) -> None:
+        if self.source_path is None or not self.source_path.is_file() or checked == self.header:
+            return
+        self.header_choice = checked
+        self._load(self.source_path, source=self.source_path, sheet=self.sheet, mapping=None, header=checked)
+
+    def _show_header_check(self) -> None:
+        check = self.header_check
+        check.blockSignals(True)
+        check.setChecked(self.header is not False)
+        check.blockSignals(False)
+        check.setVisible(self.header is not None)
+        # a project shown from its copy can be read again only while the original is there
+        check.setEnabled(self.source_path is not None and self.source_path.is_file()
+                         and self.source_path != getattr(self.session.project, "snapshot_path", None))
+
+    def _notes(self, info) -> list[str]:
+        """The reader's notes, those it codes in the interface language."""
+        said = {
+            "no_header": self.tr("the first row is data: the columns are named col1 … col{0}").format(len(info.columns)),
+            "jsonl": self.tr("JSON Lines under a .json name: read line by line"),
+            "documents": self.tr("one row per record of each line; column {0} names the document").format(
+                info.group_column),
+        }
+        coded = {note: said[code] for code, note in info.coded_notes.items() if code in said}
+        return [coded.get(n, n) for n in info.notes]
+
+    def _header_arg(self) -> bool | None:
+        """What prepare and its command line are told: the user's choice, or "no header" as read."""
+        if self.header_choice is not None:
+            return self.header_choice
+        return False if self.header is False else None
+
     def _load(self, path: Path, source: Path, sheet: str | None, mapping: dict | None,
-              fmt: str | None = None, encoding: str | None = None, source_name: str | None = None) -> BackgroundOp:
+              fmt: str | None = None, encoding: str | None = None, source_name: str | None = None,
+              header: bool | None = None) -> BackgroundOp:
         """Read ``path`` in the background; ``fmt``/``encoding``/``source_name`` describe the
         original file when ``path`` is the project's snapshot of it."""
         if self._import_op is not None and self._import_op.running:
             self._import_op.cancel()
+        template = self.session.template
+        recipe = Recipe.model_validate(self.recipe.to_dict())
+        from_snapshot = fmt is not None
+        known_lists = list(self.list_columns)
 
         def work(ctx):
+            from ...core.cleaning.label_quotes import propose_unquote
+            from ...core.column_guess import guess_missing
             from ...core.dataio import read_table
+            from ...core.mapping import suggest_mapping
 
-            df, info = read_table(path, sheet=sheet, progress=lambda f: ctx.progress(f * 0.97))
+            df, info = read_table(path, sheet=sheet, progress=lambda f: ctx.progress(f * 0.97), header=header)
             ctx.check()
-            return df, info
+            # the same guesses as prepare's: names first, then the cells for required roles still empty
+            columns = [str(c) for c in df.columns]
+            suggested = suggest_mapping(template, columns)
+            if mapping:
+                suggested.update({r: c for r, c in mapping.items() if c is None or mapped_columns(c, columns)})
+            lists = info.list_columns if not from_snapshot else known_lists
+            required = [r for r, req in template.roles.items() if req]
+            guesses = guess_missing(df, required, suggested, lists)
+            # labels in quotes: the quotes step is proposed for the label column named or guessed
+            label = suggested.get("label") or next((g.column for g in guesses if g.role == "label"), None)
+            quoted = None if from_snapshot or label not in columns else propose_unquote(recipe, df[label])
+            return df, info, suggested, guesses, quoted
 
         def done(result):
-            df, info = result
+            df, info, suggested, guesses, quoted = result
             self.raw = df
             self.source_path, self.sheet = source, sheet
-            from_snapshot = fmt is not None
             if not from_snapshot:  # the snapshot holds list cells as text; the project knows which they are
                 self.list_columns = list(info.list_columns)
-            notes = "" if from_snapshot else " ".join(info.notes)
+                self.header = info.header
+                self.group_column = info.group_column
+            notes = "" if from_snapshot else " ".join(self._notes(info))
             kind = format_name(fmt or info.format)
             enc = encoding_name(encoding if from_snapshot else info.encoding)
             self.source_label.setText(self.tr("{0} · {1} rows · {2} columns · {3}").format(
@@ -381,12 +452,14 @@ class DataPage(QWidget):
                 tip = self.tr("{0}\nShown from the project's copy of it, taken when the data was prepared.").format(
                     source if source != path else (source_name or source.name))
             self.source_label.setToolTip(tip)
-            template = self.session.template
-            suggested = suggest_mapping(template, [str(c) for c in df.columns])
-            if mapping:
-                suggested.update({r: c for r, c in mapping.items() if c is None or c in df.columns})
             self.undo_stack.clear()
             self.mapping = suggested
+            self.guesses = guesses
+            self._guessed_recipe = quoted if quoted is not None and not suggested.get("label") else None
+            self._show_header_check()
+            self._show_guesses()
+            if guesses:
+                self.tabs.setCurrentIndex(self.mapping_tab)
             self._build_mapping_rows()
             self.which_combo.setCurrentIndex(0)
             self._show_frame()
@@ -394,6 +467,9 @@ class DataPage(QWidget):
             self.prepare_button.setEnabled(True)
             self.loaded.emit()
             self._after_mapping_change()
+            if quoted is not None and suggested.get("label"):
+                self._push_state({**self._state(), "recipe": quoted.to_dict()},
+                                 self.tr("add {0}").format(step_title("unquote_labels")))
 
         op = self.tasks.op(work, self.tr("Reading {0}").format(path.name)).with_progress().on_success(done)
         self._import_op = op
@@ -518,42 +594,33 @@ class DataPage(QWidget):
 
     # ------------------------------------------------------------------ mapping
     def _build_mapping_rows(self) -> None:
-        while self.mapping_grid.count():
-            item = self.mapping_grid.takeAt(0)
-            if item.widget():
-                item.widget().deleteLater()
-        self.mapping_combos.clear()
-        self.mapping_messages.clear()
         template = self.session.template
-        if template is None:
-            return
         columns = [str(c) for c in self.raw.columns] if self.raw is not None else []
-        for i, (role, required) in enumerate(template.roles.items()):
-            label = QLabel(role_name(role) + (" *" if required else ""))
-            combo = QComboBox()
-            combo.addItem(self.tr("(none)"), None)
-            for c in columns:
-                combo.addItem(c, c)
-            combo.setCurrentIndex(max(0, combo.findData(self.mapping.get(role))))
-            combo.currentIndexChanged.connect(lambda _i, r=role: self._on_mapping_combo_changed(r))
-            msg = QLabel()
-            msg.setObjectName("warning")
-            msg.setWordWrap(True)
-            self.mapping_grid.addWidget(label, 2 * i, 0)
-            self.mapping_grid.addWidget(combo, 2 * i, 1)
-            self.mapping_grid.addWidget(msg, 2 * i + 1, 1)
-            self.mapping_combos[role] = combo
-            self.mapping_messages[role] = msg
-        self.mapping_grid.setColumnStretch(1, 1)
+        self.mapping_editor.set_roles(template.roles if template else None, columns, self.mapping)
 
-    def _on_mapping_combo_changed(self, role: str) -> None:
-        if self._restoring:
-            return
+    def _show_guesses(self) -> None:
+        self.mapping_editor.show_guesses(self.guesses)
+
+    @Slot()
+    def _on_mapping_editor_suggestion_accepted(self) -> None:
         before = self._state()
         new_mapping = dict(self.mapping)
-        new_mapping[role] = self.mapping_combos[role].currentData()
+        new_mapping.update({g.role: g.column for g in self.guesses if not self.mapping.get(g.role)})
         after = {**before, "mapping": new_mapping}
-        self.undo_stack.push(StateCommand(self, before, after, self.tr("map {0}").format(role_name(role))))
+        if self._guessed_recipe is not None and new_mapping.get("label"):
+            after["recipe"] = self._guessed_recipe.to_dict()
+        self._push_state(after, self.tr("use the suggested columns"))
+
+    def _push_state(self, after: dict, text: str) -> None:
+        before = self._state()
+        if after != before:
+            self.undo_stack.push(StateCommand(self, before, after, text))
+
+    @Slot(dict, str)
+    def _on_mapping_editor_mapping_edited(self, mapping: dict, text: str) -> None:
+        if self._restoring:
+            return
+        self._push_state({**self._state(), "mapping": mapping}, text)
 
     def mapping_problems(self):
         if self.raw is None or self.session.template is None:
@@ -562,31 +629,16 @@ class DataPage(QWidget):
 
     def _after_mapping_change(self) -> None:
         if self.raw is None:  # nothing to map yet: say what comes first
-            for msg in self.mapping_messages.values():
-                msg.setVisible(False)
-            self.mapping_general.setObjectName("hint")
-            self.mapping_general.setText(self.tr("Import a data file first; then choose which column holds what."))
-            self.mapping_general.style().unpolish(self.mapping_general)
-            self.mapping_general.style().polish(self.mapping_general)
+            self.mapping_editor.show_problems(None)
             return
         problems = self.mapping_problems()
-        for role, msg in self.mapping_messages.items():
-            texts = [problem_text(p) for p in problems if p.role == role]
-            msg.setText(" ".join(texts))
-            msg.setVisible(bool(texts))
-        errors = [p for p in problems if p.severity == "error"]
-        if errors:
-            self.mapping_general.setObjectName("warning")
-            self.mapping_general.setText(self.tr("Fix the mapping above; cleaning and preparing wait for it."))
+        self.mapping_editor.show_problems(problems)
+        if any(p.severity == "error" for p in problems):
             self.prepare_button.setEnabled(False)
             # the labels shown so far belong to a mapping (or a file) that no longer holds
             self.labels_editor.set_table(None)
         else:
-            self.mapping_general.setObjectName("ok")
-            self.mapping_general.setText(self.tr("The mapping is complete."))
             self.schedule_cleaning()
-        self.mapping_general.style().unpolish(self.mapping_general)
-        self.mapping_general.style().polish(self.mapping_general)
 
     # ------------------------------------------------------------------ recipe editing
     def _state(self) -> dict:
@@ -606,8 +658,8 @@ class DataPage(QWidget):
                 self.prompt_editor.set_task(self._base_task())
             mapping_changed = state["mapping"] != self.mapping
             self.mapping = dict(state["mapping"])
-            for role, combo in self.mapping_combos.items():
-                combo.setCurrentIndex(max(0, combo.findData(self.mapping.get(role))))
+            self.mapping_editor.show_mapping(self.mapping)
+            self._show_guesses()
             self._refresh_steps_table()
         finally:
             self._restoring = False
@@ -665,7 +717,8 @@ class DataPage(QWidget):
             self.cleaned_df, self.reports = cleaned, reports
             self.task = result.task
             self.prompt_editor.update_labels(result.task)
-            self.labels_editor.set_table(result.labels, default_min_rows(ratios))
+            self.labels_editor.set_table(result.labels, default_min_rows(ratios),
+                                         dropped=(sum(result.excluded.values()), sum(result.too_few.values())))
             if result.labels is not None and result.labels.mismatch:
                 self.tabs.setCurrentIndex(self.labels_tab)
             self._refresh_steps_table()
@@ -711,6 +764,10 @@ class DataPage(QWidget):
                     n - sum(parts), parts[0], parts[1]))
             else:
                 self.split_message.setText(self.tr("The split is valid."))
+            if self.group_column and self.raw is not None and self.group_column in self.raw.columns:
+                self.split_message.setText(self.split_message.text() + " " + self.tr(
+                    "The rows of one document (column {0}) stay together in one part, so the parts hold about "
+                    "these shares of the documents.").format(self.group_column))
         self.split_message.style().unpolish(self.split_message)
         self.split_message.style().polish(self.split_message)
         self.command_box.set_args(*self.prepare_command())
@@ -722,7 +779,7 @@ class DataPage(QWidget):
             return [], []
         args, left_out = prepare_args(template, self.source_path, project.root, mapping=dict(self.mapping),
                                       split=self.split_settings(), sheet=self.sheet,
-                                      choice=self.current_label_choice())
+                                      choice=self.current_label_choice(), header=self._header_arg())
         if _steps_key(Recipe.model_validate(self.recipe.to_dict())) != _steps_key(Recipe.from_template(template)):
             left_out.insert(0, "recipe")
         return args, left_out
@@ -743,6 +800,7 @@ class DataPage(QWidget):
         source, sheet = self.source_path, self.sheet
         recipe, mapping = Recipe.model_validate(self.recipe.to_dict()), dict(self.mapping)
         labels, prompt = self.current_label_choice(), self.prompt or template.prompt
+        header = self._header_arg()
 
         def work(ctx):
             from ...core.project import prepare
@@ -754,7 +812,7 @@ class DataPage(QWidget):
                 ctx.progress(a + (b - a) * frac)
 
             _, summary = prepare(template, source, root, recipe=recipe, mapping=mapping, split=split,
-                                 sheet=sheet, labels=labels, prompt=prompt, progress=progress)
+                                 sheet=sheet, header=header, labels=labels, prompt=prompt, progress=progress)
             return summary
 
         def done(summary):

@@ -12,44 +12,32 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Qt, QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
     QSplitter, QTableView, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget, QAbstractItemView,
 )
 
 from ..commands import stage_text
+from ..i18n import content_lang
 from ..models.dataframe_model import DataFrameTableModel
 from ..session import ProjectSession
 from ..tasks import OpProgress, TaskManager
 from ...core.operations import runs as ops
-from ...core.runs import summarize
+from ...core.runs import summarize, train_step_state
 from ...core.errors import WorkbenchError
+from ...core.jobs import run_task
+from ...core.operations.caveats import answers_caveat
+from ...core.samples import input_fields
 from ...core.trained import FINAL_DIR, eval_files, no_base_comparison
 from .apply_file import ApplyFileWidget
-from .train_page import fill_run_combo, setting_text
+from .data.display import role_name
+from .run_text import fill_run_combo, metric_title, setting_text
 from ..widgets.cards import MetricCard
 from ..widgets.charts import HeatMap, LabelBars
 
 CARD_METRICS = ("accuracy", "micro_f1", "macro_f1", "subset_accuracy", "hamming_loss", "rouge_l", "bleu", "exact_match", "eval_loss", "perplexity")
-
-
-def metric_title(key: str) -> str:
-    from PySide6.QtCore import QCoreApplication
-
-    return {
-        "accuracy": QCoreApplication.translate("EvaluatePage", "Accuracy"),
-        "macro_f1": QCoreApplication.translate("EvaluatePage", "Macro F1"),
-        "network_macro_f1": QCoreApplication.translate("EvaluatePage", "Macro F1 of the network alone"),
-        "micro_f1": QCoreApplication.translate("EvaluatePage", "Micro F1"),
-        "subset_accuracy": QCoreApplication.translate("EvaluatePage", "Whole label set right"),
-        "hamming_loss": QCoreApplication.translate("EvaluatePage", "Hamming loss"),
-        "rouge_l": QCoreApplication.translate("EvaluatePage", "ROUGE-L"),
-        "bleu": QCoreApplication.translate("EvaluatePage", "BLEU"),
-        "exact_match": QCoreApplication.translate("EvaluatePage", "Exact match"),
-        "eval_loss": QCoreApplication.translate("EvaluatePage", "Loss on the answers"),
-        "perplexity": QCoreApplication.translate("EvaluatePage", "Perplexity"),
-    }.get(key, key)
 
 
 def split_name(split: str | None) -> str:
@@ -156,7 +144,7 @@ class EvaluatePage(QWidget):
         self.eval_op = None  # the running 'workbench eval' child, if any
         self.play_op = None  # the running 'workbench playground' child, if any
         self._build()
-        session.project_changed.connect(self.refresh_runs)
+        session.project_changed.connect(self._on_session_project_changed)
         session.monitor.status_changed.connect(lambda *_: self.refresh_runs())
         self.refresh_runs()
 
@@ -172,6 +160,11 @@ class EvaluatePage(QWidget):
         self.eval_button = QPushButton(self.tr("Evaluate"))
         self.eval_button.setObjectName("primary")
         self.eval_button.clicked.connect(self._on_eval_button_clicked)
+        self.report_button = QPushButton(self.tr("Open the report"))
+        self.report_button.setToolTip(self.tr("The evaluation's HTML report (figures, best and worst samples), "
+                                              "in your web browser"))
+        self.report_button.setEnabled(False)
+        self.report_button.clicked.connect(self._on_report_button_clicked)
         self.status_label = QLabel()
         self.status_label.setObjectName("hint")
         self.status_label.setWordWrap(True)
@@ -181,6 +174,7 @@ class EvaluatePage(QWidget):
         top.addWidget(self.split_combo)
         top.addWidget(self.base_check)
         top.addWidget(self.eval_button)
+        top.addWidget(self.report_button)
 
         self.cards_row = QGridLayout()
         self.cards: dict[str, MetricCard] = {}
@@ -293,6 +287,11 @@ class EvaluatePage(QWidget):
         prow.addWidget(self.prompt_edit, 1)
         prow.addWidget(self.generate_button)
         pv.addLayout(prow)
+        self.play_warning = QLabel()  # why this run's answers may be poor (core decides)
+        self.play_warning.setObjectName("warning")
+        self.play_warning.setWordWrap(True)
+        self.play_warning.hide()
+        pv.addWidget(self.play_warning)
         self.answer = QPlainTextEdit()
         self.answer.setReadOnly(True)
         pv.addWidget(self.answer, 1)
@@ -314,6 +313,17 @@ class EvaluatePage(QWidget):
         lay.addWidget(self.tabs, 1)
 
     # ------------------------------------------------------------------ runs
+    @Slot()
+    def _on_session_project_changed(self) -> None:
+        # nothing of the previous project stays: its question and answer, its predicted file
+        if self.play_op is not None:
+            self.play_op.cancel()
+            self.play_op = None
+        self.prompt_edit.clear()
+        self.answer.clear()
+        self.apply.reset()
+        self.refresh_runs()
+
     def on_shown(self) -> None:
         self.refresh_runs()
 
@@ -322,7 +332,7 @@ class EvaluatePage(QWidget):
         fill_run_combo(
             self.run_combo, self.session.monitor.runs,
             lambda st: ops.evaluation_shown(summarize(st.path, st.events)),
-            self.tr("(no finished run yet: train one on the Train page)"))
+            self.tr("(no finished run yet: train one on the Train page)"), follow=not self.evaluating)
         self.eval_button.setEnabled(self.run_combo.currentData() is not None)
         self.generate_button.setEnabled(self.run_combo.currentData() is not None)
         self._update_base_check()
@@ -391,8 +401,11 @@ class EvaluatePage(QWidget):
 
     @Slot(str, float, float)
     def _on_eval_stage(self, stage: str, done: float, total: float) -> None:
-        self.status_label.setText(self.tr("Evaluating: {0}, {1} of {2} rows").format(
-            stage_text(stage), int(done), int(total)))
+        if total > 1:
+            text = self.tr("Evaluating: {0}, {1} of {2} rows").format(stage_text(stage), int(done), int(total))
+        else:  # a stage of unknown length (loading the model, writing the report)
+            text = self.tr("Evaluating: {0}…").format(stage_text(stage))
+        self.status_label.setText(text)
 
     @Slot(object)
     def _on_eval_succeeded(self, _result) -> None:
@@ -412,17 +425,18 @@ class EvaluatePage(QWidget):
 
     # ------------------------------------------------------------------ results
     def load_results(self) -> None:
+        self._update_play_warning()
         run_dir = self.run_dir()
         self.metrics = None
         self.predictions = pd.DataFrame()
         files = eval_files(run_dir) if run_dir else {}
+        self.report_button.setEnabled(bool(files) and files["report"].is_file())
         path = files.get("metrics")
         if path is None or not path.is_file():
             self._show_metrics({})
             self.samples_model.set_frame(pd.DataFrame())
             self.heatmap.set_matrix([], [])
-            self.summary_text.setText(self.tr("This run has not been evaluated yet. Click Evaluate: the model answers "
-                                              "every test row it never saw during training, and the results appear here."))
+            self.summary_text.setText(self._nothing_shown_text(run_dir))
             self.summary_text.setVisible(True)  # _show_metrics hid it along with the figures
             self.sample_count.setText("")
             return
@@ -437,9 +451,90 @@ class EvaluatePage(QWidget):
         except (OSError, ValueError):
             self.predictions = pd.DataFrame()
         self._show_metrics(self.metrics)
-        self.samples_model.set_frame(self.predictions)
+        shown, roles = self._samples_frame(run_dir, self.predictions)
+        self.samples_model.set_frame(shown)
+        yes_no = {"True": self.tr("yes"), "False": self.tr("no")}
+        self.samples_model.set_titles(self._sample_titles(shown.columns, roles),
+                                      {c: yes_no for c in ("correct", "base_correct", "exact") if c in shown.columns})
+        for c, name in enumerate(shown.columns):  # the rows' own text gets the room to be read
+            wide = name not in self.predictions.columns or name == "input"
+            self.samples_view.setColumnWidth(c, 420 if wide else self.samples_view.horizontalHeader().defaultSectionSize())
         self._apply_sample_filter()
         self.results_shown.emit(run_dir.name)
+
+    def _nothing_shown_text(self, run_dir: Path | None) -> str:
+        if run_dir is not None:
+            return self.tr("This run has not been evaluated yet. Click Evaluate: the model answers "
+                           "every test row it never saw during training, and the results appear here.")
+        train = train_step_state([st.status for st in self.session.monitor.runs.values()])
+        if train == "todo":
+            return self.tr("There is no run yet. Train one on the Train page; once it has finished, evaluate it "
+                           "here: the model answers every test row it never saw during training.")
+        if train == "running":
+            return self.tr("A run is training on the Train page. Once it has finished, it appears here to be "
+                           "evaluated.")
+        return self.tr("No run has finished with a model to evaluate. Train one on the Train page (a stopped run "
+                       "can be resumed there); once it has finished, evaluate it here.")
+
+    def report_path(self) -> Path | None:
+        run_dir = self.run_dir()
+        path = eval_files(run_dir)["report"] if run_dir else None
+        return path if path is not None and path.is_file() else None
+
+    @Slot()
+    def _on_report_button_clicked(self) -> bool:
+        path = self.report_path()
+        if path is None:
+            return False
+        if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
+            self.status_label.setText(self.tr("No program opened the report. It is the file {0}; open it in a "
+                                              "web browser.").format(path))
+            return False
+        return True
+
+    def _samples_frame(self, run_dir: Path, df: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, str]]:
+        """The predictions with the rows' own text in place of the prompt each was asked in,
+        and the columns that hold those fields (column -> role)."""
+        if "input" not in df.columns or self.session.project is None:
+            return df, {}
+        try:
+            fields = input_fields(run_task(run_dir, self.session.project), df["input"].tolist())
+        except (WorkbenchError, OSError, ValueError):
+            fields = None
+        if not fields:
+            return df, {}
+        at = list(df.columns).index("input")
+        shown, roles = df.drop(columns=["input"]), {}
+        for i, (role, values) in enumerate(fields.items()):
+            column = role if role not in shown.columns else f"{role} "
+            shown.insert(at + i, column, values)
+            roles[column] = role
+        return shown, roles
+
+    def _sample_titles(self, columns, roles: dict[str, str]) -> dict[str, str]:
+        """The column names of a run's predictions (engine/evaluate.py writes them), and the rows' own
+        fields (column -> role), as the page's language names them."""
+        titles = {"input": self.tr("prompt"), "reference": self.tr("expected"), "prediction": self.tr("model's answer"),
+                  "correct": self.tr("correct"), "confidence": self.tr("confidence"), "score": self.tr("ROUGE-L"),
+                  "exact": self.tr("exact match"), "base_prediction": self.tr("answer before tuning"),
+                  "base_correct": self.tr("correct before tuning"), "base_score": self.tr("ROUGE-L before tuning"),
+                  "baseline_prediction": self.tr("baseline's answer")}
+        for name in map(str, columns):
+            if name.startswith("p_") and name not in roles:
+                titles[name] = self.tr("P({0})").format(name[2:])  # a label's probability
+        return {**titles, **{column: role_name(role) for column, role in roles.items()}}
+
+    def _macro_f1_scope(self, m: dict, title: str) -> tuple[str, str]:
+        """The macro-F1 card's title and tooltip: which labels its mean is over."""
+        n, of = m.get("macro_f1_labels"), m.get("macro_f1_of")
+        if not isinstance(n, int) or not isinstance(of, int):
+            return title, self.tr("The mean of each label's F1.")
+        tip = self.tr("The mean of each label's F1 over the {0} of {1} labels that have a test row or were "
+                      "given by the model. A label absent from the test rows and never given is left out, "
+                      "not counted as 0.").format(n, of)
+        if n < of:
+            title = self.tr("{0} ({1} of {2} labels)").format(title, n, of)
+        return title, tip
 
     def _show_metrics(self, result: dict) -> None:
         for card in self.cards.values():
@@ -460,7 +555,12 @@ class EvaluatePage(QWidget):
             c = baseline.get(key)
             if isinstance(c, (int, float)):
                 note = self.tr("baseline {0}; {1}").format(_fmt(key, c), note)
-            card = MetricCard(metric_title(key), _fmt(key, v), note)
+            title = metric_title(key)
+            if key == "macro_f1":
+                title, tip = self._macro_f1_scope(m, title)
+            card = MetricCard(title, _fmt(key, v), note)
+            if key == "macro_f1":
+                card.setToolTip(tip)
             self.cards[key] = card
             self.cards_row.addWidget(card, 0, col)
             col += 1
@@ -549,6 +649,38 @@ class EvaluatePage(QWidget):
         self.sample_count.setText(self.tr("{0} of {1} rows").format(self.samples_model.rowCount(), len(df)))
 
     # ------------------------------------------------------------------ playground
+    def answers_warning(self) -> str:
+        """The chosen run's caveat (core.operations.caveats) in words, or ""."""
+        run_id = self.run_combo.currentData()
+        st = self.session.monitor.runs.get(run_id) if run_id else None
+        if st is None or self.session.project is None:
+            return ""
+        try:
+            task = run_task(st.path, self.session.project)
+        except (WorkbenchError, OSError):
+            task = None
+        c = answers_caveat(summarize(st.path, st.events), st.events, task)
+        if c is None:
+            return ""
+        parts = []
+        if "stopped" in c.reasons:
+            parts.append(self.tr("It was stopped after {0} of its {1} training steps.").format(c.steps, c.planned))
+        elif "few_steps" in c.reasons:
+            parts.append(self.tr("It trained for only {0} steps.").format(c.steps))
+        if "loss_high" in c.reasons:
+            parts.append(self.tr("Its loss fell only from {0:.2f} to {1:.2f}.").format(c.first_loss, c.last_loss))
+        if "guessing" in c.reasons:
+            parts.append(self.tr("Its validation macro F1, {0:.2f}, is no better than picking one of its {1} "
+                                 "labels at random.").format(c.macro_f1, c.labels))
+        sentences = [self.tr("This run's answers may be poor."), *parts,
+                     self.tr("Train longer, or resume the run, before relying on them.")]
+        return ("" if content_lang() == "zh" else " ").join(sentences)  # Chinese puts no space between
+
+    def _update_play_warning(self) -> None:
+        text = self.answers_warning()
+        self.play_warning.setText(text)
+        self.play_warning.setVisible(bool(text))
+
     def playground_args(self, run_id: str, prompt: str) -> list[str]:
         # "--" ends the options: a prompt may start with "-"
         return ["playground", "--project", str(self.session.project.root), "--run", run_id, "--json", "--", prompt]

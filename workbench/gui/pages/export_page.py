@@ -17,8 +17,9 @@ from ..resources import icon
 from ..session import ProjectSession
 from ..tasks import OpProgress, TaskManager
 from ...core.operations import runs as ops
+from ...core.operations.export import run_int8_refusal
 from ...core.runs import summarize
-from .train_page import fill_run_combo
+from .run_text import fill_run_combo
 
 FORMATS = ("static", "merged", "onnx", "gguf")
 OPTIONAL_FORMATS = ("onnx", "gguf")  # not ticked at first: slower, or for other runtimes
@@ -112,6 +113,8 @@ def bundle_entries(folder: Path) -> list[tuple[str, int, str]]:
         "bundle.json": QCoreApplication.translate("ExportPage", "the bundle's description and every check's figures"),
         "predict.py": QCoreApplication.translate("ExportPage", "stand-alone prediction script (CSV/JSONL in, predictions out)"),
         "requirements.txt": QCoreApplication.translate("ExportPage", "the packages predict.py and serve.py need"),
+        "requirements.lock": QCoreApplication.translate("ExportPage", "every package they need, exact versions with hashes"),
+        "wheels": QCoreApplication.translate("ExportPage", "those packages' files, to install without internet"),
         "static": format_title("static"),
         "merged": format_title("merged"),
         "onnx": format_title("onnx"),
@@ -120,6 +123,10 @@ def bundle_entries(folder: Path) -> list[tuple[str, int, str]]:
         "tokenizer": QCoreApplication.translate("ExportPage", "tokenizer files"),
         "serve.py": QCoreApplication.translate("ExportPage", "prediction service (HTTP, OpenAI-compatible for answers)"),
         "bundle_runtime.py": QCoreApplication.translate("ExportPage", "the model code predict.py and serve.py share"),
+        "serve_batcher.py": QCoreApplication.translate("ExportPage", "the service's batching of concurrent requests"),
+        "serve_requests.py": QCoreApplication.translate("ExportPage", "what a request to the service may contain"),
+        "io_sniff.py": QCoreApplication.translate("ExportPage", "how predict.py reads files: the application's own rules"),
+        "io_header.py": QCoreApplication.translate("ExportPage", "how predict.py tells a header line from data"),
         "Dockerfile": QCoreApplication.translate("ExportPage", "builds a container image that runs serve.py"),
         "onnx_generate": QCoreApplication.translate("ExportPage", "ONNX step of generation with a key/value cache"),
     }
@@ -168,8 +175,14 @@ class ExportPage(QWidget):
             c.setChecked(fmt not in OPTIONAL_FORMATS)
             self.format_checks[fmt] = c
             bv.addWidget(c)
-        self.int8_check = QCheckBox(self.tr("Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact"))
+        self.int8_check = QCheckBox(self._int8_title(None))
         bv.addWidget(self.int8_check)
+        self.wheelhouse_check = QCheckBox(self.tr("Also the files of every package it needs (wheels/, about 240 MB), "
+                                                  "so it installs on a computer without internet"))
+        self.wheelhouse_check.setToolTip(self.tr("Downloaded once now, for this computer's system; then "
+                                                 "'pip install --no-index --find-links wheels -r requirements.lock' "
+                                                 "needs no network, and the Dockerfile installs from them."))
+        bv.addWidget(self.wheelhouse_check)
         intro = QLabel(self.tr("The bundle holds the model, a stand-alone predict.py, its requirements and a model card "
                                "with the evaluation figures. Every format is checked against the trained model."))
         intro.setWordWrap(True)
@@ -241,14 +254,36 @@ class ExportPage(QWidget):
     def refresh_runs(self) -> None:
         fill_run_combo(self.run_combo, self.session.monitor.runs,
                        lambda st: ops.can_export(summarize(st.path, st.events)),
-                       self.tr("(no finished run yet: train one on the Train page)"))
+                       self.tr("(no finished run yet: train one on the Train page)"),
+                       follow=self.export_op is None)  # an export keeps its run on screen
         self._on_run_combo_changed()
 
     @Slot()
     def _on_run_combo_changed(self, *_):
         run_id = self.run_combo.currentData()
         self.export_button.setEnabled(run_id is not None and self.export_op is None)
+        self._offer_int8(run_id)
         self.show_existing(run_id)
+
+    def _int8_title(self, why: str | None) -> str:
+        if why:
+            return self.tr("No 8-bit (int8) model for this run: the built-in classifier has nothing to quantise")
+        return self.tr("Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact")
+
+    def _offer_int8(self, run_id: str | None) -> None:
+        """int8 is offered only where there is something to quantise (core decides)."""
+        why = None
+        if run_id is not None and self.session.project is not None:
+            why = run_int8_refusal(self.session.project.runs_dir / run_id)
+        self.int8_check.setEnabled(why is None)
+        if why:
+            self.int8_check.setChecked(False)
+        self.int8_check.setText(self._int8_title(why))
+        self.int8_check.setToolTip({
+            "builtin_classifier": self.tr("The built-in classifier has nothing for int8 to quantise: its weights are "
+                                          "tables of character n-gram embeddings, and its linear layers hold under "
+                                          "1 % of them. Its static model is the one to ship."),
+        }.get(why, self.tr("Weight-only int8 of the model's linear layers, checked against the fp32 model.")))
 
     def show_existing(self, run_id: str | None) -> None:
         """The checks of an earlier export of this run, read from its bundle.json."""
@@ -269,7 +304,8 @@ class ExportPage(QWidget):
             checks = data.get("checks") or {}
             formats = {f: checks[f] for f in FORMATS if f in checks and checks[f].get("shipped", True)}
             self.show_result({"formats": formats, "latency": checks.get("latency"), "int8": checks.get("int8"),
-                              "predict_script": checks.get("predict_script"), "out": str(folder)})
+                              "predict_script": checks.get("predict_script"),
+                              "requirements": checks.get("requirements"), "out": str(folder)})
             self.status_label.setText(self.tr("Exported earlier into {0}.").format(folder))
 
     @Slot()
@@ -281,8 +317,10 @@ class ExportPage(QWidget):
         formats = [f for f, c in self.format_checks.items() if c.isChecked()]
         args = ["export", "--project", str(self.session.project.root), "--run", run_id,
                 "--formats", ",".join(formats), "--json"]
-        if self.int8_check.isChecked():
+        if self.int8_check.isChecked() and self.int8_check.isEnabled():
             args.append("--int8")
+        if self.wheelhouse_check.isChecked():
+            args.append("--wheelhouse")
         return args
 
     def export(self) -> bool:
@@ -371,6 +409,9 @@ class ExportPage(QWidget):
                 script.get("same_as_engine", 0), script.get("rows"))
             rows.append((self.tr("predict.py (run as a user would)"), status_text(script.get("status")), check,
                          "predict.py", ""))
+        req = result.get("requirements") or (result.get("checks") or {}).get("requirements")
+        if isinstance(req, dict) and req.get("packages"):
+            rows.append(self.requirements_row(req))
         self.table.setRowCount(len(rows))
         for i, (title, status, check, files, tip) in enumerate(rows):
             for c, v in enumerate((title, status, check, files)):
@@ -390,6 +431,21 @@ class ExportPage(QWidget):
         self.bundle_dir = Path(out) if out else None
         self.open_button.setEnabled(bool(self.bundle_dir and self.bundle_dir.is_dir()))
         self._show_contents()
+
+    def requirements_row(self, req: dict) -> tuple[str, str, str, str, str]:
+        """The table row of bundle.json's ``requirements`` check: pins, hashes, the wheelhouse."""
+        if req.get("hashes"):
+            check = self.tr("{0} packages at the exported versions, with hashes").format(req["packages"])
+        else:
+            check = self.tr("{0} packages at the exported versions; no hashes: {1}").format(
+                req["packages"], req.get("reason") or "–")
+        files = "requirements.lock"
+        wheels = req.get("wheelhouse")
+        if isinstance(wheels, dict):
+            check += self.tr("; wheels/: {0} files, {1} MB, installs without network (checked)").format(
+                wheels.get("wheels"), wheels.get("size_mb"))
+            files += ", wheels/"
+        return self.tr("Requirements"), status_text("ok"), check, files, check
 
     def _show_contents(self) -> None:
         entries = bundle_entries(self.bundle_dir) if self.bundle_dir and self.bundle_dir.is_dir() else []

@@ -197,7 +197,7 @@ class TemplatePage(QWidget):
         self.name_label.setText(localized(spec.name))
         self.desc_label.setText(localized(spec.description))
         from .data.display import role_name  # the names the Data and Evaluate pages use
-        from .evaluate_page import metric_title
+        from .run_text import metric_title
 
         facts = [
             self.tr("<b>Task:</b> {0}").format(task_name(spec.task.value, spec.multi_label)),
@@ -229,6 +229,12 @@ class TemplatePage(QWidget):
                     self.preview.setColumnWidth(c, min(self.preview.columnWidth(c), 360))
 
         self.tasks.op(read, self.tr("Reading the sample data")).on_success(done).run()
+
+    def on_language_changed(self) -> None:
+        """The templates' own names and descriptions, in the new language."""
+        self._build_cards()
+        if self.selected:
+            self.select(self.selected)
 
     @Slot()
     def _on_use_clicked(self) -> None:

@@ -31,6 +31,7 @@ from ..resources import icon
 from ..session import ProjectSession
 from ..tasks import TaskManager
 from ..widgets.curves import PALETTE, CurvePlot
+from .run_text import metric_title, setting_text, status_text
 from .train import delete_run, models_panel
 
 # hyper-parameter -> (JobSpec field, integer?, decimals)
@@ -75,57 +76,12 @@ def hyper_label(name: str) -> str:
         "lr_scheduler": QCoreApplication.translate("TrainPage", "Learning rate schedule"),
         "lora_target_modules": QCoreApplication.translate("TrainPage", "LoRA layers"),
         "allow_pickle": QCoreApplication.translate("TrainPage", "Pickle weights allowed"),
+        "vocabulary": QCoreApplication.translate("TrainPage", "Vocabulary trained over"),
     }.get(name, name)
 
 
 # settings that say where a run came from rather than how it trains: not compared
 NOT_COMPARED = ("version", "project", "template", "task", "resume_from", "parent_run")
-
-
-def setting_text(name: str, value: Any) -> str:
-    """A setting's value as a person reads it (no Python lists, None or internal ids)."""
-    if value is None:
-        return QCoreApplication.translate("TrainPage", "default")
-    if isinstance(value, bool):
-        return QCoreApplication.translate("TrainPage", "yes") if value else QCoreApplication.translate("TrainPage", "no")
-    if isinstance(value, (list, tuple)):
-        return ", ".join(map(str, value))
-    if name == "max_steps" and value <= 0:
-        return QCoreApplication.translate("TrainPage", "by epochs")
-    if name == "base_model":
-        return {"builtin:tiny": QCoreApplication.translate("TrainPage", "built-in tiny model"),
-                "builtin:small": QCoreApplication.translate("TrainPage", "built-in small model")}.get(value, str(value))
-    if name == "method":
-        return {"lora": "LoRA", "full": QCoreApplication.translate("TrainPage", "full fine-tuning")}.get(value, value)
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
-
-
-def status_text(status: str) -> str:
-    return {
-        "created": QCoreApplication.translate("TrainPage", "created"),
-        "running": QCoreApplication.translate("TrainPage", "running"),
-        "completed": QCoreApplication.translate("TrainPage", "completed"),
-        "stopped": QCoreApplication.translate("TrainPage", "stopped"),
-        "failed": QCoreApplication.translate("TrainPage", "failed"),
-        "crashed": QCoreApplication.translate("TrainPage", "crashed"),
-    }.get(status, status)
-
-
-def fill_run_combo(combo, runs: dict, keep, empty_text: str) -> None:
-    """Refill a run picker with the runs ``keep(state)`` accepts, keeping the selection."""
-    current = combo.currentData()
-    combo.blockSignals(True)
-    combo.clear()
-    for run_id, st in runs.items():
-        if keep(st):
-            combo.addItem(f"{run_id} ({status_text(st.status)})", run_id)
-    if combo.count() == 0:
-        combo.addItem(empty_text, None)
-    idx = combo.findData(current)
-    combo.setCurrentIndex(idx if idx >= 0 else combo.count() - 1)
-    combo.blockSignals(False)
 
 
 fmt_secs = format_duration
@@ -141,6 +97,7 @@ class TrainPage(QWidget):
         self.tasks = tasks
         self.current_run: str | None = None
         self._last_step: dict | None = None
+        self._estimate: dict | None = None  # the run's latest "estimate" event (core/timing.py)
         self.total_steps: int | None = None
         self.spins: dict[str, QDoubleSpinBox | QSpinBox] = {}
         self._row_updated: dict[str, float] = {}
@@ -251,7 +208,6 @@ class TrainPage(QWidget):
         self.resume_button.clicked.connect(self._on_resume_button_clicked)
         for b in (self.start_button, self.stop_button, self.resume_button):
             buttons.addWidget(b)
-        sv.addLayout(buttons)
         sv.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -261,6 +217,13 @@ class TrainPage(QWidget):
         scroll.setMinimumWidth(max(340, settings.minimumSizeHint().width()
                                    + scroll.verticalScrollBar().sizeHint().width() + 2 * scroll.frameWidth()))
         self.settings_scroll = scroll
+        # the buttons below the scrolled settings, not at their end: always in view, on any screen
+        column = QWidget()
+        cv = QVBoxLayout(column)
+        cv.setContentsMargins(0, 0, 0, 0)
+        cv.addWidget(scroll, 1)
+        cv.addLayout(buttons)
+        self.buttons_row = buttons
 
         # live view
         live = QWidget()
@@ -327,7 +290,7 @@ class TrainPage(QWidget):
         lv.addWidget(self.tabs, 2)
 
         split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(scroll)
+        split.addWidget(column)
         split.addWidget(live)
         split.setStretchFactor(1, 1)
         split.setSizes([360, 820])
@@ -335,6 +298,24 @@ class TrainPage(QWidget):
         lay.addWidget(split)
 
     # ------------------------------------------------------------------ project
+    def _show_template_texts(self, template) -> None:
+        """The template's own words (presets, settings' help) in the interface language."""
+        for i in range(self.preset_combo.count()):
+            k = self.preset_combo.itemData(i)
+            if isinstance(k, int) and 0 <= k < len(template.presets):
+                self.preset_combo.setItemText(i, localized(template.presets[k].name))
+        for name, spin in self.spins.items():
+            hp = template.hyperparameters.get(name)
+            tip = localized(hp.help) if hp and hp.help else ""
+            spin.setToolTip(tip)
+            label = self.hp_form.labelForField(spin)
+            if label is not None:
+                label.setToolTip(tip)
+
+    def on_language_changed(self) -> None:
+        if self.session.template is not None:
+            self._show_template_texts(self.session.template)
+
     @Slot()
     def _on_session_project_changed(self) -> None:
         template = self.session.template
@@ -353,18 +334,16 @@ class TrainPage(QWidget):
                 spin.setRange(lo, hi)
                 if isinstance(spin, QDoubleSpinBox):
                     spin.setSingleStep(max((hi - lo) / 100, 10 ** -spin.decimals()))
-                tip = localized(hp.help) if hp and hp.help else ""
-                spin.setToolTip(tip)
-                label = self.hp_form.labelForField(spin)
-                if label is not None:
-                    label.setToolTip(tip)
+            self._show_template_texts(template)
         self.preset_combo.blockSignals(False)
+        last = ops.last_job(self.session.project) if self.session.project is not None else None
+        if last is None:  # no run yet: by epochs, as recommended, not the previous project's limit
+            self.max_steps.setValue(0)
         idx = self.model_combo.findData(self._preferred_model())
         self.model_combo.blockSignals(True)
         self.model_combo.setCurrentIndex(max(0, idx))
         self.model_combo.blockSignals(False)
         self._on_model_combo_changed()
-        last = ops.last_job(self.session.project) if self.session.project is not None else None
         if last is not None:  # reopening continues with the settings the user chose last
             self.restore_settings(last)
         self._refresh_runs_table()
@@ -784,6 +763,7 @@ class TrainPage(QWidget):
         self.log.clear()
         self.total_steps = None
         self._last_step = None
+        self._estimate = None
         self.progress.setValue(0)
         self.progress_label.setText("")
         if run_id is None:
@@ -821,10 +801,23 @@ class TrainPage(QWidget):
         step, total = ev.get("step", 0), self.total_steps or "?"
         monitor = self.session.monitor
         if monitor.status(run_id) == "running" and not monitor.stopping(run_id):
-            self.progress_label.setText(self.tr("step {0} of {1} · {2:.0f} tokens/s · about {3} left").format(
-                step, total, ev.get("tokens_per_s") or 0, fmt_secs(ev.get("eta_s"))))
+            text = self.tr("step {0} of {1} · {2:.0f} tokens/s · about {3} left").format(
+                step, total, ev.get("tokens_per_s") or 0, fmt_secs(ev.get("eta_s")))
+            self.progress_label.setText(text + self._estimate_text())
         else:  # no time left to estimate once the run ends or is stopping
             self.progress_label.setText(self.tr("step {0} of {1}").format(step, total))
+
+    def _estimate_text(self) -> str:
+        """The whole run's time as a range: measured from its steps once the worker has, else the
+        recommendation's (a guide made before anything ran)."""
+        e = self._estimate
+        if not e or not all(isinstance(e.get(k), (int, float)) for k in ("low", "high")):
+            return ""
+        low, high = fmt_secs(e["low"]), fmt_secs(e["high"])
+        span = low if low == high else self.tr("{0} to {1}").format(low, high)
+        if e.get("basis") == "measured":
+            return self.tr(" · the whole run: {0}, measured from its first {1} steps").format(span, int(e.get("step") or 0))
+        return self.tr(" · the whole run: {0}, estimated before it started").format(span)
 
     @Slot(str, list)
     def _on_monitor_events_arrived(self, run_id: str, events: list) -> None:
@@ -859,8 +852,6 @@ class TrainPage(QWidget):
                 last_step = ev
             elif kind == "eval":
                 self.loss_plot.append("eval_loss", ev.get("step", 0), ev.get("eval_loss"))
-                from .evaluate_page import metric_title
-
                 m = ", ".join(f"{metric_title(k)} {v:.4f}" for k, v in (ev.get("metrics") or {}).items()
                               if isinstance(v, (int, float)))
                 self._append_log(self.tr("step {0}: validation loss {1:.4f} {2}").format(
@@ -873,6 +864,8 @@ class TrainPage(QWidget):
                     what, ev.get("device"), ev.get("trainable_params") or 0, ev.get("total_params") or 0, self.total_steps))
             elif kind == "checkpoint":
                 self._append_log(self.tr("Saved checkpoint {0}").format(ev.get("path")))
+            elif kind == "estimate":
+                self._estimate = ev
             elif kind == "log":
                 self._append_log(self._log_text(ev))
             elif kind == "end":
@@ -896,8 +889,6 @@ class TrainPage(QWidget):
     def _log_text(self, ev: dict) -> str:
         """A worker's log line in the interface language where its code is known (the engine's
         own English text otherwise, as for messages from the libraries)."""
-        from .evaluate_page import metric_title
-
         code = ev.get("code")
         try:
             if code == "preparing_base":
@@ -918,6 +909,12 @@ class TrainPage(QWidget):
                                                           float(ev["linear"]), float(ev["share"]))
             if code == "saved_final":
                 return self.tr("Saved the trained model")
+            if code == "time_budget_reached":
+                return self.tr("The time budget of {0} is used up: training ends at step {1} of {2}").format(
+                    fmt_secs(float(ev["budget_s"])), int(ev["step"]), int(ev["total_steps"]))
+            if code == "baseline_pending":
+                return self.tr("The simple baseline was still being fitted when the time budget ran out; the "
+                               "evaluation fits it")
         except (KeyError, TypeError, ValueError):
             pass  # a line without its figures: the engine's own words below
         return f"{ev.get('level', 'info')}: {ev.get('message')}"

@@ -12,6 +12,10 @@ import pyqtgraph as pg
 from PySide6.QtCore import QTimer, Slot
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+# Set where the plots are made, not at start-up: the window's first pages draw no plot, and
+# importing pyqtgraph was a large share of the time to the window shown (python -X importtime).
+pg.setConfigOptions(antialias=True, foreground="#3c4655", background=None)
+
 PALETTE = ["#2f6fde", "#e8603c", "#2ca58d", "#9b59b6", "#f2a900", "#d6336c", "#17a2b8", "#6c757d"]
 
 
@@ -72,8 +76,10 @@ class CurvePlot(QWidget):
 
     def add_series(self, key: str, label: str, color: str, dashed: bool = False, symbol: str | None = None) -> Series:
         pen = pg.mkPen(color, width=2, style=pg.QtCore.Qt.PenStyle.DashLine if dashed else pg.QtCore.Qt.PenStyle.SolidLine)
+        # not antialiased: a solid 2 px curve is then drawn as line segments, pyqtgraph's fast
+        # path; stroking it as an antialiased path took most of each repaint of a long curve
         item = self.plot.plot([], [], pen=pen, name=label, symbol=symbol, symbolSize=6,
-                              symbolBrush=color if symbol else None, symbolPen=None)
+                              symbolBrush=color if symbol else None, symbolPen=None, antialias=False)
         item.setClipToView(True)
         item.setDownsampling(auto=True, method="peak")
         s = Series(item)

@@ -2,7 +2,7 @@
 so that what the analyst clicked can be re-run from a script or on another machine.
 
 Only flags the CLI has are written; the page says which of its choices a command line cannot
-carry (changed cleaning steps, renamed, merged or excluded labels, names with commas).
+carry (changed cleaning steps, names with commas).
 """
 
 from __future__ import annotations
@@ -25,29 +25,41 @@ def _has_comma(text: str) -> bool:
 
 def prepare_args(template: TemplateSpec, source: str | Path, project: str | Path, *,
                  mapping: dict[str, str | None], split: SplitSettings | None, sheet: str | None,
-                 choice: LabelChoice) -> tuple[list[str], list[str]]:
+                 choice: LabelChoice, header: bool | None = None) -> tuple[list[str], list[str]]:
     """The argument list after ``workbench`` and the kinds of choice it leaves out
-    ("recipe" is added by the page, which knows the recipe; here "labels", "names")."""
+    ("recipe" is added by the page, which knows the recipe; here "labels", "names").
+    ``header``: the user's choice of whether the first row names the columns (None: the file's)."""
     args = ["data", "prepare", "--template", template.id, "--input", str(source), "--project", str(project)]
     pairs = [f"{role}={col}" for role, col in mapping.items() if col]
     if pairs:
         args += ["--mapping", *pairs]
     if sheet:
         args += ["--sheet", sheet]
+    if header is not None:
+        args.append("--header" if header else "--no-header")
     if split is not None:
         args += ["--split", f"{split.train:g},{split.val:g},{split.test:g}", "--seed", str(split.seed)]
     left_out: list[str] = []
     start = template_choice(template)
-    edited = bool(choice.renames or choice.merges or choice.excluded or choice.aliases)
-    if edited:  # no flag for these; without --labels a prepare into the same project keeps them
+    if choice.aliases:  # only a project prepared before it owned its labels has these: no flag
         left_out.append("labels")
-    elif choice.source == "data":
+    if choice.source == "data":
         args += ["--labels", "from-data"]
     elif choice.source == "list":
         if any(_has_comma(lab) for lab in choice.labels):
             left_out.append("names")
         else:
             args += ["--labels", ",".join(choice.labels)]
+    elif choice.renames or choice.merges or choice.excluded:  # the edits start from the template's labels
+        args += ["--labels", "template"]
+    # one token each (a label may start with "-"); the first "=" separates the two names
+    for flag, pairs in (("--rename-label", choice.renames), ("--merge-label", choice.merges)):
+        for label, other in pairs.items():
+            if "=" in label:
+                left_out.append("names")
+            else:
+                args.append(f"{flag}={label}={other}")
+    args += [f"--exclude-label={label}" for label in choice.excluded]
     for code, name in choice.codes.items():
         if _has_comma(code) or _has_comma(name) or "=" in code:
             left_out.append("names")
@@ -64,6 +76,8 @@ def prepare_args(template: TemplateSpec, source: str | Path, project: str | Path
             left_out.append("separator")
         else:  # one token: a separator such as "-" or " " would otherwise read as a flag or vanish
             args.append(f"--label-sep={choice.separator or ''}")
+    if choice.multi_label and choice.no_label != start.no_label:
+        args += ["--no-label-rows", choice.no_label]
     return args, list(dict.fromkeys(left_out))
 
 
@@ -106,9 +120,10 @@ class CommandLineBox(QWidget):
         notes = {
             "recipe": self.tr("Your changes to the cleaning steps are not on it (the command uses the template's "
                               "steps, or a recipe file given with --recipe)."),
-            "labels": self.tr("Renamed, merged or excluded labels are not on it; preparing into this project again "
-                              "keeps them."),
-            "names": self.tr("Labels or code names with a comma in them cannot be written on it."),
+            "labels": self.tr("The label spellings this project kept from its earlier preparation are not on it; "
+                              "preparing into this project again keeps them."),
+            "names": self.tr("Labels or code names with a comma (or a renamed label with =) in them cannot be "
+                             "written on it."),
             "separator": self.tr("The separator -- cannot be written on it; choose another one for the command line."),
         }
         self.note.setText(" ".join(notes[k] for k in left_out if k in notes))

@@ -38,6 +38,8 @@ def problem_text(p) -> str:
     if p.code == "column_twice":
         return QCoreApplication.translate("DataPage", "The column “{0}” is already used for “{1}”; each column can hold one thing only.").format(
             a[0], role_name(a[1]))
+    if p.code == "not_joined":
+        return QCoreApplication.translate("DataPage", "“{0}” takes one column only; choose one.").format(role)
     if p.code == "unknown_role":
         return QCoreApplication.translate("DataPage", "This template has no field “{0}”.").format(p.role)
     if p.code == "no_rows":
@@ -63,6 +65,15 @@ def problem_text(p) -> str:
         return QCoreApplication.translate("DataPage", "{0} rows have an empty “{1}”; the step “{2}” on it removes them.").format(
             f"{a[0]:,}", role, step_title("drop_empty"))
     return p.message
+
+
+def guess_text(g) -> str:
+    """A column guessed from its cells (core.column_guess) in the interface language."""
+    if g.code == "few_values":
+        why = QCoreApplication.translate("DataPage", "{0} distinct short values").format(f"{g.args[0]:,}")
+    else:
+        why = QCoreApplication.translate("DataPage", "free text, {0:.0f} characters on average").format(g.args[0])
+    return QCoreApplication.translate("DataPage", "“{0}” ← {1} ({2})").format(role_name(g.role), g.column, why)
 
 
 def format_name(fmt: str | None) -> str:

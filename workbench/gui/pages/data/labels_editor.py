@@ -60,6 +60,7 @@ class LabelsEditor(QWidget):
         super().__init__(parent)
         self.table_data: LabelTable | None = None
         self.min_rows_default = 3
+        self.dropped: tuple[int, int] | None = None  # rows of excluded labels, of labels with too few rows
         v = QVBoxLayout(self)
         self.notice = QLabel()
         self.notice.setObjectName("warning")
@@ -150,11 +151,28 @@ class LabelsEditor(QWidget):
         several.addWidget(self.several_combo)
         several.addStretch(1)
         v.addLayout(several)
+        no_label = QHBoxLayout()
+        self.no_label_label = QLabel()
+        self.no_label_combo = QComboBox()
+        self.no_label_combo.addItem(self.tr("keep them as rows with no label"), "keep")
+        self.no_label_combo.addItem(self.tr("drop them (counted)"), "drop")
+        self.no_label_combo.setToolTip(self.tr(
+            "In multi-label data a row may have none of the labels (most sentences of a case name no article). "
+            "Kept, the model learns to give no label to such rows, and micro-F1 and subset accuracy count them."))
+        self.no_label_combo.currentIndexChanged.connect(self._on_no_label_combo_changed)
+        no_label.addWidget(self.no_label_label)
+        no_label.addWidget(self.no_label_combo)
+        no_label.addStretch(1)
+        v.addLayout(no_label)
         self._show()
 
     # ----- binding ------------------------------------------------------------------
-    def set_table(self, table: LabelTable | None, min_rows_default: int | None = None) -> None:
+    def set_table(self, table: LabelTable | None, min_rows_default: int | None = None,
+                  dropped: tuple[int, int] | None = None) -> None:
+        """``dropped``: the rows the last cleaning run removed for excluded labels and for labels
+        with too few rows (with several labels per row: the rows those labels were taken off)."""
         self.table_data = table
+        self.dropped = dropped
         if min_rows_default is not None:
             self.min_rows_default = min_rows_default
         self._show()
@@ -194,17 +212,24 @@ class LabelsEditor(QWidget):
             self.sep_edit.setEnabled(False)
             self.sep_label.setEnabled(False)
             self.notice.setVisible(False)
-            self.several_label.setVisible(False)
-            self.several_combo.setVisible(False)
+            for w in (self.several_label, self.several_combo, self.no_label_label, self.no_label_combo):
+                w.setVisible(False)
             self._update_buttons()
             return
         self.notice.setVisible(t.mismatch)
+        multi = t.labelled is not None
         if t.mismatch:
             shown = "、".join(list(t.unknown_values)[:6]) + ("…" if len(t.unknown_values) > 6 else "")
-            self.notice.setText(self.tr(
-                "{0} of {1} rows have labels that are not in the template's label set. Your data has its own "
-                "labels ({2}). Use them, or the rows cannot be trained on.").format(
-                f"{t.unknown_rows:,}", f"{t.rows:,}", shown))
+            if multi:
+                text = self.tr("{0} of the {1} labels given in {2} rows are not in the template's label set. Your "
+                               "data has its own labels ({3}). Use them, or the rows cannot be trained on.").format(
+                    f"{t.unknown_rows:,}", f"{t.rows:,}", f"{t.labelled_rows:,}", shown)
+            else:
+                text = self.tr(
+                    "{0} of {1} rows have labels that are not in the template's label set. Your data has its own "
+                    "labels ({2}). Use them, or the rows cannot be trained on.").format(
+                    f"{t.unknown_rows:,}", f"{t.rows:,}", shown)
+            self.notice.setText(text)
         self.use_found_button.setEnabled(t.choice.source != "data")
         self.use_template_button.setEnabled(t.choice.source != "template")
         self.values_table.setRowCount(len(t.values))
@@ -218,8 +243,7 @@ class LabelsEditor(QWidget):
             self.values_table.setItem(i, 2, QTableWidgetItem(self._status(value)))
         source = {"template": self.tr("the template's labels"), "data": self.tr("the labels found in the data"),
                   "list": self.tr("your own list")}[t.choice.source]
-        self.summary.setText(self.tr("{0} labels ({1}) · {2} values in {3} rows · {4} rows outside the label set").format(
-            len(t.kept), source, len(t.values), f"{t.rows:,}", f"{t.unknown_rows:,}"))
+        self.summary.setText(self._summary_text(t, source))
         self.min_rows_spin.blockSignals(True)
         self.min_rows_spin.setValue(t.choice.min_rows or 0)
         self.min_rows_spin.blockSignals(False)
@@ -238,7 +262,33 @@ class LabelsEditor(QWidget):
         self.several_combo.blockSignals(False)
         for w in (self.several_label, self.several_combo):
             w.setVisible(t.several > 0)
+        self.no_label_label.setText(self.tr("{0} rows have no label:").format(f"{t.blank:,}"))
+        self.no_label_combo.blockSignals(True)
+        self.no_label_combo.setCurrentIndex(max(0, self.no_label_combo.findData(t.choice.no_label)))
+        self.no_label_combo.blockSignals(False)
+        for w in (self.no_label_label, self.no_label_combo):
+            w.setVisible(t.choice.multi_label and t.blank > 0)
         self._update_buttons()
+
+    def _summary_text(self, t: LabelTable, source: str) -> str:
+        """The labels, the rows they are in, and every row (or label) the page drops for them."""
+        excluded, too_few = self.dropped or (0, 0)
+        if t.labelled is None:
+            parts = [self.tr("{0} labels ({1}) · {2} values in {3} rows · {4} rows outside the label set").format(
+                len(t.kept), source, len(t.values), f"{t.rows:,}", f"{t.unknown_rows:,}")]
+            if excluded:
+                parts.append(self.tr("{0} rows of excluded labels dropped").format(f"{excluded:,}"))
+            if too_few:
+                parts.append(self.tr("{0} rows of labels with too few rows dropped").format(f"{too_few:,}"))
+        else:  # a value counts once per row it is in, so the values add up to more than the rows
+            parts = [self.tr("{0} labels ({1}) · {2} values given {3} times in {4} rows · {5} times outside the "
+                             "label set").format(len(t.kept), source, len(t.values), f"{t.rows:,}",
+                                                 f"{t.labelled_rows:,}", f"{t.unknown_rows:,}")]
+            if excluded:
+                parts.append(self.tr("excluded labels taken off {0} rows").format(f"{excluded:,}"))
+            if too_few:
+                parts.append(self.tr("labels with too few rows taken off {0} rows").format(f"{too_few:,}"))
+        return " · ".join(parts)
 
     @Slot()
     def _update_buttons(self) -> None:
@@ -255,13 +305,15 @@ class LabelsEditor(QWidget):
         if self.table_data is None:
             return
         t = LabelTable(self.table_data.counts, self.table_data.base_labels, self.table_data.base_aliases,
-                       self.table_data.choice, blank=self.table_data.blank, several=self.table_data.several)
+                       self.table_data.choice, blank=self.table_data.blank, several=self.table_data.several,
+                       labelled=self.table_data.labelled)
         try:
             op(t)
         except WorkbenchError as exc:
             self.summary.setText(str(exc))
             return
         self.table_data = t
+        self.dropped = None  # until the page has cleaned with the new choice
         self._show()
         self.choice_edited.emit(t.choice)
 
@@ -342,6 +394,11 @@ class LabelsEditor(QWidget):
     def _on_several_combo_changed(self, _i: int) -> None:
         value = self.several_combo.currentData()
         self._apply(lambda t: t.keep_several(value))
+
+    @Slot(int)
+    def _on_no_label_combo_changed(self, _i: int) -> None:
+        value = self.no_label_combo.currentData()
+        self._apply(lambda t: t.set_no_label(value))
 
     @Slot()
     def _on_min_rows_spin_edited(self) -> None:

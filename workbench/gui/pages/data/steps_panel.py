@@ -12,6 +12,7 @@ import html
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMenu, QTableWidget, QTableWidgetItem, QToolButton,
     QVBoxLayout, QWidget,
@@ -62,9 +63,15 @@ class StepsPanel(QWidget):
         self.add_step_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.add_step_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.add_step_button)
+        self._add_actions = {}
         for op in STEPS:
-            a = menu.addAction(step_title(op))
+            # made here, not by menu.addAction(text): PySide can declare the Python side of an
+            # action Qt made deleted while Qt still holds it (when a temporary Python object of
+            # an ancestor, such as the tab widget's own stack, goes); one made here stays usable
+            a = QAction(step_title(op), menu)
+            menu.addAction(a)
             a.triggered.connect(lambda _=False, o=op: self.add_step(o))
+            self._add_actions[op] = a
         self.add_step_button.setMenu(menu)
         self.remove_step_button = QToolButton()
         self.remove_step_button.setIcon(icon("remove"))
@@ -119,6 +126,8 @@ class StepsPanel(QWidget):
         self.recipe, self.reports = recipe, reports
         if columns is not None:
             self.columns = list(columns)
+            for op, action in self._add_actions.items():  # a label's own step needs a label
+                action.setEnabled("label" in self.columns or STEPS[op].defaults().get("column") != "label")
         if labels is not None:
             self.labels = list(labels)
         row = self.steps_table.currentRow()

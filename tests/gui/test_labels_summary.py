@@ -1,0 +1,63 @@
+"""The label editor's summary line counts what the page drops: rows of excluded labels and of
+labels with too few rows, and, with several labels per row, rows rather than label values."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from test_labels import hospital_export  # noqa: E402
+
+from workbench.core.templates import TemplateCatalog  # noqa: E402
+from workbench.gui.pages.data_page import DataPage  # noqa: E402
+
+
+def _import(qtbot, session, tasks, tmp_path, template_id, src, label_column):
+    session.create(tmp_path / "projects" / "p", TemplateCatalog().get(template_id))
+    page = DataPage(session, tasks)
+    qtbot.addWidget(page)
+    with qtbot.waitSignal(page.loaded, timeout=30000):
+        page.import_file(src)
+    combo = page.mapping_combos["label"]
+    if page.mapping.get("label") != label_column:
+        with qtbot.waitSignal(page.cleaned, timeout=30000):
+            combo.setCurrentIndex(combo.findData(label_column))
+    else:
+        qtbot.waitUntil(lambda: page.cleaned_df is not None, timeout=30000)
+    return page
+
+
+def test_excluded_and_too_few_rows_are_counted_in_the_summary(qtbot, session, tasks, tmp_path):
+    page = _import(qtbot, session, tasks, tmp_path, "medical_triage", hospital_export(tmp_path / "export.csv"), "科别")
+    editor = page.labels_editor
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        editor.use_found()
+    before = len(page.cleaned_df)
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        editor.exclude(["感染科", "呼吸科"])
+    dropped = before - len(page.cleaned_df)
+    assert dropped == 28
+    text = editor.summary.text()
+    assert "0 rows outside the label set" in text
+    assert f"{dropped} rows of excluded labels dropped" in text
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        editor.set_min_rows(4)  # 老年病科 has 3 rows
+    assert "3 rows of labels with too few rows dropped" in editor.summary.text()
+
+
+def test_several_labels_per_row_are_counted_as_rows(qtbot, session, tasks, tmp_path):
+    import pandas as pd
+
+    rows = [{"text": f"第{i}段判决书事实，被告人{i}号实施了相关行为，证据确实充分。",
+             "labels": ["盗窃", "抢劫", "诈骗"][i % 3] + (";寻衅滋事" if i % 2 else "")} for i in range(60)]
+    src = tmp_path / "cases.csv"
+    pd.DataFrame(rows).to_csv(src, index=False)
+    page = _import(qtbot, session, tasks, tmp_path, "legal_case_type_multi", src, "labels")
+    editor = page.labels_editor
+    if page.label_choice is None or page.label_choice.source != "data":
+        with qtbot.waitSignal(page.cleaned, timeout=30000):
+            editor.use_found()
+    assert page.current_label_choice().multi_label
+    text = editor.summary.text()
+    assert "4 values given 90 times in 60 rows" in text and "90 rows" not in text

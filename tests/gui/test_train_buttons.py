@@ -1,0 +1,49 @@
+"""The Start/Stop/Resume row stays whole in view at 1366x768, however long the settings are and
+after a restart restores the window."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def styled_app(qapp):
+    """The application's own font and style sheet, which decide how tall the settings are."""
+    from workbench.gui.app import setup
+    from workbench.gui.settings import Settings
+
+    font, sheet = qapp.font(), qapp.styleSheet()
+    setup(qapp, Settings())
+    yield qapp
+    qapp.setStyleSheet(sheet)
+    qapp.setFont(font)
+
+
+def _whole(button) -> bool:
+    return button.isVisible() and button.visibleRegion().boundingRect().size() == button.size()
+
+
+@pytest.mark.parametrize("restart", [False, True])
+def test_start_stop_resume_are_whole_at_1366x768(qtbot, styled_app, sample_project, tmp_path, restart):
+    from workbench.gui.main_window import MainWindow
+    from workbench.gui.settings import Settings
+
+    settings = Settings(tmp_path / "gui.ini")
+    if restart:  # the first window closes at this size; the second restores it
+        w = MainWindow(settings)
+        qtbot.addWidget(w)
+        w.resize(1366, 768)
+        w.show()
+        w.close()
+    w = MainWindow(settings)
+    qtbot.addWidget(w)
+    if not restart:
+        w.resize(1366, 768)
+    w.show()
+    qtbot.waitExposed(w)
+    w.open_project(sample_project)
+    page = w.show_step("train")
+    qtbot.waitUntil(lambda: page.isVisible(), timeout=5000)
+    assert w.height() <= 768
+    for b in (page.start_button, page.stop_button, page.resume_button):
+        qtbot.waitUntil(lambda b=b: _whole(b), timeout=5000)

@@ -1,0 +1,79 @@
+"""How a run reads on the pages: its status, a setting's value, a metric's name, and the run
+picker the Train, Evaluate and Export pages share.
+
+The strings keep the translation contexts of the pages they first appeared on (TrainPage,
+EvaluatePage), so the shipped translations still find them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+
+from ...core.runs import run_to_show
+
+
+def setting_text(name: str, value: Any) -> str:
+    """A setting's value as a person reads it (no Python lists, None or internal ids)."""
+    if value is None:
+        return QCoreApplication.translate("TrainPage", "default")
+    if isinstance(value, bool):
+        return QCoreApplication.translate("TrainPage", "yes") if value else QCoreApplication.translate("TrainPage", "no")
+    if isinstance(value, (list, tuple)):
+        return ", ".join(map(str, value))
+    if name == "max_steps" and value <= 0:
+        return QCoreApplication.translate("TrainPage", "by epochs")
+    if name == "base_model":
+        return {"builtin:tiny": QCoreApplication.translate("TrainPage", "built-in tiny model"),
+                "builtin:small": QCoreApplication.translate("TrainPage", "built-in small model")}.get(value, str(value))
+    if name == "method":
+        return {"lora": "LoRA", "full": QCoreApplication.translate("TrainPage", "full fine-tuning")}.get(value, value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def status_text(status: str) -> str:
+    return {
+        "created": QCoreApplication.translate("TrainPage", "created"),
+        "running": QCoreApplication.translate("TrainPage", "running"),
+        "completed": QCoreApplication.translate("TrainPage", "completed"),
+        "stopped": QCoreApplication.translate("TrainPage", "stopped"),
+        "failed": QCoreApplication.translate("TrainPage", "failed"),
+        "crashed": QCoreApplication.translate("TrainPage", "crashed"),
+    }.get(status, status)
+
+
+def fill_run_combo(combo, runs: dict, keep, empty_text: str, follow: bool = True) -> None:
+    """Refill a run picker with the runs ``keep(state)`` accepts; core's run_to_show says which
+    one it then shows (a run that has just finished, else the user's choice). ``follow=False``
+    keeps the choice while the page works on that run."""
+    current = combo.currentData()
+    listed = [combo.itemData(i) for i in range(combo.count()) if combo.itemData(i) is not None]
+    offered = [run_id for run_id, st in runs.items() if keep(st)]
+    shown = run_to_show(listed if follow else [], offered, current)
+    combo.blockSignals(True)
+    combo.clear()
+    for run_id in offered:
+        combo.addItem(f"{run_id} ({status_text(runs[run_id].status)})", run_id)
+    if combo.count() == 0:
+        combo.addItem(empty_text, None)
+    combo.setCurrentIndex(max(combo.findData(shown), 0))
+    combo.blockSignals(False)
+
+
+def metric_title(key: str) -> str:
+    return {
+        "accuracy": QCoreApplication.translate("EvaluatePage", "Accuracy"),
+        "macro_f1": QCoreApplication.translate("EvaluatePage", "Macro F1"),
+        "network_macro_f1": QCoreApplication.translate("EvaluatePage", "Macro F1 of the network alone"),
+        "micro_f1": QCoreApplication.translate("EvaluatePage", "Micro F1"),
+        "subset_accuracy": QCoreApplication.translate("EvaluatePage", "Whole label set right"),
+        "hamming_loss": QCoreApplication.translate("EvaluatePage", "Hamming loss"),
+        "rouge_l": QCoreApplication.translate("EvaluatePage", "ROUGE-L"),
+        "bleu": QCoreApplication.translate("EvaluatePage", "BLEU"),
+        "exact_match": QCoreApplication.translate("EvaluatePage", "Exact match"),
+        "eval_loss": QCoreApplication.translate("EvaluatePage", "Loss on the answers"),
+        "perplexity": QCoreApplication.translate("EvaluatePage", "Perplexity"),
+    }.get(key, key)
