@@ -1,11 +1,12 @@
 # Two commands, each sets itself up on a fresh machine (Python 3.11 with venv):
 #   make run    runs the application on its embedded defaults
-#   make test   runs the tests
+#   make test   runs the rules and the tests, without the long end-to-end ones
+#   (make test-slow runs those; CI runs both, see .ci/run)
 PYTHON ?= python3.11
 VENV := .venv
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean
+.PHONY: run test test-slow bench clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -23,10 +24,16 @@ run: $(STAMP)
 	fi
 
 # the rules first (real errors, the layer contracts in pyproject.toml), then the tests
+# but the long end-to-end ones (marked slow in tests/; pyproject.toml defines the marker)
 test: $(STAMP)
 	$(VENV)/bin/ruff check workbench tests bench docs installer
 	$(VENV)/bin/lint-imports
-	QT_QPA_PLATFORM=offscreen $(VENV)/bin/python -m pytest -q
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/python -m pytest -q -m "not slow"
+
+# the long end-to-end tests: real training runs, exports loaded back, served bundles,
+# every bench's smoke run
+test-slow: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/python -m pytest -q -m slow
 
 bench: $(STAMP)
 	$(VENV)/bin/python bench/data_bench.py

@@ -55,12 +55,14 @@ def fp32_peak_flops() -> float | None:
     return len(os.sched_getaffinity(0)) * max(mhz) / 1000 * FP32_FLOPS_PER_CORE_GHZ * 1e9
 
 
-def _features(args, tok):
+def _features(args, tok, split: str = "train"):
     from workbench.core.templates import TemplateCatalog as Catalog
     from workbench.engine import data as D
 
     template = Catalog().get(args.template)
-    records = D.read_jsonl(Path(args.project) / "data" / "train.jsonl")
+    records = D.read_jsonl(Path(args.project) / "data" / f"{split}.jsonl")
+    if split == "val":
+        records = records[:args.eval_rows]
     return D.build_features(tok, records, task=template.task.value, system=template.prompt.system.zh,
                             user_format=template.prompt.user, max_length=args.max_length)
 
@@ -103,8 +105,19 @@ def plain_loop(args) -> None:
             tokens += int(batch["attention_mask"].sum())
     secs = time.time() - t0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    # the validation loss after training, as the Trainer's evaluation computes it: batch means
+    # weighted by their rows
+    model.eval()
+    val = _features(args, tok, "val")
+    total = 0.0
+    with paddle.no_grad():
+        for i in range(0, len(val), args.batch_size):
+            rows = val[i:i + args.batch_size]
+            out = model(**collate(rows), return_dict=True)
+            total += float(out.loss if hasattr(out, "loss") else out[0]) * len(rows)
     print(json.dumps({"tokens": tokens, "seconds": secs, "tokens_per_s": tokens / secs, "peak_rss_mb": peak,
-                      "losses": losses, "threads": os.environ.get("OMP_NUM_THREADS")}))
+                      "losses": losses, "threads": os.environ.get("OMP_NUM_THREADS"),
+                      "eval_loss": total / max(len(val), 1)}))
 
 
 def worker_side(project: Path, args, base_model: str, base_name: str | None) -> dict:
@@ -112,7 +125,8 @@ def worker_side(project: Path, args, base_model: str, base_name: str | None) -> 
     job = JobSpec(project=str(project), template=template.id, task=template.task.value, base_model=base_model,
                   base_model_name=base_name, method=args.method, max_steps=args.steps, batch_size=args.batch_size,
                   max_length=args.max_length, learning_rate=args.lr, lr_scheduler="cosine", warmup_ratio=0.0,
-                  logging_steps=1, eval_steps=10**6, save_steps=10**6, seed=args.seed, device=args.device)
+                  logging_steps=1, eval_steps=10**6, save_steps=10**6, seed=args.seed, device=args.device,
+                  eval_rows=args.eval_rows, vocabulary="full" if args.vocabulary == "full" else "project")
     run_dir = project / "runs" / new_run_id("bench")
     write_job(run_dir, job)
     launch_worker(run_dir, detach=False).wait()
@@ -125,7 +139,10 @@ def worker_side(project: Path, args, base_model: str, base_name: str | None) -> 
     tokens = sum(cur["tokens_per_s"] * (cur["t"] - prev["t"]) for prev, cur in timed)
     secs = timed[-1][1]["t"] - timed[0][0]["t"]
     model_dir = run_dir / "base_model" if base_model.startswith("builtin:") else Path(base_model)
+    evals = [e for e in events if e["event"] == "eval"]
+    cut = next((e for e in events if e.get("code") == "vocabulary_cut"), None)
     return {"tokens": tokens, "seconds": secs, "tokens_per_s": tokens / secs, "losses": [s["loss"] for s in steps],
+            "eval_loss": evals[-1]["eval_loss"] if evals else None, "vocabulary": (cut["kept"], cut["full"]) if cut else None,
             "peak_rss_mb": events[-1].get("peak_rss_mb"), "model_dir": str(model_dir),
             "threads": next((e.get("threads") for e in events if e["event"] == "start"), None)}
 
@@ -159,7 +176,8 @@ def smoke_model(tmp: Path) -> Path:
     sys.path.insert(0, str(ROOT / "tests"))
     from model_factory import make_model_folder
 
-    return make_model_folder("gemma3", tmp / "tiny-gemma3", layout="hf")
+    # a vocabulary large enough for the worker to cut it, as it cuts Gemma 3's
+    return make_model_folder("gemma3", tmp / "tiny-gemma3", layout="hf", vocab_size=40000)
 
 
 def run_case(args, tmp: Path, base_model: str) -> dict:
@@ -179,10 +197,15 @@ def run_case(args, tmp: Path, base_model: str) -> dict:
     if args.threads:
         os.environ["OMP_NUM_THREADS"] = str(args.threads)
     w = worker_side(project, args, folder, name)
+    w_full = None
+    if args.vocabulary == "both":  # the worker again over the full vocabulary, for the cut's own ratio
+        args.vocabulary = "full"
+        w_full = worker_side(project, args, folder, name)
+        args.vocabulary = "both"
     os.environ.pop("OMP_NUM_THREADS", None)
     cmd = [sys.executable, __file__, "--plain", "--project", str(project), "--model-dir", w["model_dir"],
            *(f"--{k.replace('_', '-')}={getattr(args, k)}" for k in
-             ("steps", "batch_size", "max_length", "lr", "method", "template", "device", "seed"))]
+             ("steps", "batch_size", "max_length", "lr", "method", "template", "device", "seed", "eval_rows"))]
     env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}  # plain code sets none
     out = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if out.returncode:
@@ -191,8 +214,12 @@ def run_case(args, tmp: Path, base_model: str) -> dict:
     rand_pad, grouped_pad, answer_share, row_tokens = padding_saving(project, w["model_dir"], args)
     cfg = read_model_config(w["model_dir"])
     peak = fp32_peak_flops()
-    for label, r, share in (("worker (product path)", w, answer_share), ("plain PaddleFormers loop", b, 1.0)):
-        flops = decoder_flops_per_token(cfg, args.method, share) * r["tokens_per_s"] if cfg else None
+    sides = [("worker (product path)", w, answer_share), ("plain PaddleFormers loop", b, 1.0)]
+    if w_full is not None:
+        sides.insert(1, ("worker, full vocabulary", w_full, answer_share))
+    for label, r, share in sides:
+        vocab = r["vocabulary"][0] if r.get("vocabulary") else None
+        flops = decoder_flops_per_token(cfg, args.method, share, vocab) * r["tokens_per_s"] if cfg else None
         rate = f"   {flops / 1e9:6.1f} GFLOP/s" + (f" ({flops / peak:.1%} of the fp32 peak)" if peak else "") \
             if flops else ""
         print(f"{label:<26} {r['tokens_per_s']:9.1f} tokens/s{rate}   peak memory {r['peak_rss_mb']:.0f} MB   "
@@ -200,12 +227,24 @@ def run_case(args, tmp: Path, base_model: str) -> dict:
     ratio = w["tokens_per_s"] / b["tokens_per_s"]
     wl, bl = w["losses"][WARMUP_STEPS:], b["losses"][WARMUP_STEPS:]
     gap = abs(sum(wl) - sum(bl)) / max(abs(sum(bl)), 1e-9)
-    print(f"ratio worker / plain: {ratio:.2f}   mean loss over the timed steps: worker {sum(wl) / len(wl):.4f}, "
-          f"plain {sum(bl) / len(bl):.4f} ({gap:.2%} apart)")
+    if w["vocabulary"]:
+        kept, full = w["vocabulary"]
+        print(f"the worker trained over {kept:,} of {full:,} tokens (the project's own); its training loss is "
+              "normalised over those, its validation loss over all")
+    print(f"ratio worker / plain: {ratio:.2f}   mean training loss over the timed steps: worker "
+          f"{sum(wl) / len(wl):.4f}, plain {sum(bl) / len(bl):.4f} ({gap:.2%} apart)")
+    if w_full is not None:
+        print(f"cut vocabulary / full vocabulary (the worker both times): {w['tokens_per_s'] / w_full['tokens_per_s']:.2f}x "
+              f"tokens/s; validation loss {w['eval_loss']:.4f} against {w_full['eval_loss']:.4f}")
+    eval_gap = None
+    if w["eval_loss"] is not None and b.get("eval_loss") is not None:
+        eval_gap = abs(w["eval_loss"] - b["eval_loss"]) / max(abs(b["eval_loss"]), 1e-9)
+        print(f"validation loss after {args.steps} steps ({args.eval_rows} rows, full vocabulary): worker "
+              f"{w['eval_loss']:.4f}, plain {b['eval_loss']:.4f} ({eval_gap:.2%} apart)")
     print(f"padding of the batches on this data: random {rand_pad:.1%}, length-grouped {grouped_pad:.1%} "
           f"(a further x{(1 - grouped_pad) / max(1 - rand_pad, 1e-9):.2f} real tokens a step over random batches, "
           f"not in the ratio); answer tokens {answer_share:.0%} of {row_tokens:.0f} a row")
-    return {"ratio": ratio, "loss_gap": gap}
+    return {"ratio": ratio, "loss_gap": gap, "eval_loss_gap": eval_gap, "cut": bool(w["vocabulary"])}
 
 
 def main() -> None:
@@ -221,6 +260,9 @@ def main() -> None:
     ap.add_argument("--mapping", nargs="*", help="role=column pairs for --input")
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--eval-rows", type=int, default=16, help="validation rows both sides are scored on at the end")
+    ap.add_argument("--vocabulary", default="project", choices=["project", "full", "both"],
+                    help="the worker's vocabulary; both: the worker twice, cut and full, side by side")
     ap.add_argument("--threads", type=int, help="the worker's compute threads (default: its own choice)")
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, the same code paths (the tests run it)")
     ap.add_argument("--plain", action="store_true", help=argparse.SUPPRESS)
@@ -235,9 +277,12 @@ def main() -> None:
         if args.smoke:
             args.steps, args.batch_size, args.max_length = 4, 4, 64
             results = [run_case(args, tmp, "builtin:tiny")]
-            args.method = "lora"
+            args.method, args.vocabulary = "lora", "both"
             results.append(run_case(args, tmp, str(smoke_model(tmp))))
-            if not all(r["ratio"] > 0 and r["loss_gap"] < 0.05 for r in results):
+            # a cut vocabulary normalises the training loss over fewer tokens: the validation
+            # loss (full vocabulary on both sides) is the like-for-like figure there
+            if not (all(r["ratio"] > 0 and (r["eval_loss_gap"] or 0) < 0.05 for r in results)
+                    and results[0]["loss_gap"] < 0.05):
                 raise SystemExit(f"the two loops disagree: {results}")
             return
         run_case(args, tmp, args.base_model)

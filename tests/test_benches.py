@@ -12,18 +12,24 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # every bench's smoke run, a process each: `make test-slow`
+
+
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 # bench -> lines its smoke must print (one figure each)
 EXPECTED = {
     "data_bench.py": ["bare pandas", "workbench ", "ratio workbench / bare pandas:"],
     "gui_bench.py": ["start-up to window shown (s)", "longest stall, streaming", "curve points received:"],
-    "serve_bench.py": ["predict.py batch path", "target service >= 0.8x predict.py"],
+    "serve_bench.py": ["inputs for built-in classifier (builtin:tiny): the test split of project",
+                       "predict.py batch path", "each service load sustained 1 s", "target service >= 0.8x predict.py"],
     "gguf_bench.py": ["conversion:", "tokenizer vs sentencepiece:", "logits: largest difference",
                       "same tokens: True"],
     "quality_bench.py": ["macro-F1   built-in", "accuracy   built-in", "evaluation"],
     "export_bench.py": ["ratio static / eager", "throughput of the exported classifier", "same tokens"],
     "train_bench.py": ["ratio worker / plain:", "padding of the batches"],
+    "estimate_bench.py": ["ratios estimate / actual", "first measured estimate within 30% of the actual time:"],
+    "linear_fit_bench.py": ["linear part fit:", "ratio estimate / CPU", "baseline fit and score:"],
 }
 
 

@@ -8,6 +8,9 @@ import pytest
 pytest.importorskip("paddle")
 
 
+pytestmark = pytest.mark.slow  # the whole headless flow: `make test-slow`
+
+
 def test_demo_prepares_trains_and_evaluates(tmp_path):
     res = subprocess.run([sys.executable, "-m", "workbench", "demo", "--project", str(tmp_path / "demo"),
                           "--steps", "4"], capture_output=True, text=True, timeout=600, cwd=tmp_path)

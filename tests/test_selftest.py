@@ -110,6 +110,7 @@ def _assert_passed(res: subprocess.CompletedProcess) -> list[str]:
     return lines
 
 
+@pytest.mark.slow
 def test_selftest_from_source(tmp_path):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", HOME=str(tmp_path))
     res = subprocess.run([sys.executable, "-m", "workbench", "--selftest"], capture_output=True, text=True,

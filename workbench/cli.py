@@ -69,7 +69,7 @@ def cmd_templates_save(args: argparse.Namespace) -> int:
 def cmd_data_inspect(args: argparse.Namespace) -> int:
     from .core.dataio import inspect_file
 
-    info = inspect_file(args.file, sheet=args.sheet, preview_rows=args.rows)
+    info = inspect_file(args.file, sheet=args.sheet, preview_rows=args.rows, header=args.header)
     if args.json:
         _print_json(info.model_dump())
         return 0
@@ -90,11 +90,23 @@ def cmd_data_inspect(args: argparse.Namespace) -> int:
         print(f"  {c:<{width}}  {info.kinds.get(c, 'text'):<6}  {shown}".rstrip())
     for note in info.notes:
         print(f"note:      {note}")
+    if info.header is False and args.header is None:
+        print("note:      if the first line does name the columns, add --header")
+    for guess in info.guesses.values():
+        print(f"guess:     {guess}")
     print("preview:")
     for row in info.preview:
         cells = [f"{k}={_clip(v)}" for k, v in row.items()]
         print("  " + " | ".join(cells))
     return 0
+
+
+def _header_flags(parser: argparse.ArgumentParser) -> None:
+    g = parser.add_mutually_exclusive_group()
+    g.add_argument("--header", dest="header", action="store_true", default=None,
+                   help="CSV/Excel: the first row names the columns (default: told from the file)")
+    g.add_argument("--no-header", dest="header", action="store_false",
+                   help="CSV/Excel: the first row is data; the columns are named col1 … colN")
 
 
 def _clip(v: Any, n: int = 30) -> str:
@@ -113,6 +125,10 @@ def _print_prepare_summary(summary: dict) -> None:
         print(f"{s['op']:<24}{s['rows_in']:>9}{s['rows_out']:>10}{s['cells_changed']:>9}  {_clip(details, 60)}")
     st = summary["stats"]
     print(f"clean rows {st['rows_clean']}  split: " + ", ".join(f"{k} {v}" for k, v in st["splits"].items()))
+    if st.get("split_groups"):
+        g = st["split_groups"]
+        print(f"documents  each '{g['column']}' in one split: " + ", ".join(
+            f"{k} {g[k]}" for k in st["splits"]))
     if "labels" in st:
         print("labels     " + ", ".join(f"{k} {v}" for k, v in st["labels"].items()))
     ls = summary.get("labels")
@@ -124,6 +140,13 @@ def _print_prepare_summary(summary: dict) -> None:
         dropped = [f"{n} rows outside the label set" if n else "" for n in [ls["unknown_rows"]]]
         dropped += [f"{lab} excluded ({n} rows)" for lab, n in ls["excluded"].items()]
         dropped += [f"{lab} under the least rows per label ({n} rows)" for lab, n in ls["too_few_rows"].items()]
+        no_label = ls.get("no_label") or {}
+        if ls.get("multi_label") and no_label.get("rows"):
+            if no_label["action"] == "keep":
+                print(f"no label   {no_label['rows']} rows have none of the labels: kept (--no-label-rows drop "
+                      "drops them)")
+            else:
+                dropped.append(f"{no_label['rows']} rows with no label dropped")
         several = ls["several_labels"]
         if several["rows"] and several["action"] != "keep":
             dropped.append(f"{several['rows']} rows with several labels "
@@ -152,7 +175,7 @@ def cmd_data_prepare(args: argparse.Namespace) -> int:
     with ProgressReporter(args.json) as progress:
         _, summary = prepare(
             template, args.input, args.project, recipe=args.recipe, mapping=parse_mapping_args(args.mapping or []),
-            split=split, sheet=args.sheet, labels=_label_choice(args, template),
+            split=split, sheet=args.sheet, header=args.header, labels=_label_choice(args, template),
             progress=lambda stage, frac: progress(stage, round(frac * 100), 100))
     if args.json:
         _print_json(summary)
@@ -163,10 +186,11 @@ def cmd_data_prepare(args: argparse.Namespace) -> int:
 
 def _label_choice(args: argparse.Namespace, template):
     """The label flags over what the project was prepared with (or the template's labels)."""
-    from .core.labels import parse_code_map, parse_label_list, template_choice
+    from .core.labels import parse_code_map, parse_label_list, parse_label_pairs, template_choice
     from .core.project import PROJECT_FILE, Project
 
-    flags = (args.labels, args.label_map, args.min_label_rows, args.several_labels, args.multi_label, args.label_sep)
+    flags = (args.labels, args.rename_label, args.merge_label, args.exclude_label, args.label_map, args.min_label_rows, args.several_labels, args.multi_label, args.label_sep,
+             args.no_label_rows)
     if all(f is None for f in flags):
         return None  # prepare() keeps the project's earlier choice, else the template's labels
     old = None
@@ -183,6 +207,16 @@ def _label_choice(args: argparse.Namespace, template):
         else:
             changes.update(source="list", labels=parse_label_list(value))
         changes.update(renames={}, merges={}, excluded=[])
+    # the label editor's operations, over what --labels (or the project) starts from
+    if args.rename_label is not None:
+        changes["renames"] = {**changes.get("renames", choice.renames),
+                              **parse_label_pairs(args.rename_label, "--rename-label")}
+    if args.merge_label is not None:
+        changes["merges"] = {**changes.get("merges", choice.merges),
+                             **parse_label_pairs(args.merge_label, "--merge-label")}
+    if args.exclude_label is not None:
+        excluded = list(changes.get("excluded", choice.excluded)) + [x.strip() for x in args.exclude_label]
+        changes["excluded"] = list(dict.fromkeys(x for x in excluded if x))
     if args.label_map is not None:
         changes["codes"] = parse_code_map(args.label_map)
     if args.min_label_rows is not None:
@@ -197,6 +231,8 @@ def _label_choice(args: argparse.Namespace, template):
         changes["multi_label"] = args.multi_label
     if args.label_sep is not None:
         changes["separator"] = args.label_sep or None
+    if args.no_label_rows is not None:
+        changes["no_label"] = args.no_label_rows
     return choice.model_copy(update=changes)
 
 
@@ -301,13 +337,19 @@ def cmd_train(args: argparse.Namespace) -> int:
         settings["allow_pickle"] = args.allow_pickle or None
         job = ops.build_job(project, args.base_model, args.method, time_budget_min=args.time_budget, **settings)
         started = ops.start_run(project, job, detach=False)
-        if not args.json:
-            _, rec = ops.recommended_settings(project, job.base_model, job.method, time_budget_min=args.time_budget)
+        _, rec = ops.recommended_settings(project, job.base_model, job.method, time_budget_min=args.time_budget)
+        if args.json:  # the first line: what was recommended, and this run's estimate and budget
+            print(json.dumps({"v": 1, "event": "recommendation", "run": started.run_id, **rec.to_dict(),
+                              "run_estimate_s": job.estimate_s, "run_time_budget_s": job.time_budget_s},
+                             ensure_ascii=False), flush=True)
+        else:
             print(f"recommended for this data: batch {rec.batch_size}, max length {rec.max_length}, "
                   f"{rec.epochs:g} epochs, learning rate {rec.learning_rate:g}; "
                   f"about {_fmt_secs(rec.est_seconds)} and {rec.est_memory_mb:.0f} MB on the CPU")
             for note in rec.notes:
                 print(f"note: {note}")
+            if job.time_budget_s:
+                print(f"time budget {_fmt_secs(job.time_budget_s)}: the run ends there at the latest")
             print(f"run {started.run_id}: worker log in {started.log_path}")
     status = follow_run(started.run_dir, started.proc, args.json)
     return 0 if status in ("completed", "stopped", "running") else 1
@@ -427,6 +469,19 @@ def _fmt_metric(v: Any) -> str:
     return "-" if v is None else (f"{v:.4f}" if isinstance(v, float) else str(v))
 
 
+def _eval_rows(value: str) -> int:
+    """``--rows``: a count of rows, or "all" (0, as ``--limit 0``)."""
+    if value.strip().lower() == "all":
+        return 0
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of rows or 'all'") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n} rows: give 1 or more, or 'all'")
+    return n
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     from .core.trained import eval_files, resolve_trained_run
 
@@ -437,12 +492,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
         args.compare_base = no_base_comparison(trained.run_dir) is None
     if trained.note and not args.json:
         print(f"note: {trained.note}", file=sys.stderr)
-    _quiet_engine_imports()
-    from .engine.evaluate import evaluate_run
-
     from .core.progress import ProgressReporter
 
     with ProgressReporter(args.json) as progress, _StdoutToStderr():
+        progress("load", 0, 1)  # importing the engine is most of the wait before the first row
+        _quiet_engine_imports()
+        from .engine.evaluate import evaluate_run
+
         result = evaluate_run(args.project, args.run, checkpoint=args.checkpoint, compare_base=args.compare_base,
                               split=args.split,
                               device=args.device, max_new_tokens=args.max_new_tokens, limit=args.limit,
@@ -503,7 +559,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     with ProgressReporter(args.json) as progress, _StdoutToStderr():
         result = export_run(project.root, args.run, out, checkpoint=args.checkpoint, formats=formats, int8=args.int8,
-                            gguf_type=args.gguf_type,
+                            gguf_type=args.gguf_type, wheelhouse=args.wheelhouse,
                             evaluate=not args.no_eval, progress=progress)
     if args.json:
         _print_json(result)
@@ -522,6 +578,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     if lat:
         print(f"  latency static {lat['static_ms']:.2f} ms vs eager {lat['eager_ms']:.2f} ms per sample "
               f"({lat['device']})")
+    req = (result.get("checks") or {}).get("requirements") or {}
+    if req:
+        wh = req.get("wheelhouse")
+        print(f"  requirements.lock  {req['packages']} packages, "
+              + ("with hashes" if req["hashes"] else f"no hashes ({req['reason']})")
+              + (f"; wheels/ {wh['wheels']} wheels, {wh['size_mb']} MB, install checked offline" if wh else ""))
     # the built application runs scripts itself: it has no separate python
     runner = Path(sys.executable).name if getattr(sys, "frozen", False) else "python"
     print(f"try it: cd {result['out']} && {runner} predict.py \"...\"")
@@ -529,9 +591,15 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_playground(args: argparse.Namespace) -> int:
+    from .core.operations.caveats import answers_caveat
+    from .core.runs import read_events, summarize
     from .core.trained import resolve_trained_run
 
-    resolve_trained_run(args.project, args.run)
+    trained = resolve_trained_run(args.project, args.run)
+    events = read_events(trained.run_dir)
+    caveat = answers_caveat(summarize(trained.run_dir, events), events, trained.spec)
+    if caveat is not None:  # the window shows the same above its playground
+        print(f"warning: {caveat.sentence()}", file=sys.stderr)
     _quiet_engine_imports()
     from .engine.playground import Playground
 
@@ -599,8 +667,12 @@ def _add_eval_export_parsers(sub) -> None:
                     help="the weights with the best validation metric (default) or those of the last step")
     ev.add_argument("--split", default="test", choices=["test", "val", "train"])
     ev.add_argument("--max-new-tokens", type=int, help="instruction tasks: longest generated answer")
-    ev.add_argument("--limit", type=int, help="evaluate only the first N rows of the split; 0: all (default: all, "
-                                              "or the first 100 for instruction tuning, whose answers are generated)")
+    rows = ev.add_mutually_exclusive_group()
+    rows.add_argument("--rows", dest="limit", type=_eval_rows, metavar="N|all",
+                      help="how many rows of the split to evaluate: N (the split is shuffled, so its first N rows "
+                           "are a random sample) or all (default: all, or 100 for instruction tuning, whose "
+                           "answers are generated one token at a time)")
+    rows.add_argument("--limit", dest="limit", type=int, help="the same as --rows N; 0: all")
     ev.add_argument("--device", default="cpu")
     ev.add_argument("--json", action="store_true")
     ev.set_defaults(func=cmd_eval)
@@ -614,8 +686,13 @@ def _add_eval_export_parsers(sub) -> None:
     ex.add_argument("--formats", help="comma-separated: static,merged,onnx,gguf (default: static,merged,onnx)")
     ex.add_argument("--gguf-type", choices=["f16", "q8_0", "f32"], default="f16",
                     help="with 'gguf': the type of the GGUF file's matrices (default f16; q8_0 is half the size)")
-    ex.add_argument("--int8", action="store_true", help="also export a weight-only int8 model")
+    ex.add_argument("--int8", action="store_true",
+                    help="also export a weight-only int8 model of a language model's linear layers (refused "
+                         "for the built-in classifier: it has nothing to quantise)")
     ex.add_argument("--no-eval", action="store_true", help="do not evaluate first (the model card then has no figures)")
+    ex.add_argument("--wheelhouse", action="store_true",
+                    help="also put the wheels of every package in requirements.lock in wheels/ (this machine's "
+                         "platform), so the bundle installs with no network; downloads them once, at export")
     ex.add_argument("--json", action="store_true")
     ex.set_defaults(func=cmd_export)
 
@@ -828,6 +905,7 @@ def build_parser() -> argparse.ArgumentParser:
     di = dsub.add_parser("inspect", help="show a file's format, encoding, columns and a preview")
     di.add_argument("file")
     di.add_argument("--sheet")
+    _header_flags(di)
     di.add_argument("--rows", type=int, default=5)
     di.add_argument("--json", action="store_true")
     di.set_defaults(func=cmd_data_inspect)
@@ -838,10 +916,18 @@ def build_parser() -> argparse.ArgumentParser:
     dp.add_argument("--recipe", help="cleaning recipe JSON file (default: the template's recipe)")
     dp.add_argument("--mapping", nargs="+", action="extend", metavar="ROLE=COLUMN",
                     help="which column plays which role; repeat the flag or give several pairs "
-                         "(role=column role=column, or role=column,role=column)")
+                         "(role=column role=column, or role=column,role=column); a text role may read "
+                         "several columns joined: text=title+ask")
     dp.add_argument("--labels", metavar="template|from-data|L1,L2,...",
                     help="the label set: the template's (default for a new project), the labels found in "
                          "the data, or your own list; rows outside it are dropped and counted")
+    dp.add_argument("--rename-label", action="append", metavar="LABEL=NEW",
+                    help="rename a label (repeatable); its old name becomes one of its spellings, and a "
+                         "name that is already a label merges the two")
+    dp.add_argument("--merge-label", action="append", metavar="LABEL=INTO",
+                    help="merge a label into another (repeatable); its rows and spellings go to INTO")
+    dp.add_argument("--exclude-label", action="append", metavar="LABEL",
+                    help="drop the rows of a label (repeatable); they are counted as excluded")
     dp.add_argument("--label-map", action="append", metavar="CODE=NAME[,CODE=NAME...]",
                     help="names for label codes, e.g. 0=负面,1=中性,2=正面")
     dp.add_argument("--min-label-rows", type=int, metavar="N",
@@ -854,7 +940,11 @@ def build_parser() -> argparse.ArgumentParser:
     dp.add_argument("--label-sep", metavar="SEP",
                     help="with --multi-label: the separator of labels in a text cell "
                          "(default: spaces, commas, 、 and semicolons)")
+    dp.add_argument("--no-label-rows", choices=["keep", "drop"],
+                    help="with --multi-label: rows whose label cell is empty are kept as rows with none of "
+                         "the labels (default) or dropped and counted")
     dp.add_argument("--sheet", help="Excel sheet to read (default: the first)")
+    _header_flags(dp)
     dp.add_argument("--split", help="train,val,test ratios, e.g. 0.8,0.1,0.1")
     dp.add_argument("--seed", type=int)
     dp.add_argument("--json", action="store_true")
@@ -876,6 +966,8 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--max-length", type=int)
     tr.add_argument("--eval-steps", type=int)
     tr.add_argument("--eval-rows", type=int, help="validation rows each evaluation reads (default: what fits the time budget for a pretrained model, else all)")
+    tr.add_argument("--vocabulary", choices=["project", "full"],
+                    help="LoRA on a large vocabulary: train over the project's own tokens (default, faster) or all")
     tr.add_argument("--save-steps", type=int)
     tr.add_argument("--save-total-limit", type=int, metavar="N",
                     help="checkpoints kept (default 3; the best one is never removed)")
