@@ -39,3 +39,30 @@ def test_looking_for_new_runs_reads_no_run_history(qtbot, tmp_path, monkeypatch)
         assert monitor.status("run-c") == "created" and monitor.status("run-a") == "completed"
     finally:
         monitor.set_project(None)
+
+
+def test_the_window_folds_a_growing_run_as_a_fresh_read_does(qtbot, tmp_path):
+    """The window folds each batch of new events once instead of summarising the whole history
+    on every refresh; what it shows must stay what reading the run afresh gives."""
+    root = tmp_path / "p"
+    run_dir = _run(root, "run-a", 0)
+    monitor = RunMonitor(root, interval_ms=20)
+    try:
+        ev = EventWriter(run_dir)
+        ev.emit("start", total_steps=30, device="cpu")
+        for step in range(1, 31):
+            ev.emit("step", step=step, epoch=step / 10, loss=3.0 / step, lr=1e-3)
+            if step % 10 == 0:
+                ev.emit("eval", step=step, eval_loss=2.0 / step, metrics={"accuracy": step / 40})
+                qtbot.waitUntil(lambda: len(monitor.events("run-a")) == len(R.read_events(run_dir)), timeout=5000)
+                assert monitor.summary("run-a") == R.summarize(run_dir)  # mid-run, after a partial fold
+        ev.emit("end", status="stopped", error=None)
+        ev.close()
+        qtbot.waitUntil(lambda: monitor.status("run-a") == "stopped", timeout=5000)
+        shown, fresh = monitor.summary("run-a"), R.summarize(run_dir)
+        assert shown == fresh and (shown.last_step, shown.status) == (30, "stopped")
+        assert shown.best_eval_loss == fresh.best_eval_loss == 2.0 / 30
+        shown.metrics["accuracy"] = -1.0  # a caller changing its copy leaves the monitor's fold alone
+        assert monitor.summary("run-a").metrics == fresh.metrics
+    finally:
+        monitor.set_project(None)

@@ -11,13 +11,14 @@ kinds and fields of the wrong type. They skip what they cannot use; they never r
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .errors import WorkbenchError
@@ -327,6 +328,12 @@ def run_to_show(listed: Sequence[str], offered: Sequence[str], current: str | No
 def summarize(run_dir: str | os.PathLike, events: list[dict[str, Any]] | None = None) -> RunSummary:
     run_dir = Path(run_dir)
     events = read_events(run_dir) if events is None else events
+    return finish_summary(fold_events(new_summary(run_dir), events), events)
+
+
+def new_summary(run_dir: str | os.PathLike) -> RunSummary:
+    """A run's summary before any event: what its job file says."""
+    run_dir = Path(run_dir)
     s = RunSummary(id=run_dir.name, path=run_dir, status="created")
     try:
         job = json.loads((run_dir / JOB_FILE).read_text(encoding="utf-8"))
@@ -336,6 +343,12 @@ def summarize(run_dir: str | os.PathLike, events: list[dict[str, Any]] | None = 
             s.method = _str(job.get("method"))
     except (OSError, ValueError):
         pass
+    return s
+
+
+def fold_events(s: RunSummary, events: Iterable[dict[str, Any]]) -> RunSummary:
+    """``s`` updated by ``events`` (in place): folding a history in parts gives what folding it
+    whole does, so a window following a run folds each batch of new events once."""
     for ev in events:
         kind = ev.get("event")
         if kind == "start":
@@ -359,12 +372,19 @@ def summarize(run_dir: str | os.PathLike, events: list[dict[str, Any]] | None = 
         elif kind == "end":
             s.error = _str(ev.get("error"))
             s.ended = _num(ev.get("t"))
-    s.status = run_status(run_dir, events)
+    return s
+
+
+def finish_summary(folded: RunSummary, events: list[dict[str, Any]], status: str | None = None) -> RunSummary:
+    """A copy of a folded summary with what the disk says now: the status (``status`` when the
+    caller knows it) and the last checkpoint still there."""
+    s = dataclasses.replace(folded, metrics=dict(folded.metrics))
+    s.status = status if status is not None else run_status(s.path, events)
     # a checkpoint event may point at a folder pruned later (keep-last-K); trust the disk
-    ckpts = list_checkpoints(run_dir)
+    ckpts = list_checkpoints(s.path)
     if ckpts:
-        s.last_checkpoint = str(ckpts[-1].relative_to(run_dir))
-    elif s.last_checkpoint and not _safe_exists(run_dir, s.last_checkpoint):
+        s.last_checkpoint = str(ckpts[-1].relative_to(s.path))
+    elif s.last_checkpoint and not _safe_exists(s.path, s.last_checkpoint):
         s.last_checkpoint = None
     return s
 

@@ -25,7 +25,7 @@ from ..models.dataframe_model import DataFrameTableModel
 from ..session import ProjectSession
 from ..tasks import OpProgress, TaskManager
 from ...core.operations import runs as ops
-from ...core.runs import summarize, train_step_state
+from ...core.runs import train_step_state
 from ...core.errors import WorkbenchError
 from ...core.jobs import run_task
 from ...core.operations.caveats import answers_caveat
@@ -331,7 +331,7 @@ class EvaluatePage(QWidget):
     def refresh_runs(self) -> None:
         fill_run_combo(
             self.run_combo, self.session.monitor.runs,
-            lambda st: ops.evaluation_shown(summarize(st.path, st.events)),
+            lambda st: ops.evaluation_shown(self.session.monitor.summary(st.run_id)),
             self.tr("(no finished run yet: train one on the Train page)"), follow=not self.evaluating)
         self.eval_button.setEnabled(self.run_combo.currentData() is not None)
         self.generate_button.setEnabled(self.run_combo.currentData() is not None)
@@ -659,7 +659,7 @@ class EvaluatePage(QWidget):
             task = run_task(st.path, self.session.project)
         except (WorkbenchError, OSError):
             task = None
-        c = answers_caveat(summarize(st.path, st.events), st.events, task)
+        c = answers_caveat(self.session.monitor.summary(st.run_id), st.events, task)
         if c is None:
             return ""
         parts = []

@@ -18,7 +18,6 @@ from ..session import ProjectSession
 from ..tasks import OpProgress, TaskManager
 from ...core.operations import runs as ops
 from ...core.operations.export import run_int8_refusal
-from ...core.runs import summarize
 from .run_text import fill_run_combo
 
 FORMATS = ("static", "merged", "onnx", "gguf")
@@ -253,7 +252,7 @@ class ExportPage(QWidget):
     @Slot()
     def refresh_runs(self) -> None:
         fill_run_combo(self.run_combo, self.session.monitor.runs,
-                       lambda st: ops.can_export(summarize(st.path, st.events)),
+                       lambda st: ops.can_export(self.session.monitor.summary(st.run_id)),
                        self.tr("(no finished run yet: train one on the Train page)"),
                        follow=self.export_op is None)  # an export keeps its run on screen
         self._on_run_combo_changed()

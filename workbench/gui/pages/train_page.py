@@ -25,7 +25,7 @@ from ...core.jobs import JobSpec, read_job
 from ...core.operations import runs as ops
 from ...core.recommend import DEFAULT_TIME_BUDGET_MIN
 from ...core.templates import Task
-from ...core.runs import RunBusy, format_duration, summarize
+from ...core.runs import RunBusy, format_duration
 from ..i18n import localized
 from ..resources import icon
 from ..session import ProjectSession
@@ -657,7 +657,7 @@ class TrainPage(QWidget):
         checked = self.compared_runs()
         t.setRowCount(len(runs))
         for i, st in enumerate(runs):
-            s = summarize(st.path, st.events)
+            s = self.session.monitor.summary(st.run_id)
             check = QTableWidgetItem()
             check.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsSelectable)
             check.setCheckState(Qt.CheckState.Checked if st.run_id in checked else Qt.CheckState.Unchecked)
@@ -693,7 +693,7 @@ class TrainPage(QWidget):
         if row < 0 or st is None:
             self._refresh_runs_table()
             return
-        s = summarize(st.path, st.events)
+        s = self.session.monitor.summary(st.run_id)
         vals = {2: status_text(st.status), 3: f"{s.last_step}/{s.total_steps or '?'}",
                 4: f"{s.last_loss:.4f}" if s.last_loss is not None else "",
                 5: f"{s.best_eval_loss:.4f}" if s.best_eval_loss is not None else "",
@@ -760,6 +760,8 @@ class TrainPage(QWidget):
         for key in ("loss", "eval_loss"):
             self.loss_plot.series[key].clear()
         self.lr_plot.series["lr"].clear()
+        for plot in (self.loss_plot, self.lr_plot):
+            plot.set_x_extent(None)
         self.log.clear()
         self.total_steps = None
         self._last_step = None
@@ -858,6 +860,8 @@ class TrainPage(QWidget):
                     ev.get("step"), ev.get("eval_loss") or float("nan"), m))
             elif kind == "start":
                 self.total_steps = ev.get("total_steps")
+                for plot in (self.loss_plot, self.lr_plot):
+                    plot.set_x_extent(self.total_steps if isinstance(self.total_steps, int) else None)
                 what = (self.tr("the built-in model (trained from scratch on this data)") if ev.get("builtin")
                         else str(ev.get("base_model")))
                 self._append_log(self.tr("Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.").format(

@@ -101,6 +101,15 @@ class CurvePlot(QWidget):
         if s is not None and y is not None and np.isfinite(y):
             s.append(float(x), float(y))
 
+    def set_x_extent(self, hi: float | None) -> None:
+        """Fix the x axis to [0, hi], a run's planned steps; None hands it back to auto-range.
+        A live curve growing to the right otherwise moved the x range on every flush, and each
+        move rebuilt the axis picture on the UI thread."""
+        if hi:
+            self.plot.setXRange(0, hi, padding=0.02)  # turns x auto-range off
+        else:
+            self.plot.enableAutoRange(x=True)
+
     def point_count(self, key: str) -> int:
         s = self.series.get(key)
         return s.n if s else 0
