@@ -188,3 +188,20 @@ def to_gguf_tensor(family: str, hf_name: str, array: np.ndarray, config: Mapping
         if n_head is not None:
             return _permute(array, n_head)
     return array
+
+
+# Gemma 3 facts that GGUF metadata leaves implicit; the reader (config.json) and the
+# reference forward pass both read them here.
+def gemma3_query_scale(hidden: int, heads: int, head_dim: int, layers: int) -> float:
+    """Gemma 3's query_pre_attn_scalar: the head size, except the 27B model's hidden / heads
+    (which GGUF does not store; llama.cpp knows the 27B model by its 62 layers)."""
+    return float(hidden // heads) if layers == 62 else float(head_dim)
+
+
+def gemma3_layer_types(meta: dict[str, Any], layers: int) -> list[str]:
+    """Which Gemma 3 layers attend globally: every 6th unless the file says otherwise."""
+    pattern = meta.get("gemma3.attention.sliding_window_pattern")
+    if isinstance(pattern, list) and len(pattern) == layers:  # one bool per layer: sliding or not
+        return ["sliding_attention" if p else "full_attention" for p in pattern]
+    period = int(pattern) if isinstance(pattern, int) and pattern > 0 else 6
+    return ["full_attention" if (i + 1) % period == 0 else "sliding_attention" for i in range(layers)]

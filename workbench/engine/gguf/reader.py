@@ -24,7 +24,6 @@ from workbench.core.errors import Cancelled
 from ..models import ModelLoadError
 from . import names as N
 from .container import GGUFFile, GGUFFormatError
-from .reference import gemma3_query_scale
 
 Progress = Callable[[str, int, int], None]
 CancelCheck = Callable[[], bool]
@@ -184,15 +183,6 @@ def llama3_rope_scaling(freqs: np.ndarray, meta: dict[str, Any], head_dim: int) 
                          "(its rope_freqs tensor is not Llama 3.1's scaling); it cannot be converted yet.")
 
 
-def gemma3_layer_types(meta: dict[str, Any], layers: int) -> list[str]:
-    """Which Gemma 3 layers attend globally: every 6th unless the file says otherwise."""
-    pattern = meta.get("gemma3.attention.sliding_window_pattern")
-    if isinstance(pattern, list) and len(pattern) == layers:  # one bool per layer: sliding or not
-        return ["sliding_attention" if p else "full_attention" for p in pattern]
-    period = int(pattern) if isinstance(pattern, int) and pattern > 0 else 6
-    return ["full_attention" if (i + 1) % period == 0 else "sliding_attention" for i in range(layers)]
-
-
 def hf_config(meta: dict[str, Any], *, vocab_size: int, tied: bool) -> dict[str, Any]:
     """A PaddleFormers-loadable config.json for the GGUF file's model."""
     family = family_of(meta)
@@ -239,9 +229,9 @@ def hf_config(meta: dict[str, Any], *, vocab_size: int, tied: bool) -> dict[str,
         layers = config["num_hidden_layers"]
         config.update(
             hidden_activation="gelu_pytorch_tanh",
-            query_pre_attn_scalar=gemma3_query_scale(hidden, heads, head_dim, layers),
+            query_pre_attn_scalar=N.gemma3_query_scale(hidden, heads, head_dim, layers),
             sliding_window=int(_get(meta, arch, "attention.sliding_window", 4096)),
-            layer_types=gemma3_layer_types(meta, layers),
+            layer_types=N.gemma3_layer_types(meta, layers),
             rope_local_base_freq=float(_get(meta, arch, "rope.freq_base_swa", 10000.0)),
             final_logit_softcapping=_get(meta, arch, "final_logit_softcapping"),
             attn_logit_softcapping=_get(meta, arch, "attn_logit_softcapping"),

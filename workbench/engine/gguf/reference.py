@@ -12,13 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .names import ARCH_TO_FAMILY
-
-
-def gemma3_query_scale(hidden: int, heads: int, head_dim: int, layers: int) -> float:
-    """Gemma 3's query_pre_attn_scalar: the head size, except the 27B model's hidden / heads
-    (which GGUF does not store; llama.cpp knows the 27B model by its 62 layers)."""
-    return float(hidden // heads) if layers == 62 else float(head_dim)
+from .names import ARCH_TO_FAMILY, gemma3_layer_types, gemma3_query_scale
 
 
 def _rms(x: np.ndarray, w: np.ndarray, eps: float) -> np.ndarray:
@@ -69,8 +63,6 @@ def _hparams(meta: dict[str, Any]) -> dict[str, Any]:
               final_cap=get("final_logit_softcapping"), attn_cap=get("attn_logit_softcapping"),
               window=None, local_base=None, sliding=[False] * layers)
     if family == "gemma3":
-        from .reader import gemma3_layer_types
-
         hp["scale"] = 1.0 / math.sqrt(gemma3_query_scale(hidden, heads, head_dim, layers))
         hp["window"] = int(get("attention.sliding_window", 4096))
         hp["local_base"] = float(get("rope.freq_base_swa", 10000.0))
