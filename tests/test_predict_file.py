@@ -249,6 +249,28 @@ def test_a_broken_jsonl_line_is_named_by_its_line(tool, projects, bundle, tmp_pa
 
 
 @pytest.mark.parametrize("tool", TOOLS)
+def test_the_users_own_prediction_columns_are_kept(tool, projects, bundle, tmp_path, capsys):
+    """Seen: predict.py wrote its prediction over the user's own column named 'prediction'.
+    Both tools keep the file's columns and name theirs apart, alike."""
+    texts = _news(4)
+    mine = {"prediction": ["人工：正面"] * 4, "prediction_1": ["复核"] * 4, "confidence": ["高"] * 4,
+            "probability": ["中"] * 4, "p_正面": ["是"] * 4}
+    src, out = tmp_path / "checked.csv", tmp_path / "out.csv"
+    pd.DataFrame({"新闻正文": texts, **mine}).to_csv(src, index=False, encoding="utf-8")
+    extra = ["--all-probabilities"] if tool == "workbench predict" else []
+    code, err = _predict(tool, projects, bundle, src, out, capsys, *extra)
+    assert code == 0, err
+    got = _read_out(out)
+    assert list(got.columns[:6]) == ["新闻正文", *mine]
+    assert all(list(got[col]) == values for col, values in mine.items())  # as they were
+    score = "probability_1" if tool == "workbench predict" else "confidence_1"  # each tool's own name
+    assert list(got.columns[6:]) == ["prediction_2", score, "p_正面_1", "p_中性", "p_负面"]
+    labels, probs = _engine_labels(projects[CLS], texts)
+    assert list(got["prediction_2"]) == labels
+    assert [float(v) for v in got["p_正面_1"]] == pytest.approx([p[0] for p in probs], abs=1e-5)
+
+
+@pytest.mark.parametrize("tool", TOOLS)
 def test_an_excel_sheet_chosen_by_name(tool, projects, bundle, tmp_path, capsys):
     texts = _news(5)
     src, out = tmp_path / "in.xlsx", tmp_path / "out.csv"

@@ -85,3 +85,16 @@ def sniff_header(rows: Sequence[Sequence[str]]) -> bool:
     for i, cell in enumerate(first):
         votes += _column_vote(cell, [str(r[i]) for r in body])
     return votes >= 0
+
+
+def added_column(name: str, taken: set[str]) -> str:
+    """The name of a column a tool adds to the user's table (``prediction``, ``p_<label>``):
+    ``name`` itself, or ``name_1``, ``name_2``, ... when the table already has a column of
+    that name, so the user's column is kept as it was. ``taken`` (the table's column names,
+    as text) gets the name. ``workbench predict`` and the bundle's predict.py both use it."""
+    new, n = name, 0
+    while new in taken:
+        n += 1
+        new = f"{name}_{n}"
+    taken.add(new)
+    return new

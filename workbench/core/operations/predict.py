@@ -20,6 +20,7 @@ from ..cleaning.steps import Step, apply_step
 from ..dataio import SUPPORTED_SUFFIXES, read_table
 from ..errors import DataError, WorkbenchError
 from ..fsutil import atomic_write
+from ..io.header import added_column
 from ..mapping import mapped_columns, mapped_values, suggest_mapping
 from ..project import Project
 from ..task import TaskSpec
@@ -109,15 +110,11 @@ def result_frame(original: pd.DataFrame, task: str, labels: list[str], predictio
                  multi_label: bool = False) -> pd.DataFrame:
     """The input columns plus the prediction (classification: label and its probability, and
     optionally one column per label; instruction: the answer). Multi-label: the label set in
-    one cell and every label's own probability (the largest one alone says little)."""
+    one cell and every label's own probability (the largest one alone says little). An input
+    column that already has one of these names is kept; the new one is ``prediction_1`` etc."""
     out = original.copy()
     taken = set(map(str, out.columns))
-
-    def free(name: str) -> str:
-        while name in taken:
-            name = f"{name}_model"
-        taken.add(name)
-        return name
+    free = lambda name: added_column(name, taken)  # noqa: E731  (the user's columns are kept)
 
     if multi_label:
         from ..multilabel import LABEL_SET_JOINER

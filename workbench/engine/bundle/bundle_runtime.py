@@ -46,6 +46,7 @@ class _Blank(dict):
 
 
 LABEL_SET_JOINER = " | "  # a multi-label answer in one CSV cell (the workbench writes the same)
+added_column = io_header.added_column  # the name of a column predict.py adds beside the file's own
 
 def load_bundle(folder=HERE):
     with open(os.path.join(folder, "bundle.json"), encoding="utf-8") as fh:

@@ -25,6 +25,9 @@ bundle.json); a file with a single column is read as the main field. The file is
 rows by the workbench's own rules (io_sniff.py, io_header.py): a .txt without a delimiter
 holds one text per line, commas and all; a first line that is already data is kept as a
 row (the columns are then col1, col2, ...); a file without data rows is refused (exit 2).
+The output is the file's columns as read, then prediction (classification: confidence and
+p_<label> too); where the file already has a column of that name it is kept, and the new
+one is prediction_1 (prediction_2, ...), as the workbench's own predict names it.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bundle_runtime import LABEL_SET_JOINER, InputError, Predictor, read_records  # noqa: E402
+from bundle_runtime import LABEL_SET_JOINER, InputError, Predictor, added_column, read_records  # noqa: E402
 
 
 def main(argv=None):
@@ -109,17 +112,23 @@ def run(args):
         return 0
 
     out_rows = []
+    # the columns this adds, named apart from the file's own (a 'prediction' column of the
+    # user's is kept; the model's is then 'prediction_1'), as 'workbench predict' names them
+    taken = {str(k) for row in rows[:1] for k in row}
+    prediction = added_column("prediction", taken)
     if pred.task == "classification":
+        confidence = None if pred.multi_label else added_column("confidence", taken)
+        p_cols = {k: added_column(f"p_{k}", taken) for k in pred.labels}
         for row, (label, probs) in zip(rows, pred.classify(records, batch_size=args.batch_size)):
             if pred.multi_label:  # the label set in one cell; each label's probability in its own column
-                out = dict(row, prediction=LABEL_SET_JOINER.join(label))
+                out = dict(row, **{prediction: LABEL_SET_JOINER.join(label)})
             else:
-                out = dict(row, prediction=label, confidence=round(max(probs.values()), 6))
-            out.update({f"p_{k}": round(v, 6) for k, v in probs.items()})
+                out = dict(row, **{prediction: label, confidence: round(max(probs.values()), 6)})
+            out.update({p_cols[k]: round(v, 6) for k, v in probs.items()})
             out_rows.append(out)
     else:
         for row, rec in zip(rows, records):
-            out_rows.append(dict(row, prediction=pred.generate(rec, **gen)))
+            out_rows.append(dict(row, **{prediction: pred.generate(rec, **gen)}))
     if args.json and not args.output:
         print(json.dumps(out_rows, ensure_ascii=False, indent=1))
         return 0
