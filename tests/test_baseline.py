@@ -162,4 +162,56 @@ def test_rouge_l_interval_is_the_mean_of_drawn_row_differences():
     assert got["low"] <= m <= got["high"]  # the difference of the two ROUGE-L figures the report shows
     assert BL.difference_interval("instruction", False, refs, ours, theirs, []) == \
         BL.rouge_l_difference_interval(refs, ours, theirs)
-    assert BL.difference_interval("classification", True, refs, ours, theirs, []) is None  # multi-label: none
+
+
+def _noisy_sets(truth, right, rng, labels):
+    """Each label of each row flipped with probability 1 - ``right``."""
+    return [[lab for lab in labels if (lab in t) == (rng.random() < right)] for t in truth]
+
+
+def test_multi_label_interval_is_the_evaluations_macro_f1_on_the_same_draws():
+    import numpy as np
+
+    from workbench.engine import metrics as MX
+
+    rng = random.Random(3)
+    labels = ["盗窃", "诈骗", "抢劫", "寻衅滋事", "赌博"]  # 赌博 is never in the truth nor given
+    truth = [[lab for lab in labels[:4] if rng.random() < (0.4 if lab != "寻衅滋事" else 0.03)] for _ in range(200)]
+    ours = _noisy_sets(truth, 0.9, rng, labels[:4])
+    theirs = _noisy_sets(truth, 0.75, rng, labels[:4])
+    theirs[0] = theirs[0] + ["未知罪名"]  # a label outside the set is not counted, as in the report
+    got = BL.multi_label_macro_f1_difference_interval(truth, ours, theirs, labels, rounds=50, seed=4)
+    draws = np.random.default_rng(4).integers(0, len(truth), size=(50, len(truth)))
+    f1 = lambda y, p, d: MX.multi_label_report([y[i] for i in d], [p[i] for i in d], labels)["macro_f1"]  # noqa: E731
+    lo, hi = np.quantile([f1(truth, ours, d) - f1(truth, theirs, d) for d in draws], [0.025, 0.975])
+    assert got["low"] == pytest.approx(lo, abs=1e-6) and got["high"] == pytest.approx(hi, abs=1e-6)
+    assert got["rows"] == 200 and got["rounds"] == 50 and 0 < got["low"] < got["high"]
+    # predictions.csv's cells (labels joined by " | ", "" for none) give the same interval as the lists
+    cells = [[MX.LABEL_SET_JOINER.join(s) for s in col] for col in (truth, ours, theirs)]
+    assert BL.difference_interval("classification", True, *cells, labels) == \
+        BL.multi_label_macro_f1_difference_interval(truth, ours, theirs, labels)
+    assert BL.multi_label_macro_f1_difference_interval(truth[:1], ours[:1], theirs[:1], labels) is None
+
+
+def test_a_multi_label_difference_inside_the_noise_matches_the_baseline():
+    """A multi-label card had no interval, so it said "beats" of any difference above 0.0005."""
+    from workbench.engine import metrics as MX
+
+    rng = random.Random(7)
+    labels = ["盗窃", "诈骗", "抢劫", "寻衅滋事"]
+    truth = [[lab for lab in labels if rng.random() < 0.3] for _ in range(400)]
+    ours, theirs = _noisy_sets(truth, 0.85, rng, labels), _noisy_sets(truth, 0.85, rng, labels)
+    m, bl = (MX.multi_label_report(truth, p, labels)["macro_f1"] for p in (ours, theirs))
+    assert 0.0005 < m - bl < 0.03  # would have been "beats"
+    base = {"macro_f1": bl, "description": BL.DESCRIPTION["multi_label"]}
+    interval = BL.difference_interval("classification", True, truth, ours, theirs, labels)
+    assert interval["low"] < 0 < interval["high"] and interval["rows"] == 400
+    c = BL.comparison("classification", {"macro_f1": m}, base, interval)
+    assert c["verdict"] == "ties" and not c["beats"] and "matches" in c["sentence"]
+    assert "95% bootstrap interval of the difference over the 400 rows" in c["sentence"]
+    better = BL.difference_interval("classification", True, truth, truth, theirs, labels)
+    up = BL.comparison("classification", {"macro_f1": 1.0}, base, better)
+    assert better["low"] > 0 and up["verdict"] == "beats"
+    worse = BL.difference_interval("classification", True, truth, theirs, truth, labels)
+    down = BL.comparison("classification", {"macro_f1": bl}, {**base, "macro_f1": 1.0}, worse)
+    assert worse["high"] < 0 and down["verdict"] == "below" and "does not beat" in down["sentence"]

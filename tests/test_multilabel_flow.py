@@ -88,6 +88,14 @@ def test_multi_label_from_prepare_to_predict(tmp_path, capsys, case):
         assert 0.0 <= m[k] <= 1.0
     assert result["baseline"]["kind"] == "char_tfidf_logreg_ovr" and 0 <= result["baseline"]["micro_f1"] <= 1
     assert result["baseline"]["comparison"]["metric"] == "macro_f1"
+    # "beats" only outside the noise: the difference's bootstrap interval over the same rows
+    metrics_path = root / "runs" / run / "eval" / "metrics.json"
+    stored = json.loads(metrics_path.read_text("utf-8"))
+    interval = stored["baseline"]["comparison"].pop("interval")
+    assert interval["rows"] == result["rows"] and interval["low"] <= interval["high"]
+    assert result["baseline"]["comparison"]["beats"] == (interval["low"] > 0
+                                                         and result["baseline"]["comparison"]["difference"] >= 0.0005)
+    metrics_path.write_text(json.dumps(stored, ensure_ascii=False), encoding="utf-8")  # as stored before it existed
     assert result["baseline"]["cached"] is True  # fitted by the worker while the network trained
     with open(root / "runs" / run / "eval" / "predictions.csv", encoding="utf-8-sig") as fh:
         pred_rows = list(csv.DictReader(fh))
@@ -101,6 +109,9 @@ def test_multi_label_from_prepare_to_predict(tmp_path, capsys, case):
     res = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert res["predict_script"]["same_as_engine"] == res["predict_script"]["rows"]
     bundle = json.loads((out / "bundle.json").read_text(encoding="utf-8"))
+    card = (out / "README.md").read_text(encoding="utf-8")  # the interval found again from predictions.csv
+    assert f"bootstrap interval of the difference over the {result['rows']} rows" in card
+    assert f"{interval['low']:+.3f} to {interval['high']:+.3f}" in card
     assert bundle["multi_label"] and bundle["threshold"] == m["threshold"] and bundle["labels"] == labels
     assert bundle["checks"]["static"]["engine_label_agreement"] == 1.0
 

@@ -104,14 +104,14 @@ def _baseline_comparison(task: str, eval_result: dict, trained: TrainedRun, spec
 
     baseline = eval_result.get("baseline") or {}
     comp = baseline.get("comparison")
-    if not comp or "interval" in comp or spec.multi_label:
+    if not comp or "interval" in comp:
         return comp
     try:
         import pandas as pd
 
         rows = pd.read_csv(Path(trained.eval_dir) / "predictions.csv", dtype=str, keep_default_na=False,
                            encoding="utf-8-sig")
-        interval = BL.difference_interval(task, False, list(rows["reference"]), list(rows["prediction"]),
+        interval = BL.difference_interval(task, spec.multi_label, list(rows["reference"]), list(rows["prediction"]),
                                           list(rows["baseline_prediction"]), list(spec.labels))
     except (OSError, KeyError, ValueError):
         interval = None
