@@ -559,7 +559,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     with ProgressReporter(args.json) as progress, _StdoutToStderr():
         result = export_run(project.root, args.run, out, checkpoint=args.checkpoint, formats=formats, int8=args.int8,
-                            gguf_type=args.gguf_type, wheelhouse=args.wheelhouse,
+                            gguf_type=args.gguf_type, wheelhouse=args.wheelhouse, target=args.target_platform,
                             evaluate=not args.no_eval, progress=progress)
     if args.json:
         _print_json(result)
@@ -581,7 +581,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     req = (result.get("checks") or {}).get("requirements") or {}
     if req:
         wh = req.get("wheelhouse")
-        print(f"  requirements.lock  {req['packages']} packages, "
+        print(f"  requirements.lock  {req['packages']} packages for {req.get('target_title', 'this computer')}, "
               + ("with hashes" if req["hashes"] else f"no hashes ({req['reason']})")
               + (f"; wheels/ {wh['wheels']} wheels, {wh['size_mb']} MB, install checked offline" if wh else ""))
     # the built application runs scripts itself: it has no separate python
@@ -677,6 +677,8 @@ def _add_eval_export_parsers(sub) -> None:
     ev.add_argument("--json", action="store_true")
     ev.set_defaults(func=cmd_eval)
 
+    from .core.operations.export import BUNDLE_TARGETS, DEFAULT_TARGET, IMAGE_PYTHON
+
     ex = sub.add_parser("export", help="export a run as a verified deployable bundle")
     ex.add_argument("--project", required=True)
     ex.add_argument("--run", required=True)
@@ -691,8 +693,11 @@ def _add_eval_export_parsers(sub) -> None:
                          "for the built-in classifier: it has nothing to quantise)")
     ex.add_argument("--no-eval", action="store_true", help="do not evaluate first (the model card then has no figures)")
     ex.add_argument("--wheelhouse", action="store_true",
-                    help="also put the wheels of every package in requirements.lock in wheels/ (this machine's "
-                         "platform), so the bundle installs with no network; downloads them once, at export")
+                    help="also put the wheels of every package in requirements.lock in wheels/ (for the target "
+                         "platform), so the bundle installs with no network there; downloads them once, at export")
+    ex.add_argument("--target-platform", choices=list(BUNDLE_TARGETS), default=DEFAULT_TARGET,
+                    help="the system requirements.lock's hashes and wheels/ are for (default "
+                         f"{DEFAULT_TARGET}: the Docker image's, CPython {IMAGE_PYTHON}; 'this': this computer's)")
     ex.add_argument("--json", action="store_true")
     ex.set_defaults(func=cmd_export)
 

@@ -1338,374 +1338,414 @@ Most likely: {1}</source>
 <context>
     <name>ExportPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="32"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="31"/>
         <source>Paddle Inference (static graph, for servers)</source>
         <translation>飞桨推理模型（静态图，用于服务器部署）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="33"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="32"/>
         <source>Merged weights (safetensors, for further training)</source>
         <translation>合并后的权重（safetensors，可继续训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="34"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="33"/>
         <source>ONNX (for ONNX Runtime)</source>
         <translation>ONNX（用于 ONNX Runtime）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="35"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="34"/>
         <source>GGUF (for llama.cpp and ollama)</source>
         <translation>GGUF（用于 llama.cpp 和 ollama）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="48"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="41"/>
+        <source>Linux x86-64, Python 3.11 (the Docker image)</source>
+        <translation>Linux x86-64，Python 3.11（Docker 镜像）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="42"/>
+        <source>Linux ARM64, Python 3.11 (the Docker image on ARM)</source>
+        <translation>Linux ARM64，Python 3.11（ARM 上的 Docker 镜像）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="43"/>
+        <source>Windows x86-64, Python 3.11</source>
+        <translation>Windows x86-64，Python 3.11</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="44"/>
+        <source>macOS 14 or later on Apple silicon, Python 3.11</source>
+        <translation>macOS 14 或更高版本（Apple 芯片），Python 3.11</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="45"/>
+        <source>This computer</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="58"/>
         <source>Static model {0} ms vs {1} ms for the trained model per request</source>
         <translation>每次请求：静态图模型 {0} 毫秒，训练所得模型 {1} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="51"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="61"/>
         <source>({0}× the speed)</source>
         <translation>（速度为其 {0} 倍）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="54"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="64"/>
         <source>Static model {0} ms per request</source>
         <translation>静态图模型每次请求 {0} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="57"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="67"/>
         <source>{0} samples/s at batch {1}</source>
         <translation>批大小 {1} 时每秒 {0} 条</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="61"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="71"/>
         <source>CPU with oneDNN</source>
         <translation>CPU（使用 oneDNN）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="62"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="72"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="64"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="74"/>
         <source>{0} threads</source>
         <translation>{0} 个线程</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="71"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="81"/>
         <source>verified</source>
         <translation>已核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="72"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="82"/>
         <source>not made</source>
         <translation>未生成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="73"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="83"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="86"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="96"/>
         <source>accuracy {0} → {1} ({2:+.1f} points)</source>
         <translation>准确率 {0} → {1}（{2:+.1f} 个百分点）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="89"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="99"/>
         <source>perplexity {0} → {1}</source>
         <translation>困惑度 {0} → {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="94"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="104"/>
         <source>same answer as the full model on {0} of the rows</source>
         <translation>{0} 的数据与完整精度模型答案相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="97"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="107"/>
         <source>weights {0} MB instead of {1} MB</source>
         <translation>权重 {0} MB（原为 {1} MB）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="112"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="122"/>
         <source>model card: evaluation figures, checks, how to use it</source>
         <translation>模型卡：评估指标、核对结果和使用方法</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="113"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="123"/>
         <source>the bundle&apos;s description and every check&apos;s figures</source>
         <translation>包的说明和每项核对的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="114"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="124"/>
         <source>stand-alone prediction script (CSV/JSONL in, predictions out)</source>
         <translation>独立的预测脚本（输入 CSV/JSONL，输出预测）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="116"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="126"/>
         <source>every package they need, exact versions with hashes</source>
         <translation>所需的全部软件包，精确版本并带哈希值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="117"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="127"/>
         <source>those packages&apos; files, to install without internet</source>
         <translation>这些软件包的文件，可在无网络时安装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="122"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="404"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="132"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="426"/>
         <source>8-bit (int8) static model</source>
         <translation>8 位（int8）静态图模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="123"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="133"/>
         <source>tokenizer files</source>
         <translation>分词器文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="124"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="134"/>
         <source>prediction service (HTTP, OpenAI-compatible for answers)</source>
         <translation>预测服务（HTTP；生成式任务兼容 OpenAI 接口）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="125"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="135"/>
         <source>the model code predict.py and serve.py share</source>
         <translation>predict.py 与 serve.py 共用的模型代码</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="130"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="140"/>
         <source>builds a container image that runs serve.py</source>
         <translation>构建运行 serve.py 的容器镜像</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="131"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="141"/>
         <source>ONNX step of generation with a key/value cache</source>
         <translation>带键值缓存的 ONNX 逐步生成模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="168"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="178"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="170"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="180"/>
         <source>Formats</source>
         <translation>导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="271"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="192"/>
+        <source>Downloaded once now, for the system chosen below; then &apos;pip install --no-index --find-links wheels -r requirements.lock&apos; needs no network there, and the Dockerfile installs from them.</source>
+        <translation>现在按下方所选系统下载一次；之后在该系统上“pip install --no-index --find-links wheels -r requirements.lock”无需网络，Dockerfile 也从这些文件安装。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="201"/>
+        <source>The system requirements.lock (the hashes of its packages&apos; files) and wheels/ are for. The bundle&apos;s Dockerfile builds a Linux image, so Linux x86-64 is the default.</source>
+        <translation>requirements.lock（其中各软件包文件的哈希值）和 wheels/ 所针对的系统。包中的 Dockerfile 构建 Linux 镜像，因此默认为 Linux x86-64。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="204"/>
+        <source>Packages for</source>
+        <translation>软件包适用于</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="292"/>
         <source>Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact</source>
         <translation>同时导出 8 位（int8）模型：体积更小、在处理器上更快，精度略低</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="180"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="190"/>
         <source>Also the files of every package it needs (wheels/, about 240 MB), so it installs on a computer without internet</source>
         <translation>同时附带所需全部软件包的文件（wheels/，约 240 MB），以便在无网络的电脑上安装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="126"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="136"/>
         <source>the service&apos;s batching of concurrent requests</source>
         <translation>服务对并发请求的批处理</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="127"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="137"/>
         <source>what a request to the service may contain</source>
         <translation>服务请求可以包含的内容</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="128"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="138"/>
         <source>how predict.py reads files: the application&apos;s own rules</source>
         <translation>predict.py 读取文件的方式：与应用程序相同的规则</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="129"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="139"/>
         <source>how predict.py tells a header line from data</source>
         <translation>predict.py 区分表头行与数据的方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="182"/>
-        <source>Downloaded once now, for this computer&apos;s system; then &apos;pip install --no-index --find-links wheels -r requirements.lock&apos; needs no network, and the Dockerfile installs from them.</source>
-        <translation>现在按本机系统下载一次；之后“pip install --no-index --find-links wheels -r requirements.lock”无需网络，Dockerfile 也从这些文件安装。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="186"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="207"/>
         <source>The bundle holds the model, a stand-alone predict.py, its requirements and a model card with the evaluation figures. Every format is checked against the trained model.</source>
         <translation>导出包含模型、独立的 predict.py 预测脚本、依赖清单以及附带评估结果的模型说明。每种格式都会与训练所得的模型逐一核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="192"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="213"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="195"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="216"/>
         <source>Open the bundle&apos;s folder</source>
         <translation>打开导出文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="205"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="226"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="205"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="226"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="205"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="226"/>
         <source>Check against the trained model</source>
         <translation>与训练所得模型的核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="206"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="227"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="223"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="244"/>
         <source>File or folder</source>
         <translation>文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="223"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="244"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="223"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="244"/>
         <source>What it is</source>
         <translation>说明</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="235"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="256"/>
         <source>The export command&apos;s messages appear here while it runs.</source>
         <translation>导出命令运行时的消息会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="238"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="259"/>
         <source>Bundle contents</source>
         <translation>包内容</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="239"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="260"/>
         <source>Export log</source>
         <translation>导出日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="257"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="278"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="270"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="291"/>
         <source>No 8-bit (int8) model for this run: the built-in classifier has nothing to quantise</source>
         <translation>此运行不提供 8 位（int8）模型：内置分类器没有可量化的部分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="283"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="304"/>
         <source>The built-in classifier has nothing for int8 to quantise: its weights are tables of character n-gram embeddings, and its linear layers hold under 1 % of them. Its static model is the one to ship.</source>
         <translation>内置分类器没有可做 int8 量化的部分：它的权重是字符 n 元组嵌入表，线性层只占不到 1%。请发布它的静态模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="286"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="307"/>
         <source>Weight-only int8 of the model&apos;s linear layers, checked against the fp32 model.</source>
         <translation>对模型线性层做仅权重 int8 量化，并与 fp32 模型核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="309"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="330"/>
         <source>Exported earlier into {0}.</source>
         <translation>之前已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="331"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="353"/>
         <source>No format chosen</source>
         <translation>未选择导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="331"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="353"/>
         <source>Tick at least one format to export.</source>
         <translation>请至少勾选一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="334"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="356"/>
         <source>Exporting {0} in a separate process…</source>
         <translation>正在独立进程中导出 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="354"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="376"/>
         <source>Exporting: {0}</source>
         <translation>正在导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="361"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="362"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="383"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="384"/>
         <source>The export printed no result.</source>
         <translation>导出命令没有输出结果。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="362"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="384"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="366"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="388"/>
         <source>Exported into {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="408"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="430"/>
         <source>same answers as the evaluation on {0} of {1} test rows</source>
         <translation>{1} 条测试数据中有 {0} 条与评估结果相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="410"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="432"/>
         <source>predict.py (run as a user would)</source>
         <translation>predict.py（按用户的方式运行）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="425"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="447"/>
         <source>&lt;b&gt;Speed&lt;/b&gt; (median per request on this computer): {0}</source>
         <translation>&lt;b&gt;速度&lt;/b&gt;（本机上每次请求的中位数）：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="428"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="450"/>
         <source>Processor: {0}; measured on {1} requests, one at a time.</source>
         <translation>处理器：{0}；逐条测量了 {1} 次请求。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="438"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="460"/>
         <source>{0} packages at the exported versions, with hashes</source>
         <translation>{0} 个软件包，固定为导出时的版本，带哈希值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="440"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="462"/>
         <source>{0} packages at the exported versions; no hashes: {1}</source>
         <translation>{0} 个软件包，固定为导出时的版本；无哈希值：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="445"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="465"/>
+        <source>; for {0}</source>
+        <translation>；适用于 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="469"/>
         <source>; wheels/: {0} files, {1} MB, installs without network (checked)</source>
         <translation>；wheels/：{0} 个文件，{1} MB，可无网络安装（已检查）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="448"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="472"/>
         <source>Requirements</source>
         <translation>依赖</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="340"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="362"/>
         <source>Exporting {0}</source>
         <translation>正在导出 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="115"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="125"/>
         <source>the packages predict.py and serve.py need</source>
         <translation>predict.py 和 serve.py 所需的软件包</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="378"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="400"/>
         <source>Export cancelled; nothing was written.</source>
         <translation>导出已取消，没有写入任何文件。</translation>
     </message>
@@ -3411,7 +3451,7 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="232"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="770"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="772"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
@@ -3566,92 +3606,92 @@ Most likely: {1}</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="785"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="787"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="817"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="819"/>
         <source>{0} to {1}</source>
         <translation>{0} 至 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="819"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="821"/>
         <source> · the whole run: {0}, measured from its first {1} steps</source>
         <translation> · 整个训练：{0}，按前 {1} 步实测推算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="820"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="822"/>
         <source> · the whole run: {0}, estimated before it started</source>
         <translation> · 整个训练：{0}，开始前的估计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="857"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="859"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="861"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="865"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="863"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="867"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="866"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="870"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="872"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="876"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="895"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="899"/>
         <source>Preparing the base model</source>
         <translation>正在准备基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="897"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="901"/>
         <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
         <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="900"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="904"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="904"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="908"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="907"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="911"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="911"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="915"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="913"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="917"/>
         <source>The time budget of {0} is used up: training ends at step {1} of {2}</source>
         <translation>时间预算 {0} 已用完：训练在第 {1} 步（共 {2} 步）结束</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="916"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="920"/>
         <source>The simple baseline was still being fitted when the time budget ran out; the evaluation fits it</source>
         <translation>时间预算用完时简单基线仍在拟合；评估时会再拟合它</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="804"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="806"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
@@ -3666,29 +3706,29 @@ Most likely: {1}</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="783"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="785"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="788"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="790"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="789"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="791"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="808"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="810"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="838"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="840"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

@@ -1,7 +1,9 @@
-"""The Export page offers the wheelhouse: unticked at first, passed to the command, shown in the result."""
+"""The Export page offers the wheelhouse and the platform it is for: unticked and the Docker
+image's at first, passed to the command, shown in the result."""
 
 from workbench.cli import build_parser
-from workbench.gui.pages.export_page import ExportPage, bundle_entries
+from workbench.core.operations.export import BUNDLE_TARGETS, DEFAULT_TARGET
+from workbench.gui.pages.export_page import ExportPage, bundle_entries, target_title
 
 
 def test_the_wheelhouse_is_offered_unticked_and_reaches_the_command(qtbot, session, tasks, sample_project):
@@ -37,3 +39,21 @@ def test_the_result_shows_the_pins_and_the_wheels(qtbot, session, tasks, sample_
     (bundle / "wheels" / "a-1-py3-none-any.whl").write_bytes(b"0" * 10)
     shown = {name: what for name, _, what in bundle_entries(bundle)}
     assert set(shown) == {"requirements.lock", "wheels/"} and all(shown.values())  # hidden files not listed
+
+
+def test_the_target_platform_is_offered_and_reaches_the_command(qtbot, session, tasks, sample_project):
+    session.open(sample_project)
+    page = ExportPage(session, tasks)
+    qtbot.addWidget(page)
+    combo = page.target_combo
+    assert [combo.itemData(i) for i in range(combo.count())] == list(BUNDLE_TARGETS)  # the core's list, in order
+    assert combo.currentData() == DEFAULT_TARGET == "linux-x86_64"  # the Docker image's platform
+    assert build_parser().parse_args(page.export_args("run-x")).target_platform == DEFAULT_TARGET
+    for i in range(combo.count()):
+        combo.setCurrentIndex(i)
+        assert combo.itemText(i) == target_title(combo.itemData(i)) != combo.itemData(i)  # worded, not the key
+        assert build_parser().parse_args(page.export_args("run-x")).target_platform == combo.itemData(i)
+    assert build_parser().parse_args(["export", "--project", "p", "--run", "r"]).target_platform == DEFAULT_TARGET
+    page.show_result({"formats": {}, "checks": {"requirements": {
+        "packages": 33, "hashes": True, "reason": None, "target": "windows-x86_64"}}})
+    assert target_title("windows-x86_64") in page.table.item(0, 2).text()

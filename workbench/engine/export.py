@@ -9,7 +9,8 @@ Bundle layout (``exports/<name>/`` in the project by default)::
     serve.py           HTTP service: /health, /predict, /v1/chat/completions (with
                        serve_batcher.py, serve_requests.py)
     requirements.txt   what predict.py and serve.py import, at the exporting versions
-    requirements.lock  every package they need, exact versions with hashes (bundle_env.py)
+    requirements.lock  every package they need, exact versions with the hashes of the target
+                       platform's wheels (default the Docker image's; bundle_env.py)
     wheels/            optional: those wheels, to install with no network
     Dockerfile         an image that runs serve.py (+ .dockerignore)
     README.md          model card: template, base model, data, hyper-parameters,
@@ -66,7 +67,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import WorkbenchError
-from ..core.operations.export import NO_INT8, int8_refusal
+from ..core.operations.export import NO_INT8, bundle_target, int8_refusal
 from ..core.cleaning import input_normalization
 from ..core.project import Project
 from ..core.task import TaskSpec
@@ -318,7 +319,7 @@ def _median_ms(fn, inputs, repeat: int = 1) -> float:
 def export_run(project_dir, run_id: str, out_dir=None, *, checkpoint: str = "best",
                formats: Sequence[str] = DEFAULT_FORMATS, int8: bool = False, gguf_type: str = "f16",
                tolerance: float = TOLERANCE, parity_rows: int = PARITY_ROWS, evaluate: bool = True,
-               check_script: bool = True, wheelhouse: bool = False,
+               check_script: bool = True, wheelhouse: bool = False, target: str | None = None,
                progress: Progress | None = None) -> dict[str, Any]:
     """Export ``run_id`` into ``out_dir`` (default ``<project>/exports/<run_id>``).
 
@@ -338,6 +339,7 @@ def export_run(project_dir, run_id: str, out_dir=None, *, checkpoint: str = "bes
     out = Path(out_dir) if out_dir else project.exports_dir / trained.run_id
     check_out_dir(out)
     template = trained.spec  # the run's own labels, prompt and columns
+    bundle_target(target)  # an unknown platform is refused before anything is made
     if int8 and int8_refusal(trained.job.base_model, trained.task):
         raise WorkbenchError(NO_INT8[int8_refusal(trained.job.base_model, trained.task)])
     report = progress or (lambda s, d, t: None)
@@ -358,7 +360,7 @@ def export_run(project_dir, run_id: str, out_dir=None, *, checkpoint: str = "bes
         result = _export_into(staging, trained, template, formats=formats, int8=int8, gguf_type=gguf_type,
                               tolerance=tolerance,
                               parity_rows=parity_rows, eval_result=eval_result, check_script=check_script,
-                              wheelhouse=wheelhouse,
+                              wheelhouse=wheelhouse, target=target,
                               report=report)
         if out.exists():
             out.rmdir()  # empty (checked above)
@@ -382,7 +384,7 @@ def _parity_records(trained: TrainedRun, n: int) -> list[dict]:
 
 
 def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, formats, int8, tolerance, gguf_type,
-                 parity_rows, eval_result, check_script, report, wheelhouse=False) -> dict[str, Any]:
+                 parity_rows, eval_result, check_script, report, wheelhouse=False, target=None) -> dict[str, Any]:
     from .evaluate import load_trained, system_prompt
 
     M.set_library_log_level("ERROR")
@@ -558,7 +560,8 @@ def _export_into(stage: Path, trained: TrainedRun, template: TaskSpec, *, format
 
     report("requirements", 0, 1)
     try:
-        checks["requirements"] = write_environment(stage, wheelhouse=wheelhouse, scripts=BUNDLE_SCRIPTS)
+        checks["requirements"] = write_environment(stage, wheelhouse=wheelhouse, scripts=BUNDLE_SCRIPTS,
+                                                   target=target)
     except WheelhouseError as exc:
         raise ExportError(str(exc)) from exc
 

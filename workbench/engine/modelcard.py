@@ -159,7 +159,8 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
     add("## Use")
     add("")
     add("```")
-    wheels = "wheelhouse" in ((bundle.get("checks") or {}).get("requirements") or {})
+    req = (bundle.get("checks") or {}).get("requirements") or {}
+    wheels = "wheelhouse" in req
     add("pip install --no-index --find-links wheels -r requirements.lock   # no network: the bundle's wheels/"
         if wheels else "pip install -r requirements.lock   # the exported versions, hash-checked")
     add('python predict.py "your text"')
@@ -168,6 +169,12 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
         + (", POST /v1/chat/completions" if task == "instruction" else ""))
     add("```")
     add("")
+    if req.get("target"):  # bundles exported before the lock had a target say nothing here
+        there = "the computer it was exported on" if req["target"] == "this" else req["target_title"]
+        add(f"`requirements.lock`{' and `wheels/`' if wheels else ''} are for {there} (export option "
+            f"`--target-platform {req['target']}`); on another system install `requirements.txt`, the same "
+            "versions of what the scripts import.")
+        add("")
     fields = ", ".join(f"`{f}`" for f in bundle["fields"])
     originals = [c for c in bundle["columns"].values() if c and c not in bundle["fields"]]
     add("An input file (CSV, TSV, JSON, JSONL or Excel; UTF-8, GB18030 or UTF-16) needs the column(s) "

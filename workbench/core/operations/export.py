@@ -1,9 +1,11 @@
 """What an export can make of a run, decided from the run's job before any model loads: the
-command line refuses what cannot be made, and the Export page does not offer it."""
+command line refuses what cannot be made, and the Export page does not offer it. And the
+platforms a bundle's pinned requirements and wheels can be written for, which both offer."""
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
 from ..errors import WorkbenchError
 from ..jobs import read_job
@@ -36,3 +38,63 @@ def run_int8_refusal(run_dir: str | os.PathLike) -> str | None:
     except WorkbenchError:
         return None
     return int8_refusal(job.base_model, job.task)
+
+
+# ----- the platform a bundle's requirements.lock and wheels/ are for --------------------------------------
+
+@dataclass(frozen=True)
+class BundleTarget:
+    """A platform a bundle's ``requirements.lock`` (the hashes of its wheels) and ``wheels/``
+    are written for. The Export page words its own title for each key; these are the command
+    line's and the model card's."""
+
+    key: str
+    title: str
+    # pip's --platform tags (every manylinux level up to the system's glibc: pip widens only
+    # the old manylinux2014/2010/1 names and macOS versions by itself); () = this computer
+    platforms: tuple[str, ...] = ()
+    python: str | None = None  # "3.11" (CPython); None = the Python that exports
+    # PEP 508 environment of that platform, for the requirements with markers
+    markers: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def here(self) -> bool:
+        return not self.platforms
+
+
+def _manylinux(arch: str, glibc_minor: int) -> tuple[str, ...]:
+    return tuple(f"manylinux_2_{m}_{arch}" for m in range(glibc_minor, 4, -1)) + (f"manylinux2014_{arch}",)
+
+
+# The Dockerfile's base image, python:3.11-slim (Debian trixie: glibc 2.41, Python 3.11.16); the
+# default target, so that the lock and the wheels are those the image installs.
+IMAGE_PYTHON, IMAGE_PYTHON_FULL, IMAGE_GLIBC_MINOR = "3.11", "3.11.16", 41
+_POSIX = (("os_name", "posix"), ("implementation_name", "cpython"), ("platform_python_implementation", "CPython"),
+          ("python_version", IMAGE_PYTHON), ("python_full_version", IMAGE_PYTHON_FULL),
+          ("implementation_version", IMAGE_PYTHON_FULL))
+_LINUX = _POSIX + (("sys_platform", "linux"), ("platform_system", "Linux"))
+BUNDLE_TARGETS = {
+    "linux-x86_64": BundleTarget("linux-x86_64", "Linux x86-64, CPython 3.11 (the Docker image's)",
+                                 _manylinux("x86_64", IMAGE_GLIBC_MINOR), IMAGE_PYTHON,
+                                 _LINUX + (("platform_machine", "x86_64"),)),
+    "linux-aarch64": BundleTarget("linux-aarch64", "Linux ARM64, CPython 3.11 (the Docker image on ARM servers)",
+                                  _manylinux("aarch64", IMAGE_GLIBC_MINOR), IMAGE_PYTHON,
+                                  _LINUX + (("platform_machine", "aarch64"),)),
+    "windows-x86_64": BundleTarget("windows-x86_64", "Windows x86-64, CPython 3.11", ("win_amd64",), IMAGE_PYTHON,
+                                   tuple((k, "nt") if k == "os_name" else (k, v) for k, v in _POSIX)
+                                   + (("sys_platform", "win32"), ("platform_system", "Windows"),
+                                      ("platform_machine", "AMD64"))),
+    "macos-arm64": BundleTarget("macos-arm64", "macOS 14 or later on Apple silicon, CPython 3.11", ("macosx_14_0_arm64",),
+                                IMAGE_PYTHON, _POSIX + (("sys_platform", "darwin"), ("platform_system", "Darwin"),
+                                                        ("platform_machine", "arm64"))),
+    "this": BundleTarget("this", "this computer (its system and Python)"),
+}
+DEFAULT_TARGET = "linux-x86_64"
+
+
+def bundle_target(key: str | None) -> BundleTarget:
+    """The target named ``key`` (None: the default, the Docker image's platform)."""
+    try:
+        return BUNDLE_TARGETS[key or DEFAULT_TARGET]
+    except KeyError:
+        raise WorkbenchError(f"Unknown target platform {key!r}; choose one of {', '.join(BUNDLE_TARGETS)}.") from None

@@ -17,7 +17,7 @@ from ..resources import icon
 from ..session import ProjectSession
 from ..tasks import OpProgress, TaskManager
 from ...core.operations import runs as ops
-from ...core.operations.export import run_int8_refusal
+from ...core.operations.export import BUNDLE_TARGETS, DEFAULT_TARGET, run_int8_refusal
 from .run_text import fill_run_combo
 
 FORMATS = ("static", "merged", "onnx", "gguf")
@@ -33,6 +33,17 @@ def format_title(fmt: str) -> str:
         "onnx": QCoreApplication.translate("ExportPage", "ONNX (for ONNX Runtime)"),
         "gguf": QCoreApplication.translate("ExportPage", "GGUF (for llama.cpp and ollama)"),
     }.get(fmt, fmt)
+
+
+def target_title(key: str) -> str:
+    """The Export page's words for a platform the requirements can be written for."""
+    return {
+        "linux-x86_64": QCoreApplication.translate("ExportPage", "Linux x86-64, Python 3.11 (the Docker image)"),
+        "linux-aarch64": QCoreApplication.translate("ExportPage", "Linux ARM64, Python 3.11 (the Docker image on ARM)"),
+        "windows-x86_64": QCoreApplication.translate("ExportPage", "Windows x86-64, Python 3.11"),
+        "macos-arm64": QCoreApplication.translate("ExportPage", "macOS 14 or later on Apple silicon, Python 3.11"),
+        "this": QCoreApplication.translate("ExportPage", "This computer"),
+    }.get(key, key)
 
 
 def _num(v) -> float | None:
@@ -178,10 +189,21 @@ class ExportPage(QWidget):
         bv.addWidget(self.int8_check)
         self.wheelhouse_check = QCheckBox(self.tr("Also the files of every package it needs (wheels/, about 240 MB), "
                                                   "so it installs on a computer without internet"))
-        self.wheelhouse_check.setToolTip(self.tr("Downloaded once now, for this computer's system; then "
+        self.wheelhouse_check.setToolTip(self.tr("Downloaded once now, for the system chosen below; then "
                                                  "'pip install --no-index --find-links wheels -r requirements.lock' "
-                                                 "needs no network, and the Dockerfile installs from them."))
+                                                 "needs no network there, and the Dockerfile installs from them."))
         bv.addWidget(self.wheelhouse_check)
+        target_row = QHBoxLayout()
+        self.target_combo = QComboBox()
+        for key in BUNDLE_TARGETS:
+            self.target_combo.addItem(target_title(key), key)
+        self.target_combo.setCurrentIndex(self.target_combo.findData(DEFAULT_TARGET))
+        self.target_combo.setToolTip(self.tr("The system requirements.lock (the hashes of its packages' files) and "
+                                             "wheels/ are for. The bundle's Dockerfile builds a Linux image, so "
+                                             "Linux x86-64 is the default."))
+        target_row.addWidget(QLabel(self.tr("Packages for")))
+        target_row.addWidget(self.target_combo, 1)
+        bv.addLayout(target_row)
         intro = QLabel(self.tr("The bundle holds the model, a stand-alone predict.py, its requirements and a model card "
                                "with the evaluation figures. Every format is checked against the trained model."))
         intro.setWordWrap(True)
@@ -320,6 +342,7 @@ class ExportPage(QWidget):
             args.append("--int8")
         if self.wheelhouse_check.isChecked():
             args.append("--wheelhouse")
+        args += ["--target-platform", self.target_combo.currentData()]
         return args
 
     def export(self) -> bool:
@@ -438,6 +461,8 @@ class ExportPage(QWidget):
         else:
             check = self.tr("{0} packages at the exported versions; no hashes: {1}").format(
                 req["packages"], req.get("reason") or "–")
+        if req.get("target"):
+            check += self.tr("; for {0}").format(target_title(req["target"]))
         files = "requirements.lock"
         wheels = req.get("wheelhouse")
         if isinstance(wheels, dict):
