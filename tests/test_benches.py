@@ -28,7 +28,8 @@ EXPECTED = {
     "quality_bench.py": ["macro-F1   built-in", "accuracy   built-in", "evaluation"],
     "export_bench.py": ["ratio static / eager", "throughput of the exported classifier", "same tokens"],
     "train_bench.py": ["ratio worker / plain:", "padding of the batches"],
-    "estimate_bench.py": ["ratios estimate / actual", "first measured estimate within 30% of the actual time:"],
+    "estimate_bench.py": ["ratios estimate / actual", "start estimate within 30% of the actual time:",
+                          "first measured estimate within 30% of the actual time:"],
     "linear_fit_bench.py": ["linear part fit:", "ratio estimate / CPU", "baseline fit and score:"],
 }
 

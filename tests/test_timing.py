@@ -31,10 +31,20 @@ def test_the_measured_estimate_projects_the_steps_left_at_the_pace_so_far():
     # a slower recent pace widens the range up to it
     slow = T.measured_estimate(50.0, 20.0, 10, 100, recent_pace_s=3.0)
     assert slow.seconds == e.seconds and slow.high == pytest.approx(50 + 90 * 3.0 * (1 + T.RANGE_SHARE))
-    assert T.start_estimate(60.0).to_dict() == {"seconds": 60.0, "low": 60.0, "high": 120.0,
-                                                "basis": "recommendation", "step": 0, "elapsed": 0.0,
-                                                "pace": 0.0}
     assert T.start_estimate(None) is None and T.start_estimate(0) is None
+
+
+def test_the_start_estimate_is_a_range_the_budget_ends():
+    assert T.start_estimate(60.0).to_dict() == {"seconds": 60.0, "low": 60.0 * T.START_LOW,
+                                                "high": 60.0 * T.START_HIGH, "basis": "recommendation",
+                                                "step": 0, "elapsed": 0.0, "pace": 0.0}
+    assert T.START_LOW < 1.0 < T.START_HIGH
+    # the budget ends the run: the range stops at it
+    e = T.start_estimate(90.0, budget_s=100.0)
+    assert (e.low, e.seconds, e.high) == (90.0 * T.START_LOW, 90.0, 100.0)
+    # what no step shortens (a long linear fit) may pass the budget: the figure is kept, not hidden
+    over = T.start_estimate(150.0, budget_s=100.0)
+    assert over.seconds == 150.0 and over.low == 150.0 * T.START_LOW and over.high == 150.0
 
 
 def test_the_clock_refines_after_a_share_of_the_steps_and_its_first_evaluation():
@@ -85,8 +95,8 @@ def test_the_budget_stops_the_run_leaving_room_for_its_ending():
 
 def test_a_budget_bound_run_is_measured_by_its_share_of_the_budget_and_capped_by_it():
     now = FakeTime()
-    clock = T.RunClock(estimate_s=5000.0, budget_s=100.0, now=now)
-    assert clock.start.seconds == 100.0 and clock.start.high == 100.0  # the budget ends it
+    clock = T.RunClock(estimate_s=90.0, budget_s=100.0, now=now)
+    assert clock.start.seconds == 90.0 and clock.start.high == 100.0  # the budget ends it
     clock.loop_started(0, 100000)  # a length no budget allows
     made = []
     for step in range(1, 30):
@@ -136,6 +146,9 @@ def test_a_budget_given_ends_a_long_run_and_the_run_records_its_times(project):
     assert len(reached) == 1 and reached[0]["step"] < 100000
     estimates = [e for e in events if e["event"] == "estimate"]
     assert estimates[0]["basis"] == "recommendation" and estimates[0]["low"] <= estimates[0]["high"]
+    # the range printed before the run is the one the worker reports at its start
+    assert rec["run_estimate"] == {k: estimates[0][k] for k in rec["run_estimate"]}
+    assert rec["run_estimate"]["high"] <= 12.0  # the budget ends the run: the range stops there
     run_dir = project / "runs" / rec["run"]
     timing = T.read_timing(run_dir)
     assert timing["budget_reached"] and timing["time_budget_s"] == pytest.approx(12.0)
@@ -157,3 +170,81 @@ def test_a_run_of_its_full_length_reports_a_measured_estimate(project):
     timing = T.read_timing(project / "runs" / lines[0]["run"])
     assert timing["steps"] == 30 and not timing["budget_reached"]
     assert timing["first_measured"]["step"] == measured[0]["step"] and timing["actual_s"] > 0
+
+
+# ----- the time budget bounds every recommendation ----------------------------------------------
+
+def test_the_budget_bounds_a_builtin_decoders_instruction_run(tmp_path):
+    """--time-budget bounded only the classifier: a 10-minute budget planned an instruction run of
+    54 minutes. The built-in decoder's estimate fits any budget, with a note when it trains on part
+    of the data."""
+    from workbench.core.recommend import recommend
+
+    t = CATALOG.get("legal_consult_qa")
+    project, _ = prepare(t, t.sample_path, tmp_path / "qa")
+    sample = recommend(t, project.config.stats, "cpu", "builtin:small", time_budget_min=10)
+    assert 0 < sample.est_seconds <= 600 and sample.time_budget_s == 600
+    big = dict(project.config.stats, splits={"train": 200_000, "val": 2000, "test": 2000})
+    for minutes in (10, 1):
+        rec = recommend(t, big, "cpu", "builtin:small", time_budget_min=minutes)
+        assert rec.est_seconds <= minutes * 60 and rec.total_steps >= 1 and rec.epochs < 1
+        assert any("time budget" in n for n in rec.notes)
+    assert recommend(t, big, "cpu", "builtin:small", time_budget_min=10).total_steps > rec.total_steps
+
+
+def _many_labels(rows: int, labels: int = 103) -> dict:
+    return {"splits": {"train": rows, "val": rows // 8, "test": rows // 8},
+            "text_chars": {"mean": 120.0, "p95": 300.0}, "labels": {f"法条{i}": 10 for i in range(labels)}}
+
+
+def test_the_linear_fit_of_many_labels_counts_in_the_estimate_within_the_budget():
+    """103 law names: the linear part's fit took 300 s of a run estimated at 144 s that took 683.
+    The fit (and the baseline waited for after the steps) count in the estimate, and the rest of
+    the run shrinks so that the whole stays within the budget."""
+    from workbench.core.recommend import classifier_fit_seconds, recommend
+
+    t = CATALOG.get("legal_case_type")
+    fit_s, baseline_s = classifier_fit_seconds(10_000, 103)
+    assert fit_s > 120 and baseline_s > 300  # a large share of a 10-minute budget
+    for minutes in (10, 5):
+        rec = recommend(t, _many_labels(10_000), "cpu", "builtin:small", time_budget_min=minutes)
+        assert rec.fixed_seconds >= fit_s and rec.est_seconds >= fit_s  # the fit is counted
+        assert rec.est_seconds <= minutes * 60  # and the run fits
+        assert rec.total_steps >= 1
+    # the epochs give way to the fit: a budget the fit takes most of leaves part of one pass
+    tight = recommend(t, _many_labels(10_000), "cpu", "builtin:small", time_budget_min=3.5)
+    assert tight.epochs < 1 and tight.est_seconds <= 210
+    assert any("One pass over the data" in n for n in tight.notes)
+
+
+def test_a_fit_longer_than_the_budget_is_said_plainly_and_the_run_estimated_as_it_goes():
+    from workbench.core.recommend import classifier_fit_seconds, recommend
+
+    t = CATALOG.get("legal_case_type")
+    fit_s, _ = classifier_fit_seconds(50_000, 103)
+    assert fit_s > 600
+    rec = recommend(t, _many_labels(50_000), "cpu", "builtin:small", time_budget_min=10)
+    # the run takes the fit whatever its settings (the worker ends it after one step): the estimate
+    # says so rather than the budget's figure, and the note says why
+    assert rec.total_steps == 1 and rec.est_seconds >= fit_s > 600
+    assert any("Fitting the linear part" in n and "alone takes" in n and "10 minutes" in n for n in rec.notes)
+    assert not any("One pass over the data" in n for n in rec.notes)
+    # the start range keeps the figure: it does not end at the budget the run goes past
+    span = T.start_estimate(rec.est_seconds, rec.time_budget_s)
+    assert span.seconds == rec.est_seconds and span.low < span.seconds <= span.high
+
+
+def test_a_job_of_other_settings_keeps_the_estimate_of_a_fit_past_the_budget(tmp_path):
+    """The job's estimate is capped by the budget, except where the recommendation already passes it."""
+    from workbench.core.operations import runs as ops
+
+    t = CATALOG.get("legal_case_type")
+    project, _ = prepare(t, t.sample_path, tmp_path / "legal")
+    job = ops.build_job(project, "builtin:small", time_budget_min=0.5, epochs=50)
+    assert job.estimate_s == pytest.approx(30.0)  # 50 epochs estimated, the budget ends them
+    project.config.stats = {**project.config.stats, **_many_labels(50_000)}  # as 103 law names would be
+    job = ops.build_job(project, "builtin:small", time_budget_min=10)
+    _, rec = ops.recommended_settings(project, "builtin:small", time_budget_min=10)
+    assert job.estimate_s == pytest.approx(rec.est_seconds) and job.estimate_s > 600
+    span = ops.estimate_range(job)
+    assert span.seconds == job.estimate_s and span.high >= span.seconds

@@ -78,6 +78,10 @@ def test_train_command_progress_bar_and_failure_exit(project):
              "--save-steps", "100", "--eval-steps", "100")
     assert res.returncode == 0, res.stderr[-2000:]
     assert "trained from scratch" in res.stdout and "tok/s" in res.stdout and "ETA" in res.stdout
+    # the estimate before the run is a range, the one the Train page shows for the same job
+    import re
+
+    assert re.search(r"this run about \d\d:\d\d to \d\d:\d\d and \d+ MB", res.stdout), res.stdout[:600]
     res = wb("train", "--project", project, "--base-model", "/no/such/folder", "--max-steps", "2")
     assert res.returncode == 1
     assert "failed" in res.stdout

@@ -338,14 +338,17 @@ def cmd_train(args: argparse.Namespace) -> int:
         job = ops.build_job(project, args.base_model, args.method, time_budget_min=args.time_budget, **settings)
         started = ops.start_run(project, job, detach=False)
         _, rec = ops.recommended_settings(project, job.base_model, job.method, time_budget_min=args.time_budget)
+        span = ops.estimate_range(job)  # the range the Train page shows for this job
         if args.json:  # the first line: what was recommended, and this run's estimate and budget
             print(json.dumps({"v": 1, "event": "recommendation", "run": started.run_id, **rec.to_dict(),
-                              "run_estimate_s": job.estimate_s, "run_time_budget_s": job.time_budget_s},
+                              "run_estimate_s": job.estimate_s, "run_time_budget_s": job.time_budget_s,
+                              "run_estimate": span.to_dict() if span else None},
                              ensure_ascii=False), flush=True)
         else:
+            took = f"{_fmt_secs(span.low)} to {_fmt_secs(span.high)} and " if span else ""
             print(f"recommended for this data: batch {rec.batch_size}, max length {rec.max_length}, "
                   f"{rec.epochs:g} epochs, learning rate {rec.learning_rate:g}; "
-                  f"about {_fmt_secs(rec.est_seconds)} and {rec.est_memory_mb:.0f} MB on the CPU")
+                  f"this run about {took}{rec.est_memory_mb:.0f} MB on the CPU")
             for note in rec.notes:
                 print(f"note: {note}")
             if job.time_budget_s:

@@ -19,7 +19,24 @@ CPU_TOKENS_PER_S_AT_7M = 600.0
 GPU_SPEEDUP = 60.0
 TOKENS_PER_CHAR = 1.0  # for the maximum length: room for text a tokenizer compresses badly
 AVG_TOKENS_PER_CHAR = 0.7  # for time: measured on the sample templates (repeated prompts compress)
-CPU_TOKENS_PER_S_CAP = 10_000.0  # tiny models are bound by per-step overhead, not by FLOPs
+# tiny models are bound by per-step overhead, not by FLOPs: builtin:tiny's instruction steps ran
+# at 5,700 tokens/s (legal_consult_qa sample, 2 idle cores)
+CPU_TOKENS_PER_S_CAP = 6_000.0
+# The built-in models' tokenizer is built from the project's own rows, so it compresses them: a
+# legal_consult_qa sample row (prompt, system text and answer, 126 characters) is 35 tokens. Against
+# the characters counted below (the answer at 0.7 of the longest) that is this many tokens a character.
+BUILTIN_TOKENS_PER_CHAR = 0.25
+# What a built-in model's run spends besides its steps, from the worker's clock (bench/estimate_bench.py
+# on 2 idle cores): importing the training library and reading the project (1.7 s), building the
+# model from the train split (the classifier's n-gram tables 1.1-1.9 s, a decoder 0.6 s), and after
+# the last evaluation saving the model (0.2-0.3 s); an instruction run's evaluation reads every
+# validation row forward, then writes its checkpoint (0.1 s beside that reading).
+BUILTIN_START_S = 1.7
+BUILTIN_BUILD_S = {"builtin:tiny": 0.6, "builtin:small": 0.6}
+CLASSIFIER_BUILD_S = {"builtin:tiny": 1.1, "builtin:small": 1.9}
+BUILTIN_END_S = 0.3
+BUILTIN_EVAL_OVERHEAD_S = 0.1
+BUILTIN_EVAL_STEPS = 50  # a built-in decoder's evaluation interval
 
 BUILTIN_PARAMS = {"builtin:tiny": 0.15e6, "builtin:small": 4.7e6}
 
@@ -38,9 +55,19 @@ DEFAULT_TIME_BUDGET_MIN = 10.0
 # seconds per optimizer step (dense Adam over the n-gram table dominates) and per character
 # of a batch, and per character of a validation pass (re-measured on five real sets once the
 # validation passes scored the fitted linear part once per run: 0.96-1.15 of the CPU time).
-CLASSIFIER_STEP_S = {"builtin:tiny": 0.01, "builtin:small": 0.12}
+# Re-measured on the four classification samples (2 idle cores): builtin:small's steps took
+# 0.094-0.1 s at 64 rows of 34-65 characters, builtin:tiny's 0.007-0.013 s.
+CLASSIFIER_STEP_S = {"builtin:tiny": 0.01, "builtin:small": 0.085}
 CLASSIFIER_CHAR_S = {"builtin:tiny": 1e-6, "builtin:small": 4e-6}
 CLASSIFIER_EVAL_CHAR_S = 5e-6
+# each evaluation's own cost beside reading the rows: scoring the parts and writing the
+# checkpoint it is saved with (builtin:small's is about 200 MB: 0.78-0.98 s on the samples)
+CLASSIFIER_EVAL_S = {"builtin:tiny": 0.035, "builtin:small": 0.85}
+# Early stopping ends most runs before their last epoch: the samples' runs of 8 epochs ended after
+# 2.5-5.5 (builtin:small) and 3.5-6 (builtin:tiny), real sets' after 2.5-7; the estimate counts at
+# most this many, which put each sample's start estimate within 30 % of its run (the epochs, and so
+# the time budget, still bound the whole length).
+CLASSIFIER_EXPECTED_EPOCHS = 3.2
 CLASSIFIER_BATCH = 64
 CLASSIFIER_LR = {"builtin:tiny": 2e-2, "builtin:small": 1e-2}
 # The network carries a fifth of the answer beside the fitted linear part. Early stopping on its
@@ -287,7 +314,8 @@ def recommend(
     steps_per_epoch = max(1, math.ceil(rows / batch))
     mean_chars = float(stats.get("text_chars", {}).get("mean", p95_chars * 0.7))
     mean_out = float(stats.get("output_chars", {}).get("mean", min(out_chars, 256) * 0.7))
-    avg_tokens = min(max_length, (mean_chars + prompt_chars + min(out_chars, 256) * 0.7) * AVG_TOKENS_PER_CHAR)
+    per_char = BUILTIN_TOKENS_PER_CHAR if builtin else AVG_TOKENS_PER_CHAR
+    avg_tokens = min(max_length, (mean_chars + prompt_chars + min(out_chars, 256) * 0.7) * per_char)
     if cfg is not None:
         answer_share = min(1.0, (mean_out + 1) * AVG_TOKENS_PER_CHAR / max(avg_tokens, 1.0))
         tok_s = CPU_DECODER_FLOP_S / decoder_flops_per_token(cfg, method, answer_share, cut_vocab)
@@ -303,12 +331,19 @@ def recommend(
         work = params * (0.7 if method == "lora" else 1.0)
         tok_s = min(CPU_TOKENS_PER_S_AT_7M * 7e6 / max(work, 1e5), CPU_TOKENS_PER_S_CAP)
         eval_s, eval_rows = 0.0, None
+        if builtin:  # every validation row read forward (a third of a step's work), and a checkpoint
+            val = int(stats.get("splits", {}).get("val", 0))
+            eval_s = val * avg_tokens / (tok_s * 3.0) + BUILTIN_EVAL_OVERHEAD_S
     if on_gpu:
         tok_s *= GPU_SPEEDUP
         eval_s /= GPU_SPEEDUP
     epoch_s = rows * avg_tokens / tok_s
-    # a pretrained decoder evaluates DECODER_EVALS times a run, the built-in one twice an epoch
+    # a pretrained decoder evaluates DECODER_EVALS times a run; the built-in one every
+    # BUILTIN_EVAL_STEPS steps (a share of each epoch) and at its end, beside its start and end
     evals_s = DECODER_EVALS * eval_s
+    if builtin:
+        epoch_s += steps_per_epoch / BUILTIN_EVAL_STEPS * eval_s
+        evals_s = eval_s + BUILTIN_START_S + BUILTIN_BUILD_S.get(base_model, 0.6) + BUILTIN_END_S
     budget_s = max(DEFAULT_TIME_BUDGET_MIN if time_budget_min is None else time_budget_min, 0.1) * 60
     if epochs * epoch_s + evals_s > budget_s:
         # the time budget bounds every run: train on as much of the data as fits
@@ -320,7 +355,7 @@ def recommend(
         epochs = math.floor(fit * 1000) / 1000 if fit < 1.0 else float(max(1, math.floor(fit)))
     total_steps = int(math.ceil(steps_per_epoch * epochs))
     seconds = epochs * epoch_s + evals_s
-    eval_steps = max(1, min(50, math.ceil(total_steps / DECODER_EVALS))) if cfg is not None else 50
+    eval_steps = max(1, min(50, math.ceil(total_steps / DECODER_EVALS))) if cfg is not None else BUILTIN_EVAL_STEPS
 
     trainable = params * (0.01 if method == "lora" else 1.0)
     weights_mb = params * 4 / 2**20
@@ -337,18 +372,30 @@ def recommend(
         batch_size=batch, max_length=max_length, epochs=epochs, learning_rate=lr, method=method,
         total_steps=total_steps, est_seconds=round(seconds, 1), est_memory_mb=round(memory, 1), notes=notes,
         eval_steps=eval_steps, time_budget_s=budget_s, eval_rows=eval_rows,
-        data_share=epochs if epochs < 1 else None, epoch_seconds=round(epoch_s, 1))
+        data_share=epochs if epochs < 1 else None, epoch_seconds=round(epoch_s, 1),
+        fixed_seconds=round(evals_s, 1) if builtin else 0.0)
 
 
 def classifier_seconds(base_model: str, rows: int, val_rows: int, mean_chars: float, epochs: float,
                        batch: int = CLASSIFIER_BATCH, device: str = "cpu", labels: int = 2,
-                       multi_label: bool = False) -> float:
-    """Estimated training time of the built-in classifier: the fit of its linear part (on the CPU
-    wherever the network trains), then the network's steps and validation passes or the
-    baseline's fit beside them, whichever is longer."""
+                       multi_label: bool = False, budget_s: float | None = None) -> float:
+    """Estimated time of a built-in classifier's run from the worker's start: building the model
+    and fitting its linear part (on the CPU wherever the network trains), then the network's
+    steps with their evaluations and checkpoints over the epochs early stopping is expected to
+    leave (at most :data:`CLASSIFIER_EXPECTED_EPOCHS`) and saving the model; the baseline is
+    fitted beside the steps, and a run whose steps end sooner waits for it up to its time budget."""
     fit_s, baseline_s = classifier_fit_seconds(rows, labels, multi_label)
-    loop_s = _classifier_loop_seconds(base_model, rows, val_rows, mean_chars, epochs, batch, device)
-    return fit_s + max(loop_s, baseline_s)
+    start_s = classifier_start_seconds(base_model)
+    loop_s = _classifier_loop_seconds(base_model, rows, val_rows, mean_chars,
+                                      min(epochs, CLASSIFIER_EXPECTED_EPOCHS), batch, device)
+    if budget_s is not None:
+        baseline_s = min(baseline_s, max(budget_s - start_s - fit_s, 0.0))
+    return start_s + fit_s + max(loop_s + BUILTIN_END_S, baseline_s)
+
+
+def classifier_start_seconds(base_model: str) -> float:
+    """From the worker's start to the linear part's fit: the training library, the model built."""
+    return BUILTIN_START_S + CLASSIFIER_BUILD_S.get(base_model, CLASSIFIER_BUILD_S["builtin:small"])
 
 
 def classifier_fit_seconds(rows: int, labels: int, multi_label: bool = False) -> tuple[float, float]:
@@ -360,10 +407,12 @@ def classifier_fit_seconds(rows: int, labels: int, multi_label: bool = False) ->
 
 def _classifier_loop_seconds(base_model: str, rows: int, val_rows: int, mean_chars: float, epochs: float,
                              batch: int, device: str) -> float:
+    """The network's steps over ``epochs`` and the evaluations among them (in proportion)."""
     steps = math.ceil(rows / batch) * epochs
     step_s = CLASSIFIER_STEP_S[base_model] + batch * (mean_chars + 1) * CLASSIFIER_CHAR_S[base_model]
     evals = EVALS_PER_EPOCH * epochs
-    seconds = steps * step_s + evals * val_rows * (mean_chars + 1) * CLASSIFIER_EVAL_CHAR_S
+    eval_s = CLASSIFIER_EVAL_S[base_model] + val_rows * (mean_chars + 1) * CLASSIFIER_EVAL_CHAR_S
+    seconds = steps * step_s + evals * eval_s
     return seconds / (GPU_SPEEDUP / 10 if not device.startswith("cpu") else 1.0)
 
 
@@ -382,19 +431,34 @@ def _recommend_classifier(stats: dict[str, Any], device: str, base_model: str, b
     n_labels = len(stats.get("labels") or {}) or 2
     multi = bool((stats.get("label_set") or {}).get("multi_label"))
     fit_s, _ = classifier_fit_seconds(rows, n_labels, multi)
+    # what no step shortens: the model built, the linear part fitted, the model saved at the end
+    fixed_s = classifier_start_seconds(base_model) + fit_s + BUILTIN_END_S
     per_epoch = _classifier_loop_seconds(base_model, rows, val_rows, mean_eff, 1.0, CLASSIFIER_BATCH, device)
-    budget_s -= fit_s
-    wanted = min(CLASSIFIER_MAX_EPOCHS, max(2, math.ceil(CLASSIFIER_STEPS / max(1, math.ceil(rows / CLASSIFIER_BATCH)))))
-    epochs = float(min(wanted, math.floor(budget_s / max(per_epoch, 1e-9))))
-    if epochs < CLASSIFIER_MIN_EPOCHS:
-        epochs = max(0.25, round(budget_s / max(per_epoch, 1e-9), 2))
-        notes.append(f"One pass over the data takes about {per_epoch / 60:.1f} minutes, more than the time budget of "
-                     f"{budget_min:g} minutes, so training stops after part of it; a larger budget trains better.")
     batch = CLASSIFIER_BATCH
     steps_per_epoch = max(1, math.ceil(rows / batch))
-    total_steps = int(math.ceil(steps_per_epoch * epochs))
+    # the whole length fits the budget (early stopping may end sooner; the estimate counts that)
+    left_s = budget_s - fixed_s
+    wanted = min(CLASSIFIER_MAX_EPOCHS, max(2, math.ceil(CLASSIFIER_STEPS / steps_per_epoch)))
+    epochs = float(min(wanted, math.floor(left_s / max(per_epoch, 1e-9))))
+    if epochs < CLASSIFIER_MIN_EPOCHS:
+        one_step = 1.0 / steps_per_epoch
+        share = left_s / max(per_epoch, 1e-9)
+        if share >= one_step:
+            # part of one pass, no step past the budget
+            epochs = max(one_step, math.floor(share * 1000) / 1000)
+            notes.append(f"One pass over the data takes about {per_epoch / 60:.1f} minutes, more than the time budget "
+                         f"of {budget_min:g} minutes, so training stops after part of it; a larger budget trains "
+                         "better.")
+        else:
+            # even the fit does not fit: one step, and the run takes what the fit takes
+            epochs = one_step
+            notes.append(f"Fitting the linear part to {rows:,} rows and {n_labels} labels alone takes about "
+                         f"{fit_s / 60:.1f} minutes here, more than the time budget of {budget_min:g} minutes: the "
+                         f"run takes about {(fixed_s + per_epoch * one_step) / 60:.1f} minutes whatever its "
+                         "settings, and the network trains for one step only. A larger time budget trains it; fewer "
+                         "rows or labels fit sooner.")
+    total_steps = int(math.ceil(steps_per_epoch * epochs - 1e-9))
     eval_steps = max(1, math.ceil(steps_per_epoch / EVALS_PER_EPOCH))
-    params = 0.0
     d, buckets, vocab = CLASSIFIER_SIZES[base_model]
     params = (buckets + vocab) * d
     features = min(CLASSIFIER_FIT_FEATURES, 1.5 * rows * mean_eff)  # distinct n-grams, about
@@ -404,14 +468,17 @@ def _recommend_classifier(stats: dict[str, Any], device: str, base_model: str, b
         batch_size=batch, max_length=max_length, epochs=epochs, learning_rate=CLASSIFIER_LR[base_model],
         method="full", total_steps=total_steps,
         est_seconds=round(classifier_seconds(base_model, rows, val_rows, mean_eff, epochs, device=device,
-                                             labels=n_labels, multi_label=multi), 1),
-        est_memory_mb=round(memory, 1), notes=notes, eval_steps=eval_steps, time_budget_s=max(budget_min, 0.1) * 60,
-        fixed_seconds=round(fit_s, 1))
+                                             labels=n_labels, multi_label=multi, budget_s=budget_s), 1),
+        est_memory_mb=round(memory, 1), notes=notes, eval_steps=eval_steps, time_budget_s=budget_s,
+        fixed_seconds=round(fixed_s, 1))
 
 
-def job_estimate(rec: Recommendation, rows: int, batch_size: int, epochs: float, max_steps: int = -1) -> float:
+def job_estimate(rec: Recommendation, rows: int, batch_size: int, epochs: float, max_steps: int = -1,
+                 max_length: int | None = None) -> float:
     """The estimate of a run whose settings differ from ``rec``'s: its fixed part, and the rest
-    scaled by the rows its steps read (the length of a row is taken as the recommendation's)."""
+    scaled by the rows its steps read and their length (the mean row is taken as the
+    recommendation's, so a longer ``max_length`` counts in proportion)."""
     steps = max_steps if max_steps and max_steps > 0 else math.ceil(max(rows, 1) / max(batch_size, 1)) * epochs
     work, rec_work = steps * batch_size, max(rec.total_steps * rec.batch_size, 1)
-    return round(rec.fixed_seconds + max(rec.est_seconds - rec.fixed_seconds, 0.0) * work / rec_work, 1)
+    length = (max_length or rec.max_length) / max(rec.max_length, 1)
+    return round(rec.fixed_seconds + max(rec.est_seconds - rec.fixed_seconds, 0.0) * work / rec_work * length, 1)

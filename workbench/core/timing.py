@@ -1,8 +1,8 @@
 """How long a run takes: the estimate it started with, the estimate its first measured steps
 give, the time budget that bounds it, and what it really took.
 
-An estimate from the recommendation (core/recommend.py) is a guide made before anything ran;
-on a shared or slower machine it can be several times low. Once a run has timed a share of
+An estimate from the recommendation (core/recommend.py) is a guide made before anything ran,
+shown as a range (start_estimate); on a shared or slower machine it can be several times low. Once a run has timed a share of
 its steps (and its first evaluation and checkpoint, which recur), the rest is projected at
 the pace measured so far: that is what the worker reports as an ``estimate`` event and the
 Train page shows, as a range. The run folder's ``timing.json`` keeps the estimate at the
@@ -28,6 +28,11 @@ REFINE_MIN_STEPS = 3
 # the range around a measured estimate: the pace of the steps left may drift from the pace so
 # far (a shared machine's load changes) by at least this much either way
 RANGE_SHARE = 0.15
+# the range of an estimate made before anything ran, as shares of it: builtin:small's runs of the
+# five samples took 0.83-1.38 times their start estimate on 2 idle cores (bench/estimate_bench.py);
+# a loaded machine or a model unlike those measured goes past it, which the measured estimate shows
+START_LOW = 0.75
+START_HIGH = 1.5
 # what follows a run's last step, in latest evaluation-plus-checkpoint times (see RunClock)
 ENDING_FACTOR = 2.0
 
@@ -46,12 +51,19 @@ class Estimate:
         return {k: (round(v, 1) if isinstance(v, float) else v) for k, v in asdict(self).items()}
 
 
-def start_estimate(seconds: float | None) -> Estimate | None:
-    """The recommendation's estimate as a range: it is a guide (see the module doc), so its range
-    runs from the figure itself to twice it (it was 2-8x low on a shared machine)."""
+def start_estimate(seconds: float | None, budget_s: float | None = None) -> Estimate | None:
+    """The recommendation's estimate as a range, the one the Train page and ``train`` show
+    before a run and the worker reports when it starts: from START_LOW to START_HIGH times the
+    figure (see their measurement). A time budget ends the run, so no part of the range goes
+    past it, unless the figure itself does (what no step can shorten, a long linear fit, does
+    not fit the budget: the recommendation says so)."""
     if seconds is None or not math.isfinite(seconds) or seconds <= 0:
         return None
-    return Estimate(float(seconds), float(seconds), 2.0 * float(seconds), "recommendation")
+    mid, low, high = float(seconds), START_LOW * float(seconds), START_HIGH * float(seconds)
+    if budget_s and budget_s > 0:
+        cap = max(float(budget_s), mid)
+        low, high = min(low, cap), min(high, cap)
+    return Estimate(mid, low, high, "recommendation")
 
 
 def measured_estimate(elapsed_s: float, loop_s: float, done_steps: int, total_steps: int,
@@ -131,10 +143,7 @@ class RunClock:
 
         self._now = now or time.time
         self.t0 = self._now()
-        self.start = start_estimate(estimate_s)
-        if self.start is not None and budget_s:  # the budget ends the run: no estimate goes past it
-            self.start = Estimate(min(self.start.seconds, budget_s), min(self.start.low, budget_s),
-                                  min(self.start.high, budget_s), self.start.basis)
+        self.start = start_estimate(estimate_s, budget_s)  # the budget ends the run: the range stops there
         self.budget_s = budget_s if budget_s and budget_s > 0 else None
         self.loop_t0: float | None = None
         self.initial_step = 0

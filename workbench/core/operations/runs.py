@@ -135,12 +135,26 @@ def _time_of(project: Project, rec, values: dict[str, Any], given: dict[str, Any
 
     fixed_length = given.get("epochs") is not None or (given.get("max_steps") or -1) > 0
     budget = max(time_budget_min, 0.1) * 60 if time_budget_min is not None else (None if fixed_length else rec.time_budget_s)
-    same = all(values.get(k) == getattr(rec, k) for k in ("epochs", "batch_size")) and values.get("max_steps", -1) <= 0
+    same = (all(values.get(k) == getattr(rec, k) for k in ("epochs", "batch_size", "max_length"))
+            and int(values.get("gradient_accumulation_steps") or 1) == 1 and (values.get("max_steps") or -1) <= 0)
     rows = int((project.config.stats or {}).get("splits", {}).get("train", 0))
-    estimate = rec.est_seconds if same else job_estimate(rec, rows, int(values.get("batch_size") or rec.batch_size),
-                                                          float(values.get("epochs") or rec.epochs),
-                                                          int(values.get("max_steps") or -1))
-    return {"time_budget_s": budget, "estimate_s": min(estimate, budget) if budget else estimate}
+    batch = int(values.get("batch_size") or rec.batch_size) * int(values.get("gradient_accumulation_steps") or 1)
+    estimate = rec.est_seconds if same else job_estimate(rec, rows, batch, float(values.get("epochs") or rec.epochs),
+                                                          int(values.get("max_steps") or -1),
+                                                          int(values.get("max_length") or rec.max_length))
+    # the budget ends the steps; a recommendation past it (a linear fit longer than the budget: its
+    # notes say so) is what the run takes at the least
+    return {"time_budget_s": budget,
+            "estimate_s": min(estimate, max(budget, rec.est_seconds)) if budget else estimate}
+
+
+def estimate_range(job: JobSpec):
+    """How long a run of ``job`` is estimated to take before it starts, as a range
+    (core/timing.py: start_estimate); what the Train page and ``train`` show, and the worker
+    reports when the run starts. None when the job has no estimate."""
+    from ..timing import start_estimate
+
+    return start_estimate(job.estimate_s, job.time_budget_s)
 
 
 def last_job(project: Project) -> JobSpec | None:
