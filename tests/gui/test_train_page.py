@@ -105,6 +105,31 @@ def test_settings_from_template_presets_and_tooltips(qtbot, session, tasks, samp
     assert "MB" in page.estimate_label.text()
 
 
+def test_the_estimate_before_a_run_is_the_range_core_makes_for_its_job(qtbot, session, tasks, sample_project):
+    """The time before a run shows as a range, the one `train` prints and the worker reports at its
+    start (core: operations.runs.estimate_range), for the settings on the page."""
+    from workbench.core.operations import runs as ops
+
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:small"))
+    span = ops.estimate_range(page.job_spec())
+    assert span.low < span.seconds < span.high
+    assert f"{fmt_secs(span.low)} to {fmt_secs(span.high)}" in page.estimate_label.text()
+    assert "roughly" not in page.estimate_label.text()
+    # other settings, another job: its range follows them
+    page.spins["epochs"].setValue(2)
+    shorter = ops.estimate_range(page.job_spec())
+    assert shorter.high < span.high
+    assert f"{fmt_secs(shorter.low)} to {fmt_secs(shorter.high)}" in page.estimate_label.text()
+    # far more steps than the time budget holds: the budget ends the run, and the range there
+    page.max_steps.setValue(20000)
+    capped = ops.estimate_range(page.job_spec())
+    assert capped.high == capped.seconds == page.time_budget.value() * 60
+    assert f"to {fmt_secs(capped.high)}" in page.estimate_label.text()
+
+
 def test_lora_settings_only_for_lora(qtbot, session, tasks, sample_project):
     page = TrainPage(session, tasks)
     qtbot.addWidget(page)
@@ -311,7 +336,9 @@ def test_the_whole_runs_time_shows_as_a_range_measured_once_the_worker_has(qtbot
         qtbot.addWidget(page)
         session.open(sample_project)
         qtbot.waitUntil(lambda: session.monitor.status("run-e") == "running", timeout=5000)
-        assert "01:00 to 02:00, estimated before it started" in page.progress_label.text()
+        start = start_estimate(60.0).to_dict()  # as the event carries it
+        assert (f"{fmt_secs(start['low'])} to {fmt_secs(start['high'])}, estimated before it started"
+                in page.progress_label.text())
         measured = measured_estimate(elapsed_s=40.0, loop_s=20.0, done_steps=10, total_steps=100, step=10)
         ev.emit("estimate", **measured.to_dict(), time_budget_s=600.0)
         ev.emit("step", step=10, loss=2.0, lr=1e-3, tokens_per_s=800.0, eta_s=180.0)

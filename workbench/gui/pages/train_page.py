@@ -517,10 +517,17 @@ class TrainPage(QWidget):
         batch = self.spins["batch_size"].value() * self.spins["gradient_accumulation_steps"].value()
         epochs = self.spins["epochs"].value()
         steps = self.max_steps.value() or max(1, int(rows / max(batch, 1) * epochs + 0.999))
-        scale = steps / max(rec.total_steps, 1) * (self.spins["max_length"].value() / max(rec.max_length, 1))
-        self.estimate_label.setText(self.tr("About {0} steps, roughly {1} and {2:.0f} MB of memory on this computer's "
-                                            "processor (an estimate from the data size and the model, not a promise).")
-                                    .format(steps, fmt_secs(rec.est_seconds * scale), rec.est_memory_mb)
+        try:  # the range core makes for the job these settings start, as `train` prints it
+            span = ops.estimate_range(self.job_spec())
+        except (WorkbenchError, ValueError, TypeError):  # no model chosen yet, a setting out of range
+            span = None
+        if span is None:
+            self.estimate_label.setText("")
+            return
+        self.estimate_label.setText(self.tr("About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer's "
+                                            "processor (an estimate from the data size and the model, not a "
+                                            "promise).")
+                                    .format(steps, fmt_secs(span.low), fmt_secs(span.high), rec.est_memory_mb)
                                     + "".join(f"\n{n}" for n in self._notes(rec)))
 
     def _notes(self, rec) -> list[str]:
