@@ -255,6 +255,9 @@ class TrainPage(QWidget):
         self.progress.setRange(0, 1000)
         self.progress.setFormat("%p%")
         self.progress_label = QLabel()
+        # a running run's line (pace, time left, the whole run's range) is long in English:
+        # it wraps rather than widening the window past a 1366-pixel screen
+        self.progress_label.setWordWrap(True)
         prog.addWidget(self.progress, 2)
         prog.addWidget(self.progress_label, 3)
         lv.addLayout(prog)
