@@ -52,13 +52,17 @@ def test_the_worker_refuses_a_run_another_process_writes(project, tmp_path):
 
     write_job(run_dir, job)
     lock = acquire_run_lock(run_dir)  # this test process plays the running worker
-    write_pid(run_dir, 4242)
+    # a pid no process has any more (a fixed number may belong to a live process on a busy machine)
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    pid = gone.pid
+    write_pid(run_dir, pid)
     try:
-        with pytest.raises(RunBusy, match="4242"):
+        with pytest.raises(RunBusy, match=str(pid)):
             acquire_run_lock(run_dir)
         res = subprocess.run([sys.executable, "-m", "workbench.engine.worker", str(run_dir)],
                              capture_output=True, text=True, timeout=120)
-        assert res.returncode == 3 and "already running" in res.stderr and "4242" in res.stderr
+        assert res.returncode == 3 and "already running" in res.stderr and str(pid) in res.stderr
         assert read_events(run_dir) == []  # the refused worker wrote nothing
         assert summarize(run_dir).status == "running"
     finally:
