@@ -144,7 +144,8 @@ def worker_side(project: Path, args, base_model: str, base_name: str | None) -> 
     return {"tokens": tokens, "seconds": secs, "tokens_per_s": tokens / secs, "losses": [s["loss"] for s in steps],
             "eval_loss": evals[-1]["eval_loss"] if evals else None, "vocabulary": (cut["kept"], cut["full"]) if cut else None,
             "peak_rss_mb": events[-1].get("peak_rss_mb"), "model_dir": str(model_dir),
-            "threads": next((e.get("threads") for e in events if e["event"] == "start"), None)}
+            "threads": next((e.get("threads") for e in events if e["event"] == "start"), None),
+            "fast_blas": next((e.get("fast_blas") for e in events if e["event"] == "start"), None)}
 
 
 def padding_saving(project: Path, model_dir: str, args) -> tuple[float, float, float, float]:
@@ -207,6 +208,9 @@ def run_case(args, tmp: Path, base_model: str) -> dict:
            *(f"--{k.replace('_', '-')}={getattr(args, k)}" for k in
              ("steps", "batch_size", "max_length", "lr", "method", "template", "device", "seed", "eval_rows"))]
     env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}  # plain code sets none
+    # nor asks MKL for its AVX2 kernels on an AMD processor (an empty value is MKL's default,
+    # and importing workbench.engine keeps it: engine/cpu.py)
+    env["MKL_DEBUG_CPU_TYPE"] = ""
     out = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if out.returncode:
         raise SystemExit(out.stderr[-3000:])
@@ -223,7 +227,7 @@ def run_case(args, tmp: Path, base_model: str) -> dict:
         rate = f"   {flops / 1e9:6.1f} GFLOP/s" + (f" ({flops / peak:.1%} of the fp32 peak)" if peak else "") \
             if flops else ""
         print(f"{label:<26} {r['tokens_per_s']:9.1f} tokens/s{rate}   peak memory {r['peak_rss_mb']:.0f} MB   "
-              f"threads {r['threads'] or 'unset'}")
+              f"threads {r['threads'] or 'unset'}" + ("   MKL's AVX2 kernels" if r.get("fast_blas") else ""))
     ratio = w["tokens_per_s"] / b["tokens_per_s"]
     wl, bl = w["losses"][WARMUP_STEPS:], b["losses"][WARMUP_STEPS:]
     gap = abs(sum(wl) - sum(bl)) / max(abs(sum(bl)), 1e-9)

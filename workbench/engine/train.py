@@ -23,6 +23,7 @@ from ..core.task import TaskSpec
 from ..core.timing import RunClock, write_timing
 from . import baseline as BL
 from . import builtin as B
+from . import cpu as CPU
 from . import data as D
 from . import lm_training as LT
 from . import metrics as MX
@@ -332,6 +333,10 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
     if not (run_dir / TASK_FILE).is_file():  # a run folder written by hand keeps its task all the same
         write_run_task(run_dir, template)
     device = M.select_device(job.device)
+    threads = None
+    if device.startswith("cpu"):
+        threads = CPU.compute_threads()
+        CPU.use_threads(threads)
     if job.quantization != "none":
         ok, why = M.quantization_support(device)
         if not ok:
@@ -481,7 +486,7 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
     )
     model_info = {
         "device": device, "family": family, "base_model": job.base_model, "builtin": builtin,
-        "threads": int(os.environ.get("OMP_NUM_THREADS") or 1) if device.startswith("cpu") else None,
+        "threads": threads, "fast_blas": CPU.fast_blas() if threads else None,
         "method": job.method, "trainable_params": trainable, "total_params": total,
         "train_rows": len(feats["train"]), "val_rows": len(feats["val"]),
     }

@@ -1,0 +1,84 @@
+"""How an engine process uses the CPU (engine/cpu.py, engine/family_fixes.py): MKL's AVX2
+kernels on AMD processors, the compute threads, and RMS norms that square instead of
+calling the slow generic power kernel."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from workbench.engine import cpu as CPU
+
+
+def _engine_env(**extra: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("MKL_DEBUG_CPU_TYPE", "OMP_NUM_THREADS")}
+    return {**env, **extra}
+
+
+def _probe(env: dict) -> dict:
+    code = ("import json, os, workbench.engine; from workbench.engine import cpu; import paddle; "
+            "print(json.dumps({'mkl': os.environ.get('MKL_DEBUG_CPU_TYPE'), 'threads': cpu.compute_threads(), "
+            "'paddle_omp': os.environ.get('OMP_NUM_THREADS')}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_an_engine_process_asks_mkl_for_its_avx2_kernels_on_amd_only():
+    seen = _probe(_engine_env())
+    assert seen["mkl"] == ("5" if CPU.cpu_vendor() == "AuthenticAMD" else None)
+    # a value the user set is theirs
+    assert _probe(_engine_env(MKL_DEBUG_CPU_TYPE="4"))["mkl"] == "4"
+
+
+def test_the_users_thread_setting_wins_although_paddle_overwrites_it_on_import():
+    seen = _probe(_engine_env(OMP_NUM_THREADS="3"))
+    assert seen["threads"] == 3
+    unset = _probe(_engine_env())
+    assert unset["paddle_omp"] == "1"  # what importing Paddle leaves, and what must not be read as a choice
+    assert 1 <= unset["threads"] <= CPU.physical_cores()
+
+
+def test_threads_are_the_cores_other_work_leaves_idle(monkeypatch):
+    psutil = pytest.importorskip("psutil")
+    monkeypatch.setattr(CPU, "physical_cores", lambda: 4)
+    monkeypatch.setattr(psutil, "getloadavg", lambda: (0.4, 0.4, 0.4))
+    assert CPU.compute_threads("") == 4
+    monkeypatch.setattr(psutil, "getloadavg", lambda: (2.7, 2.0, 1.0))
+    assert CPU.compute_threads("") == 2
+    monkeypatch.setattr(psutil, "getloadavg", lambda: (9.0, 9.0, 9.0))
+    assert CPU.compute_threads("") == 1
+    assert CPU.compute_threads("2") == 2
+
+
+def test_prefer_fast_blas_sets_the_variable_for_amd_processors_only(monkeypatch):
+    env: dict = {}
+    monkeypatch.setattr(CPU, "cpu_vendor", lambda: "GenuineIntel")
+    CPU.prefer_fast_blas(env)
+    assert env == {} and not CPU.fast_blas(env)
+    monkeypatch.setattr(CPU, "cpu_vendor", lambda: "AuthenticAMD")
+    CPU.prefer_fast_blas(env)
+    assert env == {"MKL_DEBUG_CPU_TYPE": "5"} and CPU.fast_blas(env)
+
+
+@pytest.mark.parametrize("family", ["gemma3", "llama", "qwen3"])
+def test_every_rms_norm_squares_and_gives_the_same_values(tmp_path, family):
+    paddle = pytest.importorskip("paddle")
+    from model_factory import make_model_folder
+    from paddleformers.nn.norm import RMSNorm
+    from paddleformers.transformers.gemma3_text.modeling import Gemma3RMSNorm
+
+    from workbench.engine import models as M
+
+    model, _ = M.load_model_and_tokenizer(make_model_folder(family, tmp_path / family), device="cpu")
+    norms = [m for m in model.sublayers() if isinstance(m, (RMSNorm, Gemma3RMSNorm))]
+    assert norms and all(getattr(type(m), "squares", False) for m in norms), {type(m) for m in norms}
+    paddle.seed(1)
+    for norm in norms:
+        x = paddle.randn([2, 5, norm.weight.shape[0]]) * 3
+        original = type(norm).__mro__[1]
+        assert paddle.allclose(norm(x), original.forward(norm, x), rtol=1e-6, atol=1e-6)
