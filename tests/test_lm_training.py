@@ -64,6 +64,35 @@ def test_answer_only_loss_matches_the_plain_loss(family):
     assert lora_grads and all("lora" in n for n in lora_grads)
 
 
+@pytest.mark.parametrize("family", ["gemma3", "llama"])
+def test_recomputed_layers_give_the_same_loss_and_lora_gradients(family):
+    """Each decoder layer recomputed in the backward pass: the same loss and LoRA gradients as
+    keeping the activations, with the answer-only loss on; evaluation runs the plain forward."""
+    from workbench.engine import lm_training as LT
+    from workbench.engine import models as M
+
+    def lora():
+        m = M.apply_lora(make_model(family, seed=5), family, r=4, dropout=0.0)
+        m.train()
+        return m
+
+    ids, labels, mask = _batch(make_model(family, seed=5).config.vocab_size, seed=2)
+    with LT.answer_only_loss(kept := lora()):
+        loss, grads = _loss_and_grads(kept, ids, labels, mask)
+    again = lora()
+    assert LT.recompute_layers(again) == again.config.num_hidden_layers
+    with LT.answer_only_loss(again):
+        loss_r, grads_r = _loss_and_grads(again, ids, labels, mask)
+    assert loss_r == pytest.approx(loss, rel=1e-6)
+    assert grads and set(grads_r) == set(grads)
+    for name, g in grads.items():
+        np.testing.assert_allclose(grads_r[name], g, rtol=1e-4, atol=1e-7, err_msg=name)
+    again.eval()
+    kept.eval()
+    np.testing.assert_allclose(again(input_ids=ids, return_dict=True).logits.numpy(),
+                               kept(input_ids=ids, return_dict=True).logits.numpy(), rtol=1e-5, atol=1e-5)
+
+
 def test_length_grouped_batches_cover_every_row_once_with_less_padding():
     from workbench.engine.lm_training import length_grouped_batches
 

@@ -239,3 +239,36 @@ def test_a_pretrained_decoders_batch_fits_the_computers_memory(tmp_path):
     assert laptop.batch_size < 8 and laptop.est_memory_mb <= 0.6 * 8 * 1024
     assert any("Rows per step lowered" in n for n in laptop.notes)
     assert laptop.est_seconds == pytest.approx(big.est_seconds, rel=0.05)  # a token costs the same
+
+
+def test_layers_are_recomputed_only_when_one_row_a_step_would_not_fit(tmp_path):
+    """Halving the batch costs no throughput on a CPU, recomputing costs about half again: the
+    recommendation recomputes only where even one row a step is over 60 % of memory, and the job
+    built from it carries the choice to the worker and to the command line."""
+    from workbench.core.recommend import RECOMPUTE_TIME_FACTOR, decoder_memory_mb
+
+    cfg = dict(model_type="gemma3_text", vocab_size=262144, hidden_size=640, intermediate_size=2048,
+               num_hidden_layers=18, num_attention_heads=4, num_key_value_heads=1, head_dim=256,
+               tie_word_embeddings=True)
+    # measured at 8 x 256 with the cut vocabulary: 2.6 GB with recomputing, 7.5 GB without
+    assert decoder_memory_mb(cfg, 8, 256, "lora", 16384, recompute=True) < 4000
+    model = tmp_path / "gemma"
+    model.mkdir()
+    (model / "config.json").write_text(json.dumps(cfg), encoding="utf-8")
+    qa = CATALOG.get("legal_consult_qa")
+    stats = {"splits": {"train": 500, "val": 60, "test": 60}, "text_chars": {"mean": 60, "p95": 150},
+             "output_chars": {"mean": 180, "max": 250}}
+    laptop = recommend(qa, stats, "cpu", str(model), "lora", machine_memory_mb=8 * 1024)
+    assert not laptop.recompute
+    tight = recommend(qa, stats, "cpu", str(model), "lora", machine_memory_mb=3.5 * 1024)
+    assert tight.recompute and tight.est_memory_mb <= 0.6 * 3.5 * 1024
+    assert any("recomputed" in n for n in tight.notes)
+    big = recommend(qa, stats, "cpu", str(model), "lora", machine_memory_mb=64 * 1024, time_budget_min=600)
+    slow = recommend(qa, stats, "cpu", str(model), "lora", machine_memory_mb=3.5 * 1024, time_budget_min=600)
+    assert slow.est_seconds / big.est_seconds == pytest.approx(RECOMPUTE_TIME_FACTOR, rel=0.1)
+    # the command line says it the way the parser reads it
+    from workbench.cli import build_parser
+
+    args = build_parser().parse_args(["train", "--project", "p", "--recompute"])
+    assert args.recompute is True
+    assert build_parser().parse_args(["train", "--project", "p"]).recompute is None

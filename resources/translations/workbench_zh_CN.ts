@@ -3144,18 +3144,18 @@ Most likely: {1}</source>
 <context>
     <name>TrainPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="168"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="169"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="176"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="177"/>
         <source>Time budget</source>
         <translation>时间预算</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="55"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="247"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="248"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -3236,7 +3236,7 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="65"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="117"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="118"/>
         <source>Base model</source>
         <translation>基础模型</translation>
     </message>
@@ -3246,96 +3246,101 @@ Most likely: {1}</source>
         <translation>训练所用词表</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="120"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="80"/>
+        <source>Layers recomputed (less memory)</source>
+        <translation>逐层重算（省内存）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="121"/>
         <source>Built-in tiny model (trains in a minute)</source>
         <translation>内置微型模型（约一分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="121"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="122"/>
         <source>Built-in small model (trains in minutes)</source>
         <translation>内置小模型（几分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="122"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="123"/>
         <source>A model folder on this computer…</source>
         <translation>本机上的模型文件夹…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="123"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="124"/>
         <source>A model id (downloaded)</source>
         <translation>模型 ID（需联网下载）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="124"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="125"/>
         <source>The built-in models are trained from scratch on your data so that everything works offline on any computer; they show the flow, not production quality. For real use pick a downloaded ERNIE, Qwen or Llama folder.</source>
         <translation>内置模型会在您的数据上从零开始训练，因此在任何电脑上都能离线跑通全流程；它们用于演示流程，达不到生产质量。实际使用请选择已下载的 ERNIE、Qwen 或 Llama 模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="129"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="130"/>
         <source>folder or model id</source>
         <translation>文件夹或模型 ID</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="131"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="132"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="137"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="138"/>
         <source>LoRA (small add-on, fast)</source>
         <translation>LoRA（附加小模块，速度快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="138"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="139"/>
         <source>Full fine-tuning (all weights)</source>
         <translation>全量微调（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="139"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="140"/>
         <source>LoRA trains a small add-on and keeps the base model unchanged: faster and needs less memory. Full fine-tuning changes every weight.</source>
         <translation>LoRA 只训练一个附加的小模块，基础模型保持不变：更快、更省内存。全量微调会修改全部权重。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="142"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="265"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="143"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="269"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="66"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="150"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="151"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="157"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="158"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="162"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="163"/>
         <source>Preset</source>
         <translation>预设方案</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/run_text.py" line="26"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="186"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="187"/>
         <source>by epochs</source>
         <translation>按轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="188"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="189"/>
         <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
         <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="192"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="193"/>
         <source>How often (in steps) the model is checked on the validation rows and saved.</source>
         <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="67"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="193"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="194"/>
         <source>Stop after steps</source>
         <translation>训练步数上限</translation>
     </message>
@@ -3425,310 +3430,310 @@ Most likely: {1}</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="169"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="170"/>
         <source>How long training may take: the recommended settings fit this time on this computer, for every model (a pretrained one may read only part of the data).</source>
         <translation>训练最多可用的时间：推荐设置会让每种模型的训练都在这台电脑上于此时间内完成（预训练模型可能只读取部分数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="194"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="195"/>
         <source>Check and save every</source>
         <translation>每隔多少步检查并保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="202"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="203"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="205"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="206"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="207"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="208"/>
         <source>Resume</source>
         <translation>恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="232"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="779"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="233"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="783"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="244"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="265"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="245"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="269"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="244"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="247"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="277"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="245"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="248"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="281"/>
         <source>step</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="245"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="246"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="246"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="247"/>
         <source>validation loss</source>
         <translation>验证集损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="248"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="249"/>
         <source>learning rate</source>
         <translation>当前学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="264"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="268"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="264"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="268"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="264"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="268"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="264"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="268"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="265"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="269"/>
         <source>Validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="277"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="281"/>
         <source>Training loss of the runs ticked in the list</source>
         <translation>列表中勾选的训练的损失曲线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="287"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="291"/>
         <source>Runs</source>
         <translation>训练记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="288"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="292"/>
         <source>Compare runs</source>
         <translation>对比训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="289"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="293"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="324"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="328"/>
         <source>Recommended for this data</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="432"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="436"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="452"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="456"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="542"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="546"/>
         <source>Rows per step lowered to {0} so that training fits in this computer&apos;s {1} GB of memory.</source>
         <translation>每批条数已降为 {0}，使训练能放进这台电脑 {1} GB 的内存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="545"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="549"/>
         <source>One pass over the training rows takes about {0} on this computer, more than the time budget, so training reads about {1:.0%} of them; a larger budget or a GPU trains on all of them.</source>
         <translation>在这台电脑上把训练数据完整学习一遍大约需要 {0}，超出了时间预算，所以这次训练只读取其中约 {1:.0%} 的数据；加大时间预算或使用 GPU 可以学完全部数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="549"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="553"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="556"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="560"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="591"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="595"/>
         <source>The data is not prepared</source>
         <translation>数据尚未准备好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="592"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="596"/>
         <source>Prepare the data on the Data page first (Save and prepare the data).</source>
         <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="597"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="603"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="601"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="607"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="598"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="602"/>
         <source>This project has several labels per row, which only the built-in model learns: choose a built-in model (tiny or small) instead of {0}. A pretrained model can be trained on a project with one label per row (switch multi-label off on the Data page and prepare again).</source>
         <translation>本项目每行可有多个标签，目前只有内置模型能学习这种数据：请选择内置模型（微型或小型），而不是 {0}。预训练模型可以用于每行一个标签的项目（在数据页关闭多标签后重新准备数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="619"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="623"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="636"/>
         <location filename="../../workbench/gui/pages/train_page.py" line="640"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="644"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="643"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="647"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="794"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="798"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="826"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="830"/>
         <source>{0} to {1}</source>
         <translation>{0} 至 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="828"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="832"/>
         <source> · the whole run: {0}, measured from its first {1} steps</source>
         <translation> · 整个训练：{0}，按前 {1} 步实测推算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="829"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="833"/>
         <source> · the whole run: {0}, estimated before it started</source>
         <translation> · 整个训练：{0}，开始前的估计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="866"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="870"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="872"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="876"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="874"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="878"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="877"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="881"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="883"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="887"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="906"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="910"/>
         <source>Preparing the base model</source>
         <translation>正在准备基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="908"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="912"/>
         <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
         <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="911"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="915"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="915"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="919"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="918"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="922"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="922"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="926"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="924"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="928"/>
         <source>The time budget of {0} is used up: training ends at step {1} of {2}</source>
         <translation>时间预算 {0} 已用完：训练在第 {1} 步（共 {2} 步）结束</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="927"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="931"/>
         <source>The simple baseline was still being fitted when the time budget ran out; the evaluation fits it</source>
         <translation>时间预算用完时简单基线仍在拟合；评估时会再拟合它</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="813"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="817"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="449"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="453"/>
         <source>The built-in model is built from this project&apos;s data and starts untrained, so all of it is trained here (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型由本项目的数据构建，从未训练的状态开始，所以全部在这里训练（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="527"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="531"/>
         <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="637"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="641"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="792"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="796"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="797"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="801"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="798"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="802"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="817"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="821"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="847"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="851"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

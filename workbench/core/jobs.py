@@ -50,6 +50,9 @@ class JobSpec(BaseModel):
     # LoRA on a large vocabulary trains over the project's own tokens (engine/vocab_cut.py);
     # "full" keeps every row of the output layer in the loss
     vocabulary: Literal["project", "full"] = "project"
+    # a decoder's layers recompute their activations in the backward pass instead of keeping
+    # them: the memory of one layer for about 1.5x the time (engine/lm_training.py)
+    recompute: bool = False
 
     logging_steps: int = Field(5, ge=1)
     eval_rows: int | None = Field(None, ge=1)  # validation rows each evaluation reads; None: all

@@ -121,6 +121,8 @@ class Recommendation:
     epoch_seconds: float | None = None
     # of est_seconds, what does not grow with the steps (the built-in classifier's linear fit)
     fixed_seconds: float = 0.0
+    # recompute a decoder's layers in the backward pass: when even one row a step would not fit
+    recompute: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -203,9 +205,14 @@ DECODER_ACTIVATION_FACTOR = 1.9
 # the fused head and loss keeps each answer token's probabilities over the output layer for the
 # backward pass: without the cut vocabulary that was 1.7 GB more at the same batch
 MEMORY_ANSWER_SHARE = 0.5
+# recomputing each layer in the backward pass: measured on Gemma 3 270M, LoRA, cut vocabulary,
+# 8 x 256 tokens, the step's peak stayed at the loading peak (2.6 GB against 7.5 GB) and a step
+# took about 1.5x the time (docs/engine-notes.md)
+RECOMPUTE_TIME_FACTOR = 1.5
 
 
-def decoder_memory_mb(cfg: dict, batch: int, max_length: int, method: str, vocab: int | None = None) -> float:
+def decoder_memory_mb(cfg: dict, batch: int, max_length: int, method: str, vocab: int | None = None,
+                      recompute: bool = False) -> float:
     """Peak memory of training a decoder on a CPU in fp32: the runtime, the weights (with
     gradients and Adam moments of what trains), the activations autograd keeps for the
     backward pass (per token and layer the norms and residuals, q/k/v and the attention
@@ -216,6 +223,8 @@ def decoder_memory_mb(cfg: dict, batch: int, max_length: int, method: str, vocab
     trainable = params * (0.005 if method == "lora" else 1.0)
     per_token = n * (8 * h + 2 * (heads + 2 * kv) * head_dim + 5 * inter + 3 * heads * max_length)
     activations = batch * max_length * per_token * 4 * DECODER_ACTIVATION_FACTOR
+    if recompute:  # one layer's activations at a time, and every layer's input
+        activations = activations / n + batch * max_length * n * h * 4
     head = batch * max_length * MEMORY_ANSWER_SHARE * min(v, vocab or v) * 4
     return (DECODER_RUNTIME_MB * 2**20 + params * 4 + trainable * 12 + activations + head) / 2**20
 
@@ -289,6 +298,7 @@ def recommend(
     cfg = None if builtin else read_model_config(base_model)
     cut_vocab = VOCAB_CUT_ESTIMATE if cfg is not None and vocabulary_cut(cfg, method, template.task.value) else None
     memory_notes: list[str] = []
+    recompute = False
     if cfg is not None and not on_gpu:
         # a pretrained decoder's activations dominate its memory: halve the batch until the run
         # takes at most MEMORY_SHARE of this computer's memory (the time a token takes stays)
@@ -296,7 +306,16 @@ def recommend(
         first = batch
         while batch > 1 and decoder_memory_mb(cfg, batch, max_length, method, cut_vocab) > MEMORY_SHARE * total:
             batch //= 2
-        if batch < first:
+        if decoder_memory_mb(cfg, batch, max_length, method, cut_vocab) > MEMORY_SHARE * total:
+            # a smaller batch costs no throughput on a CPU; recomputing does, so it comes last
+            recompute, batch = True, first
+            while batch > 1 and decoder_memory_mb(cfg, batch, max_length, method, cut_vocab,
+                                                  recompute=True) > MEMORY_SHARE * total:
+                batch //= 2
+            memory_notes.append(f"Layers are recomputed in the backward pass, {batch} rows a step, so that "
+                                f"training fits in this computer's {total / 1024:.0f} GB of memory; each step "
+                                f"takes about {RECOMPUTE_TIME_FACTOR:g}x as long.")
+        elif batch < first:
             memory_notes.append(f"Rows per step lowered to {batch} so that training fits in this computer's "
                                 f"{total / 1024:.0f} GB of memory.")
     if builtin:
@@ -319,6 +338,7 @@ def recommend(
     if cfg is not None:
         answer_share = min(1.0, (mean_out + 1) * AVG_TOKENS_PER_CHAR / max(avg_tokens, 1.0))
         tok_s = CPU_DECODER_FLOP_S / decoder_flops_per_token(cfg, method, answer_share, cut_vocab)
+        tok_s /= RECOMPUTE_TIME_FACTOR if recompute else 1.0
         # an evaluation reads its rows forward only (half of a LoRA step's work); on a CPU that is
         # dear, so the evaluations take at most DECODER_EVAL_SHARE of the budget, on 8 rows or more
         row_s = avg_tokens / (tok_s * (2.0 if method == "lora" else 3.0)) / (GPU_SPEEDUP if on_gpu else 1.0)
@@ -364,7 +384,7 @@ def recommend(
     activations_mb = batch * max_length * hidden * 34 * 4 / 2**20
     memory = weights_mb + optimizer_mb + activations_mb + 300  # + framework overhead
     if cfg is not None:
-        memory = decoder_memory_mb(cfg, batch, max_length, method, cut_vocab)
+        memory = decoder_memory_mb(cfg, batch, max_length, method, cut_vocab, recompute)
     notes.extend(memory_notes)
     if not on_gpu and seconds > 3 * 3600:
         notes.append("This would take hours on the CPU: a GPU, a smaller model or fewer epochs help.")
@@ -373,7 +393,7 @@ def recommend(
         total_steps=total_steps, est_seconds=round(seconds, 1), est_memory_mb=round(memory, 1), notes=notes,
         eval_steps=eval_steps, time_budget_s=budget_s, eval_rows=eval_rows,
         data_share=epochs if epochs < 1 else None, epoch_seconds=round(epoch_s, 1),
-        fixed_seconds=round(evals_s, 1) if builtin else 0.0)
+        fixed_seconds=round(evals_s, 1) if builtin else 0.0, recompute=recompute)
 
 
 def classifier_seconds(base_model: str, rows: int, val_rows: int, mean_chars: float, epochs: float,

@@ -362,6 +362,10 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
         model = M.apply_lora(model, family, r=job.lora_r, alpha=job.lora_alpha, dropout=job.lora_dropout,
                              target_modules=job.lora_target_modules)
     trainable, total = M.count_parameters(model)
+    if job.recompute and not classifier:
+        layers = LT.recompute_layers(model)
+        events.emit("log", level="info", code="recompute", layers=layers, message=(
+            f"recomputing the activations of {layers} layers in the backward pass: less memory, slower steps"))
 
     task = template.task.value
     system, user_format = D.prompt_spec(model, _lang_system(template), template.user_format, template.input_roles)

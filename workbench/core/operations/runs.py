@@ -32,7 +32,7 @@ SETTINGS = (
     "epochs", "max_steps", "learning_rate", "batch_size", "max_length", "lora_r", "lora_alpha", "lora_dropout",
     "warmup_ratio", "weight_decay", "gradient_accumulation_steps", "eval_steps", "save_steps", "logging_steps",
     "seed", "device", "quantization", "allow_pickle", "lr_scheduler", "save_total_limit", "precision", "eval_rows",
-    "vocabulary",
+    "vocabulary", "recompute",
 )
 
 
@@ -72,7 +72,8 @@ def recommended_settings(project: Project, base_model: str = DEFAULT_BASE_MODEL,
     rec = recommend(template, project.config.stats, device, base_model, method, time_budget_min=time_budget_min)
     values = dict(template.hyperparameter_defaults())
     values.update(batch_size=rec.batch_size, max_length=rec.max_length, epochs=rec.epochs,
-                  learning_rate=rec.learning_rate, eval_steps=rec.eval_steps, eval_rows=rec.eval_rows)
+                  learning_rate=rec.learning_rate, eval_steps=rec.eval_steps, eval_rows=rec.eval_rows,
+                  recompute=rec.recompute)
     return values, rec
 
 

@@ -77,6 +77,7 @@ def hyper_label(name: str) -> str:
         "lora_target_modules": QCoreApplication.translate("TrainPage", "LoRA layers"),
         "allow_pickle": QCoreApplication.translate("TrainPage", "Pickle weights allowed"),
         "vocabulary": QCoreApplication.translate("TrainPage", "Vocabulary trained over"),
+        "recompute": QCoreApplication.translate("TrainPage", "Layers recomputed (less memory)"),
     }.get(name, name)
 
 
