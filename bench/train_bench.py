@@ -17,6 +17,7 @@ here gets the grouped batches too, so the ratio does not count that saving).
     python bench/train_bench.py                                  # the built-in model, instruction
     python bench/train_bench.py --base-model gemma-3-270m --method lora --steps 12 --max-length 256
     python bench/train_bench.py --input FILE --mapping instruction=ask output=answer ...   # your data
+    python bench/train_bench.py --base-model gemma-3-270m --method lora --batch-size 8 --max-length 256 --recompute
     python bench/train_bench.py --smoke                          # tiny sizes, the same code paths
 """
 
@@ -40,7 +41,8 @@ from workbench.core.runs import launch_worker, read_events  # noqa: E402
 from workbench.core.templates import TemplateCatalog  # noqa: E402
 
 WARMUP_STEPS = 2
-# fp32 peak of the machine: cores x GHz x 2 FMA units x 16 lanes (AVX-512) x 2 flops
+# fp32 peak of the machine: cores x GHz x 2 FMA units x 16 lanes (AVX-512) x 2 flops; AMD's
+# Zen 4 (family 25) runs AVX-512 on 256-bit units, so half that
 FP32_FLOPS_PER_CORE_GHZ = 2 * 16 * 2
 
 
@@ -52,7 +54,11 @@ def fp32_peak_flops() -> float | None:
     mhz = [float(line.split(":")[1]) for line in text.splitlines() if line.startswith("cpu MHz")]
     if not mhz or "avx512f" not in text:
         return None
-    return len(os.sched_getaffinity(0)) * max(mhz) / 1000 * FP32_FLOPS_PER_CORE_GHZ * 1e9
+    per_ghz = FP32_FLOPS_PER_CORE_GHZ
+    if "AuthenticAMD" in text and any(line.split(":")[1].strip() == "25" for line in text.splitlines()
+                                      if line.startswith("cpu family")):
+        per_ghz //= 2
+    return len(os.sched_getaffinity(0)) * max(mhz) / 1000 * per_ghz * 1e9
 
 
 def _features(args, tok, split: str = "train"):
@@ -126,7 +132,8 @@ def worker_side(project: Path, args, base_model: str, base_name: str | None) -> 
                   base_model_name=base_name, method=args.method, max_steps=args.steps, batch_size=args.batch_size,
                   max_length=args.max_length, learning_rate=args.lr, lr_scheduler="cosine", warmup_ratio=0.0,
                   logging_steps=1, eval_steps=10**6, save_steps=10**6, seed=args.seed, device=args.device,
-                  eval_rows=args.eval_rows, vocabulary="full" if args.vocabulary == "full" else "project")
+                  eval_rows=args.eval_rows, vocabulary="full" if args.vocabulary == "full" else "project",
+                  recompute=args.recompute)
     run_dir = project / "runs" / new_run_id("bench")
     write_job(run_dir, job)
     launch_worker(run_dir, detach=False).wait()
@@ -267,6 +274,8 @@ def main() -> None:
     ap.add_argument("--eval-rows", type=int, default=16, help="validation rows both sides are scored on at the end")
     ap.add_argument("--vocabulary", default="project", choices=["project", "full", "both"],
                     help="the worker's vocabulary; both: the worker twice, cut and full, side by side")
+    ap.add_argument("--recompute", action="store_true",
+                    help="the worker recomputes each layer in the backward pass (its memory against the plain loop's)")
     ap.add_argument("--threads", type=int, help="the worker's compute threads (default: its own choice)")
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, the same code paths (the tests run it)")
     ap.add_argument("--plain", action="store_true", help=argparse.SUPPRESS)
@@ -281,7 +290,7 @@ def main() -> None:
         if args.smoke:
             args.steps, args.batch_size, args.max_length = 4, 4, 64
             results = [run_case(args, tmp, "builtin:tiny")]
-            args.method, args.vocabulary = "lora", "both"
+            args.method, args.vocabulary, args.recompute = "lora", "both", True  # every product path
             results.append(run_case(args, tmp, str(smoke_model(tmp))))
             # a cut vocabulary normalises the training loss over fewer tokens: the validation
             # loss (full vocabulary on both sides) is the like-for-like figure there
