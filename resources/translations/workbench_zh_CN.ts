@@ -3456,7 +3456,7 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="233"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="783"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="789"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
@@ -3554,144 +3554,149 @@ Most likely: {1}</source>
         <translation>每批条数已降为 {0}，使训练能放进这台电脑 {1} GB 的内存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="549"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="551"/>
+        <source>Layers are recomputed in the backward pass, {0} rows a step, so that training fits in this computer&apos;s {1} GB of memory; each step takes about {2}x as long.</source>
+        <translation>反向传播时逐层重算激活值，每步 {0} 行，使训练放得进这台电脑的 {1} GB 内存；每步耗时约为原来的 {2} 倍。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train_page.py" line="555"/>
         <source>One pass over the training rows takes about {0} on this computer, more than the time budget, so training reads about {1:.0%} of them; a larger budget or a GPU trains on all of them.</source>
         <translation>在这台电脑上把训练数据完整学习一遍大约需要 {0}，超出了时间预算，所以这次训练只读取其中约 {1:.0%} 的数据；加大时间预算或使用 GPU 可以学完全部数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="553"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="559"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="560"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="566"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="595"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="601"/>
         <source>The data is not prepared</source>
         <translation>数据尚未准备好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="596"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="602"/>
         <source>Prepare the data on the Data page first (Save and prepare the data).</source>
         <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="601"/>
         <location filename="../../workbench/gui/pages/train_page.py" line="607"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="613"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="602"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="608"/>
         <source>This project has several labels per row, which only the built-in model learns: choose a built-in model (tiny or small) instead of {0}. A pretrained model can be trained on a project with one label per row (switch multi-label off on the Data page and prepare again).</source>
         <translation>本项目每行可有多个标签，目前只有内置模型能学习这种数据：请选择内置模型（微型或小型），而不是 {0}。预训练模型可以用于每行一个标签的项目（在数据页关闭多标签后重新准备数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="623"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="629"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="640"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="644"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="646"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="650"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="647"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="653"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="798"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="804"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="830"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="836"/>
         <source>{0} to {1}</source>
         <translation>{0} 至 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="832"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="838"/>
         <source> · the whole run: {0}, measured from its first {1} steps</source>
         <translation> · 整个训练：{0}，按前 {1} 步实测推算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="833"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="839"/>
         <source> · the whole run: {0}, estimated before it started</source>
         <translation> · 整个训练：{0}，开始前的估计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="870"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="876"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="876"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="882"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="878"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="884"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="881"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="887"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="887"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="893"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="910"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="916"/>
         <source>Preparing the base model</source>
         <translation>正在准备基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="912"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="918"/>
         <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
         <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="915"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="921"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="919"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="925"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="922"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="928"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="926"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="932"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="928"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="934"/>
         <source>The time budget of {0} is used up: training ends at step {1} of {2}</source>
         <translation>时间预算 {0} 已用完：训练在第 {1} 步（共 {2} 步）结束</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="931"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="937"/>
         <source>The simple baseline was still being fitted when the time budget ran out; the evaluation fits it</source>
         <translation>时间预算用完时简单基线仍在拟合；评估时会再拟合它</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="817"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="823"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
@@ -3706,34 +3711,34 @@ Most likely: {1}</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="641"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="647"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="796"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="802"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="801"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="807"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="802"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="808"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="821"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="827"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="851"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="857"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

@@ -545,6 +545,12 @@ class TrainPage(QWidget):
             if lowered:
                 n = self.tr("Rows per step lowered to {0} so that training fits in this computer's {1} GB of "
                             "memory.").format(*lowered.groups())
+            recomputed = re.match(r"Layers are recomputed in the backward pass, (\d+) rows a step, so that training "
+                                  r"fits in this computer's (\d+) GB of memory; each step takes about ([\d.]+)x", n)
+            if recomputed:
+                n = self.tr("Layers are recomputed in the backward pass, {0} rows a step, so that training fits in "
+                            "this computer's {1} GB of memory; each step takes about {2}x as long.").format(
+                    *recomputed.groups())
             if n.startswith("One pass over the training rows") and rec.data_share and rec.epoch_seconds:
                 n = self.tr("One pass over the training rows takes about {0} on this computer, more than the time "
                             "budget, so training reads about {1:.0%} of them; a larger budget or a GPU trains on "
