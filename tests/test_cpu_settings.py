@@ -46,11 +46,12 @@ def test_the_users_thread_setting_wins_although_paddle_overwrites_it_on_import()
 def test_threads_are_the_cores_other_work_leaves_idle(monkeypatch):
     psutil = pytest.importorskip("psutil")
     monkeypatch.setattr(CPU, "physical_cores", lambda: 4)
-    monkeypatch.setattr(psutil, "getloadavg", lambda: (0.4, 0.4, 0.4))
+    monkeypatch.setattr(psutil, "cpu_count", lambda logical=True: 4)
+    monkeypatch.setattr(psutil, "cpu_percent", lambda interval=None: 6.0)  # an idle machine
     assert CPU.compute_threads("") == 4
-    monkeypatch.setattr(psutil, "getloadavg", lambda: (2.7, 2.0, 1.0))
+    monkeypatch.setattr(psutil, "cpu_percent", lambda interval=None: 52.0)  # two cores taken
     assert CPU.compute_threads("") == 2
-    monkeypatch.setattr(psutil, "getloadavg", lambda: (9.0, 9.0, 9.0))
+    monkeypatch.setattr(psutil, "cpu_percent", lambda interval=None: 100.0)
     assert CPU.compute_threads("") == 1
     assert CPU.compute_threads("2") == 2
 
