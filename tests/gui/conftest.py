@@ -47,3 +47,37 @@ def sample_project(tmp_path):
     root = tmp_path / "projects" / "sample"
     prepare(spec, spec.sample_path, root)
     return root
+
+
+@pytest.fixture
+def styled_app(qapp):
+    """The application's own font and style sheet, which decide how tall and wide pages are."""
+    from workbench.gui.app import setup
+    from workbench.gui.settings import Settings
+
+    font, sheet = qapp.font(), qapp.styleSheet()
+    setup(qapp, Settings())
+    yield qapp
+    qapp.setStyleSheet(sheet)
+    qapp.setFont(font)
+
+
+@pytest.fixture
+def laptop_window(qtbot, tmp_path):
+    """``open(project=None, resize=True)``: a main window at 1366 x 768 (a common laptop screen),
+    shown, with ``project`` open; its settings live in tmp_path/gui.ini."""
+    from workbench.gui.main_window import MainWindow
+    from workbench.gui.settings import Settings
+
+    def open_window(project=None, resize: bool = True):
+        w = MainWindow(Settings(tmp_path / "gui.ini"))
+        qtbot.addWidget(w)
+        if resize:
+            w.resize(1366, 768)
+        w.show()
+        qtbot.waitExposed(w)
+        if project is not None:
+            w.open_project(project)
+        return w
+
+    return open_window

@@ -71,73 +71,14 @@ def test_the_evaluate_page_shows_the_run_that_just_finished(qtbot, session, task
     assert page.run_combo.currentData() == RUN
 
 
-def test_every_step_state_fits_the_sidebar_without_a_sideways_scroll_bar(qtbot, qapp, sample_project, tmp_path):
+def test_every_step_state_fits_the_sidebar_without_a_sideways_scroll_bar(qtbot, styled_app, sample_project,
+                                                                         laptop_window):
     """Seen at 1366x768: a longer state text under "3 Train" was cut off and gave the sidebar a
     horizontal scroll bar."""
-    from workbench.gui.app import setup
-    from workbench.gui.main_window import MainWindow
-    from workbench.gui.settings import Settings
-
-    font, sheet = qapp.font(), qapp.styleSheet()
-    setup(qapp, Settings(tmp_path / "gui.ini"))
-    try:
-        _ended(sample_project, "run-20260101-000000-aaaa", "stopped")
-        w = MainWindow(Settings(tmp_path / "gui.ini"))
-        qtbot.addWidget(w)
-        w.resize(1366, 768)
-        w.show()
-        qtbot.waitExposed(w)
-        w.open_project(sample_project)
-        for state in ("done", "running", "blocked", "failed", "stopped"):
-            text = w._state_text(state)
-            w.nav.item(2).setText(f"{w._step_title('train')}\n     {text}")
-            qtbot.wait(10)
-            assert w.nav.horizontalScrollBar().maximum() == 0, state
-    finally:
-        qapp.setStyleSheet(sheet)
-        qapp.setFont(font)
-
-
-def test_a_run_picker_moves_to_a_run_that_joins_its_list():
-    from workbench.core.runs import run_to_show
-
-    assert run_to_show([], [], None) is None
-    assert run_to_show([], ["a", "b"], None) == "b"  # first fill: the newest
-    assert run_to_show([], ["a", "b"], "a") == "a"  # first fill keeps a choice made before (a restored run)
-    assert run_to_show(["a", "b"], ["a", "b"], "a") == "a"  # nothing new: the user's choice stays
-    assert run_to_show(["a", "b"], ["a", "b", "c"], "a") == "c"  # a run has just finished
-    assert run_to_show(["a", "b"], ["b"], "a") == "b"  # the chosen run was deleted: the newest
-    assert run_to_show(["a"], [], "a") is None
-
-
-def test_the_export_page_shows_the_run_that_just_finished(qtbot, session, tasks, trained):
-    from trained_factory import RUN, train_run
-
-    from workbench.gui.pages.export_page import ExportPage
-
-    page = ExportPage(session, tasks)
-    qtbot.addWidget(page)
-    session.open(trained.root)
-    qtbot.waitUntil(lambda: page.run_combo.findData(RUN) >= 0, timeout=10000)
-    train_run(trained, "run-3")  # another run trains and ends while the page is open
-    qtbot.waitUntil(lambda: page.run_combo.findData("run-3") >= 0, timeout=10000)
-    assert page.run_combo.currentData() == "run-3"
-    assert page.export_button.isEnabled()
-    page.run_combo.setCurrentIndex(page.run_combo.findData(RUN))
-    page.refresh_runs()
-    assert page.run_combo.currentData() == RUN
-
-
-def test_with_no_run_the_evaluate_page_says_to_train_one(qtbot, session, tasks, sample_project):
-    from workbench.gui.pages.evaluate_page import EvaluatePage
-
-    page = EvaluatePage(session, tasks)
-    qtbot.addWidget(page)
-    session.open(sample_project)
-    text = page.summary_text.text()
-    assert "not been evaluated" not in text
-    assert "no run yet" in text.lower() and "Train page" in text
-    _ended(sample_project, "run-20260101-000000-bbbb", "failed")  # a run that left no weights
-    qtbot.waitUntil(lambda: "no run yet" not in page.summary_text.text().lower(), timeout=10000)
-    text = page.summary_text.text()
-    assert "not been evaluated" not in text and "Train page" in text and "finished" in text
+    _ended(sample_project, "run-20260101-000000-aaaa", "stopped")
+    w = laptop_window(sample_project)
+    for state in ("done", "running", "blocked", "failed", "stopped"):
+        text = w._state_text(state)
+        w.nav.item(2).setText(f"{w._step_title('train')}\n     {text}")
+        qtbot.wait(10)
+        assert w.nav.horizontalScrollBar().maximum() == 0, state

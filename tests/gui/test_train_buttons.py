@@ -6,42 +6,15 @@ from __future__ import annotations
 import pytest
 
 
-@pytest.fixture
-def styled_app(qapp):
-    """The application's own font and style sheet, which decide how tall the settings are."""
-    from workbench.gui.app import setup
-    from workbench.gui.settings import Settings
-
-    font, sheet = qapp.font(), qapp.styleSheet()
-    setup(qapp, Settings())
-    yield qapp
-    qapp.setStyleSheet(sheet)
-    qapp.setFont(font)
-
-
 def _whole(button) -> bool:
     return button.isVisible() and button.visibleRegion().boundingRect().size() == button.size()
 
 
 @pytest.mark.parametrize("restart", [False, True])
-def test_start_stop_resume_are_whole_at_1366x768(qtbot, styled_app, sample_project, tmp_path, restart):
-    from workbench.gui.main_window import MainWindow
-    from workbench.gui.settings import Settings
-
-    settings = Settings(tmp_path / "gui.ini")
+def test_start_stop_resume_are_whole_at_1366x768(qtbot, styled_app, sample_project, laptop_window, restart):
     if restart:  # the first window closes at this size; the second restores it
-        w = MainWindow(settings)
-        qtbot.addWidget(w)
-        w.resize(1366, 768)
-        w.show()
-        w.close()
-    w = MainWindow(settings)
-    qtbot.addWidget(w)
-    if not restart:
-        w.resize(1366, 768)
-    w.show()
-    qtbot.waitExposed(w)
-    w.open_project(sample_project)
+        laptop_window().close()
+    w = laptop_window(sample_project, resize=not restart)
     page = w.show_step("train")
     qtbot.waitUntil(lambda: page.isVisible(), timeout=5000)
     assert w.height() <= 768
@@ -49,18 +22,11 @@ def test_start_stop_resume_are_whole_at_1366x768(qtbot, styled_app, sample_proje
         qtbot.waitUntil(lambda b=b: _whole(b), timeout=5000)
 
 
-def test_a_running_runs_progress_line_keeps_the_window_within_1366(qtbot, styled_app, sample_project, tmp_path):
+def test_a_running_runs_progress_line_keeps_the_window_within_1366(qtbot, styled_app, sample_project,
+                                                                  laptop_window):
     """While a run trains, its progress line (step, tokens/s, time left, the whole run's range)
     once made the window wider than a 1366-pixel screen in English; it wraps instead."""
-    from workbench.gui.main_window import MainWindow
-    from workbench.gui.settings import Settings
-
-    w = MainWindow(Settings(tmp_path / "gui.ini"))
-    qtbot.addWidget(w)
-    w.resize(1366, 768)
-    w.show()
-    qtbot.waitExposed(w)
-    w.open_project(sample_project)
+    w = laptop_window(sample_project)
     page = w.show_step("train")
     page._estimate = {"low": 200, "high": 400, "basis": "recommendation"}
     line = page.tr("step {0} of {1} · {2:.0f} tokens/s · about {3} left").format(10, 60, 736757.0, "00:01")
