@@ -64,9 +64,11 @@ def _tiny_gemma(out: Path) -> str:
     return str(make_model_folder("gemma3", out / "tiny-gemma3"))
 
 
-def run(model_dir: str, n_prompts: int, n_new: int, batch_sizes: list[int], n_reference: int) -> dict:
+def run(model_dir: str, n_prompts: int, n_new: int, batch_sizes: list[int], n_reference: int,
+        threads: int | None = None) -> dict:
     import paddle
 
+    from workbench.engine import cpu as CPU
     from workbench.engine import data as D
     from workbench.engine import models as M
     from workbench.engine.generate import GenerationSettings, generate_batch, stream_ids
@@ -82,8 +84,11 @@ def run(model_dir: str, n_prompts: int, n_new: int, batch_sizes: list[int], n_re
                        decode_strategy="greedy_search", use_cache=True, eos_token_id=-1)
         generate_batch(model, prompts[:2], GenerationSettings(max_new_tokens=2))
 
+    ours = threads or CPU.chosen_threads()  # what evaluation and the playground use (engine/cpu.py)
     figures: dict = {"model": Path(model_dir).name, "prompts": n_prompts, "new_tokens": n_new,
-                     "prompt_tokens": [min(map(len, prompts)), max(map(len, prompts))]}
+                     "prompt_tokens": [min(map(len, prompts)), max(map(len, prompts))],
+                     "threads_reference": 1, "threads_ours": ours}
+    CPU.use_threads(1)  # plain Paddle's setting
     t, made = time.perf_counter(), 0
     with paddle.no_grad():
         for p in prompts[:n_reference]:
@@ -93,6 +98,7 @@ def run(model_dir: str, n_prompts: int, n_new: int, batch_sizes: list[int], n_re
             made += int(out.shape[-1])
     reference = made / (time.perf_counter() - t)
     figures["reference_eager_generate"] = round(reference, 2)
+    CPU.use_threads(ours)
 
     t = time.perf_counter()
     single = [list(stream_ids(model, p, settings)) for p in prompts]
@@ -116,6 +122,7 @@ def main(argv=None) -> int:
     ap.add_argument("--batch", type=int, nargs="+", default=[8, 16])
     ap.add_argument("--reference-prompts", type=int, default=4,
                     help="prompts the (slow) reference generates; its speed does not depend on the prompt")
+    ap.add_argument("--threads", type=int, help="compute threads of our side (default: the engine's choice)")
     ap.add_argument("--smoke", action="store_true", help="a tiny random Gemma 3, tiny sizes (the tests run it)")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
@@ -123,7 +130,7 @@ def main(argv=None) -> int:
             figures = run(_tiny_gemma(Path(tmp)), 6, 12, [4], 2)
         else:
             figures = run(args.model or _registered_gemma(), args.prompts, args.new, args.batch,
-                          min(args.reference_prompts, args.prompts))
+                          min(args.reference_prompts, args.prompts), args.threads)
     print(json.dumps(figures, ensure_ascii=False, indent=1))
     same = all(v for k, v in figures.items() if k.endswith("_same_answers"))
     return 0 if same else 1

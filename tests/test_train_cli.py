@@ -272,3 +272,23 @@ def test_layers_are_recomputed_only_when_one_row_a_step_would_not_fit(tmp_path):
     args = build_parser().parse_args(["train", "--project", "p", "--recompute"])
     assert args.recompute is True
     assert build_parser().parse_args(["train", "--project", "p"]).recompute is None
+
+
+def test_the_batch_fits_the_memory_other_programs_leave_free(tmp_path, monkeypatch):
+    """A large computer whose memory other programs hold: the run fits what is free now."""
+    from workbench.core import recommend as R
+
+    cfg = dict(model_type="gemma3_text", vocab_size=262144, hidden_size=640, intermediate_size=2048,
+               num_hidden_layers=18, num_attention_heads=4, num_key_value_heads=1, head_dim=256,
+               tie_word_embeddings=True)
+    model = tmp_path / "gemma"
+    model.mkdir()
+    (model / "config.json").write_text(json.dumps(cfg), encoding="utf-8")
+    qa = CATALOG.get("legal_consult_qa")
+    stats = {"splits": {"train": 500, "val": 60, "test": 60}, "text_chars": {"mean": 60, "p95": 150},
+             "output_chars": {"mean": 180, "max": 250}}
+    monkeypatch.setattr(R, "_machine_memory_mb", lambda: (64 * 1024.0, 60 * 1024.0))
+    assert R.recommend(qa, stats, "cpu", str(model), "lora").batch_size == 8
+    monkeypatch.setattr(R, "_machine_memory_mb", lambda: (64 * 1024.0, 5 * 1024.0))
+    busy = R.recommend(qa, stats, "cpu", str(model), "lora")
+    assert busy.batch_size < 8 and busy.est_memory_mb <= R.AVAILABLE_SHARE * 5 * 1024

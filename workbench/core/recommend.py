@@ -199,6 +199,7 @@ def decoder_flops_per_token(cfg: dict, method: str, answer_share: float, vocab: 
 
 
 MEMORY_SHARE = 0.6
+AVAILABLE_SHARE = 0.8
 DECODER_RUNTIME_MB = 800  # Python, Paddle and PaddleFormers before the model loads
 # what the saved activations come to against the count below, measured: a Gemma 3 270M LoRA
 # step at 8 x 256 tokens (every row full, half of each answered) with the cut vocabulary peaked
@@ -232,13 +233,15 @@ def decoder_memory_mb(cfg: dict, batch: int, max_length: int, method: str, vocab
     return (DECODER_RUNTIME_MB * 2**20 + params * 4 + trainable * 12 + activations + head) / 2**20
 
 
-def _machine_memory_mb() -> float:
+def _machine_memory_mb() -> tuple[float, float]:
+    """This computer's memory and what is available now (free and reclaimable), in MB."""
     try:
         import psutil
 
-        return psutil.virtual_memory().total / 2**20
+        mem = psutil.virtual_memory()
+        return mem.total / 2**20, mem.available / 2**20
     except Exception:
-        return 8 * 1024.0
+        return 8 * 1024.0, 8 * 1024.0
 
 
 # the built-in classifier's tables: (embedding width, n-gram buckets, vocabulary); its linear
@@ -305,15 +308,18 @@ def recommend(
     if cfg is not None and not on_gpu:
         # a pretrained decoder's activations dominate its memory: halve the batch until the run
         # takes at most MEMORY_SHARE of this computer's memory (the time a token takes stays)
-        total = machine_memory_mb if machine_memory_mb is not None else _machine_memory_mb()
+        total, available = (machine_memory_mb, machine_memory_mb) if machine_memory_mb is not None \
+            else _machine_memory_mb()
+        # MEMORY_SHARE of the machine, and no more than most of what other programs leave free
+        limit = min(MEMORY_SHARE * total, AVAILABLE_SHARE * available)
         first = batch
-        while batch > 1 and decoder_memory_mb(cfg, batch, max_length, method, cut_vocab) > MEMORY_SHARE * total:
+        while batch > 1 and decoder_memory_mb(cfg, batch, max_length, method, cut_vocab) > limit:
             batch //= 2
-        if decoder_memory_mb(cfg, batch, max_length, method, cut_vocab) > MEMORY_SHARE * total:
+        if decoder_memory_mb(cfg, batch, max_length, method, cut_vocab) > limit:
             # a smaller batch costs no throughput on a CPU; recomputing does, so it comes last
             recompute, batch = True, first
             while batch > 1 and decoder_memory_mb(cfg, batch, max_length, method, cut_vocab,
-                                                  recompute=True) > MEMORY_SHARE * total:
+                                                  recompute=True) > limit:
                 batch //= 2
             memory_notes.append(f"Layers are recomputed in the backward pass, {batch} rows a step, so that "
                                 f"training fits in this computer's {total / 1024:.0f} GB of memory; each step "

@@ -79,6 +79,16 @@ def compute_threads(user: str | None = None) -> int:
     return max(1, min(cores, cores - busy))
 
 
+_CHOSEN: list[int] = []
+
+
+def chosen_threads() -> int:
+    """:func:`compute_threads`, measured once a process."""
+    if not _CHOSEN:
+        _CHOSEN.append(compute_threads())
+    return _CHOSEN[0]
+
+
 def use_threads(threads: int) -> None:
     """Paddle's math library threads (MKL and OpenMP) for this process."""
     import paddle

@@ -239,6 +239,10 @@ def select_device(name: str | None = None) -> str:
             )
         name = name if ":" in name else matches[0]
     paddle.device.set_device(name)
+    if name == "cpu":  # training, evaluation and the playground compute on the idle cores
+        from . import cpu as CPU
+
+        CPU.use_threads(CPU.chosen_threads())
     return paddle.device.get_device()
 
 

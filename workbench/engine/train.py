@@ -333,10 +333,7 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
     if not (run_dir / TASK_FILE).is_file():  # a run folder written by hand keeps its task all the same
         write_run_task(run_dir, template)
     device = M.select_device(job.device)
-    threads = None
-    if device.startswith("cpu"):
-        threads = CPU.compute_threads()
-        CPU.use_threads(threads)
+    threads = CPU.chosen_threads() if device.startswith("cpu") else None  # set by select_device
     if job.quantization != "none":
         ok, why = M.quantization_support(device)
         if not ok:
