@@ -43,10 +43,10 @@ BUILTIN_PARAMS = {"builtin:tiny": 0.15e6, "builtin:small": 4.7e6}
 # A pretrained decoder on the CPU is bound by arithmetic: its time is the floating-point work
 # of a step (see decoder_flops_per_token) at the rate the training loop reaches. Measured on an
 # idle 2-core machine with the worker's CPU settings (engine/cpu.py: MKL's AVX2 kernels, both
-# cores; squaring norms): `workbench train --base-model gemma-3-270m --max-steps 10` on 5,786
-# medical Q&A rows, batch 8 x 448, took 202 s with its evaluations, 0.55 of the estimate made
-# at 23 GFLOP/s before those settings; bench/train_bench.py printed 56 GFLOP/s at 4 x 128.
-CPU_DECODER_FLOP_S = 41e9
+# cores; squaring norms), Gemma 3 270M LoRA on 5,786 medical Q&A rows, batch 8 x 448, with the
+# evaluations: `--max-steps 10` took 202 s, the recommended run for the default 10-minute
+# budget 28 steps in 462 s. At this rate their start estimates are 0.94 and 1.21 of those times.
+CPU_DECODER_FLOP_S = 44e9
 # the most validation rows whose loss each evaluation of a pretrained decoder reads (all of
 # them would take longer than the training on a CPU)
 DECODER_EVAL_ROWS = 64
