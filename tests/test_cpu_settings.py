@@ -83,3 +83,41 @@ def test_every_rms_norm_squares_and_gives_the_same_values(tmp_path, family):
         x = paddle.randn([2, 5, norm.weight.shape[0]]) * 3
         original = type(norm).__mro__[1]
         assert paddle.allclose(norm(x), original.forward(norm, x), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("kv_heads, q_len", [(1, 1), (1, 7), (2, 5), (4, 3)])
+def test_grouped_attention_gives_the_eager_attentions_values(kv_heads, q_len):
+    """Gemma 3's attention multiplies each key/value head once with its query heads stacked
+    as rows; the values and weights are PaddleFormers' eager attention's (repeat_kv)."""
+    paddle = pytest.importorskip("paddle")
+    from paddleformers.nn.attention.eager_attention import eager_attention_forward
+
+    from workbench.engine.family_fixes import grouped_attention
+
+    class Attn:
+        num_key_value_groups = 4 // kv_heads
+        training = False
+
+    paddle.seed(3)
+    batch, keys = 3, q_len + 6
+    q = paddle.randn([batch, 4, q_len, 16])
+    k, v = paddle.randn([batch, kv_heads, keys, 16]), paddle.randn([batch, kv_heads, keys, 16])
+    mask = paddle.where(paddle.rand([batch, 1, q_len, keys]) > 0.3, paddle.zeros([]), paddle.full([], -1e9))
+    ours = grouped_attention(Attn(), q, k, v, attention_mask=mask, scaling=0.25)
+    theirs = eager_attention_forward(Attn(), q, k, v, attention_mask=mask, scaling=0.25)
+    for a, b in zip(ours, theirs):
+        assert a.shape == b.shape
+        assert paddle.allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_gemma3_layers_attend_with_the_grouped_attention(tmp_path):
+    pytest.importorskip("paddle")
+    from model_factory import make_model_folder
+    from paddleformers.transformers.gemma3_text.modeling import Gemma3Attention
+
+    from workbench.engine import models as M
+    from workbench.engine.family_fixes import GROUPED_ATTENTION
+
+    model, _ = M.load_model_and_tokenizer(make_model_folder("gemma3", tmp_path / "g"), device="cpu")
+    attention = [m for m in model.sublayers() if isinstance(m, Gemma3Attention)]
+    assert attention and all(m.attn_implementation == GROUPED_ATTENTION for m in attention)
