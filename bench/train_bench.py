@@ -85,6 +85,7 @@ def plain_loop(args) -> None:
 
     paddle.seed(args.seed)
     device = M.select_device(args.device)
+    paddle.base.core.set_num_threads(1)  # Paddle's own setting: select_device gave the engine's choice
     model, tok = M.load_model_and_tokenizer(args.model_dir, device=device)
     if args.method == "lora":
         model = M.apply_lora(model, M.model_family(model.config))
