@@ -16,6 +16,20 @@ pytestmark = pytest.mark.slow  # real training runs from the command line: `make
 
 
 CATALOG = TemplateCatalog()
+# Gemma 3 270M's shape, for the recommendation's memory and time counts
+GEMMA_270M = dict(model_type="gemma3_text", vocab_size=262144, hidden_size=640, intermediate_size=2048,
+                  num_hidden_layers=18, num_attention_heads=4, num_key_value_heads=1, head_dim=256,
+                  tie_word_embeddings=True)
+
+
+def _gemma_qa(tmp_path):
+    """A model folder of Gemma 3 270M's config, the Q&A template and 500 rows' statistics."""
+    model = tmp_path / "gemma"
+    model.mkdir()
+    (model / "config.json").write_text(json.dumps(GEMMA_270M), encoding="utf-8")
+    stats = {"splits": {"train": 500, "val": 60, "test": 60}, "text_chars": {"mean": 60, "p95": 150},
+             "output_chars": {"mean": 180, "max": 250}}
+    return model, CATALOG.get("legal_consult_qa"), stats
 
 
 def wb(*args, timeout=300):
@@ -221,18 +235,11 @@ def test_a_pretrained_decoders_batch_fits_the_computers_memory(tmp_path):
     answers add more), and the batch is halved until it fits in 60 % of the machine."""
     from workbench.core.recommend import decoder_memory_mb
 
-    cfg = dict(model_type="gemma3_text", vocab_size=262144, hidden_size=640, intermediate_size=2048,
-               num_hidden_layers=18, num_attention_heads=4, num_key_value_heads=1, head_dim=256,
-               tie_word_embeddings=True)
+    cfg = GEMMA_270M
     assert 7000 < decoder_memory_mb(cfg, 8, 256, "lora", 16384) < 8400
     assert decoder_memory_mb(cfg, 8, 256, "lora") > decoder_memory_mb(cfg, 8, 256, "lora", 16384) + 500
     assert decoder_memory_mb(cfg, 2, 448, "lora") < decoder_memory_mb(cfg, 8, 448, "lora") / 2
-    model = tmp_path / "gemma"
-    model.mkdir()
-    (model / "config.json").write_text(json.dumps(cfg), encoding="utf-8")
-    qa = CATALOG.get("legal_consult_qa")
-    stats = {"splits": {"train": 500, "val": 60, "test": 60}, "text_chars": {"mean": 60, "p95": 150},
-             "output_chars": {"mean": 180, "max": 250}}
+    model, qa, stats = _gemma_qa(tmp_path)
     big = recommend(qa, stats, "cpu", str(model), "lora", machine_memory_mb=64 * 1024)
     laptop = recommend(qa, stats, "cpu", str(model), "lora", machine_memory_mb=8 * 1024)
     assert big.batch_size == 8 and not any("memory" in n for n in big.notes)
@@ -247,17 +254,10 @@ def test_layers_are_recomputed_only_when_one_row_a_step_would_not_fit(tmp_path):
     built from it carries the choice to the worker and to the command line."""
     from workbench.core.recommend import RECOMPUTE_TIME_FACTOR, decoder_memory_mb
 
-    cfg = dict(model_type="gemma3_text", vocab_size=262144, hidden_size=640, intermediate_size=2048,
-               num_hidden_layers=18, num_attention_heads=4, num_key_value_heads=1, head_dim=256,
-               tie_word_embeddings=True)
+    cfg = GEMMA_270M
     # measured at 8 x 256 with the cut vocabulary: 2.6 GB with recomputing, 7.5 GB without
     assert decoder_memory_mb(cfg, 8, 256, "lora", 16384, recompute=True) < 4000
-    model = tmp_path / "gemma"
-    model.mkdir()
-    (model / "config.json").write_text(json.dumps(cfg), encoding="utf-8")
-    qa = CATALOG.get("legal_consult_qa")
-    stats = {"splits": {"train": 500, "val": 60, "test": 60}, "text_chars": {"mean": 60, "p95": 150},
-             "output_chars": {"mean": 180, "max": 250}}
+    model, qa, stats = _gemma_qa(tmp_path)
     laptop = recommend(qa, stats, "cpu", str(model), "lora", machine_memory_mb=8 * 1024)
     assert not laptop.recompute
     tight = recommend(qa, stats, "cpu", str(model), "lora", machine_memory_mb=3.5 * 1024)
@@ -278,15 +278,7 @@ def test_the_batch_fits_the_memory_other_programs_leave_free(tmp_path, monkeypat
     """A large computer whose memory other programs hold: the run fits what is free now."""
     from workbench.core import recommend as R
 
-    cfg = dict(model_type="gemma3_text", vocab_size=262144, hidden_size=640, intermediate_size=2048,
-               num_hidden_layers=18, num_attention_heads=4, num_key_value_heads=1, head_dim=256,
-               tie_word_embeddings=True)
-    model = tmp_path / "gemma"
-    model.mkdir()
-    (model / "config.json").write_text(json.dumps(cfg), encoding="utf-8")
-    qa = CATALOG.get("legal_consult_qa")
-    stats = {"splits": {"train": 500, "val": 60, "test": 60}, "text_chars": {"mean": 60, "p95": 150},
-             "output_chars": {"mean": 180, "max": 250}}
+    model, qa, stats = _gemma_qa(tmp_path)
     monkeypatch.setattr(R, "_machine_memory_mb", lambda: (64 * 1024.0, 60 * 1024.0))
     assert R.recommend(qa, stats, "cpu", str(model), "lora").batch_size == 8
     monkeypatch.setattr(R, "_machine_memory_mb", lambda: (64 * 1024.0, 5 * 1024.0))

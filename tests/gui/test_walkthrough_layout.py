@@ -1,21 +1,7 @@
 """Layout at the window's default size (1366x768, a common laptop screen): nothing clipped."""
 
-import pytest
 
 from workbench.gui.pages.train_page import TrainPage
-
-
-@pytest.fixture
-def styled_app(qapp):
-    """The application's own font and style sheet, which decide how wide the rows are."""
-    from workbench.gui.app import setup
-    from workbench.gui.settings import Settings
-
-    font, sheet = qapp.font(), qapp.styleSheet()
-    setup(qapp, Settings())
-    yield qapp
-    qapp.setStyleSheet(sheet)
-    qapp.setFont(font)
 
 
 def test_train_settings_column_fits_without_a_horizontal_scroll_bar(qtbot, styled_app, session, tasks, sample_project):
