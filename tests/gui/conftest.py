@@ -51,13 +51,16 @@ def sample_project(tmp_path):
 
 @pytest.fixture
 def styled_app(qapp):
-    """The application's own font and style sheet, which decide how tall and wide pages are."""
+    """The application's own font, style sheet and wheel guard; the first two decide how tall and
+    wide pages are."""
+    from workbench.gui import wheel_guard
     from workbench.gui.app import setup
     from workbench.gui.settings import Settings
 
     font, sheet = qapp.font(), qapp.styleSheet()
     setup(qapp, Settings())
     yield qapp
+    wheel_guard.uninstall(qapp)
     qapp.setStyleSheet(sheet)
     qapp.setFont(font)
 

@@ -24,11 +24,12 @@ def build_app(argv: list[str] | None = None):
 
 
 def setup(app, settings) -> str:
-    """Language, font and style sheet; returns the family that renders Chinese (or None)."""
-    from . import i18n
+    """Language, font, style sheet and the wheel guard; returns the family that renders Chinese (or None)."""
+    from . import i18n, wheel_guard
     from .resources import install_cjk_font, stylesheet
 
     i18n.install(app, settings.language)
+    wheel_guard.install(app)  # the wheel scrolls pages; it changes only the field in focus
     family = install_cjk_font(app)
     app.setStyleSheet(stylesheet(settings.theme))
     return family
