@@ -66,6 +66,8 @@ class CurvePlot(QWidget):
         if x_label:
             self.plot.setLabel("bottom", x_label)
         self.plot.setLogMode(False, log_y)
+        self._log_y = log_y
+        self._flat_y = False  # y fixed by flush() around a flat curve (one point, a constant rate)
         self.legend = self.plot.addLegend(offset=(-10, 10))
         lay.addWidget(self.plot)
         self.series: dict[str, Series] = {}
@@ -110,13 +112,40 @@ class CurvePlot(QWidget):
         else:
             self.plot.enableAutoRange(x=True)
 
+    def reset_view(self) -> None:
+        """Back to the empty plot's axes, auto-ranging again: an empty plot keeps the range of
+        what it last showed, so another project's run stayed in the axes under "No run yet"."""
+        self.plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
+        self.plot.enableAutoRange()
+        self._flat_y = False
+
     def point_count(self, key: str) -> int:
         s = self.series.get(key)
         return s.n if s else 0
 
     def flush(self) -> None:
+        changed = False
         for s in self.series.values():
+            changed = changed or s.dirty
             s.flush()
+        if changed and not self._log_y:
+            self._fit_flat_y()
+
+    def _fit_flat_y(self) -> None:
+        """A curve of one value (one point, a constant learning rate) has no height to auto-range
+        on: pyqtgraph centres it in a range one unit tall, so a rate of 2e-4 showed an axis
+        from -0.5 to 0.5. Such a curve is drawn halfway up an axis from zero to twice its value."""
+        ys = [s.y[: s.n] for s in self.series.values() if s.n]
+        if not ys:
+            return
+        lo, hi = min(float(y.min()) for y in ys), max(float(y.max()) for y in ys)
+        if lo == hi:
+            span = (0.0, 2 * lo) if lo > 0 else (2 * lo, 0.0) if lo < 0 else (0.0, 1.0)
+            self.plot.setYRange(*span, padding=0.05)  # turns y auto-range off
+            self._flat_y = True
+        elif self._flat_y:
+            self.plot.enableAutoRange(y=True)
+            self._flat_y = False
 
     @Slot()
     def _on_timer_timeout(self) -> None:
