@@ -130,14 +130,9 @@
 <context>
     <name>CommandLineBox</name>
     <message>
-        <location filename="../../workbench/gui/pages/data/command_line.py" line="92"/>
+        <location filename="../../workbench/gui/pages/data/command_line.py" line="93"/>
         <source>The same preparation as a command line (for a script or another computer):</source>
         <translation>用命令行完成同样的准备（可用于脚本或另一台电脑）：</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data/command_line.py" line="101"/>
-        <source>Copy</source>
-        <translation>复制</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data/command_line.py" line="118"/>
@@ -263,6 +258,21 @@
         <location filename="../../workbench/gui/commands.py" line="216"/>
         <source>pinning the requirements (and the wheels)</source>
         <translation>正在固定依赖版本（以及安装包）</translation>
+    </message>
+</context>
+<context>
+    <name>CopyButton</name>
+    <message>
+        <location filename="../../workbench/gui/widgets/copy_button.py" line="47"/>
+        <location filename="../../workbench/gui/widgets/copy_button.py" line="58"/>
+        <source>Copied</source>
+        <translation>已复制</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/widgets/copy_button.py" line="53"/>
+        <location filename="../../workbench/gui/widgets/copy_button.py" line="58"/>
+        <source>Copy</source>
+        <translation>复制</translation>
     </message>
 </context>
 <context>
@@ -787,52 +797,52 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>EvaluatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="557"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="577"/>
         <source>baseline {0}; {1}</source>
         <translation>基线 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="95"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="96"/>
         <source>The fine-tuned model beats a simple word-statistics baseline by {0} {1} ({2} vs {3}).</source>
         <translation>微调模型比简单的词频统计基线高 {0} {1}（{2} 对 {3}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="101"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="102"/>
         <source>The fine-tuned model does not beat a simple word-statistics baseline: {1} {2} vs {3}, {0} lower.</source>
         <translation>微调模型没有超过简单的词频统计基线：{1} {2} 对 {3}，低 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="107"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="108"/>
         <source>The fine-tuned model beats a simple retrieval baseline by {0} {1} ({2} vs {3}).</source>
         <translation>微调模型比简单的检索基线高 {0} {1}（{2} 对 {3}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="112"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="113"/>
         <source>The fine-tuned model does not beat a simple retrieval baseline: {1} {2} vs {3}, {0} lower.</source>
         <translation>微调模型没有超过简单的检索基线：{1} {2} 对 {3}，低 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="48"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="49"/>
         <source>test</source>
         <translation>测试</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="49"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="50"/>
         <source>validation</source>
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="50"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="51"/>
         <source>training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="59"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="60"/>
         <source>full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="60"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="61"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -867,7 +877,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>汉明损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="518"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="538"/>
         <location filename="../../workbench/gui/pages/run_text.py" line="74"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
@@ -893,444 +903,449 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>困惑度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="68"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="69"/>
         <source>share of test rows labelled right</source>
         <translation>测试数据中标签判断正确的比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="69"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="70"/>
         <source>balance of precision and recall, averaged over labels</source>
         <translation>精确率与召回率的平衡，按标签平均</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="70"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="71"/>
         <source>F1 over every label given or missed</source>
         <translation>按每个给出或漏掉的标签计算的 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="71"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="72"/>
         <source>rows whose labels are exactly right</source>
         <translation>标签完全正确的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="72"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="73"/>
         <source>share of wrong yes/no label decisions; lower is better</source>
         <translation>逐标签是/否判断出错的比例；越低越好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="73"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="74"/>
         <source>overlap with the reference answers (0–1)</source>
         <translation>与参考答案的重合度（0–1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="74"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="75"/>
         <source>n-gram match with the references (0–100)</source>
         <translation>与参考答案的 n 元组匹配度（0–100）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="75"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="76"/>
         <source>answers identical to the reference</source>
         <translation>与参考答案完全相同的比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="76"/>
         <location filename="../../workbench/gui/pages/evaluate_page.py" line="77"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="78"/>
         <source>lower is better</source>
         <translation>越低越好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="98"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="99"/>
         <source>The fine-tuned model matches a simple word-statistics baseline: {1} {2} vs {3}.</source>
         <translation>微调模型与简单的词频统计基线持平：{1} {2} 对 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="110"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="111"/>
         <source>The fine-tuned model matches a simple retrieval baseline: {1} {2} vs {3}.</source>
         <translation>微调模型与简单的检索基线持平：{1} {2} 对 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="156"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="157"/>
         <source>test rows</source>
         <translation>测试数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="157"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="158"/>
         <source>validation rows</source>
         <translation>验证数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="158"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="159"/>
         <source>Compare with the base model</source>
         <translation>与基础模型对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="160"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="161"/>
         <source>Evaluate</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="163"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="164"/>
         <source>Open the report</source>
         <translation>打开报告</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="164"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="165"/>
         <source>The evaluation&apos;s HTML report (figures, best and worst samples), in your web browser</source>
         <translation>在网页浏览器中打开评估的 HTML 报告（图表、最好和最差的样本）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="171"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="175"/>
+        <source>Copy the report&apos;s path</source>
+        <translation>复制报告的路径</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="177"/>
         <source>Run</source>
         <translation>训练运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="173"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="179"/>
         <source>on</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="184"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="190"/>
         <source>Confusion matrix: rows are the true labels, columns the predicted ones</source>
         <translation>混淆矩阵：行是真实标签，列是预测标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="192"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="198"/>
         <source>label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="192"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="212"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="198"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="218"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="192"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="212"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="198"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="218"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="193"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="213"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="199"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="219"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="193"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="218"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="199"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="224"/>
         <source>rows</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="209"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="215"/>
         <source>Per label: precision, recall and F1 (test rows with the label in brackets)</source>
         <translation>各标签的精确率、召回率和 F1（括号内为带该标签的测试行数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="214"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="220"/>
         <source>Most confused labels</source>
         <translation>最常混淆的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="217"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="223"/>
         <source>true label</source>
         <translation>真实标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="217"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="223"/>
         <source>wrong label</source>
         <translation>错给的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="217"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="223"/>
         <source>how</source>
         <translation>方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="229"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="235"/>
         <source>No test row was given a wrong label.</source>
         <translation>没有测试行被给错标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="262"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="268"/>
         <source>Wrong only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="283"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="289"/>
         <source>Type a text or a question, as in your data, and press Enter</source>
         <translation>像数据中那样输入一段文本或一个问题，然后按回车</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="285"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="291"/>
         <source>Ask the model</source>
         <translation>向模型提问</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="300"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="306"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="302"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="308"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="304"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="310"/>
         <source>Apply to a file</source>
         <translation>应用到文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="335"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="350"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="372"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="389"/>
         <source>The built-in model starts untrained, so the model it started from answers at random: the baseline beside the results is the comparison.</source>
         <translation>内置模型从未训练的状态开始，它的起始模型只会随机作答：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="374"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="391"/>
         <source>A multi-label model&apos;s head is trained from scratch, so there is no base model to compare with: the baseline beside the results is the comparison.</source>
         <translation>多标签模型的分类头从零开始训练，没有可对比的基础模型：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="376"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="393"/>
         <source>Also score the model the run started from on the same rows.</source>
         <translation>同时在相同的数据行上评估本次训练的起始模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="390"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="408"/>
         <source>Evaluating {0} in a separate process…</source>
         <translation>正在独立进程中评估 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="407"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="425"/>
         <source>Evaluating: {0}…</source>
         <translation>正在评估：{0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="412"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="430"/>
         <source>Evaluation finished.</source>
         <translation>评估完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="456"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="474"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="456"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="474"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="467"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="485"/>
         <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
         <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="446"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="464"/>
         <source>The evaluation results could not be read: {0}</source>
         <translation>无法读取评估结果：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="471"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="489"/>
         <source>There is no run yet. Train one on the Train page; once it has finished, evaluate it here: the model answers every test row it never saw during training.</source>
         <translation>还没有任何训练。请先在“训练”页训练一次；训练完成后在这里评估：模型会回答训练时从未见过的每一条测试数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="474"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="492"/>
         <source>A run is training on the Train page. Once it has finished, it appears here to be evaluated.</source>
         <translation>“训练”页上有一次训练正在进行。训练完成后，它会出现在这里供评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="476"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="494"/>
         <source>No run has finished with a model to evaluate. Train one on the Train page (a stopped run can be resumed there); once it has finished, evaluate it here.</source>
         <translation>还没有哪次训练完成并留下可评估的模型。请在“训练”页训练一次（已停止的训练可在那里恢复）；训练完成后在这里评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="490"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="508"/>
         <source>No program opened the report. It is the file {0}; open it in a web browser.</source>
         <translation>没有程序打开报告。报告文件是 {0}，请用网页浏览器打开。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="517"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="537"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="517"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="537"/>
         <source>expected</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="517"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="537"/>
         <source>model&apos;s answer</source>
         <translation>模型的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="518"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="538"/>
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="518"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="538"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="519"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="539"/>
         <source>exact match</source>
         <translation>是否完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="531"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="551"/>
         <source>The mean of each label&apos;s F1.</source>
         <translation>各标签 F1 的平均值。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="532"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="552"/>
         <source>The mean of each label&apos;s F1 over the {0} of {1} labels that have a test row or were given by the model. A label absent from the test rows and never given is left out, not counted as 0.</source>
         <translation>在 {1} 个标签中，对测试集中出现过或模型给出过的 {0} 个标签求 F1 的平均值。测试集中没有且模型从未给出的标签不计入平均，而不是按 0 计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="536"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="556"/>
         <source>{0} ({1} of {2} labels)</source>
         <translation>{0}（{2} 个标签中的 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="554"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="574"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="572"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="592"/>
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="572"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="592"/>
         <source>true</source>
         <translation>真实</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="575"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="595"/>
         <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
         <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="582"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="602"/>
         <source>Several labels per row: a label is given when its probability is {0} or more (the threshold with the best macro F1 on the validation split).</source>
         <translation>每行可有多个标签：某标签的概率不低于 {0} 时给出该标签（该阈值在验证集上取得最佳宏平均 F1）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="613"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="633"/>
         <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
         <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="630"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="650"/>
         <source>given instead</source>
         <translation>代替真实标签给出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="630"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="650"/>
         <source>given along with it</source>
         <translation>与真实标签一起多给</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="649"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="669"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="667"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="687"/>
         <source>It was stopped after {0} of its {1} training steps.</source>
         <translation>它在计划的 {1} 个训练步中只训练了 {0} 步就被停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="669"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="689"/>
         <source>It trained for only {0} steps.</source>
         <translation>它只训练了 {0} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="671"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="691"/>
         <source>Its loss fell only from {0:.2f} to {1:.2f}.</source>
         <translation>它的损失只从 {0:.2f} 降到 {1:.2f}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="673"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="693"/>
         <source>Its validation macro F1, {0:.2f}, is no better than picking one of its {1} labels at random.</source>
         <translation>它在验证集上的宏平均 F1 为 {0:.2f}，并不比在 {1} 个标签中随机挑一个更好。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="675"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="695"/>
         <source>This run&apos;s answers may be poor.</source>
         <translation>这次运行的回答可能很差。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="676"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="696"/>
         <source>Train longer, or resume the run, before relying on them.</source>
         <translation>请先训练更久（或继续这次运行），再依赖它的回答。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="719"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="739"/>
         <source>Label: {0}
 Most likely: {1}</source>
         <translation>标签：{0}
 可能性最高：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="391"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="409"/>
         <source>Evaluating {0}</source>
         <translation>正在评估 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="301"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="307"/>
         <source>Samples (the answers side by side)</source>
         <translation>逐条结果（各个答案对照）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="395"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="413"/>
         <source>Evaluation cancelled.</source>
         <translation>评估已取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="405"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="423"/>
         <source>Evaluating: {0}, {1} of {2} rows</source>
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="519"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="539"/>
         <source>answer before tuning</source>
         <translation>微调前的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="520"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="540"/>
         <source>correct before tuning</source>
         <translation>微调前正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="520"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="540"/>
         <source>ROUGE-L before tuning</source>
         <translation>微调前 ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="521"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="541"/>
         <source>baseline&apos;s answer</source>
         <translation>基线的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="524"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="544"/>
         <source>P({0})</source>
         <translation>P({0})</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="698"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="718"/>
         <source>Asking the model</source>
         <translation>正在询问模型</translation>
     </message>
@@ -1338,414 +1353,424 @@ Most likely: {1}</source>
 <context>
     <name>ExportPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="31"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="32"/>
         <source>Paddle Inference (static graph, for servers)</source>
         <translation>飞桨推理模型（静态图，用于服务器部署）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="32"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="33"/>
         <source>Merged weights (safetensors, for further training)</source>
         <translation>合并后的权重（safetensors，可继续训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="33"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="34"/>
         <source>ONNX (for ONNX Runtime)</source>
         <translation>ONNX（用于 ONNX Runtime）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="34"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="35"/>
         <source>GGUF (for llama.cpp and ollama)</source>
         <translation>GGUF（用于 llama.cpp 和 ollama）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="41"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="42"/>
         <source>Linux x86-64, Python 3.11 (the Docker image)</source>
         <translation>Linux x86-64，Python 3.11（Docker 镜像）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="42"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="43"/>
         <source>Linux ARM64, Python 3.11 (the Docker image on ARM)</source>
         <translation>Linux ARM64，Python 3.11（ARM 上的 Docker 镜像）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="43"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="44"/>
         <source>Windows x86-64, Python 3.11</source>
         <translation>Windows x86-64，Python 3.11</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="44"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="45"/>
         <source>macOS 14 or later on Apple silicon, Python 3.11</source>
         <translation>macOS 14 或更高版本（Apple 芯片），Python 3.11</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="45"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="46"/>
         <source>This computer</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="58"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="59"/>
         <source>Static model {0} ms vs {1} ms for the trained model per request</source>
         <translation>每次请求：静态图模型 {0} 毫秒，训练所得模型 {1} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="61"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="62"/>
         <source>({0}× the speed)</source>
         <translation>（速度为其 {0} 倍）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="64"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="65"/>
         <source>Static model {0} ms per request</source>
         <translation>静态图模型每次请求 {0} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="67"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="68"/>
         <source>{0} samples/s at batch {1}</source>
         <translation>批大小 {1} 时每秒 {0} 条</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="71"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="72"/>
         <source>CPU with oneDNN</source>
         <translation>CPU（使用 oneDNN）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="72"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="73"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="74"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="75"/>
         <source>{0} threads</source>
         <translation>{0} 个线程</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="81"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="82"/>
         <source>verified</source>
         <translation>已核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="82"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="83"/>
         <source>not made</source>
         <translation>未生成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="83"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="84"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="96"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="97"/>
         <source>accuracy {0} → {1} ({2:+.1f} points)</source>
         <translation>准确率 {0} → {1}（{2:+.1f} 个百分点）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="99"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="100"/>
         <source>perplexity {0} → {1}</source>
         <translation>困惑度 {0} → {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="104"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="105"/>
         <source>same answer as the full model on {0} of the rows</source>
         <translation>{0} 的数据与完整精度模型答案相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="107"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="108"/>
         <source>weights {0} MB instead of {1} MB</source>
         <translation>权重 {0} MB（原为 {1} MB）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="122"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="123"/>
         <source>model card: evaluation figures, checks, how to use it</source>
         <translation>模型卡：评估指标、核对结果和使用方法</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="123"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="124"/>
         <source>the bundle&apos;s description and every check&apos;s figures</source>
         <translation>包的说明和每项核对的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="124"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="125"/>
         <source>stand-alone prediction script (CSV/JSONL in, predictions out)</source>
         <translation>独立的预测脚本（输入 CSV/JSONL，输出预测）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="126"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="127"/>
         <source>every package they need, exact versions with hashes</source>
         <translation>所需的全部软件包，精确版本并带哈希值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="127"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="128"/>
         <source>those packages&apos; files, to install without internet</source>
         <translation>这些软件包的文件，可在无网络时安装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="132"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="426"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="133"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="463"/>
         <source>8-bit (int8) static model</source>
         <translation>8 位（int8）静态图模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="133"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="134"/>
         <source>tokenizer files</source>
         <translation>分词器文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="134"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="135"/>
         <source>prediction service (HTTP, OpenAI-compatible for answers)</source>
         <translation>预测服务（HTTP；生成式任务兼容 OpenAI 接口）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="135"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="136"/>
         <source>the model code predict.py and serve.py share</source>
         <translation>predict.py 与 serve.py 共用的模型代码</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="140"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="141"/>
         <source>builds a container image that runs serve.py</source>
         <translation>构建运行 serve.py 的容器镜像</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="141"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="142"/>
         <source>ONNX step of generation with a key/value cache</source>
         <translation>带键值缓存的 ONNX 逐步生成模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="178"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="180"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="180"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="182"/>
         <source>Formats</source>
         <translation>导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="192"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="194"/>
         <source>Downloaded once now, for the system chosen below; then &apos;pip install --no-index --find-links wheels -r requirements.lock&apos; needs no network there, and the Dockerfile installs from them.</source>
         <translation>现在按下方所选系统下载一次；之后在该系统上“pip install --no-index --find-links wheels -r requirements.lock”无需网络，Dockerfile 也从这些文件安装。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="201"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="203"/>
         <source>The system requirements.lock (the hashes of its packages&apos; files) and wheels/ are for. The bundle&apos;s Dockerfile builds a Linux image, so Linux x86-64 is the default.</source>
         <translation>requirements.lock（其中各软件包文件的哈希值）和 wheels/ 所针对的系统。包中的 Dockerfile 构建 Linux 镜像，因此默认为 Linux x86-64。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="204"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="206"/>
         <source>Packages for</source>
         <translation>软件包适用于</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="292"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="230"/>
+        <source>Copy the bundle folder&apos;s path</source>
+        <translation>复制导出文件夹的路径</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="315"/>
         <source>Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact</source>
         <translation>同时导出 8 位（int8）模型：体积更小、在处理器上更快，精度略低</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="190"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="529"/>
+        <source>No program opened the bundle&apos;s folder. It is {0}; open it in a file manager, or copy its path.</source>
+        <translation>没有程序打开导出文件夹。它是 {0}，请用文件管理器打开，或复制它的路径。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="192"/>
         <source>Also the files of every package it needs (wheels/, about 240 MB), so it installs on a computer without internet</source>
         <translation>同时附带所需全部软件包的文件（wheels/，约 240 MB），以便在无网络的电脑上安装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="136"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="137"/>
         <source>the service&apos;s batching of concurrent requests</source>
         <translation>服务对并发请求的批处理</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="137"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="138"/>
         <source>what a request to the service may contain</source>
         <translation>服务请求可以包含的内容</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="138"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="139"/>
         <source>how predict.py reads files: the application&apos;s own rules</source>
         <translation>predict.py 读取文件的方式：与应用程序相同的规则</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="139"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="140"/>
         <source>how predict.py tells a header line from data</source>
         <translation>predict.py 区分表头行与数据的方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="207"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="209"/>
         <source>The bundle holds the model, a stand-alone predict.py, its requirements and a model card with the evaluation figures. Every format is checked against the trained model.</source>
         <translation>导出包含模型、独立的 predict.py 预测脚本、依赖清单以及附带评估结果的模型说明。每种格式都会与训练所得的模型逐一核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="213"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="215"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="216"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="218"/>
         <source>Open the bundle&apos;s folder</source>
         <translation>打开导出文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="226"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="233"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="226"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="233"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="226"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="233"/>
         <source>Check against the trained model</source>
         <translation>与训练所得模型的核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="227"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="234"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="244"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="251"/>
         <source>File or folder</source>
         <translation>文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="244"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="251"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="244"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="251"/>
         <source>What it is</source>
         <translation>说明</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="256"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="263"/>
         <source>The export command&apos;s messages appear here while it runs.</source>
         <translation>导出命令运行时的消息会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="259"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="266"/>
         <source>Bundle contents</source>
         <translation>包内容</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="260"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="267"/>
         <source>Export log</source>
         <translation>导出日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="278"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="301"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="291"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="314"/>
         <source>No 8-bit (int8) model for this run: the built-in classifier has nothing to quantise</source>
         <translation>此运行不提供 8 位（int8）模型：内置分类器没有可量化的部分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="304"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="327"/>
         <source>The built-in classifier has nothing for int8 to quantise: its weights are tables of character n-gram embeddings, and its linear layers hold under 1 % of them. Its static model is the one to ship.</source>
         <translation>内置分类器没有可做 int8 量化的部分：它的权重是字符 n 元组嵌入表，线性层只占不到 1%。请发布它的静态模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="307"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="330"/>
         <source>Weight-only int8 of the model&apos;s linear layers, checked against the fp32 model.</source>
         <translation>对模型线性层做仅权重 int8 量化，并与 fp32 模型核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="330"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="354"/>
         <source>Exported earlier into {0}.</source>
         <translation>之前已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="353"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="377"/>
         <source>No format chosen</source>
         <translation>未选择导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="353"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="377"/>
         <source>Tick at least one format to export.</source>
         <translation>请至少勾选一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="356"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="382"/>
         <source>Exporting {0} in a separate process…</source>
         <translation>正在独立进程中导出 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="376"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="404"/>
         <source>Exporting: {0}</source>
         <translation>正在导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="383"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="384"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="414"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="415"/>
         <source>The export printed no result.</source>
         <translation>导出命令没有输出结果。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="384"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="415"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="388"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="419"/>
         <source>Exported into {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="430"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="467"/>
         <source>same answers as the evaluation on {0} of {1} test rows</source>
         <translation>{1} 条测试数据中有 {0} 条与评估结果相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="432"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="469"/>
         <source>predict.py (run as a user would)</source>
         <translation>predict.py（按用户的方式运行）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="447"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="484"/>
         <source>&lt;b&gt;Speed&lt;/b&gt; (median per request on this computer): {0}</source>
         <translation>&lt;b&gt;速度&lt;/b&gt;（本机上每次请求的中位数）：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="450"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="487"/>
         <source>Processor: {0}; measured on {1} requests, one at a time.</source>
         <translation>处理器：{0}；逐条测量了 {1} 次请求。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="460"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="498"/>
         <source>{0} packages at the exported versions, with hashes</source>
         <translation>{0} 个软件包，固定为导出时的版本，带哈希值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="462"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="500"/>
         <source>{0} packages at the exported versions; no hashes: {1}</source>
         <translation>{0} 个软件包，固定为导出时的版本；无哈希值：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="465"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="503"/>
         <source>; for {0}</source>
         <translation>；适用于 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="469"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="507"/>
         <source>; wheels/: {0} files, {1} MB, installs without network (checked)</source>
         <translation>；wheels/：{0} 个文件，{1} MB，可无网络安装（已检查）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="472"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="510"/>
         <source>Requirements</source>
         <translation>依赖</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="362"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="388"/>
         <source>Exporting {0}</source>
         <translation>正在导出 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="125"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="126"/>
         <source>the packages predict.py and serve.py need</source>
         <translation>predict.py 和 serve.py 所需的软件包</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="400"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="437"/>
         <source>Export cancelled; nothing was written.</source>
         <translation>导出已取消，没有写入任何文件。</translation>
     </message>
@@ -2006,12 +2031,12 @@ Most likely: {1}</source>
 <context>
     <name>Launcher</name>
     <message>
-        <location filename="../../workbench/gui/app.py" line="55"/>
+        <location filename="../../workbench/gui/app.py" line="56"/>
         <source>Workbench cannot open its window: the system library {0} is missing. Install the package {1} (sudo apt install {1} on Debian or Ubuntu), then start Workbench again.</source>
         <translation>Workbench 无法打开窗口：缺少系统库 {0}。请安装软件包 {1}（Debian 或 Ubuntu 上运行 sudo apt install {1}），然后重新启动 Workbench。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/app.py" line="59"/>
+        <location filename="../../workbench/gui/app.py" line="60"/>
         <source>Workbench cannot open its window: the system library {0}, which Qt needs to draw on X11, is missing. Install the package that provides it, then start Workbench again.</source>
         <translation>Workbench 无法打开窗口：缺少 Qt 在 X11 上绘制界面所需的系统库 {0}。请安装提供该库的软件包，然后重新启动 Workbench。</translation>
     </message>
@@ -2298,7 +2323,7 @@ Most likely: {1}</source>
         <translation>上次运行失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/app.py" line="91"/>
+        <location filename="../../workbench/gui/app.py" line="92"/>
         <source>No Chinese font was found: Chinese text may show as boxes. Install one, e.g. the fonts-noto-cjk package.</source>
         <translation>未找到中文字体：中文可能显示为方框。请安装一种中文字体，例如 fonts-noto-cjk 软件包。</translation>
     </message>
@@ -3456,7 +3481,7 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="233"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="789"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="790"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
@@ -3611,92 +3636,92 @@ Most likely: {1}</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="804"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="805"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="836"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="837"/>
         <source>{0} to {1}</source>
         <translation>{0} 至 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="838"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="839"/>
         <source> · the whole run: {0}, measured from its first {1} steps</source>
         <translation> · 整个训练：{0}，按前 {1} 步实测推算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="839"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="840"/>
         <source> · the whole run: {0}, estimated before it started</source>
         <translation> · 整个训练：{0}，开始前的估计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="876"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="877"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="882"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="883"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="884"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="885"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="887"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="888"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="893"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="894"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="916"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="917"/>
         <source>Preparing the base model</source>
         <translation>正在准备基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="918"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="919"/>
         <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
         <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="921"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="922"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="925"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="926"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="928"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="929"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="932"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="933"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="934"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="935"/>
         <source>The time budget of {0} is used up: training ends at step {1} of {2}</source>
         <translation>时间预算 {0} 已用完：训练在第 {1} 步（共 {2} 步）结束</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="937"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="938"/>
         <source>The simple baseline was still being fitted when the time budget ran out; the evaluation fits it</source>
         <translation>时间预算用完时简单基线仍在拟合；评估时会再拟合它</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="823"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="824"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
@@ -3716,29 +3741,29 @@ Most likely: {1}</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="802"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="803"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="807"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="808"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="808"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="809"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="827"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="828"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="857"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="858"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

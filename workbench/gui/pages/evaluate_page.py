@@ -36,6 +36,7 @@ from .data.display import role_name
 from .run_text import fill_run_combo, metric_title, setting_text
 from ..widgets.cards import MetricCard
 from ..widgets.charts import HeatMap, LabelBars
+from ..widgets.copy_button import CopyButton
 
 CARD_METRICS = ("accuracy", "micro_f1", "macro_f1", "subset_accuracy", "hamming_loss", "rouge_l", "bleu", "exact_match", "eval_loss", "perplexity")
 
@@ -168,6 +169,11 @@ class EvaluatePage(QWidget):
         self.status_label = QLabel()
         self.status_label.setObjectName("hint")
         self.status_label.setWordWrap(True)
+        self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # the report's path, where no program opened it
+        self.report_copy = CopyButton()
+        self.report_copy.setToolTip(self.tr("Copy the report's path"))
+        self.report_copy.hide()
         top.addWidget(QLabel(self.tr("Run")))
         top.addWidget(self.run_combo, 1)
         top.addWidget(QLabel(self.tr("on")))
@@ -308,7 +314,10 @@ class EvaluatePage(QWidget):
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addWidget(self.eval_progress)
-        lay.addWidget(self.status_label)
+        status_row = QHBoxLayout()
+        status_row.addWidget(self.status_label, 1)
+        status_row.addWidget(self.report_copy, 0, Qt.AlignmentFlag.AlignTop)
+        lay.addLayout(status_row)
         lay.addLayout(self.cards_row)
         lay.addWidget(self.tabs, 1)
 
@@ -322,7 +331,13 @@ class EvaluatePage(QWidget):
         self.prompt_edit.clear()
         self.answer.clear()
         self.apply.reset()
+        self._clear_status()  # "No program opened the report …" named a file of that project
         self.refresh_runs()
+
+    def _clear_status(self) -> None:
+        self.status_label.clear()
+        self.report_copy.hide()
+        self.report_copy.set_value("")
 
     def on_shown(self) -> None:
         self.refresh_runs()
@@ -345,6 +360,8 @@ class EvaluatePage(QWidget):
 
     @Slot(int)
     def _on_run_combo_changed(self, _i: int) -> None:
+        if self.report_copy.value():
+            self._clear_status()  # the path shown was another run's report
         self.eval_button.setEnabled(self.run_combo.currentData() is not None)
         self._update_base_check()
         self.apply.refresh()
@@ -387,6 +404,7 @@ class EvaluatePage(QWidget):
         if run_id is None or self.evaluating or self.session.project is None:
             return False
         self.eval_button.setEnabled(False)
+        self.report_copy.hide()
         self.status_label.setText(self.tr("Evaluating {0} in a separate process…").format(run_id))
         op = self.tasks.command(self.eval_args(run_id), self.tr("Evaluating {0}").format(run_id))
         op.stage_progress.connect(self._on_eval_stage)
@@ -489,6 +507,8 @@ class EvaluatePage(QWidget):
         if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
             self.status_label.setText(self.tr("No program opened the report. It is the file {0}; open it in a "
                                               "web browser.").format(path))
+            self.report_copy.set_value(str(path))
+            self.report_copy.show()
             return False
         return True
 

@@ -16,6 +16,7 @@ from ..commands import stage_text
 from ..resources import icon
 from ..session import ProjectSession
 from ..tasks import OpProgress, TaskManager
+from ..widgets.copy_button import CopyButton
 from ...core.operations import runs as ops
 from ...core.operations.export import BUNDLE_TARGETS, DEFAULT_TARGET, run_int8_refusal
 from .run_text import fill_run_combo
@@ -166,8 +167,9 @@ class ExportPage(QWidget):
         self.result: dict | None = None
         self.bundle_dir: Path | None = None
         self.export_op = None  # the running 'workbench export' child, if any
+        self._export_root: Path | None = None  # the project that export belongs to
         self._build()
-        session.project_changed.connect(self.refresh_runs)
+        session.project_changed.connect(self._on_session_project_changed)
         session.monitor.status_changed.connect(lambda *_: self.refresh_runs())
         self.refresh_runs()
 
@@ -222,6 +224,11 @@ class ExportPage(QWidget):
         self.progress = OpProgress()  # stage, progress and Cancel while the export runs
         self.status_label = QLabel()
         self.status_label.setWordWrap(True)
+        self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # the bundle's path, for a system where no file manager opens it
+        self.path_copy = CopyButton(lambda: str(self.bundle_dir) if self.bundle_dir else "")
+        self.path_copy.setToolTip(self.tr("Copy the bundle folder's path"))
+        self.path_copy.hide()
         self.table = QTableWidget(0, 4)
         self.table.setHorizontalHeaderLabels([self.tr("Format"), self.tr("Status"), self.tr("Check against the trained model"),
                                               self.tr("Files")])
@@ -263,13 +270,29 @@ class ExportPage(QWidget):
         lay.addWidget(box)
         lay.addLayout(buttons)
         lay.addWidget(self.progress)
-        lay.addWidget(self.status_label)
+        status_row = QHBoxLayout()
+        status_row.addWidget(self.status_label, 1)
+        status_row.addWidget(self.path_copy, 0, Qt.AlignmentFlag.AlignTop)
+        lay.addLayout(status_row)
         lay.addWidget(self.table)
         lay.addWidget(self.latency_label)
         lay.addWidget(self.details, 1)
 
     def on_shown(self) -> None:
         self.refresh_runs()
+
+    @Slot()
+    def _on_session_project_changed(self) -> None:
+        # nothing of the previous project stays: "Exported into …" and the log named its folders
+        self.status_label.clear()
+        self.log.clear()
+        self.result = None
+        self.refresh_runs()
+
+    def _same_project(self) -> bool:
+        """Whether the project the running export belongs to is still the one open."""
+        project = self.session.project
+        return project is not None and project.root == self._export_root
 
     @Slot()
     def refresh_runs(self) -> None:
@@ -313,6 +336,7 @@ class ExportPage(QWidget):
         self.latency_label.setText("")
         self.bundle_dir = None
         self.open_button.setEnabled(False)
+        self.path_copy.hide()
         if run_id is None or self.session.project is None:
             return
         folder = self.session.project.exports_dir / run_id
@@ -353,6 +377,8 @@ class ExportPage(QWidget):
             self.tasks.show_error(self.tr("No format chosen"), self.tr("Tick at least one format to export."))
             return False
         self.export_button.setEnabled(False)
+        self._export_root = self.session.project.root
+        self.path_copy.hide()
         self.status_label.setText(self.tr("Exporting {0} in a separate process…").format(run_id))
         self.log.clear()
         self.table.setRowCount(0)
@@ -373,12 +399,17 @@ class ExportPage(QWidget):
 
     @Slot(str, float, float)
     def _on_export_stage(self, stage: str, done: float, total: float) -> None:
+        if not self._same_project():
+            return
         self.status_label.setText(self.tr("Exporting: {0}").format(stage_text(stage)))
         if done == 0 or done == total:
             self.log.appendPlainText("▶ " + stage_text(stage) + (f" {int(done)}/{int(total)}" if total > 1 else ""))
 
     @Slot(object)
     def _on_export_succeeded(self, result) -> None:
+        if not self._same_project():  # another project was opened meanwhile: its page stays as it is
+            self.export_finished.emit(result if isinstance(result, dict) else None)
+            return
         if not isinstance(result, dict):
             self._on_export_failed(self.tr("The export printed no result."))
             self.tasks.show_error(self.tr("Export failed"), self.tr("The export printed no result."))
@@ -391,12 +422,18 @@ class ExportPage(QWidget):
 
     @Slot(str)
     def _on_export_failed(self, message: str) -> None:
+        if not self._same_project():
+            self.export_finished.emit(None)
+            return
         self.status_label.setText(message)
         self.details.setCurrentWidget(self.log)
         self.export_finished.emit(None)
 
     @Slot()
     def _on_export_cancelled(self) -> None:
+        if not self._same_project():
+            self.export_finished.emit(None)
+            return
         self.status_label.setText(self.tr("Export cancelled; nothing was written."))
         self.export_finished.emit(None)
 
@@ -452,6 +489,7 @@ class ExportPage(QWidget):
         out = result.get("out")
         self.bundle_dir = Path(out) if out else None
         self.open_button.setEnabled(bool(self.bundle_dir and self.bundle_dir.is_dir()))
+        self.path_copy.setVisible(self.open_button.isEnabled())
         self._show_contents()
 
     def requirements_row(self, req: dict) -> tuple[str, str, str, str, str]:
@@ -484,9 +522,15 @@ class ExportPage(QWidget):
             self.details.setCurrentWidget(self.contents)
 
     @Slot()
-    def _on_open_button_clicked(self) -> None:
-        if self.bundle_dir is not None:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.bundle_dir)))
+    def _on_open_button_clicked(self) -> bool:
+        if self.bundle_dir is None:
+            return False
+        if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.bundle_dir))):
+            self.status_label.setText(self.tr("No program opened the bundle's folder. It is {0}; open it in a "
+                                              "file manager, or copy its path.").format(self.bundle_dir))
+            self.path_copy.show()
+            return False
+        return True
 
     def shutdown(self) -> None:
         if self.export_op is not None:

@@ -742,6 +742,7 @@ class TrainPage(QWidget):
     def update_comparison(self) -> None:
         runs = self.compared_runs()
         self.compare_plot.clear_series()
+        self.compare_plot.reset_view()
         for i, run_id in enumerate(runs):
             self.compare_plot.add_series(run_id, run_id, PALETTE[i % len(PALETTE)])
             for ev in self.session.monitor.events(run_id):
@@ -778,7 +779,7 @@ class TrainPage(QWidget):
             self.loss_plot.series[key].clear()
         self.lr_plot.series["lr"].clear()
         for plot in (self.loss_plot, self.lr_plot):
-            plot.set_x_extent(None)
+            plot.reset_view()  # nothing of the last run's (or project's) axes
         self.log.clear()
         self.total_steps = None
         self._last_step = None

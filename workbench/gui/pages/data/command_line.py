@@ -10,13 +10,14 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Slot
-from PySide6.QtGui import QGuiApplication, QTextOption
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextOption
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from ....core.labels import LabelChoice, template_choice
 from ....core.project import SplitSettings
 from ....core.templates import TemplateSpec
+from ...widgets.copy_button import CopyButton
 
 
 def _has_comma(text: str) -> bool:
@@ -98,8 +99,7 @@ class CommandLineBox(QWidget):
         self.line.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.line.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.line.setFixedHeight(5 * self.line.fontMetrics().lineSpacing() + 14)
-        self.copy_button = QPushButton(self.tr("Copy"))
-        self.copy_button.clicked.connect(self._on_copy_button_clicked)
+        self.copy_button = CopyButton(self.text)  # says "Copied" for a moment after a click
         row.addWidget(self.line, 1)
         row.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignTop)
         self.note = QLabel()
@@ -128,7 +128,3 @@ class CommandLineBox(QWidget):
         }
         self.note.setText(" ".join(notes[k] for k in left_out if k in notes))
         self.note.setVisible(bool(left_out))
-
-    @Slot()
-    def _on_copy_button_clicked(self) -> None:
-        QGuiApplication.clipboard().setText(self.text())
