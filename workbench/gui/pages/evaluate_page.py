@@ -144,6 +144,7 @@ class EvaluatePage(QWidget):
         self.predictions = pd.DataFrame()
         self.eval_op = None  # the running 'workbench eval' child, if any
         self.play_op = None  # the running 'workbench playground' child, if any
+        self._play_labelled = False  # the playground's answer has its label line
         self._build()
         session.project_changed.connect(self._on_session_project_changed)
         session.monitor.status_changed.connect(lambda *_: self.refresh_runs())
@@ -714,6 +715,7 @@ class EvaluatePage(QWidget):
         if self.play_op is not None:
             self.play_op.cancel()
         self.answer.clear()
+        self._play_labelled = False
         self.generate_button.setEnabled(False)
         op = self.tasks.command(self.playground_args(run_id, text), self.tr("Asking the model"))
         op.line.connect(self._on_play_line)
@@ -732,10 +734,14 @@ class EvaluatePage(QWidget):
         if not isinstance(ev, dict):
             return
         if ev.get("event") == "token":
-            self._append_answer(str(ev.get("text", "")))
+            if not self._play_labelled:  # after the label, a classifier's "answer" is that label again
+                self._append_answer(str(ev.get("text", "")))
         elif ev.get("event") == "labels":
+            self._play_labelled = True
             probs = sorted((ev.get("probabilities") or {}).items(), key=lambda kv: -kv[1])[:5]
             shown = "  ·  ".join(f"{lab} {p:.1%}" for lab, p in probs)
+            if self.answer.toPlainText() and not self.answer.toPlainText().endswith("\n"):
+                self._append_answer("\n")  # below the text the model generated, if any
             self._append_answer(self.tr("Label: {0}\nMost likely: {1}").format(ev.get("label", ""), shown))
 
     def _append_answer(self, text: str) -> None:
