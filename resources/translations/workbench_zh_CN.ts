@@ -797,7 +797,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>EvaluatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="577"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="578"/>
         <source>baseline {0}; {1}</source>
         <translation>基线 {0}；{1}</translation>
     </message>
@@ -877,7 +877,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>汉明损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="538"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="539"/>
         <location filename="../../workbench/gui/pages/run_text.py" line="74"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
@@ -959,393 +959,393 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>微调模型与简单的检索基线持平：{1} {2} 对 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="157"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="158"/>
         <source>test rows</source>
         <translation>测试数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="158"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="159"/>
         <source>validation rows</source>
         <translation>验证数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="159"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="160"/>
         <source>Compare with the base model</source>
         <translation>与基础模型对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="161"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="162"/>
         <source>Evaluate</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="164"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="165"/>
         <source>Open the report</source>
         <translation>打开报告</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="165"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="166"/>
         <source>The evaluation&apos;s HTML report (figures, best and worst samples), in your web browser</source>
         <translation>在网页浏览器中打开评估的 HTML 报告（图表、最好和最差的样本）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="175"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="176"/>
         <source>Copy the report&apos;s path</source>
         <translation>复制报告的路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="177"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="178"/>
         <source>Run</source>
         <translation>训练运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="179"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="180"/>
         <source>on</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="190"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="191"/>
         <source>Confusion matrix: rows are the true labels, columns the predicted ones</source>
         <translation>混淆矩阵：行是真实标签，列是预测标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="198"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="199"/>
         <source>label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="198"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="218"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="199"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="219"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="198"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="218"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="199"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="219"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="199"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="219"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="200"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="220"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="199"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="224"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="200"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="225"/>
         <source>rows</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="215"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="216"/>
         <source>Per label: precision, recall and F1 (test rows with the label in brackets)</source>
         <translation>各标签的精确率、召回率和 F1（括号内为带该标签的测试行数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="220"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="221"/>
         <source>Most confused labels</source>
         <translation>最常混淆的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="223"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="224"/>
         <source>true label</source>
         <translation>真实标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="223"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="224"/>
         <source>wrong label</source>
         <translation>错给的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="223"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="224"/>
         <source>how</source>
         <translation>方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="235"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="236"/>
         <source>No test row was given a wrong label.</source>
         <translation>没有测试行被给错标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="268"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="269"/>
         <source>Wrong only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="289"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="290"/>
         <source>Type a text or a question, as in your data, and press Enter</source>
         <translation>像数据中那样输入一段文本或一个问题，然后按回车</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="291"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="292"/>
         <source>Ask the model</source>
         <translation>向模型提问</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="306"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="307"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="308"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="309"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="310"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="311"/>
         <source>Apply to a file</source>
         <translation>应用到文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="350"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="351"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="389"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="390"/>
         <source>The built-in model starts untrained, so the model it started from answers at random: the baseline beside the results is the comparison.</source>
         <translation>内置模型从未训练的状态开始，它的起始模型只会随机作答：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="391"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="392"/>
         <source>A multi-label model&apos;s head is trained from scratch, so there is no base model to compare with: the baseline beside the results is the comparison.</source>
         <translation>多标签模型的分类头从零开始训练，没有可对比的基础模型：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="393"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="394"/>
         <source>Also score the model the run started from on the same rows.</source>
         <translation>同时在相同的数据行上评估本次训练的起始模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="408"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="409"/>
         <source>Evaluating {0} in a separate process…</source>
         <translation>正在独立进程中评估 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="425"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="426"/>
         <source>Evaluating: {0}…</source>
         <translation>正在评估：{0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="430"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="431"/>
         <source>Evaluation finished.</source>
         <translation>评估完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="474"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="475"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="474"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="475"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="485"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="486"/>
         <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
         <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="464"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="465"/>
         <source>The evaluation results could not be read: {0}</source>
         <translation>无法读取评估结果：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="489"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="490"/>
         <source>There is no run yet. Train one on the Train page; once it has finished, evaluate it here: the model answers every test row it never saw during training.</source>
         <translation>还没有任何训练。请先在“训练”页训练一次；训练完成后在这里评估：模型会回答训练时从未见过的每一条测试数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="492"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="493"/>
         <source>A run is training on the Train page. Once it has finished, it appears here to be evaluated.</source>
         <translation>“训练”页上有一次训练正在进行。训练完成后，它会出现在这里供评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="494"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="495"/>
         <source>No run has finished with a model to evaluate. Train one on the Train page (a stopped run can be resumed there); once it has finished, evaluate it here.</source>
         <translation>还没有哪次训练完成并留下可评估的模型。请在“训练”页训练一次（已停止的训练可在那里恢复）；训练完成后在这里评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="508"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="509"/>
         <source>No program opened the report. It is the file {0}; open it in a web browser.</source>
         <translation>没有程序打开报告。报告文件是 {0}，请用网页浏览器打开。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="537"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="538"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="537"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="538"/>
         <source>expected</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="537"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="538"/>
         <source>model&apos;s answer</source>
         <translation>模型的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="538"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="539"/>
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="538"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="539"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="539"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="540"/>
         <source>exact match</source>
         <translation>是否完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="551"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="552"/>
         <source>The mean of each label&apos;s F1.</source>
         <translation>各标签 F1 的平均值。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="552"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="553"/>
         <source>The mean of each label&apos;s F1 over the {0} of {1} labels that have a test row or were given by the model. A label absent from the test rows and never given is left out, not counted as 0.</source>
         <translation>在 {1} 个标签中，对测试集中出现过或模型给出过的 {0} 个标签求 F1 的平均值。测试集中没有且模型从未给出的标签不计入平均，而不是按 0 计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="556"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="557"/>
         <source>{0} ({1} of {2} labels)</source>
         <translation>{0}（{2} 个标签中的 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="574"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="575"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="592"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="593"/>
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="592"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="593"/>
         <source>true</source>
         <translation>真实</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="595"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="596"/>
         <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
         <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="602"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="603"/>
         <source>Several labels per row: a label is given when its probability is {0} or more (the threshold with the best macro F1 on the validation split).</source>
         <translation>每行可有多个标签：某标签的概率不低于 {0} 时给出该标签（该阈值在验证集上取得最佳宏平均 F1）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="633"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="634"/>
         <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
         <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="650"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="651"/>
         <source>given instead</source>
         <translation>代替真实标签给出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="650"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="651"/>
         <source>given along with it</source>
         <translation>与真实标签一起多给</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="669"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="670"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="687"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="688"/>
         <source>It was stopped after {0} of its {1} training steps.</source>
         <translation>它在计划的 {1} 个训练步中只训练了 {0} 步就被停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="689"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="690"/>
         <source>It trained for only {0} steps.</source>
         <translation>它只训练了 {0} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="691"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="692"/>
         <source>Its loss fell only from {0:.2f} to {1:.2f}.</source>
         <translation>它的损失只从 {0:.2f} 降到 {1:.2f}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="693"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="694"/>
         <source>Its validation macro F1, {0:.2f}, is no better than picking one of its {1} labels at random.</source>
         <translation>它在验证集上的宏平均 F1 为 {0:.2f}，并不比在 {1} 个标签中随机挑一个更好。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="695"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="696"/>
         <source>This run&apos;s answers may be poor.</source>
         <translation>这次运行的回答可能很差。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="696"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="697"/>
         <source>Train longer, or resume the run, before relying on them.</source>
         <translation>请先训练更久（或继续这次运行），再依赖它的回答。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="739"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="745"/>
         <source>Label: {0}
 Most likely: {1}</source>
         <translation>标签：{0}
 可能性最高：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="409"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="410"/>
         <source>Evaluating {0}</source>
         <translation>正在评估 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="307"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="308"/>
         <source>Samples (the answers side by side)</source>
         <translation>逐条结果（各个答案对照）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="413"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="414"/>
         <source>Evaluation cancelled.</source>
         <translation>评估已取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="423"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="424"/>
         <source>Evaluating: {0}, {1} of {2} rows</source>
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="539"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="540"/>
         <source>answer before tuning</source>
         <translation>微调前的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="540"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="541"/>
         <source>correct before tuning</source>
         <translation>微调前正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="540"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="541"/>
         <source>ROUGE-L before tuning</source>
         <translation>微调前 ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="541"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="542"/>
         <source>baseline&apos;s answer</source>
         <translation>基线的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="544"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="545"/>
         <source>P({0})</source>
         <translation>P({0})</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="718"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="720"/>
         <source>Asking the model</source>
         <translation>正在询问模型</translation>
     </message>
@@ -1494,7 +1494,7 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/export_page.py" line="133"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="463"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="481"/>
         <source>8-bit (int8) static model</source>
         <translation>8 位（int8）静态图模型</translation>
     </message>
@@ -1554,12 +1554,22 @@ Most likely: {1}</source>
         <translation>复制导出文件夹的路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="315"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="316"/>
         <source>Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact</source>
         <translation>同时导出 8 位（int8）模型：体积更小、在处理器上更快，精度略低</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="529"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="342"/>
+        <source>No GGUF file for this run: the built-in classifier is not a language model</source>
+        <translation>此运行不提供 GGUF 文件：内置分类器不是语言模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="343"/>
+        <source>llama.cpp and ollama run language models; the built-in classifier is an n-gram classifier with a classification head, which has no GGUF form. Its static model is the one to ship.</source>
+        <translation>llama.cpp 和 ollama 运行的是语言模型；内置分类器是带分类头的字符 n 元组分类器，没有 GGUF 形式。请发布它的静态模型。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="547"/>
         <source>No program opened the bundle&apos;s folder. It is {0}; open it in a file manager, or copy its path.</source>
         <translation>没有程序打开导出文件夹。它是 {0}，请用文件管理器打开，或复制它的路径。</translation>
     </message>
@@ -1659,108 +1669,108 @@ Most likely: {1}</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="314"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="315"/>
         <source>No 8-bit (int8) model for this run: the built-in classifier has nothing to quantise</source>
         <translation>此运行不提供 8 位（int8）模型：内置分类器没有可量化的部分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="327"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="328"/>
         <source>The built-in classifier has nothing for int8 to quantise: its weights are tables of character n-gram embeddings, and its linear layers hold under 1 % of them. Its static model is the one to ship.</source>
         <translation>内置分类器没有可做 int8 量化的部分：它的权重是字符 n 元组嵌入表，线性层只占不到 1%。请发布它的静态模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="330"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="331"/>
         <source>Weight-only int8 of the model&apos;s linear layers, checked against the fp32 model.</source>
         <translation>对模型线性层做仅权重 int8 量化，并与 fp32 模型核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="354"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="372"/>
         <source>Exported earlier into {0}.</source>
         <translation>之前已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="377"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="395"/>
         <source>No format chosen</source>
         <translation>未选择导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="377"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="395"/>
         <source>Tick at least one format to export.</source>
         <translation>请至少勾选一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="382"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="400"/>
         <source>Exporting {0} in a separate process…</source>
         <translation>正在独立进程中导出 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="404"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="422"/>
         <source>Exporting: {0}</source>
         <translation>正在导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="414"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="415"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="432"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="433"/>
         <source>The export printed no result.</source>
         <translation>导出命令没有输出结果。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="415"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="433"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="419"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="437"/>
         <source>Exported into {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="467"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="485"/>
         <source>same answers as the evaluation on {0} of {1} test rows</source>
         <translation>{1} 条测试数据中有 {0} 条与评估结果相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="469"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="487"/>
         <source>predict.py (run as a user would)</source>
         <translation>predict.py（按用户的方式运行）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="484"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="502"/>
         <source>&lt;b&gt;Speed&lt;/b&gt; (median per request on this computer): {0}</source>
         <translation>&lt;b&gt;速度&lt;/b&gt;（本机上每次请求的中位数）：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="487"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="505"/>
         <source>Processor: {0}; measured on {1} requests, one at a time.</source>
         <translation>处理器：{0}；逐条测量了 {1} 次请求。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="498"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="516"/>
         <source>{0} packages at the exported versions, with hashes</source>
         <translation>{0} 个软件包，固定为导出时的版本，带哈希值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="500"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="518"/>
         <source>{0} packages at the exported versions; no hashes: {1}</source>
         <translation>{0} 个软件包，固定为导出时的版本；无哈希值：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="503"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="521"/>
         <source>; for {0}</source>
         <translation>；适用于 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="507"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="525"/>
         <source>; wheels/: {0} files, {1} MB, installs without network (checked)</source>
         <translation>；wheels/：{0} 个文件，{1} MB，可无网络安装（已检查）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="510"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="528"/>
         <source>Requirements</source>
         <translation>依赖</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="388"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="406"/>
         <source>Exporting {0}</source>
         <translation>正在导出 {0}</translation>
     </message>
@@ -1770,7 +1780,7 @@ Most likely: {1}</source>
         <translation>predict.py 和 serve.py 所需的软件包</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="437"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="455"/>
         <source>Export cancelled; nothing was written.</source>
         <translation>导出已取消，没有写入任何文件。</translation>
     </message>

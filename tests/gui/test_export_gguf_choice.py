@@ -19,3 +19,47 @@ def test_the_gguf_format_is_offered_unticked_and_reaches_the_command(qtbot, sess
     assert page.table.rowCount() == 1
     cells = [page.table.item(0, c).text() for c in range(page.table.columnCount())]
     assert cells[0].startswith("GGUF") and "1.50e-03" in cells and "gguf/Modelfile" in cells[-1] + cells[-2]
+
+
+def _finished_run(root, run_id: str, base_model: str):
+    from workbench.core.jobs import JobSpec, write_job
+    from workbench.core.runs import EventWriter
+
+    run_dir = root / "runs" / run_id
+    write_job(run_dir, JobSpec(project=str(root), template="finance_sentiment", task="classification",
+                               base_model=base_model, method="full" if base_model.startswith("builtin") else "lora"))
+    ev = EventWriter(run_dir)
+    ev.emit("start", total_steps=10)
+    ev.emit("end", status="completed", error=None)
+    ev.close()
+    (run_dir / "final").mkdir()
+    (run_dir / "final" / "workbench_run.json").write_text("{}", encoding="utf-8")
+
+
+def test_gguf_is_not_offered_for_the_built_in_classifier(qtbot, session, tasks, sample_project):
+    """Seen: GGUF could be ticked for a built-in classifier run; the export then failed after about
+    15 s with "The built-in classifier has no GGUF form…". It is refused up front, as int8 is."""
+    _finished_run(sample_project, "run-x", "builtin:tiny")
+    _finished_run(sample_project, "run-lm", "Qwen/Qwen2-0.5B")
+    session.open(sample_project)
+    page = ExportPage(session, tasks)
+    qtbot.addWidget(page)
+    box = page.format_checks["gguf"]
+    page.run_combo.setCurrentIndex(page.run_combo.findData("run-lm"))  # a language model: offered
+    assert box.isEnabled() and "llama.cpp" in box.text()
+    box.setChecked(True)
+    page.run_combo.setCurrentIndex(page.run_combo.findData("run-x"))
+    assert not box.isEnabled() and not box.isChecked()
+    assert "not a language model" in box.text() and "no GGUF form" in box.toolTip()
+    box.setChecked(True)  # even ticked by the program, a refused format is not asked for
+    assert "gguf" not in build_parser().parse_args(page.export_args("run-x")).formats.split(",")
+    page.run_combo.setCurrentIndex(page.run_combo.findData("run-lm"))
+    assert box.isEnabled() and box.text().startswith("GGUF")
+
+
+def test_the_core_refuses_gguf_for_the_built_in_classifier_only():
+    from workbench.core.operations.export import NO_GGUF, gguf_refusal
+
+    assert gguf_refusal("builtin:tiny", "classification") == "builtin_classifier" in NO_GGUF
+    assert gguf_refusal("builtin:small", "instruction") is None
+    assert gguf_refusal("Qwen/Qwen2-0.5B", "classification") is None

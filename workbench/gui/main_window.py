@@ -123,7 +123,7 @@ class MainWindow(QMainWindow):
         formats = self.settings.export_formats
         if formats is not None:  # the formats the user ticked last time
             for fmt, check in p.format_checks.items():
-                check.setChecked(fmt in formats)
+                check.setChecked(fmt in formats and check.isEnabled())  # a refused format stays unticked
             p.int8_check.setChecked("int8" in formats and p.int8_check.isEnabled())
         for check in (*p.format_checks.values(), p.int8_check):  # the user's clicks, not the page's own changes
             check.clicked.connect(lambda _on, p=p: self._remember_export_formats(p))

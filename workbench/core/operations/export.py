@@ -40,6 +40,31 @@ def run_int8_refusal(run_dir: str | os.PathLike) -> str | None:
     return int8_refusal(job.base_model, job.task)
 
 
+# Why a run gets no GGUF file; the Export page words its own translation, the engine's refusal
+# (engine/export.py) says the same.
+NO_GGUF = {
+    "builtin_classifier": "The built-in classifier has no GGUF form: llama.cpp and ollama run language models, and "
+                          "this is an n-gram classifier with a classification head. Export it without 'gguf'.",
+}
+
+
+def gguf_refusal(base_model: str, task: str) -> str | None:
+    """The key of :data:`NO_GGUF` that rules out a GGUF file for a run of ``base_model`` trained
+    for ``task``, or None where the model is a language model llama.cpp may run."""
+    if str(base_model).startswith("builtin:") and str(task) == "classification":
+        return "builtin_classifier"
+    return None
+
+
+def run_gguf_refusal(run_dir: str | os.PathLike) -> str | None:
+    """:func:`gguf_refusal` for the run in ``run_dir``, read from its job (None if unreadable)."""
+    try:
+        job = read_job(run_dir)
+    except WorkbenchError:
+        return None
+    return gguf_refusal(job.base_model, job.task)
+
+
 # ----- the platform a bundle's requirements.lock and wheels/ are for --------------------------------------
 
 @dataclass(frozen=True)

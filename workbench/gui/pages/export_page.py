@@ -18,7 +18,7 @@ from ..session import ProjectSession
 from ..tasks import OpProgress, TaskManager
 from ..widgets.copy_button import CopyButton
 from ...core.operations import runs as ops
-from ...core.operations.export import BUNDLE_TARGETS, DEFAULT_TARGET, run_int8_refusal
+from ...core.operations.export import BUNDLE_TARGETS, DEFAULT_TARGET, run_gguf_refusal, run_int8_refusal
 from .run_text import fill_run_combo
 
 FORMATS = ("static", "merged", "onnx", "gguf")
@@ -307,6 +307,7 @@ class ExportPage(QWidget):
         run_id = self.run_combo.currentData()
         self.export_button.setEnabled(run_id is not None and self.export_op is None)
         self._offer_int8(run_id)
+        self._offer_gguf(run_id)
         self.show_existing(run_id)
 
     def _int8_title(self, why: str | None) -> str:
@@ -328,6 +329,23 @@ class ExportPage(QWidget):
                                           "tables of character n-gram embeddings, and its linear layers hold under "
                                           "1 % of them. Its static model is the one to ship."),
         }.get(why, self.tr("Weight-only int8 of the model's linear layers, checked against the fp32 model.")))
+
+    def _offer_gguf(self, run_id: str | None) -> None:
+        """GGUF is offered only for a language model (core decides): the export refused it late."""
+        why = None
+        if run_id is not None and self.session.project is not None:
+            why = run_gguf_refusal(self.session.project.runs_dir / run_id)
+        box = self.format_checks["gguf"]
+        box.setEnabled(why is None)
+        if why:
+            box.setChecked(False)
+            box.setText(self.tr("No GGUF file for this run: the built-in classifier is not a language model"))
+            box.setToolTip(self.tr("llama.cpp and ollama run language models; the built-in classifier is an "
+                                   "n-gram classifier with a classification head, which has no GGUF form. Its "
+                                   "static model is the one to ship."))
+        else:
+            box.setText(format_title("gguf"))
+            box.setToolTip("")
 
     def show_existing(self, run_id: str | None) -> None:
         """The checks of an earlier export of this run, read from its bundle.json."""
@@ -359,7 +377,7 @@ class ExportPage(QWidget):
 
     def export_args(self, run_id: str) -> list[str]:
         """The 'workbench export' command line for ``run_id`` with the ticked formats."""
-        formats = [f for f, c in self.format_checks.items() if c.isChecked()]
+        formats = [f for f, c in self.format_checks.items() if c.isChecked() and c.isEnabled()]
         args = ["export", "--project", str(self.session.project.root), "--run", run_id,
                 "--formats", ",".join(formats), "--json"]
         if self.int8_check.isChecked() and self.int8_check.isEnabled():
