@@ -27,6 +27,11 @@ from PySide6.QtWidgets import (
 )
 
 _FIELD = re.compile(r"\{(\d+)(?:[:!][^{}]*)?\}")
+_ENGLISH_PROSE = re.compile(r"[A-Za-z]{2,}[,;:]? +\(?[A-Za-z]{2,}")  # two English words in a row
+
+
+def _english_prose(value: str) -> bool:
+    return _ENGLISH_PROSE.search(value) is not None
 _MARK = re.compile(r"(.*?\S)(\s*[*+]+)", re.DOTALL)
 JOINERS = ("<br>", "\n", " · ", "  ·  ", "; ", ", ")
 
@@ -49,13 +54,20 @@ class _Format:
         self.suffix = text[pos:]
         self.pattern = re.compile("".join(parts), re.DOTALL)
 
-    def convert(self, text: str, inner) -> str | None:
+    def convert(self, text: str, inner, prose=None) -> str | None:
+        """``text`` in the other language if it is this format filled in, else None. ``prose``
+        tells a value that still holds words of the language converted from (not a number, name or
+        path): a format that starts with a value ("{0} to {1}", "{0} rows") matches the tail of
+        any sentence, and with such a value it would put a translated word into an untranslated
+        sentence ("Drop duplicate rows" → "Drop duplicate 行")."""
         if not (text.startswith(self.prefix) and text.endswith(self.suffix)):
             return None
         m = self.pattern.fullmatch(text)
         if m is None:
             return None
         args = {k[1:]: inner(v) for k, v in m.groupdict().items()}
+        if prose is not None and not self.prefix and any(prose(v) for v in args.values()):
+            return None  # a fragment of a text the catalogue does not hold: whole messages only
         # placed as text: the value was formatted once already ("{0:.2f}" holds "0.17")
         return _FIELD.sub(lambda f: args.get(f.group(1), f.group(0)), self.other)
 
@@ -111,8 +123,9 @@ class Catalogue:
             return self.convert(marked.group(1), to_source, context, depth) + marked.group(2)
         if "{" in text or not any(ch.isalpha() for ch in text):
             return text
+        prose = None if to_source else _english_prose  # Chinese into English: a label is not prose
         for fmt in self._formats(text, to_source):
-            out = fmt.convert(text, lambda v: self.convert(v, to_source, context, depth + 1))
+            out = fmt.convert(text, lambda v: self.convert(v, to_source, context, depth + 1), prose)
             if out is not None:
                 return out
         # pieces the code joined itself ("CSV, UTF-8 with BOM", summary lines, "title\n  state")

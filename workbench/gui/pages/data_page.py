@@ -80,6 +80,7 @@ class DataPage(QWidget):
         self.cleaned_df: pd.DataFrame | None = None
         self.reports: list[StepReport] = []
         self.stats: dict[str, dict] = {}
+        self._source_text = None  # () -> (the line saying what was read, its tooltip), for redrawing
         # the project's own task: how its labels are chosen and its prompt (None: the template's)
         self.label_choice: LabelChoice | None = None
         self.prompt: PromptFormat | None = None
@@ -311,6 +312,7 @@ class DataPage(QWidget):
         self.labels_editor.set_table(None)
         self.tabs.setTabVisible(self.labels_tab, template is not None and "label" in template.roles)
         self._show_frame()
+        self._source_text = None
         self.source_label.setText(self.tr("No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window."))  # noqa: E501
         self.source_label.setToolTip("")
         self.stats_label.setText(self.tr("Import data to see its columns."))
@@ -383,6 +385,33 @@ class DataPage(QWidget):
         check.setEnabled(self.source_path is not None and self.source_path.is_file()
                          and self.source_path != getattr(self.session.project, "snapshot_path", None))
 
+    def _source_line(self, df, info, source: Path, path: Path, from_snapshot: bool, fmt, encoding,
+                     source_name) -> tuple[str, str]:
+        """The line above the table that says what was read, and its tooltip."""
+        notes = "" if from_snapshot else " ".join(self._notes(info))
+        kind = format_name(fmt or info.format)
+        enc = encoding_name(encoding if from_snapshot else info.encoding)
+        text = self.tr("{0} · {1} rows · {2} columns · {3}").format(
+            source_name or source.name, f"{len(df):,}", df.shape[1], f"{kind}, {enc}" if enc else kind) \
+            + (f" · {notes}" if notes else "")
+        tip = str(source)
+        if from_snapshot:
+            tip = self.tr("{0}\nShown from the project's copy of it, taken when the data was prepared.").format(
+                source if source != path else (source_name or source.name))
+        return text, tip
+
+    def _show_source(self) -> None:
+        if self._source_text is not None:
+            text, tip = self._source_text()
+            self.source_label.setText(text)
+            self.source_label.setToolTip(tip)
+
+    def on_language_changed(self) -> None:
+        """What the page draws from the data and the core (step names, the reader's notes) in
+        the new language: drawn again, not translated word by word."""
+        self.steps.on_language_changed()
+        self._show_source()
+
     def _notes(self, info) -> list[str]:
         """The reader's notes, those it codes in the interface language."""
         said = {
@@ -441,17 +470,9 @@ class DataPage(QWidget):
                 self.list_columns = list(info.list_columns)
                 self.header = info.header
                 self.group_column = info.group_column
-            notes = "" if from_snapshot else " ".join(self._notes(info))
-            kind = format_name(fmt or info.format)
-            enc = encoding_name(encoding if from_snapshot else info.encoding)
-            self.source_label.setText(self.tr("{0} · {1} rows · {2} columns · {3}").format(
-                source_name or source.name, f"{len(df):,}", df.shape[1], f"{kind}, {enc}" if enc else kind)
-                + (f" · {notes}" if notes else ""))
-            tip = str(source)
-            if from_snapshot:
-                tip = self.tr("{0}\nShown from the project's copy of it, taken when the data was prepared.").format(
-                    source if source != path else (source_name or source.name))
-            self.source_label.setToolTip(tip)
+            self._source_text = lambda: self._source_line(
+                df, info, source, path, from_snapshot, fmt, encoding, source_name)
+            self._show_source()
             self.undo_stack.clear()
             self.mapping = suggested
             self.guesses = guesses

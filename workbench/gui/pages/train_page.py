@@ -319,6 +319,7 @@ class TrainPage(QWidget):
     def on_language_changed(self) -> None:
         if self.session.template is not None:
             self._show_template_texts(self.session.template)
+        self._update_estimate()  # its notes come from the core in English: put into words again
 
     @Slot()
     def _on_session_project_changed(self) -> None:

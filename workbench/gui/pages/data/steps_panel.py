@@ -154,6 +154,12 @@ class StepsPanel(QWidget):
             self._refreshing = was
         self._show_step_details(self.steps_table.currentRow())
 
+    def on_language_changed(self) -> None:
+        """The step names are the core's, in each language: drawn again, not translated word by word."""
+        for op, action in self._add_actions.items():
+            action.setText(step_title(op))
+        self.show_recipe(self.recipe, self.reports)
+
     def _report(self, row: int) -> StepReport | None:
         """The last run's report of the step in ``row``, if that run had this step there."""
         if row < len(self.reports) and self.reports[row].op == self.recipe.steps[row].op:

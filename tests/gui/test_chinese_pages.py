@@ -1,0 +1,154 @@
+"""The Chinese interface is Chinese: no page shows English words but names.
+
+Seen in a window switched to Chinese: cleaning steps "1. Trim whitespace", "2. Normalise Unicode
+(full-width 至 half-width)", "7. Drop duplicate 行"; "recognised alpaca format: mapped 至
+instruction/input/output"; "About 64 steps, 07:21 至 10:00 … Rows per step lowered 至 4": English
+texts the window had drawn from data were put into Chinese word by word ("to" → 至, "rows" → 行).
+"""
+
+from __future__ import annotations
+
+import re
+
+from test_language import _evaluated_run, _window_on_every_page
+
+# names and codes a Chinese interface writes in Latin letters
+NAMES = {
+    "Workbench", "Gemma", "LoRA", "CSV", "TSV", "JSON", "JSONL", "Excel", "Parquet", "ERNIE", "Qwen", "Llama",
+    "ONNX", "Runtime", "GGUF", "Paddle", "PaddlePaddle", "PaddleFormers", "PaddleNLP", "Inference", "GPU", "CPU",
+    "MB", "GB", "KB", "ms", "int", "fp", "bf", "safetensors", "llama", "cpp", "ollama", "macro", "micro", "F1", "ROUGE",
+    "BLEU", "UTF", "BOM", "GB18030", "Unicode", "HTML", "HTTP", "OpenAI", "Docker", "Dockerfile", "Linux", "Windows",
+    "macOS", "Python", "pip", "wheels", "requirements", "lock", "predict", "py", "serve", "txt", "xlsx", "xls", "md",
+    "html", "jsonl", "json", "csv", "tsv", "parquet", "id", "ID", "URL", "PII", "AdamW", "batch", "oneDNN", "Apple",
+    "ARM", "ARM64", "x86", "VisualDL", "alpaca", "ShareGPT", "src", "tgt", "tokens", "TF", "IDF", "n-gram", "gram",
+    "Hugging", "Face", "builtin", "tiny", "small", "run", "step", "eval", "loss", "lr", "Enter", "Tab", "Ctrl",
+    "Shift", "Alt", "col", "Google", "M",
+}
+LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z]+")
+TAG = re.compile(r"<[^>]+>|&[a-z]+;|\{\w+\}|“pip [^”]*”")  # markup, placeholders, a command to type
+PATH = re.compile(r"(?:[A-Za-z]:)?[\\/]?(?:[\w.-]+[\\/])+[\w.-]*|\b[\w-]+\.(?:csv|json|jsonl|xlsx|html|py|md|lock)\b")
+
+
+def _texts(win):
+    """Every text of every page and tab, the cells of the small tables included (cleaning steps)."""
+    from PySide6.QtWidgets import QTableWidget
+
+    from test_language import _texts_of_every_page
+
+    out = [(page, kind, text) for page, kind, text in _texts_of_every_page(win)]
+    for key, page in win.pages.items():
+        for table in page.findChildren(QTableWidget):
+            for r in range(table.rowCount()):
+                for c in range(table.columnCount()):
+                    item = table.item(r, c)
+                    if item is not None and item.text():
+                        out.append((key, "cell", item.text()))
+    return out
+
+
+def _english(texts, data_words: set[str]) -> list[tuple[str, str, str]]:
+    """The texts with a Latin word that is neither a name nor taken from the data."""
+    out = []
+    for page, kind, text in texts:
+        plain = PATH.sub(" ", TAG.sub(" ", text))  # paths and file names are data, markup is not shown
+        words = {w for w in LATIN_WORD.findall(plain) if w not in NAMES and w not in data_words}
+        if words:
+            out.append((page, kind, text))
+    return out
+
+
+def _dump(found) -> None:
+    import os
+
+    if os.environ.get("WB_ENGLISH"):
+        with open(os.environ["WB_ENGLISH"], "a", encoding="utf-8") as f:
+            f.writelines(f"{x!r}\n" for x in found)
+
+
+def _data_words(project) -> set[str]:
+    """Words the project's own files and template put on screen: its path, run ids, the label
+    spellings its labels step maps (Positive → 正面)."""
+    import json
+
+    words = set(LATIN_WORD.findall(str(project)))
+
+    def leaves(v):
+        if isinstance(v, dict):
+            for x in v.values():
+                yield from leaves(x)
+        elif isinstance(v, list):
+            for x in v:
+                yield from leaves(x)
+        elif isinstance(v, str):
+            yield v
+
+    def walk(v):
+        if isinstance(v, dict):
+            for k, x in v.items():
+                if "aliases" in k:
+                    for text in [*leaves(x), *(x if isinstance(x, dict) else {})]:
+                        words.update(LATIN_WORD.findall(text))
+                walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+
+    walk(json.loads((project / "project.json").read_text(encoding="utf-8")))
+    return words
+
+
+def test_every_page_in_chinese_has_no_english_words(qtbot, tmp_path, sample_project):
+    from PySide6.QtWidgets import QApplication
+
+    from workbench.gui import i18n
+
+    _evaluated_run(sample_project)
+    app = QApplication.instance()
+    try:
+        i18n.install(app, "zh_CN")
+        fresh = _window_on_every_page(qtbot, tmp_path, "fresh", sample_project)
+        english = _english(_texts(fresh), _data_words(sample_project))
+        _dump([("fresh", *e) for e in english])
+        assert not english, english[:15]
+    finally:
+        i18n.install(app, "en")
+
+
+def test_a_window_switched_to_chinese_has_no_english_words(qtbot, tmp_path, sample_project):
+    from PySide6.QtWidgets import QApplication
+
+    from workbench.gui import i18n
+
+    _evaluated_run(sample_project)
+    app = QApplication.instance()
+    try:
+        i18n.install(app, "en")
+        win = _window_on_every_page(qtbot, tmp_path, "switched", sample_project)
+        i18n.install(app, "zh_CN")
+        qtbot.waitUntil(lambda: win._language == "zh_CN", timeout=5000)
+        qtbot.waitUntil(lambda: not win.tasks.active, timeout=30000)
+        qtbot.wait(100)
+        english = _english(_texts(win), _data_words(sample_project))
+        _dump([("switched", *e) for e in english])
+        assert not english, english[:15]
+    finally:
+        i18n.install(app, "en")
+
+
+def test_english_the_catalogue_does_not_hold_is_not_translated_word_by_word():
+    from workbench.gui.resources import translations_dir
+    from workbench.gui.retranslate import catalogue
+
+    cat = catalogue(str(translations_dir() / "workbench_zh_CN.ts"))
+    for text in ("Normalise Unicode (full-width to half-width)", "Drop duplicate rows",
+                 "recognised alpaca format: mapped to instruction/input/output"):
+        assert cat.convert(text, False) == text  # whole, or not at all
+    estimate = ("About 64 steps, 07:21 to 10:00 and 300 MB of memory on this computer's processor (an estimate "
+                "from the data size and the model, not a promise).\nRows per step lowered to 4 so that training "
+                "fits in this computer's 8 GB of memory.")
+    shown = cat.convert(estimate, False)
+    assert set(LATIN_WORD.findall(shown)) <= {"MB", "GB"}, shown
+    assert shown.startswith("约 64 步") and "\n每批条数已降为 4" in shown
+    # figures and names in a catalogued message still are
+    assert cat.convert("1,234 rows", False) == "1,234 行"
+    assert cat.convert("07:21 to 10:00", False) == "07:21 至 10:00"
