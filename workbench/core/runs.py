@@ -396,11 +396,16 @@ def _safe_exists(run_dir: Path, rel: str) -> bool:
         return False
 
 
-def mark_checkpoint_complete(checkpoint: str | os.PathLike, step: int) -> None:
-    """Written by the worker once the trainer has saved everything of ``checkpoint``."""
+def mark_checkpoint_complete(checkpoint: str | os.PathLike, step: int, probe: dict | None = None) -> None:
+    """Written by the worker once the trainer has saved everything of ``checkpoint``; ``probe``
+    is what the model in the worker's memory gave on a few validation rows at that step
+    (engine/checkpoints.py), which a model loaded from the checkpoint must give again."""
     from .fsutil import atomic_write_text
 
-    atomic_write_text(Path(checkpoint) / CHECKPOINT_DONE_FILE, json.dumps({"step": int(step), "t": time.time()}))
+    data: dict = {"step": int(step), "t": time.time()}
+    if probe:
+        data["probe"] = probe
+    atomic_write_text(Path(checkpoint) / CHECKPOINT_DONE_FILE, json.dumps(data))
 
 
 def list_checkpoints(run_dir: str | os.PathLike) -> list[Path]:

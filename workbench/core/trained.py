@@ -55,6 +55,12 @@ class TrainedRun:
         return run_task(self.run_dir, self.project)
 
     @property
+    def probe(self) -> dict | None:
+        """What the model that saved these weights gave on a few validation rows (see
+        :func:`weights_probe`)."""
+        return weights_probe(self.weights_dir)
+
+    @property
     def from_checkpoint(self) -> bool:
         return self.source != FINAL_DIR
 
@@ -112,6 +118,23 @@ def _select_weights(run_dir: Path, status: str, checkpoint: str = "best") -> tup
     if best in by_name:
         return best, by_name[best], "best"
     return last.name, last, "last"
+
+
+def weights_probe(weights_dir: str | os.PathLike) -> dict | None:
+    """The probe the worker recorded for the weights in ``weights_dir`` (a checkpoint or
+    ``final/``): a few validation rows and what the model gave on them when it was saved.
+    None for weights saved before probes existed."""
+    from .runs import CHECKPOINT_DONE_FILE
+
+    folder = Path(weights_dir)
+    if (folder / RUN_INFO_FILE).is_file():
+        probe = _run_info(folder).get("probe")
+    else:
+        try:
+            probe = json.loads((folder / CHECKPOINT_DONE_FILE).read_text(encoding="utf-8")).get("probe")
+        except (OSError, ValueError, AttributeError):
+            probe = None
+    return probe if isinstance(probe, dict) and probe.get("rows") else None
 
 
 def trained_weights(run_dir: str | os.PathLike, status: str, checkpoint: str = "best") -> tuple[str, Path] | None:

@@ -38,6 +38,7 @@ from . import builtin as B
 from . import data as D
 from . import lm_training as LT
 from . import metrics as MX
+from . import checkpoints as CK
 from . import models as M
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
@@ -80,7 +81,7 @@ def load_trained(trained: TrainedRun, *, device: str = "cpu", merge: bool = True
             if trained.method == "lora":
                 model = M.apply_lora(model, M.model_family(model.config), r=job.lora_r, alpha=job.lora_alpha,
                                      dropout=0.0, target_modules=job.lora_target_modules)
-            M.load_checkpoint_weights(model, wdir / "model_state")
+            CK.load_weights(model, wdir / "model_state")
         else:
             try:
                 model = M.load_lora_adapter(model, wdir)
@@ -92,6 +93,8 @@ def load_trained(trained: TrainedRun, *, device: str = "cpu", merge: bool = True
     model.eval()
     for p in model.parameters():
         p.stop_gradient = True
+    # the weights must give what the model that saved them gave, or nothing is answered with them
+    CK.check_probe(model, trained.probe, f"run '{trained.run_id}' ({trained.source})")
     return model, tokenizer
 
 

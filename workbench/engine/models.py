@@ -580,19 +580,6 @@ def load_model(path: str | os.PathLike, *, dtype: str = "float32", allow_pickle:
     return model
 
 
-def load_checkpoint_weights(model, state_dir: Path) -> None:
-    """Load a Trainer checkpoint's ``model_state/`` (flex checkpoint format) into ``model``."""
-    import paddle.distributed as dist
-
-    try:
-        dist.load_state_dict(model.sharded_state_dict(), str(state_dir))
-    except Exception as exc:
-        raise ModelLoadError(
-            f"The checkpoint weights in {state_dir} cannot be read ({type(exc).__name__}: {str(exc)[:200]}). "
-            "The checkpoint may be incomplete; choose an earlier one or train again.") from exc
-
-
-
 def load_model_and_tokenizer(path: str | os.PathLike, **kwargs):
     """``(model, tokenizer)`` for a folder or model id; see :func:`load_model`."""
     folder = resolve_model_source(path, allow_pickle=kwargs.get("allow_pickle", False))

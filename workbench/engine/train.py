@@ -23,6 +23,7 @@ from ..core.task import TaskSpec
 from ..core.timing import RunClock, write_timing
 from . import baseline as BL
 from . import builtin as B
+from . import checkpoints as CK
 from . import cpu as CPU
 from . import data as D
 from . import lm_training as LT
@@ -107,7 +108,8 @@ def _precision_flags(job: JobSpec, device: str) -> dict[str, Any]:
 
 
 def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_info: dict[str, Any],
-                  classify_eval=None, best_metric: tuple[str, bool] | None = None, clock: RunClock | None = None):
+                  classify_eval=None, best_metric: tuple[str, bool] | None = None, clock: RunClock | None = None,
+                  probe=None):
     from paddleformers.trainer import TrainerCallback
 
     class EventCallback(TrainerCallback):
@@ -267,7 +269,9 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
             step = int(state.global_step)
             path = Path(args.output_dir) / f"checkpoint-{step}"
             if path.is_dir():
-                mark_checkpoint_complete(path, step)
+                # what the model in memory gives now, which the checkpoint must give again when loaded
+                measured = probe(kwargs.get("model"), path) if probe is not None and _rank() == 0 else None
+                mark_checkpoint_complete(path, step, measured)
             events.emit("checkpoint", step=step, path=str(path.relative_to(run_dir)))
             if clock is not None:
                 clock.checkpoint_done(evaluated=self.last_eval_step == step)
@@ -383,6 +387,8 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
         # the training on a CPU (core/recommend.py sizes it to the time budget)
         feats["val"] = feats["val"][:job.eval_rows]
     val_ids, val_targets = [f["input_ids"] for f in feats["val"]], [f["labels"] for f in feats["val"]]
+    # a few rows (full-vocabulary ids) that every checkpoint's model is measured on when it is saved
+    probe_rows = CK.probe_rows(feats["val"] or feats["train"])
     cut = None
     if vocabulary_cut(model.config.to_dict(), job.method, task, job.vocabulary) and VC.can_cut(model, job.method):
         # the output layer over the project's own tokens while LoRA trains; restored below
@@ -491,8 +497,13 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
         "method": job.method, "trainable_params": trainable, "total_params": total,
         "train_rows": len(feats["train"]), "val_rows": len(feats["val"]),
     }
+
+    def probe(m, folder):
+        with cut.full_vocabulary() if cut is not None else contextlib.nullcontext():
+            return CK.measure(m if m is not None else model, probe_rows, folder)
+
     callback = make_callback(job, run_dir, events, model_info=model_info, classify_eval=classify_eval,
-                             best_metric=best_metric, clock=clock)
+                             best_metric=best_metric, clock=clock, probe=probe)
     # a decoder computes its output layer at answer positions only, over batches of similar lengths
     # (engine/lm_training.py); the built-in classifier's head has neither cost
     trainer = LT.make_trainer(
@@ -500,6 +511,7 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
         eval_context=cut.full_vocabulary if cut is not None else contextlib.nullcontext,
         model=model, args=args, train_dataset=feats["train"], eval_dataset=feats["val"] or None,
         data_collator=D.DataCollator(pad_id, multi_hot=multi_label), callbacks=[callback])
+    CK.adapter_only_checkpoints(trainer)  # LoRA: the frozen weights are the base model's
 
     resume = job.resume_from
     if resume:
@@ -535,7 +547,7 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
                         "best_step": best_step, "best_checkpoint": best_name, "last_step": last_step,
                         "early_stopped_at": callback.early_stopped_at}
         if best_step != last_step:
-            M.load_checkpoint_weights(model, Path(best_ckpt) / "model_state")
+            CK.load_weights(model, Path(best_ckpt) / "model_state")
             events.emit("log", level="info", code="best_weights", step=best_step, metric=best_metric[0],
                         value=trainer.state.best_metric, message=(
                 f"kept the best weights: step {best_step}, validation {best_metric[0]} "
@@ -561,6 +573,7 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
     (tmp / "workbench_run.json").write_text(json.dumps({
         "base_model_path": str(base), "base_model": job.base_model, "method": job.method,
         "family": family, "template": template.template, "task": template.task.value, **weights_info,
+        "probe": CK.measure(model, probe_rows, tmp),
     }, ensure_ascii=False, indent=2), encoding="utf-8")
     if final.exists():
         import shutil

@@ -19,6 +19,7 @@ end of the vocabulary; it cannot keep an arbitrary subset of rows.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterable, Mapping, MutableSequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -106,14 +107,21 @@ def special_ids(tokenizer, extra: Iterable[int] = ()) -> set[int]:
     return ids
 
 
+def reserve_size() -> int:
+    """:data:`RESERVE`; tests of tiny models, whose few tokens all lie in the reserve, lower it
+    (``WORKBENCH_VOCAB_CUT_RESERVE``) so that their cut renumbers ids as a real model's does."""
+    return int(os.environ.get("WORKBENCH_VOCAB_CUT_RESERVE") or RESERVE)
+
+
 def cut_vocabulary(model, features: Iterable[Iterable[Mapping[str, Any]]], keep: Iterable[int],
-                   reserve: int = RESERVE) -> VocabularyCut:
+                   reserve: int | None = None) -> VocabularyCut:
     """Replace the tied embedding of ``model`` by the rows of the ids in ``features``
     (``input_ids`` and labels), of ``keep`` and of the first ``reserve`` ids. The features are
     not renumbered here: :meth:`VocabularyCut.apply_to` does it."""
     import numpy as np
     import paddle
 
+    reserve = reserve_size() if reserve is None else reserve
     lm = causal_lm(model)
     full_vocab = int(lm.config.vocab_size)
     seen = np.zeros(full_vocab, dtype=bool)
