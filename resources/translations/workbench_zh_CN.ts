@@ -408,314 +408,414 @@
         <translation>UTF-8（带 BOM）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="115"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="116"/>
         <source>Import a file…</source>
         <translation>导入文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="117"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="314"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="118"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="316"/>
         <source>No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window.</source>
         <translation>还没有数据：请导入 CSV、Excel、JSON/JSONL 或 Parquet 文件，或把文件拖到窗口上。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="124"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="125"/>
         <source>Save and prepare the data</source>
         <translation>保存并准备数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="126"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="127"/>
         <source>Writes the cleaned, split data into the project so that training can start.</source>
         <translation>把清洗并划分好的数据写入项目，之后即可开始训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="133"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="134"/>
         <source>First row holds the column names</source>
         <translation>第一行是列名</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="135"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="136"/>
         <source>Untick it when the file has no header line: its first row is then data, and the columns are named col1, col2, …</source>
         <translation>文件没有表头行时取消勾选：第一行将作为数据读取，各列命名为 col1、col2、…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="153"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="154"/>
         <source>Imported data</source>
         <translation>导入的原始数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="154"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="155"/>
         <source>After cleaning</source>
         <translation>清洗后的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="157"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="158"/>
         <source>Filter rows containing…</source>
         <translation>筛选包含以下内容的行…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="161"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="495"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="162"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="557"/>
         <source>in all columns</source>
         <translation>所有列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="190"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="191"/>
         <source>Columns</source>
         <translation>列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="193"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="738"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="194"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="800"/>
         <source>Cleaning</source>
         <translation>清洗</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="194"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="195"/>
         <source>Mapping</source>
         <translation>列对应</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="198"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="199"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="214"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="215"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="221"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="222"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="231"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="232"/>
         <source>Column</source>
         <translation>列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="236"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="316"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="237"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="318"/>
         <source>Import data to see its columns.</source>
         <translation>导入数据后即可查看各列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="239"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="240"/>
         <source>Text length (characters)</source>
         <translation>文本长度（字符）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="240"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="587"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="241"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="649"/>
         <source>Most frequent values</source>
         <translation>最常见的取值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="260"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="261"/>
         <source>Training %</source>
         <translation>训练 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="260"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="261"/>
         <source>Validation %</source>
         <translation>验证 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="260"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="261"/>
         <source>Test %</source>
         <translation>测试 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="271"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="272"/>
         <source>The same number gives the same split every time.</source>
         <translation>相同的数字每次得到相同的划分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="272"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="273"/>
         <source>Random seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="277"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="278"/>
         <source>The model learns from the training rows, is checked on the validation rows while it trains, and is measured on the test rows, which it never sees. For classification every label is split in the same proportions.</source>
         <translation>模型从训练数据中学习，训练过程中用验证数据检查，最后用它从未见过的测试数据衡量效果。分类任务中每个标签都按相同比例划分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="356"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="358"/>
         <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
         <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="357"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="359"/>
         <source>Import a data file</source>
         <translation>导入数据文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="363"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="365"/>
         <source>No template chosen</source>
         <translation>未选择模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="364"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="366"/>
         <source>Choose a template first: it says which columns the data needs.</source>
         <translation>请先选择模板：模板决定了数据需要哪些列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="389"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="418"/>
         <source>the first row is data: the columns are named col1 … col{0}</source>
         <translation>第一行是数据：各列命名为 col1 … col{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="390"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="419"/>
         <source>JSON Lines under a .json name: read line by line</source>
         <translation>这是以 .json 命名的 JSON Lines 文件：已逐行读取</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="391"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="420"/>
         <source>one row per record of each line; column {0} names the document</source>
         <translation>每行中的每条记录为一行；{0} 列标明所属文档</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="447"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="394"/>
         <source>{0} · {1} rows · {2} columns · {3}</source>
         <translation>{0} · {1} 行 · {2} 列 · {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="452"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="399"/>
         <source>{0}
 Shown from the project&apos;s copy of it, taken when the data was prepared.</source>
         <translation>{0}
 显示的是准备数据时保存在项目中的副本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="472"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="434"/>
+        <source>commas</source>
+        <translation>逗号</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="434"/>
+        <source>tabs</source>
+        <translation>制表符</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="434"/>
+        <source>semicolons</source>
+        <translation>分号</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="435"/>
+        <source>vertical bars</source>
+        <translation>竖线</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="437"/>
+        <source>read as the alpaca fine-tuning format: its fields are the columns {0}</source>
+        <translation>识别为 alpaca 微调格式：各字段对应 {0} 列</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="439"/>
+        <source>read as PaddleNLP&apos;s src/tgt format: its fields are the columns {0}</source>
+        <translation>识别为 PaddleNLP 的 src/tgt 格式：各字段对应 {0} 列</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="441"/>
+        <source>read as conversations, one row each, in the columns {0}: the last user turn is the instruction, the final assistant turn the output, earlier turns are kept in history</source>
+        <translation>识别为对话数据，每段对话一行，对应 {0} 列：最后一轮用户发言作为指令，最后一轮助手回复作为输出，更早的轮次保留在 history 列中</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="444"/>
+        <source>{0} conversations do not end with an answer: their output is empty</source>
+        <translation>有 {0} 段对话没有以回答结尾：它们的输出为空</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="446"/>
+        <source>{0} columns had no name in the header: they were named column_ and their position</source>
+        <translation>表头中有 {0} 列没有名称：已按位置命名为 column_ 加序号</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="448"/>
+        <source>columns of the same name were told apart: {0}</source>
+        <translation>同名的列已加以区分：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="449"/>
+        <source>no separator found: each line was read as one text</source>
+        <translation>没有找到分隔符：每一行都作为一条文本读取</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="450"/>
+        <source>columns are separated by {0}</source>
+        <translation>各列以{0}分隔</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="451"/>
+        <source>the encoding ({0}) was recognised beyond the first part of the file</source>
+        <translation>文件的编码（{0}）是在文件开头之后才识别出来的</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="453"/>
+        <source>each line ends with a separator: the empty last field was ignored</source>
+        <translation>每一行都以分隔符结尾：已忽略末尾的空字段</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="455"/>
+        <source>read the sheet “{0}” of {1} sheets</source>
+        <translation>读取了 {1} 个工作表中的“{0}”</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="456"/>
+        <source>the records are lists without field names: their fields are named col1 … col{0}</source>
+        <translation>记录是没有字段名的列表：各字段已命名为 col1 … col{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="458"/>
+        <source>every record was wrapped in a list of one ({0} levels); the wrapping was removed</source>
+        <translation>每条记录都被包在只有一个元素的列表中（{0} 层）；已去掉这层包装</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="460"/>
+        <source>the records were taken from the list under “{0}”</source>
+        <translation>记录取自“{0}”下的列表</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="461"/>
+        <source>fields holding bytes that are not text were kept as base64: {0}</source>
+        <translation>含有非文本字节的字段已按 base64 保留：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="463"/>
+        <source>the file is gzip-compressed</source>
+        <translation>文件经过 gzip 压缩</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data_page.py" line="534"/>
         <source>add {0}</source>
         <translation>添加“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="474"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="536"/>
         <source>Reading {0}</source>
         <translation>正在读取 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="511"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="573"/>
         <source>{0} rows</source>
         <translation>{0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="513"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="575"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="547"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="609"/>
         <source>Sorting and filtering</source>
         <translation>正在排序和筛选</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="568"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="630"/>
         <source>Computing column statistics</source>
         <translation>正在计算列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="577"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="639"/>
         <source>{0} rows · {1} missing or blank ({2:.1%}) · {3} distinct values · average length {4:.0f}, longest {5} characters</source>
         <translation>{0} 行 · {1} 个缺失或空白（{2:.1%}）· {3} 个不同取值 · 平均长度 {4:.0f}，最长 {5} 个字符</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="587"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="649"/>
         <source>Label distribution</source>
         <translation>标签分布</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="612"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="674"/>
         <source>use the suggested columns</source>
         <translation>采用建议的列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="725"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="787"/>
         <source>{0} rows imported → {1} rows after cleaning.</source>
         <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="736"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="798"/>
         <source>Cleaning failed</source>
         <translation>清洗失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="754"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="816"/>
         <source>The three parts add up to {0:g}%; they must add up to 100%.</source>
         <translation>三部分合计 {0:g}%，必须等于 100%。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="757"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="819"/>
         <source>The training part cannot be empty.</source>
         <translation>训练部分不能为空。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="763"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="825"/>
         <source>About {0} training, {1} validation and {2} test rows.</source>
         <translation>约 {0} 行用于训练、{1} 行用于验证、{2} 行用于测试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="766"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="828"/>
         <source>The split is valid.</source>
         <translation>划分比例有效。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="769"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="831"/>
         <source>The rows of one document (column {0}) stay together in one part, so the parts hold about these shares of the documents.</source>
         <translation>同一文档（{0} 列）的各行都放在同一部分中，因此上述比例大致是各部分所含文档的比例。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="795"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="857"/>
         <source>The split is not valid</source>
         <translation>划分比例无效</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="822"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="884"/>
         <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
         <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="826"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="888"/>
         <source>Preparing the data</source>
         <translation>正在准备数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="128"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="129"/>
         <source>Save as template…</source>
         <translation>另存为模板…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="130"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="131"/>
         <source>Saves this project&apos;s labels, prompt, cleaning and settings, with a small cleaned sample, as a template your organisation can start from.</source>
         <translation>把本项目的标签、提示词、清洗步骤和设置连同一小份清洗后的样例数据保存为模板，供本单位以后直接使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="197"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="198"/>
         <source>Labels</source>
         <translation>标签集</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="201"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="202"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="847"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="909"/>
         <source>change the labels</source>
         <translation>修改标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="856"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="918"/>
         <source>edit the prompt</source>
         <translation>编辑提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="885"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="947"/>
         <source>Saving the template</source>
         <translation>正在保存模板</translation>
     </message>
@@ -2795,11 +2895,6 @@ Most likely: {1}</source>
 <context>
     <name>StepEditor</name>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="18"/>
-        <source>Columns</source>
-        <translation>哪些列</translation>
-    </message>
-    <message>
         <location filename="../../workbench/gui/widgets/step_editor.py" line="19"/>
         <source>Column</source>
         <translation>列</translation>
@@ -2930,6 +3025,11 @@ Most likely: {1}</source>
         <translation>统计超过此长度的行（字符）</translation>
     </message>
     <message>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="18"/>
+        <source>Columns to clean</source>
+        <translation>要清洗的列</translation>
+    </message>
+    <message>
         <location filename="../../workbench/gui/widgets/step_editor.py" line="44"/>
         <source>only list the rows for review</source>
         <translation>只列出这些行供复核</translation>
@@ -3003,52 +3103,52 @@ Most likely: {1}</source>
         <translation>处理后</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="171"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="177"/>
         <source>Select a step to see and change its settings.</source>
         <translation>选择一个步骤以查看和修改它的设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="192"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="198"/>
         <source>(row dropped)</source>
         <translation>（该行已删除）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="203"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="209"/>
         <source>Affected rows (before → after): {0} of them shown</source>
         <translation>受影响的行（处理前 → 处理后）：显示其中 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="204"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="210"/>
         <source>Affected rows: none in this data</source>
         <translation>受影响的行：这份数据中没有</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="226"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="232"/>
         <source>add {0}</source>
         <translation>添加“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="235"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="241"/>
         <source>remove {0}</source>
         <translation>删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="244"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="250"/>
         <source>move {0}</source>
         <translation>移动“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="252"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="258"/>
         <source>switch on {0}</source>
         <translation>开启“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="252"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="258"/>
         <source>switch off {0}</source>
         <translation>关闭“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="277"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="283"/>
         <source>change {0}</source>
         <translation>修改“{0}”</translation>
     </message>
@@ -3491,7 +3591,7 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="233"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="790"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="791"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
@@ -3569,211 +3669,211 @@ Most likely: {1}</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="328"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="329"/>
         <source>Recommended for this data</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="436"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="437"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="456"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="457"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="546"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="547"/>
         <source>Rows per step lowered to {0} so that training fits in this computer&apos;s {1} GB of memory.</source>
         <translation>每批条数已降为 {0}，使训练能放进这台电脑 {1} GB 的内存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="551"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="552"/>
         <source>Layers are recomputed in the backward pass, {0} rows a step, so that training fits in this computer&apos;s {1} GB of memory; each step takes about {2}x as long.</source>
         <translation>反向传播时逐层重算激活值，每步 {0} 行，使训练放得进这台电脑的 {1} GB 内存；每步耗时约为原来的 {2} 倍。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="555"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="556"/>
         <source>One pass over the training rows takes about {0} on this computer, more than the time budget, so training reads about {1:.0%} of them; a larger budget or a GPU trains on all of them.</source>
         <translation>在这台电脑上把训练数据完整学习一遍大约需要 {0}，超出了时间预算，所以这次训练只读取其中约 {1:.0%} 的数据；加大时间预算或使用 GPU 可以学完全部数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="559"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="560"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="566"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="567"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="601"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="602"/>
         <source>The data is not prepared</source>
         <translation>数据尚未准备好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="602"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="603"/>
         <source>Prepare the data on the Data page first (Save and prepare the data).</source>
         <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="607"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="613"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="608"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="614"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="608"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="609"/>
         <source>This project has several labels per row, which only the built-in model learns: choose a built-in model (tiny or small) instead of {0}. A pretrained model can be trained on a project with one label per row (switch multi-label off on the Data page and prepare again).</source>
         <translation>本项目每行可有多个标签，目前只有内置模型能学习这种数据：请选择内置模型（微型或小型），而不是 {0}。预训练模型可以用于每行一个标签的项目（在数据页关闭多标签后重新准备数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="629"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="630"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="646"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="650"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="647"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="651"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="653"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="654"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="805"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="806"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="837"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="838"/>
         <source>{0} to {1}</source>
         <translation>{0} 至 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="839"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="840"/>
         <source> · the whole run: {0}, measured from its first {1} steps</source>
         <translation> · 整个训练：{0}，按前 {1} 步实测推算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="840"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="841"/>
         <source> · the whole run: {0}, estimated before it started</source>
         <translation> · 整个训练：{0}，开始前的估计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="877"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="878"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="883"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="884"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="885"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="886"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="888"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="889"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="894"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="895"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="917"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="918"/>
         <source>Preparing the base model</source>
         <translation>正在准备基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="919"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="920"/>
         <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
         <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="922"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="923"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="926"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="927"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="929"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="930"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="933"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="934"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="935"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="936"/>
         <source>The time budget of {0} is used up: training ends at step {1} of {2}</source>
         <translation>时间预算 {0} 已用完：训练在第 {1} 步（共 {2} 步）结束</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="938"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="939"/>
         <source>The simple baseline was still being fitted when the time budget ran out; the evaluation fits it</source>
         <translation>时间预算用完时简单基线仍在拟合；评估时会再拟合它</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="824"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="825"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="453"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="454"/>
         <source>The built-in model is built from this project&apos;s data and starts untrained, so all of it is trained here (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型由本项目的数据构建，从未训练的状态开始，所以全部在这里训练（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="531"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="532"/>
         <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="647"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="648"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="803"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="804"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="808"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="809"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="809"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="810"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="828"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="829"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="858"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="859"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

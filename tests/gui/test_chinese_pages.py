@@ -20,7 +20,7 @@ NAMES = {
     "BLEU", "UTF", "BOM", "GB18030", "Unicode", "HTML", "HTTP", "OpenAI", "Docker", "Dockerfile", "Linux", "Windows",
     "macOS", "Python", "pip", "wheels", "requirements", "lock", "predict", "py", "serve", "txt", "xlsx", "xls", "md",
     "html", "jsonl", "json", "csv", "tsv", "parquet", "id", "ID", "URL", "PII", "AdamW", "batch", "oneDNN", "Apple",
-    "ARM", "ARM64", "x86", "VisualDL", "alpaca", "ShareGPT", "src", "tgt", "tokens", "TF", "IDF", "n-gram", "gram",
+    "ARM", "ARM64", "x86", "VisualDL", "alpaca", "Alpaca", "ShareGPT", "src", "tgt", "tokens", "TF", "IDF", "n-gram", "gram",
     "Hugging", "Face", "builtin", "tiny", "small", "run", "step", "eval", "loss", "lr", "Enter", "Tab", "Ctrl",
     "Shift", "Alt", "col", "Google", "M",
 }
@@ -152,3 +152,32 @@ def test_english_the_catalogue_does_not_hold_is_not_translated_word_by_word():
     # figures and names in a catalogued message still are
     assert cat.convert("1,234 rows", False) == "1,234 行"
     assert cat.convert("07:21 to 10:00", False) == "07:21 至 10:00"
+
+
+def test_what_the_reader_noted_is_said_in_chinese(qtbot, session, tasks, tmp_path):
+    """Seen: "recognised alpaca format: mapped to instruction/input/output" in the Chinese window."""
+    import json
+
+    from PySide6.QtWidgets import QApplication
+
+    from workbench.core.templates import TemplateCatalog
+    from workbench.gui import i18n
+    from workbench.gui.pages.data_page import DataPage
+
+    app = QApplication.instance()
+    path = tmp_path / "qa.json"
+    path.write_text(json.dumps([{"instruction": f"问题{i}", "input": "", "output": f"回答{i}"} for i in range(20)],
+                               ensure_ascii=False), encoding="utf-8")
+    try:
+        i18n.install(app, "zh_CN")
+        session.create(tmp_path / "projects" / "qa", TemplateCatalog().get("finance_service_qa"))
+        page = DataPage(session, tasks)
+        qtbot.addWidget(page)
+        with qtbot.waitSignal(page.loaded, timeout=30000):
+            page.import_file(path)
+        line = page.source_label.text()
+        assert "instruction/input/output" in line and "alpaca" in line, line
+        english = _english([("data", "QLabel", line)], {"qa", "instruction", "input", "output", "alpaca"})
+        assert not english, line
+    finally:
+        i18n.install(app, "en")

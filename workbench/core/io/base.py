@@ -156,6 +156,40 @@ def coded_notes(info: "FileInfo", name: str, width: int) -> dict[str, str]:
     return {code: note for code, note in found.items() if note is not None and note in info.notes}
 
 
+# The readers' other notes, each with a code and the figures and names a front end needs to say
+# it in its own words (the window in Chinese): code -> the pattern of the note as the readers
+# write it. A note that no pattern matches is shown as it is.
+NOTE_PATTERNS = {
+    "finetune_alpaca": r"recognised alpaca format: mapped to (?P<columns>[\w/]+)",
+    "finetune_src_tgt": r"recognised PaddleNLP src/tgt format: mapped to (?P<columns>[\w/]+)",
+    "finetune_chat": r"recognised (?:OpenAI messages|ShareGPT) format: one row per conversation, mapped to "
+                     r"(?P<columns>[\w/]+) \(",
+    "unanswered": r"(?P<count>\d+) conversation\(s\) do not end with an assistant turn",
+    "unnamed_columns": r"(?P<count>\d+) column\(s\) had no name in the header",
+    "renamed_columns": r"duplicate column names were made unique: (?P<names>.+)",
+    "no_delimiter": r"no delimiter found: each line was read as one text value",
+    "delimiter": r"columns are separated by (?P<name>comma|tab|semicolon|vertical bar)s",
+    "late_encoding": r"encoding recognised from beyond the first part of the file: (?P<encoding>\S+)",
+    "trailing_delimiter": r"each line ends with a delimiter",
+    "sheet": r"read sheet '(?P<sheet>.*)' of (?P<count>\d+) sheets",
+    "nameless_fields": r"the records are lists without field names; their fields are named col1 … col(?P<count>\d+)",
+    "unwrapped": r"every record was wrapped in a list of one \((?P<depth>\d+) level\(s\)\)",
+    "records_key": r"records taken from the list under '(?P<key>.*)'",
+    "base64": r"features holding non-text bytes were kept as base64: (?P<names>.+)",
+    "gzip": r"file is gzip-compressed",
+}
+_NOTE_RES = {code: re.compile(pattern, re.DOTALL) for code, pattern in NOTE_PATTERNS.items()}
+
+
+def note_code(note: str) -> tuple[str, dict[str, str]] | None:
+    """(code, its figures and names) of a reader's note (see :data:`NOTE_PATTERNS`), or None."""
+    for code, pattern in _NOTE_RES.items():
+        m = pattern.match(note)
+        if m:
+            return code, m.groupdict()
+    return None
+
+
 def headless_note(width: int) -> str:
     return (f"the first line holds data, not column names: it was read as a row, and the columns "
             f"are named col1 … col{width}")

@@ -421,7 +421,48 @@ class DataPage(QWidget):
                 info.group_column),
         }
         coded = {note: said[code] for code, note in info.coded_notes.items() if code in said}
-        return [coded.get(n, n) for n in info.notes]
+        return [coded.get(n) or self._reader_note(n) for n in info.notes]
+
+    def _reader_note(self, note: str) -> str:
+        """A reader's note in the interface language (core.io.base.NOTE_PATTERNS), or as it is."""
+        from ...core.io.base import note_code
+
+        found = note_code(note)
+        if found is None:
+            return note
+        code, a = found
+        delimiters = {"comma": self.tr("commas"), "tab": self.tr("tabs"), "semicolon": self.tr("semicolons"),
+                      "vertical bar": self.tr("vertical bars")}
+        said = {
+            "finetune_alpaca": lambda: self.tr("read as the alpaca fine-tuning format: its fields are the columns "
+                                               "{0}").format(a["columns"]),
+            "finetune_src_tgt": lambda: self.tr("read as PaddleNLP's src/tgt format: its fields are the columns "
+                                                "{0}").format(a["columns"]),
+            "finetune_chat": lambda: self.tr("read as conversations, one row each, in the columns {0}: the last "
+                                             "user turn is the instruction, the final assistant turn the output, "
+                                             "earlier turns are kept in history").format(a["columns"]),
+            "unanswered": lambda: self.tr("{0} conversations do not end with an answer: their output is "
+                                          "empty").format(a["count"]),
+            "unnamed_columns": lambda: self.tr("{0} columns had no name in the header: they were named column_ "
+                                               "and their position").format(a["count"]),
+            "renamed_columns": lambda: self.tr("columns of the same name were told apart: {0}").format(a["names"]),
+            "no_delimiter": lambda: self.tr("no separator found: each line was read as one text"),
+            "delimiter": lambda: self.tr("columns are separated by {0}").format(delimiters.get(a["name"], a["name"])),
+            "late_encoding": lambda: self.tr("the encoding ({0}) was recognised beyond the first part of the "
+                                             "file").format(a["encoding"]),
+            "trailing_delimiter": lambda: self.tr("each line ends with a separator: the empty last field was "
+                                                  "ignored"),
+            "sheet": lambda: self.tr("read the sheet “{0}” of {1} sheets").format(a["sheet"], a["count"]),
+            "nameless_fields": lambda: self.tr("the records are lists without field names: their fields are named "
+                                               "col1 … col{0}").format(a["count"]),
+            "unwrapped": lambda: self.tr("every record was wrapped in a list of one ({0} levels); the wrapping was "
+                                         "removed").format(a["depth"]),
+            "records_key": lambda: self.tr("the records were taken from the list under “{0}”").format(a["key"]),
+            "base64": lambda: self.tr("fields holding bytes that are not text were kept as base64: {0}").format(
+                a["names"]),
+            "gzip": lambda: self.tr("the file is gzip-compressed"),
+        }
+        return said[code]() if code in said else note
 
     def _header_arg(self) -> bool | None:
         """What prepare and its command line are told: the user's choice, or "no header" as read."""

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 from ...core.cleaning import STEPS
 
 PARAM_LABELS = {
-    "columns": QT_TRANSLATE_NOOP("StepEditor", "Columns"),
+    "columns": QT_TRANSLATE_NOOP("StepEditor", "Columns to clean"),  # not the Data page's Columns tab
     "column": QT_TRANSLATE_NOOP("StepEditor", "Column"),
     "form": QT_TRANSLATE_NOOP("StepEditor", "Unicode form"),
     "min_chars": QT_TRANSLATE_NOOP("StepEditor", "At least (characters)"),
