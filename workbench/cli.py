@@ -589,7 +589,10 @@ def cmd_export(args: argparse.Namespace) -> int:
               + (f"; wheels/ {wh['wheels']} wheels, {wh['size_mb']} MB, install checked offline" if wh else ""))
     # the built application runs scripts itself: it has no separate python
     runner = Path(sys.executable).name if getattr(sys, "frozen", False) else "python"
-    print(f"try it: cd {result['out']} && {runner} predict.py \"...\"")
+    if (Path(result["out"]) / "predict.py").is_file():
+        print(f"try it: cd {result['out']} && {runner} predict.py \"...\"")
+    elif (Path(result["out"]) / "gguf" / "Modelfile").is_file():  # no Paddle Inference model was asked for
+        print(f"try it: cd {result['out']}/gguf && ollama create my-model -f Modelfile && ollama run my-model")
     return 0
 
 

@@ -66,6 +66,35 @@ def linear_share(trained: TrainedRun) -> float | None:
     return float(weight) if isinstance(weight, (int, float)) else None
 
 
+def epochs_trained(trained: TrainedRun) -> float | None:
+    """The epochs the exported weights were trained for: the last logged step's epoch in the run's
+    events, up to the checkpoint's step when the weights are a checkpoint's; else the trainer's
+    own record in the weights' folder (trainer_state.json); None when neither says."""
+    from ..core.runs import read_events
+
+    source = str(trained.source)
+    limit = int(source.rsplit("-", 1)[1]) if source.startswith("checkpoint-") and source.rsplit("-", 1)[1].isdigit() \
+        else None
+    covered = None
+    try:
+        events = read_events(trained.run_dir)
+    except (OSError, ValueError):
+        events = []
+    for ev in events:
+        epoch, step = ev.get("epoch"), ev.get("step")
+        if ev.get("event") != "step" or not isinstance(epoch, (int, float)) or isinstance(epoch, bool):
+            continue
+        if limit is None or (isinstance(step, int) and step <= limit):
+            covered = float(epoch)
+    if covered is None:
+        try:
+            state = json.loads((Path(trained.weights_dir) / "trainer_state.json").read_text(encoding="utf-8"))
+            covered = float(state["epoch"]) if isinstance(state.get("epoch"), (int, float)) else None
+        except (OSError, ValueError, KeyError):
+            covered = None
+    return covered
+
+
 def _step_name(report: dict, step: dict | None) -> str:
     """A cleaning step as the table names it: its op and the settings that tell two steps of the
     same op apart (the columns, the action, the length limits)."""
@@ -119,7 +148,6 @@ def _baseline_comparison(task: str, eval_result: dict, trained: TrainedRun, spec
 
 
 def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: dict | None) -> str:
-    job = trained.job
     checks = bundle["checks"]
     task = bundle["task"]
     classifier = bundle.get("family") == CLASSIFIER_FAMILY
@@ -158,8 +186,23 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
         add("")
     add("## Use")
     add("")
-    add("```")
     req = (bundle.get("checks") or {}).get("requirements") or {}
+    if not bundle.get("runtime", True):
+        asked = ", ".join(f for f in ("merged", "gguf") if f in checks)
+        add(f"This bundle holds what was exported ({asked}) and no Paddle Inference model, so it has no "
+            "`predict.py`, `serve.py`, requirements or Dockerfile: those run the Paddle Inference model. "
+            + ("Run the GGUF file with llama.cpp or ollama, as the GGUF section below shows. " if "gguf" in checks
+               else "")
+            + "To get them, export the run again with the `static` format.")
+        add("")
+    else:
+        _use_section(add, bundle, task, req)
+    _model_sections(add, bundle, trained, spec, eval_result, checks, task, share)
+    return "\n".join(lines)
+
+
+def _use_section(add, bundle: dict, task: str, req: dict) -> None:
+    add("```")
     wheels = "wheelhouse" in req
     add("pip install --no-index --find-links wheels -r requirements.lock   # no network: the bundle's wheels/"
         if wheels else "pip install -r requirements.lock   # the exported versions, hash-checked")
@@ -193,6 +236,14 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
     else:
         add("It generates the answer token by token (greedy by default, `--sample` for sampling).")
     add("")
+
+
+def _model_sections(add, bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: dict | None, checks: dict,
+                    task: str, share: float | None) -> None:
+    job = trained.job
+    req = checks.get("requirements") or {}
+    wheels = "wheelhouse" in req
+    from_sample = (origin := origin_template(spec)) is not None and prepared_from_sample(trained.project, origin)
     add("## Model")
     add("")
     add(_row("", ""))
@@ -266,6 +317,15 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
             continue
         if key == "max_steps" and (value is None or value <= 0):
             continue
+        if key == "epochs":  # what the weights were trained for, not what the job planned
+            covered = epochs_trained(trained)
+            if covered is not None:
+                planned = f"{value:g}" if isinstance(value, (int, float)) else None
+                shown = f"{covered:.3g}"
+                add(_row("epochs trained", shown + (f" (planned: {planned})" if planned and planned != shown
+                                                     else "")))
+                continue
+            key = "epochs planned"
         add(_row(key, f"{value:g}" if isinstance(value, float) else value))
     add("")
     add("## Evaluation")
@@ -319,27 +379,37 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
     add("## Export checks")
     add("")
     tol = checks["tolerance"]
+    par = checks.get("parity") or {}
+    why = (f" (fp32 rounding for a model whose widest product sums {par['k']} terms over {par['depth']} products "
+           "in series)" if par.get("derived") and "k" in par else "")
     add(f"Each exported model was run on {checks['parity_rows']} real prompts of the test split and compared with "
-        f"the trained model (fp32); an export whose largest absolute difference exceeds {tol:g} is refused.")
+        f"the trained model (fp32). An export is refused when its largest difference, relative to the largest "
+        f"output, exceeds {tol:.2g}{why}, or when it picks another most likely token where the trained model's "
+        "choice is clear.")
     add("")
     add(_row("artefact", "status", "max. abs. difference", "notes"))
     add(_row("---", "---", "---:", "---"))
-    st = checks["static"]
+    st = checks.get("static")
     out_name = "class probabilities" if task == "classification" else "logits"
-    add(_row("Paddle Inference (`static/`)", "ok", _d(st["max_abs_diff"]),
-             f"{out_name}; with oneDNN {_d(st.get('onednn_max_abs_diff'))}"
-             f" ({'used: faster' if st.get('onednn_used') else 'not used'})"
-             + (f"; label agreement with the evaluation {st['engine_label_agreement']:.0%}"
-                if "engine_label_agreement" in st else "")))
+    if st and "generate" not in checks:
+        add(_row("Paddle Inference (`static/`)", "ok", _d(st["max_abs_diff"]),
+                 f"{out_name}" + (f", relative {_d(st['relative_diff'])}" if st.get("relative_diff") is not None
+                                  else "")
+                 + f"; with oneDNN {_d(st.get('onednn_max_abs_diff'))}"
+                 f" ({'used: faster' if st.get('onednn_used') else 'not used'})"
+                 + (f"; label agreement with the evaluation {st['engine_label_agreement']:.0%}"
+                    if "engine_label_agreement" in st else "")))
     if "merged" in checks:
         mg = checks["merged"]
         add(_row("merged weights (`merged/`)", "ok", _d(mg["max_abs_diff"]),
                  f"logits after reloading; {mg.get('layout') or '?'} layout safetensors"))
     if "generate" in checks:
         g = checks["generate"]
-        add(_row("generation with cache (`static/generate`)", "ok", _d(g["max_abs_diff"]),
-                 f"greedy answers identical on {g['greedy_identical']} of {g['prompts']} prompts "
-                 f"({g['new_tokens']} new tokens)"))
+        add(_row("Paddle Inference, generation with cache (`static/generate`)", "ok", _d(g["max_abs_diff"]),
+                 (f"logits relative {_d(g['relative_diff'])}; " if g.get("relative_diff") is not None else "")
+                 + f"greedy answers identical on {g['greedy_identical']} of {g['prompts']} prompts "
+                 f"({g['new_tokens']} new tokens)"
+                 + (f", {g['greedy_near_ties']} parting at a near tie" if g.get("greedy_near_ties") else "")))
     if "onnx_generate" in checks:
         og = checks["onnx_generate"]
         add(_row("ONNX generation with cache (`onnx_generate/model.onnx`)", og["status"], _d(og.get("max_abs_diff")),
@@ -369,11 +439,17 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
                  f"{ps['same_as_engine']} of {ps['rows']} identical to the evaluation"))
     add("")
     lat = checks.get("latency")
+    gen = checks.get("generate")
+    if gen and not lat:
+        add("predict.py and serve.py generate with `static/generate`: one decoding step with the key/value cache, "
+            "so each new token costs one position.")
+        add("")
     if lat:
         add("## Latency")
         add("")
         add(f"Measured at export on {lat['device']} ({lat['threads']} threads, {lat['cpu']}), one sample at a time, "
-            f"median of {lat['samples']} test prompts:")
+            f"median of {lat['samples']} test prompts"
+            + (" (the whole prompt at once: the time to the first token):" if task == "instruction" else ":"))
         add("")
         add(_row("", "ms per sample"))
         add(_row("---", "---:"))
@@ -385,7 +461,6 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
                 f"{lat['throughput_batch']}.")
         if task == "instruction":
             add("")
-            gen = checks.get("generate")
             if gen:
                 add("For generation predict.py and serve.py use `static/generate`: one decoding step with the "
                     "key/value cache, so each new token costs one position. Checked at export on "
@@ -398,16 +473,26 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
         add("")
     add("## Files")
     add("")
-    add("- `predict.py` (files and the command line), `serve.py` (HTTP service), `bundle_runtime.py` (the model "
-        "code both share), `requirements.txt` (what they import) and `requirements.lock` (every package, "
-        "exact versions and hashes), `Dockerfile` and `.dockerignore`"
-        + (", `wheels/` (the lock's wheels, to install with no network)" if wheels else ""))
-    add("- `io_sniff.py`, `io_header.py`: how predict.py cuts an input file into rows, the workbench importer's "
-        "own code")
+    runtime = bundle.get("runtime", True)
+    if runtime:
+        add("- `predict.py` (files and the command line), `serve.py` (HTTP service), `bundle_runtime.py` (the model "
+            "code both share), `requirements.txt` (what they import) and `requirements.lock` (every package, "
+            "exact versions and hashes), `Dockerfile` and `.dockerignore`"
+            + (", `wheels/` (the lock's wheels, to install with no network)" if wheels else ""))
+        add("- `io_sniff.py`, `io_header.py`: how predict.py cuts an input file into rows, the workbench importer's "
+            "own code")
     add("- `bundle.json`: prompt format, labels, fields and column names, special tokens, checks")
-    add("- `tokenizer/tokenizer.json` and the tokenizer's files")
-    add("- `static/model.json`, `static/model.pdiparams`: Paddle Inference model")
-    if bundle.get("onnx"):
+    if runtime:
+        add("- `tokenizer/tokenizer.json` and the tokenizer's files")
+    if gen:
+        add("- `static/generate.json`, `static/generate.pdiparams`: Paddle Inference model, one decoding step "
+            "with the key/value cache")
+    elif runtime:
+        add("- `static/model.json`, `static/model.pdiparams`: Paddle Inference model")
+    if bundle.get("onnx") and task == "instruction":
+        add("- `onnx/model.onnx`: the whole-sequence model (logits at every position) for onnxruntime (inputs: "
+            + ", ".join(bundle["inputs"]) + ")")
+    elif bundle.get("onnx"):
         add("- `onnx/model.onnx`: the same model for onnxruntime (inputs: " + ", ".join(bundle["inputs"]) + ")")
     if "merged" in checks:
         add("- `merged/`: the fine-tuned weights as a model folder (config.json, model.safetensors, tokenizer) "
@@ -424,4 +509,3 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
     versions = ", ".join(f"{k} {v}" for k, v in bundle["exported_with"].items() if v)
     add(f"Exported {time.strftime('%Y-%m-%d %H:%M', time.localtime(bundle['created']))} with {versions}.")
     add("")
-    return "\n".join(lines)

@@ -523,6 +523,8 @@ class Predictor:
         self.no_label_rows = bool(b.get("no_label_rows"))
         self.tokenizer = Tokenizer.from_file(os.path.join(folder, b["tokenizer"]))
         model = b["models"].get(variant)
+        if not model and variant == "static":  # an instruction bundle's static model is the cached step
+            model = b["models"].get("generate")
         if not model:
             raise InputError(f"this bundle has no '{variant}' model; available: {', '.join(b['models'])}")
         # instruction bundles: the generation model with the key/value cache, where there is one
