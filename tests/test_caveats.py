@@ -84,3 +84,13 @@ def test_the_command_line_playground_warns_too(tmp_path):
                           "--run", RUN, "--", "公司业绩大增"], capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr[-2000:]
     assert "warning: This run's answers may be poor: it trained for only 4 steps" in res.stderr
+
+
+def test_a_loss_that_rose_is_called_a_rise(tmp_path):
+    c = answers_caveat(*_run(tmp_path, planned=40, losses=[2.24, 2.3, 2.35, 2.34, 2.33], status="completed",
+                             task="instruction"), _task("finance_service_qa"))
+    assert c is not None and "loss_high" in c.reasons and c.loss_rose
+    assert "its loss rose from 2.24 to 2.34" in c.sentence() and "fell" not in c.sentence()
+    c = answers_caveat(*_run(tmp_path, planned=40, losses=[2.24, 2.2, 2.1, 2.1, 2.1], status="completed",
+                             task="instruction"), _task("finance_service_qa"))
+    assert not c.loss_rose and "its loss fell only from 2.24 to 2.10" in c.sentence()

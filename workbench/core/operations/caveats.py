@@ -34,6 +34,16 @@ class Caveat:
     macro_f1: float | None = None
     labels: int | None = None
 
+    @property
+    def loss_rose(self) -> bool:
+        """The answer loss ended above where it started: a rise, not a small fall."""
+        return self.first_loss is not None and self.last_loss is not None and self.last_loss >= self.first_loss
+
+    def loss_phrase(self) -> str:
+        """The loss's course in English ("rose from 2.24 to 2.34" or "fell only from 2.24 to 2.10")."""
+        verb = "rose" if self.loss_rose else "fell only"
+        return f"{verb} from {self.first_loss:.2f} to {self.last_loss:.2f}"
+
     def sentence(self) -> str:
         """The warning in English, for the command line."""
         parts = []
@@ -42,7 +52,7 @@ class Caveat:
         elif "few_steps" in self.reasons:
             parts.append(f"it trained for only {self.steps} steps")
         if "loss_high" in self.reasons:
-            parts.append(f"its loss fell only from {self.first_loss:.2f} to {self.last_loss:.2f}")
+            parts.append(f"its loss {self.loss_phrase()}")
         if "guessing" in self.reasons:
             parts.append(f"its validation macro-F1 of {self.macro_f1:.2f} is what picking one of "
                          f"{self.labels} labels at random gives")
