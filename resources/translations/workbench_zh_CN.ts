@@ -408,6 +408,31 @@
         <translation>UTF-8（带 BOM）</translation>
     </message>
     <message>
+        <location filename="../../workbench/gui/pages/data/display.py" line="116"/>
+        <source>every text column</source>
+        <translation>所有文本列</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/display.py" line="118"/>
+        <source>Mask sensitive terms in {0}</source>
+        <translation>为“{0}”中的敏感词打码</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/display.py" line="119"/>
+        <source>Drop rows with sensitive terms in {0}</source>
+        <translation>删除“{0}”中含敏感词的行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/display.py" line="120"/>
+        <source>Flag sensitive terms in {0} for review</source>
+        <translation>标记“{0}”中的敏感词供复核</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/display.py" line="125"/>
+        <source>Filter rows by the length of {0}</source>
+        <translation>按“{0}”的长度过滤</translation>
+    </message>
+    <message>
         <location filename="../../workbench/gui/pages/data_page.py" line="116"/>
         <source>Import a file…</source>
         <translation>导入文件…</translation>
@@ -2378,52 +2403,52 @@ Most likely: {1}</source>
         <translation>请重新启动 Workbench 以使用新的模板文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="434"/>
+        <location filename="../../workbench/gui/main_window.py" line="436"/>
+        <source>&lt;b&gt;Workbench&lt;/b&gt; version {0}&lt;br&gt;Fine-tune, evaluate and export language models on PaddlePaddle without writing code.&lt;br&gt;&lt;br&gt;Chinese text uses Noto Sans CJK (SIL Open Font License).</source>
+        <translation>&lt;b&gt;Workbench&lt;/b&gt; 版本 {0}&lt;br&gt;无需编程，在飞桨上微调、评估和导出语言模型。&lt;br&gt;&lt;br&gt;中文显示使用 Noto Sans CJK 字体（SIL 开放字体许可证）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/main_window.py" line="441"/>
         <source>About Workbench</source>
         <translation>关于 Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="435"/>
-        <source>&lt;b&gt;Workbench&lt;/b&gt;&lt;br&gt;Fine-tune, evaluate and export language models on PaddlePaddle without writing code.&lt;br&gt;&lt;br&gt;Chinese text uses Noto Sans CJK (SIL Open Font License).</source>
-        <translation>&lt;b&gt;Workbench&lt;/b&gt;&lt;br&gt;无需编程，在飞桨上微调、评估和导出语言模型。&lt;br&gt;&lt;br&gt;中文显示使用 Noto Sans CJK 字体（SIL 开放字体许可证）。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/main_window.py" line="445"/>
+        <location filename="../../workbench/gui/main_window.py" line="450"/>
         <source>Welcome to Workbench</source>
         <translation>欢迎使用 Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="446"/>
+        <location filename="../../workbench/gui/main_window.py" line="451"/>
         <source>Would you like to open a sample project? It uses the financial news sentiment template, its sample data and the built-in model, which trains on this computer in a few minutes.</source>
         <translation>要打开一个示例项目吗？它使用“财经新闻情感分析”模板、示例数据和内置模型，在本机几分钟即可训练完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="448"/>
+        <location filename="../../workbench/gui/main_window.py" line="453"/>
         <source>Open the sample project</source>
         <translation>打开示例项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="449"/>
+        <location filename="../../workbench/gui/main_window.py" line="454"/>
         <source>Start empty</source>
         <translation>从空白开始</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="490"/>
+        <location filename="../../workbench/gui/main_window.py" line="495"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="491"/>
+        <location filename="../../workbench/gui/main_window.py" line="496"/>
         <source>{0} is still training. Keep it training in the background (reopen the project to see it), or stop it now (it saves a checkpoint first, so it can be resumed)?</source>
         <translation>{0} 仍在训练。要让它在后台继续训练（重新打开项目即可查看），还是现在停止（会先保存检查点，之后可以恢复）？</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="493"/>
+        <location filename="../../workbench/gui/main_window.py" line="498"/>
         <source>Keep training</source>
         <translation>继续在后台训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="494"/>
+        <location filename="../../workbench/gui/main_window.py" line="499"/>
         <source>Stop training</source>
         <translation>停止训练</translation>
     </message>

@@ -430,10 +430,15 @@ class MainWindow(QMainWindow):
         dlg.accepted.connect(accepted)
         dlg.open()
 
+    def about_text(self) -> str:
+        from .. import __version__
+
+        return self.tr("<b>Workbench</b> version {0}<br>Fine-tune, evaluate and export language models on "
+                       "PaddlePaddle without writing code.<br><br>Chinese text uses Noto Sans CJK (SIL Open Font "
+                       "License).").format(__version__)
+
     def show_about(self) -> None:
-        QMessageBox.about(self, self.tr("About Workbench"),
-                          self.tr("<b>Workbench</b><br>Fine-tune, evaluate and export language models on PaddlePaddle "
-                                  "without writing code.<br><br>Chinese text uses Noto Sans CJK (SIL Open Font License)."))
+        QMessageBox.about(self, self.tr("About Workbench"), self.about_text())
 
     # ----- first start -----
     def offer_sample_project(self) -> QMessageBox | None:

@@ -823,7 +823,7 @@ class DataPage(QWidget):
             if n:
                 parts = [round(n * self.split_spins[k].value() / 100) for k in ("val", "test")]
                 self.split_message.setText(self.tr("About {0} training, {1} validation and {2} test rows.").format(
-                    n - sum(parts), parts[0], parts[1]))
+                    f"{n - sum(parts):,}", f"{parts[0]:,}", f"{parts[1]:,}"))
             else:
                 self.split_message.setText(self.tr("The split is valid."))
             if self.group_column and self.raw is not None and self.group_column in self.raw.columns:
@@ -882,7 +882,7 @@ class DataPage(QWidget):
             self.save_template_button.setEnabled(True)
             st = summary["stats"]["splits"]
             self.steps.summary.setText(self.tr("Prepared: {0} training, {1} validation, {2} test rows.").format(
-                st["train"], st["val"], st["test"]))
+                *(f"{int(st[k]):,}" for k in ("train", "val", "test"))))
             self.prepared.emit()
 
         return self.tasks.op(work, self.tr("Preparing the data")).with_progress().on_success(done).run()

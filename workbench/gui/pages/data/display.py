@@ -106,6 +106,27 @@ def step_title(op: str) -> str:
     return info.title_zh if content_lang() == "zh" else info.title
 
 
+def step_name(op: str, params: dict | None) -> str:
+    """A step of a recipe as the steps list names it: its title, or what it does where one
+    title would name different steps (two "Mask, drop or flag sensitive terms" steps, one
+    masking the answers, one flagging the questions; a length filter for each column)."""
+    params = params or {}
+    if op == "sensitive_terms":
+        columns = ", ".join(role_name(c) for c in params.get("columns") or []) or \
+            QCoreApplication.translate("DataPage", "every text column")
+        said = {
+            "mask": QCoreApplication.translate("DataPage", "Mask sensitive terms in {0}"),
+            "drop": QCoreApplication.translate("DataPage", "Drop rows with sensitive terms in {0}"),
+            "flag": QCoreApplication.translate("DataPage", "Flag sensitive terms in {0} for review"),
+        }.get(params.get("action") or "mask")
+        if said:
+            return said.format(columns)
+    if op == "length_filter" and params.get("column"):
+        return QCoreApplication.translate("DataPage", "Filter rows by the length of {0}").format(
+            role_name(params["column"]))
+    return step_title(op)
+
+
 def column_stats(df: pd.DataFrame, ctx=None) -> dict[str, dict[str, Any]]:
     """Per column: missing cells, a histogram of text lengths and the most frequent values."""
     out = {}

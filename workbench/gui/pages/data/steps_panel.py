@@ -23,7 +23,7 @@ from ....core.cleaning.steps import parse_params
 from ....core.errors import WorkbenchError
 from ...resources import icon
 from ...widgets.step_editor import StepParamsEditor
-from .display import SnippetDelegate, change_window, html_snippet, role_name, step_title
+from .display import SnippetDelegate, change_window, html_snippet, role_name, step_name, step_title
 
 
 class StepsPanel(QWidget):
@@ -136,7 +136,7 @@ class StepsPanel(QWidget):
             t = self.steps_table
             t.setRowCount(len(recipe.steps))
             for i, step in enumerate(recipe.steps):
-                item = QTableWidgetItem(f"{i + 1}. {step_title(step.op)}")
+                item = QTableWidgetItem(f"{i + 1}. {step_name(step.op, step.params)}")
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsUserCheckable)
                 item.setCheckState(Qt.CheckState.Checked if step.enabled else Qt.CheckState.Unchecked)
                 t.setItem(i, 0, item)
@@ -178,7 +178,7 @@ class StepsPanel(QWidget):
             self.examples_table.setRowCount(0)
             return
         step = self.recipe.steps[row]
-        self.step_title_label.setText(step_title(step.op))
+        self.step_title_label.setText(step_name(step.op, step.params))
         self._refreshing, was = True, self._refreshing
         try:
             self.params_editor.set_step(step.op, dict(step.params), self.columns,
@@ -237,8 +237,8 @@ class StepsPanel(QWidget):
         if row < 0:
             return
         steps = self._steps()
-        op = steps.pop(row)["op"]
-        self.steps_edited.emit(steps, self.tr("remove {0}").format(step_title(op)))
+        gone = steps.pop(row)
+        self.steps_edited.emit(steps, self.tr("remove {0}").format(step_name(gone["op"], gone["params"])))
 
     def move_step(self, delta: int) -> None:
         row = self.steps_table.currentRow()
@@ -247,7 +247,7 @@ class StepsPanel(QWidget):
         if row < 0 or not 0 <= new < len(steps):
             return
         steps[row], steps[new] = steps[new], steps[row]
-        self.steps_edited.emit(steps, self.tr("move {0}").format(step_title(steps[new]["op"])))
+        self.steps_edited.emit(steps, self.tr("move {0}").format(step_name(steps[new]["op"], steps[new]["params"])))
         self.steps_table.selectRow(new)
 
     def set_step_enabled(self, row: int, enabled: bool) -> None:
@@ -256,7 +256,7 @@ class StepsPanel(QWidget):
             return
         steps[row]["enabled"] = enabled
         text = self.tr("switch on {0}") if enabled else self.tr("switch off {0}")
-        self.steps_edited.emit(steps, text.format(step_title(steps[row]["op"])))
+        self.steps_edited.emit(steps, text.format(step_name(steps[row]["op"], steps[row]["params"])))
 
     @Slot(QTableWidgetItem)
     def _on_steps_table_item_changed(self, item: QTableWidgetItem) -> None:
@@ -280,4 +280,4 @@ class StepsPanel(QWidget):
         if params == steps[row]["params"]:
             return
         steps[row]["params"] = params
-        self.steps_edited.emit(steps, self.tr("change {0}").format(step_title(step.op)))
+        self.steps_edited.emit(steps, self.tr("change {0}").format(step_name(step.op, params)))

@@ -1,0 +1,52 @@
+"""Small texts: thousands separators in row counts, the version in the About dialog."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from workbench import __version__
+from workbench.core.templates import TemplateCatalog
+
+
+def test_the_split_line_groups_thousands(qtbot, session, tasks, tmp_path):
+    """Seen: "About 5620 training, 703 validation and 703 test rows"."""
+    from workbench.gui.pages.data_page import DataPage
+
+    session.create(tmp_path / "projects" / "p", TemplateCatalog().get("finance_sentiment"))
+    page = DataPage(session, tasks)
+    qtbot.addWidget(page)
+    page.cleaned_df = pd.DataFrame({"text": ["一"] * 7026, "label": ["正面"] * 7026})
+    page.split_spins["val"].setValue(10)
+    page.split_spins["test"].setValue(10)
+    page.split_spins["train"].setValue(80)
+    page._on_split_changed()
+    text = page.split_message.text()
+    assert "5,620 training" in text and "703 validation" in text, text
+
+
+def test_the_about_dialog_names_the_version(qtbot, tmp_path):
+    from workbench.gui.main_window import MainWindow
+    from workbench.gui.settings import Settings
+
+    w = MainWindow(Settings(tmp_path / "gui.ini"))
+    qtbot.addWidget(w)
+    assert f"version {__version__}" in w.about_text()
+
+
+def test_two_sensitive_terms_steps_are_told_apart(qtbot, session, tasks, tmp_path):
+    """Seen in the finance Q&A template: two steps both named "Mask, drop or flag sensitive terms"
+    (one masks the answers, the other flags the questions)."""
+    from workbench.core.cleaning import Recipe
+    from workbench.gui.pages.data.steps_panel import StepsPanel
+
+    template = TemplateCatalog().get("finance_service_qa")
+    panel = StepsPanel()
+    qtbot.addWidget(panel)
+    recipe = Recipe.model_validate({"steps": template.default_recipe()})
+    panel.show_recipe(recipe, [], list(template.roles))
+    names = [panel.steps_table.item(r, 0).text().split(". ", 1)[1] for r in range(panel.steps_table.rowCount())]
+    terms = [n for n, s in zip(names, recipe.steps) if s.op == "sensitive_terms"]
+    assert len(terms) == 2 and len(set(names)) == len(names), names
+    assert "Filter rows by the length of Instruction / question" in names
+    assert terms == ["Mask sensitive terms in Answer / output",
+                     "Flag sensitive terms in Instruction / question, Extra input for review"], terms
