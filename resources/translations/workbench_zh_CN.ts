@@ -2166,14 +2166,34 @@ Most likely: {1}</source>
 <context>
     <name>Launcher</name>
     <message>
-        <location filename="../../workbench/gui/app.py" line="56"/>
+        <location filename="../../workbench/gui/app.py" line="58"/>
         <source>Workbench cannot open its window: the system library {0} is missing. Install the package {1} (sudo apt install {1} on Debian or Ubuntu), then start Workbench again.</source>
         <translation>Workbench 无法打开窗口：缺少系统库 {0}。请安装软件包 {1}（Debian 或 Ubuntu 上运行 sudo apt install {1}），然后重新启动 Workbench。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/app.py" line="60"/>
+        <location filename="../../workbench/gui/app.py" line="63"/>
         <source>Workbench cannot open its window: the system library {0}, which Qt needs to draw on X11, is missing. Install the package that provides it, then start Workbench again.</source>
         <translation>Workbench 无法打开窗口：缺少 Qt 在 X11 上绘制界面所需的系统库 {0}。请安装提供该库的软件包，然后重新启动 Workbench。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/app.py" line="67"/>
+        <source>Workbench cannot open its window: the system libraries {0}, which Qt needs to draw on X11, are missing.</source>
+        <translation>Workbench 无法打开窗口：缺少 Qt 在 X11 上绘图所需的系统库 {0}。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/app.py" line="71"/>
+        <source>Install the packages {0} (sudo apt install {0} on Debian or Ubuntu).</source>
+        <translation>请安装软件包 {0}（Debian 或 Ubuntu 上运行 sudo apt install {0}）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/app.py" line="74"/>
+        <source>Install the packages that provide {0}.</source>
+        <translation>请安装提供 {0} 的软件包。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/app.py" line="76"/>
+        <source>Then start Workbench again.</source>
+        <translation>然后重新启动 Workbench。</translation>
     </message>
 </context>
 <context>
@@ -2458,7 +2478,7 @@ Most likely: {1}</source>
         <translation>上次运行失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/app.py" line="92"/>
+        <location filename="../../workbench/gui/app.py" line="105"/>
         <source>No Chinese font was found: Chinese text may show as boxes. Install one, e.g. the fonts-noto-cjk package.</source>
         <translation>未找到中文字体：中文可能显示为方框。请安装一种中文字体，例如 fonts-noto-cjk 软件包。</translation>
     </message>

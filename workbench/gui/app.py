@@ -38,10 +38,10 @@ def setup(app, settings) -> str:
 def platform_problem() -> str | None:
     """What keeps Qt from opening a window here, in the user's language, or None. Asked before
     the QApplication exists: Qt would abort the process with a message about its plugin."""
-    from .platform_check import missing_library
+    from .platform_check import missing_libraries
 
-    missing = missing_library()
-    if missing is None:
+    missing = missing_libraries()
+    if not missing:
         return None
     from PySide6.QtCore import QCoreApplication
 
@@ -51,16 +51,29 @@ def platform_problem() -> str | None:
     # a window-less application: enough for the translation of this one message
     app = QCoreApplication.instance() or QCoreApplication([sys.argv[0]])
     i18n.install(app, Settings().language)
-    library, package = missing
-    if package:
+    libraries = ", ".join(library for library, _ in missing)
+    packages = " ".join(dict.fromkeys(package for _, package in missing if package))
+    unknown = [library for library, package in missing if not package]
+    if len(missing) == 1 and packages:
         return QCoreApplication.translate(
             "Launcher", "Workbench cannot open its window: the system library {0} is missing. Install the "
                         "package {1} (sudo apt install {1} on Debian or Ubuntu), then start Workbench again."
-        ).format(library, package)
-    return QCoreApplication.translate(
-        "Launcher", "Workbench cannot open its window: the system library {0}, which Qt needs to draw on "
-                    "X11, is missing. Install the package that provides it, then start Workbench again."
-    ).format(library)
+        ).format(libraries, packages)
+    if len(missing) == 1:
+        return QCoreApplication.translate(
+            "Launcher", "Workbench cannot open its window: the system library {0}, which Qt needs to draw on "
+                        "X11, is missing. Install the package that provides it, then start Workbench again."
+        ).format(libraries)
+    text = QCoreApplication.translate(
+        "Launcher", "Workbench cannot open its window: the system libraries {0}, which Qt needs to draw on X11, "
+                    "are missing.").format(libraries)
+    if packages:
+        text += " " + QCoreApplication.translate(
+            "Launcher", "Install the packages {0} (sudo apt install {0} on Debian or Ubuntu).").format(packages)
+    if unknown:
+        text += " " + QCoreApplication.translate(
+            "Launcher", "Install the packages that provide {0}.").format(", ".join(unknown))
+    return text + " " + QCoreApplication.translate("Launcher", "Then start Workbench again.")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,8 +2,9 @@
 
 Without one of its system libraries (since Qt 6.5 most often libxcb-cursor0) Qt prints a
 line about "xcb-cursor0 or libxcb-cursor0" among several others and aborts the process.
-Loading the plugin the way Qt will, before Qt does, names the missing library and the
-package to install, and lets the launcher exit with that message instead. No Qt here.
+Loading the plugin the way Qt will, before Qt does, names the missing libraries (all of
+them at once) and the packages to install, and lets the launcher exit with that message
+instead. No Qt here.
 """
 
 from __future__ import annotations
@@ -65,16 +66,53 @@ def plugin_path(environ=os.environ) -> Path | None:
 def missing_library(environ=os.environ) -> tuple[str, str | None] | None:
     """(the library the X11 plugin cannot find, its Debian/Ubuntu package or None), or None
     when the plugin loads, or the platform is not X11, or the plugin is not where it is looked for."""
+    found = missing_libraries(environ)
+    return found[0] if found else None
+
+
+def missing_libraries(environ=os.environ) -> list[tuple[str, str | None]]:
+    """Every library the X11 plugin needs and this system lacks, with its Debian/Ubuntu package
+    or None: the dynamic loader names only the first, and installing that one package only led
+    to the next message (libxcb-icccm4, then libxcb-keysyms1). Empty when the plugin loads, or
+    the platform is not X11, or the plugin is not where it is looked for."""
     if not sys.platform.startswith("linux") or platform_name(environ) != "xcb":
-        return None
+        return []
     path = plugin_path(environ)
     if path is None:
-        return None
+        return []
     try:
         ctypes.CDLL(str(path))  # what Qt's plugin loader does: the dynamic loader resolves its libraries
     except OSError as exc:
         m = _MISSING.search(str(exc))
         if m is None:
-            return None  # not a missing library: Qt's own message says more
-        return m.group(1), PACKAGES.get(m.group(1))
-    return None
+            return []  # not a missing library: Qt's own message says more
+        first = m.group(1)
+        others = [name for name in _needed_names(path) if name != first and not _loads(name)]
+        return [(name, PACKAGES.get(name)) for name in [first, *others]]
+    return []
+
+
+_SONAME = re.compile(rb"lib[\w.+-]+?\.so(?:\.\d+)*(?=\x00)")
+
+
+def _needed_names(plugin: Path) -> list[str]:
+    """The library names the plugin and Qt's X11 library beside it name (their dynamic string
+    tables), in order, once each."""
+    files = [plugin, *sorted((plugin.parents[2] / "lib").glob("libQt6XcbQpa.so*"))]
+    names: dict[str, None] = {}
+    for f in files:
+        try:
+            data = f.read_bytes()
+        except OSError:
+            continue
+        names.update(dict.fromkeys(m.decode() for m in _SONAME.findall(data)))
+    own = {f.name for f in files}
+    return [n for n in names if n not in own and not n.startswith(("libQt6", "libpyside6", "libshiboken6"))]
+
+
+def _loads(name: str) -> bool:
+    try:
+        ctypes.CDLL(name)
+    except OSError:
+        return False
+    return True
