@@ -265,3 +265,22 @@ def test_a_full_disk_says_what_to_do():
     text = os_error_message(OSError(errno.ENOSPC, "No space left on device", "runs/run-1/checkpoints"))
     assert text.startswith("The disk is full (runs/run-1/checkpoints).") and "delet" in text and "intact" in text
     assert "may not" in os_error_message(PermissionError(errno.EACCES, "Permission denied", "/srv/shared"))
+
+
+def test_preparing_is_refused_while_a_run_trains_and_the_data_stays(tmp_path):
+    from workbench.core.runs import acquire_run_lock
+
+    t = CATALOG.get("finance_sentiment")
+    project, _ = prepare(t, t.sample_path, tmp_path / "p")
+    before = {p.name: p.read_bytes() for p in (tmp_path / "p" / "data").iterdir()}
+    run_dir = tmp_path / "p" / "runs" / "run-training"
+    run_dir.mkdir(parents=True)
+    lock = acquire_run_lock(run_dir)  # this process plays the worker
+    try:
+        with pytest.raises(ProjectError, match="Run 'run-training' is training") as info:
+            prepare(t, t.sample_path, tmp_path / "p", split=None)
+        assert "stop it, then prepare again" in str(info.value)
+        assert {p.name: p.read_bytes() for p in (tmp_path / "p" / "data").iterdir()} == before
+    finally:
+        lock.release()
+    prepare(t, t.sample_path, tmp_path / "p")  # once it ended

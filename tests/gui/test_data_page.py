@@ -1,4 +1,6 @@
 
+from pathlib import Path
+
 import pandas as pd
 from PySide6.QtCore import Qt
 
@@ -127,3 +129,27 @@ def test_change_window_shows_a_change_at_the_end_of_a_long_text():
     # a dropped row: only the start of the text
     (bh, bc, bt), after = change_window("x" * 100, None)
     assert after == ("", "", "") and bt.endswith("…")
+
+
+def test_save_and_prepare_says_why_while_a_run_trains(qtbot, session, tasks, tmp_path, sample_project):
+    """It used to rewrite data/*.jsonl under the running training without a word."""
+    from workbench.core.runs import acquire_run_lock
+
+    page = _page(qtbot, session, tasks, sample_project)
+    src = tmp_path / "mine.csv"
+    pd.DataFrame({"内容": [f"第{i}条新闻，公司业绩{'增长' if i % 2 else '下滑'}" for i in range(60)],
+                  "情感": ["正面" if i % 2 else "负面" for i in range(60)]}).to_csv(src, index=False)
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        page.import_file(src)
+    data = Path(session.project.root) / "data"
+    before = {p.name: p.read_bytes() for p in data.iterdir()}
+    run_dir = Path(session.project.root) / "runs" / "run-busy"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    lock = acquire_run_lock(run_dir)
+    try:
+        with qtbot.waitSignal(tasks.error_shown, timeout=30000) as blocker:
+            page.prepare()
+    finally:
+        lock.release()
+    assert "Run 'run-busy' is training" in blocker.args[1]
+    assert {p.name: p.read_bytes() for p in data.iterdir()} == before

@@ -172,6 +172,21 @@ def _multi_label_records(df: pd.DataFrame, roles: list[str]) -> str:
     return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
 
 
+def refuse_while_training(root: str | os.PathLike) -> None:
+    """A :class:`ProjectError` while a run of the project in ``root`` trains: the data is not
+    prepared again under it. The worker read its splits when it started, but its evaluation
+    and a resume read them later, and would then score or train on other rows than it did."""
+    from .runs import worker_alive
+
+    runs = Path(root) / "runs"
+    busy = sorted(d.name for d in runs.iterdir() if d.is_dir() and worker_alive(d)) if runs.is_dir() else []
+    if busy:
+        raise ProjectError(
+            f"Run '{busy[0]}' is training on this project's prepared data, so the data was not prepared again "
+            "(its evaluation and a resume read the same files). Wait until it ends, or stop it, then prepare "
+            "again; your cleaning steps and choices are kept.")
+
+
 def write_prepared(
     root: Path,
     template: TemplateSpec,
@@ -180,6 +195,7 @@ def write_prepared(
     config: ProjectConfig,
 ) -> Project:
     """Write snapshot and splits into a staging folder, move them in, then project.json."""
+    refuse_while_training(root)
     root.mkdir(parents=True, exist_ok=True)
     (root / "runs").mkdir(exist_ok=True)
     (root / "exports").mkdir(exist_ok=True)
@@ -256,6 +272,7 @@ def prepare(
 
     report = progress or (lambda stage, frac: None)
     root = Path(project_dir)
+    refuse_while_training(root)  # before the work, and again before writing (write_prepared)
     old: ProjectConfig | None = None
     if (root / PROJECT_FILE).is_file():
         old = Project.open(root).config
