@@ -50,3 +50,18 @@ def test_two_sensitive_terms_steps_are_told_apart(qtbot, session, tasks, tmp_pat
     assert "Filter rows by the length of Instruction / question" in names
     assert terms == ["Mask sensitive terms in Answer / output",
                      "Flag sensitive terms in Instruction / question, Extra input for review"], terms
+
+
+def test_a_steps_columns_are_listed_the_chinese_way(qtbot):
+    from PySide6.QtWidgets import QApplication
+
+    from workbench.gui import i18n
+    from workbench.gui.pages.data.display import step_name
+
+    app = QApplication.instance()
+    try:
+        i18n.install(app, "zh_CN")
+        name = step_name("sensitive_terms", {"columns": ["instruction", "input"], "action": "flag"})
+        assert name == "标记“指令 / 问题、补充输入”中的敏感词供复核", name
+    finally:
+        i18n.install(app, "en")

@@ -112,7 +112,7 @@ def step_name(op: str, params: dict | None) -> str:
     masking the answers, one flagging the questions; a length filter for each column)."""
     params = params or {}
     if op == "sensitive_terms":
-        columns = ", ".join(role_name(c) for c in params.get("columns") or []) or \
+        columns = ("、" if content_lang() == "zh" else ", ").join(role_name(c) for c in params.get("columns") or []) or \
             QCoreApplication.translate("DataPage", "every text column")
         said = {
             "mask": QCoreApplication.translate("DataPage", "Mask sensitive terms in {0}"),

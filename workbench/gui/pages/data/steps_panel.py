@@ -136,7 +136,9 @@ class StepsPanel(QWidget):
             t = self.steps_table
             t.setRowCount(len(recipe.steps))
             for i, step in enumerate(recipe.steps):
-                item = QTableWidgetItem(f"{i + 1}. {step_name(step.op, step.params)}")
+                name = step_name(step.op, step.params)
+                item = QTableWidgetItem(f"{i + 1}. {name}")
+                item.setToolTip(name)  # the whole name where the column cuts it
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsUserCheckable)
                 item.setCheckState(Qt.CheckState.Checked if step.enabled else Qt.CheckState.Unchecked)
                 t.setItem(i, 0, item)
