@@ -39,3 +39,45 @@ def test_a_generated_answer_and_its_label_are_on_lines_of_their_own(qtbot, sessi
                  {"event": "labels", "id": 1, "probabilities": {"正面": 0.9, "负面": 0.1}, "label": "正面"},
                  {"event": "done", "id": 1, "text": "正面", "tokens": 2, "seconds": 0.1})
     assert text == "正面\nLabel: 正面\nMost likely: 正面 90.0%  ·  负面 10.0%"
+
+
+_SLOW_ANSWER = """
+import json, sys, time
+time.sleep(float(sys.argv[1]))
+print(json.dumps({"event": "labels", "id": 1, "probabilities": {"正面": 0.9, "负面": 0.1}, "label": "正面"}), flush=True)
+print(json.dumps({"event": "done", "id": 1, "text": "正面", "tokens": 0, "seconds": 0.1}), flush=True)
+"""
+
+
+def test_the_playground_shows_it_is_working(qtbot, session, tasks, sample_project, monkeypatch):
+    """Seen: an answer took 15 s on the built-in model and 41 s to Gemma's first words, with
+    nothing on screen saying that the model was working."""
+    import sys
+
+    from workbench.core.jobs import JobSpec, write_job
+    from workbench.core.runs import EventWriter
+
+    run_dir = sample_project / "runs" / "run-x"
+    write_job(run_dir, JobSpec(project=str(sample_project), template="finance_sentiment", task="classification",
+                               base_model="builtin:tiny", method="full"))
+    ev = EventWriter(run_dir)
+    ev.emit("start", total_steps=10)
+    ev.emit("end", status="completed", error=None)
+    ev.close()
+    (run_dir / "final").mkdir()
+    (run_dir / "final" / "workbench_run.json").write_text("{}", encoding="utf-8")
+    session.open(sample_project)
+    page = EvaluatePage(session, tasks)
+    qtbot.addWidget(page)
+    page.show()
+    delays = iter(["3", "0.3"])
+    monkeypatch.setattr(tasks, "command", lambda args, title: tasks.process(
+        [sys.executable, "-c", _SLOW_ANSWER, next(delays)], title, "playground"))
+    page.prompt_edit.setText("央行宣布降准")
+    page._on_generate_clicked()
+    assert not page.play_progress.isHidden() and page.play_progress.label.text() == "Asking the model"
+    page._on_generate_clicked()  # asked again: the first answer is dropped, the indicator stays
+    with qtbot.waitSignal(page.playground_finished, timeout=30000):
+        pass
+    assert page.play_progress.isHidden()
+    assert page.answer.toPlainText().startswith("Label: 正面")

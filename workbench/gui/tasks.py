@@ -351,6 +351,8 @@ class OpProgress(QWidget):
 
     @Slot(float, str)
     def _on_op_progressed(self, fraction: float, message: str) -> None:
+        if self.sender() is not None and self.sender() is not self.op:
+            return
         if fraction < 0:
             self.bar.setRange(0, 0)
         else:
@@ -361,6 +363,8 @@ class OpProgress(QWidget):
 
     @Slot()
     def _on_op_finished(self) -> None:
+        if self.sender() is not None and self.sender() is not self.op:
+            return  # an operation this one replaced (a question asked again) ended
         self.op = None
         self.hide()
 

@@ -294,6 +294,9 @@ class EvaluatePage(QWidget):
         prow.addWidget(self.prompt_edit, 1)
         prow.addWidget(self.generate_button)
         pv.addLayout(prow)
+        # working: loading a model and its first words can take tens of seconds on a processor
+        self.play_progress = OpProgress()
+        pv.addWidget(self.play_progress)
         self.play_warning = QLabel()  # why this run's answers may be poor (core decides)
         self.play_warning.setObjectName("warning")
         self.play_warning.setWordWrap(True)
@@ -722,6 +725,7 @@ class EvaluatePage(QWidget):
         op.on_failure(lambda msg: self.answer.appendPlainText("\n" + msg))
         op.finished.connect(self._on_play_finished)
         self.play_op = op
+        self.play_progress.follow(op)
         op.run()
 
     @Slot(str)
