@@ -433,6 +433,11 @@
         <translation>按“{0}”的长度过滤</translation>
     </message>
     <message>
+        <location filename="../../workbench/gui/pages/data/display.py" line="210"/>
+        <source>In the marked changes: · a space, □ a full-width space, → a tab, ° a no-break space, ◇ a character of no width, ⏎ a line break.</source>
+        <translation>标出的改动中：· 表示空格，□ 表示全角空格，→ 表示制表符，° 表示不换行空格，◇ 表示零宽字符，⏎ 表示换行。</translation>
+    </message>
+    <message>
         <location filename="../../workbench/gui/pages/data_page.py" line="116"/>
         <source>Import a file…</source>
         <translation>导入文件…</translation>
@@ -922,7 +927,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>EvaluatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="578"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="581"/>
         <source>baseline {0}; {1}</source>
         <translation>基线 {0}；{1}</translation>
     </message>
@@ -1002,7 +1007,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>汉明损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="539"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="542"/>
         <location filename="../../workbench/gui/pages/run_text.py" line="74"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
@@ -1208,269 +1213,269 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>向模型提问</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="307"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="310"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="309"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="312"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="311"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="314"/>
         <source>Apply to a file</source>
         <translation>应用到文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="351"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="354"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="390"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="393"/>
         <source>The built-in model starts untrained, so the model it started from answers at random: the baseline beside the results is the comparison.</source>
         <translation>内置模型从未训练的状态开始，它的起始模型只会随机作答：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="392"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="395"/>
         <source>A multi-label model&apos;s head is trained from scratch, so there is no base model to compare with: the baseline beside the results is the comparison.</source>
         <translation>多标签模型的分类头从零开始训练，没有可对比的基础模型：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="394"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="397"/>
         <source>Also score the model the run started from on the same rows.</source>
         <translation>同时在相同的数据行上评估本次训练的起始模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="409"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="412"/>
         <source>Evaluating {0} in a separate process…</source>
         <translation>正在独立进程中评估 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="426"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="429"/>
         <source>Evaluating: {0}…</source>
         <translation>正在评估：{0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="431"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="434"/>
         <source>Evaluation finished.</source>
         <translation>评估完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="475"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="478"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="475"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="478"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="486"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="489"/>
         <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
         <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="465"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="468"/>
         <source>The evaluation results could not be read: {0}</source>
         <translation>无法读取评估结果：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="490"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="493"/>
         <source>There is no run yet. Train one on the Train page; once it has finished, evaluate it here: the model answers every test row it never saw during training.</source>
         <translation>还没有任何训练。请先在“训练”页训练一次；训练完成后在这里评估：模型会回答训练时从未见过的每一条测试数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="493"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="496"/>
         <source>A run is training on the Train page. Once it has finished, it appears here to be evaluated.</source>
         <translation>“训练”页上有一次训练正在进行。训练完成后，它会出现在这里供评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="495"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="498"/>
         <source>No run has finished with a model to evaluate. Train one on the Train page (a stopped run can be resumed there); once it has finished, evaluate it here.</source>
         <translation>还没有哪次训练完成并留下可评估的模型。请在“训练”页训练一次（已停止的训练可在那里恢复）；训练完成后在这里评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="509"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="512"/>
         <source>No program opened the report. It is the file {0}; open it in a web browser.</source>
         <translation>没有程序打开报告。报告文件是 {0}，请用网页浏览器打开。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="538"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="541"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="538"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="541"/>
         <source>expected</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="538"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="541"/>
         <source>model&apos;s answer</source>
         <translation>模型的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="539"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="542"/>
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="539"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="542"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="540"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="543"/>
         <source>exact match</source>
         <translation>是否完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="552"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="555"/>
         <source>The mean of each label&apos;s F1.</source>
         <translation>各标签 F1 的平均值。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="553"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="556"/>
         <source>The mean of each label&apos;s F1 over the {0} of {1} labels that have a test row or were given by the model. A label absent from the test rows and never given is left out, not counted as 0.</source>
         <translation>在 {1} 个标签中，对测试集中出现过或模型给出过的 {0} 个标签求 F1 的平均值。测试集中没有且模型从未给出的标签不计入平均，而不是按 0 计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="557"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="560"/>
         <source>{0} ({1} of {2} labels)</source>
         <translation>{0}（{2} 个标签中的 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="575"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="578"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="593"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="596"/>
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="593"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="596"/>
         <source>true</source>
         <translation>真实</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="596"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="599"/>
         <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
         <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="603"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="606"/>
         <source>Several labels per row: a label is given when its probability is {0} or more (the threshold with the best macro F1 on the validation split).</source>
         <translation>每行可有多个标签：某标签的概率不低于 {0} 时给出该标签（该阈值在验证集上取得最佳宏平均 F1）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="634"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="637"/>
         <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
         <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="651"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="654"/>
         <source>given instead</source>
         <translation>代替真实标签给出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="651"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="654"/>
         <source>given along with it</source>
         <translation>与真实标签一起多给</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="670"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="673"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="688"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="691"/>
         <source>It was stopped after {0} of its {1} training steps.</source>
         <translation>它在计划的 {1} 个训练步中只训练了 {0} 步就被停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="690"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="693"/>
         <source>It trained for only {0} steps.</source>
         <translation>它只训练了 {0} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="692"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="695"/>
         <source>Its loss fell only from {0:.2f} to {1:.2f}.</source>
         <translation>它的损失只从 {0:.2f} 降到 {1:.2f}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="694"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="697"/>
         <source>Its validation macro F1, {0:.2f}, is no better than picking one of its {1} labels at random.</source>
         <translation>它在验证集上的宏平均 F1 为 {0:.2f}，并不比在 {1} 个标签中随机挑一个更好。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="696"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="699"/>
         <source>This run&apos;s answers may be poor.</source>
         <translation>这次运行的回答可能很差。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="697"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="700"/>
         <source>Train longer, or resume the run, before relying on them.</source>
         <translation>请先训练更久（或继续这次运行），再依赖它的回答。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="745"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="749"/>
         <source>Label: {0}
 Most likely: {1}</source>
         <translation>标签：{0}
 可能性最高：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="410"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="413"/>
         <source>Evaluating {0}</source>
         <translation>正在评估 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="308"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="311"/>
         <source>Samples (the answers side by side)</source>
         <translation>逐条结果（各个答案对照）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="414"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="417"/>
         <source>Evaluation cancelled.</source>
         <translation>评估已取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="424"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="427"/>
         <source>Evaluating: {0}, {1} of {2} rows</source>
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="540"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="543"/>
         <source>answer before tuning</source>
         <translation>微调前的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="541"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="544"/>
         <source>correct before tuning</source>
         <translation>微调前正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="541"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="544"/>
         <source>ROUGE-L before tuning</source>
         <translation>微调前 ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="542"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="545"/>
         <source>baseline&apos;s answer</source>
         <translation>基线的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="545"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="548"/>
         <source>P({0})</source>
         <translation>P({0})</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="720"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="723"/>
         <source>Asking the model</source>
         <translation>正在询问模型</translation>
     </message>
@@ -2790,7 +2795,7 @@ Most likely: {1}</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/tasks.py" line="370"/>
+        <location filename="../../workbench/gui/tasks.py" line="374"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
@@ -3088,112 +3093,112 @@ Most likely: {1}</source>
 <context>
     <name>StepsPanel</name>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="47"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="49"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="47"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="49"/>
         <source>Rows dropped</source>
         <translation>删除的行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="47"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="49"/>
         <source>Cells changed</source>
         <translation>修改的单元格</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="62"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="64"/>
         <source>Add step</source>
         <translation>添加步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="78"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="80"/>
         <source>Remove the selected step</source>
         <translation>删除选中的步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="82"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="84"/>
         <source>Move the step up</source>
         <translation>上移该步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="86"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="88"/>
         <source>Move the step down</source>
         <translation>下移该步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="102"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="104"/>
         <source>Affected rows (before → after)</source>
         <translation>受影响的行（处理前 → 处理后）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="106"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="108"/>
         <source>Row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="106"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="108"/>
         <source>Column</source>
         <translation>列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="106"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="108"/>
         <source>Before</source>
         <translation>处理前</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="106"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="108"/>
         <source>After</source>
         <translation>处理后</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="177"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="186"/>
         <source>Select a step to see and change its settings.</source>
         <translation>选择一个步骤以查看和修改它的设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="198"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="210"/>
         <source>(row dropped)</source>
         <translation>（该行已删除）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="209"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="223"/>
         <source>Affected rows (before → after): {0} of them shown</source>
         <translation>受影响的行（处理前 → 处理后）：显示其中 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="210"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="224"/>
         <source>Affected rows: none in this data</source>
         <translation>受影响的行：这份数据中没有</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="232"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="246"/>
         <source>add {0}</source>
         <translation>添加“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="241"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="255"/>
         <source>remove {0}</source>
         <translation>删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="250"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="264"/>
         <source>move {0}</source>
         <translation>移动“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="258"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="272"/>
         <source>switch on {0}</source>
         <translation>开启“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="258"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="272"/>
         <source>switch off {0}</source>
         <translation>关闭“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="283"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="297"/>
         <source>change {0}</source>
         <translation>修改“{0}”</translation>
     </message>

@@ -65,3 +65,25 @@ def test_a_steps_columns_are_listed_the_chinese_way(qtbot):
         assert name == "标记“指令 / 问题、补充输入”中的敏感词供复核", name
     finally:
         i18n.install(app, "en")
+
+
+def test_what_trim_whitespace_removed_is_shown(qtbot, session, tasks, sample_project):
+    """Seen: "Trim whitespace: 12 cells changed", and every Before read like its After: the
+    spaces it removed drew nothing in the marked change."""
+    from workbench.gui.pages.data.display import SnippetDelegate, change_window, html_snippet
+    from workbench.gui.pages.data_page import DataPage
+
+    before, after = change_window("  央行宣布降准\u3000", "央行宣布降准")
+    assert "·" in html_snippet(before, "#fff") and "□" in html_snippet(before, "#fff")
+    page = DataPage(session, tasks)
+    qtbot.addWidget(page)
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        session.open(sample_project)
+    row = [s.op for s in page.recipe.steps].index("trim_whitespace")
+    assert int(page.steps.steps_table.item(row, 2).text()) > 0
+    page.steps.steps_table.selectRow(row)
+    table = page.steps.examples_table
+    assert table.rowCount() > 0
+    shown = table.item(0, 2).data(SnippetDelegate.HTML_ROLE)
+    assert any(sign in shown for sign in "·□→°◇⏎"), shown
+    assert not page.steps.invisible_note.isHidden() and "a full-width space" in page.steps.invisible_note.text()

@@ -187,12 +187,29 @@ def change_window(before: str, after: str | None, width: int = 60, lead: int = 6
     return window(before), window(after_text)
 
 
+# characters a change may consist of that draw nothing (or collapse in a line of HTML): in the
+# marked change each is drawn as a sign, so "Trim whitespace" shows what it trimmed
+INVISIBLE_SIGNS = {" ": "·", "\u3000": "□", "\t": "→", "\u00a0": "°", "\r": "⏎", "\n": "⏎",
+                   **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff", "◇")}
+
+
+def has_invisible(text: str) -> bool:
+    return any(ch in INVISIBLE_SIGNS for ch in text)
+
+
 def html_snippet(parts: tuple[str, str, str], color: str) -> str:
     import html
 
-    head, changed, tail = (html.escape(x).replace("\n", " ⏎ ") for x in parts)
-    mark = f"<span style='background:{color}'>{changed or '&#8203;'}</span>" if changed else ""
+    head, tail = (html.escape(x).replace("\n", " ⏎ ") for x in (parts[0], parts[2]))
+    changed = html.escape("".join(INVISIBLE_SIGNS.get(ch, ch) for ch in parts[1]))
+    mark = f"<span style='background:{color}'>{changed}</span>" if changed else ""
     return f"{head}{mark}{tail}"
+
+
+def invisible_legend() -> str:
+    return QCoreApplication.translate(
+        "DataPage", "In the marked changes: · a space, □ a full-width space, → a tab, ° a no-break space, "
+                    "◇ a character of no width, ⏎ a line break.")
 
 
 class SnippetDelegate(QStyledItemDelegate):

@@ -23,7 +23,9 @@ from ....core.cleaning.steps import parse_params
 from ....core.errors import WorkbenchError
 from ...resources import icon
 from ...widgets.step_editor import StepParamsEditor
-from .display import SnippetDelegate, change_window, html_snippet, role_name, step_name, step_title
+from .display import (
+    SnippetDelegate, change_window, has_invisible, html_snippet, invisible_legend, role_name, step_name, step_title,
+)
 
 
 class StepsPanel(QWidget):
@@ -118,6 +120,11 @@ class StepsPanel(QWidget):
         eh.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         eh.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         v.addWidget(self.examples_table, 2)
+        self.invisible_note = QLabel()  # what the signs for spaces and the like in the changes stand for
+        self.invisible_note.setObjectName("hint")
+        self.invisible_note.setWordWrap(True)
+        self.invisible_note.hide()
+        v.addWidget(self.invisible_note)
 
     # ------------------------------------------------------------------ shown
     def show_recipe(self, recipe: Recipe, reports: list[StepReport], columns: list[str] | None = None,
@@ -178,6 +185,7 @@ class StepsPanel(QWidget):
             self.params_editor.clear()
             self.step_title_label.setText(self.tr("Select a step to see and change its settings."))
             self.examples_table.setRowCount(0)
+            self.invisible_note.hide()
             return
         step = self.recipe.steps[row]
         self.step_title_label.setText(step_name(step.op, step.params))
@@ -190,10 +198,12 @@ class StepsPanel(QWidget):
         rep = self._report(row)
         examples = rep.examples if rep else []
         self.examples_table.setRowCount(len(examples))
+        signs = False
         for i, ex in enumerate(examples):
             label = ex.row + 1 if isinstance(ex.row, int) else ex.row
             full_before = ex.before or ""
             b_parts, a_parts = change_window(full_before, ex.after)
+            signs = signs or has_invisible(b_parts[1]) or (ex.after is not None and has_invisible(a_parts[1]))
             cells = [(str(label), None, None), (role_name(ex.column) if ex.column else "", None, None),
                      ("".join(b_parts), html_snippet(b_parts, "#ffd7d5"), full_before)]
             if ex.after is None:
@@ -207,6 +217,8 @@ class StepsPanel(QWidget):
                 if full:
                     item.setToolTip("<p>" + html.escape(full[:4000]).replace("\n", "<br>") + "</p>")
                 self.examples_table.setItem(i, col, item)
+        self.invisible_note.setText(invisible_legend())
+        self.invisible_note.setVisible(signs)
         self.examples_label.setText(
             self.tr("Affected rows (before → after): {0} of them shown").format(len(examples)) if examples
             else self.tr("Affected rows: none in this data"))
