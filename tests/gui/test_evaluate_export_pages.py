@@ -85,8 +85,11 @@ def test_export_page_reads_an_earlier_bundle(qtbot, session, tasks, sample_proje
 def test_latency_and_int8_read_as_sentences():
     text = describe_latency({"device": "cpu+onednn", "threads": 2, "samples": 8, "static_ms": 12.808, "eager_ms": 6.729,
                              "ratio": 1.9034, "cpu": "x86_64", "throughput_samples_per_s": 80.28, "throughput_batch": 8})
-    assert text == ("Static model 12.8 ms vs 6.7 ms for the trained model per request (0.53× the speed) · "
-                    "80 samples/s at batch 8 · CPU with oneDNN, 2 threads")
+    # what is compared, and that slower is worse (it read "(0.53× the speed)")
+    assert text == ("Per request, the exported static model takes 12.8 ms and the trained model run directly 6.7 ms: "
+                    "the static model is slower, 1.90× as long · 80 samples/s at batch 8 · CPU with oneDNN, 2 threads")
+    faster = describe_latency({"static_ms": 2.6, "eager_ms": 6.4})
+    assert faster.endswith("2.6 ms and the trained model run directly 6.4 ms: the static model is 2.46× as fast")
     assert "_ms" not in text and "threads: " not in text
     text = describe_int8({"status": "ok", "accuracy_fp32": 0.75, "accuracy_int8": 0.74, "label_agreement": 0.97,
                           "size_mb_fp32": 3.4, "size_mb_int8": 0.9})
