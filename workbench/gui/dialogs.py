@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit, QPushButton, QVBoxLayout, QWidget,
 )
 
+from ..core.library_noise import without_noise
 from ..core.runs import engine_command
 from ..core.templates import TemplateCatalog
 from .i18n import localized
@@ -186,7 +187,7 @@ class EnvironmentDialog(QDialog):
     def _on_check_failed(self, message: str) -> None:
         self.summary.setText(self.tr("The check did not finish. The details below say why; "
                                      "reinstalling the application usually fixes it."))
-        self.details.setPlainText(message + "\n\n" + (self.op.stderr_text[-4000:] if self.op else ""))
+        self.details.setPlainText(message + "\n\n" + without_noise(self.op.stderr_text[-8000:] if self.op else "")[-4000:])
 
     @Slot()
     def _on_check_finished(self) -> None:
@@ -214,4 +215,5 @@ class EnvironmentDialog(QDialog):
             self.tr("<b>Python</b> {0} on {1}").format(rep.get("python", "?"), rep.get("platform", "?")),
         ]
         self.summary.setText("<br>".join(rows))
-        self.details.setPlainText(rep.get("run_check", {}).get("output", ""))
+        # Paddle's own check, without the warnings its libraries print along the way
+        self.details.setPlainText(without_noise(rep.get("run_check", {}).get("output", "")))

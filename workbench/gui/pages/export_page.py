@@ -17,6 +17,7 @@ from ..resources import icon
 from ..session import ProjectSession
 from ..tasks import OpProgress, TaskManager
 from ..widgets.copy_button import CopyButton
+from ...core.library_noise import NoiseFilter
 from ...core.operations import runs as ops
 from ...core.operations.export import BUNDLE_TARGETS, DEFAULT_TARGET, run_gguf_refusal, run_int8_refusal
 from .run_text import fill_run_combo
@@ -412,7 +413,8 @@ class ExportPage(QWidget):
         self.details.setCurrentWidget(self.log)
         op = self.tasks.command(self.export_args(run_id), self.tr("Exporting {0}").format(run_id))
         op.stage_progress.connect(self._on_export_stage)
-        op.log_line.connect(self.log.appendPlainText)  # the command's own messages, as they come
+        self._noise = NoiseFilter()
+        op.log_line.connect(self._on_export_log_line)  # the command's own messages, as they come
         op.succeeded.connect(self._on_export_succeeded)
         op.failed.connect(self._on_export_failed)
         op.cancelled.connect(self._on_export_cancelled)
@@ -421,6 +423,13 @@ class ExportPage(QWidget):
         self.progress.follow(op)
         op.run()
         return True
+
+    @Slot(str)
+    def _on_export_log_line(self, line: str) -> None:
+        if not self._same_project():
+            return
+        if not self._noise.is_noise(line):  # the libraries' warnings and info lines say nothing here
+            self.log.appendPlainText(line)
 
     @Slot(str, float, float)
     def _on_export_stage(self, stage: str, done: float, total: float) -> None:
