@@ -87,3 +87,15 @@ def test_what_trim_whitespace_removed_is_shown(qtbot, session, tasks, sample_pro
     shown = table.item(0, 2).data(SnippetDelegate.HTML_ROLE)
     assert any(sign in shown for sign in "·□→°◇⏎"), shown
     assert not page.steps.invisible_note.isHidden() and "a full-width space" in page.steps.invisible_note.text()
+
+
+def test_the_font_database_does_not_fill_the_terminal(qapp):
+    """Seen at start-up in a terminal: 88 lines of "qt.text.font.db: OpenType support missing for …"."""
+    from PySide6.QtCore import QLoggingCategory
+
+    from workbench.gui.app import build_app
+
+    assert build_app([]) is qapp
+    fonts = QLoggingCategory("qt.text.font.db")
+    assert not fonts.isWarningEnabled() and fonts.isCriticalEnabled()
+    assert QLoggingCategory("qt.qpa.xcb").isWarningEnabled()  # other warnings still speak

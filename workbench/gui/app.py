@@ -10,10 +10,17 @@ import time
 _T0 = time.perf_counter()
 
 
+# Qt's font database says, once per font and script, that a font lacks OpenType tables
+# ("qt.text.font.db: OpenType support missing for ..."): 88 lines in a terminal at start-up
+# on a Linux desktop, about fonts Qt draws with anyway
+QUIET_LOGGING = "qt.text.font.db.warning=false"
+
+
 def build_app(argv: list[str] | None = None):
-    from PySide6.QtCore import Qt
+    from PySide6.QtCore import QLoggingCategory, Qt
     from PySide6.QtWidgets import QApplication
 
+    QLoggingCategory.setFilterRules(QUIET_LOGGING)
     app = QApplication.instance()
     if app is None:
         QApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
