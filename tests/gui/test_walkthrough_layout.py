@@ -72,3 +72,18 @@ def test_template_cards_of_a_row_are_equally_wide(qtbot, styled_app, session, ta
         rows.setdefault((id(card.parentWidget()), card.y()), []).append(card.width())
     pairs = [w for w in rows.values() if len(w) == 2]
     assert pairs and all(abs(a - b) <= 2 for a, b in pairs), pairs
+
+
+def test_the_train_estimate_is_in_view_at_1366x768(qtbot, styled_app, laptop_window, sample_project):
+    """Seen at 1366x768: the estimate ("About 182 steps, 00:52 to 01:45 …") was the last line of the
+    settings column, below the fold until the panel was scrolled."""
+    w = laptop_window(sample_project)
+    w.show_step("train")
+    page = w.page("train")
+    qtbot.waitUntil(lambda: bool(page.estimate_label.text()), timeout=10000)
+    label = page.estimate_label
+    assert not page.settings_scroll.isAncestorOf(label)
+    top_left = label.mapTo(w, label.rect().topLeft())
+    bottom = label.mapTo(w, label.rect().bottomLeft()).y()
+    assert label.isVisibleTo(w) and top_left.y() >= 0 and bottom <= w.centralWidget().height()
+    assert label.height() >= label.heightForWidth(label.width()) - 2  # its lines not cut

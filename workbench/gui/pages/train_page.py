@@ -197,7 +197,7 @@ class TrainPage(QWidget):
         self.estimate_label = QLabel()
         self.estimate_label.setWordWrap(True)
         self.estimate_label.setObjectName("hint")
-        hv.addWidget(self.estimate_label)
+        self.estimate_label.setContentsMargins(6, 4, 6, 0)
         sv.addWidget(hp_box)
         buttons = QHBoxLayout()
         self.start_button = QPushButton(icon("start"), self.tr("Start"))
@@ -223,6 +223,8 @@ class TrainPage(QWidget):
         cv = QVBoxLayout(column)
         cv.setContentsMargins(0, 0, 0, 0)
         cv.addWidget(scroll, 1)
+        # the estimate under the settings it follows, not at their end: at 1366x768 it was below the fold
+        cv.addWidget(self.estimate_label)
         cv.addLayout(buttons)
         self.buttons_row = buttons
 
