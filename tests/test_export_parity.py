@@ -178,9 +178,13 @@ def test_rounding_noise_and_other_kernels_pass(inst, tmp_path, monkeypatch, fami
 def test_an_instruction_bundle_ships_only_the_model_predict_py_runs(inst, tmp_path):
     project, runs = inst
     out = tmp_path / "bundle"
-    res = _export(project, runs["llama"], out, formats=["static"], check_script=True)
+    res = _export(project, runs["llama"], out, formats=["static", "onnx"], check_script=True)
     assert sorted(p.name for p in (out / "static").iterdir()) == ["generate.json", "generate.pdiparams"]
     assert not (out / ".full-sequence").exists()
+    # the full-sequence graph was traced for ONNX, checked, and left out
+    assert res["checks"]["full_sequence"]["shipped"] is False and res["checks"]["full_sequence"]["relative_diff"] < 1e-5
+    if res["checks"]["onnx"]["status"] == "ok":
+        assert (out / "onnx" / "model.onnx").is_file() and res["checks"]["onnx"]["relative_diff"] < 1e-5
     bundle = json.loads((out / "bundle.json").read_text(encoding="utf-8"))
     assert bundle["models"] == {"generate": "static/generate"} and bundle["runtime"] is True
     assert res["predict_script"]["status"] == "ok"  # predict.py runs without static/model
