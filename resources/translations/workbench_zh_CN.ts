@@ -853,73 +853,73 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>EnvironmentDialog</name>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="147"/>
+        <location filename="../../workbench/gui/dialogs.py" line="148"/>
         <source>Environment</source>
         <translation>运行环境</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="149"/>
-        <location filename="../../workbench/gui/dialogs.py" line="171"/>
+        <location filename="../../workbench/gui/dialogs.py" line="150"/>
+        <location filename="../../workbench/gui/dialogs.py" line="172"/>
         <source>Checking the PaddlePaddle installation in a separate process…</source>
         <translation>正在独立进程中检查飞桨安装情况…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="157"/>
+        <location filename="../../workbench/gui/dialogs.py" line="158"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="204"/>
+        <location filename="../../workbench/gui/dialogs.py" line="205"/>
         <source>&lt;b&gt;PaddlePaddle cannot be loaded:&lt;/b&gt; {0}&lt;br&gt;Training, evaluation and export need it; reinstall the application or its dependencies.</source>
         <translation>&lt;b&gt;无法加载飞桨 PaddlePaddle：&lt;/b&gt;{0}&lt;br&gt;训练、评估和导出都需要它，请重新安装本软件或其依赖。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="208"/>
+        <location filename="../../workbench/gui/dialogs.py" line="209"/>
         <source>passed</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="208"/>
+        <location filename="../../workbench/gui/dialogs.py" line="209"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="210"/>
+        <location filename="../../workbench/gui/dialogs.py" line="211"/>
         <source>&lt;b&gt;PaddlePaddle&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;飞桨 PaddlePaddle&lt;/b&gt; {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="211"/>
+        <location filename="../../workbench/gui/dialogs.py" line="212"/>
         <source>&lt;b&gt;PaddleFormers&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;PaddleFormers&lt;/b&gt; {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="212"/>
+        <location filename="../../workbench/gui/dialogs.py" line="213"/>
         <source>&lt;b&gt;Devices&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;设备&lt;/b&gt; {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="213"/>
+        <location filename="../../workbench/gui/dialogs.py" line="214"/>
         <source>&lt;b&gt;Installation check&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;安装自检&lt;/b&gt; {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="214"/>
+        <location filename="../../workbench/gui/dialogs.py" line="215"/>
         <source>&lt;b&gt;Python&lt;/b&gt; {0} on {1}</source>
         <translation>&lt;b&gt;Python&lt;/b&gt; {0}，系统 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="172"/>
+        <location filename="../../workbench/gui/dialogs.py" line="173"/>
         <source>Checking the installation</source>
         <translation>正在检查安装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="182"/>
+        <location filename="../../workbench/gui/dialogs.py" line="183"/>
         <source>The check printed no report.</source>
         <translation>检查没有输出报告。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="187"/>
+        <location filename="../../workbench/gui/dialogs.py" line="188"/>
         <source>The check did not finish. The details below say why; reinstalling the application usually fixes it.</source>
         <translation>检查没有完成。下面的详细信息说明了原因；重新安装应用程序通常可以解决。</translation>
     </message>
@@ -1483,434 +1483,439 @@ Most likely: {1}</source>
 <context>
     <name>ExportPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="32"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="33"/>
         <source>Paddle Inference (static graph, for servers)</source>
         <translation>飞桨推理模型（静态图，用于服务器部署）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="33"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="34"/>
         <source>Merged weights (safetensors, for further training)</source>
         <translation>合并后的权重（safetensors，可继续训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="34"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="35"/>
         <source>ONNX (for ONNX Runtime)</source>
         <translation>ONNX（用于 ONNX Runtime）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="35"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="36"/>
         <source>GGUF (for llama.cpp and ollama)</source>
         <translation>GGUF（用于 llama.cpp 和 ollama）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="42"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="43"/>
         <source>Linux x86-64, Python 3.11 (the Docker image)</source>
         <translation>Linux x86-64，Python 3.11（Docker 镜像）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="43"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="44"/>
         <source>Linux ARM64, Python 3.11 (the Docker image on ARM)</source>
         <translation>Linux ARM64，Python 3.11（ARM 上的 Docker 镜像）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="44"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="45"/>
         <source>Windows x86-64, Python 3.11</source>
         <translation>Windows x86-64，Python 3.11</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="45"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="46"/>
         <source>macOS 14 or later on Apple silicon, Python 3.11</source>
         <translation>macOS 14 或更高版本（Apple 芯片），Python 3.11</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="46"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="47"/>
         <source>This computer</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="72"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="73"/>
         <source>Static model {0} ms per request</source>
         <translation>静态图模型每次请求 {0} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="75"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="76"/>
         <source>{0} samples/s at batch {1}</source>
         <translation>批大小 {1} 时每秒 {0} 条</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="79"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="80"/>
         <source>CPU with oneDNN</source>
         <translation>CPU（使用 oneDNN）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="80"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="81"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="82"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="83"/>
         <source>{0} threads</source>
         <translation>{0} 个线程</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="89"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="90"/>
         <source>verified</source>
         <translation>已核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="90"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="91"/>
         <source>not made</source>
         <translation>未生成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="91"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="92"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="104"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="105"/>
         <source>accuracy {0} → {1} ({2:+.1f} points)</source>
         <translation>准确率 {0} → {1}（{2:+.1f} 个百分点）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="107"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="108"/>
         <source>perplexity {0} → {1}</source>
         <translation>困惑度 {0} → {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="112"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="113"/>
         <source>same answer as the full model on {0} of the rows</source>
         <translation>{0} 的数据与完整精度模型答案相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="115"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="116"/>
         <source>weights {0} MB instead of {1} MB</source>
         <translation>权重 {0} MB（原为 {1} MB）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="130"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="131"/>
         <source>model card: evaluation figures, checks, how to use it</source>
         <translation>模型卡：评估指标、核对结果和使用方法</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="131"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="132"/>
         <source>the bundle&apos;s description and every check&apos;s figures</source>
         <translation>包的说明和每项核对的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="132"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="133"/>
         <source>stand-alone prediction script (CSV/JSONL in, predictions out)</source>
         <translation>独立的预测脚本（输入 CSV/JSONL，输出预测）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="134"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="135"/>
         <source>every package they need, exact versions with hashes</source>
         <translation>所需的全部软件包，精确版本并带哈希值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="135"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="136"/>
         <source>those packages&apos; files, to install without internet</source>
         <translation>这些软件包的文件，可在无网络时安装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="140"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="488"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="141"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="509"/>
         <source>8-bit (int8) static model</source>
         <translation>8 位（int8）静态图模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="141"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="142"/>
         <source>tokenizer files</source>
         <translation>分词器文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="142"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="143"/>
         <source>prediction service (HTTP, OpenAI-compatible for answers)</source>
         <translation>预测服务（HTTP；生成式任务兼容 OpenAI 接口）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="143"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="144"/>
         <source>the model code predict.py and serve.py share</source>
         <translation>predict.py 与 serve.py 共用的模型代码</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="148"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="149"/>
         <source>builds a container image that runs serve.py</source>
         <translation>构建运行 serve.py 的容器镜像</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="149"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="150"/>
         <source>ONNX step of generation with a key/value cache</source>
         <translation>带键值缓存的 ONNX 逐步生成模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="187"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="188"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="189"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="190"/>
         <source>Formats</source>
         <translation>导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="201"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="208"/>
         <source>Downloaded once now, for the system chosen below; then &apos;pip install --no-index --find-links wheels -r requirements.lock&apos; needs no network there, and the Dockerfile installs from them.</source>
         <translation>现在按下方所选系统下载一次；之后在该系统上“pip install --no-index --find-links wheels -r requirements.lock”无需网络，Dockerfile 也从这些文件安装。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="210"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="217"/>
         <source>The system requirements.lock (the hashes of its packages&apos; files) and wheels/ are for. The bundle&apos;s Dockerfile builds a Linux image, so Linux x86-64 is the default.</source>
         <translation>requirements.lock（其中各软件包文件的哈希值）和 wheels/ 所针对的系统。包中的 Dockerfile 构建 Linux 镜像，因此默认为 Linux x86-64。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="213"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="220"/>
         <source>Packages for</source>
         <translation>软件包适用于</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="237"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="244"/>
         <source>Copy the bundle folder&apos;s path</source>
         <translation>复制导出文件夹的路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="323"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="287"/>
+        <source>Checks</source>
+        <translation>核对结果</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="336"/>
         <source>Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact</source>
         <translation>同时导出 8 位（int8）模型：体积更小、在处理器上更快，精度略低</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="349"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="362"/>
         <source>No GGUF file for this run: the built-in classifier is not a language model</source>
         <translation>此运行不提供 GGUF 文件：内置分类器不是语言模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="350"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="363"/>
         <source>llama.cpp and ollama run language models; the built-in classifier is an n-gram classifier with a classification head, which has no GGUF form. Its static model is the one to ship.</source>
         <translation>llama.cpp 和 ollama 运行的是语言模型；内置分类器是带分类头的字符 n 元组分类器，没有 GGUF 形式。请发布它的静态模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="554"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="575"/>
         <source>No program opened the bundle&apos;s folder. It is {0}; open it in a file manager, or copy its path.</source>
         <translation>没有程序打开导出文件夹。它是 {0}，请用文件管理器打开，或复制它的路径。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="199"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="206"/>
         <source>Also the files of every package it needs (wheels/, about 240 MB), so it installs on a computer without internet</source>
         <translation>同时附带所需全部软件包的文件（wheels/，约 240 MB），以便在无网络的电脑上安装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="61"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="62"/>
         <source>Per request, the exported static model takes {0} ms and the trained model run directly {1} ms: the static model is {2}× as fast</source>
         <translation>每次请求，导出的静态图模型用时 {0} 毫秒，直接运行训练所得模型用时 {1} 毫秒：静态图模型的速度是它的 {2} 倍</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="66"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="67"/>
         <source>Per request, the exported static model takes {0} ms and the trained model run directly {1} ms: the static model is slower, {2}× as long</source>
         <translation>每次请求，导出的静态图模型用时 {0} 毫秒，直接运行训练所得模型用时 {1} 毫秒：静态图模型更慢，用时是它的 {2} 倍</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="144"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="145"/>
         <source>the service&apos;s batching of concurrent requests</source>
         <translation>服务对并发请求的批处理</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="145"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="146"/>
         <source>what a request to the service may contain</source>
         <translation>服务请求可以包含的内容</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="146"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="147"/>
         <source>how predict.py reads files: the application&apos;s own rules</source>
         <translation>predict.py 读取文件的方式：与应用程序相同的规则</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="147"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="148"/>
         <source>how predict.py tells a header line from data</source>
         <translation>predict.py 区分表头行与数据的方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="216"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="223"/>
         <source>The bundle holds the model, a stand-alone predict.py, its requirements and a model card with the evaluation figures. Every format is checked against the trained model.</source>
         <translation>导出包含模型、独立的 predict.py 预测脚本、依赖清单以及附带评估结果的模型说明。每种格式都会与训练所得的模型逐一核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="222"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="229"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="225"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="232"/>
         <source>Open the bundle&apos;s folder</source>
         <translation>打开导出文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="240"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="247"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="240"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="247"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="240"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="247"/>
         <source>Check against the trained model</source>
         <translation>与训练所得模型的核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="241"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="248"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="258"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="265"/>
         <source>File or folder</source>
         <translation>文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="258"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="265"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="258"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="265"/>
         <source>What it is</source>
         <translation>说明</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="270"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="277"/>
         <source>The export command&apos;s messages appear here while it runs.</source>
         <translation>导出命令运行时的消息会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="273"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="288"/>
         <source>Bundle contents</source>
         <translation>包内容</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="274"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="289"/>
         <source>Export log</source>
         <translation>导出日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="308"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="321"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="322"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="335"/>
         <source>No 8-bit (int8) model for this run: the built-in classifier has nothing to quantise</source>
         <translation>此运行不提供 8 位（int8）模型：内置分类器没有可量化的部分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="335"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="348"/>
         <source>The built-in classifier has nothing for int8 to quantise: its weights are tables of character n-gram embeddings, and its linear layers hold under 1 % of them. Its static model is the one to ship.</source>
         <translation>内置分类器没有可做 int8 量化的部分：它的权重是字符 n 元组嵌入表，线性层只占不到 1%。请发布它的静态模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="338"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="351"/>
         <source>Weight-only int8 of the model&apos;s linear layers, checked against the fp32 model.</source>
         <translation>对模型线性层做仅权重 int8 量化，并与 fp32 模型核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="379"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="392"/>
         <source>Exported earlier into {0}.</source>
         <translation>之前已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="402"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="415"/>
         <source>No format chosen</source>
         <translation>未选择导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="402"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="415"/>
         <source>Tick at least one format to export.</source>
         <translation>请至少勾选一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="407"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="420"/>
         <source>Exporting {0} in a separate process…</source>
         <translation>正在独立进程中导出 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="429"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="450"/>
         <source>Exporting: {0}</source>
         <translation>正在导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="439"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="440"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="460"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="461"/>
         <source>The export printed no result.</source>
         <translation>导出命令没有输出结果。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="440"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="461"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="444"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="465"/>
         <source>Exported into {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="492"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="513"/>
         <source>same answers as the evaluation on {0} of {1} test rows</source>
         <translation>{1} 条测试数据中有 {0} 条与评估结果相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="494"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="515"/>
         <source>predict.py (run as a user would)</source>
         <translation>predict.py（按用户的方式运行）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="509"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="530"/>
         <source>&lt;b&gt;Speed&lt;/b&gt; (median per request on this computer): {0}</source>
         <translation>&lt;b&gt;速度&lt;/b&gt;（本机上每次请求的中位数）：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="512"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="533"/>
         <source>Processor: {0}; measured on {1} requests, one at a time.</source>
         <translation>处理器：{0}；逐条测量了 {1} 次请求。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="523"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="544"/>
         <source>{0} packages at the exported versions, with hashes</source>
         <translation>{0} 个软件包，固定为导出时的版本，带哈希值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="525"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="546"/>
         <source>{0} packages at the exported versions; no hashes: {1}</source>
         <translation>{0} 个软件包，固定为导出时的版本；无哈希值：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="528"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="549"/>
         <source>; for {0}</source>
         <translation>；适用于 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="532"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="553"/>
         <source>; wheels/: {0} files, {1} MB, installs without network (checked)</source>
         <translation>；wheels/：{0} 个文件，{1} MB，可无网络安装（已检查）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="535"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="556"/>
         <source>Requirements</source>
         <translation>依赖</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="413"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="426"/>
         <source>Exporting {0}</source>
         <translation>正在导出 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="133"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="134"/>
         <source>the packages predict.py and serve.py need</source>
         <translation>predict.py 和 serve.py 所需的软件包</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="462"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="483"/>
         <source>Export cancelled; nothing was written.</source>
         <translation>导出已取消，没有写入任何文件。</translation>
     </message>
@@ -1918,7 +1923,7 @@ Most likely: {1}</source>
 <context>
     <name>FolderRow</name>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="27"/>
+        <location filename="../../workbench/gui/dialogs.py" line="28"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
@@ -2171,32 +2176,32 @@ Most likely: {1}</source>
 <context>
     <name>Launcher</name>
     <message>
-        <location filename="../../workbench/gui/app.py" line="58"/>
+        <location filename="../../workbench/gui/app.py" line="65"/>
         <source>Workbench cannot open its window: the system library {0} is missing. Install the package {1} (sudo apt install {1} on Debian or Ubuntu), then start Workbench again.</source>
         <translation>Workbench 无法打开窗口：缺少系统库 {0}。请安装软件包 {1}（Debian 或 Ubuntu 上运行 sudo apt install {1}），然后重新启动 Workbench。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/app.py" line="63"/>
+        <location filename="../../workbench/gui/app.py" line="70"/>
         <source>Workbench cannot open its window: the system library {0}, which Qt needs to draw on X11, is missing. Install the package that provides it, then start Workbench again.</source>
         <translation>Workbench 无法打开窗口：缺少 Qt 在 X11 上绘制界面所需的系统库 {0}。请安装提供该库的软件包，然后重新启动 Workbench。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/app.py" line="67"/>
+        <location filename="../../workbench/gui/app.py" line="74"/>
         <source>Workbench cannot open its window: the system libraries {0}, which Qt needs to draw on X11, are missing.</source>
         <translation>Workbench 无法打开窗口：缺少 Qt 在 X11 上绘图所需的系统库 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/app.py" line="71"/>
+        <location filename="../../workbench/gui/app.py" line="78"/>
         <source>Install the packages {0} (sudo apt install {0} on Debian or Ubuntu).</source>
         <translation>请安装软件包 {0}（Debian 或 Ubuntu 上运行 sudo apt install {0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/app.py" line="74"/>
+        <location filename="../../workbench/gui/app.py" line="81"/>
         <source>Install the packages that provide {0}.</source>
         <translation>请安装提供 {0} 的软件包。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/app.py" line="76"/>
+        <location filename="../../workbench/gui/app.py" line="83"/>
         <source>Then start Workbench again.</source>
         <translation>然后重新启动 Workbench。</translation>
     </message>
@@ -2483,7 +2488,7 @@ Most likely: {1}</source>
         <translation>上次运行失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/app.py" line="105"/>
+        <location filename="../../workbench/gui/app.py" line="112"/>
         <source>No Chinese font was found: Chinese text may show as boxes. Install one, e.g. the fonts-noto-cjk package.</source>
         <translation>未找到中文字体：中文可能显示为方框。请安装一种中文字体，例如 fonts-noto-cjk 软件包。</translation>
     </message>
@@ -2742,47 +2747,47 @@ Most likely: {1}</source>
 <context>
     <name>NewProjectDialog</name>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="42"/>
+        <location filename="../../workbench/gui/dialogs.py" line="43"/>
         <source>New project</source>
         <translation>新建项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="46"/>
+        <location filename="../../workbench/gui/dialogs.py" line="47"/>
         <source>e.g. news-sentiment</source>
         <translation>例如 新闻情感</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="53"/>
+        <location filename="../../workbench/gui/dialogs.py" line="54"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="54"/>
+        <location filename="../../workbench/gui/dialogs.py" line="55"/>
         <source>Template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="55"/>
+        <location filename="../../workbench/gui/dialogs.py" line="56"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="55"/>
+        <location filename="../../workbench/gui/dialogs.py" line="56"/>
         <source>Projects folder</source>
         <translation>项目文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="83"/>
+        <location filename="../../workbench/gui/dialogs.py" line="84"/>
         <source>Give the project a name.</source>
         <translation>请为项目起个名字。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="85"/>
+        <location filename="../../workbench/gui/dialogs.py" line="86"/>
         <source>A name cannot contain any of \ / : * ? &quot; &lt; &gt; |.</source>
         <translation>名称中不能包含 \ / : * ? &quot; &lt; &gt; | 这些字符。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="87"/>
+        <location filename="../../workbench/gui/dialogs.py" line="88"/>
         <source>A folder of this name already exists and is not empty.</source>
         <translation>同名文件夹已存在且不是空的。</translation>
     </message>
@@ -2892,52 +2897,52 @@ Most likely: {1}</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="96"/>
+        <location filename="../../workbench/gui/dialogs.py" line="97"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="100"/>
+        <location filename="../../workbench/gui/dialogs.py" line="101"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="105"/>
+        <location filename="../../workbench/gui/dialogs.py" line="106"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="106"/>
+        <location filename="../../workbench/gui/dialogs.py" line="107"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="110"/>
+        <location filename="../../workbench/gui/dialogs.py" line="111"/>
         <source>Language</source>
         <translation>界面语言</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="111"/>
+        <location filename="../../workbench/gui/dialogs.py" line="112"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="112"/>
+        <location filename="../../workbench/gui/dialogs.py" line="113"/>
         <source>Projects folder</source>
         <translation>项目文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="113"/>
+        <location filename="../../workbench/gui/dialogs.py" line="114"/>
         <source>Your organisation&apos;s templates</source>
         <translation>本单位的模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="113"/>
+        <location filename="../../workbench/gui/dialogs.py" line="114"/>
         <source>Templates folder</source>
         <translation>模板文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="114"/>
+        <location filename="../../workbench/gui/dialogs.py" line="115"/>
         <source>The language changes as soon as you click OK; a new templates folder takes effect the next time Workbench starts.</source>
         <translation>点击“确定”后界面语言立即切换；新的模板文件夹在下次启动 Workbench 时生效。</translation>
     </message>
@@ -3340,7 +3345,7 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="55"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="248"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="250"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -3487,7 +3492,7 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="143"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="269"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="271"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -3640,290 +3645,290 @@ Most likely: {1}</source>
         <translation>恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="233"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="791"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="235"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="793"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="245"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="269"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="247"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="271"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="245"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="248"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="281"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="247"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="250"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="283"/>
         <source>step</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="246"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="248"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="247"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="249"/>
         <source>validation loss</source>
         <translation>验证集损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="249"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="251"/>
         <source>learning rate</source>
         <translation>当前学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="268"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="270"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="268"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="270"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="268"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="270"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="268"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="270"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="269"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="271"/>
         <source>Validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="281"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="283"/>
         <source>Training loss of the runs ticked in the list</source>
         <translation>列表中勾选的训练的损失曲线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="291"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="293"/>
         <source>Runs</source>
         <translation>训练记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="292"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="294"/>
         <source>Compare runs</source>
         <translation>对比训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="293"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="295"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="329"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="331"/>
         <source>Recommended for this data</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="437"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="439"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="457"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="459"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="547"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="549"/>
         <source>Rows per step lowered to {0} so that training fits in this computer&apos;s {1} GB of memory.</source>
         <translation>每批条数已降为 {0}，使训练能放进这台电脑 {1} GB 的内存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="552"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="554"/>
         <source>Layers are recomputed in the backward pass, {0} rows a step, so that training fits in this computer&apos;s {1} GB of memory; each step takes about {2}x as long.</source>
         <translation>反向传播时逐层重算激活值，每步 {0} 行，使训练放得进这台电脑的 {1} GB 内存；每步耗时约为原来的 {2} 倍。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="556"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="558"/>
         <source>One pass over the training rows takes about {0} on this computer, more than the time budget, so training reads about {1:.0%} of them; a larger budget or a GPU trains on all of them.</source>
         <translation>在这台电脑上把训练数据完整学习一遍大约需要 {0}，超出了时间预算，所以这次训练只读取其中约 {1:.0%} 的数据；加大时间预算或使用 GPU 可以学完全部数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="560"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="562"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="567"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="569"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="602"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="604"/>
         <source>The data is not prepared</source>
         <translation>数据尚未准备好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="603"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="605"/>
         <source>Prepare the data on the Data page first (Save and prepare the data).</source>
         <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="608"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="614"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="610"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="616"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="609"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="611"/>
         <source>This project has several labels per row, which only the built-in model learns: choose a built-in model (tiny or small) instead of {0}. A pretrained model can be trained on a project with one label per row (switch multi-label off on the Data page and prepare again).</source>
         <translation>本项目每行可有多个标签，目前只有内置模型能学习这种数据：请选择内置模型（微型或小型），而不是 {0}。预训练模型可以用于每行一个标签的项目（在数据页关闭多标签后重新准备数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="630"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="632"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="647"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="651"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="649"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="653"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="654"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="656"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="806"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="808"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="838"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="840"/>
         <source>{0} to {1}</source>
         <translation>{0} 至 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="840"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="842"/>
         <source> · the whole run: {0}, measured from its first {1} steps</source>
         <translation> · 整个训练：{0}，按前 {1} 步实测推算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="841"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="843"/>
         <source> · the whole run: {0}, estimated before it started</source>
         <translation> · 整个训练：{0}，开始前的估计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="878"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="880"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="884"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="886"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="886"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="888"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="889"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="891"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="895"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="897"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="918"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="920"/>
         <source>Preparing the base model</source>
         <translation>正在准备基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="920"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="922"/>
         <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
         <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="923"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="925"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="927"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="929"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="930"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="932"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="934"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="936"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="936"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="938"/>
         <source>The time budget of {0} is used up: training ends at step {1} of {2}</source>
         <translation>时间预算 {0} 已用完：训练在第 {1} 步（共 {2} 步）结束</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="939"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="941"/>
         <source>The simple baseline was still being fitted when the time budget ran out; the evaluation fits it</source>
         <translation>时间预算用完时简单基线仍在拟合；评估时会再拟合它</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="825"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="827"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="454"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="456"/>
         <source>The built-in model is built from this project&apos;s data and starts untrained, so all of it is trained here (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型由本项目的数据构建，从未训练的状态开始，所以全部在这里训练（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="532"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="534"/>
         <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="648"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="650"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="804"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="806"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="809"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="811"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="810"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="812"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="829"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="831"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="859"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="861"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

@@ -87,3 +87,44 @@ def test_the_train_estimate_is_in_view_at_1366x768(qtbot, styled_app, laptop_win
     bottom = label.mapTo(w, label.rect().bottomLeft()).y()
     assert label.isVisibleTo(w) and top_left.y() >= 0 and bottom <= w.centralWidget().height()
     assert label.height() >= label.heightForWidth(label.width()) - 2  # its lines not cut
+
+
+def test_the_bundle_contents_have_room_at_1366x768(qtbot, styled_app, laptop_window, sample_project):
+    """Seen at 1366x768: the Export page's "Bundle contents" list showed 2 rows of a bundle's 14."""
+    import json
+
+    from workbench.core.jobs import JobSpec, write_job
+    from workbench.core.runs import EventWriter
+
+    run_dir = sample_project / "runs" / "run-x"
+    write_job(run_dir, JobSpec(project=str(sample_project), template="finance_sentiment", task="classification",
+                               base_model="builtin:tiny", method="full"))
+    ev = EventWriter(run_dir)
+    ev.emit("start", total_steps=10)
+    ev.emit("end", status="completed", error=None)
+    ev.close()
+    (run_dir / "final").mkdir()
+    (run_dir / "final" / "workbench_run.json").write_text("{}", encoding="utf-8")
+    bundle = sample_project / "exports" / "run-x"
+    bundle.mkdir(parents=True)
+    checks = {f: {"status": "ok", "max_abs_diff": 1e-6, "files": [f"{f}/"]} for f in ("static", "merged", "onnx")}
+    checks["latency"] = {"static_ms": 6.4, "eager_ms": 2.6}
+    checks["predict_script"] = {"status": "ok", "rows": 50, "same_as_engine": 50}
+    checks["requirements"] = {"packages": 42, "hashes": True}
+    (bundle / "bundle.json").write_text(json.dumps({"checks": checks}), encoding="utf-8")
+    for name in ("README.md", "predict.py", "requirements.txt", "requirements.lock", "serve.py", "bundle_runtime.py",
+                 "Dockerfile", "io_sniff.py", "io_header.py"):
+        (bundle / name).write_text("x", encoding="utf-8")
+    for name in ("static", "merged", "onnx", "tokenizer"):
+        (bundle / name).mkdir()
+    w = laptop_window(sample_project)
+    w.show_step("export")
+    page = w.page("export")
+    qtbot.waitUntil(lambda: page.contents.rowCount() == 14, timeout=10000)
+    page.details.setCurrentWidget(page.contents)
+    view = page.contents
+    shown = view.rowAt(view.viewport().height() - 1)
+    shown = view.rowCount() if shown < 0 else shown
+    assert shown >= 8, f"{shown} rows of the bundle's contents in view"
+    page.details.setCurrentWidget(page.checks_tab)  # the checks, every row of them
+    assert page.table.rowCount() == 5 and page.table.viewport().height() >= 5 * 26

@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QPlainTextEdit, QPushButton,
+    QCheckBox, QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QPlainTextEdit, QPushButton,
     QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget, QAbstractItemView,
 )
 
@@ -189,20 +189,26 @@ class ExportPage(QWidget):
         top.addWidget(self.run_combo, 1)
         box = QGroupBox(self.tr("Formats"))
         bv = QVBoxLayout(box)
+        # two columns: one check a row left the bundle's contents two rows at 1366x768
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(24)
         self.format_checks: dict[str, QCheckBox] = {}
-        for fmt in FORMATS:
+        for i, fmt in enumerate(FORMATS):
             c = QCheckBox(format_title(fmt))
             c.setChecked(fmt not in OPTIONAL_FORMATS)
             self.format_checks[fmt] = c
-            bv.addWidget(c)
+            grid.addWidget(c, i // 2, i % 2)
         self.int8_check = QCheckBox(self._int8_title(None))
-        bv.addWidget(self.int8_check)
+        grid.addWidget(self.int8_check, (len(FORMATS) + 1) // 2, 0)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 1)
+        bv.addLayout(grid)
         self.wheelhouse_check = QCheckBox(self.tr("Also the files of every package it needs (wheels/, about 240 MB), "
                                                   "so it installs on a computer without internet"))
         self.wheelhouse_check.setToolTip(self.tr("Downloaded once now, for the system chosen below; then "
                                                  "'pip install --no-index --find-links wheels -r requirements.lock' "
                                                  "needs no network there, and the Dockerfile installs from them."))
-        bv.addWidget(self.wheelhouse_check)
+        grid.addWidget(self.wheelhouse_check, (len(FORMATS) + 1) // 2, 1)
         target_row = QHBoxLayout()
         self.target_combo = QComboBox()
         for key in BUNDLE_TARGETS:
@@ -270,7 +276,15 @@ class ExportPage(QWidget):
         self.log.setMaximumBlockCount(2000)
         self.log.setPlaceholderText(self.tr("The export command's messages appear here while it runs."))
         self.log.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        # the checks, the contents and the log share the room below: each gets all of it
+        self.checks_tab = QWidget()
+        cv = QVBoxLayout(self.checks_tab)
+        cv.setContentsMargins(0, 0, 0, 0)
+        cv.addWidget(self.table)
+        cv.addWidget(self.latency_label)
+        cv.addStretch(1)
         self.details = QTabWidget()
+        self.details.addTab(self.checks_tab, self.tr("Checks"))
         self.details.addTab(self.contents, self.tr("Bundle contents"))
         self.details.addTab(self.log, self.tr("Export log"))
         lay = QVBoxLayout(self)
@@ -282,8 +296,6 @@ class ExportPage(QWidget):
         status_row.addWidget(self.status_label, 1)
         status_row.addWidget(self.path_copy, 0, Qt.AlignmentFlag.AlignTop)
         lay.addLayout(status_row)
-        lay.addWidget(self.table)
-        lay.addWidget(self.latency_label)
         lay.addWidget(self.details, 1)
 
     def on_shown(self) -> None:
@@ -553,7 +565,7 @@ class ExportPage(QWidget):
             self.contents.setItem(i, 1, size_item)
             self.contents.setItem(i, 2, QTableWidgetItem(what))
         if entries:
-            self.details.setCurrentWidget(self.contents)
+            self.details.setCurrentWidget(self.checks_tab)
 
     @Slot()
     def _on_open_button_clicked(self) -> bool:
