@@ -211,3 +211,19 @@ def test_gguf_alone_builds_no_paddle_inference_model(inst, tmp_path):
     card = (out / "README.md").read_text(encoding="utf-8")
     assert "no Paddle Inference model" in card and "`predict.py`, `serve.py`" in card
     assert "ollama create my-model -f Modelfile" in card and "python predict.py" not in card
+
+
+@pytest.mark.slow
+def test_the_export_command_with_gguf_alone_points_to_ollama(inst, tmp_path, capsys):
+    pytest.importorskip("gguf")
+    from workbench.cli import main as cli_main
+
+    project, runs = inst
+    out = tmp_path / "bundle"
+    assert cli_main(["export", "--project", str(project.root), "--run", runs["gemma3"], "--out", str(out),
+                     "--formats", "gguf", "--gguf-type", "f32", "--no-eval"]) == 0
+    printed = capsys.readouterr().out
+    assert "gguf" in printed and "ollama create my-model -f Modelfile" in printed and "predict.py" not in printed
+    assert not (out / "static").exists() and (out / "gguf" / "Modelfile").is_file()
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert "The GGUF file is held to its type's precision:" in card and "An fp32 export" not in card

@@ -382,10 +382,16 @@ def _model_sections(add, bundle: dict, trained: TrainedRun, spec: TaskSpec, eval
     par = checks.get("parity") or {}
     why = (f" (fp32 rounding for a model whose widest product sums {par['k']} terms over {par['depth']} products "
            "in series)" if par.get("derived") and "k" in par else "")
+    fp32 = any(k in checks for k in ("static", "merged", "onnx", "full_sequence"))
     add(f"Each exported model was run on {checks['parity_rows']} real prompts of the test split and compared with "
-        f"the trained model (fp32). An export is refused when its largest difference, relative to the largest "
-        f"output, exceeds {tol:.2g}{why}, or when it picks another most likely token where the trained model's "
-        "choice is clear.")
+        "the trained model (fp32). "
+        + (f"An fp32 export is refused when its largest difference, relative to the largest output, exceeds "
+           f"{tol:.2g}{why}, or when it picks another most likely token where the trained model's choice is "
+           "clear." if fp32 else "")
+        + (f"{' ' if fp32 else ''}The GGUF file is held to its type's precision{' instead' if fp32 else ''}: "
+           "a difference within "
+           f"{checks['gguf'].get('tolerance', 0):g} of the logits' scale ({checks['gguf'].get('dtype')}), and the "
+           "same most likely token wherever the trained model's choice is clear." if "gguf" in checks else ""))
     add("")
     add(_row("artefact", "status", "max. abs. difference", "notes"))
     add(_row("---", "---", "---:", "---"))
@@ -421,7 +427,8 @@ def _model_sections(add, bundle: dict, trained: TrainedRun, spec: TaskSpec, eval
     if "gguf" in checks:
         gg = checks["gguf"]
         add(_row(f"GGUF (`{gg['files'][0]}`)", "ok", _d(gg.get("max_abs_diff")),
-                 f"{gg['dtype']}; numpy forward pass of the file read back, next token agrees at "
+                 f"{gg['dtype']}, relative {_d(gg.get('relative_diff'))}; numpy forward pass of the file read back, "
+                 "next token agrees at "
                  f"{gg['argmax_agreement']:.1%} of {gg['positions']} positions"))
     if (checks.get("int8") or {}).get("status") == "ok":
         q = checks["int8"]
