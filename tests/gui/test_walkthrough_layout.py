@@ -128,3 +128,28 @@ def test_the_bundle_contents_have_room_at_1366x768(qtbot, styled_app, laptop_win
     assert shown >= 8, f"{shown} rows of the bundle's contents in view"
     page.details.setCurrentWidget(page.checks_tab)  # the checks, every row of them
     assert page.table.rowCount() == 5 and page.table.viewport().height() >= 5 * 26
+
+
+def test_selecting_a_cleaning_step_does_not_move_the_data_pages_splitter(qtbot, styled_app, laptop_window,
+                                                                         tmp_path):
+    """Seen at 1366x768: selecting a step whose columns or kinds are check boxes made the side
+    panel wider, and the splitter between the data and the panel jumped."""
+    from PySide6.QtWidgets import QSplitter
+
+    from workbench.core.project import prepare
+    from workbench.core.templates import TemplateCatalog
+
+    template = TemplateCatalog().get("finance_service_qa")
+    project, _ = prepare(template, template.sample_path, tmp_path / "projects" / "qa")
+    w = laptop_window(project.root)
+    w.show_step("data")
+    page = w.page("data")
+    qtbot.waitUntil(lambda: page.cleaned_df is not None, timeout=60000)
+    page.tabs.setCurrentWidget(page.steps)
+    split = page.findChild(QSplitter)
+    qtbot.wait(50)
+    sizes = split.sizes()
+    for row in range(page.steps.steps_table.rowCount()):
+        page.steps.steps_table.selectRow(row)
+        qtbot.wait(20)
+        assert split.sizes() == sizes, (page.recipe.steps[row].op, split.sizes(), sizes)

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from PySide6.QtCore import QCoreApplication, QT_TRANSLATE_NOOP, Signal
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QWidget,
+    QCheckBox, QComboBox, QFormLayout, QGridLayout, QLabel, QLineEdit, QSpinBox, QWidget,
 )
 
 from ...core.cleaning import STEPS
@@ -64,6 +64,22 @@ def _unwrap(annotation) -> tuple[Any, bool]:
         rest = [a for a in args if a is not type(None)]
         return (rest[0] if len(rest) == 1 else annotation), True
     return annotation, False
+
+
+class _ChecksGrid(QGridLayout):
+    """Check boxes two to a row: in one row, four columns or four kinds of personal data made
+    the Data page's side panel wider, and its splitter jumped, whenever such a step was selected."""
+
+    PER_ROW = 2
+
+    def __init__(self, parent: QWidget):
+        super().__init__(parent)
+        self.setContentsMargins(0, 0, 0, 0)
+        self.setColumnStretch(self.PER_ROW, 1)
+
+    def add(self, w: QWidget) -> None:
+        n = sum(1 for i in range(self.count()) if self.itemAt(i).widget() is not None)
+        self.addWidget(w, n // self.PER_ROW, n % self.PER_ROW)
 
 
 class StepParamsEditor(QWidget):
@@ -161,16 +177,14 @@ class StepParamsEditor(QWidget):
         if origin is list and typing.get_origin(typing.get_args(inner)[0]) is Literal:
             choices = typing.get_args(typing.get_args(inner)[0])
             box = QWidget()
-            lay = QHBoxLayout(box)
-            lay.setContentsMargins(0, 0, 0, 0)
+            lay = _ChecksGrid(box)
             checks = []
             for choice in choices:
                 c = QCheckBox(_tr(CHOICE_LABELS[choice]) if choice in CHOICE_LABELS else str(choice))
                 c.setChecked(value is None or choice in value)
                 c.toggled.connect(self._changed)
                 checks.append((choice, c))
-                lay.addWidget(c)
-            lay.addStretch(1)
+                lay.add(c)
             return box, (lambda: [ch for ch, c in checks if c.isChecked()])
         if name == "columns":
             return self._columns_widget(value, optional)
@@ -206,22 +220,20 @@ class StepParamsEditor(QWidget):
 
     def _columns_widget(self, value, optional: bool):
         box = QWidget()
-        lay = QHBoxLayout(box)
-        lay.setContentsMargins(0, 0, 0, 0)
+        lay = _ChecksGrid(box)
         all_box = None
         if optional:
             all_box = QCheckBox(QCoreApplication.translate("StepEditor", "all text columns"))
             all_box.setChecked(value is None)
-            lay.addWidget(all_box)
+            lay.add(all_box)
         checks = []
         for c in self.columns:
             cb = QCheckBox(self.column_names.get(c, c))
             cb.setChecked(value is not None and c in value)
             cb.setEnabled(value is not None)
             checks.append((c, cb))
-            lay.addWidget(cb)
+            lay.add(cb)
             cb.toggled.connect(self._changed)
-        lay.addStretch(1)
         if all_box is not None:
             def on_all(on):
                 for _, cb in checks:
