@@ -206,6 +206,8 @@ def test_gguf_alone_builds_no_paddle_inference_model(inst, tmp_path):
     assert sorted(p.name for p in out.iterdir()) == ["README.md", "bundle.json", "gguf"]
     assert sorted(p.name for p in (out / "gguf").iterdir()) == ["Modelfile", "model-f32.gguf"]
     assert set(res["formats"]) == {"gguf"} and "static" not in res["checks"] and res["checks"]["gguf"]["ok"]
+    greedy = res["checks"]["gguf"]["greedy"]  # the file's own greedy answers, f32: the trained model's
+    assert greedy["prompts"] == 2 and greedy["identical"] + greedy["near_ties"] == 2 and greedy["new_tokens"] == 16
     bundle = json.loads((out / "bundle.json").read_text(encoding="utf-8"))
     assert bundle["runtime"] is False and bundle["models"] == {}
     card = (out / "README.md").read_text(encoding="utf-8")
@@ -227,3 +229,31 @@ def test_the_export_command_with_gguf_alone_points_to_ollama(inst, tmp_path, cap
     assert not (out / "static").exists() and (out / "gguf" / "Modelfile").is_file()
     card = (out / "README.md").read_text(encoding="utf-8")
     assert "The GGUF file is held to its type's precision:" in card and "An fp32 export" not in card
+
+
+def test_gguf_greedy_answers_part_only_at_near_ties():
+    pytest.importorskip("gguf")
+    from workbench.engine.gguf.export_gguf import compare_greedy
+
+    along = np.array([[0.0, 5.0, 4.99], [3.0, 0.0, 0.0], [0.0, 9.0, 1.0]])  # row i predicts token i
+    g = compare_greedy([([1, 0, 1], along)] * 3, [[1, 0, 1], [2, 0, 0], [1, 0, 2]], allowed=0.1)
+    assert g == {"prompts": 3, "new_tokens": 3, "identical": 1, "near_ties": 1, "clear_forks": 1}
+
+
+@pytest.mark.slow
+def test_a_gguf_file_that_answers_differently_is_refused(inst, tmp_path, monkeypatch):
+    pytest.importorskip("gguf")
+    from workbench.engine.gguf import reference
+
+    project, runs = inst
+    real = reference.greedy_continue
+
+    def wrong(tensors, meta, ids, steps):  # the file's answer leaves the trained model's at its second token
+        out = real(tensors, meta, ids, steps)
+        scores = reference.forward_logits(tensors, meta, list(ids) + out[:1])[-1]
+        return out[:1] + [int(np.argmin(scores))] + out[2:]
+
+    monkeypatch.setattr(reference, "greedy_continue", wrong)
+    with pytest.raises(ExportError, match="greedy answers leave the trained model's on 2 of 2 test prompts"):
+        _export(project, runs["gemma3"], tmp_path / "bundle", formats=["gguf"], gguf_type="q8_0")
+    assert not (tmp_path / "bundle").exists()

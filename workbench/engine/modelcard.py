@@ -429,7 +429,11 @@ def _model_sections(add, bundle: dict, trained: TrainedRun, spec: TaskSpec, eval
         add(_row(f"GGUF (`{gg['files'][0]}`)", "ok", _d(gg.get("max_abs_diff")),
                  f"{gg['dtype']}, relative {_d(gg.get('relative_diff'))}; numpy forward pass of the file read back, "
                  "next token agrees at "
-                 f"{gg['argmax_agreement']:.1%} of {gg['positions']} positions"))
+                 f"{gg['argmax_agreement']:.1%} of {gg['positions']} positions"
+                 + (f"; greedy answers identical on {gg['greedy']['identical']} of {gg['greedy']['prompts']} prompts "
+                    f"({gg['greedy']['new_tokens']} new tokens"
+                    + (f", {gg['greedy']['near_ties']} parting at a near tie" if gg["greedy"].get("near_ties") else "")
+                    + ")" if gg.get("greedy") else "")))
     if (checks.get("int8") or {}).get("status") == "ok":
         q = checks["int8"]
         if task == "classification":

@@ -5,9 +5,10 @@ The checks: the file is read back with gguf.GGUFReader, its tensors dequantized 
 the plain numpy forward pass of reference.py on real test prompts, and those logits are
 compared with the trained Paddle model's (tolerance by type, relative to the logits'
 scale, and the most likely next token must agree wherever the trained model's choice is
-clear); the tokenizer rebuilt from the file's own vocabulary must give the model's token
-ids; and the Modelfile's template rendered for the test inputs must give the engine's
-prompts exactly.
+clear); the file's own greedy answers to a few test prompts must be the trained model's,
+or leave them only at a near tie (a choice the type's precision may tip); the tokenizer
+rebuilt from the file's own vocabulary must give the model's token ids; and the
+Modelfile's template rendered for the test inputs must give the engine's prompts exactly.
 """
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ from .writer import DTYPES, write_gguf
 TOLERANCE = {"f32": 1e-4, "f16": 1e-2, "q8_0": 5e-2}
 CHECK_PROMPTS = 4
 CHECK_TOKENS = 64  # the numpy forward pass is slow on a large vocabulary: a few short prompts
+GREEDY_PROMPTS = 2  # free-running greedy answers: the numpy pass recomputes the prefix at every token
+GREEDY_TOKENS = 16
 DEFAULT_DTYPE = "f16"
 
 
@@ -64,20 +67,46 @@ def compare_logits(expected: Sequence[np.ndarray], got: Sequence[np.ndarray], dt
             "ok": bool(diff <= allowed and clear_misses == 0)}
 
 
-def check_gguf_file(path: Path, ids: Sequence[Sequence[int]], expected: Sequence[np.ndarray], dtype: str
-                    ) -> dict[str, Any]:
-    """Read ``path`` back and compare its numpy logits on ``ids`` with ``expected``."""
+def check_gguf_file(path: Path, ids: Sequence[Sequence[int]], expected: Sequence[np.ndarray], dtype: str,
+                    greedy: Sequence[tuple[Sequence[int], Sequence[int], np.ndarray]] = ()) -> dict[str, Any]:
+    """Read ``path`` back and compare its numpy logits on ``ids`` with ``expected``; and for each
+    ``(prompt ids, the trained model's greedy tokens, its logits along them)`` of ``greedy``, the
+    file's own greedy tokens (see :func:`compare_greedy`)."""
     from .reader import load_tensors
-    from .reference import forward_logits
+    from .reference import forward_logits, greedy_continue
 
     t = time.perf_counter()
     tensors, meta = load_tensors(path)
     got = [np.asarray(forward_logits(tensors, meta, list(x)), dtype=np.float32) for x in ids]
+    answers = [greedy_continue(tensors, meta, list(prompt), len(want)) for prompt, want, _ in greedy]
     del tensors
     out = compare_logits(expected, got, dtype)
     out["prompts"] = len(ids)
+    if greedy:
+        out["greedy"] = compare_greedy([(want, along) for _, want, along in greedy], answers,
+                                       out["allowed_abs_diff"])
+        out["ok"] = bool(out["ok"] and out["greedy"]["clear_forks"] == 0)
     out["seconds"] = round(time.perf_counter() - t, 2)
     return out
+
+
+def compare_greedy(wanted: Sequence[tuple[Sequence[int], np.ndarray]], answers: Sequence[Sequence[int]],
+                   allowed: float) -> dict[str, Any]:
+    """The file's greedy answers against the trained model's: identical, parted at a near tie (the
+    trained model preferred its token by at most twice ``allowed``, which the type's rounding may
+    tip), or parted where the trained model's choice was clear (``clear_forks``, a failure).
+    ``wanted`` holds each answer with the trained model's logits along it (row i predicts token i)."""
+    same = ties = clear = 0
+    for (want, along), got in zip(wanted, answers):
+        fork = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b), None)
+        if fork is None:
+            same += 1
+        elif float(along[fork][want[fork]] - along[fork][got[fork]]) > 2 * allowed:
+            clear += 1
+        else:
+            ties += 1
+    return {"prompts": len(answers), "new_tokens": max((len(w) for w, _ in wanted), default=0), "identical": same,
+            "near_ties": ties, "clear_forks": clear}
 
 
 def check_tokenizer(path: Path, encode: Callable[[str], list[int]], texts: Sequence[str]) -> dict[str, Any]:
@@ -96,7 +125,9 @@ def export_gguf(stage: Path, *, source_folder: Path, dtype: str, name: str | Non
                 model_logits: Callable[[Sequence[int]], np.ndarray], encode: Callable[[str], list[int]],
                 prompts: Sequence[str], template: MF.ChatTemplate, system: str | None,
                 user_texts: Sequence[str], build_prompt: Callable[[str | None, str], str], bos_text: str | None,
-                stops: Sequence[str], parameters: Mapping[str, Any], progress=None) -> dict[str, Any]:
+                stops: Sequence[str], parameters: Mapping[str, Any], progress=None,
+                greedy_prompts: Sequence[Sequence[int]] = (),
+                model_greedy: Callable[[Sequence[int], int], list[int]] | None = None) -> dict[str, Any]:
     """Write ``stage/gguf/model-<dtype>.gguf`` and ``stage/gguf/Modelfile`` from the merged
     model folder ``source_folder`` and check them (see the module's doc). Returns the figures
     for the bundle's checks; raises GGUFExportError when a check fails."""
@@ -112,7 +143,20 @@ def export_gguf(stage: Path, *, source_folder: Path, dtype: str, name: str | Non
         written["write_seconds"] = round(time.perf_counter() - t, 2)
         ids = [list(x)[:CHECK_TOKENS] for x in check_ids[:CHECK_PROMPTS] if len(x)]
         expected = [np.asarray(model_logits(x), dtype=np.float32) for x in ids]
-        figures = check_gguf_file(out, ids, expected, dtype)
+        greedy = []
+        if model_greedy is not None:
+            for prompt in list(greedy_prompts)[:GREEDY_PROMPTS]:
+                want = list(model_greedy(prompt, GREEDY_TOKENS))
+                along = np.asarray(model_logits(list(prompt) + want), dtype=np.float32)[len(prompt) - 1:]
+                greedy.append((list(prompt), want, along))
+        figures = check_gguf_file(out, ids, expected, dtype, greedy)
+        forks = (figures.get("greedy") or {}).get("clear_forks")
+        if forks:
+            raise GGUFExportError(
+                f"The GGUF file's own greedy answers leave the trained model's on {forks} of "
+                f"{figures['greedy']['prompts']} test prompts at a token the trained model clearly prefers, so "
+                f"llama.cpp would answer differently from the trained model; it was not exported. Try --gguf-type "
+                + ("f16 or f32." if dtype == "q8_0" else "f32."))
         if not figures["ok"]:
             raise GGUFExportError(
                 f"The GGUF file's logits differ from the trained model's by up to {figures['max_abs_diff']:.3g} "
@@ -199,6 +243,13 @@ def gguf_for_bundle(stage: Path, model, tokenizer, *, task: str, records: Sequen
             out = model(paddle.to_tensor([list(ids)], dtype="int64"), use_cache=False, return_dict=True)
         return out.logits.astype("float32").numpy()[0]
 
+    def model_greedy(ids: Sequence[int], n: int) -> list[int]:
+        from ..generate import GenerationSettings, stream_ids
+
+        return list(stream_ids(model, list(ids), GenerationSettings.plain_greedy(n)))  # the graphs, no guard
+
+    greedy_prompts = [D._shrink_prompt(D.encode_prompt(tokenizer, p), CHECK_TOKENS) for p in prompts[:GREEDY_PROMPTS]]
+
     def build_prompt(sys_text: str | None, user: str) -> str:
         return D.build_prompt(tokenizer, sys_text, user)
 
@@ -230,7 +281,8 @@ def gguf_for_bundle(stage: Path, model, tokenizer, *, task: str, records: Sequen
             check_ids=[f["input_ids"] for f in feats], model_logits=model_logits,
             encode=lambda text: list(tokenizer.encode(text, add_special_tokens=False)), prompts=prompts,
             template=template, system=system, user_texts=user_texts, build_prompt=build_prompt,
-            bos_text=bos_text, stops=stops, parameters=params, progress=progress)
+            bos_text=bos_text, stops=stops, parameters=params, progress=progress, greedy_prompts=greedy_prompts,
+            model_greedy=model_greedy)
     finally:
         if temporary is not None:
             shutil.rmtree(temporary, ignore_errors=True)

@@ -164,6 +164,14 @@ def parameters(*, temperature: float | None, repeat_penalty: float | None, top_p
             "num_predict": max_new_tokens}
 
 
+def _greedy_sentence(g: Mapping[str, Any]) -> str:
+    ties = g.get("near_ties") or 0
+    return (f" Its own greedy answers ({g.get('new_tokens')} new tokens) are the trained model's on "
+            f"{g.get('identical')} of {g.get('prompts')} test prompts"
+            + (f"; {ties} part from it at a near tie, where the trained model's two best tokens are within what "
+               "the file's precision moves" if ties else "") + ".")
+
+
 def readme_section(check: Mapping[str, Any]) -> str:
     """The model card's section on the GGUF file: how to run it and what the export checked."""
     f = check.get("file") or "model.gguf"
@@ -201,8 +209,10 @@ def readme_section(check: Mapping[str, Any]) -> str:
             f"tensors gives next-token logits within {check['max_abs_diff']:.3g} of the trained model "
             f"(relative {check.get('relative_diff', 0):.3g}, allowed {check.get('tolerance', 0):g}) on "
             f"{check.get('prompts')} test prompts ({check.get('positions')} positions); the most likely next "
-            f"token agrees at {100 * check.get('argmax_agreement', 0):.1f} % of them. The Modelfile's template, "
-            "rendered for the test inputs, gives the engine's prompts exactly.",
+            f"token agrees at {100 * check.get('argmax_agreement', 0):.1f} % of them (one position at a time, "
+            "along the reference text)."
+            + (_greedy_sentence(check["greedy"]) if check.get("greedy") else "")
+            + " The Modelfile's template, rendered for the test inputs, gives the engine's prompts exactly.",
             "",
         ]
     return "\n".join(lines)
