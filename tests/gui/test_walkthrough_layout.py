@@ -153,3 +153,24 @@ def test_selecting_a_cleaning_step_does_not_move_the_data_pages_splitter(qtbot, 
         page.steps.steps_table.selectRow(row)
         qtbot.wait(20)
         assert split.sizes() == sizes, (page.recipe.steps[row].op, split.sizes(), sizes)
+
+
+def test_after_cleaning_the_text_column_gets_the_width(qtbot, styled_app, laptop_window, sample_project):
+    """Seen at 1366x768: in "After cleaning" the text column was narrow (160 pixels) and the label
+    column, the last, took the rest of the width."""
+    w = laptop_window(sample_project)
+    w.show_step("data")
+    page = w.page("data")
+    qtbot.waitUntil(lambda: page.cleaned_df is not None, timeout=60000)
+    page.which_combo.setCurrentIndex(page.which_combo.findData("clean"))
+    qtbot.wait(20)
+    columns = [str(c) for c in page.table_model.frame.columns]
+    hh = page.table.horizontalHeader()
+    widths = dict(zip(columns, (hh.sectionSize(i) for i in range(len(columns)))))
+    text, label = page.mapping["text"], page.mapping["label"]
+    text = text if text in widths else "text"
+    label = label if label in widths else "label"
+    assert widths[text] > 2 * widths[label], widths
+    assert widths[text] >= 0.5 * page.table.viewport().width(), widths
+    qtbot.wait(20)
+    assert page.table.horizontalScrollBar().maximum() == 0, "the columns are wider than the table"

@@ -81,6 +81,7 @@ class DataPage(QWidget):
         self.reports: list[StepReport] = []
         self.stats: dict[str, dict] = {}
         self._source_text = None  # () -> (the line saying what was read, its tooltip), for redrawing
+        self._fit_pending = False  # the columns' widths were set before the table had its width
         # the project's own task: how its labels are chosen and its prompt (None: the template's)
         self.label_choice: LabelChoice | None = None
         self.prompt: PromptFormat | None = None
@@ -552,6 +553,7 @@ class DataPage(QWidget):
         self._sort = None
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table_model.set_frame(df)
+        self._fit_columns(df)
         self.filter_column.blockSignals(True)
         self.filter_column.clear()
         self.filter_column.addItem(self.tr("in all columns"), -1)
@@ -565,6 +567,39 @@ class DataPage(QWidget):
         self._update_rows_label()
         if self.filter_edit.text().strip():
             self._update_view()
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        if self._fit_pending:  # fitted while hidden: the table's width is known now
+            self._fit_columns(self.table_model.frame)
+
+    def _fit_columns(self, df: pd.DataFrame) -> None:
+        """Short columns (labels, dates, codes) as wide as what they hold; the room left goes to
+        the text columns. With every column 160 pixels and the last one stretched, "After
+        cleaning" showed the text narrow and the label column taking the width."""
+        hh = self.table.horizontalHeader()
+        self._fit_pending = not self.table.isVisible()
+        if df.empty or len(df.columns) == 0:
+            hh.setStretchLastSection(True)
+            return
+        fm = self.table.fontMetrics()
+        sample = df.head(50)
+        pad = 2 * fm.horizontalAdvance("M")
+        natural = []
+        for c in df.columns:
+            texts = [str(v) for v in sample[c].tolist()]
+            widest = max((fm.horizontalAdvance(t[:80]) for t in texts), default=0)
+            natural.append(max(fm.horizontalAdvance(str(c)) + 3 * pad, widest + pad))
+        short = [w <= 220 for w in natural]
+        width = self.table.viewport().width()
+        bar = self.table.verticalScrollBar()
+        if not bar.isVisible():  # a frame just set: the scroll bar it brings takes its room soon
+            width -= bar.sizeHint().width()
+        room = max(width, 300) - sum(w for w, s in zip(natural, short) if s) - 2
+        long_cols = short.count(False)
+        hh.setStretchLastSection(False)
+        for i, (w, is_short) in enumerate(zip(natural, short)):
+            hh.resizeSection(i, w if is_short else max(220, min(w, room // max(long_cols, 1))))
 
     def _update_rows_label(self) -> None:
         df = self.table_model.frame
