@@ -268,7 +268,7 @@ def follow_run(run_dir: Path, proc, as_json: bool) -> str:
     """Print the run's events as they arrive; returns the final status."""
     import time as _time
 
-    from .core.runs import LOG_FILE, event_tail, request_stop, summarize
+    from .core.runs import LOG_FILE, event_tail, summarize
 
     tail = event_tail(run_dir)
     total = None
@@ -313,7 +313,9 @@ def follow_run(run_dir: Path, proc, as_json: bool) -> str:
             _time.sleep(0.2)
     except KeyboardInterrupt:
         print("\nstopping: the worker saves a checkpoint first (Ctrl+C again to leave it running)", file=sys.stderr)
-        request_stop(run_dir)
+        from .core.operations.runs import stop_run
+
+        stop_run(run_dir)
         try:
             return follow_run(run_dir, proc, as_json)
         except KeyboardInterrupt:
@@ -329,6 +331,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     if not project.is_prepared:
         raise WorkbenchError(f"Project {project.root} has no prepared data. Run 'workbench data prepare' first.")
     if args.resume:
+        if args.on:
+            raise WorkbenchError("A run resumes where it trained; leave out --on with --resume.")
         started = ops.resume_run(project, args.resume, checkpoint=args.checkpoint, detach=False)
         if not args.json:
             print(f"resuming run {started.run_id} from {started.resumed_from}: worker log in {started.log_path}")
@@ -336,7 +340,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         settings = {k: getattr(args, k, None) for k in ops.SETTINGS}
         settings["allow_pickle"] = args.allow_pickle or None
         job = ops.build_job(project, args.base_model, args.method, time_budget_min=args.time_budget, **settings)
-        started = ops.start_run(project, job, detach=False)
+        started = ops.start_run(project, job, detach=False, on=args.on)
         _, rec = ops.recommended_settings(project, job.base_model, job.method, time_budget_min=args.time_budget)
         span = ops.estimate_range(job)  # the range the Train page shows for this job
         if args.json:  # the first line: what was recommended, and this run's estimate and budget
@@ -372,6 +376,10 @@ def cmd_runs(args: argparse.Namespace) -> int:
         else:
             print(f"deleted run {args.delete} ({freed / 2**20:.0f} MB freed)")
         return 0
+    from .core.operations import runs as ops
+
+    for run_id in ops.refresh_remote(project):  # runs on servers catch up first
+        print(f"note: the server of run {run_id} cannot be reached; its last known state is shown", file=sys.stderr)
     runs = list_runs(project.root)
     if args.json:
         _print_json({"runs": [r.to_dict() for r in runs]})
@@ -991,8 +999,14 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--allow-pickle", action="store_true", help="allow pickle-based weight files (only if you trust them)")
     tr.add_argument("--resume", metavar="RUN", help="resume this run from its last checkpoint")
     tr.add_argument("--checkpoint", help="with --resume: the checkpoint folder to resume from")
+    tr.add_argument("--on", metavar="SERVER", help="train on this registered server (workbench targets) instead "
+                                                   "of this computer; its events are mirrored here")
     tr.add_argument("--json", action="store_true", help="print the events as JSON lines")
     tr.set_defaults(func=cmd_train)
+
+    from .cli_targets import add_targets_parser
+
+    add_targets_parser(sub)
 
     rn = sub.add_parser("runs", help="list a project's runs and their status")
     rn.add_argument("--project", required=True)

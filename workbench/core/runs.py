@@ -33,6 +33,7 @@ CHECKPOINT_DONE_FILE = "workbench_checkpoint.json"  # see list_checkpoints
 LOCK_FILE = "worker.lock"
 LOG_FILE = "worker.log"
 JOB_FILE = "job.json"
+REMOTE_FILE = "remote.json"  # a run that trains on a server: where (core/remote.py)
 SCHEMA_VERSION = 1
 STATUSES = ("created", "running", "completed", "stopped", "failed", "crashed")
 
@@ -245,6 +246,7 @@ class RunSummary:
     device: str | None = None
     base_model: str | None = None
     method: str | None = None
+    server: str | None = None  # the registered server the run trains on; None: this computer
 
     def to_dict(self) -> dict[str, Any]:
         d = self.__dict__.copy()
@@ -295,9 +297,20 @@ def run_status(run_dir: str | os.PathLike, events: list[dict[str, Any]]) -> str:
     pid, started = _pid_info(run_dir)
     if pid is not None and _pid_alive(pid, started):  # a worker still starting, or of an older version
         return "running"
+    remote = _server_status(run_dir)
+    if remote is not None:  # the server's worker: as the server last said (core/remote.py sync)
+        return remote
     if events or (Path(run_dir) / PID_FILE).exists():
         return "crashed"
     return "created"
+
+
+def _server_status(run_dir: str | os.PathLike) -> str | None:
+    try:
+        status = json.loads((Path(run_dir) / REMOTE_FILE).read_text(encoding="utf-8")).get("server_status")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return status if status in STATUSES else "running"
 
 
 def train_step_state(statuses: Sequence[str]) -> str:
@@ -343,6 +356,10 @@ def new_summary(run_dir: str | os.PathLike) -> RunSummary:
             s.method = _str(job.get("method"))
     except (OSError, ValueError):
         pass
+    try:
+        s.server = _str(json.loads((run_dir / REMOTE_FILE).read_text(encoding="utf-8")).get("target"))
+    except (OSError, ValueError, AttributeError):
+        pass
     return s
 
 
@@ -382,6 +399,8 @@ def finish_summary(folded: RunSummary, events: list[dict[str, Any]], status: str
     s.status = status if status is not None else run_status(s.path, events)
     # a checkpoint event may point at a folder pruned later (keep-last-K); trust the disk
     ckpts = list_checkpoints(s.path)
+    if s.server:  # its checkpoints are on the server: the events say which
+        return s
     if ckpts:
         s.last_checkpoint = str(ckpts[-1].relative_to(s.path))
     elif s.last_checkpoint and not _safe_exists(s.path, s.last_checkpoint):

@@ -7,15 +7,29 @@ Paddle's own installation check.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import json
+import os
 import platform
+import shutil
 import sys
 
 
-def report() -> dict:
-    out: dict = {"python": sys.version.split()[0], "platform": platform.platform()}
+def report(workdir: str | None = None) -> dict:
+    from workbench import __version__
+
+    out: dict = {"python": sys.version.split()[0], "platform": platform.platform(), "workbench_version": __version__,
+                 "cpu_count": os.cpu_count()}
+    if workdir:  # a server's check: the room a run has there
+        out["disk_free_mb"] = round(shutil.disk_usage(workdir).free / 2**20)
+        try:
+            import psutil
+
+            out["memory_free_mb"] = round(psutil.virtual_memory().available / 2**20)
+        except Exception:
+            out["memory_free_mb"] = None
     try:
         import paddle
     except Exception as exc:  # report, do not crash: the panel shows it
@@ -31,6 +45,12 @@ def report() -> dict:
     except Exception as exc:
         out["devices"] = ["cpu"]
         out["devices_error"] = str(exc)
+    try:  # each GPU with its memory, for a server's check
+        if paddle.device.is_compiled_with_cuda():
+            props = [paddle.device.cuda.get_device_properties(i) for i in range(paddle.device.cuda.device_count())]
+            out["gpus"] = [{"name": p.name, "memory_mb": int(p.total_memory) // 2**20} for p in props]
+    except Exception as exc:
+        out["gpus_error"] = str(exc)
     try:
         out["current_device"] = paddle.device.get_device()
     except Exception as exc:
@@ -56,7 +76,10 @@ def report() -> dict:
 
 
 def main() -> int:
-    sys.stdout.write(json.dumps(report(), ensure_ascii=False) + "\n")
+    parser = argparse.ArgumentParser(prog="python -m workbench.engine.envcheck")
+    parser.add_argument("--workdir", help="also report the free disk there and the free memory")
+    args = parser.parse_args()
+    sys.stdout.write(json.dumps(report(args.workdir), ensure_ascii=False) + "\n")
     return 0
 
 

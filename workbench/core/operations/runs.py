@@ -205,13 +205,31 @@ def check_disk_space(project: Project, job: JobSpec) -> None:
             f"--save-total-limit; now {job.save_total_limit}), then start again.")
 
 
-def start_run(project: Project, job: JobSpec, detach: bool = True) -> Started:
-    """Write a new run folder for ``job`` and start its worker."""
-    check_disk_space(project, job)
+def start_run(project: Project, job: JobSpec, detach: bool = True, on: str | None = None) -> Started:
+    """Write a new run folder for ``job`` and start its worker: here, or on the server registered
+    as ``on`` (core/remote.py), whose events are then mirrored into the folder."""
     run_dir = project.runs_dir / new_run_id()
+    if on:
+        from .. import remote
+        from ..targets import get_target
+
+        target = get_target(on)
+        write_job(run_dir, job)
+        write_run_task(run_dir, project.task)
+        remote.start(project, run_dir, target)
+        return Started(run_dir, remote.Mirror(run_dir).start())
+    check_disk_space(project, job)
     write_job(run_dir, job)
     write_run_task(run_dir, project.task)
     return Started(run_dir, launch_worker(run_dir, detach=detach))
+
+
+def where(run_dir: str | os.PathLike) -> str | None:
+    """The server a run trains on, or None for this computer."""
+    from ..remote import remote_info
+
+    info = remote_info(run_dir)
+    return info.target if info else None
 
 
 def resume_run(project: Project, run_id: str, checkpoint: str | None = None, detach: bool = True) -> Started:
@@ -239,6 +257,11 @@ def resume_run(project: Project, run_id: str, checkpoint: str | None = None, det
         if not ckpt:
             raise WorkbenchError(f"Run '{run_id}' saved no checkpoint before it ended, so there is nothing to "
                                  "resume from. Start a new run instead.")
+        if where(run_dir):  # the checkpoints stay on the server: it resumes there
+            from .. import remote
+
+            remote.resume(project, run_dir, ckpt)
+            return Started(run_dir, remote.Mirror(run_dir).start(), resumed_from=ckpt)
         check_disk_space(project, read_job(run_dir))
         write_job(run_dir, read_job(run_dir).model_copy(update={"resume_from": ckpt}))
         proc = launch_worker(run_dir, detach=detach)
@@ -273,8 +296,35 @@ def delete_run(project: Project, run_id: str) -> int:
 
 
 def stop_run(run_dir: str | os.PathLike) -> None:
-    """Ask the run's worker to save a checkpoint and stop (it reads the request between steps)."""
+    """Ask the run's worker to save a checkpoint and stop (it reads the request between steps);
+    on a server, its stop file there."""
+    if where(run_dir):
+        from .. import remote
+
+        remote.stop(run_dir)
+        return
     request_stop(run_dir)
+
+
+def refresh_remote(project: Project) -> list[str]:
+    """Catch up the events of the project's runs on servers that have not ended, and their
+    status as the servers see it; returns the runs that could not be reached (they keep their
+    last known state)."""
+    from .. import remote
+    from ..runs import read_events
+
+    unreachable = []
+    for run_dir in sorted(p for p in project.runs_dir.iterdir() if p.is_dir()) if project.runs_dir.is_dir() else []:
+        if where(run_dir) is None:
+            continue
+        events = read_events(run_dir)
+        if events and events[-1].get("event") == "end" and summarize(run_dir, events).status != "running":
+            continue
+        try:
+            remote.sync(run_dir)
+        except WorkbenchError:
+            unreachable.append(run_dir.name)
+    return unreachable
 
 
 def terminate_run(run_dir: str | os.PathLike, wait_s: float = 5.0) -> bool:

@@ -1,0 +1,212 @@
+"""Runs on a server over SSH, against a real OpenSSH server on 127.0.0.1 (tests/sshd_factory.py):
+targets, the check, a run started there and mirrored here, a dropped connection caught up, a
+killed worker resumed there, a stop, and names that a shell would mangle."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from sshd_factory import SSHD, start_sshd
+from workbench.core.errors import WorkbenchError
+from workbench.core.operations import runs as ops
+from workbench.core.project import Project, prepare
+from workbench.core.runs import EVENTS_FILE, read_events, summarize
+from workbench.core.targets import add_target, get_target, list_targets, remove_target
+from workbench.core.templates import TemplateCatalog
+
+TIMEOUT = 300
+NAME = "lab gpu"  # not a valid target name: refused below
+ODD = "proj 'a' $(touch pwned); b"  # a project folder name a shell would run
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "client-home"))
+    return tmp_path / "client-home"
+
+
+def test_targets_are_registered_checked_for_shape_and_removed(home):
+    t = add_target("lab", "ssh://ana@gpu.example.org:2222", devices="gpu:0,1", workdir="/data/wb")
+    assert (t.user, t.host, t.port, t.device, t.device_count) == ("ana", "gpu.example.org", 2222, "gpu:0", 2)
+    assert [x.name for x in list_targets()] == ["lab"] and get_target("lab").workdir == "/data/wb"
+    for bad, field in ((dict(name=NAME, url="ssh://h"), "name"), (dict(name="x", url="http://h"), "url"),
+                       (dict(name="x", url="ssh://u:secret@h"), "url"),
+                       (dict(name="x", url="ssh://h", devices="gpu"), "devices")):
+        with pytest.raises(WorkbenchError, match=f"server's {field} is not valid"):
+            add_target(**bad)
+    with pytest.raises(WorkbenchError, match="already registered"):
+        add_target("lab", "ssh://h")
+    remove_target("lab")
+    with pytest.raises(WorkbenchError, match="No server is registered as 'lab'"):
+        get_target("lab")
+
+
+def test_every_remote_command_quotes_what_it_is_given():
+    from workbench.core import remote
+    from workbench.core.targets import Target
+
+    t = Target(name="s", url="ssh://u@h:2200", ssh_config="/cfg dir/c")
+    argv = remote.ssh_argv(t, "cd " + remote.q(ODD))
+    assert argv[:3] == ["ssh", "-F", "/cfg dir/c"] and "StrictHostKeyChecking=yes" in argv
+    assert argv[-2:] == ["--", "cd 'proj '\"'\"'a'\"'\"' $(touch pwned); b'"]
+
+
+# ----- with a real OpenSSH server -------------------------------------------------------------
+
+needs_sshd = pytest.mark.skipif(SSHD is None, reason="OpenSSH's sshd is not installed (.ci/run installs it)")
+
+
+@pytest.fixture(scope="module")
+def sshd(tmp_path_factory):
+    if SSHD is None:
+        pytest.skip("sshd is not installed")
+    server = start_sshd(tmp_path_factory.mktemp("sshd"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def target(sshd, home, tmp_path):
+    sshd.trust_host()
+    return add_target("lab", sshd.url, ssh_config=str(sshd.config), python=sys.executable,
+                      workdir=str(tmp_path / "server work"))
+
+
+@needs_sshd
+def test_an_unknown_host_key_is_refused_with_its_fingerprint_and_the_command_that_accepts_it(sshd, target):
+    from workbench.core import remote
+
+    sshd.forget_host()
+    with pytest.raises(WorkbenchError) as info:
+        remote.workdir(target)
+    msg = str(info.value)
+    fingerprint = subprocess.run(["ssh-keygen", "-lf", str(sshd.host_pub)], capture_output=True, text=True)
+    assert "is not known to this computer" in msg and fingerprint.stdout.split()[1] in msg
+    assert "StrictHostKeyChecking=accept-new" in msg and str(sshd.port) in msg
+    # a changed key is refused loudly
+    other = sshd.host_pub.parent / "other_key"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(other)], check=True)
+    key = (other.with_suffix(".pub")).read_text().split()
+    sshd.known_hosts.write_text(f"[127.0.0.1]:{sshd.port} {key[0]} {key[1]}\n")
+    with pytest.raises(WorkbenchError, match="has CHANGED"):
+        remote.workdir(target)
+    sshd.trust_host()
+    assert Path(remote.workdir(target)).stat().st_mode & 0o777 == 0o700  # private to the user
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Project:
+    # instruction tuning of the built-in model: steps slow enough to act between them
+    t = TemplateCatalog().get("finance_service_qa")
+    src = tmp_path_factory.mktemp("src") / "rows.csv"
+    pd.read_csv(t.sample_path, dtype=str, keep_default_na=False).head(120).to_csv(src, index=False)
+    project, _ = prepare(t, src, tmp_path_factory.mktemp("projects") / ODD)
+    return project
+
+
+def _job(project: Project, **kw):
+    fields = dict(max_steps=300, batch_size=8, max_length=96, learning_rate=3e-3, logging_steps=2, eval_steps=300,
+                  save_steps=6, warmup_ratio=0.0, seed=7)
+    fields.update(kw)
+    return ops.build_job(project, "builtin:tiny", "full", **fields)
+
+
+def _wait(pred, what: str, timeout: float = TIMEOUT):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        got = pred()
+        if got:
+            return got
+        time.sleep(0.3)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def _server_events(sshd_target, run_dir: Path) -> bytes:
+    from workbench.core.remote import q, remote_info, run
+
+    info = remote_info(run_dir)
+    return run(sshd_target, "cat " + q(f"{info.project}/{info.run}/{EVENTS_FILE}")).stdout
+
+
+@pytest.mark.slow
+@needs_sshd
+def test_check_reports_the_server(target):
+    from workbench.core.remote import check
+
+    report = check(target)
+    server = report["server"]
+    assert report["problems"] == [], report
+    assert server["workbench_version"] and server["paddle_version"] and server["run_check"]["ok"]
+    assert "cpu" in server["devices"] and server["disk_free_mb"] > 0 and server["memory_free_mb"] > 0
+    res = subprocess.run([sys.executable, "-m", "workbench", "targets", "check", "lab"], capture_output=True,
+                         text=True, timeout=300, env={**os.environ})
+    assert res.returncode == 0 and "ready: train there with --on lab" in res.stdout, res.stderr
+
+
+@pytest.mark.slow
+@needs_sshd
+def test_a_run_on_the_server_is_mirrored_survives_a_dropped_connection_and_stops_there(sshd, target, project):
+    from workbench.core.remote import remote_info
+
+    started = ops.start_run(project, _job(project), on="lab")
+    run_dir, mirror = started.run_dir, started.proc
+    assert summarize(run_dir).server == "lab"
+    _wait(lambda: any(e["event"] == "checkpoint" for e in read_events(run_dir)), "a mirrored checkpoint")
+    # the connection drops (the laptop sleeps): the run goes on there
+    assert mirror.proc.poll() is None, (mirror.error, mirror.last_error)
+    os.kill(mirror.proc.pid, signal.SIGKILL)
+    seen = len(read_events(run_dir))
+    _wait(lambda: _server_events(target, run_dir).count(b"\n") > seen + 4, "the server's run going on")
+    # the mirror reconnects and catches up from its offset; a stop reaches the server
+    _wait(lambda: len(read_events(run_dir)) > seen + 4, "the mirror catching up")
+    ops.stop_run(run_dir)
+    _wait(lambda: mirror.poll() is not None, "the mirror to see the end")
+    ops.refresh_remote(project)
+    assert summarize(run_dir).status == "stopped"
+    local = (run_dir / EVENTS_FILE).read_bytes()
+    assert local == _server_events(target, run_dir)  # nothing lost, nothing doubled
+    steps = [e["step"] for e in read_events(run_dir) if e["event"] == "step"]
+    assert steps == sorted(set(steps))
+    listed = subprocess.run([sys.executable, "-m", "workbench", "runs", "--project", str(project.root), "--json"],
+                            capture_output=True, text=True, timeout=120)
+    row = [r for r in json.loads(listed.stdout)["runs"] if r["id"] == run_dir.name][0]
+    assert row["server"] == "lab" and row["status"] == "stopped", listed.stderr
+    # the project's odd name reached the server intact, and no shell ran what it holds
+    assert Path(remote_info(run_dir).project).name.startswith(ODD)
+    assert not list(Path(target.workdir).rglob("pwned")) and not (Path.home() / "pwned").exists()
+
+
+@pytest.mark.slow
+@needs_sshd
+def test_a_killed_server_worker_shows_crashed_and_resumes_there(sshd, target, project):
+    from workbench.core.remote import q, remote_info, run
+
+    started = ops.start_run(project, _job(project, max_steps=40), on="lab")
+    run_dir = started.run_dir
+    _wait(lambda: any(e["event"] == "checkpoint" for e in read_events(run_dir)), "a checkpoint")
+    info = remote_info(run_dir)
+    # the server's worker dies (kill -9): the run shows crashed once the server says so
+    pid = json.loads(run(target, "cat " + q(f"{info.project}/{info.run}/worker.pid")).stdout)["pid"]
+    run(target, f"kill -9 {int(pid)}")
+    _wait(lambda: (ops.refresh_remote(project), summarize(run_dir).status)[1] == "crashed", "crashed")
+    started.proc.close()
+    ckpt = summarize(run_dir).last_checkpoint
+    assert ckpt
+    resumed = ops.resume_run(project, run_dir.name)
+    assert resumed.resumed_from == ckpt
+    _wait(lambda: len([e for e in read_events(run_dir) if e["event"] == "start"]) == 2, "the resumed start")
+    start = [e for e in read_events(run_dir) if e["event"] == "start"][-1]
+    assert start["initial_step"] == int(ckpt.rsplit("-", 1)[1])
+    _wait(lambda: any(e["event"] == "end" for e in read_events(run_dir)), "the resumed run's end")
+    resumed.proc.close()
+    ops.refresh_remote(project)
+    assert summarize(run_dir).status == "completed"

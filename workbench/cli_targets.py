@@ -1,0 +1,94 @@
+"""``workbench targets``: the servers runs can train on (core/targets.py, core/remote.py)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def cmd_targets_add(args: argparse.Namespace) -> int:
+    from .core.targets import add_target
+
+    hosts = [h.strip() for h in (args.hosts or "").split(",") if h.strip()]
+    t = add_target(args.name, args.url, workdir=args.workdir, python=args.python, devices=args.devices,
+                   hosts=hosts or None, ssh_config=args.ssh_config)
+    if args.json:
+        print(json.dumps(t.model_dump(), ensure_ascii=False))
+    else:
+        print(f"registered server {t.name} ({t.url}, work folder {t.workdir}, devices {t.devices}); "
+              f"check it with: workbench targets check {t.name}")
+    return 0
+
+
+def cmd_targets_list(args: argparse.Namespace) -> int:
+    from .core.targets import list_targets
+
+    targets = list_targets()
+    if args.json:
+        print(json.dumps({"targets": [t.model_dump() for t in targets]}, ensure_ascii=False))
+        return 0
+    if not targets:
+        print("no servers registered; add one with: workbench targets add NAME ssh://user@host")
+    for t in targets:
+        print(f"{t.name:<16} {t.url:<32} {t.devices:<10} {t.workdir}")
+    return 0
+
+
+def cmd_targets_check(args: argparse.Namespace) -> int:
+    from .core.remote import check
+    from .core.targets import get_target
+
+    report = check(get_target(args.name))
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+        return 0 if not report["problems"] else 1
+    server = report.get("server") or {}
+    print(f"server {report['target']} ({report['url']}), work folder {report['workdir']}")
+    if server:
+        print(f"  Workbench {server.get('workbench_version')}, Paddle {server.get('paddle_version')}, "
+              f"PaddleFormers {server.get('paddleformers_version')}, Python {server.get('python')}")
+        gpus = ", ".join(f"{g['name']} ({g['memory_mb']:,} MB)" for g in server.get("gpus") or [])
+        print(f"  devices: {', '.join(map(str, server.get('devices', [])))}{'; ' + gpus if gpus else ''}; "
+              f"{server.get('cpu_count')} CPU cores")
+        print(f"  free: {server.get('disk_free_mb', 0):,} MB of disk in the work folder, "
+              f"{server.get('memory_free_mb') or 0:,} MB of memory")
+        print(f"  Paddle's own check: {'passed' if (server.get('run_check') or {}).get('ok') else 'FAILED'}")
+    for p in report["problems"]:
+        print(f"problem: {p}")
+    if not report["problems"]:
+        print("ready: train there with --on " + report["target"])
+    return 0 if not report["problems"] else 1
+
+
+def cmd_targets_remove(args: argparse.Namespace) -> int:
+    from .core.targets import remove_target
+
+    t = remove_target(args.name)
+    print(f"removed server {t.name} (nothing on the server was deleted)")
+    return 0
+
+
+def add_targets_parser(sub) -> None:
+    t = sub.add_parser("targets", help="the servers runs can train on, reached over SSH: add, list, check, remove")
+    tsub = t.add_subparsers(dest="targets_command", required=True)
+    ta = tsub.add_parser("add", help="register a server (no password is stored: your SSH key logs in)")
+    ta.add_argument("name")
+    ta.add_argument("url", help="ssh://[user@]host[:port]")
+    ta.add_argument("--workdir", help="the folder on the server for projects and models (default: "
+                                      "workbench-server in your home there)")
+    ta.add_argument("--python", help="the Python on the server that has Workbench (default: python3)")
+    ta.add_argument("--devices", help="cpu, gpu:0,1, npu:0 ... (default: cpu)")
+    ta.add_argument("--hosts", help="several hosts sharing the work folder: h1,h2")
+    ta.add_argument("--ssh-config", help="an ssh config file of its own (passed to ssh as -F)")
+    ta.add_argument("--json", action="store_true")
+    ta.set_defaults(func=cmd_targets_add)
+    tl = tsub.add_parser("list", help="list the registered servers")
+    tl.add_argument("--json", action="store_true")
+    tl.set_defaults(func=cmd_targets_list)
+    tc = tsub.add_parser("check", help="connect and report versions, devices, free disk and memory")
+    tc.add_argument("name")
+    tc.add_argument("--json", action="store_true")
+    tc.set_defaults(func=cmd_targets_check)
+    tr = tsub.add_parser("remove", help="forget a server (its files there stay)")
+    tr.add_argument("name")
+    tr.set_defaults(func=cmd_targets_remove)

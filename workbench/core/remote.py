@@ -1,0 +1,450 @@
+"""Runs on a server over SSH: the same worker writing the same run folder there, mirrored here.
+
+The run folder is the protocol (DESIGN: the worker's events, the stop file, one lock-holding
+writer), so a remote run is: upload what the worker reads (project.json, the prepared
+splits, job.json and, once per content hash, the base model), start the worker detached
+from the SSH session, and copy its ``events.jsonl`` into the local run folder as it grows.
+The local copy is a byte prefix of the server's file and catches up from its own size, so a
+dropped connection loses and doubles nothing. Nothing listens on a port; every command and
+file goes over the system's OpenSSH client (``ssh``), which brings the user's config, agent,
+ProxyJump and known_hosts as they are; every remote argument is quoted with :func:`shlex.quote`.
+
+OpenSSH rather than a Python SSH library: it is what the user's keys and config already work
+with, and a library would have to re-implement ProxyJump, agents and config matching.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import shlex
+import socket
+import subprocess
+import tarfile
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import WorkbenchError
+from .fsutil import atomic_write_text
+from .jobs import JobSpec, read_job, write_job
+from .project import PROJECT_FILE, SPLITS, Project
+from .runs import EVENTS_FILE, JOB_FILE, LOG_FILE, REMOTE_FILE, read_events
+from .targets import Target, get_target
+
+CONNECT_TIMEOUT_S = 15
+
+
+class RemoteError(WorkbenchError):
+    """A server could not be reached or refused what was asked, in the user's words."""
+
+
+# ----- ssh ------------------------------------------------------------------------------------
+
+
+def ssh_base(target: Target, *options: str) -> list[str]:
+    argv = ["ssh"]
+    if target.ssh_config:
+        argv += ["-F", target.ssh_config]
+    if target.port:
+        argv += ["-p", str(target.port)]
+    # no password prompt; an unknown or changed host key is refused, not accepted silently
+    argv += ["-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=yes", "-o", f"ConnectTimeout={CONNECT_TIMEOUT_S}",
+             "-o", "ServerAliveInterval=15", "-o", "ServerAliveCountMax=4", *options, target.destination]
+    return argv
+
+
+def ssh_argv(target: Target, command: str) -> list[str]:
+    """The ssh command line that runs ``command`` (one shell line, already quoted) on the server."""
+    return [*ssh_base(target, "-T"), "--", command]
+
+
+def _accept_command(target: Target) -> str:
+    parts = ["ssh"] + (["-F", target.ssh_config] if target.ssh_config else []) + \
+        (["-p", str(target.port)] if target.port else []) + \
+        ["-o", "StrictHostKeyChecking=accept-new", target.destination, "true"]
+    return shlex.join(parts)
+
+
+def _fingerprint(target: Target) -> str | None:
+    try:
+        scan = subprocess.run(["ssh-keyscan", "-T", "5", *(["-p", str(target.port)] if target.port else []),
+                               target.host], capture_output=True, timeout=15)
+        out = subprocess.run(["ssh-keygen", "-lf", "-"], input=scan.stdout, capture_output=True, timeout=15)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    prints = [line.split()[1] for line in out.stdout.decode(errors="replace").splitlines() if len(line.split()) > 1]
+    return ", ".join(sorted(set(prints))) or None
+
+
+def explain(target: Target, stderr: str) -> RemoteError:
+    """What an ssh failure (exit status 255) means for the user, and what to do."""
+    where = f"'{target.name}' ({target.url})"
+    if "REMOTE HOST IDENTIFICATION HAS CHANGED" in stderr or "Host key for" in stderr and "has changed" in stderr:
+        return RemoteError(
+            f"WARNING: the identity key of server {where} has CHANGED since this computer last connected. Someone "
+            "may be intercepting the connection, or the server was reinstalled. Nothing was sent. Ask the server's "
+            f"administrator for its key fingerprint; only if it matches, remove the old key with "
+            f"'ssh-keygen -R {target.host}' and connect again.")
+    if "Host key verification failed" in stderr or "No ED25519 host key is known" in stderr \
+            or "host key is known" in stderr:
+        fp = _fingerprint(target)
+        seen = f" It presents the key {fp}." if fp else ""
+        return RemoteError(
+            f"Server {where} is not known to this computer yet, so nothing was sent.{seen} If your administrator "
+            f"confirms that fingerprint, accept it once with: {_accept_command(target)}")
+    if "Permission denied" in stderr:
+        return RemoteError(
+            f"Server {where} refused the login{' as ' + target.user if target.user else ''}. Workbench asks for no "
+            "password and stores none: it logs in with your SSH key. Add your public key to the server (for "
+            f"example 'ssh-copy-id {target.destination}') or load it into your SSH agent, then try again.")
+    if any(s in stderr for s in ("Could not resolve", "Name or service not known")):
+        return RemoteError(f"The name of server {where} cannot be resolved. Check the address, or your network.")
+    if any(s in stderr for s in ("Connection refused", "timed out", "No route to host", "Network is unreachable",
+                                 "Connection closed", "Connection reset")):
+        return RemoteError(f"Server {where} cannot be reached ({_last_line(stderr)}). Check that it is on and "
+                           "that SSH runs on it, then try again; a run already started there goes on meanwhile.")
+    return RemoteError(f"The connection to server {where} failed: {_last_line(stderr)}")
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return lines[-1][:300] if lines else "no message"
+
+
+def run(target: Target, command: str, *, input: bytes | None = None, timeout: float = 120,
+        check: bool = True) -> subprocess.CompletedProcess:
+    """Run one shell line on the server; ssh failures become :class:`RemoteError`."""
+    try:
+        res = subprocess.run(ssh_argv(target, command), input=input, capture_output=True, timeout=timeout,
+                             stdin=None if input is not None else subprocess.DEVNULL)
+    except FileNotFoundError as exc:
+        raise RemoteError("The OpenSSH client (ssh) is not installed on this computer. Install it (Debian and "
+                          "Ubuntu: openssh-client; Windows: the optional feature 'OpenSSH Client').") from exc
+    except subprocess.TimeoutExpired as exc:
+        raise RemoteError(f"Server '{target.name}' did not answer within {timeout:.0f} s; try again.") from exc
+    if res.returncode == 255:
+        raise explain(target, res.stderr.decode(errors="replace"))
+    if check and res.returncode != 0:
+        raise RemoteError(f"On server '{target.name}' the command failed: {_last_line(res.stderr.decode(errors='replace'))}")
+    return res
+
+
+def q(*parts: str) -> str:
+    return " ".join(shlex.quote(str(p)) for p in parts)
+
+
+# ----- the server's work folder and check ---------------------------------------------------
+
+
+def workdir(target: Target) -> str:
+    """The server's work folder as an absolute path, created private to the user (0700)."""
+    res = run(target, f"umask 077 && mkdir -p {q(target.workdir)} && chmod 700 {q(target.workdir)} && "
+                      f"cd {q(target.workdir)} && pwd")
+    return res.stdout.decode().strip().splitlines()[-1]
+
+
+def local_versions() -> dict[str, str | None]:
+    from importlib import metadata
+
+    from .. import __version__
+
+    out: dict[str, str | None] = {"workbench": __version__}
+    for name in ("paddlepaddle", "paddlepaddle-gpu", "paddleformers"):
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def install_command(target: Target) -> str:
+    """The command that installs this computer's Workbench, with its pins, on the server."""
+    from .. import __version__
+
+    return (f"{target.python} -m pip install 'workbench=={__version__}' -c constraints.txt "
+            "(constraints.txt is the one shipped with Workbench; a server without internet installs from the wheels "
+            "that 'workbench export --formats static --wheelhouse' writes)")
+
+
+def check(target: Target) -> dict[str, Any]:
+    """Connect and report what a run there would meet: versions, Paddle's own check, devices,
+    free disk in the work folder and free memory; ``problems`` lists what must be fixed."""
+    wd = workdir(target)
+    res = run(target, f"cd {q(wd)} && {q(target.python)} -m workbench.engine.envcheck --workdir {q(wd)}",
+              timeout=300, check=False)
+    report: dict[str, Any] = {"target": target.name, "url": target.url, "workdir": wd, "problems": []}
+    err = res.stderr.decode(errors="replace")
+    if res.returncode != 0:
+        if "No module named" in err or "not found" in err:
+            report["problems"].append(f"Workbench is not installed for {target.python} on the server. Install it "
+                                      f"with: {install_command(target)}")
+            return report
+        raise RemoteError(f"The check on server '{target.name}' failed: {_last_line(err)}")
+    server = json.loads(res.stdout.decode().strip().splitlines()[-1])
+    report["server"] = server
+    local = local_versions()
+    if server.get("workbench_version") != local["workbench"]:
+        report["problems"].append(f"The server has Workbench {server.get('workbench_version')}, this computer "
+                                  f"{local['workbench']}. Install the same version there: {install_command(target)}")
+    if not (server.get("run_check") or {}).get("ok"):
+        report["problems"].append("Paddle's own check failed on the server: "
+                                  + _last_line((server.get("run_check") or {}).get("output", "")))
+    wanted = target.devices.split(":")[0]
+    if wanted != "cpu" and not any(str(d).startswith(wanted) for d in server.get("devices", [])):
+        report["problems"].append(f"The server's Paddle finds no {wanted} device (it finds: "
+                                  f"{', '.join(map(str, server.get('devices', []))) or 'none'}); install the "
+                                  "Paddle build for that device, or register the server with --devices cpu.")
+    return report
+
+
+# ----- runs -----------------------------------------------------------------------------------
+
+
+@dataclass
+class RemoteRun:
+    target: str
+    project: str  # the project folder on the server
+    run: str  # the run folder on the server, relative to the project
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"target": self.target, "project": self.project, "run": self.run}
+
+
+def remote_info(run_dir: str | os.PathLike) -> RemoteRun | None:
+    """How a run that trains on a server is reached, or None for a local run."""
+    try:
+        data = json.loads((Path(run_dir) / REMOTE_FILE).read_text(encoding="utf-8"))
+        return RemoteRun(target=data["target"], project=data["project"], run=data["run"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _project_dir(wd: str, project: Project) -> str:
+    # one folder per local project and computer, under the project's own name (quoted in every
+    # command, whatever it holds), so a person recognises it on the server
+    digest = hashlib.sha256(f"{socket.gethostname()}\0{project.root.resolve()}".encode()).hexdigest()[:10]
+    name = project.root.name.replace("\n", " ")[:80].lstrip("-") or "project"
+    return f"{wd}/projects/{name}-{digest}"
+
+
+def _tar(files: dict[str, Path | bytes]) -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for arcname, src in files.items():
+            data = src if isinstance(src, bytes) else Path(src).read_bytes()
+            info = tarfile.TarInfo(arcname)
+            info.size, info.mode, info.mtime = len(data), 0o600, int(time.time())
+            tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def upload(target: Target, dest: str, files: dict[str, Path | bytes]) -> None:
+    """Copy ``files`` (name in ``dest`` -> local file or bytes) over the SSH connection."""
+    run(target, f"umask 077 && mkdir -p {q(dest)} && tar -x -f - -C {q(dest)}", input=_tar(files), timeout=3600)
+
+
+def _folder_hash(folder: Path) -> str:
+    h = hashlib.sha256()
+    for f in sorted(p for p in folder.rglob("*") if p.is_file()):
+        h.update(str(f.relative_to(folder)).encode() + b"\0")
+        with open(f, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+    return h.hexdigest()[:16]
+
+
+def upload_model(target: Target, wd: str, folder: Path) -> str:
+    """The base model's folder on the server, uploaded once per content hash."""
+    dest = f"{wd}/models/{_folder_hash(folder)}"
+    if run(target, f"test -f {q(dest + '/.complete')}", check=False).returncode == 0:
+        return dest
+    files = {str(p.relative_to(folder)): p for p in sorted(folder.rglob("*")) if p.is_file()}
+    upload(target, dest + ".part", files)
+    run(target, f"rm -rf {q(dest)} && mv {q(dest + '.part')} {q(dest)} && touch {q(dest + '/.complete')}")
+    return dest
+
+
+def _start_line(target: Target, project_dir: str, run_rel: str) -> str:
+    # detached from the SSH session (setsid, no terminal, none of its pipes), so it outlives it and
+    # ssh returns at once; "cd … &&" before it would background a subshell holding the session open
+    return (f"cd {q(project_dir)} || exit 1; setsid nohup {q(target.python)} -m workbench.engine.worker "
+            f"{q(run_rel)} >> {q(run_rel + '/' + LOG_FILE)} 2>&1 < /dev/null &")
+
+
+def start(project: Project, run_dir: Path, target: Target) -> RemoteRun:
+    """Upload what the run in ``run_dir`` (its job.json written) needs and start its worker on
+    the server; the local run folder records where it runs."""
+    job = read_job(run_dir)
+    wd = workdir(target)
+    rp = _project_dir(wd, project)
+    remote_job = job.model_copy(update={"project": rp, "device": target.device})
+    base = Path(job.base_model)
+    if not job.base_model.startswith("builtin:") and base.is_dir():
+        remote_job = remote_job.model_copy(update={"base_model": upload_model(target, wd, base)})
+    info = RemoteRun(target=target.name, project=rp, run=f"runs/{run_dir.name}")
+    files: dict[str, Path | bytes] = {PROJECT_FILE: project.root / PROJECT_FILE}
+    for split in SPLITS:
+        path = project.split_path(split)
+        if path.is_file():
+            files[f"data/{path.name}"] = path
+    for f in run_dir.iterdir():
+        if f.is_file() and f.name not in (EVENTS_FILE, REMOTE_FILE, LOG_FILE, JOB_FILE) and f.suffix == ".json":
+            files[f"{info.run}/{f.name}"] = f
+    files[f"{info.run}/{JOB_FILE}"] = remote_job.model_dump_json(indent=2).encode()
+    upload(target, rp, files)
+    atomic_write_text(run_dir / REMOTE_FILE, json.dumps({**info.to_dict(), "server_status": "running"}))
+    run(target, _start_line(target, rp, info.run))
+    return info
+
+
+def _info_and_target(run_dir: Path) -> tuple[RemoteRun, Target]:
+    info = remote_info(run_dir)
+    if info is None:
+        raise WorkbenchError(f"Run '{run_dir.name}' trains on this computer, not on a server.")
+    return info, get_target(info.target)
+
+
+def _complete_prefix(path: Path) -> int:
+    """The size of ``path`` up to its last complete line (a cut line is dropped)."""
+    if not path.is_file():
+        return 0
+    data = path.read_bytes()
+    end = data.rfind(b"\n") + 1
+    if end != len(data):
+        with open(path, "r+b") as fh:
+            fh.truncate(end)
+    return end
+
+
+def _append(path: Path, chunk: bytes) -> bytes:
+    """Append the complete lines of ``chunk``; returns the unfinished rest."""
+    end = chunk.rfind(b"\n") + 1
+    if end:
+        with open(path, "ab") as fh:
+            fh.write(chunk[:end])
+            fh.flush()
+    return chunk[end:]
+
+
+def sync(run_dir: str | os.PathLike) -> str:
+    """Bring the local events up to the server's and record the server's view of the run;
+    returns that status (running, completed, stopped, failed, crashed)."""
+    run_dir = Path(run_dir)
+    info, target = _info_and_target(run_dir)
+    offset = _complete_prefix(run_dir / EVENTS_FILE)
+    rd = f"{info.project}/{info.run}"
+    res = run(target, f"tail -c +{offset + 1} {q(rd + '/' + EVENTS_FILE)} 2>/dev/null; "
+                      f"cd {q(info.project)} && {q(target.python)} -m workbench runs --project . --json", timeout=120)
+    out = res.stdout
+    # the events' new bytes, then the runs listing as one JSON line: split at the listing
+    cut = out.rfind(b'{"runs"')
+    _append(run_dir / EVENTS_FILE, out[:cut] if cut >= 0 else b"")
+    status = "crashed"
+    if cut >= 0:
+        for r in json.loads(out[cut:].decode()).get("runs", []):
+            if r.get("id") == run_dir.name:
+                status = r.get("status", "crashed")
+    data = {**info.to_dict(), "server_status": status, "checked": time.time()}
+    atomic_write_text(run_dir / REMOTE_FILE, json.dumps(data))
+    return status
+
+
+class Mirror:
+    """Follows the server's events into the local file until the worker's ``end``: one
+    ``ssh … tail -F`` whose output is appended line by line. ``poll()`` is None while it
+    mirrors (it stands in for the worker process of a local run)."""
+
+    def __init__(self, run_dir: str | os.PathLike):
+        self.run_dir = Path(run_dir)
+        self.info, self.target = _info_and_target(self.run_dir)
+        self.proc: subprocess.Popen | None = None
+        self.error: str | None = None  # why mirroring ended early
+        self.last_error: str | None = None  # what the last connection said as it closed
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._follow, name=f"mirror-{self.run_dir.name}", daemon=True)
+
+    def start(self) -> Mirror:
+        self._thread.start()
+        return self
+
+    def poll(self) -> int | None:
+        return 0 if self._done.is_set() else None
+
+    def close(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+        self._done.set()
+
+    def _sessions_ended(self) -> bool:
+        events = read_events(self.run_dir)
+        starts = sum(1 for e in events if e.get("event") == "start")
+        ends = sum(1 for e in events if e.get("event") == "end")
+        return bool(events) and ends >= max(starts, 1) and events[-1].get("event") == "end"
+
+    def _follow(self) -> None:
+        path = self.run_dir / EVENTS_FILE
+        rd = f"{self.info.project}/{self.info.run}"
+        try:
+            while not self._done.is_set():
+                offset = _complete_prefix(path)
+                cmd = f"tail -c +{offset + 1} -F {q(rd + '/' + EVENTS_FILE)} 2>/dev/null"
+                errors = tempfile.TemporaryFile()
+                self.proc = subprocess.Popen(ssh_argv(self.target, cmd), stdin=subprocess.DEVNULL,
+                                             stdout=subprocess.PIPE, stderr=errors)
+                rest = b""
+                assert self.proc.stdout is not None
+                while True:
+                    chunk = self.proc.stdout.read1(65536) if hasattr(self.proc.stdout, "read1") else \
+                        self.proc.stdout.readline()
+                    if not chunk:
+                        break
+                    rest = _append(path, rest + chunk)
+                    if b'"event": "end"' in chunk and self._sessions_ended():
+                        break
+                if self.proc.poll() is None:
+                    self.proc.terminate()
+                self.proc.wait()
+                errors.seek(0)
+                self.last_error = _last_line(errors.read().decode(errors="replace"))
+                errors.close()
+                if self._sessions_ended():
+                    break
+                # the connection dropped: the server's file is the truth, catch up from our size
+                status = sync(self.run_dir)
+                if status != "running":
+                    break
+                time.sleep(2)
+        except Exception as exc:  # reported to whoever watches; the run itself goes on on the server
+            self.error = f"{type(exc).__name__}: {exc}"
+        finally:
+            self._done.set()
+
+
+def stop(run_dir: str | os.PathLike) -> None:
+    run_dir = Path(run_dir)
+    info, target = _info_and_target(run_dir)
+    run(target, f"cd {q(info.project)} && {q(target.python)} -m workbench stop --project . {q(run_dir.name)}")
+
+
+def resume(project: Project, run_dir: Path, checkpoint: str) -> RemoteRun:
+    """Resume on the server from ``checkpoint`` (which stays there)."""
+    info, target = _info_and_target(run_dir)
+    job = read_job(run_dir).model_copy(update={"resume_from": checkpoint})
+    write_job(run_dir, job)
+    remote = _remote_job(target, info)
+    upload(target, info.project, {f"{info.run}/{JOB_FILE}": remote.model_copy(
+        update={"resume_from": checkpoint}).model_dump_json(indent=2).encode()})
+    atomic_write_text(run_dir / REMOTE_FILE, json.dumps({**info.to_dict(), "server_status": "running"}))
+    run(target, _start_line(target, info.project, info.run))
+    return info
+
+
+def _remote_job(target: Target, info: RemoteRun) -> JobSpec:
+    res = run(target, f"cat {q(info.project + '/' + info.run + '/' + JOB_FILE)}")
+    return JobSpec.model_validate_json(res.stdout.decode())
