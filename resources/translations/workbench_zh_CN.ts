@@ -107,22 +107,22 @@
 <context>
     <name>CodeNamesDialog</name>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="25"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="26"/>
         <source>Name the codes</source>
         <translation>为代码命名</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="27"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="28"/>
         <source>Give each code the label name it stands for; leave a name empty to keep the code.</source>
         <translation>为每个代码填写它代表的标签名称；留空则保留代码本身。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="31"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="32"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="31"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="32"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -438,414 +438,414 @@
         <translation>标出的改动中：· 表示空格，□ 表示全角空格，→ 表示制表符，° 表示不换行空格，◇ 表示零宽字符，⏎ 表示换行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="116"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="117"/>
         <source>Import a file…</source>
         <translation>导入文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="118"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="316"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="119"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="317"/>
         <source>No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window.</source>
         <translation>还没有数据：请导入 CSV、Excel、JSON/JSONL 或 Parquet 文件，或把文件拖到窗口上。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="125"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="126"/>
         <source>Save and prepare the data</source>
         <translation>保存并准备数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="127"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="128"/>
         <source>Writes the cleaned, split data into the project so that training can start.</source>
         <translation>把清洗并划分好的数据写入项目，之后即可开始训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="134"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="135"/>
         <source>First row holds the column names</source>
         <translation>第一行是列名</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="136"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="137"/>
         <source>Untick it when the file has no header line: its first row is then data, and the columns are named col1, col2, …</source>
         <translation>文件没有表头行时取消勾选：第一行将作为数据读取，各列命名为 col1、col2、…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="154"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="155"/>
         <source>Imported data</source>
         <translation>导入的原始数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="155"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="156"/>
         <source>After cleaning</source>
         <translation>清洗后的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="158"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="159"/>
         <source>Filter rows containing…</source>
         <translation>筛选包含以下内容的行…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="162"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="557"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="163"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="559"/>
         <source>in all columns</source>
         <translation>所有列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="191"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="192"/>
         <source>Columns</source>
         <translation>列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="194"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="800"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="195"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="835"/>
         <source>Cleaning</source>
         <translation>清洗</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="195"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="196"/>
         <source>Mapping</source>
         <translation>列对应</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="199"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="200"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="215"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="216"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="222"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="223"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="232"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="233"/>
         <source>Column</source>
         <translation>列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="237"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="318"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="238"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="319"/>
         <source>Import data to see its columns.</source>
         <translation>导入数据后即可查看各列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="240"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="241"/>
         <source>Text length (characters)</source>
         <translation>文本长度（字符）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="241"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="649"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="242"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="684"/>
         <source>Most frequent values</source>
         <translation>最常见的取值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="261"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="262"/>
         <source>Training %</source>
         <translation>训练 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="261"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="262"/>
         <source>Validation %</source>
         <translation>验证 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="261"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="262"/>
         <source>Test %</source>
         <translation>测试 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="272"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="273"/>
         <source>The same number gives the same split every time.</source>
         <translation>相同的数字每次得到相同的划分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="273"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="274"/>
         <source>Random seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="278"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="279"/>
         <source>The model learns from the training rows, is checked on the validation rows while it trains, and is measured on the test rows, which it never sees. For classification every label is split in the same proportions.</source>
         <translation>模型从训练数据中学习，训练过程中用验证数据检查，最后用它从未见过的测试数据衡量效果。分类任务中每个标签都按相同比例划分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="358"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="359"/>
         <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
         <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="359"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="360"/>
         <source>Import a data file</source>
         <translation>导入数据文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="365"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="366"/>
         <source>No template chosen</source>
         <translation>未选择模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="366"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="367"/>
         <source>Choose a template first: it says which columns the data needs.</source>
         <translation>请先选择模板：模板决定了数据需要哪些列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="418"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="419"/>
         <source>the first row is data: the columns are named col1 … col{0}</source>
         <translation>第一行是数据：各列命名为 col1 … col{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="419"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="420"/>
         <source>JSON Lines under a .json name: read line by line</source>
         <translation>这是以 .json 命名的 JSON Lines 文件：已逐行读取</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="420"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="421"/>
         <source>one row per record of each line; column {0} names the document</source>
         <translation>每行中的每条记录为一行；{0} 列标明所属文档</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="394"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="395"/>
         <source>{0} · {1} rows · {2} columns · {3}</source>
         <translation>{0} · {1} 行 · {2} 列 · {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="399"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="400"/>
         <source>{0}
 Shown from the project&apos;s copy of it, taken when the data was prepared.</source>
         <translation>{0}
 显示的是准备数据时保存在项目中的副本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="434"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="435"/>
         <source>commas</source>
         <translation>逗号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="434"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="435"/>
         <source>tabs</source>
         <translation>制表符</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="434"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="435"/>
         <source>semicolons</source>
         <translation>分号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="435"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="436"/>
         <source>vertical bars</source>
         <translation>竖线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="437"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="438"/>
         <source>read as the alpaca fine-tuning format: its fields are the columns {0}</source>
         <translation>识别为 alpaca 微调格式：各字段对应 {0} 列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="439"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="440"/>
         <source>read as PaddleNLP&apos;s src/tgt format: its fields are the columns {0}</source>
         <translation>识别为 PaddleNLP 的 src/tgt 格式：各字段对应 {0} 列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="441"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="442"/>
         <source>read as conversations, one row each, in the columns {0}: the last user turn is the instruction, the final assistant turn the output, earlier turns are kept in history</source>
         <translation>识别为对话数据，每段对话一行，对应 {0} 列：最后一轮用户发言作为指令，最后一轮助手回复作为输出，更早的轮次保留在 history 列中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="444"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="445"/>
         <source>{0} conversations do not end with an answer: their output is empty</source>
         <translation>有 {0} 段对话没有以回答结尾：它们的输出为空</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="446"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="447"/>
         <source>{0} columns had no name in the header: they were named column_ and their position</source>
         <translation>表头中有 {0} 列没有名称：已按位置命名为 column_ 加序号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="448"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="449"/>
         <source>columns of the same name were told apart: {0}</source>
         <translation>同名的列已加以区分：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="449"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="450"/>
         <source>no separator found: each line was read as one text</source>
         <translation>没有找到分隔符：每一行都作为一条文本读取</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="450"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="451"/>
         <source>columns are separated by {0}</source>
         <translation>各列以{0}分隔</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="451"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="452"/>
         <source>the encoding ({0}) was recognised beyond the first part of the file</source>
         <translation>文件的编码（{0}）是在文件开头之后才识别出来的</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="453"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="454"/>
         <source>each line ends with a separator: the empty last field was ignored</source>
         <translation>每一行都以分隔符结尾：已忽略末尾的空字段</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="455"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="456"/>
         <source>read the sheet “{0}” of {1} sheets</source>
         <translation>读取了 {1} 个工作表中的“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="456"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="457"/>
         <source>the records are lists without field names: their fields are named col1 … col{0}</source>
         <translation>记录是没有字段名的列表：各字段已命名为 col1 … col{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="458"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="459"/>
         <source>every record was wrapped in a list of one ({0} levels); the wrapping was removed</source>
         <translation>每条记录都被包在只有一个元素的列表中（{0} 层）；已去掉这层包装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="460"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="461"/>
         <source>the records were taken from the list under “{0}”</source>
         <translation>记录取自“{0}”下的列表</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="461"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="462"/>
         <source>fields holding bytes that are not text were kept as base64: {0}</source>
         <translation>含有非文本字节的字段已按 base64 保留：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="463"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="464"/>
         <source>the file is gzip-compressed</source>
         <translation>文件经过 gzip 压缩</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="534"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="535"/>
         <source>add {0}</source>
         <translation>添加“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="536"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="537"/>
         <source>Reading {0}</source>
         <translation>正在读取 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="573"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="608"/>
         <source>{0} rows</source>
         <translation>{0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="575"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="610"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="609"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="644"/>
         <source>Sorting and filtering</source>
         <translation>正在排序和筛选</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="630"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="665"/>
         <source>Computing column statistics</source>
         <translation>正在计算列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="639"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="674"/>
         <source>{0} rows · {1} missing or blank ({2:.1%}) · {3} distinct values · average length {4:.0f}, longest {5} characters</source>
         <translation>{0} 行 · {1} 个缺失或空白（{2:.1%}）· {3} 个不同取值 · 平均长度 {4:.0f}，最长 {5} 个字符</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="649"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="684"/>
         <source>Label distribution</source>
         <translation>标签分布</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="674"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="709"/>
         <source>use the suggested columns</source>
         <translation>采用建议的列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="787"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="822"/>
         <source>{0} rows imported → {1} rows after cleaning.</source>
         <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="798"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="833"/>
         <source>Cleaning failed</source>
         <translation>清洗失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="816"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="851"/>
         <source>The three parts add up to {0:g}%; they must add up to 100%.</source>
         <translation>三部分合计 {0:g}%，必须等于 100%。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="819"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="854"/>
         <source>The training part cannot be empty.</source>
         <translation>训练部分不能为空。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="825"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="860"/>
         <source>About {0} training, {1} validation and {2} test rows.</source>
         <translation>约 {0} 行用于训练、{1} 行用于验证、{2} 行用于测试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="828"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="863"/>
         <source>The split is valid.</source>
         <translation>划分比例有效。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="831"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="866"/>
         <source>The rows of one document (column {0}) stay together in one part, so the parts hold about these shares of the documents.</source>
         <translation>同一文档（{0} 列）的各行都放在同一部分中，因此上述比例大致是各部分所含文档的比例。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="857"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="892"/>
         <source>The split is not valid</source>
         <translation>划分比例无效</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="884"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="919"/>
         <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
         <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="888"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="923"/>
         <source>Preparing the data</source>
         <translation>正在准备数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="129"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="130"/>
         <source>Save as template…</source>
         <translation>另存为模板…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="131"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="132"/>
         <source>Saves this project&apos;s labels, prompt, cleaning and settings, with a small cleaned sample, as a template your organisation can start from.</source>
         <translation>把本项目的标签、提示词、清洗步骤和设置连同一小份清洗后的样例数据保存为模板，供本单位以后直接使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="198"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="199"/>
         <source>Labels</source>
         <translation>标签集</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="202"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="203"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="909"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="944"/>
         <source>change the labels</source>
         <translation>修改标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="918"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="953"/>
         <source>edit the prompt</source>
         <translation>编辑提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="947"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="982"/>
         <source>Saving the template</source>
         <translation>正在保存模板</translation>
     </message>
@@ -1931,244 +1931,249 @@ Most likely: {1}</source>
 <context>
     <name>LabelsEditor</name>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="68"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="69"/>
         <source>Use the labels found in my data</source>
         <translation>使用我的数据中的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="71"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="72"/>
         <source>Use the template&apos;s labels</source>
         <translation>使用模板的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="79"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="80"/>
         <source>Map the label column to see its values.</source>
         <translation>映射标签列后，这里会显示它的取值。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="83"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="84"/>
         <source>Value in the data</source>
         <translation>数据中的取值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="83"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="84"/>
         <source>Rows</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="83"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="84"/>
         <source>Maps to</source>
         <translation>对应标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="95"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="96"/>
         <source>Rename…</source>
         <translation>改名…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="96"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="97"/>
         <source>Give the selected label another name; the old name becomes one of its spellings.</source>
         <translation>给所选标签改名；旧名称成为它的另一种写法。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="98"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="99"/>
         <source>Merge…</source>
         <translation>合并…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="99"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="100"/>
         <source>Make the selected labels one label; the others become its spellings.</source>
         <translation>把所选标签合并为一个，其余的成为它的其他写法。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="101"/>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="301"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="102"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="308"/>
         <source>Exclude</source>
         <translation>排除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="102"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="103"/>
         <source>Drop the rows of the selected labels (they are counted), or keep them again.</source>
         <translation>删除所选标签的行（会计数报告），或重新保留它们。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="104"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="105"/>
         <source>Name codes…</source>
         <translation>为代码命名…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="105"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="106"/>
         <source>Give code values such as 0, 1, 2 the label names they stand for.</source>
         <translation>为 0、1、2 这样的代码填写它们代表的标签名称。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="112"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="113"/>
         <source>Drop labels with fewer rows than</source>
         <translation>删除行数少于此值的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="115"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="116"/>
         <source>enough for every split</source>
         <translation>够分到每个部分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="116"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="117"/>
         <source>Counted after cleaning. By default a label needs one row for training, one for validation and one for testing.</source>
         <translation>按清洗后的行数计算。默认每个标签至少要有训练、验证、测试各一行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="122"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="123"/>
         <source>Several labels per row (multi-label)</source>
         <translation>每行可有多个标签（多标签）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="124"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="125"/>
         <source>A list cell, or labels separated by spaces, commas, 、 or semicolons in one cell, is the row&apos;s set of labels; the model then gives each label on its own.</source>
         <translation>列表单元格，或一个单元格中以空格、逗号、顿号或分号分隔的多个标签，即为该行的标签集合；模型会对每个标签分别作出判断。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="129"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="130"/>
         <source>Separator between labels:</source>
         <translation>标签分隔符：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="131"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="132"/>
         <source>spaces, commas, 、 or ;</source>
         <translation>空格、逗号、顿号或分号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="133"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="134"/>
         <source>The characters that separate the labels in one cell, taken exactly as typed (for example ; or |). Leave it empty to split on spaces, commas, 、 and semicolons. Set one when a label&apos;s own name holds one of those characters.</source>
         <translation>同一单元格中分隔各个标签的字符，按输入原样使用（例如 ; 或 |）。留空则按空格、逗号、顿号和分号拆分。标签名称本身含有这些字符时，请指定分隔符。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="147"/>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="158"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="148"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="159"/>
         <source>drop them (counted)</source>
         <translation>删除这些行（会计数报告）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="148"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="149"/>
         <source>keep the first label</source>
         <translation>保留第一个标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="157"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="158"/>
         <source>keep them as rows with no label</source>
         <translation>保留为无标签的行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="160"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="161"/>
         <source>In multi-label data a row may have none of the labels (most sentences of a case name no article). Kept, the model learns to give no label to such rows, and micro-F1 and subset accuracy count them.</source>
         <translation>多标签数据中一行可能不属于任何标签（案件中的大多数句子不涉及任何法条）。保留后，模型会学会对这类行不给出标签，微平均 F1 和完全匹配准确率也会计入这些行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="195"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="196"/>
         <source>not in the label set: rows dropped</source>
         <translation>不在标签集中：这些行会被删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="197"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="198"/>
         <source>{0} · excluded: rows dropped</source>
         <translation>{0} · 已排除：这些行会被删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="199"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="200"/>
         <source>{0} · fewer than {1} rows: dropped</source>
         <translation>{0} · 少于 {1} 行：会被删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="201"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="202"/>
         <source>{0} (another spelling)</source>
         <translation>{0}（另一种写法）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="224"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="225"/>
         <source>{0} of the {1} labels given in {2} rows are not in the template&apos;s label set. Your data has its own labels ({3}). Use them, or the rows cannot be trained on.</source>
         <translation>{2} 行中给出的 {1} 个标签里有 {0} 个不在模板的标签集中。你的数据有自己的标签（{3}）。请使用这些标签，否则这些行无法用于训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="229"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="230"/>
         <source>{0} of {1} rows have labels that are not in the template&apos;s label set. Your data has its own labels ({2}). Use them, or the rows cannot be trained on.</source>
         <translation>{1} 行中有 {0} 行的标签不在模板的标签集中。你的数据有自己的标签（{2}）。请使用这些标签，否则这些行无法用于训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="244"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="245"/>
         <source>the template&apos;s labels</source>
         <translation>模板的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="244"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="245"/>
         <source>the labels found in the data</source>
         <translation>数据中的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="245"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="246"/>
         <source>your own list</source>
         <translation>自定义列表</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="277"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="281"/>
         <source>{0} labels ({1}) · {2} values in {3} rows · {4} rows outside the label set</source>
         <translation>{0} 个标签（{1}）· {3} 行中有 {2} 种取值 · {4} 行不在标签集中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="259"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="260"/>
         <source>{0} rows list several labels:</source>
         <translation>{0} 行列出了多个标签：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="265"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="266"/>
         <source>{0} rows have no label:</source>
         <translation>{0} 行没有标签：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="280"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="284"/>
         <source>{0} rows of excluded labels dropped</source>
         <translation>已删除 {0} 行被排除标签的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="282"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="286"/>
         <source>{0} rows of labels with too few rows dropped</source>
         <translation>已删除 {0} 行样本过少标签的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="284"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="288"/>
         <source>{0} labels ({1}) · {2} values given {3} times in {4} rows · {5} times outside the label set</source>
         <translation>{0} 个标签（{1}）· {2} 个取值在 {4} 行中共出现 {3} 次 · {5} 次不在标签集中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="288"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="292"/>
         <source>excluded labels taken off {0} rows</source>
         <translation>已从 {0} 行中去掉被排除的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="290"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="294"/>
         <source>labels with too few rows taken off {0} rows</source>
         <translation>已从 {0} 行中去掉样本过少的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="301"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="297"/>
+        <source>no row has {0}: left out of the project</source>
+        <translation>数据中没有“{0}”的行：项目的标签中不含它</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="308"/>
         <source>Include again</source>
         <translation>重新保留</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="350"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="357"/>
         <source>Rename the label</source>
         <translation>标签改名</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="351"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="358"/>
         <source>New name for “{0}”:</source>
         <translation>“{0}”的新名称：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="360"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="367"/>
         <source>Merge labels</source>
         <translation>合并标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="361"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="368"/>
         <source>Keep this label; the others become its spellings:</source>
         <translation>保留这个标签，其余的成为它的其他写法：</translation>
     </message>
@@ -3060,17 +3065,17 @@ Most likely: {1}</source>
         <translation>删除整行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="150"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="166"/>
         <source>no limit</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="180"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="194"/>
         <source>(not set)</source>
         <translation>（未设置）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="213"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="226"/>
         <source>all text columns</source>
         <translation>所有文本列</translation>
     </message>
@@ -3090,7 +3095,7 @@ Most likely: {1}</source>
         <translation>只列出这些行供复核</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/widgets/step_editor.py" line="112"/>
+        <location filename="../../workbench/gui/widgets/step_editor.py" line="128"/>
         <source>The labels and their other spellings are edited on the Labels tab.</source>
         <translation>标签及其其他写法在“标签”页中编辑。</translation>
     </message>

@@ -253,6 +253,12 @@ class LabelTable:
         return [lab for lab in self.labels if lab not in self.excluded]
 
     @property
+    def absent(self) -> list[str]:
+        """Labels of the set that no row of this data has: the project leaves them out (a
+        template's 中性 where the data holds only 正面 and 负面)."""
+        return [lab for lab in self.kept if self.label_rows.get(lab, 0) == 0]
+
+    @property
     def mismatch(self) -> bool:
         """True when most rows fall outside the template's labels (the data has its own)."""
         return self.choice.source == "template" and self.rows > 0 and \

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 
 from ....core.errors import WorkbenchError
 from ....core.labels import LabelChoice, LabelTable
+from ...i18n import content_lang
 
 
 class CodeNamesDialog(QDialog):
@@ -273,21 +274,27 @@ class LabelsEditor(QWidget):
     def _summary_text(self, t: LabelTable, source: str) -> str:
         """The labels, the rows they are in, and every row (or label) the page drops for them."""
         excluded, too_few = self.dropped or (0, 0)
+        # a label of the set that no row has is left out of the project: not counted, but named
+        absent = t.absent if t.rows else []
+        count = len(t.kept) - len(absent)
         if t.labelled is None:
             parts = [self.tr("{0} labels ({1}) · {2} values in {3} rows · {4} rows outside the label set").format(
-                len(t.kept), source, len(t.values), f"{t.rows:,}", f"{t.unknown_rows:,}")]
+                count, source, len(t.values), f"{t.rows:,}", f"{t.unknown_rows:,}")]
             if excluded:
                 parts.append(self.tr("{0} rows of excluded labels dropped").format(f"{excluded:,}"))
             if too_few:
                 parts.append(self.tr("{0} rows of labels with too few rows dropped").format(f"{too_few:,}"))
         else:  # a value counts once per row it is in, so the values add up to more than the rows
             parts = [self.tr("{0} labels ({1}) · {2} values given {3} times in {4} rows · {5} times outside the "
-                             "label set").format(len(t.kept), source, len(t.values), f"{t.rows:,}",
+                             "label set").format(count, source, len(t.values), f"{t.rows:,}",
                                                  f"{t.labelled_rows:,}", f"{t.unknown_rows:,}")]
             if excluded:
                 parts.append(self.tr("excluded labels taken off {0} rows").format(f"{excluded:,}"))
             if too_few:
                 parts.append(self.tr("labels with too few rows taken off {0} rows").format(f"{too_few:,}"))
+        if absent:
+            joiner = "、" if content_lang() == "zh" else ", "
+            parts.append(self.tr("no row has {0}: left out of the project").format(joiner.join(absent)))
         return " · ".join(parts)
 
     @Slot()
