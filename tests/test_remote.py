@@ -210,3 +210,57 @@ def test_a_killed_server_worker_shows_crashed_and_resumes_there(sshd, target, pr
     resumed.proc.close()
     ops.refresh_remote(project)
     assert summarize(run_dir).status == "completed"
+
+
+def _wait_end(started) -> None:
+    _wait(lambda: started.proc.poll() is not None, f"the end of {started.run_id}")
+    started.proc.close()
+
+
+@pytest.mark.slow
+@needs_sshd
+def test_a_lora_run_uploads_its_model_once_and_is_evaluated_and_exported_here(sshd, target, project, tmp_path):
+    from model_factory import make_model_folder
+
+    base = make_model_folder("llama", tmp_path / "tiny llama")
+    runs = []
+    for _ in range(2):
+        job = ops.build_job(project, str(base), "lora", max_steps=4, batch_size=4, max_length=96, eval_steps=4,
+                            save_steps=2, logging_steps=1, learning_rate=1e-3)
+        started = ops.start_run(project, job, on="lab")
+        _wait_end(started)
+        runs.append(started.run_dir)
+    ops.refresh_remote(project)
+    assert [summarize(r).status for r in runs] == ["completed", "completed"], (runs[0] / EVENTS_FILE).read_text()[-2000:]
+    models = list((Path(target.workdir) / "models").iterdir())
+    assert len(models) == 1 and (models[0] / ".complete").is_file()  # uploaded once, by content hash
+    assert not (runs[0] / "final").exists()  # the weights stay on the server until asked for
+    res = subprocess.run([sys.executable, "-m", "workbench", "eval", "--project", str(project.root), "--run",
+                          runs[0].name, "--rows", "2", "--no-compare-base", "--json"],
+                         capture_output=True, text=True, timeout=TIMEOUT)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert (runs[0] / "final" / "workbench_run.json").is_file() and (runs[0] / "eval" / "metrics.json").is_file()
+    assert not list(runs[0].glob("checkpoints/*/optimizer_state"))  # only what evaluation reads came down
+    res = subprocess.run([sys.executable, "-m", "workbench", "export", "--project", str(project.root), "--run",
+                          runs[0].name, "--formats", "merged", "--out", str(tmp_path / "bundle"), "--json"],
+                         capture_output=True, text=True, timeout=TIMEOUT)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert (tmp_path / "bundle" / "merged" / "config.json").is_file()
+
+
+@pytest.mark.slow
+@needs_sshd
+def test_two_devices_train_under_paddles_launcher_on_the_server(sshd, home, tmp_path, project):
+    add_target("pair", sshd.url, ssh_config=str(sshd.config), python=sys.executable,
+               workdir=str(tmp_path / "server work"), devices="cpu:0,1")
+    started = ops.start_run(project, _job(project, max_steps=4, save_steps=2, logging_steps=1), on="pair")
+    _wait_end(started)
+    ops.refresh_remote(project)
+    events = read_events(started.run_dir)
+    assert summarize(started.run_dir).status == "completed", (started.run_dir / EVENTS_FILE).read_text()[-2000:]
+    assert len([e for e in events if e["event"] == "start"]) == 1  # rank 0 reports
+    from workbench.core.remote import remote_info
+
+    launch = Path(remote_info(started.run_dir).project) / remote_info(started.run_dir).run / "launch"
+    assert sorted(p.name for p in launch.iterdir() if p.name.startswith("workerlog"))[:2] == ["workerlog.0",
+                                                                                            "workerlog.1"]

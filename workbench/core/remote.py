@@ -271,10 +271,30 @@ def upload_model(target: Target, wd: str, folder: Path) -> str:
 
 
 def _start_line(target: Target, project_dir: str, run_rel: str) -> str:
-    # detached from the SSH session (setsid, no terminal, none of its pipes), so it outlives it and
-    # ssh returns at once; "cd … &&" before it would background a subshell holding the session open
-    return (f"cd {q(project_dir)} || exit 1; setsid nohup {q(target.python)} -m workbench.engine.worker "
-            f"{q(run_rel)} >> {q(run_rel + '/' + LOG_FILE)} 2>&1 < /dev/null &")
+    """The shell line that starts the run's worker on the server, detached from the SSH session
+    (setsid, no terminal, none of its pipes) so that it outlives it and ssh returns at once
+    ("cd … && worker &" would background a subshell that holds the session open). Several
+    devices or hosts: under Paddle's launcher, one process per device."""
+    py = q(target.python)
+    log = q(run_rel + "/" + LOG_FILE)
+    if target.device_count > 1 or target.hosts:
+        kind, numbers = target.devices.split(":", 1) if ":" in target.devices else ("cpu", "0")
+        spread = f"--nproc_per_node {len(numbers.split(','))}" if kind == "cpu" else f"--devices {q(numbers)}"
+        ips = f" --ips {q(','.join(target.hosts))}" if target.hosts else ""
+        script = f"\"$({py} -c 'import workbench.engine.worker as w; print(w.__file__)')\""
+        command = (f"{py} -m paddle.distributed.launch {spread}{ips} --log_dir {q(run_rel + '/launch')} "
+                   f"{script} {q(run_rel)}")
+    else:
+        command = f"{py} -m workbench.engine.worker {q(run_rel)}"
+    return f"cd {q(project_dir)} || exit 1; setsid nohup {command} >> {log} 2>&1 < /dev/null &"
+
+
+def _device(target: Target) -> str:
+    """The job's device on the server: one device, or its kind under the launcher (each rank
+    takes its own)."""
+    if target.device_count > 1 or target.hosts:
+        return target.devices.split(":", 1)[0]
+    return target.device
 
 
 def start(project: Project, run_dir: Path, target: Target) -> RemoteRun:
@@ -283,7 +303,7 @@ def start(project: Project, run_dir: Path, target: Target) -> RemoteRun:
     job = read_job(run_dir)
     wd = workdir(target)
     rp = _project_dir(wd, project)
-    remote_job = job.model_copy(update={"project": rp, "device": target.device})
+    remote_job = job.model_copy(update={"project": rp, "device": _device(target)})
     base = Path(job.base_model)
     if not job.base_model.startswith("builtin:") and base.is_dir():
         remote_job = remote_job.model_copy(update={"base_model": upload_model(target, wd, base)})
@@ -448,3 +468,36 @@ def resume(project: Project, run_dir: Path, checkpoint: str) -> RemoteRun:
 def _remote_job(target: Target, info: RemoteRun) -> JobSpec:
     res = run(target, f"cat {q(info.project + '/' + info.run + '/' + JOB_FILE)}")
     return JobSpec.model_validate_json(res.stdout.decode())
+
+
+# what evaluation, export and the playground read of a run: weights, not the optimizer's state
+_NOT_FETCHED = ("optimizer_state", "master_weight", "*.pth", "training_args.bin", "scheduler.pdparams")
+
+
+def fetch_weights(run_dir: str | os.PathLike) -> list[str]:
+    """Bring down what of the server's run folder is not here yet: ``final/``, the built-in
+    model it started from and the checkpoints' weights (their optimizer state stays there).
+    Checkpoints and ``final/`` are never changed once written, so a name present here is whole.
+    Returns the names fetched."""
+    run_dir = Path(run_dir)
+    info, target = _info_and_target(run_dir)
+    rd = f"{info.project}/{info.run}"
+    listed = run(target, f"cd {q(rd)} && ls -d final base_model checkpoints/checkpoint-* 2>/dev/null", check=False)
+    names = [n for n in listed.stdout.decode().split() if n and not (run_dir / n).exists()]
+    if not names:
+        return []
+    excludes = " ".join(f"--exclude={q(x)}" for x in _NOT_FETCHED)
+    res = run(target, f"cd {q(rd)} && tar -c -f - {excludes} {q(*names)}", timeout=3600)
+    staging = Path(tempfile.mkdtemp(prefix=".fetch-", dir=run_dir))
+    try:
+        with tarfile.open(fileobj=io.BytesIO(res.stdout), mode="r:") as tar:
+            tar.extractall(staging, filter="data")  # no absolute paths, links out or devices
+        for name in names:
+            if (staging / name).exists():
+                (run_dir / name).parent.mkdir(parents=True, exist_ok=True)
+                os.replace(staging / name, run_dir / name)
+    finally:
+        import shutil
+
+        shutil.rmtree(staging, ignore_errors=True)
+    return names

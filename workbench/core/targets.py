@@ -31,7 +31,7 @@ class Target(BaseModel):
     url: str
     workdir: str = DEFAULT_WORKDIR
     python: str = "python3"
-    devices: str = "cpu"  # "cpu", "gpu:0,1", "npu:0"
+    devices: str = "cpu"  # "cpu", "gpu:0,1", "npu:0"; "cpu:0,1": two data-parallel CPU processes
     hosts: list[str] = Field(default_factory=list)  # several hosts sharing the work folder
     ssh_config: str | None = None  # a separate ssh config file (ssh -F)
 

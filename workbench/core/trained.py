@@ -189,6 +189,10 @@ def resolve_trained_run(project: Project | str | os.PathLike, run_id: str, check
             "evaluate or export its last checkpoint.")
     if status == "created":
         raise WorkbenchError(f"Run '{run_id}' has not started training yet, so there is nothing to evaluate or export.")
+    from .remote import fetch_weights, remote_info
+
+    if remote_info(run_dir) is not None:  # trained on a server: its weights come down on demand
+        fetch_weights(run_dir)
     found = _select_weights(run_dir, status, checkpoint)
     if found is None:
         why = {"crashed": "crashed", "failed": "failed", "stopped": "was stopped"}.get(status, "ended")

@@ -384,7 +384,11 @@ def can_resume(summary: RunSummary) -> bool:
 
 
 def can_evaluate(summary: RunSummary) -> bool:
-    """Whether the run has weights to evaluate (or export): see core.trained."""
+    """Whether the run has weights to evaluate (or export): see core.trained. A run on a server
+    has them there once it ended with a checkpoint; they come down when evaluated."""
+    if summary.server:
+        return summary.status == "completed" or (summary.status in ("stopped", "crashed", "failed")
+                                                 and bool(summary.last_checkpoint))
     return trained_weights(summary.path, summary.status) is not None
 
 
