@@ -99,6 +99,9 @@ class TrainPage(QWidget):
         self.current_run: str | None = None
         self._last_step: dict | None = None
         self._estimate: dict | None = None  # the run's latest "estimate" event (core/timing.py)
+        self._run_t0: float | None = None  # when the worker (the latest start or resume) started
+        self._starts = 0  # start events: more than one after a resume
+        self._budget_s: float | None = None  # the run's time budget, as its estimate events carry it
         self.total_steps: int | None = None
         self.spins: dict[str, QDoubleSpinBox | QSpinBox] = {}
         self._row_updated: dict[str, float] = {}
@@ -787,6 +790,9 @@ class TrainPage(QWidget):
         self.total_steps = None
         self._last_step = None
         self._estimate = None
+        self._run_t0 = None
+        self._starts = 0
+        self._budget_s = None
         self.progress.setValue(0)
         self.progress_label.setText("")
         if run_id is None:
@@ -824,17 +830,27 @@ class TrainPage(QWidget):
         step, total = ev.get("step", 0), self.total_steps or "?"
         monitor = self.session.monitor
         if monitor.status(run_id) == "running" and not monitor.stopping(run_id):
+            t = ev.get("t")
+            elapsed = t - self._run_t0 if isinstance(t, (int, float)) and self._run_t0 is not None else None
+            left = ev.get("eta_s") if isinstance(ev.get("eta_s"), (int, float)) else None
+            if left is not None and elapsed is not None and self._budget_s is not None:
+                left = min(left, max(0.0, self._budget_s - elapsed))  # the budget ends the run
             text = self.tr("step {0} of {1} · {2:.0f} tokens/s · about {3} left").format(
-                step, total, ev.get("tokens_per_s") or 0, fmt_secs(ev.get("eta_s")))
-            self.progress_label.setText(text + self._estimate_text())
+                step, total, ev.get("tokens_per_s") or 0, fmt_secs(left))
+            self.progress_label.setText(text + self._estimate_text(elapsed, left))
         else:  # no time left to estimate once the run ends or is stopping
             self.progress_label.setText(self.tr("step {0} of {1}").format(step, total))
 
-    def _estimate_text(self) -> str:
+    def _estimate_text(self, elapsed: float | None = None, left: float | None = None) -> str:
         """The whole run's time as a range: measured from its steps once the worker has, else the
-        recommendation's (a guide made before anything ran)."""
+        recommendation's (a guide made before anything ran). Nothing where the run has already
+        gone past it, or will by far by its own count ("about 05:06 left · the whole run: 00:26
+        to 00:53" contradicted itself)."""
         e = self._estimate
         if not e or not all(isinstance(e.get(k), (int, float)) for k in ("low", "high")):
+            return ""
+        # past, or far past by the run's own count (the first steps' pace alone may differ a little)
+        if elapsed is not None and (elapsed > e["high"] or (left is not None and elapsed + left > 1.5 * e["high"])):
             return ""
         low, high = fmt_secs(e["low"]), fmt_secs(e["high"])
         span = low if low == high else self.tr("{0} to {1}").format(low, high)
@@ -880,6 +896,8 @@ class TrainPage(QWidget):
                 self._append_log(self.tr("step {0}: validation loss {1:.4f} {2}").format(
                     ev.get("step"), ev.get("eval_loss") or float("nan"), m))
             elif kind == "start":
+                self._run_t0 = ev.get("t") if isinstance(ev.get("t"), (int, float)) else None
+                self._starts += 1
                 self.total_steps = ev.get("total_steps")
                 for plot in (self.loss_plot, self.lr_plot):
                     plot.set_x_extent(self.total_steps if isinstance(self.total_steps, int) else None)
@@ -890,7 +908,11 @@ class TrainPage(QWidget):
             elif kind == "checkpoint":
                 self._append_log(self.tr("Saved checkpoint {0}").format(ev.get("path")))
             elif kind == "estimate":
-                self._estimate = ev
+                budget = ev.get("time_budget_s")
+                self._budget_s = float(budget) if isinstance(budget, (int, float)) and budget > 0 else None
+                # after a resume the recommendation's range again is the one the run already
+                # proved wrong: only what the resumed steps measure is shown
+                self._estimate = ev if ev.get("basis") == "measured" or self._starts <= 1 else None
             elif kind == "log":
                 self._append_log(self._log_text(ev))
             elif kind == "end":
