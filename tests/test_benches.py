@@ -30,6 +30,7 @@ EXPECTED = {
     "train_bench.py": ["ratio worker / plain:", "padding of the batches"],
     "estimate_bench.py": ["ratios estimate / actual", "start estimate within 30% of the actual time:",
                           "first measured estimate within 30% of the actual time:"],
+    "remote_bench.py": ["mirror latency over", "through the target", "ratio target / here beyond the upload:"],
     "linear_fit_bench.py": ["linear part fit:", "ratio estimate / CPU", "baseline fit and score:"],
 }
 

@@ -187,8 +187,10 @@ def test_a_run_on_the_server_is_mirrored_survives_a_dropped_connection_and_stops
 
 @pytest.mark.slow
 @needs_sshd
-def test_a_killed_server_worker_shows_crashed_and_resumes_there(sshd, target, project):
-    from workbench.core.remote import q, remote_info, run
+def test_a_killed_server_worker_shows_crashed_and_resumes_there(sshd, target, project, monkeypatch):
+    from workbench.core.remote import Mirror, q, remote_info, run
+
+    monkeypatch.setattr(Mirror, "WATCH_S", 1.0)
 
     started = ops.start_run(project, _job(project, max_steps=40), on="lab")
     run_dir = started.run_dir
@@ -197,8 +199,9 @@ def test_a_killed_server_worker_shows_crashed_and_resumes_there(sshd, target, pr
     # the server's worker dies (kill -9): the run shows crashed once the server says so
     pid = json.loads(run(target, "cat " + q(f"{info.project}/{info.run}/worker.pid")).stdout)["pid"]
     run(target, f"kill -9 {int(pid)}")
-    _wait(lambda: (ops.refresh_remote(project), summarize(run_dir).status)[1] == "crashed", "crashed")
-    started.proc.close()
+    # the mirror, waiting on a file no worker writes any more, asks the server and ends
+    _wait(lambda: started.proc.poll() is not None, "the mirror to notice")
+    assert summarize(run_dir).status == "crashed"
     ckpt = summarize(run_dir).last_checkpoint
     assert ckpt
     resumed = ops.resume_run(project, run_dir.name)

@@ -342,14 +342,42 @@ def _complete_prefix(path: Path) -> int:
     return end
 
 
-def _append(path: Path, chunk: bytes) -> bytes:
-    """Append the complete lines of ``chunk``; returns the unfinished rest."""
+def _append_at(path: Path, start: int, chunk: bytes) -> int:
+    """Write the complete lines of ``chunk``, which begins at byte ``start`` of the server's
+    file, beyond what ``path`` already holds; returns the bytes taken (up to the last newline).
+    Several mirrors of one run (the window and a command) may append: under a lock, each
+    writes only what the file lacks, so nothing is doubled."""
+    from filelock import FileLock
+
     end = chunk.rfind(b"\n") + 1
-    if end:
-        with open(path, "ab") as fh:
-            fh.write(chunk[:end])
-            fh.flush()
-    return chunk[end:]
+    if not end:
+        return 0
+    with FileLock(str(path.parent / ".mirror.lock")):
+        have = path.stat().st_size if path.exists() else 0
+        if start <= have < start + end:
+            with open(path, "ab") as fh:
+                fh.write(chunk[have - start:end])
+                fh.flush()
+    return end
+
+
+def server_status(run_dir: str | os.PathLike) -> str:
+    """The run's status as the server sees it now (its lock says whether a worker writes it),
+    recorded in the local run folder."""
+    run_dir = Path(run_dir)
+    info, target = _info_and_target(run_dir)
+    res = run(target, f"cd {q(info.project)} && {q(target.python)} -m workbench runs --project . --json", timeout=120)
+    return _record_status(run_dir, info, res.stdout)
+
+
+def _record_status(run_dir: Path, info: RemoteRun, listing: bytes) -> str:
+    status = "crashed"  # a run the server does not list has lost its folder there
+    for r in json.loads(listing.decode()).get("runs", []):
+        if r.get("id") == run_dir.name:
+            status = r.get("status", "crashed")
+    atomic_write_text(run_dir / REMOTE_FILE, json.dumps({**info.to_dict(), "server_status": status,
+                                                         "checked": time.time()}))
+    return status
 
 
 def sync(run_dir: str | os.PathLike) -> str:
@@ -364,15 +392,11 @@ def sync(run_dir: str | os.PathLike) -> str:
     out = res.stdout
     # the events' new bytes, then the runs listing as one JSON line: split at the listing
     cut = out.rfind(b'{"runs"')
-    _append(run_dir / EVENTS_FILE, out[:cut] if cut >= 0 else b"")
-    status = "crashed"
-    if cut >= 0:
-        for r in json.loads(out[cut:].decode()).get("runs", []):
-            if r.get("id") == run_dir.name:
-                status = r.get("status", "crashed")
-    data = {**info.to_dict(), "server_status": status, "checked": time.time()}
-    atomic_write_text(run_dir / REMOTE_FILE, json.dumps(data))
-    return status
+    if cut < 0:
+        raise RemoteError(f"Server '{target.name}' did not list its runs; check it with 'workbench targets check "
+                          f"{target.name}'.")
+    _append_at(run_dir / EVENTS_FILE, offset, out[:cut])
+    return _record_status(run_dir, info, out[cut:])
 
 
 class Mirror:
@@ -380,8 +404,11 @@ class Mirror:
     ``ssh … tail -F`` whose output is appended line by line. ``poll()`` is None while it
     mirrors (it stands in for the worker process of a local run)."""
 
+    WATCH_S = 30.0  # with no new line for this long, ask the server whether its worker still lives
+
     def __init__(self, run_dir: str | os.PathLike):
         self.run_dir = Path(run_dir)
+        self._last_line = time.monotonic()
         self.info, self.target = _info_and_target(self.run_dir)
         self.proc: subprocess.Popen | None = None
         self.error: str | None = None  # why mirroring ended early
@@ -391,7 +418,20 @@ class Mirror:
 
     def start(self) -> Mirror:
         self._thread.start()
+        threading.Thread(target=self._watch, name=f"mirror-watch-{self.run_dir.name}", daemon=True).start()
         return self
+
+    def _watch(self) -> None:
+        # tail -F waits forever for a worker killed without its end line: the server's lock tells
+        while not self._done.wait(5.0):
+            if time.monotonic() - self._last_line < self.WATCH_S:
+                continue
+            self._last_line = time.monotonic()
+            try:
+                if server_status(self.run_dir) != "running" and self.proc is not None:
+                    self.proc.terminate()  # the follow loop then catches up and ends
+            except WorkbenchError as exc:
+                self.last_error = str(exc)
 
     def poll(self) -> int | None:
         return 0 if self._done.is_set() else None
@@ -417,14 +457,17 @@ class Mirror:
                 errors = tempfile.TemporaryFile()
                 self.proc = subprocess.Popen(ssh_argv(self.target, cmd), stdin=subprocess.DEVNULL,
                                              stdout=subprocess.PIPE, stderr=errors)
-                rest = b""
+                rest, pos = b"", offset
                 assert self.proc.stdout is not None
                 while True:
                     chunk = self.proc.stdout.read1(65536) if hasattr(self.proc.stdout, "read1") else \
                         self.proc.stdout.readline()
                     if not chunk:
                         break
-                    rest = _append(path, rest + chunk)
+                    rest += chunk
+                    taken = _append_at(path, pos, rest)
+                    pos, rest = pos + taken, rest[taken:]
+                    self._last_line = time.monotonic()
                     if b'"event": "end"' in chunk and self._sessions_ended():
                         break
                 if self.proc.poll() is None:
@@ -501,3 +544,33 @@ def fetch_weights(run_dir: str | os.PathLike) -> list[str]:
 
         shutil.rmtree(staging, ignore_errors=True)
     return names
+
+
+# ----- mirrors a front end keeps while it shows runs --------------------------------------------
+
+_MIRRORS: dict[Path, Mirror] = {}
+_MIRRORS_LOCK = threading.Lock()
+
+
+def ensure_mirror(run_dir: str | os.PathLike) -> Mirror | None:
+    """A mirror following the run on its server, started unless one runs already; None for a
+    local run or one whose events have ended. Starting costs no network on the caller's thread."""
+    run_dir = Path(run_dir)
+    if remote_info(run_dir) is None:
+        return None
+    events = read_events(run_dir)
+    if events and events[-1].get("event") == "end":
+        try:
+            status = json.loads((run_dir / REMOTE_FILE).read_text(encoding="utf-8")).get("server_status")
+        except (OSError, ValueError, AttributeError):
+            status = None
+        if status != "running":
+            return None
+    with _MIRRORS_LOCK:
+        mirror = _MIRRORS.get(run_dir)
+        if mirror is None or mirror.poll() is not None:
+            try:
+                mirror = _MIRRORS[run_dir] = Mirror(run_dir).start()
+            except WorkbenchError:  # a server no longer registered: the run shows its last state
+                return None
+        return mirror
