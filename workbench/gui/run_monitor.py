@@ -15,6 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
+from ..core import remote
 from ..core.operations import runs as ops
 from ..core.runs import (EventTail, RunSummary, event_tail, finish_summary, fold_events, list_runs, new_summary,
                          run_dirs, run_status)
@@ -74,6 +75,8 @@ class RunMonitor(QObject):
     def _add(self, path: Path, status: str = "created") -> RunState:
         st = RunState(path.name, path, event_tail(path), status=status, folded=new_summary(path))
         self.runs[st.run_id] = st
+        if st.folded.server and status not in FINISHED:
+            remote.ensure_mirror(path)  # its events come over SSH in a thread of their own
         return st
 
     def attach(self, run_dir: str | Path) -> RunState:
@@ -83,6 +86,8 @@ class RunMonitor(QObject):
         if st is None:
             st = self._add(path, "running")
         st.last_alive_check = time.monotonic()  # give the new worker a moment to write its pid
+        if st.folded.server:
+            remote.ensure_mirror(path)
         self._set_status(st, "running")
         self.runs_changed.emit()
         if not self._timer.isActive():

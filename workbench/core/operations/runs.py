@@ -355,7 +355,12 @@ class StopTracker:
         self._deadline: dict[Path, float] = {}
 
     def request(self, run_dir: str | os.PathLike) -> None:
-        stop_run(run_dir)
+        if where(run_dir):  # over SSH: in a thread, so a slow server never holds up the caller
+            import threading
+
+            threading.Thread(target=_stop_quietly, args=(run_dir,), daemon=True).start()
+        else:
+            stop_run(run_dir)
         self._deadline.setdefault(Path(run_dir), time.monotonic() + self.grace_s)
 
     def stopping(self, run_dir: str | os.PathLike) -> bool:
@@ -373,6 +378,13 @@ class StopTracker:
                 del self._deadline[run_dir]
                 ended.append(run_dir)
         return ended
+
+
+def _stop_quietly(run_dir: str | os.PathLike) -> None:
+    try:
+        stop_run(run_dir)
+    except WorkbenchError:  # unreachable: the run's mirror shows it going on; the user can stop again
+        pass
 
 
 def is_running(run_dir: str | os.PathLike) -> bool:

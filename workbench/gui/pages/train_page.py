@@ -33,6 +33,7 @@ from ..tasks import TaskManager
 from ..widgets.curves import PALETTE, CurvePlot
 from .run_text import metric_title, setting_text, status_text
 from .train import delete_run, models_panel
+from .train.servers import ServersDialog, TargetCombo
 
 # hyper-parameter -> (JobSpec field, integer?, decimals)
 HYPER = {
@@ -228,6 +229,14 @@ class TrainPage(QWidget):
         cv.addWidget(scroll, 1)
         # the estimate under the settings it follows, not at their end: at 1366x768 it was below the fold
         cv.addWidget(self.estimate_label)
+        where = QHBoxLayout()
+        self.target_combo = TargetCombo()
+        self.servers_button = QPushButton(self.tr("Servers…"))
+        self.servers_button.clicked.connect(self._on_servers_button_clicked)
+        where.addWidget(QLabel(self.tr("Train on")))
+        where.addWidget(self.target_combo, 1)
+        where.addWidget(self.servers_button)
+        cv.addLayout(where)
         cv.addLayout(buttons)
         self.buttons_row = buttons
 
@@ -607,8 +616,12 @@ class TrainPage(QWidget):
             self.tasks.show_error(self.tr("The data is not prepared"),
                                   self.tr("Prepare the data on the Data page first (Save and prepare the data)."))
             return None
+        on = self.target_combo.currentData()
         try:
-            started = ops.start_run(self.session.project, self.job_spec())
+            job = self.job_spec()
+            if on:  # the upload and the start over SSH run off the UI thread
+                return self._start_on(job, on)
+            started = ops.start_run(self.session.project, job)
         except ops.MultiLabelNeedsBuiltin as exc:
             self.tasks.show_error(self.tr("Training could not start"), self.tr(
                 "This project has several labels per row, which only the built-in model learns: choose "
@@ -624,6 +637,33 @@ class TrainPage(QWidget):
         self.tabs.setCurrentIndex(0)
         self.run_started.emit(started.run_id)
         return started.run_id
+
+    def _start_on(self, job, on: str):
+        project = self.session.project
+
+        def done(started):
+            started.proc.close()  # the monitor keeps its own mirror of the run (core.remote.ensure_mirror)
+            self.session.monitor.attach(started.run_dir)
+            self._refresh_runs_table()
+            self.select_run(started.run_id)
+            self.tabs.setCurrentIndex(0)
+            self.run_started.emit(started.run_id)
+
+        def failed(exc):
+            self.tasks.show_error(self.tr("Training could not start"), exc)
+
+        self.start_button.setEnabled(False)
+        op = self.tasks.op(lambda ctx: ops.start_run(project, job, on=on),
+                           self.tr("Starting the run on server {0}").format(on))
+        op.on_success(done).on_failure(failed)
+        op.run()
+        return op
+
+    @Slot()
+    def _on_servers_button_clicked(self) -> None:
+        dialog = ServersDialog(self.tasks, self)
+        dialog.servers_changed.connect(self.target_combo.refresh)
+        dialog.open()
 
     @Slot()
     def _on_stop_button_clicked(self) -> None:
@@ -686,12 +726,7 @@ class TrainPage(QWidget):
             check.setCheckState(Qt.CheckState.Checked if st.run_id in checked else Qt.CheckState.Unchecked)
             check.setData(Qt.ItemDataRole.UserRole, st.run_id)
             t.setItem(i, 0, check)
-            vals = [st.run_id, status_text(st.status),
-                    f"{s.last_step}/{s.total_steps or '?'}" if s else "",
-                    f"{s.last_loss:.4f}" if s and s.last_loss is not None else "",
-                    f"{s.best_eval_loss:.4f}" if s and s.best_eval_loss is not None else "",
-                    setting_text("base_model", s.base_model) if s and s.base_model else ""]
-            for c, v in enumerate(vals, 1):
+            for c, v in enumerate([st.run_id, *_row_values(st.status, s)], 1):
                 t.setItem(i, c, QTableWidgetItem(v))
         t.blockSignals(False)
         if self.current_run:
@@ -717,12 +752,8 @@ class TrainPage(QWidget):
             self._refresh_runs_table()
             return
         s = self.session.monitor.summary(st.run_id)
-        vals = {2: status_text(st.status), 3: f"{s.last_step}/{s.total_steps or '?'}",
-                4: f"{s.last_loss:.4f}" if s.last_loss is not None else "",
-                5: f"{s.best_eval_loss:.4f}" if s.best_eval_loss is not None else "",
-                6: setting_text("base_model", s.base_model) if s.base_model else ""}
         self.runs_table.blockSignals(True)
-        for c, v in vals.items():
+        for c, v in enumerate(_row_values(st.status, s), 2):
             self.runs_table.item(row, c).setText(v)
         self.runs_table.blockSignals(False)
 
@@ -971,3 +1002,15 @@ class TrainPage(QWidget):
 
     def shutdown(self) -> None:
         pass
+
+
+def _row_values(status: str, s) -> list[str]:
+    """A run's cells in the runs list after its id: status (and the server it trains on), step,
+    loss, best validation loss, base model."""
+    where = f" · {s.server}" if s is not None and s.server else ""
+    if s is None:
+        return [status_text(status), "", "", "", ""]
+    return [status_text(status) + where, f"{s.last_step}/{s.total_steps or '?'}",
+            f"{s.last_loss:.4f}" if s.last_loss is not None else "",
+            f"{s.best_eval_loss:.4f}" if s.best_eval_loss is not None else "",
+            setting_text("base_model", s.base_model) if s.base_model else ""]

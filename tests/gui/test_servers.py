@@ -1,0 +1,71 @@
+"""The Train page's "Train on" choice and the Servers dialog, against a real sshd on 127.0.0.1:
+a server added in the dialog, checked in a child process, chosen, and a run started there whose
+curves arrive through the mirror."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from sshd_factory import SSHD, start_sshd
+from workbench.cli import build_parser
+from workbench.core.targets import add_target, list_targets
+from workbench.gui.pages.train.servers import AddServerDialog, ServersDialog, check_args
+from workbench.gui.pages.train_page import TrainPage
+
+pytestmark = pytest.mark.skipif(SSHD is None, reason="OpenSSH's sshd is not installed (.ci/run installs it)")
+
+
+@pytest.fixture
+def sshd(tmp_path):
+    server = start_sshd(tmp_path / "sshd")
+    yield server
+    server.stop()
+
+
+def test_the_check_command_is_the_real_parsers():
+    args = build_parser().parse_args(check_args("lab"))
+    assert args.func.__name__ == "cmd_targets_check" and args.name == "lab" and args.json
+
+
+def test_a_server_is_added_in_the_dialog_and_refused_with_the_reason(qtbot, tasks):
+    dialog = AddServerDialog()
+    qtbot.addWidget(dialog)
+    dialog.name.setText("gpu box")
+    dialog.url.setText("ssh://ana@10.0.0.5")
+    dialog._on_buttons_accepted()
+    assert "name is not valid" in dialog.error.text() and not list_targets()
+    dialog.name.setText("gpu-box")
+    dialog.devices.setText("gpu:0,1")
+    dialog._on_buttons_accepted()
+    assert [(t.name, t.devices) for t in list_targets()] == [("gpu-box", "gpu:0,1")]
+
+
+@pytest.mark.slow
+def test_a_run_started_on_a_server_from_the_train_page_streams_its_curves(qtbot, session, tasks, sample_project,
+                                                                           sshd, tmp_path):
+    add_target("lab", sshd.url, ssh_config=str(sshd.config), python=sys.executable,
+               workdir=str(tmp_path / "server work"))
+    dialog = ServersDialog(tasks)
+    qtbot.addWidget(dialog)
+    assert dialog.table.rowCount() == 1 and dialog.selected() == "lab"
+    dialog.check("lab")
+    qtbot.waitUntil(lambda: "Ready" in dialog.report.text() or "Problem" in dialog.report.text(), timeout=120000)
+    assert "Ready" in dialog.report.text() and "Paddle" in dialog.report.text(), dialog.report.text()
+
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    page.target_combo.refresh()
+    page.target_combo.setCurrentIndex(page.target_combo.findData("lab"))
+    page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:tiny"))
+    page.max_steps.setValue(30)
+    page.start()
+    qtbot.waitUntil(lambda: page.current_run is not None and session.monitor.status(page.current_run) == "completed",
+                    timeout=240000)
+    run = page.current_run
+    assert page.loss_plot.point_count("loss") > 0
+    assert session.monitor.summary(run).server == "lab"
+    row = [r for r in range(page.runs_table.rowCount()) if page.runs_table.item(r, 1).text() == run][0]
+    assert page.runs_table.item(row, 2).text().endswith("· lab")
