@@ -14,9 +14,9 @@ from workbench.gui.pages.evaluate_page import EvaluatePage
 
 def _feed(page: EvaluatePage, *events: dict) -> str:
     page.answer.clear()
-    page._play_labelled = False
+    page.playground._labelled = False
     for ev in events:
-        page._on_play_line(json.dumps(ev, ensure_ascii=False))
+        page.playground._on_play_line(json.dumps(ev, ensure_ascii=False))
     return page.answer.toPlainText()
 
 

@@ -15,12 +15,11 @@ import pandas as pd
 from PySide6.QtCore import Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
+    QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QPushButton,
     QSplitter, QTableView, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget, QAbstractItemView,
 )
 
 from ..commands import stage_text
-from ..i18n import content_lang
 from ..models.dataframe_model import DataFrameTableModel
 from ..session import ProjectSession
 from ..tasks import OpProgress, TaskManager
@@ -28,10 +27,10 @@ from ...core.operations import runs as ops
 from ...core.runs import train_step_state
 from ...core.errors import WorkbenchError
 from ...core.jobs import run_task
-from ...core.operations.caveats import answers_caveat
 from ...core.samples import input_fields
 from ...core.trained import FINAL_DIR, eval_files, no_base_comparison
 from .apply_file import ApplyFileWidget
+from .evaluate.playground import PlaygroundPanel
 from .data.display import role_name
 from .run_text import fill_run_combo, metric_title, setting_text
 from ..widgets.cards import MetricCard
@@ -143,8 +142,6 @@ class EvaluatePage(QWidget):
         self.metrics: dict | None = None
         self.predictions = pd.DataFrame()
         self.eval_op = None  # the running 'workbench eval' child, if any
-        self.play_op = None  # the running 'workbench playground' child, if any
-        self._play_labelled = False  # the playground's answer has its label line
         self._build()
         session.project_changed.connect(self._on_session_project_changed)
         session.monitor.status_changed.connect(lambda *_: self.refresh_runs())
@@ -282,34 +279,17 @@ class EvaluatePage(QWidget):
         self.samples_view.horizontalHeader().setDefaultSectionSize(150)
         sv.addWidget(self.samples_view, 1)
 
-        # playground
-        play = QWidget()
-        pv = QVBoxLayout(play)
-        prow = QHBoxLayout()
-        self.prompt_edit = QLineEdit()
-        self.prompt_edit.setPlaceholderText(self.tr("Type a text or a question, as in your data, and press Enter"))
-        self.prompt_edit.returnPressed.connect(self._on_generate_clicked)
-        self.generate_button = QPushButton(self.tr("Ask the model"))
-        self.generate_button.clicked.connect(self._on_generate_clicked)
-        prow.addWidget(self.prompt_edit, 1)
-        prow.addWidget(self.generate_button)
-        pv.addLayout(prow)
-        # working: loading a model and its first words can take tens of seconds on a processor
-        self.play_progress = OpProgress()
-        pv.addWidget(self.play_progress)
-        self.play_warning = QLabel()  # why this run's answers may be poor (core decides)
-        self.play_warning.setObjectName("warning")
-        self.play_warning.setWordWrap(True)
-        self.play_warning.hide()
-        pv.addWidget(self.play_warning)
-        self.answer = QPlainTextEdit()
-        self.answer.setReadOnly(True)
-        pv.addWidget(self.answer, 1)
+        # playground (pages/evaluate/playground.py); its widgets keep their names on the page
+        self.playground = PlaygroundPanel(self.session, self.tasks, lambda: self.run_combo.currentData())
+        self.playground.answered.connect(self.playground_finished)
+        self.prompt_edit, self.answer = self.playground.prompt_edit, self.playground.answer
+        self.generate_button, self.play_warning = self.playground.generate_button, self.playground.warning
+        self.play_progress = self.playground.progress
 
         self.tabs = QTabWidget()
         self.tabs.addTab(results, self.tr("Results"))
         self.tabs.addTab(samples, self.tr("Samples (the answers side by side)"))
-        self.tabs.addTab(play, self.tr("Playground"))
+        self.tabs.addTab(self.playground, self.tr("Playground"))
         self.apply = ApplyFileWidget(self.session, self.tasks, lambda: self.run_combo.currentData())
         self.tabs.addTab(self.apply, self.tr("Apply to a file"))
 
@@ -329,11 +309,7 @@ class EvaluatePage(QWidget):
     @Slot()
     def _on_session_project_changed(self) -> None:
         # nothing of the previous project stays: its question and answer, its predicted file
-        if self.play_op is not None:
-            self.play_op.cancel()
-            self.play_op = None
-        self.prompt_edit.clear()
-        self.answer.clear()
+        self.playground.reset()
         self.apply.reset()
         self._clear_status()  # "No program opened the report …" named a file of that project
         self.refresh_runs()
@@ -353,7 +329,7 @@ class EvaluatePage(QWidget):
             lambda st: ops.evaluation_shown(self.session.monitor.summary(st.run_id)),
             self.tr("(no finished run yet: train one on the Train page)"), follow=not self.evaluating)
         self.eval_button.setEnabled(self.run_combo.currentData() is not None)
-        self.generate_button.setEnabled(self.run_combo.currentData() is not None)
+        self.playground.set_available(self.run_combo.currentData() is not None)
         self._update_base_check()
         self.load_results()
 
@@ -673,99 +649,27 @@ class EvaluatePage(QWidget):
         self.sample_count.setText(self.tr("{0} of {1} rows").format(self.samples_model.rowCount(), len(df)))
 
     # ------------------------------------------------------------------ playground
+    @property
+    def play_op(self):
+        return self.playground.op
+
     def answers_warning(self) -> str:
-        """The chosen run's caveat (core.operations.caveats) in words, or ""."""
-        run_id = self.run_combo.currentData()
-        st = self.session.monitor.runs.get(run_id) if run_id else None
-        if st is None or self.session.project is None:
-            return ""
-        try:
-            task = run_task(st.path, self.session.project)
-        except (WorkbenchError, OSError):
-            task = None
-        c = answers_caveat(self.session.monitor.summary(st.run_id), st.events, task)
-        if c is None:
-            return ""
-        parts = []
-        if "stopped" in c.reasons:
-            parts.append(self.tr("It was stopped after {0} of its {1} training steps.").format(c.steps, c.planned))
-        elif "few_steps" in c.reasons:
-            parts.append(self.tr("It trained for only {0} steps.").format(c.steps))
-        if "loss_high" in c.reasons:
-            parts.append(self.tr("Its loss fell only from {0:.2f} to {1:.2f}.").format(c.first_loss, c.last_loss))
-        if "guessing" in c.reasons:
-            parts.append(self.tr("Its validation macro F1, {0:.2f}, is no better than picking one of its {1} "
-                                 "labels at random.").format(c.macro_f1, c.labels))
-        sentences = [self.tr("This run's answers may be poor."), *parts,
-                     self.tr("Train longer, or resume the run, before relying on them.")]
-        return ("" if content_lang() == "zh" else " ").join(sentences)  # Chinese puts no space between
+        return self.playground.warning_text()
 
     def _update_play_warning(self) -> None:
-        text = self.answers_warning()
-        self.play_warning.setText(text)
-        self.play_warning.setVisible(bool(text))
+        self.playground.update_warning()
 
     def playground_args(self, run_id: str, prompt: str) -> list[str]:
-        # "--" ends the options: a prompt may start with "-"
-        return ["playground", "--project", str(self.session.project.root), "--run", run_id, "--json", "--", prompt]
+        return self.playground.args(run_id, prompt)
 
     @Slot()
     def _on_generate_clicked(self) -> None:
-        run_id = self.run_combo.currentData()
-        text = self.prompt_edit.text().strip()
-        if not text or run_id is None or self.session.project is None:
-            return
-        if self.play_op is not None:
-            self.play_op.cancel()
-        self.answer.clear()
-        self._play_labelled = False
-        self.generate_button.setEnabled(False)
-        op = self.tasks.command(self.playground_args(run_id, text), self.tr("Asking the model"))
-        op.line.connect(self._on_play_line)
-        op.on_failure(lambda msg: self.answer.appendPlainText("\n" + msg))
-        op.finished.connect(self._on_play_finished)
-        self.play_op = op
-        self.play_progress.follow(op)
-        op.run()
-
-    @Slot(str)
-    def _on_play_line(self, line: str) -> None:
-        """One event of ``playground --json``: answer text as it streams, or the chosen label."""
-        try:
-            ev = json.loads(line)
-        except ValueError:
-            return
-        if not isinstance(ev, dict):
-            return
-        if ev.get("event") == "token":
-            if not self._play_labelled:  # after the label, a classifier's "answer" is that label again
-                self._append_answer(str(ev.get("text", "")))
-        elif ev.get("event") == "labels":
-            self._play_labelled = True
-            probs = sorted((ev.get("probabilities") or {}).items(), key=lambda kv: -kv[1])[:5]
-            shown = "  ·  ".join(f"{lab} {p:.1%}" for lab, p in probs)
-            if self.answer.toPlainText() and not self.answer.toPlainText().endswith("\n"):
-                self._append_answer("\n")  # below the text the model generated, if any
-            self._append_answer(self.tr("Label: {0}\nMost likely: {1}").format(ev.get("label", ""), shown))
-
-    def _append_answer(self, text: str) -> None:
-        cursor = self.answer.textCursor()
-        cursor.movePosition(cursor.MoveOperation.End)
-        cursor.insertText(text)
-        self.answer.setTextCursor(cursor)
-
-    @Slot()
-    def _on_play_finished(self) -> None:
-        if self.sender() is not self.play_op:
-            return  # an answer replaced by a newer question
-        self.play_op = None
-        self.generate_button.setEnabled(True)
-        self.playground_finished.emit(self.answer.toPlainText())
+        self.playground.ask()
 
     def shutdown(self) -> None:
-        for op in (self.eval_op, self.play_op):
-            if op is not None:
-                op.cancel()
+        if self.eval_op is not None:
+            self.eval_op.cancel()
+        self.playground.shutdown()
         self.apply.shutdown()
 
 

@@ -1,0 +1,1 @@
+"""Parts of the Evaluate page (pages/evaluate_page.py)."""
