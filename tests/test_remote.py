@@ -267,3 +267,15 @@ def test_two_devices_train_under_paddles_launcher_on_the_server(sshd, home, tmp_
     launch = Path(remote_info(started.run_dir).project) / remote_info(started.run_dir).run / "launch"
     assert sorted(p.name for p in launch.iterdir() if p.name.startswith("workerlog"))[:2] == ["workerlog.0",
                                                                                             "workerlog.1"]
+
+
+@needs_sshd
+def test_a_run_that_would_not_fit_on_the_servers_disk_is_refused_with_the_space_needed(target, project, monkeypatch):
+    from workbench.core import recommend
+
+    monkeypatch.setattr(recommend, "run_disk_mb", lambda *a, **k: 50 * 2**20)  # 50 TB
+    before = sorted(p.name for p in project.runs_dir.iterdir())
+    with pytest.raises(WorkbenchError, match=r"needs about 51200.0 GB of disk on server 'lab'.*GB free"):
+        ops.start_run(project, _job(project), on="lab")
+    assert sorted(p.name for p in project.runs_dir.iterdir()) == before  # no run left behind
+    assert not (Path(target.workdir) / "projects").exists()  # nothing went up

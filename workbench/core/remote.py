@@ -297,11 +297,24 @@ def _device(target: Target) -> str:
     return target.device
 
 
-def start(project: Project, run_dir: Path, target: Target) -> RemoteRun:
+def free_mb(target: Target, folder: str) -> float:
+    res = run(target, f"df -Pk {q(folder)} | tail -1")
+    return int(res.stdout.decode().split()[3]) / 1024
+
+
+def start(project: Project, run_dir: Path, target: Target, need_mb: float = 0.0) -> RemoteRun:
     """Upload what the run in ``run_dir`` (its job.json written) needs and start its worker on
-    the server; the local run folder records where it runs."""
+    the server; the local run folder records where it runs. A run that would not fit on the
+    server's disk (``need_mb``: its checkpoints and weights) is refused before anything goes up."""
     job = read_job(run_dir)
     wd = workdir(target)
+    free = free_mb(target, wd)
+    if need_mb > free:
+        raise RemoteError(
+            f"This run needs about {need_mb / 1024:.1f} GB of disk on server '{target.name}' for its checkpoints and "
+            f"weights, and its work folder {wd} has {free / 1024:.1f} GB free. Free some space there (runs you no "
+            "longer need can be deleted with 'workbench runs --delete'), or keep fewer checkpoints "
+            f"(--save-total-limit; now {job.save_total_limit}), then start again.")
     rp = _project_dir(wd, project)
     remote_job = job.model_copy(update={"project": rp, "device": _device(target)})
     base = Path(job.base_model)

@@ -213,10 +213,19 @@ def start_run(project: Project, job: JobSpec, detach: bool = True, on: str | Non
         from .. import remote
         from ..targets import get_target
 
+        from ..recommend import run_disk_mb
+
         target = get_target(on)
+        need = run_disk_mb(job.base_model, job.method, job.task, len(project.task.labels), job.save_total_limit)
         write_job(run_dir, job)
         write_run_task(run_dir, project.task)
-        remote.start(project, run_dir, target)
+        try:
+            remote.start(project, run_dir, target, need_mb=need)
+        except WorkbenchError:
+            import shutil
+
+            shutil.rmtree(run_dir, ignore_errors=True)  # nothing started: no run to list
+            raise
         return Started(run_dir, remote.Mirror(run_dir).start())
     check_disk_space(project, job)
     write_job(run_dir, job)
