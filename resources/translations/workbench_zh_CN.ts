@@ -975,52 +975,52 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>EvaluatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="581"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="557"/>
         <source>baseline {0}; {1}</source>
         <translation>基线 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="96"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="95"/>
         <source>The fine-tuned model beats a simple word-statistics baseline by {0} {1} ({2} vs {3}).</source>
         <translation>微调模型比简单的词频统计基线高 {0} {1}（{2} 对 {3}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="102"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="101"/>
         <source>The fine-tuned model does not beat a simple word-statistics baseline: {1} {2} vs {3}, {0} lower.</source>
         <translation>微调模型没有超过简单的词频统计基线：{1} {2} 对 {3}，低 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="108"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="107"/>
         <source>The fine-tuned model beats a simple retrieval baseline by {0} {1} ({2} vs {3}).</source>
         <translation>微调模型比简单的检索基线高 {0} {1}（{2} 对 {3}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="113"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="112"/>
         <source>The fine-tuned model does not beat a simple retrieval baseline: {1} {2} vs {3}, {0} lower.</source>
         <translation>微调模型没有超过简单的检索基线：{1} {2} 对 {3}，低 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="49"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="48"/>
         <source>test</source>
         <translation>测试</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="50"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="49"/>
         <source>validation</source>
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="51"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="50"/>
         <source>training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="60"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="59"/>
         <source>full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="61"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="60"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -1055,7 +1055,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>汉明损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="542"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="518"/>
         <location filename="../../workbench/gui/pages/run_text.py" line="74"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
@@ -1081,451 +1081,399 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>困惑度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="69"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="68"/>
         <source>share of test rows labelled right</source>
         <translation>测试数据中标签判断正确的比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="70"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="69"/>
         <source>balance of precision and recall, averaged over labels</source>
         <translation>精确率与召回率的平衡，按标签平均</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="71"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="70"/>
         <source>F1 over every label given or missed</source>
         <translation>按每个给出或漏掉的标签计算的 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="72"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="71"/>
         <source>rows whose labels are exactly right</source>
         <translation>标签完全正确的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="73"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="72"/>
         <source>share of wrong yes/no label decisions; lower is better</source>
         <translation>逐标签是/否判断出错的比例；越低越好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="74"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="73"/>
         <source>overlap with the reference answers (0–1)</source>
         <translation>与参考答案的重合度（0–1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="75"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="74"/>
         <source>n-gram match with the references (0–100)</source>
         <translation>与参考答案的 n 元组匹配度（0–100）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="76"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="75"/>
         <source>answers identical to the reference</source>
         <translation>与参考答案完全相同的比例</translation>
     </message>
     <message>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="76"/>
         <location filename="../../workbench/gui/pages/evaluate_page.py" line="77"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="78"/>
         <source>lower is better</source>
         <translation>越低越好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="99"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="98"/>
         <source>The fine-tuned model matches a simple word-statistics baseline: {1} {2} vs {3}.</source>
         <translation>微调模型与简单的词频统计基线持平：{1} {2} 对 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="111"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="110"/>
         <source>The fine-tuned model matches a simple retrieval baseline: {1} {2} vs {3}.</source>
         <translation>微调模型与简单的检索基线持平：{1} {2} 对 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="158"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="155"/>
         <source>test rows</source>
         <translation>测试数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="159"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="156"/>
         <source>validation rows</source>
         <translation>验证数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="160"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="157"/>
         <source>Compare with the base model</source>
         <translation>与基础模型对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="162"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="159"/>
         <source>Evaluate</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="165"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="162"/>
         <source>Open the report</source>
         <translation>打开报告</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="166"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="163"/>
         <source>The evaluation&apos;s HTML report (figures, best and worst samples), in your web browser</source>
         <translation>在网页浏览器中打开评估的 HTML 报告（图表、最好和最差的样本）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="176"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="173"/>
         <source>Copy the report&apos;s path</source>
         <translation>复制报告的路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="178"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="175"/>
         <source>Run</source>
         <translation>训练运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="180"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="177"/>
         <source>on</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="191"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="188"/>
         <source>Confusion matrix: rows are the true labels, columns the predicted ones</source>
         <translation>混淆矩阵：行是真实标签，列是预测标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="199"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="196"/>
         <source>label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="199"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="219"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="196"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="216"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="199"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="219"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="196"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="216"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="200"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="220"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="197"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="217"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="200"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="225"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="197"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="222"/>
         <source>rows</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="216"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="213"/>
         <source>Per label: precision, recall and F1 (test rows with the label in brackets)</source>
         <translation>各标签的精确率、召回率和 F1（括号内为带该标签的测试行数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="221"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="218"/>
         <source>Most confused labels</source>
         <translation>最常混淆的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="224"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="221"/>
         <source>true label</source>
         <translation>真实标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="224"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="221"/>
         <source>wrong label</source>
         <translation>错给的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="224"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="221"/>
         <source>how</source>
         <translation>方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="236"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="233"/>
         <source>No test row was given a wrong label.</source>
         <translation>没有测试行被给错标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="269"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="266"/>
         <source>Wrong only</source>
         <translation>只看错误</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate_page.py" line="290"/>
-        <source>Type a text or a question, as in your data, and press Enter</source>
-        <translation>像数据中那样输入一段文本或一个问题，然后按回车</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="292"/>
-        <source>Ask the model</source>
-        <translation>向模型提问</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="310"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="312"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="292"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="314"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="294"/>
         <source>Apply to a file</source>
         <translation>应用到文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="354"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="330"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="393"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="369"/>
         <source>The built-in model starts untrained, so the model it started from answers at random: the baseline beside the results is the comparison.</source>
         <translation>内置模型从未训练的状态开始，它的起始模型只会随机作答：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="395"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="371"/>
         <source>A multi-label model&apos;s head is trained from scratch, so there is no base model to compare with: the baseline beside the results is the comparison.</source>
         <translation>多标签模型的分类头从零开始训练，没有可对比的基础模型：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="397"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="373"/>
         <source>Also score the model the run started from on the same rows.</source>
         <translation>同时在相同的数据行上评估本次训练的起始模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="412"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="388"/>
         <source>Evaluating {0} in a separate process…</source>
         <translation>正在独立进程中评估 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="429"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="405"/>
         <source>Evaluating: {0}…</source>
         <translation>正在评估：{0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="434"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="410"/>
         <source>Evaluation finished.</source>
         <translation>评估完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="478"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="454"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="478"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="454"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="489"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="465"/>
         <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
         <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="468"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="444"/>
         <source>The evaluation results could not be read: {0}</source>
         <translation>无法读取评估结果：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="493"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="469"/>
         <source>There is no run yet. Train one on the Train page; once it has finished, evaluate it here: the model answers every test row it never saw during training.</source>
         <translation>还没有任何训练。请先在“训练”页训练一次；训练完成后在这里评估：模型会回答训练时从未见过的每一条测试数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="496"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="472"/>
         <source>A run is training on the Train page. Once it has finished, it appears here to be evaluated.</source>
         <translation>“训练”页上有一次训练正在进行。训练完成后，它会出现在这里供评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="498"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="474"/>
         <source>No run has finished with a model to evaluate. Train one on the Train page (a stopped run can be resumed there); once it has finished, evaluate it here.</source>
         <translation>还没有哪次训练完成并留下可评估的模型。请在“训练”页训练一次（已停止的训练可在那里恢复）；训练完成后在这里评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="512"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="488"/>
         <source>No program opened the report. It is the file {0}; open it in a web browser.</source>
         <translation>没有程序打开报告。报告文件是 {0}，请用网页浏览器打开。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="541"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="517"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="541"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="517"/>
         <source>expected</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="541"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="517"/>
         <source>model&apos;s answer</source>
         <translation>模型的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="542"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="518"/>
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="542"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="518"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="543"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="519"/>
         <source>exact match</source>
         <translation>是否完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="555"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="531"/>
         <source>The mean of each label&apos;s F1.</source>
         <translation>各标签 F1 的平均值。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="556"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="532"/>
         <source>The mean of each label&apos;s F1 over the {0} of {1} labels that have a test row or were given by the model. A label absent from the test rows and never given is left out, not counted as 0.</source>
         <translation>在 {1} 个标签中，对测试集中出现过或模型给出过的 {0} 个标签求 F1 的平均值。测试集中没有且模型从未给出的标签不计入平均，而不是按 0 计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="560"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="536"/>
         <source>{0} ({1} of {2} labels)</source>
         <translation>{0}（{2} 个标签中的 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="578"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="554"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="596"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="572"/>
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="596"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="572"/>
         <source>true</source>
         <translation>真实</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="599"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="575"/>
         <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
         <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="606"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="582"/>
         <source>Several labels per row: a label is given when its probability is {0} or more (the threshold with the best macro F1 on the validation split).</source>
         <translation>每行可有多个标签：某标签的概率不低于 {0} 时给出该标签（该阈值在验证集上取得最佳宏平均 F1）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="637"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="613"/>
         <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
         <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="654"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="630"/>
         <source>given instead</source>
         <translation>代替真实标签给出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="654"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="630"/>
         <source>given along with it</source>
         <translation>与真实标签一起多给</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="673"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="649"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="691"/>
-        <source>It was stopped after {0} of its {1} training steps.</source>
-        <translation>它在计划的 {1} 个训练步中只训练了 {0} 步就被停止。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="693"/>
-        <source>It trained for only {0} steps.</source>
-        <translation>它只训练了 {0} 步。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="695"/>
-        <source>Its loss fell only from {0:.2f} to {1:.2f}.</source>
-        <translation>它的损失只从 {0:.2f} 降到 {1:.2f}。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="697"/>
-        <source>Its validation macro F1, {0:.2f}, is no better than picking one of its {1} labels at random.</source>
-        <translation>它在验证集上的宏平均 F1 为 {0:.2f}，并不比在 {1} 个标签中随机挑一个更好。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="699"/>
-        <source>This run&apos;s answers may be poor.</source>
-        <translation>这次运行的回答可能很差。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="700"/>
-        <source>Train longer, or resume the run, before relying on them.</source>
-        <translation>请先训练更久（或继续这次运行），再依赖它的回答。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="749"/>
-        <source>Label: {0}
-Most likely: {1}</source>
-        <translation>标签：{0}
-可能性最高：{1}</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="413"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="389"/>
         <source>Evaluating {0}</source>
         <translation>正在评估 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="311"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="291"/>
         <source>Samples (the answers side by side)</source>
         <translation>逐条结果（各个答案对照）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="417"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="393"/>
         <source>Evaluation cancelled.</source>
         <translation>评估已取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="427"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="403"/>
         <source>Evaluating: {0}, {1} of {2} rows</source>
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="543"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="519"/>
         <source>answer before tuning</source>
         <translation>微调前的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="544"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="520"/>
         <source>correct before tuning</source>
         <translation>微调前正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="544"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="520"/>
         <source>ROUGE-L before tuning</source>
         <translation>微调前 ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="545"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="521"/>
         <source>baseline&apos;s answer</source>
         <translation>基线的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="548"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="524"/>
         <source>P({0})</source>
         <translation>P({0})</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="723"/>
-        <source>Asking the model</source>
-        <translation>正在询问模型</translation>
     </message>
 </context>
 <context>
@@ -2856,6 +2804,61 @@ Most likely: {1}</source>
         <location filename="../../workbench/gui/tasks.py" line="374"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
+    </message>
+</context>
+<context>
+    <name>PlaygroundPanel</name>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="36"/>
+        <source>Type a text or a question, as in your data, and press Enter</source>
+        <translation>像数据中那样输入一段文本或一个问题，然后按回车</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="38"/>
+        <source>Ask the model</source>
+        <translation>向模型提问</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="82"/>
+        <source>It was stopped after {0} of its {1} training steps.</source>
+        <translation>它在计划的 {1} 个训练步中只训练了 {0} 步就被停止。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="84"/>
+        <source>It trained for only {0} steps.</source>
+        <translation>它只训练了 {0} 步。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="86"/>
+        <source>Its loss fell only from {0:.2f} to {1:.2f}.</source>
+        <translation>它的损失只从 {0:.2f} 降到 {1:.2f}。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="88"/>
+        <source>Its validation macro F1, {0:.2f}, is no better than picking one of its {1} labels at random.</source>
+        <translation>它在验证集上的宏平均 F1 为 {0:.2f}，并不比在 {1} 个标签中随机挑一个更好。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="90"/>
+        <source>This run&apos;s answers may be poor.</source>
+        <translation>这次运行的回答可能很差。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="91"/>
+        <source>Train longer, or resume the run, before relying on them.</source>
+        <translation>请先训练更久（或继续这次运行），再依赖它的回答。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="115"/>
+        <source>Asking the model</source>
+        <translation>正在询问模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="141"/>
+        <source>Label: {0}
+Most likely: {1}</source>
+        <translation>标签：{0}
+可能性最高：{1}</translation>
     </message>
 </context>
 <context>
