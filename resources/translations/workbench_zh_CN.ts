@@ -176,6 +176,41 @@
     </message>
 </context>
 <context>
+    <name>ColumnStatsPanel</name>
+    <message>
+        <location filename="../../workbench/gui/pages/data/stats_panel.py" line="24"/>
+        <source>Column</source>
+        <translation>列</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/stats_panel.py" line="29"/>
+        <location filename="../../workbench/gui/pages/data/stats_panel.py" line="40"/>
+        <source>Import data to see its columns.</source>
+        <translation>导入数据后即可查看各列。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/stats_panel.py" line="32"/>
+        <source>Text length (characters)</source>
+        <translation>文本长度（字符）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/stats_panel.py" line="33"/>
+        <location filename="../../workbench/gui/pages/data/stats_panel.py" line="73"/>
+        <source>Most frequent values</source>
+        <translation>最常见的取值</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/stats_panel.py" line="61"/>
+        <source>{0} rows · {1} missing or blank ({2:.1%}) · {3} distinct values · average length {4:.0f}, longest {5} characters</source>
+        <translation>{0} 行 · {1} 个缺失或空白（{2:.1%}）· {3} 个不同取值 · 平均长度 {4:.0f}，最长 {5} 个字符</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/stats_panel.py" line="72"/>
+        <source>Label distribution</source>
+        <translation>标签分布</translation>
+    </message>
+</context>
+<context>
     <name>CommandLineBox</name>
     <message>
         <location filename="../../workbench/gui/pages/data/command_line.py" line="93"/>
@@ -492,7 +527,7 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data_page.py" line="119"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="317"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="279"/>
         <source>No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window.</source>
         <translation>还没有数据：请导入 CSV、Excel、JSON/JSONL 或 Parquet 文件，或把文件拖到窗口上。</translation>
     </message>
@@ -533,7 +568,7 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data_page.py" line="163"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="559"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="515"/>
         <source>in all columns</source>
         <translation>所有列</translation>
     </message>
@@ -544,7 +579,7 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data_page.py" line="195"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="835"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="772"/>
         <source>Cleaning</source>
         <translation>清洗</translation>
     </message>
@@ -569,296 +604,209 @@
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="233"/>
-        <source>Column</source>
-        <translation>列</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="238"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="319"/>
-        <source>Import data to see its columns.</source>
-        <translation>导入数据后即可查看各列。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="241"/>
-        <source>Text length (characters)</source>
-        <translation>文本长度（字符）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="242"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="684"/>
-        <source>Most frequent values</source>
-        <translation>最常见的取值</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="262"/>
-        <source>Training %</source>
-        <translation>训练 %</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="262"/>
-        <source>Validation %</source>
-        <translation>验证 %</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="262"/>
-        <source>Test %</source>
-        <translation>测试 %</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="273"/>
-        <source>The same number gives the same split every time.</source>
-        <translation>相同的数字每次得到相同的划分。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="274"/>
-        <source>Random seed</source>
-        <translation>随机种子</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="279"/>
-        <source>The model learns from the training rows, is checked on the validation rows while it trains, and is measured on the test rows, which it never sees. For classification every label is split in the same proportions.</source>
-        <translation>模型从训练数据中学习，训练过程中用验证数据检查，最后用它从未见过的测试数据衡量效果。分类任务中每个标签都按相同比例划分。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="359"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="315"/>
         <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
         <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="360"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="316"/>
         <source>Import a data file</source>
         <translation>导入数据文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="366"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="322"/>
         <source>No template chosen</source>
         <translation>未选择模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="367"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="323"/>
         <source>Choose a template first: it says which columns the data needs.</source>
         <translation>请先选择模板：模板决定了数据需要哪些列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="419"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="375"/>
         <source>the first row is data: the columns are named col1 … col{0}</source>
         <translation>第一行是数据：各列命名为 col1 … col{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="420"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="376"/>
         <source>JSON Lines under a .json name: read line by line</source>
         <translation>这是以 .json 命名的 JSON Lines 文件：已逐行读取</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="421"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="377"/>
         <source>one row per record of each line; column {0} names the document</source>
         <translation>每行中的每条记录为一行；{0} 列标明所属文档</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="395"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="351"/>
         <source>{0} · {1} rows · {2} columns · {3}</source>
         <translation>{0} · {1} 行 · {2} 列 · {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="400"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="356"/>
         <source>{0}
 Shown from the project&apos;s copy of it, taken when the data was prepared.</source>
         <translation>{0}
 显示的是准备数据时保存在项目中的副本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="435"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="391"/>
         <source>commas</source>
         <translation>逗号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="435"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="391"/>
         <source>tabs</source>
         <translation>制表符</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="435"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="391"/>
         <source>semicolons</source>
         <translation>分号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="436"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="392"/>
         <source>vertical bars</source>
         <translation>竖线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="438"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="394"/>
         <source>read as the alpaca fine-tuning format: its fields are the columns {0}</source>
         <translation>识别为 alpaca 微调格式：各字段对应 {0} 列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="440"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="396"/>
         <source>read as PaddleNLP&apos;s src/tgt format: its fields are the columns {0}</source>
         <translation>识别为 PaddleNLP 的 src/tgt 格式：各字段对应 {0} 列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="442"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="398"/>
         <source>read as conversations, one row each, in the columns {0}: the last user turn is the instruction, the final assistant turn the output, earlier turns are kept in history</source>
         <translation>识别为对话数据，每段对话一行，对应 {0} 列：最后一轮用户发言作为指令，最后一轮助手回复作为输出，更早的轮次保留在 history 列中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="445"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="401"/>
         <source>{0} conversations do not end with an answer: their output is empty</source>
         <translation>有 {0} 段对话没有以回答结尾：它们的输出为空</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="447"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="403"/>
         <source>{0} columns had no name in the header: they were named column_ and their position</source>
         <translation>表头中有 {0} 列没有名称：已按位置命名为 column_ 加序号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="449"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="405"/>
         <source>columns of the same name were told apart: {0}</source>
         <translation>同名的列已加以区分：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="450"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="406"/>
         <source>no separator found: each line was read as one text</source>
         <translation>没有找到分隔符：每一行都作为一条文本读取</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="451"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="407"/>
         <source>columns are separated by {0}</source>
         <translation>各列以{0}分隔</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="452"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="408"/>
         <source>the encoding ({0}) was recognised beyond the first part of the file</source>
         <translation>文件的编码（{0}）是在文件开头之后才识别出来的</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="454"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="410"/>
         <source>each line ends with a separator: the empty last field was ignored</source>
         <translation>每一行都以分隔符结尾：已忽略末尾的空字段</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="456"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="412"/>
         <source>read the sheet “{0}” of {1} sheets</source>
         <translation>读取了 {1} 个工作表中的“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="457"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="413"/>
         <source>the records are lists without field names: their fields are named col1 … col{0}</source>
         <translation>记录是没有字段名的列表：各字段已命名为 col1 … col{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="459"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="415"/>
         <source>every record was wrapped in a list of one ({0} levels); the wrapping was removed</source>
         <translation>每条记录都被包在只有一个元素的列表中（{0} 层）；已去掉这层包装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="461"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="417"/>
         <source>the records were taken from the list under “{0}”</source>
         <translation>记录取自“{0}”下的列表</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="462"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="418"/>
         <source>fields holding bytes that are not text were kept as base64: {0}</source>
         <translation>含有非文本字节的字段已按 base64 保留：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="464"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="420"/>
         <source>the file is gzip-compressed</source>
         <translation>文件经过 gzip 压缩</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="535"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="491"/>
         <source>add {0}</source>
         <translation>添加“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="537"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="493"/>
         <source>Reading {0}</source>
         <translation>正在读取 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="608"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="561"/>
         <source>{0} rows</source>
         <translation>{0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="610"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="563"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="644"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="597"/>
         <source>Sorting and filtering</source>
         <translation>正在排序和筛选</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="665"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="617"/>
         <source>Computing column statistics</source>
         <translation>正在计算列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="674"/>
-        <source>{0} rows · {1} missing or blank ({2:.1%}) · {3} distinct values · average length {4:.0f}, longest {5} characters</source>
-        <translation>{0} 行 · {1} 个缺失或空白（{2:.1%}）· {3} 个不同取值 · 平均长度 {4:.0f}，最长 {5} 个字符</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="684"/>
-        <source>Label distribution</source>
-        <translation>标签分布</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="709"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="646"/>
         <source>use the suggested columns</source>
         <translation>采用建议的列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="822"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="759"/>
         <source>{0} rows imported → {1} rows after cleaning.</source>
         <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="833"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="770"/>
         <source>Cleaning failed</source>
         <translation>清洗失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="851"/>
-        <source>The three parts add up to {0:g}%; they must add up to 100%.</source>
-        <translation>三部分合计 {0:g}%，必须等于 100%。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="854"/>
-        <source>The training part cannot be empty.</source>
-        <translation>训练部分不能为空。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="860"/>
-        <source>About {0} training, {1} validation and {2} test rows.</source>
-        <translation>约 {0} 行用于训练、{1} 行用于验证、{2} 行用于测试。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="863"/>
-        <source>The split is valid.</source>
-        <translation>划分比例有效。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="866"/>
-        <source>The rows of one document (column {0}) stay together in one part, so the parts hold about these shares of the documents.</source>
-        <translation>同一文档（{0} 列）的各行都放在同一部分中，因此上述比例大致是各部分所含文档的比例。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="892"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="807"/>
         <source>The split is not valid</source>
         <translation>划分比例无效</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="919"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="834"/>
         <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
         <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="923"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="838"/>
         <source>Preparing the data</source>
         <translation>正在准备数据</translation>
     </message>
@@ -883,17 +831,17 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="944"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="859"/>
         <source>change the labels</source>
         <translation>修改标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="953"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="868"/>
         <source>edit the prompt</source>
         <translation>编辑提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="982"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="897"/>
         <source>Saving the template</source>
         <translation>正在保存模板</translation>
     </message>
@@ -3094,6 +3042,64 @@ Most likely: {1}</source>
         <location filename="../../workbench/gui/dialogs.py" line="115"/>
         <source>The language changes as soon as you click OK; a new templates folder takes effect the next time Workbench starts.</source>
         <translation>点击“确定”后界面语言立即切换；新的模板文件夹在下次启动 Workbench 时生效。</translation>
+    </message>
+</context>
+<context>
+    <name>SplitPanel</name>
+    <message>
+        <location filename="../../workbench/gui/pages/data/split_panel.py" line="25"/>
+        <source>Training %</source>
+        <translation>训练 %</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/split_panel.py" line="25"/>
+        <source>Validation %</source>
+        <translation>验证 %</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/split_panel.py" line="25"/>
+        <source>Test %</source>
+        <translation>测试 %</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/split_panel.py" line="36"/>
+        <source>The same number gives the same split every time.</source>
+        <translation>相同的数字每次得到相同的划分。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/split_panel.py" line="37"/>
+        <source>Random seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/split_panel.py" line="42"/>
+        <source>The model learns from the training rows, is checked on the validation rows while it trains, and is measured on the test rows, which it never sees. For classification every label is split in the same proportions.</source>
+        <translation>模型从训练数据中学习，训练过程中用验证数据检查，最后用它从未见过的测试数据衡量效果。分类任务中每个标签都按相同比例划分。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/split_panel.py" line="77"/>
+        <source>The three parts add up to {0:g}%; they must add up to 100%.</source>
+        <translation>三部分合计 {0:g}%，必须等于 100%。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/split_panel.py" line="80"/>
+        <source>The training part cannot be empty.</source>
+        <translation>训练部分不能为空。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/split_panel.py" line="85"/>
+        <source>About {0} training, {1} validation and {2} test rows.</source>
+        <translation>约 {0} 行用于训练、{1} 行用于验证、{2} 行用于测试。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/split_panel.py" line="88"/>
+        <source>The split is valid.</source>
+        <translation>划分比例有效。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/split_panel.py" line="91"/>
+        <source>The rows of one document (column {0}) stay together in one part, so the parts hold about these shares of the documents.</source>
+        <translation>同一文档（{0} 列）的各行都放在同一部分中，因此上述比例大致是各部分所含文档的比例。</translation>
     </message>
 </context>
 <context>

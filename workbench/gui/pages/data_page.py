@@ -16,8 +16,8 @@ import pandas as pd
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-    QPushButton, QSpinBox, QSplitter, QTableView,
+    QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+    QPushButton, QSplitter, QTableView,
     QTabWidget, QToolButton, QVBoxLayout, QWidget, QAbstractItemView,
 )
 
@@ -31,9 +31,10 @@ from ..models.dataframe_model import DataFrameTableModel, RowHeader, filtered_po
 from ..resources import icon
 from ..session import ProjectSession
 from ..tasks import BackgroundOp, TaskManager
-from ..widgets.charts import BarChart, HistogramChart
-from .data.command_line import CommandLineBox, prepare_args
+from .data.command_line import prepare_args
 from .data.display import column_stats, encoding_name, format_name, problem_text, step_title
+from .data.split_panel import SplitPanel
+from .data.stats_panel import ColumnStatsPanel
 from .data.labels_editor import LabelsEditor
 from .data.mapping_editor import MappingEditor
 from .data.prompt_editor import PromptEditor
@@ -79,7 +80,6 @@ class DataPage(QWidget):
         self.recipe = Recipe()
         self.cleaned_df: pd.DataFrame | None = None
         self.reports: list[StepReport] = []
-        self.stats: dict[str, dict] = {}
         self._source_text = None  # () -> (the line saying what was read, its tooltip), for redrawing
         self._fit_pending = False  # the columns' widths were set before the table had its width
         # the project's own task: how its labels are chosen and its prompt (None: the template's)
@@ -227,22 +227,11 @@ class DataPage(QWidget):
         return a
 
     def _build_stats_tab(self) -> QWidget:
-        w = QWidget()
-        v = QVBoxLayout(w)
-        row = QHBoxLayout()
-        row.addWidget(QLabel(self.tr("Column")))
-        self.stats_column = QComboBox()
-        self.stats_column.currentIndexChanged.connect(self._show_column_stats)
-        row.addWidget(self.stats_column, 1)
-        v.addLayout(row)
-        self.stats_label = QLabel(self.tr("Import data to see its columns."))
-        self.stats_label.setWordWrap(True)
-        v.addWidget(self.stats_label)
-        self.length_chart = HistogramChart(self.tr("Text length (characters)"))
-        self.values_chart = BarChart(self.tr("Most frequent values"))
-        v.addWidget(self.length_chart, 1)
-        v.addWidget(self.values_chart, 1)
-        return w
+        self.stats_panel = ColumnStatsPanel(self._label_column_name)
+        sp = self.stats_panel  # its parts, by the names the page's users know
+        self.stats_column, self.stats_label = sp.column_combo, sp.label
+        self.length_chart, self.values_chart = sp.length_chart, sp.values_chart
+        return sp
 
     def _build_mapping_tab(self) -> QWidget:
         self.mapping_editor = MappingEditor()
@@ -255,38 +244,12 @@ class DataPage(QWidget):
         return ed
 
     def _build_split_tab(self) -> QWidget:
-        w = QWidget()
-        v = QVBoxLayout(w)
-        form = QFormLayout()
-        self.split_spins = {}
-        for key, label in (("train", self.tr("Training %")), ("val", self.tr("Validation %")), ("test", self.tr("Test %"))):
-            s = QDoubleSpinBox()
-            s.setRange(0, 100)
-            s.setDecimals(1)
-            s.setSingleStep(5)
-            s.valueChanged.connect(self._on_split_changed)
-            self.split_spins[key] = s
-            form.addRow(label, s)
-        self.seed_spin = QSpinBox()
-        self.seed_spin.setRange(0, 2**31 - 1)
-        self.seed_spin.setValue(42)
-        self.seed_spin.setToolTip(self.tr("The same number gives the same split every time."))
-        form.addRow(self.tr("Random seed"), self.seed_spin)
-        v.addLayout(form)
-        self.split_message = QLabel()
-        self.split_message.setWordWrap(True)
-        v.addWidget(self.split_message)
-        hint = QLabel(self.tr("The model learns from the training rows, is checked on the validation rows while it trains, "
-                              "and is measured on the test rows, which it never sees. For classification every label is "
-                              "split in the same proportions."))
-        hint.setWordWrap(True)
-        hint.setObjectName("hint")
-        v.addWidget(hint)
-        v.addSpacing(12)
-        self.command_box = CommandLineBox()
-        v.addWidget(self.command_box)
-        v.addStretch(1)
-        return w
+        self.split_panel = SplitPanel()
+        self.split_panel.changed.connect(self._on_split_changed)
+        sp = self.split_panel
+        self.split_spins, self.seed_spin, self.split_message = sp.spins, sp.seed_spin, sp.message
+        self.command_box = sp.command_box
+        return sp
 
     # ------------------------------------------------------------------ project
     @Slot()
@@ -299,7 +262,6 @@ class DataPage(QWidget):
         self.source_path, self.sheet = None, None  # the command line names this project's file, or none
         self.reports = []
         self.mapping = {}
-        self.stats = {}
         self.label_choice, self.prompt, self.list_columns, self.task = None, None, [], None
         self.header, self.header_choice, self.guesses, self._guessed_recipe = None, None, [], None
         self.group_column = None
@@ -316,9 +278,7 @@ class DataPage(QWidget):
         self._source_text = None
         self.source_label.setText(self.tr("No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window."))  # noqa: E501
         self.source_label.setToolTip("")
-        self.stats_label.setText(self.tr("Import data to see its columns."))
-        self.length_chart.set_data([], [])
-        self.values_chart.set_data([], [])
+        self.stats_panel.clear()
         self._after_mapping_change()
         if template is None:
             self.prompt_editor.set_task(None)
@@ -344,11 +304,7 @@ class DataPage(QWidget):
                        source_name=Path(cfg.source.path).name if cfg.source else None)
 
     def _set_split(self, split: SplitSettings) -> None:
-        for key in ("train", "val", "test"):
-            self.split_spins[key].blockSignals(True)
-            self.split_spins[key].setValue(round(getattr(split, key) * 100, 1))
-            self.split_spins[key].blockSignals(False)
-        self.seed_spin.setValue(split.seed)
+        self.split_panel.set_settings(split)
         self._on_split_changed()
 
     # ------------------------------------------------------------------ import
@@ -560,10 +516,7 @@ class DataPage(QWidget):
         for i, c in enumerate(df.columns):
             self.filter_column.addItem(str(c), i)
         self.filter_column.blockSignals(False)
-        self.stats_column.blockSignals(True)
-        self.stats_column.clear()
-        self.stats_column.addItems([str(c) for c in df.columns])
-        self.stats_column.blockSignals(False)
+        self.stats_panel.set_columns([str(c) for c in df.columns])
         self._update_rows_label()
         if self.filter_edit.text().strip():
             self._update_view()
@@ -658,31 +611,15 @@ class DataPage(QWidget):
 
         def done(stats):
             if self.current_frame() is df:
-                self.stats = stats
-                self._show_column_stats()
+                self.stats_panel.set_stats(stats)
                 self.stats_ready.emit()
 
         self.tasks.op(lambda ctx: column_stats(df, ctx), self.tr("Computing column statistics")).on_success(done).run()
 
-    @Slot()
-    def _show_column_stats(self, *_):
-        name = self.stats_column.currentText()
-        st = self.stats.get(name)
-        if not st:
-            return
-        rows = max(st["rows"], 1)
-        self.stats_label.setText(self.tr("{0} rows · {1} missing or blank ({2:.1%}) · {3} distinct values · "
-                                         "average length {4:.0f}, longest {5} characters").format(
-            f"{st['rows']:,}", f"{st['missing']:,}", st["missing"] / rows, f"{st['distinct']:,}", st["mean_len"], st["max_len"]))
-        counts, edges = st["hist"]
-        self.length_chart.set_histogram(counts, edges)
-        label_col = self._label_column_name()
-        is_label = name == label_col or st["distinct"] <= 30
-        self.values_chart.setVisible(is_label)
-        if is_label:
-            top = st["top"][:15]
-            self.values_chart.set_title(self.tr("Label distribution") if name == label_col else self.tr("Most frequent values"))
-            self.values_chart.set_data([k[:8] for k, _ in top], [v for _, v in top])
+    @property
+    def stats(self) -> dict[str, dict]:
+        """The columns' statistics the Columns tab shows (column -> display.column_stats)."""
+        return self.stats_panel.stats
 
     def _label_column_name(self) -> str | None:
         if self.which_combo.currentData() == "clean":
@@ -838,35 +775,13 @@ class DataPage(QWidget):
 
     # ------------------------------------------------------------------ split + prepare
     def split_settings(self) -> SplitSettings | None:
-        vals = {k: s.value() / 100 for k, s in self.split_spins.items()}
-        if abs(sum(vals.values()) - 1.0) > 1e-6 or vals["train"] <= 0:
-            return None
-        return SplitSettings(**vals, seed=self.seed_spin.value())
+        return self.split_panel.settings()
 
     @Slot()
     def _on_split_changed(self, *_):
-        total = sum(s.value() for s in self.split_spins.values())
-        if abs(total - 100) > 1e-6:
-            self.split_message.setObjectName("warning")
-            self.split_message.setText(self.tr("The three parts add up to {0:g}%; they must add up to 100%.").format(total))
-        elif self.split_spins["train"].value() <= 0:
-            self.split_message.setObjectName("warning")
-            self.split_message.setText(self.tr("The training part cannot be empty."))
-        else:
-            self.split_message.setObjectName("ok")
-            n = len(self.cleaned_df) if self.cleaned_df is not None else None
-            if n:
-                parts = [round(n * self.split_spins[k].value() / 100) for k in ("val", "test")]
-                self.split_message.setText(self.tr("About {0} training, {1} validation and {2} test rows.").format(
-                    f"{n - sum(parts):,}", f"{parts[0]:,}", f"{parts[1]:,}"))
-            else:
-                self.split_message.setText(self.tr("The split is valid."))
-            if self.group_column and self.raw is not None and self.group_column in self.raw.columns:
-                self.split_message.setText(self.split_message.text() + " " + self.tr(
-                    "The rows of one document (column {0}) stay together in one part, so the parts hold about "
-                    "these shares of the documents.").format(self.group_column))
-        self.split_message.style().unpolish(self.split_message)
-        self.split_message.style().polish(self.split_message)
+        rows = len(self.cleaned_df) if self.cleaned_df is not None else None
+        grouped = self.group_column and self.raw is not None and self.group_column in self.raw.columns
+        self.split_panel.show_message(rows, self.group_column if grouped else None)
         self.command_box.set_args(*self.prepare_command())
 
     def prepare_command(self) -> tuple[list[str], list[str]]:
