@@ -233,20 +233,39 @@ def _project_dir(wd: str, project: Project) -> str:
     return f"{wd}/projects/{name}-{digest}"
 
 
-def _tar(files: dict[str, Path | bytes]) -> bytes:
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w") as tar:
-        for arcname, src in files.items():
-            data = src if isinstance(src, bytes) else Path(src).read_bytes()
-            info = tarfile.TarInfo(arcname)
-            info.size, info.mode, info.mtime = len(data), 0o600, int(time.time())
-            tar.addfile(info, io.BytesIO(data))
-    return buf.getvalue()
-
-
 def upload(target: Target, dest: str, files: dict[str, Path | bytes]) -> None:
-    """Copy ``files`` (name in ``dest`` -> local file or bytes) over the SSH connection."""
-    run(target, f"umask 077 && mkdir -p {q(dest)} && tar -x -f - -C {q(dest)}", input=_tar(files), timeout=3600)
+    """Copy ``files`` (name in ``dest`` -> local file or bytes) over the SSH connection, as a tar
+    stream (a 1 GB model never sits in memory whole)."""
+    argv = ssh_argv(target, f"umask 077 && mkdir -p {q(dest)} && tar -x -f - -C {q(dest)}")
+    errors = tempfile.TemporaryFile()
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=errors)
+    except FileNotFoundError as exc:
+        raise RemoteError("The OpenSSH client (ssh) is not installed on this computer.") from exc
+    try:
+        assert proc.stdin is not None
+        with tarfile.open(fileobj=proc.stdin, mode="w|") as tar:
+            for arcname, src in files.items():
+                info = tarfile.TarInfo(arcname)
+                info.mode, info.mtime = 0o600, int(time.time())
+                if isinstance(src, bytes):
+                    info.size = len(src)
+                    tar.addfile(info, io.BytesIO(src))
+                else:
+                    info.size = Path(src).stat().st_size
+                    with open(src, "rb") as fh:
+                        tar.addfile(info, fh)
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass  # the server ended the connection: its message is read below
+    code = proc.wait()
+    errors.seek(0)
+    message = errors.read().decode(errors="replace")
+    errors.close()
+    if code == 255:
+        raise explain(target, message)
+    if code != 0:
+        raise RemoteError(f"Copying to server '{target.name}' failed: {_last_line(message)}")
 
 
 def _folder_hash(folder: Path) -> str:
