@@ -279,3 +279,17 @@ def test_a_run_that_would_not_fit_on_the_servers_disk_is_refused_with_the_space_
         ops.start_run(project, _job(project), on="lab")
     assert sorted(p.name for p in project.runs_dir.iterdir()) == before  # no run left behind
     assert not (Path(target.workdir) / "projects").exists()  # nothing went up
+
+
+@pytest.mark.slow
+def test_the_wheelhouse_holds_workbench_and_the_pins_of_this_computer(tmp_path):
+    res = subprocess.run([sys.executable, "-m", "workbench", "targets", "wheelhouse", str(tmp_path / "wh"), "--no-deps"],
+                         capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-2000:]
+    from workbench import __version__
+
+    assert [w.name.split("-")[:2] for w in (tmp_path / "wh").glob("*.whl")] == [["workbench", __version__]]
+    pins = (tmp_path / "wh" / "constraints.txt").read_text().split()
+    from importlib import metadata
+
+    assert f"paddlepaddle=={metadata.version('paddlepaddle')}" in pins and not any(p.startswith("workbench==") for p in pins)

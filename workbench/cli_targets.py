@@ -68,6 +68,16 @@ def cmd_targets_remove(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_targets_wheelhouse(args: argparse.Namespace) -> int:
+    from .core.remote import wheelhouse
+
+    wheels = wheelhouse(args.dir, deps=not args.no_deps)
+    size = sum(w.stat().st_size for w in wheels) / 2**20
+    print(f"wrote {len(wheels)} wheels ({size:,.0f} MB) and constraints.txt to {args.dir}; on the server: "
+          f"python3 -m pip install --no-index --find-links DIR -c DIR/constraints.txt workbench")
+    return 0
+
+
 def add_targets_parser(sub) -> None:
     t = sub.add_parser("targets", help="the servers runs can train on, reached over SSH: add, list, check, remove")
     tsub = t.add_subparsers(dest="targets_command", required=True)
@@ -89,6 +99,11 @@ def add_targets_parser(sub) -> None:
     tc.add_argument("name")
     tc.add_argument("--json", action="store_true")
     tc.set_defaults(func=cmd_targets_check)
+    tw = tsub.add_parser("wheelhouse", help="write Workbench and every package it needs, pinned as here, for a "
+                                             "server without internet")
+    tw.add_argument("dir")
+    tw.add_argument("--no-deps", action="store_true", help="Workbench's own wheel and the pins only")
+    tw.set_defaults(func=cmd_targets_wheelhouse)
     tr = tsub.add_parser("remove", help="forget a server (its files there stay)")
     tr.add_argument("name")
     tr.set_defaults(func=cmd_targets_remove)

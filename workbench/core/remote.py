@@ -167,9 +167,34 @@ def install_command(target: Target) -> str:
     """The command that installs this computer's Workbench, with its pins, on the server."""
     from .. import __version__
 
-    return (f"{target.python} -m pip install 'workbench=={__version__}' -c constraints.txt "
-            "(constraints.txt is the one shipped with Workbench; a server without internet installs from the wheels "
-            "that 'workbench export --formats static --wheelhouse' writes)")
+    return (f"{target.python} -m pip install 'workbench=={__version__}' -c constraints.txt (the constraints file "
+            "of this computer's 'workbench targets wheelhouse DIR', which also writes every wheel for a server "
+            "without internet: then add --no-index --find-links DIR)")
+
+
+def wheelhouse(out: str | os.PathLike, *, deps: bool = True) -> list[Path]:
+    """Write Workbench's wheel and (``deps``) every package it needs into ``out``, pinned to the
+    versions installed here (``out/constraints.txt``), for a server of the same system without
+    internet; returns the wheels. Uses pip, which the same pins resolve identically."""
+    import sys
+    from importlib import metadata
+
+    from .. import __version__
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    pins = sorted({f"{d.metadata['Name'].lower()}=={d.version}" for d in metadata.distributions()
+                   if d.metadata["Name"] and d.metadata["Name"].lower() != "workbench"})
+    (out / "constraints.txt").write_text("\n".join(pins) + "\n", encoding="utf-8")
+    root = Path(__file__).resolve().parents[2]
+    spec = str(root) if (root / "pyproject.toml").is_file() else f"workbench=={__version__}"
+    cmd = [sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(out), "-c", str(out / "constraints.txt"),
+           spec] + ([] if deps else ["--no-deps"])
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    if res.returncode != 0:
+        errors = [line.strip() for line in res.stderr.splitlines() if "error" in line.lower()]
+        raise WorkbenchError(f"The wheels could not be written: {(errors or [_last_line(res.stderr)])[0]}")
+    return sorted(out.glob("*.whl"))
 
 
 def check(target: Target) -> dict[str, Any]:
