@@ -7,7 +7,6 @@ training if the window closes; this page reads its events through the session's
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from pathlib import Path
@@ -15,13 +14,13 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout,
-    QHeaderView, QLabel, QLineEdit, QPlainTextEdit, QProgressBar, QPushButton, QScrollArea, QSpinBox,
-    QSplitter, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget,
+    QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout,
+    QLabel, QLineEdit, QPlainTextEdit, QProgressBar, QPushButton, QScrollArea, QSpinBox,
+    QSplitter, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from ...core.errors import WorkbenchError
-from ...core.jobs import JobSpec, read_job
+from ...core.jobs import JobSpec
 from ...core.operations import runs as ops
 from ...core.recommend import DEFAULT_TIME_BUDGET_MIN
 from ...core.templates import Task
@@ -31,8 +30,9 @@ from ..resources import icon
 from ..session import ProjectSession
 from ..tasks import TaskManager
 from ..widgets.curves import PALETTE, CurvePlot
-from .run_text import metric_title, setting_text, status_text
+from .run_text import metric_title, status_text
 from .train import delete_run, models_panel
+from .train.runs_list import CompareView, RunsTable
 from .train.servers import ServersDialog, TargetCombo
 
 # hyper-parameter -> (JobSpec field, integer?, decimals)
@@ -80,10 +80,6 @@ def hyper_label(name: str) -> str:
         "vocabulary": QCoreApplication.translate("TrainPage", "Vocabulary trained over"),
         "recompute": QCoreApplication.translate("TrainPage", "Layers recomputed (less memory)"),
     }.get(name, name)
-
-
-# settings that say where a run came from rather than how it trains: not compared
-NOT_COMPARED = ("version", "project", "template", "task", "resume_from", "parent_run")
 
 
 fmt_secs = format_duration
@@ -278,32 +274,19 @@ class TrainPage(QWidget):
         lv.addLayout(prog)
 
         self.tabs = QTabWidget()
-        self.runs_table = QTableWidget(0, 7)
-        self.runs_table.setHorizontalHeaderLabels([self.tr("Compare"), self.tr("Run"), self.tr("Status"), self.tr("Step"),
-                                                   self.tr("Loss"), self.tr("Validation loss"), self.tr("Model")])
-        self.runs_table.verticalHeader().setVisible(False)
-        self.runs_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.runs_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.runs_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.runs_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.runs_table.horizontalHeader().setStretchLastSection(True)
-        self.runs_table.itemSelectionChanged.connect(self._on_runs_table_selection_changed)
-        self.runs_table.itemChanged.connect(self._on_runs_table_item_changed)
-        self.runs_table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        # the runs list and the comparison of the runs ticked in it (pages/train/runs_list.py)
+        self.runs_table = RunsTable()
+        self.runs_table.run_selected.connect(self.select_run)
+        self.runs_table.ticks_changed.connect(self.update_comparison)
         self.runs_table.customContextMenuRequested.connect(
             lambda pos: delete_run.show_menu(self, self.runs_table, pos))
-        self.compare_plot = CurvePlot(self.tr("Training loss of the runs ticked in the list"), x_label=self.tr("step"))
-        self.diff_table = QTableWidget(0, 0)
-        self.diff_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        compare = QSplitter(Qt.Orientation.Horizontal)
-        compare.addWidget(self.compare_plot)
-        compare.addWidget(self.diff_table)
-        compare.setSizes([500, 400])
+        self.compare_view = CompareView(hyper_label)
+        self.compare_plot, self.diff_table = self.compare_view.plot, self.compare_view.diff_table
         self.log = QPlainTextEdit()
         self.log.setReadOnly(True)
         self.log.setMaximumBlockCount(5000)
         self.tabs.addTab(self.runs_table, self.tr("Runs"))
-        self.tabs.addTab(compare, self.tr("Compare runs"))
+        self.tabs.addTab(self.compare_view, self.tr("Compare runs"))
         self.tabs.addTab(self.log, self.tr("Log"))
         lv.addWidget(self.tabs, 2)
 
@@ -714,98 +697,24 @@ class TrainPage(QWidget):
     # ------------------------------------------------------------------ runs list
     @Slot()
     def _refresh_runs_table(self) -> None:
-        t = self.runs_table
-        runs = list(self.session.monitor.runs.values())
-        t.blockSignals(True)
-        checked = self.compared_runs()
-        t.setRowCount(len(runs))
-        for i, st in enumerate(runs):
-            s = self.session.monitor.summary(st.run_id)
-            check = QTableWidgetItem()
-            check.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsSelectable)
-            check.setCheckState(Qt.CheckState.Checked if st.run_id in checked else Qt.CheckState.Unchecked)
-            check.setData(Qt.ItemDataRole.UserRole, st.run_id)
-            t.setItem(i, 0, check)
-            for c, v in enumerate([st.run_id, *_row_values(st.status, s)], 1):
-                t.setItem(i, c, QTableWidgetItem(v))
-        t.blockSignals(False)
-        if self.current_run:
-            self._select_row_of(self.current_run)
+        self.runs_table.show_runs(self.session.monitor, self.current_run)
 
     def _row_of(self, run_id: str) -> int:
-        for i in range(self.runs_table.rowCount()):
-            if self.runs_table.item(i, 0).data(Qt.ItemDataRole.UserRole) == run_id:
-                return i
-        return -1
+        return self.runs_table.row_of(run_id)
 
     def _select_row_of(self, run_id: str) -> None:
-        row = self._row_of(run_id)
-        if row >= 0 and self.runs_table.currentRow() != row:
-            self.runs_table.blockSignals(True)
-            self.runs_table.selectRow(row)
-            self.runs_table.blockSignals(False)
+        self.runs_table.select_run(run_id)
 
     def _update_run_row(self, run_id: str) -> None:
-        row = self._row_of(run_id)
-        st = self.session.monitor.runs.get(run_id)
-        if row < 0 or st is None:
+        if not self.runs_table.update_run(self.session.monitor, run_id):
             self._refresh_runs_table()
-            return
-        s = self.session.monitor.summary(st.run_id)
-        self.runs_table.blockSignals(True)
-        for c, v in enumerate(_row_values(st.status, s), 2):
-            self.runs_table.item(row, c).setText(v)
-        self.runs_table.blockSignals(False)
-
-    @Slot()
-    def _on_runs_table_selection_changed(self) -> None:
-        row = self.runs_table.currentRow()
-        if row >= 0:
-            self.select_run(self.runs_table.item(row, 0).data(Qt.ItemDataRole.UserRole))
 
     def compared_runs(self) -> list[str]:
-        out = []
-        for i in range(self.runs_table.rowCount()):
-            it = self.runs_table.item(i, 0)
-            if it is not None and it.checkState() == Qt.CheckState.Checked:
-                out.append(it.data(Qt.ItemDataRole.UserRole))
-        return out
+        return self.runs_table.compared_runs()
 
-    @Slot(QTableWidgetItem)
-    def _on_runs_table_item_changed(self, item: QTableWidgetItem) -> None:
-        if item.column() == 0:
-            self.update_comparison()
-
+    @Slot()
     def update_comparison(self) -> None:
-        runs = self.compared_runs()
-        self.compare_plot.clear_series()
-        self.compare_plot.reset_view()
-        for i, run_id in enumerate(runs):
-            self.compare_plot.add_series(run_id, run_id, PALETTE[i % len(PALETTE)])
-            for ev in self.session.monitor.events(run_id):
-                if ev.get("event") == "step" and ev.get("loss") is not None:
-                    self.compare_plot.append(run_id, ev["step"], ev["loss"])
-        self.compare_plot.flush()
-        # the settings in which the ticked runs differ
-        jobs = {}
-        for run_id in runs:
-            try:
-                jobs[run_id] = read_job(self.session.monitor.runs[run_id].path).model_dump()
-            except (WorkbenchError, KeyError):
-                continue
-        keys = sorted({k for j in jobs.values() for k in j if k not in NOT_COMPARED})
-        diff = [k for k in keys if len({json.dumps(j.get(k), sort_keys=True) for j in jobs.values()}) > 1]
-        if len(jobs) < 2:
-            diff = []
-        self.diff_table.clear()
-        self.diff_table.setColumnCount(len(jobs))
-        self.diff_table.setHorizontalHeaderLabels(list(jobs))
-        self.diff_table.setRowCount(len(diff))
-        self.diff_table.setVerticalHeaderLabels([hyper_label(k) for k in diff])
-        for r, k in enumerate(diff):
-            for c, j in enumerate(jobs.values()):
-                self.diff_table.setItem(r, c, QTableWidgetItem(setting_text(k, j.get(k))))
-        self.diff_table.resizeColumnsToContents()
+        self.compare_view.show_runs(self.session.monitor, self.compared_runs())
 
     # ------------------------------------------------------------------ live view
     def select_run(self, run_id: str | None) -> None:
@@ -1003,14 +912,3 @@ class TrainPage(QWidget):
     def shutdown(self) -> None:
         pass
 
-
-def _row_values(status: str, s) -> list[str]:
-    """A run's cells in the runs list after its id: status (and the server it trains on), step,
-    loss, best validation loss, base model."""
-    where = f" · {s.server}" if s is not None and s.server else ""
-    if s is None:
-        return [status_text(status), "", "", "", ""]
-    return [status_text(status) + where, f"{s.last_step}/{s.total_steps or '?'}",
-            f"{s.last_loss:.4f}" if s.last_loss is not None else "",
-            f"{s.best_eval_loss:.4f}" if s.best_eval_loss is not None else "",
-            setting_text("base_model", s.base_model) if s.base_model else ""]

@@ -1,0 +1,168 @@
+"""The Train page's list of the project's runs, and the comparison of the runs ticked in it:
+their training loss on one plot and the settings in which they differ."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QAbstractItemView, QHBoxLayout, QHeaderView, QSplitter, QTableWidget, QTableWidgetItem, QWidget,
+)
+
+from ....core.errors import WorkbenchError
+from ....core.jobs import read_job
+from ...widgets.curves import PALETTE, CurvePlot
+from ..run_text import setting_text, status_text
+
+# settings that say where a run came from rather than how it trains: not compared
+NOT_COMPARED = ("version", "project", "template", "task", "resume_from", "parent_run")
+
+
+def row_values(status: str, s) -> list[str]:
+    """A run's cells in the runs list after its id: status (and the server it trains on), step,
+    loss, best validation loss, base model."""
+    where = f" · {s.server}" if s is not None and s.server else ""
+    if s is None:
+        return [status_text(status), "", "", "", ""]
+    return [status_text(status) + where, f"{s.last_step}/{s.total_steps or '?'}",
+            f"{s.last_loss:.4f}" if s.last_loss is not None else "",
+            f"{s.best_eval_loss:.4f}" if s.best_eval_loss is not None else "",
+            setting_text("base_model", s.base_model) if s.base_model else ""]
+
+
+class RunsTable(QTableWidget):
+    """One row a run: a tick to compare it, its id, status, step, losses and base model.
+    ``run_selected`` when the user selects a row, ``ticks_changed`` when a tick changes."""
+
+    run_selected = Signal(str)
+    ticks_changed = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(0, 7, parent)
+        self.setHorizontalHeaderLabels([self.tr("Compare"), self.tr("Run"), self.tr("Status"), self.tr("Step"),
+                                        self.tr("Loss"), self.tr("Validation loss"), self.tr("Model")])
+        self.verticalHeader().setVisible(False)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.horizontalHeader().setStretchLastSection(True)
+        self.itemSelectionChanged.connect(self._on_selection_changed)
+        self.itemChanged.connect(self._on_item_changed)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+
+    def show_runs(self, monitor, current: str | None) -> None:
+        """Every run ``monitor`` knows, ticks kept; ``current`` selected."""
+        runs = list(monitor.runs.values())
+        self.blockSignals(True)
+        checked = self.compared_runs()
+        self.setRowCount(len(runs))
+        for i, st in enumerate(runs):
+            s = monitor.summary(st.run_id)
+            check = QTableWidgetItem()
+            check.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsSelectable)
+            check.setCheckState(Qt.CheckState.Checked if st.run_id in checked else Qt.CheckState.Unchecked)
+            check.setData(Qt.ItemDataRole.UserRole, st.run_id)
+            self.setItem(i, 0, check)
+            for c, v in enumerate([st.run_id, *row_values(st.status, s)], 1):
+                self.setItem(i, c, QTableWidgetItem(v))
+        self.blockSignals(False)
+        if current:
+            self.select_run(current)
+
+    def row_of(self, run_id: str) -> int:
+        for i in range(self.rowCount()):
+            if self.item(i, 0).data(Qt.ItemDataRole.UserRole) == run_id:
+                return i
+        return -1
+
+    def select_run(self, run_id: str) -> None:
+        """Select ``run_id``'s row without telling anyone (the page shows it already)."""
+        row = self.row_of(run_id)
+        if row >= 0 and self.currentRow() != row:
+            self.blockSignals(True)
+            self.selectRow(row)
+            self.blockSignals(False)
+
+    def update_run(self, monitor, run_id: str) -> bool:
+        """``run_id``'s cells again; False where it has no row yet (the list is to be shown again)."""
+        row = self.row_of(run_id)
+        st = monitor.runs.get(run_id)
+        if row < 0 or st is None:
+            return False
+        s = monitor.summary(st.run_id)
+        self.blockSignals(True)
+        for c, v in enumerate(row_values(st.status, s), 2):
+            self.item(row, c).setText(v)
+        self.blockSignals(False)
+        return True
+
+    def compared_runs(self) -> list[str]:
+        out = []
+        for i in range(self.rowCount()):
+            it = self.item(i, 0)
+            if it is not None and it.checkState() == Qt.CheckState.Checked:
+                out.append(it.data(Qt.ItemDataRole.UserRole))
+        return out
+
+    @Slot()
+    def _on_selection_changed(self) -> None:
+        row = self.currentRow()
+        if row >= 0:
+            self.run_selected.emit(self.item(row, 0).data(Qt.ItemDataRole.UserRole))
+
+    @Slot(QTableWidgetItem)
+    def _on_item_changed(self, item: QTableWidgetItem) -> None:
+        if item.column() == 0:
+            self.ticks_changed.emit()
+
+
+class CompareView(QWidget):
+    """The training loss of the runs ticked in the list, and the settings in which they differ
+    (named by ``label``, as the page names its settings)."""
+
+    def __init__(self, label: Callable[[str], str], parent=None):
+        super().__init__(parent)
+        self.label = label
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.plot = CurvePlot(self.tr("Training loss of the runs ticked in the list"), x_label=self.tr("step"))
+        self.diff_table = QTableWidget(0, 0)
+        self.diff_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.plot)
+        split.addWidget(self.diff_table)
+        split.setSizes([500, 400])
+        lay.addWidget(split)
+
+    def show_runs(self, monitor, runs: list[str]) -> None:
+        self.plot.clear_series()
+        self.plot.reset_view()
+        for i, run_id in enumerate(runs):
+            self.plot.add_series(run_id, run_id, PALETTE[i % len(PALETTE)])
+            for ev in monitor.events(run_id):
+                if ev.get("event") == "step" and ev.get("loss") is not None:
+                    self.plot.append(run_id, ev["step"], ev["loss"])
+        self.plot.flush()
+        jobs = {}
+        for run_id in runs:
+            try:
+                jobs[run_id] = read_job(monitor.runs[run_id].path).model_dump()
+            except (WorkbenchError, KeyError):
+                continue
+        keys = sorted({k for j in jobs.values() for k in j if k not in NOT_COMPARED})
+        diff = [k for k in keys if len({json.dumps(j.get(k), sort_keys=True) for j in jobs.values()}) > 1]
+        if len(jobs) < 2:
+            diff = []
+        t = self.diff_table
+        t.clear()
+        t.setColumnCount(len(jobs))
+        t.setHorizontalHeaderLabels(list(jobs))
+        t.setRowCount(len(diff))
+        t.setVerticalHeaderLabels([self.label(k) for k in diff])
+        for r, k in enumerate(diff):
+            for c, j in enumerate(jobs.values()):
+                t.setItem(r, c, QTableWidgetItem(setting_text(k, j.get(k))))
+        t.resizeColumnsToContents()
