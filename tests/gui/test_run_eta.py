@@ -77,3 +77,32 @@ def test_a_range_the_runs_own_count_goes_far_past_is_not_shown(qtbot, session, t
     _running(sample_project, [("start", {"t": T0, "total_steps": 400}), _estimate(26, 53), _step(20, 10, 306)])
     text = _text(qtbot, session, tasks, sample_project)
     assert "about 05:06 left" in text and "00:26" not in text, text
+
+
+def test_a_worker_that_ended_is_waited_for(qtbot, session, tasks, sample_project, monkeypatch):
+    """Seen after a run completed: its worker stayed behind as a <defunct> process, which nothing
+    waited for while the window was open."""
+    import subprocess
+    import sys
+
+    from workbench.core.operations import runs as ops
+    from workbench.gui.pages import train_page
+
+    monkeypatch.setattr(train_page, "REAP_INTERVAL_MS", 50, raising=False)
+    procs = []
+
+    def start_run(project, job, **_kw):
+        run_dir = project.root / "runs" / "run-20260101-000000-reap"
+        write_job(run_dir, job)
+        proc = subprocess.Popen([sys.executable, "-c", "pass"])
+        procs.append(proc)
+        return ops.Started(run_dir, proc)
+
+    monkeypatch.setattr(train_page.ops, "start_run", start_run)
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    assert page.start() == "run-20260101-000000-reap"
+    (proc,) = procs
+    qtbot.waitUntil(lambda: proc.returncode is not None, timeout=10000)  # waited for: no zombie left
+    assert not page._workers and not page._reap_timer.isActive()

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout,
     QLabel, QLineEdit, QPlainTextEdit, QProgressBar, QPushButton, QScrollArea, QSpinBox,
@@ -83,6 +83,7 @@ def hyper_label(name: str) -> str:
 
 
 fmt_secs = format_duration
+REAP_INTERVAL_MS = 2000
 
 
 class TrainPage(QWidget):
@@ -99,6 +100,11 @@ class TrainPage(QWidget):
         self._run_t0: float | None = None  # when the worker (the latest start or resume) started
         self._starts = 0  # start events: more than one after a resume
         self._budget_s: float | None = None  # the run's time budget, as its estimate events carry it
+        # workers this window started: waited for once they end, or each stays a <defunct> process
+        self._workers: list = []
+        self._reap_timer = QTimer(self)
+        self._reap_timer.setInterval(REAP_INTERVAL_MS)
+        self._reap_timer.timeout.connect(self._reap_workers)
         self.total_steps: int | None = None
         self.spins: dict[str, QDoubleSpinBox | QSpinBox] = {}
         self._row_updated: dict[str, float] = {}
@@ -614,12 +620,27 @@ class TrainPage(QWidget):
         except (WorkbenchError, OSError, ValueError) as exc:
             self.tasks.show_error(self.tr("Training could not start"), exc)
             return None
+        self._keep_worker(started.proc)
         self.session.monitor.attach(started.run_dir)
         self._refresh_runs_table()
         self.select_run(started.run_id)
         self.tabs.setCurrentIndex(0)
         self.run_started.emit(started.run_id)
         return started.run_id
+
+    def _keep_worker(self, proc) -> None:
+        import subprocess
+
+        if isinstance(proc, subprocess.Popen):  # a local worker (a server run's mirror is the monitor's)
+            self._workers.append(proc)
+            self._reap_timer.start()
+
+    @Slot()
+    def _reap_workers(self) -> None:
+        """Wait for the workers that have ended (poll() reaps them); stop once none is left."""
+        self._workers = [p for p in self._workers if p.poll() is None]
+        if not self._workers:
+            self._reap_timer.stop()
 
     def _start_on(self, job, on: str):
         project = self.session.project
@@ -678,6 +699,7 @@ class TrainPage(QWidget):
         except (WorkbenchError, OSError) as exc:
             self.tasks.show_error(self.tr("Training could not resume"), exc)
             return False
+        self._keep_worker(started.proc)
         self.session.monitor.attach(st.path)
         self._append_log(self.tr("Resuming {0} from {1}.").format(run_id, started.resumed_from))
         self._show_state(run_id)
