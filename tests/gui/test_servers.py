@@ -69,3 +69,26 @@ def test_a_run_started_on_a_server_from_the_train_page_streams_its_curves(qtbot,
     assert session.monitor.summary(run).server == "lab"
     row = [r for r in range(page.runs_table.rowCount()) if page.runs_table.item(r, 1).text() == run][0]
     assert page.runs_table.item(row, 2).text().endswith("· lab")
+
+
+def test_a_server_run_listed_before_its_start_finished_is_mirrored_once_attached(qtbot, sample_project,
+                                                                                 monkeypatch):
+    """Found in the window: the monitor listed the new run folder while the start was still
+    uploading, so it never learnt the run trains on a server and no events arrived."""
+    import json
+
+    from workbench.core import remote
+    from workbench.core.jobs import JobSpec, write_job
+    from workbench.gui.run_monitor import RunMonitor
+
+    mirrored = []
+    monkeypatch.setattr(remote, "ensure_mirror", lambda path: mirrored.append(path.name))
+    run_dir = sample_project / "runs" / "run-on-lab"
+    write_job(run_dir, JobSpec(project=str(sample_project), template="finance_sentiment", task="classification",
+                               base_model="builtin:tiny", method="full"))
+    monitor = RunMonitor(sample_project)
+    assert "run-on-lab" in monitor.runs and not mirrored
+    (run_dir / "remote.json").write_text(json.dumps({"target": "lab", "project": "/srv/p", "run": "runs/run-on-lab",
+                                                     "server_status": "running"}))
+    monitor.attach(run_dir)
+    assert mirrored == ["run-on-lab"] and monitor.summary("run-on-lab").server == "lab"

@@ -86,6 +86,9 @@ class RunMonitor(QObject):
         if st is None:
             st = self._add(path, "running")
         st.last_alive_check = time.monotonic()  # give the new worker a moment to write its pid
+        # the folder may have been listed while a server start was still uploading, before it said
+        # where the run trains: read that again
+        st.folded.server = new_summary(path).server
         if st.folded.server:
             remote.ensure_mirror(path)
         self._set_status(st, "running")
