@@ -45,6 +45,7 @@ class AddServerDialog(QDialog):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Add a server"))
+        self.setMinimumWidth(560)  # the address and folder hints were cut off at the form's own width
         form = QFormLayout(self)
         self.name = QLineEdit()
         self.url = QLineEdit()
