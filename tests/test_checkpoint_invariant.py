@@ -48,6 +48,18 @@ def project(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
+def cls_project(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("ckpt-cls")
+    t = TemplateCatalog().get("finance_sentiment")
+    import pandas as pd
+
+    src = tmp / "news.csv"
+    pd.read_csv(t.sample_path, dtype=str, keep_default_na=False).head(160).to_csv(src, index=False)
+    prepare(t, src, tmp / "news")
+    return tmp / "news"
+
+
+@pytest.fixture(scope="module")
 def bases(tmp_path_factory) -> dict[str, Path]:
     tmp = tmp_path_factory.mktemp("bases")
     return {f: make_model_folder(f, tmp / f, layout="hf", vocab_size=BIG_VOCAB) for f in ("gemma3", "llama")}
@@ -115,14 +127,18 @@ CASES = {
     "gemma3-full": dict(family="gemma3", method="full", learning_rate=1e-3),
     "llama-lora-cut": dict(family="llama"),
     "builtin-tiny": dict(family=None, base_model="builtin:tiny", method="full", lora_dropout=0.05),
+    "builtin-classifier": dict(family=None, base_model="builtin:tiny", method="full", classifier=True),
 }
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_periodic_best_and_final_weights_load_as_written(project, bases, case):
+def test_periodic_best_and_final_weights_load_as_written(project, cls_project, bases, case):
     kw = dict(CASES[case])
     family = kw.pop("family")
     base = kw.pop("base_model", None) or str(bases[family])
+    if kw.pop("classifier", False):  # the built-in classifier, on a classification project
+        project = cls_project
+        kw.update(template="finance_sentiment", task="classification", learning_rate=3e-3)
     run_dir, proc = _start(project, _job(project, base, **kw))
     events = _finish(run_dir, proc)
     cut = [e for e in events if e.get("code") == "vocabulary_cut"]
