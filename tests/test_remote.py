@@ -293,3 +293,23 @@ def test_the_wheelhouse_holds_workbench_and_the_pins_of_this_computer(tmp_path):
     from importlib import metadata
 
     assert f"paddlepaddle=={metadata.version('paddlepaddle')}" in pins and not any(p.startswith("workbench==") for p in pins)
+
+
+@pytest.mark.slow
+@needs_sshd
+def test_two_watchers_of_one_run_write_each_line_once_and_deleting_frees_both_sides(sshd, target, project):
+    from workbench.core.remote import Mirror, remote_info
+
+    started = ops.start_run(project, _job(project), on="lab")
+    run_dir = started.run_dir
+    second = Mirror(run_dir).start()  # the window and a command line watching the same run
+    _wait(lambda: len([e for e in read_events(run_dir) if e["event"] == "checkpoint"]) >= 2, "two checkpoints")
+    with pytest.raises(WorkbenchError):  # one writer: the server's lock refuses a second worker
+        ops.resume_run(project, run_dir.name)
+    ops.stop_run(run_dir)
+    _wait(lambda: started.proc.poll() is not None and second.poll() is not None, "both mirrors to end")
+    assert (run_dir / EVENTS_FILE).read_bytes() == _server_events(target, run_dir)
+    server_dir = Path(remote_info(run_dir).project) / remote_info(run_dir).run
+    assert server_dir.is_dir()
+    freed = ops.delete_run(project, run_dir.name)
+    assert freed > 0 and not server_dir.exists() and not run_dir.exists()

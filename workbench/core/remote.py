@@ -552,6 +552,21 @@ def stop(run_dir: str | os.PathLike) -> None:
     run(target, f"cd {q(info.project)} && {q(target.python)} -m workbench stop --project . {q(run_dir.name)}")
 
 
+def delete(run_dir: str | os.PathLike) -> int:
+    """Delete the run's folder on its server (the server refuses while a worker writes it);
+    returns the bytes freed there."""
+    run_dir = Path(run_dir)
+    info, target = _info_and_target(run_dir)
+    res = run(target, f"cd {q(info.project)} && {q(target.python)} -m workbench runs --project . --delete "
+                      f"{q(run_dir.name)} --json", check=False)
+    if res.returncode != 0:
+        err = res.stderr.decode(errors="replace")
+        if "does not exist" in err:
+            return 0  # already gone there
+        raise RemoteError(f"Server '{target.name}' did not delete run {run_dir.name}: {_last_line(err)}")
+    return int(json.loads(res.stdout.decode().strip().splitlines()[-1]).get("freed_bytes", 0))
+
+
 def resume(project: Project, run_dir: Path, checkpoint: str) -> RemoteRun:
     """Resume on the server from ``checkpoint`` (which stays there)."""
     info, target = _info_and_target(run_dir)

@@ -283,8 +283,9 @@ def resume_run(project: Project, run_id: str, checkpoint: str | None = None, det
 
 
 def delete_run(project: Project, run_id: str) -> int:
-    """Delete a run folder that no worker writes; returns the bytes freed. Its exported bundles
-    (``exports/``) are the user's deliverables and stay. The folder is first renamed out of the
+    """Delete a run folder that no worker writes (and, for a run on a server, its folder there);
+    returns the bytes freed on both. Its exported bundles (``exports/``) are the user's
+    deliverables and stay. The folder is first renamed out of the
     runs list, so a deletion cut short leaves no half run that looks like a crashed one."""
     import shutil
 
@@ -297,7 +298,12 @@ def delete_run(project: Project, run_id: str) -> int:
                 raise RunBusy(run_dir.name, worker_pid(run_dir))
     except Timeout:
         raise RunBusy(run_dir.name, worker_pid(run_dir)) from None
-    size = sum(p.stat().st_size for p in run_dir.rglob("*") if p.is_file())
+    size = 0
+    if where(run_dir):  # its folder on the server goes first (refused there while a worker writes it)
+        from .. import remote
+
+        size += remote.delete(run_dir)
+    size += sum(p.stat().st_size for p in run_dir.rglob("*") if p.is_file())
     gone = run_dir.with_name(f".deleting-{run_dir.name}-{new_run_id()}")
     os.replace(run_dir, gone)
     shutil.rmtree(gone, ignore_errors=True)
