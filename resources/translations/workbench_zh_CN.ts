@@ -9,42 +9,42 @@
         <translation>添加服务器</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="53"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="54"/>
         <source>cpu, or the devices to use, such as gpu:0 or gpu:0,1 or npu:0</source>
         <translation>cpu，或要使用的设备，例如 gpu:0、gpu:0,1 或 npu:0</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="55"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="56"/>
         <source>workbench-server in your home folder there</source>
         <translation>服务器上您主目录下的 workbench-server</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="58"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="59"/>
         <source>Workbench logs in with your SSH key, as the ssh command does; it asks for no password and stores none.</source>
         <translation>Workbench 像 ssh 命令一样用您的 SSH 密钥登录，不询问也不保存任何密码。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="62"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="63"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="63"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="64"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="64"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="65"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="65"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="66"/>
         <source>Work folder</source>
         <translation>工作文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="66"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="67"/>
         <source>Python there</source>
         <translation>服务器上的 Python</translation>
     </message>
@@ -936,52 +936,52 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>EvaluatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="557"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="411"/>
         <source>baseline {0}; {1}</source>
         <translation>基线 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="95"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="55"/>
         <source>The fine-tuned model beats a simple word-statistics baseline by {0} {1} ({2} vs {3}).</source>
         <translation>微调模型比简单的词频统计基线高 {0} {1}（{2} 对 {3}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="101"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="61"/>
         <source>The fine-tuned model does not beat a simple word-statistics baseline: {1} {2} vs {3}, {0} lower.</source>
         <translation>微调模型没有超过简单的词频统计基线：{1} {2} 对 {3}，低 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="107"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="67"/>
         <source>The fine-tuned model beats a simple retrieval baseline by {0} {1} ({2} vs {3}).</source>
         <translation>微调模型比简单的检索基线高 {0} {1}（{2} 对 {3}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="112"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="72"/>
         <source>The fine-tuned model does not beat a simple retrieval baseline: {1} {2} vs {3}, {0} lower.</source>
         <translation>微调模型没有超过简单的检索基线：{1} {2} 对 {3}，低 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="48"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="14"/>
         <source>test</source>
         <translation>测试</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="49"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="15"/>
         <source>validation</source>
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="50"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="16"/>
         <source>training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="59"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="23"/>
         <source>full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="60"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="24"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -1016,7 +1016,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>汉明损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="518"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="372"/>
         <location filename="../../workbench/gui/pages/run_text.py" line="74"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
@@ -1042,397 +1042,298 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>困惑度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="68"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="30"/>
         <source>share of test rows labelled right</source>
         <translation>测试数据中标签判断正确的比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="69"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="31"/>
         <source>balance of precision and recall, averaged over labels</source>
         <translation>精确率与召回率的平衡，按标签平均</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="70"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="32"/>
         <source>F1 over every label given or missed</source>
         <translation>按每个给出或漏掉的标签计算的 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="71"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="33"/>
         <source>rows whose labels are exactly right</source>
         <translation>标签完全正确的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="72"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="34"/>
         <source>share of wrong yes/no label decisions; lower is better</source>
         <translation>逐标签是/否判断出错的比例；越低越好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="73"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="35"/>
         <source>overlap with the reference answers (0–1)</source>
         <translation>与参考答案的重合度（0–1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="74"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="36"/>
         <source>n-gram match with the references (0–100)</source>
         <translation>与参考答案的 n 元组匹配度（0–100）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="75"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="37"/>
         <source>answers identical to the reference</source>
         <translation>与参考答案完全相同的比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="76"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="77"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="38"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="39"/>
         <source>lower is better</source>
         <translation>越低越好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="98"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="58"/>
         <source>The fine-tuned model matches a simple word-statistics baseline: {1} {2} vs {3}.</source>
         <translation>微调模型与简单的词频统计基线持平：{1} {2} 对 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="110"/>
+        <location filename="../../workbench/gui/pages/evaluate/words.py" line="70"/>
         <source>The fine-tuned model matches a simple retrieval baseline: {1} {2} vs {3}.</source>
         <translation>微调模型与简单的检索基线持平：{1} {2} 对 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="155"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="79"/>
         <source>test rows</source>
         <translation>测试数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="156"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="80"/>
         <source>validation rows</source>
         <translation>验证数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="157"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="81"/>
         <source>Compare with the base model</source>
         <translation>与基础模型对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="159"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="83"/>
         <source>Evaluate</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="162"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="86"/>
         <source>Open the report</source>
         <translation>打开报告</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="163"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="87"/>
         <source>The evaluation&apos;s HTML report (figures, best and worst samples), in your web browser</source>
         <translation>在网页浏览器中打开评估的 HTML 报告（图表、最好和最差的样本）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="173"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="97"/>
         <source>Copy the report&apos;s path</source>
         <translation>复制报告的路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="175"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="99"/>
         <source>Run</source>
         <translation>训练运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="177"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="101"/>
         <source>on</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="188"/>
-        <source>Confusion matrix: rows are the true labels, columns the predicted ones</source>
-        <translation>混淆矩阵：行是真实标签，列是预测标签</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="196"/>
-        <source>label</source>
-        <translation>标签</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="196"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="216"/>
-        <source>precision</source>
-        <translation>精确率</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="196"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="216"/>
-        <source>recall</source>
-        <translation>召回率</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="197"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="217"/>
-        <source>F1</source>
-        <translation>F1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="197"/>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="222"/>
-        <source>rows</source>
-        <translation>行数</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="213"/>
-        <source>Per label: precision, recall and F1 (test rows with the label in brackets)</source>
-        <translation>各标签的精确率、召回率和 F1（括号内为带该标签的测试行数）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="218"/>
-        <source>Most confused labels</source>
-        <translation>最常混淆的标签</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="221"/>
-        <source>true label</source>
-        <translation>真实标签</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="221"/>
-        <source>wrong label</source>
-        <translation>错给的标签</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="221"/>
-        <source>how</source>
-        <translation>方式</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="233"/>
-        <source>No test row was given a wrong label.</source>
-        <translation>没有测试行被给错标签。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="266"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="122"/>
         <source>Wrong only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="290"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="146"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="292"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="148"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="294"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="150"/>
         <source>Apply to a file</source>
         <translation>应用到文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="330"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="186"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="369"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="225"/>
         <source>The built-in model starts untrained, so the model it started from answers at random: the baseline beside the results is the comparison.</source>
         <translation>内置模型从未训练的状态开始，它的起始模型只会随机作答：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="371"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="227"/>
         <source>A multi-label model&apos;s head is trained from scratch, so there is no base model to compare with: the baseline beside the results is the comparison.</source>
         <translation>多标签模型的分类头从零开始训练，没有可对比的基础模型：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="373"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="229"/>
         <source>Also score the model the run started from on the same rows.</source>
         <translation>同时在相同的数据行上评估本次训练的起始模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="388"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="244"/>
         <source>Evaluating {0} in a separate process…</source>
         <translation>正在独立进程中评估 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="405"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="261"/>
         <source>Evaluating: {0}…</source>
         <translation>正在评估：{0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="410"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="266"/>
         <source>Evaluation finished.</source>
         <translation>评估完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="454"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="308"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="454"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="308"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="465"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="319"/>
         <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
         <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="444"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="298"/>
         <source>The evaluation results could not be read: {0}</source>
         <translation>无法读取评估结果：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="469"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="323"/>
         <source>There is no run yet. Train one on the Train page; once it has finished, evaluate it here: the model answers every test row it never saw during training.</source>
         <translation>还没有任何训练。请先在“训练”页训练一次；训练完成后在这里评估：模型会回答训练时从未见过的每一条测试数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="472"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="326"/>
         <source>A run is training on the Train page. Once it has finished, it appears here to be evaluated.</source>
         <translation>“训练”页上有一次训练正在进行。训练完成后，它会出现在这里供评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="474"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="328"/>
         <source>No run has finished with a model to evaluate. Train one on the Train page (a stopped run can be resumed there); once it has finished, evaluate it here.</source>
         <translation>还没有哪次训练完成并留下可评估的模型。请在“训练”页训练一次（已停止的训练可在那里恢复）；训练完成后在这里评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="488"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="342"/>
         <source>No program opened the report. It is the file {0}; open it in a web browser.</source>
         <translation>没有程序打开报告。报告文件是 {0}，请用网页浏览器打开。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="517"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="371"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="517"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="371"/>
         <source>expected</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="517"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="371"/>
         <source>model&apos;s answer</source>
         <translation>模型的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="518"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="372"/>
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="518"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="372"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="519"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="373"/>
         <source>exact match</source>
         <translation>是否完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="531"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="385"/>
         <source>The mean of each label&apos;s F1.</source>
         <translation>各标签 F1 的平均值。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="532"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="386"/>
         <source>The mean of each label&apos;s F1 over the {0} of {1} labels that have a test row or were given by the model. A label absent from the test rows and never given is left out, not counted as 0.</source>
         <translation>在 {1} 个标签中，对测试集中出现过或模型给出过的 {0} 个标签求 F1 的平均值。测试集中没有且模型从未给出的标签不计入平均，而不是按 0 计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="536"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="390"/>
         <source>{0} ({1} of {2} labels)</source>
         <translation>{0}（{2} 个标签中的 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="554"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="408"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="572"/>
-        <source>predicted</source>
-        <translation>预测</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="572"/>
-        <source>true</source>
-        <translation>真实</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="575"/>
-        <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
-        <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="582"/>
-        <source>Several labels per row: a label is given when its probability is {0} or more (the threshold with the best macro F1 on the validation split).</source>
-        <translation>每行可有多个标签：某标签的概率不低于 {0} 时给出该标签（该阈值在验证集上取得最佳宏平均 F1）。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="613"/>
-        <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
-        <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="630"/>
-        <source>given instead</source>
-        <translation>代替真实标签给出</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="630"/>
-        <source>given along with it</source>
-        <translation>与真实标签一起多给</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="649"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="430"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="389"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="245"/>
         <source>Evaluating {0}</source>
         <translation>正在评估 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="291"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="147"/>
         <source>Samples (the answers side by side)</source>
         <translation>逐条结果（各个答案对照）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="393"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="249"/>
         <source>Evaluation cancelled.</source>
         <translation>评估已取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="403"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="259"/>
         <source>Evaluating: {0}, {1} of {2} rows</source>
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="519"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="373"/>
         <source>answer before tuning</source>
         <translation>微调前的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="520"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="374"/>
         <source>correct before tuning</source>
         <translation>微调前正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="520"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="374"/>
         <source>ROUGE-L before tuning</source>
         <translation>微调前 ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="521"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="375"/>
         <source>baseline&apos;s answer</source>
         <translation>基线的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="524"/>
+        <location filename="../../workbench/gui/pages/evaluate_page.py" line="378"/>
         <source>P({0})</source>
         <translation>P({0})</translation>
     </message>
@@ -2879,6 +2780,108 @@ Most likely: {1}</source>
     </message>
 </context>
 <context>
+    <name>ResultsPanel</name>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="24"/>
+        <source>Confusion matrix: rows are the true labels, columns the predicted ones</source>
+        <translation>混淆矩阵：行是真实标签，列是预测标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="32"/>
+        <source>label</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="32"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="52"/>
+        <source>precision</source>
+        <translation>精确率</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="32"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="52"/>
+        <source>recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="33"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="53"/>
+        <source>F1</source>
+        <translation>F1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="33"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="58"/>
+        <source>rows</source>
+        <translation>行数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="49"/>
+        <source>Per label: precision, recall and F1 (test rows with the label in brackets)</source>
+        <translation>各标签的精确率、召回率和 F1（括号内为带该标签的测试行数）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="54"/>
+        <source>Most confused labels</source>
+        <translation>最常混淆的标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="57"/>
+        <source>true label</source>
+        <translation>真实标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="57"/>
+        <source>wrong label</source>
+        <translation>错给的标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="57"/>
+        <source>how</source>
+        <translation>方式</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="69"/>
+        <source>No test row was given a wrong label.</source>
+        <translation>没有测试行被给错标签。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="106"/>
+        <source>predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="106"/>
+        <source>true</source>
+        <translation>真实</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="109"/>
+        <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
+        <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="116"/>
+        <source>Several labels per row: a label is given when its probability is {0} or more (the threshold with the best macro F1 on the validation split).</source>
+        <translation>每行可有多个标签：某标签的概率不低于 {0} 时给出该标签（该阈值在验证集上取得最佳宏平均 F1）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="128"/>
+        <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
+        <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="174"/>
+        <source>given instead</source>
+        <translation>代替真实标签给出</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="174"/>
+        <source>given along with it</source>
+        <translation>与真实标签一起多给</translation>
+    </message>
+</context>
+<context>
     <name>RunsTable</name>
     <message>
         <location filename="../../workbench/gui/pages/train/runs_list.py" line="44"/>
@@ -2952,92 +2955,92 @@ Most likely: {1}</source>
 <context>
     <name>ServersDialog</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="96"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="97"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="99"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="100"/>
         <source>Runs can train on a GPU server or a cluster reached over SSH. The data, the curves and the evaluation stay here; the run folder is mirrored while it trains.</source>
         <translation>训练可以在通过 SSH 连接的 GPU 服务器或集群上进行。数据、曲线和评估留在本机；训练期间运行文件夹会同步到本机。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="104"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="105"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="104"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="105"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="104"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="105"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="105"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="106"/>
         <source>Work folder</source>
         <translation>工作文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="115"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="116"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="117"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="118"/>
         <source>Check</source>
         <translation>检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="119"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="120"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="121"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="122"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="162"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="163"/>
         <source>Removed {0}; its files on the server stay.</source>
         <translation>已移除 {0}；它在服务器上的文件保留。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="173"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="174"/>
         <source>Connecting to {0}…</source>
         <translation>正在连接 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="175"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="176"/>
         <source>Checking server {0}</source>
         <translation>正在检查服务器 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="190"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="191"/>
         <source>Workbench {0}, Paddle {1}, PaddleFormers {2}</source>
         <translation>Workbench {0}，Paddle {1}，PaddleFormers {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="192"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="193"/>
         <source>Devices: {0}; {1} CPU cores</source>
         <translation>设备：{0}；{1} 个 CPU 核心</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="195"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="196"/>
         <source>Free: {0:,} MB of disk in the work folder, {1:,} MB of memory</source>
         <translation>可用：工作文件夹所在磁盘 {0:,} MB，内存 {1:,} MB</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="198"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="199"/>
         <source>Problem: {0}</source>
         <translation>问题：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="200"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="201"/>
         <source>Ready: choose it under &quot;Train on&quot; and start.</source>
         <translation>就绪：在“训练位置”中选择它，然后开始。</translation>
     </message>
@@ -3553,18 +3556,18 @@ Most likely: {1}</source>
 <context>
     <name>TrainPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="169"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="175"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="177"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="183"/>
         <source>Time budget</source>
         <translation>时间预算</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="56"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="258"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="264"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -3645,7 +3648,7 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="66"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="118"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="124"/>
         <source>Base model</source>
         <translation>基础模型</translation>
     </message>
@@ -3660,95 +3663,95 @@ Most likely: {1}</source>
         <translation>逐层重算（省内存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="121"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="127"/>
         <source>Built-in tiny model (trains in a minute)</source>
         <translation>内置微型模型（约一分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="122"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="128"/>
         <source>Built-in small model (trains in minutes)</source>
         <translation>内置小模型（几分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="123"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="129"/>
         <source>A model folder on this computer…</source>
         <translation>本机上的模型文件夹…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="124"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="130"/>
         <source>A model id (downloaded)</source>
         <translation>模型 ID（需联网下载）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="125"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="131"/>
         <source>The built-in models are trained from scratch on your data so that everything works offline on any computer; they show the flow, not production quality. For real use pick a downloaded ERNIE, Qwen or Llama folder.</source>
         <translation>内置模型会在您的数据上从零开始训练，因此在任何电脑上都能离线跑通全流程；它们用于演示流程，达不到生产质量。实际使用请选择已下载的 ERNIE、Qwen 或 Llama 模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="130"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="136"/>
         <source>folder or model id</source>
         <translation>文件夹或模型 ID</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="132"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="138"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="138"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="144"/>
         <source>LoRA (small add-on, fast)</source>
         <translation>LoRA（附加小模块，速度快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="139"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="145"/>
         <source>Full fine-tuning (all weights)</source>
         <translation>全量微调（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="140"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="146"/>
         <source>LoRA trains a small add-on and keeps the base model unchanged: faster and needs less memory. Full fine-tuning changes every weight.</source>
         <translation>LoRA 只训练一个附加的小模块，基础模型保持不变：更快、更省内存。全量微调会修改全部权重。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="143"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="149"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="67"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="151"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="157"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="158"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="164"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="163"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="169"/>
         <source>Preset</source>
         <translation>预设方案</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/run_text.py" line="26"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="187"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="193"/>
         <source>by epochs</source>
         <translation>按轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="189"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="195"/>
         <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
         <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="193"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="199"/>
         <source>How often (in steps) the model is checked on the validation rows and saved.</source>
         <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="68"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="194"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="200"/>
         <source>Stop after steps</source>
         <translation>训练步数上限</translation>
     </message>
@@ -3838,299 +3841,299 @@ Most likely: {1}</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="170"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="176"/>
         <source>How long training may take: the recommended settings fit this time on this computer, for every model (a pretrained one may read only part of the data).</source>
         <translation>训练最多可用的时间：推荐设置会让每种模型的训练都在这台电脑上于此时间内完成（预训练模型可能只读取部分数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="195"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="201"/>
         <source>Check and save every</source>
         <translation>每隔多少步检查并保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="203"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="209"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="206"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="212"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="208"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="214"/>
         <source>Resume</source>
         <translation>恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="230"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="236"/>
         <source>Servers…</source>
         <translation>服务器…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="232"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="238"/>
         <source>Train on</source>
         <translation>训练位置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="243"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="739"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="249"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="761"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="255"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="261"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="255"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="258"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="261"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="264"/>
         <source>step</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="256"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="262"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="257"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="263"/>
         <source>validation loss</source>
         <translation>验证集损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="259"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="265"/>
         <source>learning rate</source>
         <translation>当前学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="288"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="294"/>
         <source>Runs</source>
         <translation>训练记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="289"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="295"/>
         <source>Compare runs</source>
         <translation>对比训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="290"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="296"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="326"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="332"/>
         <source>Recommended for this data</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="434"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="440"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="454"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="460"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="544"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="550"/>
         <source>Rows per step lowered to {0} so that training fits in this computer&apos;s {1} GB of memory.</source>
         <translation>每批条数已降为 {0}，使训练能放进这台电脑 {1} GB 的内存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="549"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="555"/>
         <source>Layers are recomputed in the backward pass, {0} rows a step, so that training fits in this computer&apos;s {1} GB of memory; each step takes about {2}x as long.</source>
         <translation>反向传播时逐层重算激活值，每步 {0} 行，使训练放得进这台电脑的 {1} GB 内存；每步耗时约为原来的 {2} 倍。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="553"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="559"/>
         <source>One pass over the training rows takes about {0} on this computer, more than the time budget, so training reads about {1:.0%} of them; a larger budget or a GPU trains on all of them.</source>
         <translation>在这台电脑上把训练数据完整学习一遍大约需要 {0}，超出了时间预算，所以这次训练只读取其中约 {1:.0%} 的数据；加大时间预算或使用 GPU 可以学完全部数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="557"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="563"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="564"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="570"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="599"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="605"/>
         <source>The data is not prepared</source>
         <translation>数据尚未准备好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="600"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="606"/>
         <source>Prepare the data on the Data page first (Save and prepare the data).</source>
         <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="609"/>
         <location filename="../../workbench/gui/pages/train_page.py" line="615"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="636"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="621"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="657"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="610"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="616"/>
         <source>This project has several labels per row, which only the built-in model learns: choose a built-in model (tiny or small) instead of {0}. A pretrained model can be trained on a project with one label per row (switch multi-label off on the Data page and prepare again).</source>
         <translation>本项目每行可有多个标签，目前只有内置模型能学习这种数据：请选择内置模型（微型或小型），而不是 {0}。预训练模型可以用于每行一个标签的项目（在数据页关闭多标签后重新准备数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="640"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="661"/>
         <source>Starting the run on server {0}</source>
         <translation>正在服务器 {0} 上启动训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="658"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="679"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="675"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="679"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="696"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="700"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="682"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="704"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="754"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="776"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="796"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="818"/>
         <source>{0} to {1}</source>
         <translation>{0} 至 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="798"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="820"/>
         <source> · the whole run: {0}, measured from its first {1} steps</source>
         <translation> · 整个训练：{0}，按前 {1} 步实测推算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="799"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="821"/>
         <source> · the whole run: {0}, estimated before it started</source>
         <translation> · 整个训练：{0}，开始前的估计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="836"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="858"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="844"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="866"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="846"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="868"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="849"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="871"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="859"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="881"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="882"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="904"/>
         <source>Preparing the base model</source>
         <translation>正在准备基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="884"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="906"/>
         <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
         <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="887"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="909"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="891"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="913"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="894"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="916"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="898"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="920"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="900"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="922"/>
         <source>The time budget of {0} is used up: training ends at step {1} of {2}</source>
         <translation>时间预算 {0} 已用完：训练在第 {1} 步（共 {2} 步）结束</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="903"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="925"/>
         <source>The simple baseline was still being fitted when the time budget ran out; the evaluation fits it</source>
         <translation>时间预算用完时简单基线仍在拟合；评估时会再拟合它</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="778"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="800"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="451"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="457"/>
         <source>The built-in model is built from this project&apos;s data and starts untrained, so all of it is trained here (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型由本项目的数据构建，从未训练的状态开始，所以全部在这里训练（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="529"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="535"/>
         <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="676"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="697"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="752"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="774"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="757"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="779"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="758"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="780"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="782"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="804"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="817"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="839"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QPushButton,
-    QSplitter, QTableView, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget, QAbstractItemView,
+    QTableView, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from ..commands import stage_text
@@ -28,93 +28,17 @@ from ...core.runs import train_step_state
 from ...core.errors import WorkbenchError
 from ...core.jobs import run_task
 from ...core.samples import input_fields
-from ...core.trained import FINAL_DIR, eval_files, no_base_comparison
+from ...core.trained import eval_files, no_base_comparison
 from .apply_file import ApplyFileWidget
 from .evaluate.playground import PlaygroundPanel
+from .evaluate.results import ResultsPanel
+from .evaluate.words import baseline_sentence, fmt_metric, method_name, metric_note, split_name  # noqa: F401
 from .data.display import role_name
-from .run_text import fill_run_combo, metric_title, setting_text
+from .run_text import fill_run_combo, metric_title
 from ..widgets.cards import MetricCard
-from ..widgets.charts import HeatMap, LabelBars
 from ..widgets.copy_button import CopyButton
 
 CARD_METRICS = ("accuracy", "micro_f1", "macro_f1", "subset_accuracy", "hamming_loss", "rouge_l", "bleu", "exact_match", "eval_loss", "perplexity")
-
-
-def split_name(split: str | None) -> str:
-    """A data split as the summary line names it."""
-    from PySide6.QtCore import QCoreApplication
-
-    return {
-        "test": QCoreApplication.translate("EvaluatePage", "test"),
-        "val": QCoreApplication.translate("EvaluatePage", "validation"),
-        "train": QCoreApplication.translate("EvaluatePage", "training"),
-    }.get(split or "", split or "")
-
-
-def method_name(method: str | None) -> str:
-    """A fine-tuning method as the summary line names it."""
-    from PySide6.QtCore import QCoreApplication
-
-    return {
-        "full": QCoreApplication.translate("EvaluatePage", "full fine-tuning"),
-        "lora": QCoreApplication.translate("EvaluatePage", "LoRA"),
-    }.get(method or "", method or "")
-
-
-def metric_note(key: str) -> str:
-    from PySide6.QtCore import QCoreApplication
-
-    return {
-        "accuracy": QCoreApplication.translate("EvaluatePage", "share of test rows labelled right"),
-        "macro_f1": QCoreApplication.translate("EvaluatePage", "balance of precision and recall, averaged over labels"),
-        "micro_f1": QCoreApplication.translate("EvaluatePage", "F1 over every label given or missed"),
-        "subset_accuracy": QCoreApplication.translate("EvaluatePage", "rows whose labels are exactly right"),
-        "hamming_loss": QCoreApplication.translate("EvaluatePage", "share of wrong yes/no label decisions; lower is better"),
-        "rouge_l": QCoreApplication.translate("EvaluatePage", "overlap with the reference answers (0–1)"),
-        "bleu": QCoreApplication.translate("EvaluatePage", "n-gram match with the references (0–100)"),
-        "exact_match": QCoreApplication.translate("EvaluatePage", "answers identical to the reference"),
-        "eval_loss": QCoreApplication.translate("EvaluatePage", "lower is better"),
-        "perplexity": QCoreApplication.translate("EvaluatePage", "lower is better"),
-    }.get(key, "")
-
-
-def baseline_sentence(comparison: dict | None) -> str:
-    """The eval result's baseline comparison (metrics.json ``baseline.comparison``) in words."""
-    from PySide6.QtCore import QCoreApplication
-
-    if not comparison:
-        return ""
-    key = comparison.get("metric", "")
-    ours, theirs, diff = comparison.get("model"), comparison.get("baseline"), comparison.get("difference")
-    if not all(isinstance(v, (int, float)) for v in (ours, theirs, diff)):
-        return ""
-    args = (_fmt(key, abs(diff)), metric_title(key), _fmt(key, ours), _fmt(key, theirs))
-    verdict = comparison.get("verdict") or ("beats" if comparison.get("beats") else "below")
-    if key == "macro_f1":
-        texts = {
-            "beats": QCoreApplication.translate(
-                "EvaluatePage", "The fine-tuned model beats a simple word-statistics baseline by {0} {1} "
-                                       "({2} vs {3})."),
-            "ties": QCoreApplication.translate(
-                "EvaluatePage", "The fine-tuned model matches a simple word-statistics baseline: {1} {2} "
-                                      "vs {3}."),
-            "below": QCoreApplication.translate(
-                "EvaluatePage", "The fine-tuned model does not beat a simple word-statistics baseline: "
-                                       "{1} {2} vs {3}, {0} lower."),
-        }
-    else:
-        texts = {
-            "beats": QCoreApplication.translate(
-                "EvaluatePage", "The fine-tuned model beats a simple retrieval baseline by {0} {1} "
-                                       "({2} vs {3})."),
-            "ties": QCoreApplication.translate(
-                "EvaluatePage", "The fine-tuned model matches a simple retrieval baseline: {1} {2} vs {3}."),
-            "below": QCoreApplication.translate(
-                "EvaluatePage", "The fine-tuned model does not beat a simple retrieval baseline: "
-                                       "{1} {2} vs {3}, {0} lower."),
-        }
-    text = texts[verdict]
-    return text.format(*args)
 
 
 def wrong_positions(df: pd.DataFrame) -> np.ndarray:
@@ -183,81 +107,13 @@ class EvaluatePage(QWidget):
         self.cards_row = QGridLayout()
         self.cards: dict[str, MetricCard] = {}
 
-        # results: confusion matrix + per-class
-        self.heatmap = HeatMap()
-        self.heat_title = QLabel(self.tr("Confusion matrix: rows are the true labels, columns the predicted ones"))
-        self.heat_title.setObjectName("sectionTitle")
-        self.heat_title.setWordWrap(True)
-        self.summary_text = QLabel()
-        self.summary_text.setWordWrap(True)
-        self.summary_text.setTextFormat(Qt.TextFormat.RichText)
-        self.summary_text.setAlignment(Qt.AlignmentFlag.AlignTop)
-        self.class_table = QTableWidget(0, 5)
-        self.class_table.setHorizontalHeaderLabels([self.tr("label"), self.tr("precision"), self.tr("recall"),
-                                                    self.tr("F1"), self.tr("rows")])
-        self.class_table.verticalHeader().setVisible(False)
-        self.class_table.verticalHeader().setDefaultSectionSize(24)
-        self.class_table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.class_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.class_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.class_table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.class_table.setAlternatingRowColors(True)
-        self.class_table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.class_table.setSizeAdjustPolicy(QAbstractItemView.SizeAdjustPolicy.AdjustToContents)
-        ch = self.class_table.horizontalHeader()
-        ch.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        ch.setStretchLastSection(False)
-        ch.setDefaultAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self.class_table.hide()
-        # several labels per row: bars per label and the most confused pairs, not a square matrix
-        self.bars_title = QLabel(self.tr("Per label: precision, recall and F1 (test rows with the label in brackets)"))
-        self.bars_title.setObjectName("sectionTitle")
-        self.bars_title.setWordWrap(True)
-        self.label_bars = LabelBars({"precision": self.tr("precision"), "recall": self.tr("recall"),
-                                     "f1": self.tr("F1")})
-        self.pairs_title = QLabel(self.tr("Most confused labels"))
-        self.pairs_title.setObjectName("sectionTitle")
-        self.pairs_table = QTableWidget(0, 4)
-        self.pairs_table.setHorizontalHeaderLabels([self.tr("true label"), self.tr("wrong label"), self.tr("how"),
-                                                    self.tr("rows")])
-        self.pairs_table.verticalHeader().setVisible(False)
-        self.pairs_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.pairs_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.pairs_table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.pairs_table.setAlternatingRowColors(True)
-        self.pairs_table.setWordWrap(True)
-        ph = self.pairs_table.horizontalHeader()
-        ph.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        ph.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        ph.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.pairs_empty = QLabel(self.tr("No test row was given a wrong label."))
-        self.pairs_empty.setObjectName("hint")
-        for w in (self.bars_title, self.label_bars, self.pairs_title, self.pairs_table, self.pairs_empty):
-            w.hide()
-        self.note_text = QLabel()
-        self.note_text.setWordWrap(True)
-        self.note_text.setObjectName("hint")
-        side = QWidget()
-        sdv = QVBoxLayout(side)
-        sdv.setContentsMargins(6, 0, 0, 0)
-        sdv.addWidget(self.summary_text)
-        sdv.addWidget(self.class_table, 0, Qt.AlignmentFlag.AlignLeft)
-        sdv.addWidget(self.pairs_title)
-        sdv.addWidget(self.pairs_table, 100)  # shown, it takes the room the closing stretch would
-        sdv.addWidget(self.pairs_empty)
-        sdv.addWidget(self.note_text)
-        sdv.addStretch(1)
-        results = QSplitter(Qt.Orientation.Horizontal)
-        hm = QWidget()
-        hv = QVBoxLayout(hm)
-        hv.setContentsMargins(0, 0, 0, 0)
-        hv.addWidget(self.heat_title)
-        hv.addWidget(self.heatmap, 1)
-        hv.addWidget(self.bars_title)
-        hv.addWidget(self.label_bars, 1)
-        results.addWidget(hm)
-        results.addWidget(side)
-        results.setSizes([520, 400])
+        # results: confusion matrix or bars per label, the summary beside (pages/evaluate/results.py)
+        self.results = ResultsPanel()
+        r = self.results  # its parts, by the names the page's users know
+        self.heatmap, self.heat_title, self.summary_text = r.heatmap, r.heat_title, r.summary_text
+        self.note_text = r.note_text
+        self.class_table, self.bars_title, self.label_bars = r.class_table, r.bars_title, r.label_bars
+        self.pairs_title, self.pairs_table, self.pairs_empty = r.pairs_title, r.pairs_table, r.pairs_empty
 
         # samples
         samples = QWidget()
@@ -287,7 +143,7 @@ class EvaluatePage(QWidget):
         self.play_progress = self.playground.progress
 
         self.tabs = QTabWidget()
-        self.tabs.addTab(results, self.tr("Results"))
+        self.tabs.addTab(self.results, self.tr("Results"))
         self.tabs.addTab(samples, self.tr("Samples (the answers side by side)"))
         self.tabs.addTab(self.playground, self.tr("Playground"))
         self.apply = ApplyFileWidget(self.session, self.tasks, lambda: self.run_combo.currentData())
@@ -433,9 +289,7 @@ class EvaluatePage(QWidget):
         if path is None or not path.is_file():
             self._show_metrics({})
             self.samples_model.set_frame(pd.DataFrame())
-            self.heatmap.set_matrix([], [])
-            self.summary_text.setText(self._nothing_shown_text(run_dir))
-            self.summary_text.setVisible(True)  # _show_metrics hid it along with the figures
+            self.results.show_nothing(self._nothing_shown_text(run_dir))
             self.sample_count.setText("")
             return
         try:
@@ -551,93 +405,20 @@ class EvaluatePage(QWidget):
             note = metric_note(key)
             b = base.get(key)
             if isinstance(b, (int, float)):
-                note = self.tr("base model {0}; {1}").format(_fmt(key, b), note)
+                note = self.tr("base model {0}; {1}").format(fmt_metric(key, b), note)
             c = baseline.get(key)
             if isinstance(c, (int, float)):
-                note = self.tr("baseline {0}; {1}").format(_fmt(key, c), note)
+                note = self.tr("baseline {0}; {1}").format(fmt_metric(key, c), note)
             title = metric_title(key)
             if key == "macro_f1":
                 title, tip = self._macro_f1_scope(m, title)
-            card = MetricCard(title, _fmt(key, v), note)
+            card = MetricCard(title, fmt_metric(key, v), note)
             if key == "macro_f1":
                 card.setToolTip(tip)
             self.cards[key] = card
             self.cards_row.addWidget(card, 0, col)
             col += 1
-        labels = m.get("labels") or []
-        conf = m.get("confusion")
-        self.heat_title.setVisible(bool(conf))
-        self.heatmap.setVisible(bool(conf))
-        if conf:
-            self.heatmap.set_matrix(conf, labels, self.tr("predicted"), self.tr("true"))
-        lines = []
-        if result:
-            lines.append(self.tr("<b>{0}</b> rows of the {1} split · model {2} ({3})").format(
-                result.get("rows"), split_name(result.get("split")), setting_text("base_model", result.get("base_model")),
-                method_name(result.get("method"))))
-        verdict = baseline_sentence(baseline.get("comparison"))
-        if verdict:
-            lines.append(verdict)
-        if m.get("multi_label") and isinstance(m.get("threshold"), (int, float)):
-            lines.append(self.tr("Several labels per row: a label is given when its probability is {0} or more "
-                                 "(the threshold with the best macro F1 on the validation split).").format(
-                f"{m['threshold']:.2f}"))
-        per = m.get("per_class") or {}
-        multi = bool(m.get("multi_label")) and bool(per)
-        self._show_label_set_results(m if multi else {})
-        if multi:
-            per = {}  # the bars show these, with each label's rows
-        self.class_table.setRowCount(len(per))
-        right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-        for r, (lab, d) in enumerate(per.items()):
-            label_item = QTableWidgetItem(str(lab))
-            label_item.setTextAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-            self.class_table.setItem(r, 0, label_item)
-            vals = [f"{d.get('precision', 0):.2f}", f"{d.get('recall', 0):.2f}", f"{d.get('f1', 0):.2f}",
-                    str(d.get("support", ""))]
-            for c, v in enumerate(vals, 1):
-                item = QTableWidgetItem(v)
-                item.setTextAlignment(right)
-                self.class_table.setItem(r, c, item)
-        header_label = self.class_table.horizontalHeaderItem(0)
-        if header_label is not None:
-            header_label.setTextAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        self.class_table.setVisible(bool(per))
-        if per:
-            self.class_table.resizeColumnsToContents()
-            self.class_table.setFixedHeight(self.class_table.horizontalHeader().height()
-                                            + 24 * len(per) + 2 * self.class_table.frameWidth())
-        # the note in the interface language, from what it says (core writes it in English for the CLI)
-        source = result.get("source")
-        note = "" if not source or source == FINAL_DIR else self.tr(
-            "This run ended before the end of training, so its last checkpoint ({0}) was evaluated.").format(source)
-        self.note_text.setText(note)
-        self.note_text.setVisible(bool(note))
-        self.summary_text.setText("<br>".join(lines))
-        self.summary_text.setVisible(bool(lines))
-
-    def _show_label_set_results(self, m: dict) -> None:
-        """Bars per label and the most confused pairs, as eval wrote them (``per_class``,
-        ``confused_pairs``); empty ``m`` hides them."""
-        per, pairs = m.get("per_class") or {}, m.get("confused_pairs") or []
-        for w in (self.bars_title, self.label_bars, self.pairs_title):
-            w.setVisible(bool(per))
-        self.pairs_table.setVisible(bool(per) and bool(pairs))
-        self.pairs_empty.setVisible(bool(per) and not pairs)
-        if not per:
-            return
-        self.label_bars.set_data(per)
-        how = {"instead": self.tr("given instead"), "along": self.tr("given along with it")}
-        self.pairs_table.setRowCount(len(pairs))
-        for r, p in enumerate(pairs):
-            values = [str(p.get("true", "")), str(p.get("predicted", "")), how.get(p.get("kind", "instead"), ""),
-                      str(p.get("rows", ""))]
-            for c, v in enumerate(values):
-                item = QTableWidgetItem(v)
-                if c == 3:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                self.pairs_table.setItem(r, c, item)
-        self.pairs_table.resizeRowsToContents()
+        self.results.show_result(result)
 
     @Slot()
     def _apply_sample_filter(self, *_):
@@ -672,10 +453,3 @@ class EvaluatePage(QWidget):
         self.playground.shutdown()
         self.apply.shutdown()
 
-
-def _fmt(key: str, v: float) -> str:
-    if key in ("accuracy", "macro_f1", "micro_f1", "subset_accuracy", "exact_match"):
-        return f"{v:.1%}"
-    if key == "bleu":
-        return f"{v:.1f}"
-    return f"{v:.3f}"

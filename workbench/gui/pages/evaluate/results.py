@@ -1,0 +1,184 @@
+"""The Evaluate page's Results tab: the confusion matrix or, with several labels per row, bars
+per label and the most confused pairs; beside them the summary, the per-label table and the
+note on which weights were evaluated."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+)
+
+from ....core.trained import FINAL_DIR
+from ...widgets.charts import HeatMap, LabelBars
+from ..run_text import setting_text
+from .words import baseline_sentence, method_name, split_name
+
+
+class ResultsPanel(QSplitter):
+    """Shows an evaluation's ``metrics.json`` (see :meth:`show_result`)."""
+
+    def __init__(self, parent=None):
+        super().__init__(Qt.Orientation.Horizontal, parent)
+        self.heatmap = HeatMap()
+        self.heat_title = QLabel(self.tr("Confusion matrix: rows are the true labels, columns the predicted ones"))
+        self.heat_title.setObjectName("sectionTitle")
+        self.heat_title.setWordWrap(True)
+        self.summary_text = QLabel()
+        self.summary_text.setWordWrap(True)
+        self.summary_text.setTextFormat(Qt.TextFormat.RichText)
+        self.summary_text.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.class_table = QTableWidget(0, 5)
+        self.class_table.setHorizontalHeaderLabels([self.tr("label"), self.tr("precision"), self.tr("recall"),
+                                                    self.tr("F1"), self.tr("rows")])
+        self.class_table.verticalHeader().setVisible(False)
+        self.class_table.verticalHeader().setDefaultSectionSize(24)
+        self.class_table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.class_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.class_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.class_table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.class_table.setAlternatingRowColors(True)
+        self.class_table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.class_table.setSizeAdjustPolicy(QAbstractItemView.SizeAdjustPolicy.AdjustToContents)
+        ch = self.class_table.horizontalHeader()
+        ch.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        ch.setStretchLastSection(False)
+        ch.setDefaultAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.class_table.hide()
+        # several labels per row: bars per label and the most confused pairs, not a square matrix
+        self.bars_title = QLabel(self.tr("Per label: precision, recall and F1 (test rows with the label in brackets)"))
+        self.bars_title.setObjectName("sectionTitle")
+        self.bars_title.setWordWrap(True)
+        self.label_bars = LabelBars({"precision": self.tr("precision"), "recall": self.tr("recall"),
+                                     "f1": self.tr("F1")})
+        self.pairs_title = QLabel(self.tr("Most confused labels"))
+        self.pairs_title.setObjectName("sectionTitle")
+        self.pairs_table = QTableWidget(0, 4)
+        self.pairs_table.setHorizontalHeaderLabels([self.tr("true label"), self.tr("wrong label"), self.tr("how"),
+                                                    self.tr("rows")])
+        self.pairs_table.verticalHeader().setVisible(False)
+        self.pairs_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.pairs_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.pairs_table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.pairs_table.setAlternatingRowColors(True)
+        self.pairs_table.setWordWrap(True)
+        ph = self.pairs_table.horizontalHeader()
+        ph.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        ph.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        ph.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.pairs_empty = QLabel(self.tr("No test row was given a wrong label."))
+        self.pairs_empty.setObjectName("hint")
+        for w in (self.bars_title, self.label_bars, self.pairs_title, self.pairs_table, self.pairs_empty):
+            w.hide()
+        self.note_text = QLabel()
+        self.note_text.setWordWrap(True)
+        self.note_text.setObjectName("hint")
+        side = QWidget()
+        sdv = QVBoxLayout(side)
+        sdv.setContentsMargins(6, 0, 0, 0)
+        sdv.addWidget(self.summary_text)
+        sdv.addWidget(self.class_table, 0, Qt.AlignmentFlag.AlignLeft)
+        sdv.addWidget(self.pairs_title)
+        sdv.addWidget(self.pairs_table, 100)  # shown, it takes the room the closing stretch would
+        sdv.addWidget(self.pairs_empty)
+        sdv.addWidget(self.note_text)
+        sdv.addStretch(1)
+        hm = QWidget()
+        hv = QVBoxLayout(hm)
+        hv.setContentsMargins(0, 0, 0, 0)
+        hv.addWidget(self.heat_title)
+        hv.addWidget(self.heatmap, 1)
+        hv.addWidget(self.bars_title)
+        hv.addWidget(self.label_bars, 1)
+        self.addWidget(hm)
+        self.addWidget(side)
+        self.setSizes([520, 400])
+
+    def show_result(self, result: dict) -> None:
+        """An evaluation's figures; ``{}`` shows none."""
+        m = result.get("metrics") or {}
+        baseline = result.get("baseline") or {}
+        labels = m.get("labels") or []
+        conf = m.get("confusion")
+        self.heat_title.setVisible(bool(conf))
+        self.heatmap.setVisible(bool(conf))
+        if conf:
+            self.heatmap.set_matrix(conf, labels, self.tr("predicted"), self.tr("true"))
+        lines = []
+        if result:
+            lines.append(self.tr("<b>{0}</b> rows of the {1} split · model {2} ({3})").format(
+                result.get("rows"), split_name(result.get("split")), setting_text("base_model", result.get("base_model")),
+                method_name(result.get("method"))))
+        verdict = baseline_sentence(baseline.get("comparison"))
+        if verdict:
+            lines.append(verdict)
+        if m.get("multi_label") and isinstance(m.get("threshold"), (int, float)):
+            lines.append(self.tr("Several labels per row: a label is given when its probability is {0} or more "
+                                 "(the threshold with the best macro F1 on the validation split).").format(
+                f"{m['threshold']:.2f}"))
+        per = m.get("per_class") or {}
+        multi = bool(m.get("multi_label")) and bool(per)
+        self._show_label_set_results(m if multi else {})
+        if multi:
+            per = {}  # the bars show these, with each label's rows
+        self._show_class_table(per)
+        # the note in the interface language, from what it says (core writes it in English for the CLI)
+        source = result.get("source")
+        note = "" if not source or source == FINAL_DIR else self.tr(
+            "This run ended before the end of training, so its last checkpoint ({0}) was evaluated.").format(source)
+        self.note_text.setText(note)
+        self.note_text.setVisible(bool(note))
+        self.summary_text.setText("<br>".join(lines))
+        self.summary_text.setVisible(bool(lines))
+
+    def show_nothing(self, text: str) -> None:
+        """No evaluation to show: ``text`` says why and what to do."""
+        self.show_result({})
+        self.heatmap.set_matrix([], [])
+        self.summary_text.setText(text)
+        self.summary_text.setVisible(True)
+
+    def _show_class_table(self, per: dict) -> None:
+        self.class_table.setRowCount(len(per))
+        right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        for r, (lab, d) in enumerate(per.items()):
+            label_item = QTableWidgetItem(str(lab))
+            label_item.setTextAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+            self.class_table.setItem(r, 0, label_item)
+            vals = [f"{d.get('precision', 0):.2f}", f"{d.get('recall', 0):.2f}", f"{d.get('f1', 0):.2f}",
+                    str(d.get("support", ""))]
+            for c, v in enumerate(vals, 1):
+                item = QTableWidgetItem(v)
+                item.setTextAlignment(right)
+                self.class_table.setItem(r, c, item)
+        header_label = self.class_table.horizontalHeaderItem(0)
+        if header_label is not None:
+            header_label.setTextAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.class_table.setVisible(bool(per))
+        if per:
+            self.class_table.resizeColumnsToContents()
+            self.class_table.setFixedHeight(self.class_table.horizontalHeader().height()
+                                            + 24 * len(per) + 2 * self.class_table.frameWidth())
+
+    def _show_label_set_results(self, m: dict) -> None:
+        """Bars per label and the most confused pairs, as eval wrote them (``per_class``,
+        ``confused_pairs``); empty ``m`` hides them."""
+        per, pairs = m.get("per_class") or {}, m.get("confused_pairs") or []
+        for w in (self.bars_title, self.label_bars, self.pairs_title):
+            w.setVisible(bool(per))
+        self.pairs_table.setVisible(bool(per) and bool(pairs))
+        self.pairs_empty.setVisible(bool(per) and not pairs)
+        if not per:
+            return
+        self.label_bars.set_data(per)
+        how = {"instead": self.tr("given instead"), "along": self.tr("given along with it")}
+        self.pairs_table.setRowCount(len(pairs))
+        for r, p in enumerate(pairs):
+            values = [str(p.get("true", "")), str(p.get("predicted", "")), how.get(p.get("kind", "instead"), ""),
+                      str(p.get("rows", ""))]
+            for c, v in enumerate(values):
+                item = QTableWidgetItem(v)
+                if c == 3:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.pairs_table.setItem(r, c, item)
+        self.pairs_table.resizeRowsToContents()
