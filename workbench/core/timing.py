@@ -160,6 +160,10 @@ class RunClock:
     def elapsed(self) -> float:
         return self._now() - self.t0
 
+    def deadline(self) -> float | None:
+        """The moment the time budget ends (the clock's time), or None without a budget."""
+        return self.t0 + self.budget_s if self.budget_s else None
+
     def loop_started(self, step: int, total_steps: int) -> None:
         self.loop_t0, self.initial_step, self.step, self.total_steps = self._now(), step, step, total_steps
         self.recent = [(self.loop_t0, step)]
