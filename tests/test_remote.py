@@ -313,3 +313,31 @@ def test_two_watchers_of_one_run_write_each_line_once_and_deleting_frees_both_si
     assert server_dir.is_dir()
     freed = ops.delete_run(project, run_dir.name)
     assert freed > 0 and not server_dir.exists() and not run_dir.exists()
+
+
+@pytest.mark.slow
+@needs_sshd
+def test_eval_export_and_playground_run_on_the_server_and_their_results_come_here(sshd, target, project, tmp_path):
+    started = ops.start_run(project, _job(project, max_steps=6, save_steps=6), on="lab")
+    _wait_end(started)
+    run_id = started.run_id
+
+    def wb(*args):
+        env = dict(os.environ)
+        return subprocess.run([sys.executable, "-m", "workbench", *args], capture_output=True, text=True,
+                              timeout=TIMEOUT, env=env)
+
+    res = wb("eval", "--project", str(project.root), "--run", run_id, "--rows", "2", "--on", "lab")
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert (started.run_dir / "eval" / "metrics.json").is_file()
+    assert not (started.run_dir / "final").exists()  # the weights stayed on the server
+    out = tmp_path / "bundle here"
+    res = wb("export", "--project", str(project.root), "--run", run_id, "--formats", "merged", "--no-eval",
+             "--out", str(out), "--on", "lab")
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert (out / "merged" / "config.json").is_file() and (out / "README.md").is_file()
+    res = wb("playground", "--project", str(project.root), "--run", run_id, "利率是多少？", "--max-new-tokens", "4",
+             "--on", "lab")
+    assert res.returncode == 0 and res.stdout.strip(), res.stderr[-2000:]
+    res = wb("eval", "--project", str(project.root), "--run", run_id, "--on", "elsewhere")
+    assert res.returncode == 2 and "trained on server 'lab'" in res.stderr

@@ -689,6 +689,8 @@ def _add_eval_export_parsers(sub) -> None:
     rows.add_argument("--limit", dest="limit", type=int, help="the same as --rows N; 0: all")
     ev.add_argument("--device", default="cpu")
     ev.add_argument("--json", action="store_true")
+    ev.add_argument("--on", metavar="SERVER", help="run it on the server the run trained on (its results "
+                                                    "come here)")
     ev.set_defaults(func=cmd_eval)
 
     from .core.operations.export import BUNDLE_TARGETS, DEFAULT_TARGET, IMAGE_PYTHON
@@ -713,6 +715,8 @@ def _add_eval_export_parsers(sub) -> None:
                     help="the system requirements.lock's hashes and wheels/ are for (default "
                          f"{DEFAULT_TARGET}: the Docker image's, CPython {IMAGE_PYTHON}; 'this': this computer's)")
     ex.add_argument("--json", action="store_true")
+    ex.add_argument("--on", metavar="SERVER", help="run it on the server the run trained on (its results "
+                                                    "come here)")
     ex.set_defaults(func=cmd_export)
 
     pr = sub.add_parser("predict", help="apply a trained run to a new file (CSV, Excel, JSON, ...)")
@@ -742,6 +746,8 @@ def _add_eval_export_parsers(sub) -> None:
     pg.add_argument("--base", action="store_true", help="use the base model instead of the fine-tuned one")
     pg.add_argument("--device", default="cpu")
     pg.add_argument("--json", action="store_true", help="one JSON event a line (token, labels, done)")
+    pg.add_argument("--on", metavar="SERVER", help="run it on the server the run trained on (its results "
+                                                    "come here)")
     pg.set_defaults(func=cmd_playground)
 
 
@@ -1050,6 +1056,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
+        if getattr(args, "on", None) and args.command in ("eval", "export", "playground"):
+            from .cli_targets import run_on_server
+
+            return run_on_server(args, argv)
         return int(args.func(args) or 0)
     except WorkbenchError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -78,6 +78,44 @@ def cmd_targets_wheelhouse(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_on_server(args: argparse.Namespace, argv: list[str]) -> int:
+    """``eval``, ``export`` or ``playground --on SERVER``: the same command on the server the run
+    trained on, with the project there; its results come down (the evaluation into the run
+    folder, the bundle into --out)."""
+    from pathlib import Path
+
+    from .core.errors import WorkbenchError
+    from .core.project import Project
+    from .core.remote import remote_info, run_command_there
+    from .core.runs import run_dir_of
+
+    project = Project.open(args.project)
+    run_dir = run_dir_of(project, args.run)
+    info = remote_info(run_dir)
+    if info is None or info.target != args.on:
+        where = f"server '{info.target}'" if info else "this computer"
+        raise WorkbenchError(f"Run '{run_dir.name}' trained on {where}, so --on {args.on} cannot reach its weights; "
+                             f"leave out --on{'' if info is None else ' or use --on ' + info.target}.")
+    rest, skip = [], False
+    for i, a in enumerate(argv):  # the same arguments, but the project is the server's folder
+        if skip:
+            skip = False
+            continue
+        if a in ("--on", "--project", "--out"):
+            skip = True
+            continue
+        if a.startswith(("--on=", "--project=", "--out=")):
+            continue
+        rest.append(a)
+    out = None
+    if args.command == "export":
+        out = Path(args.out) if args.out else project.exports_dir / run_dir.name
+        if out.exists() and any(out.iterdir()):
+            raise WorkbenchError(f"{out} is not empty; choose a new or empty folder with --out.")
+        rest += ["--out", f"exports/{run_dir.name}-{int(__import__('time').time())}"]
+    return run_command_there(run_dir, [rest[0], "--project", ".", *rest[1:]], out)
+
+
 def add_targets_parser(sub) -> None:
     t = sub.add_parser("targets", help="the servers runs can train on, reached over SSH: add, list, check, remove")
     tsub = t.add_subparsers(dest="targets_command", required=True)

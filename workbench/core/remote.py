@@ -646,3 +646,45 @@ def ensure_mirror(run_dir: str | os.PathLike) -> Mirror | None:
             except WorkbenchError:  # a server no longer registered: the run shows its last state
                 return None
         return mirror
+
+
+# ----- evaluation, export and the playground where the run trained ---------------------------
+
+
+def _fetch_tree(target: Target, base: str, name: str, dest: Path) -> None:
+    """Replace ``dest`` by the server's ``base/name`` folder."""
+    import shutil
+
+    res = run(target, f"cd {q(base)} && tar -c -f - {q(name)}", timeout=3600)
+    staging = Path(tempfile.mkdtemp(prefix=".fetch-", dir=dest.parent))
+    try:
+        with tarfile.open(fileobj=io.BytesIO(res.stdout), mode="r:") as tar:
+            tar.extractall(staging, filter="data")
+        if dest.exists():
+            shutil.rmtree(dest)
+        os.replace(staging / name, dest)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def run_command_there(run_dir: str | os.PathLike, argv: list[str], out: Path | None = None) -> int:
+    """Run a ``workbench`` command (``argv``, its project given as ``.``) on the server the run
+    trained on, its output streamed here, then bring down what it wrote: the run's ``eval/``, or
+    the folder of ``--out`` (which the command on the server writes under the project there)
+    into ``out``. Returns the command's exit status."""
+    run_dir = Path(run_dir)
+    info, target = _info_and_target(run_dir)
+    cmd = f"cd {q(info.project)} && {q(target.python)} -m workbench {q(*argv)}"
+    code = subprocess.run(ssh_argv(target, cmd), stdin=subprocess.DEVNULL).returncode
+    if code == 255:
+        raise explain(target, "Connection closed")
+    if code != 0:
+        return code
+    if argv and argv[0] == "eval":
+        _fetch_tree(target, f"{info.project}/{info.run}", "eval", run_dir / "eval")
+    elif out is not None and "--out" in argv:
+        remote_out = argv[argv.index("--out") + 1]
+        parent, name = remote_out.rsplit("/", 1) if "/" in remote_out else (".", remote_out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        _fetch_tree(target, f"{info.project}/{parent}", name, out)
+    return 0
