@@ -357,7 +357,8 @@ def cmd_train(args: argparse.Namespace) -> int:
                 print(f"note: {note}")
             if job.time_budget_s:
                 print(f"time budget {_fmt_secs(job.time_budget_s)}: the run ends there at the latest")
-            print(f"run {started.run_id}: worker log in {started.log_path}")
+            where = f"on server {args.on} (its worker log is there)" if args.on else f"worker log in {started.log_path}"
+            print(f"run {started.run_id}: {where}")
     status = follow_run(started.run_dir, started.proc, args.json)
     return 0 if status in ("completed", "stopped", "running") else 1
 
@@ -389,7 +390,8 @@ def cmd_runs(args: argparse.Namespace) -> int:
     for r in runs:
         loss = f"{r.last_loss:.4f}" if r.last_loss is not None else "-"
         metrics = " ".join(f"{k} {v:.3f}" for k, v in r.metrics.items())
-        print(f"{r.id:<28} {r.status:<10} step {r.last_step}/{r.total_steps or '?'} loss {loss} "
+        where = f" on {r.server}" if r.server else ""
+        print(f"{r.id:<28} {r.status + where:<10} step {r.last_step}/{r.total_steps or '?'} loss {loss} "
               f"checkpoint {r.last_checkpoint or '-'} {metrics}")
     return 0
 
