@@ -6,7 +6,9 @@ model that predict.py runs."""
 
 from __future__ import annotations
 
+import csv
 import json
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -257,3 +259,34 @@ def test_a_gguf_file_that_answers_differently_is_refused(inst, tmp_path, monkeyp
     with pytest.raises(ExportError, match="greedy answers leave the trained model's on 2 of 2 test prompts"):
         _export(project, runs["gemma3"], tmp_path / "bundle", formats=["gguf"], gguf_type="q8_0")
     assert not (tmp_path / "bundle").exists()
+
+
+@pytest.mark.slow
+def test_empty_answers_on_both_sides_are_called_so(inst, tmp_path, monkeypatch):
+    """A check that compares two empty outputs proves nothing: the card says so (a tiny model
+    trained for a few steps may answer nothing, so this does not refuse the export)."""
+    from workbench.engine import evaluate as EV
+
+    project, runs = inst
+    monkeypatch.setattr(EV, "generate_answers", lambda model, tok, prompts, **kw: ["" for _ in prompts])
+    import workbench.engine.export as E
+
+    real = E.subprocess.run
+
+    def empty_predict(cmd, **kw):  # predict.py answering nothing, as the engine does here
+        res = real(cmd, **kw)
+        if "predict.py" in cmd:
+            out = Path(cmd[cmd.index("--output") + 1])
+            with open(out, encoding="utf-8-sig", newline="") as fh:
+                rows = list(csv.DictReader(fh))
+            with open(out, "w", encoding="utf-8-sig", newline="") as fh:
+                w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+                w.writeheader()
+                w.writerows({**r, "prediction": ""} for r in rows)
+        return res
+
+    monkeypatch.setattr(E.subprocess, "run", empty_predict)
+    out = tmp_path / "bundle"
+    res = _export(project, runs["llama"], out, formats=["static"], check_script=True)
+    assert res["predict_script"]["same_as_engine"] == res["predict_script"]["both_empty"] == 2
+    assert "2 of them empty on both sides**, which proves nothing" in (out / "README.md").read_text(encoding="utf-8")

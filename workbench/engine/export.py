@@ -1075,4 +1075,7 @@ def _check_predict_script(stage: Path, records, template, model, tokenizer, prom
     else:
         want = generate_answers(model, tokenizer, prompts[:n], max_new_tokens=24, max_length=max_length)
     same = sum(a == b for a, b in zip(got, want))
-    return {"status": "ok", "rows": len(got), "same_as_engine": same, "seconds": round(secs, 2)}
+    out = {"status": "ok", "rows": len(got), "same_as_engine": same, "seconds": round(secs, 2)}
+    if template.task.value == "instruction":  # two empty answers agree and prove nothing: said so
+        out["both_empty"] = sum(not a.strip() and not b.strip() for a, b in zip(got, want))
+    return out

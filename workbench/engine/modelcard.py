@@ -447,7 +447,9 @@ def _model_sections(add, bundle: dict, trained: TrainedRun, spec: TaskSpec, eval
     if "predict_script" in checks:
         ps = checks["predict_script"]
         add(_row("predict.py", "ok", "", f"run in a separate process on {ps['rows']} test rows; "
-                 f"{ps['same_as_engine']} of {ps['rows']} identical to the evaluation"))
+                 f"{ps['same_as_engine']} of {ps['rows']} identical to the evaluation"
+                 + (f" (**{ps['both_empty']} of them empty on both sides**, which proves nothing: the model "
+                    "answered nothing to them)" if ps.get("both_empty") else "")))
     add("")
     lat = checks.get("latency")
     gen = checks.get("generate")
