@@ -290,3 +290,17 @@ def test_empty_answers_on_both_sides_are_called_so(inst, tmp_path, monkeypatch):
     res = _export(project, runs["llama"], out, formats=["static"], check_script=True)
     assert res["predict_script"]["same_as_engine"] == res["predict_script"]["both_empty"] == 2
     assert "2 of them empty on both sides**, which proves nothing" in (out / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_merged_alone_for_a_classifier_builds_no_paddle_inference_model(tmp_path):
+    template = TemplateCatalog().get("finance_sentiment")
+    project, _ = prepare(template, template.sample_path, tmp_path / "cls",
+                         split=SplitSettings(train=0.8, val=0.1, test=0.1, seed=1))
+    run = train_run(project, "run-cls", steps=2).name
+    out = tmp_path / "bundle"
+    res = _export(project, run, out, formats=["merged"], check_script=True)
+    assert sorted(p.name for p in out.iterdir()) == ["README.md", "bundle.json", "merged"]
+    assert res["checks"]["merged"]["status"] == "ok" and "static" not in res["checks"]
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert "This bundle holds what was exported (merged) and no Paddle Inference model" in card
