@@ -35,28 +35,25 @@ BIG_VOCAB = 40000  # a tied vocabulary above the cut's minimum
 TIMEOUT = 300
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
-    tmp = tmp_path_factory.mktemp("ckpt")
-    t = TemplateCatalog().get("legal_consult_qa")
+def _prepared(tmp: Path, template_id: str, rows: int) -> Path:
+    """A project from the first rows of a template's sample."""
     import pandas as pd
 
-    src = tmp / "qa.csv"
-    pd.read_csv(t.sample_path, dtype=str, keep_default_na=False).head(120).to_csv(src, index=False)
-    prepare(t, src, tmp / "qa")
-    return tmp / "qa"
+    t = TemplateCatalog().get(template_id)
+    src = tmp / "rows.csv"
+    pd.read_csv(t.sample_path, dtype=str, keep_default_na=False).head(rows).to_csv(src, index=False)
+    prepare(t, src, tmp / template_id)
+    return tmp / template_id
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    return _prepared(tmp_path_factory.mktemp("ckpt"), "legal_consult_qa", 120)
 
 
 @pytest.fixture(scope="module")
 def cls_project(tmp_path_factory) -> Path:
-    tmp = tmp_path_factory.mktemp("ckpt-cls")
-    t = TemplateCatalog().get("finance_sentiment")
-    import pandas as pd
-
-    src = tmp / "news.csv"
-    pd.read_csv(t.sample_path, dtype=str, keep_default_na=False).head(160).to_csv(src, index=False)
-    prepare(t, src, tmp / "news")
-    return tmp / "news"
+    return _prepared(tmp_path_factory.mktemp("ckpt-cls"), "finance_sentiment", 160)
 
 
 @pytest.fixture(scope="module")
