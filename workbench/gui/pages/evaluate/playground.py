@@ -82,7 +82,9 @@ class PlaygroundPanel(QWidget):
             parts.append(self.tr("It was stopped after {0} of its {1} training steps.").format(c.steps, c.planned))
         elif "few_steps" in c.reasons:
             parts.append(self.tr("It trained for only {0} steps.").format(c.steps))
-        if "loss_high" in c.reasons:
+        if "loss_high" in c.reasons and c.loss_rose:  # a rise, not a small fall (core says which)
+            parts.append(self.tr("Its loss rose from {0:.2f} to {1:.2f}.").format(c.first_loss, c.last_loss))
+        elif "loss_high" in c.reasons:
             parts.append(self.tr("Its loss fell only from {0:.2f} to {1:.2f}.").format(c.first_loss, c.last_loss))
         if "guessing" in c.reasons:
             parts.append(self.tr("Its validation macro F1, {0:.2f}, is no better than picking one of its {1} "
