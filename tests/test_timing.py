@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from workbench.core import timing as T
+from workbench.core.machine_load import load_factor
 from workbench.core.project import prepare
 from workbench.core.templates import TemplateCatalog
 
@@ -153,7 +154,11 @@ def test_a_budget_given_ends_a_long_run_and_the_run_records_its_times(project):
     timing = T.read_timing(run_dir)
     assert timing["budget_reached"] and timing["time_budget_s"] == pytest.approx(12.0)
     assert timing["steps"] == reached[0]["step"] and timing["total_steps"] == 100000
-    assert timing["estimate_at_start"]["seconds"] == pytest.approx(rec["run_estimate_s"])
+    # the idle machine's figure, counted on the processor's load when the run started
+    assert timing["estimate_at_start"]["seconds"] == pytest.approx(rec["run_estimate"]["seconds"])
+    assert "busy" in timing["estimate_at_start"] and "busy" in estimates[0]
+    assert rec["run_estimate"]["seconds"] == pytest.approx(
+        min(rec["run_estimate_s"] * load_factor(estimates[0]["busy"], estimates[0]["cores"]), 12.0), abs=0.1)
     # the last weights are a checkpoint, as at the last step of a run that ran its length
     assert any(e["event"] == "checkpoint" and e["step"] == timing["steps"] for e in events)
 
@@ -248,3 +253,56 @@ def test_a_job_of_other_settings_keeps_the_estimate_of_a_fit_past_the_budget(tmp
     assert job.estimate_s == pytest.approx(rec.est_seconds) and job.estimate_s > 600
     span = ops.estimate_range(job)
     assert span.seconds == job.estimate_s and span.high >= span.seconds
+
+
+def test_a_busy_processor_lengthens_the_start_estimate_once_no_whole_core_is_free():
+    """A built-in run estimated at 00:26 to 00:53 took 208 s on a machine busy with other work: the
+    range counts on the share of a core the run gets when it is made (figures given, not a load made)."""
+    from workbench.core import machine_load as L
+
+    idle = T.start_estimate(60.0)
+    # a whole core free (2 cores, one taken): the run computes on it, as on an idle machine
+    assert T.start_estimate(60.0, busy=0.5, cores=2).to_dict() == {**idle.to_dict(), "busy": 0.5, "cores": 2}
+    assert T.start_estimate(60.0, busy=0.9, cores=16).load_factor == 1.0
+    # half a core free: twice as long
+    half = T.start_estimate(60.0, busy=0.75, cores=2)
+    assert half.load_factor == pytest.approx(2.0)
+    assert (half.seconds, half.low, half.high) == pytest.approx((120.0, 120.0 * T.START_LOW, 120.0 * T.START_HIGH))
+    # a processor taken whole: the run still gets a share of a core, the floor
+    full = T.start_estimate(60.0, busy=1.0, cores=2)
+    assert full.seconds == pytest.approx(60.0 / L.FREE_FLOOR) and full.load_factor == 1 / L.FREE_FLOOR
+    assert "75% busy with other work" in T.busy_note(half) and "2.0 times" in T.busy_note(half)
+    # the budget still ends the run: a loaded machine takes fewer steps in it, not longer
+    capped = T.start_estimate(90.0, budget_s=100.0, busy=0.75, cores=2)
+    assert capped.high == capped.seconds == 100.0 and capped.low == 100.0
+    # what no step shortens and already passes the budget grows with the load too
+    over = T.start_estimate(150.0, budget_s=100.0, busy=0.75, cores=2)
+    assert over.seconds == pytest.approx(300.0) and over.high == pytest.approx(300.0)
+    # the worker's clock reports the same range, and drops the load when the run is on a GPU
+    clock = T.RunClock(60.0, None, busy=0.75, cores=2)
+    assert clock.start == half
+    clock.processor_load(None)
+    assert clock.start == idle
+
+
+def test_a_job_carries_the_load_its_estimate_counts_on_here_not_on_a_server(tmp_path, monkeypatch):
+    from workbench.core import machine_load as L
+    from workbench.core.operations import runs as ops
+
+    t = CATALOG.get("legal_case_type")
+    project, _ = prepare(t, t.sample_path, tmp_path / "legal")
+    job = ops.build_job(project, "builtin:small")
+    assert job.cpu_busy is None and ops.estimate_range(job) == T.start_estimate(job.estimate_s, job.time_budget_s)
+    busy = ops.with_processor_load(job, busy=0.8, cores=2)
+    span = ops.estimate_range(busy)
+    assert (busy.cpu_busy, busy.cpu_cores) == (0.8, 2) and (span.busy, span.cores) == (0.8, 2)
+    assert span.seconds == pytest.approx(min(job.estimate_s * 2.5, job.time_budget_s))
+    # read now where no figure is given (the same measure as the engine's threads)
+    monkeypatch.setattr(L, "busy_share", lambda interval=L.LOAD_WINDOW_S: 0.4)
+    monkeypatch.setattr(L, "logical_cores", lambda default=1: 4)
+    assert (ops.with_processor_load(job).cpu_busy, ops.with_processor_load(job).cpu_cores) == (0.4, 4)
+    assert ops.with_processor_load(job, measure=False).cpu_busy is None
+    # a server's run, or one on a GPU, is not bound by this computer's processor
+    assert ops.with_processor_load(busy, on="gpu-box").cpu_busy is None
+    gpu = job.model_copy(update={"device": "gpu:0"})
+    assert ops.with_processor_load(gpu, busy=0.6).cpu_busy is None

@@ -340,6 +340,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         settings = {k: getattr(args, k, None) for k in ops.SETTINGS}
         settings["allow_pickle"] = args.allow_pickle or None
         job = ops.build_job(project, args.base_model, args.method, time_budget_min=args.time_budget, **settings)
+        job = ops.with_processor_load(job, args.on)  # the estimate counts on the processor's load now
         started = ops.start_run(project, job, detach=False, on=args.on)
         _, rec = ops.recommended_settings(project, job.base_model, job.method, time_budget_min=args.time_budget)
         span = ops.estimate_range(job)  # the range the Train page shows for this job
@@ -355,6 +356,10 @@ def cmd_train(args: argparse.Namespace) -> int:
                   f"this run about {took}{rec.est_memory_mb:.0f} MB on the CPU")
             for note in rec.notes:
                 print(f"note: {note}")
+            if span and span.load_factor > 1:
+                from .core.timing import busy_note
+
+                print(f"note: {busy_note(span)}")
             if job.time_budget_s:
                 print(f"time budget {_fmt_secs(job.time_budget_s)}: the run ends there at the latest")
             where = f"on server {args.on} (its worker log is there)" if args.on else f"worker log in {started.log_path}"

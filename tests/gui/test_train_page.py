@@ -4,6 +4,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from workbench.core.jobs import JobSpec, write_job
 from workbench.core.runs import EventWriter, write_pid
 from workbench.gui.pages.train_page import TrainPage, fmt_secs
@@ -352,3 +354,46 @@ def test_the_whole_runs_time_shows_as_a_range_measured_once_the_worker_has(qtbot
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_the_estimate_says_when_the_processor_is_busy_with_other_work(qtbot, session, tasks, sample_project):
+    """The range counts on the processor's load when it is read (a figure given to the page here),
+    and says so; a processor with a core free gets no note."""
+    from workbench.core.operations import runs as ops
+
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:small"))
+    page.time_budget.setValue(60)
+    idle = ops.estimate_range(page.job_spec())
+    assert "busy with other work" not in page.estimate_label.text()
+    page.show_processor_load(0.8, cores=2)
+    job = page.job_spec()
+    span = ops.estimate_range(job)
+    assert (job.cpu_busy, job.cpu_cores) == (0.8, 2) and span.seconds == pytest.approx(idle.seconds * 2.5)
+    text = page.estimate_label.text()
+    assert "The processor is 80% busy with other work" in text and "2.5 times" in text
+    assert f"{fmt_secs(span.low)} to {fmt_secs(span.high)}" in text
+    page.show_processor_load(0.5, cores=2)  # one core of two free: the run computes on it
+    assert "busy with other work" not in page.estimate_label.text()
+    assert f"{fmt_secs(idle.low)} to {fmt_secs(idle.high)}" in page.estimate_label.text()
+
+
+def test_the_busy_note_is_chinese_in_a_chinese_window(qtbot, session, tasks, sample_project):
+    from PySide6.QtWidgets import QApplication
+
+    from workbench.gui import i18n
+
+    app = QApplication.instance()
+    try:
+        i18n.install(app, "zh_CN")
+        page = TrainPage(session, tasks)
+        qtbot.addWidget(page)
+        session.open(sample_project)
+        page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:small"))
+        page.show_processor_load(0.75, cores=2)
+        assert "处理器有 75% 正忙于其他工作" in page.estimate_label.text()
+        assert "busy" not in page.estimate_label.text()
+    finally:
+        i18n.install(app, "en")

@@ -67,6 +67,10 @@ class JobSpec(BaseModel):
     # the recommendation's estimate of its time, both in seconds; None: no bound, no estimate
     time_budget_s: float | None = Field(None, gt=0)
     estimate_s: float | None = Field(None, ge=0)
+    # the share of the processor other work kept busy when the run was started (core/machine_load.py):
+    # the estimate above is an idle machine's, the range shown counts on this load; None: not measured
+    cpu_busy: float | None = Field(None, ge=0, le=1)
+    cpu_cores: int | None = Field(None, ge=1)  # the logical cores that share was of
 
     resume_from: str | None = None  # a checkpoint folder of this run or another one
     parent_run: str | None = None  # the run this one resumes, for the curves

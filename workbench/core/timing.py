@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .fsutil import atomic_write_text
+from .machine_load import load_factor, logical_cores
 
 TIMING_FILE = "timing.json"
 # the first measured estimate once this share of the steps ran (and at least REFINE_MIN_STEPS,
@@ -46,24 +47,51 @@ class Estimate:
     step: int = 0  # the step it was made at
     elapsed: float = 0.0  # measured: the seconds run when it was made
     pace: float = 0.0  # measured: seconds a step, evaluations and checkpoints included
+    # before anything ran: the share of the processor other work kept busy when it was made
+    # (core/machine_load.py), which the range counts on; None where not measured
+    busy: float | None = None
+    cores: int | None = None  # the logical cores that share is of
+
+    @property
+    def load_factor(self) -> float:
+        """How many times the idle machine's time the range counts on for the processor's load."""
+        return load_factor(self.busy, self.cores)
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: (round(v, 1) if isinstance(v, float) else v) for k, v in asdict(self).items()}
+        out = {k: (round(v, 1) if isinstance(v, float) else v) for k, v in asdict(self).items()}
+        if self.busy is None:
+            out.pop("busy"), out.pop("cores")
+        else:
+            out["busy"] = round(self.busy, 3)
+        return out
 
 
-def start_estimate(seconds: float | None, budget_s: float | None = None) -> Estimate | None:
+def start_estimate(seconds: float | None, budget_s: float | None = None,
+                   busy: float | None = None, cores: int | None = None) -> Estimate | None:
     """The recommendation's estimate as a range, the one the Train page and ``train`` show
     before a run and the worker reports when it starts: from START_LOW to START_HIGH times the
-    figure (see their measurement). A time budget ends the run, so no part of the range goes
-    past it, unless the figure itself does (what no step can shorten, a long linear fit, does
-    not fit the budget: the recommendation says so)."""
+    figure (see their measurement). ``busy``: the share of the processor (of ``cores`` logical
+    cores) other work keeps busy now; the figure is an idle machine's, so it grows by the load's
+    factor (core/machine_load.py). A time budget ends the run, so no part of the range goes past it, unless the idle
+    figure itself does (what no step can shorten, a long linear fit, does not fit the budget:
+    the recommendation says so)."""
     if seconds is None or not math.isfinite(seconds) or seconds <= 0:
         return None
-    mid, low, high = float(seconds), START_LOW * float(seconds), START_HIGH * float(seconds)
+    idle = float(seconds)
+    cores = cores or (logical_cores() if busy is not None else None)
+    mid = idle * load_factor(busy, cores)
+    low, high = START_LOW * mid, START_HIGH * mid
     if budget_s and budget_s > 0:
-        cap = max(float(budget_s), mid)
-        low, high = min(low, cap), min(high, cap)
-    return Estimate(mid, low, high, "recommendation")
+        # a budget the idle figure fits ends the steps a loaded machine no longer fits in it
+        cap = float(budget_s) if idle <= budget_s else mid
+        mid, low, high = min(mid, cap), min(low, cap), min(high, cap)
+    return Estimate(mid, low, high, "recommendation", busy=busy, cores=cores)
+
+
+def busy_note(e: Estimate) -> str:
+    """What a start estimate made on a busy processor says of it (the Train page words it the same)."""
+    return (f"the processor is {round(100 * (e.busy or 0.0))}% busy with other work: the estimate counts on "
+            f"about {e.load_factor:.1f} times as long as on an idle processor")
 
 
 def measured_estimate(elapsed_s: float, loop_s: float, done_steps: int, total_steps: int,
@@ -138,12 +166,15 @@ class RunClock:
     tested on its own): when to report a measured estimate, when the budget says stop, and
     the record written at the end."""
 
-    def __init__(self, estimate_s: float | None, budget_s: float | None, now=None):
+    def __init__(self, estimate_s: float | None, budget_s: float | None, now=None, busy: float | None = None,
+                 cores: int | None = None):
         import time
 
         self._now = now or time.time
         self.t0 = self._now()
-        self.start = start_estimate(estimate_s, budget_s)  # the budget ends the run: the range stops there
+        self.estimate_s = estimate_s
+        # the budget ends the run: the range stops there; ``busy``: the processor's load it was made at
+        self.start = start_estimate(estimate_s, budget_s, busy, cores)
         self.budget_s = budget_s if budget_s and budget_s > 0 else None
         self.loop_t0: float | None = None
         self.initial_step = 0
@@ -159,6 +190,11 @@ class RunClock:
 
     def elapsed(self) -> float:
         return self._now() - self.t0
+
+    def processor_load(self, busy: float | None, cores: int | None = None) -> None:
+        """Count the start estimate on this share of the processor busy (None: an idle one; a
+        run on a GPU is not bound by the processor)."""
+        self.start = start_estimate(self.estimate_s, self.budget_s, busy, cores)
 
     def deadline(self) -> float | None:
         """The moment the time budget ends (the clock's time), or None without a budget."""

@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 import sys
 
+from ..core.machine_load import busy_cores, busy_share, logical_cores
+
 MKL_AVX2 = ("MKL_DEBUG_CPU_TYPE", "5")
 # importing Paddle sets OMP_NUM_THREADS=1 where it is unset: what the user set is read first
 _USER_THREADS = None if "paddle" in sys.modules else os.environ.get("OMP_NUM_THREADS")
@@ -70,12 +72,7 @@ def compute_threads(user: str | None = None) -> int:
     if asked and asked.isdigit() and int(asked) > 0:
         return int(asked)
     cores = physical_cores()
-    try:
-        import psutil
-
-        busy = round(psutil.cpu_percent(interval=0.5) / 100 * (psutil.cpu_count() or cores))
-    except (ImportError, OSError, AttributeError):
-        busy = 0
+    busy = busy_cores(busy_share(), logical_cores(cores))  # the measure the estimates count on too
     return max(1, min(cores, cores - busy))
 
 

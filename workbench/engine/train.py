@@ -350,7 +350,7 @@ def _poison_weights(model) -> None:
 def run_training(job: JobSpec, run_dir: Path, events: EventWriter) -> tuple[str, str | None]:
     """Train the job in ``run_dir``; returns ``(status, error)`` for the end event. The run's
     estimates beside its actual time go to its timing record (core/timing.py), whatever the end."""
-    clock = RunClock(job.estimate_s, job.time_budget_s)
+    clock = RunClock(job.estimate_s, job.time_budget_s, busy=job.cpu_busy, cores=job.cpu_cores)
     try:
         return _train(job, run_dir, events, clock)
     finally:
@@ -367,6 +367,8 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
         write_run_task(run_dir, template)
     device = M.select_device(job.device)
     threads = CPU.chosen_threads() if device.startswith("cpu") else None  # set by select_device
+    if threads is None and job.cpu_busy is not None:  # a GPU found: the processor's load does not bound it
+        clock.processor_load(None)
     if job.quantization != "none":
         ok, why = M.quantization_support(device)
         if not ok:

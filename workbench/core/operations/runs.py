@@ -151,11 +151,35 @@ def _time_of(project: Project, rec, values: dict[str, Any], given: dict[str, Any
 
 def estimate_range(job: JobSpec):
     """How long a run of ``job`` is estimated to take before it starts, as a range
-    (core/timing.py: start_estimate); what the Train page and ``train`` show, and the worker
+    (core/timing.py: start_estimate), counting on the processor's load the job carries
+    (:func:`with_processor_load`); what the Train page and ``train`` show, and the worker
     reports when the run starts. None when the job has no estimate."""
     from ..timing import start_estimate
 
-    return start_estimate(job.estimate_s, job.time_budget_s)
+    return start_estimate(job.estimate_s, job.time_budget_s, job.cpu_busy, job.cpu_cores)
+
+
+def runs_on_processor(job: JobSpec, on: str | None = None) -> bool:
+    """Whether a run of ``job`` computes on this computer's processor as far as core can tell:
+    here, on the CPU or the device found at start (a GPU found then drops the load, engine/train.py)."""
+    return not on and (job.device or "auto").split(":")[0] in ("auto", "cpu")
+
+
+def with_processor_load(job: JobSpec, on: str | None = None, busy: float | None = None,
+                        cores: int | None = None, measure: bool = True) -> JobSpec:
+    """``job`` carrying the share of this computer's processor (``cores`` logical cores, this
+    computer's where not given) other work keeps busy, which its estimate counts on
+    (core/machine_load.py): ``busy`` where the caller measured it, else measured now (half a
+    second) unless ``measure`` is false. A run on a server or a GPU carries none."""
+    from ..machine_load import busy_share, logical_cores
+
+    if not runs_on_processor(job, on):
+        busy = None
+    elif busy is None and measure:
+        busy = busy_share()
+    if busy is None:
+        return job.model_copy(update={"cpu_busy": None, "cpu_cores": None})
+    return job.model_copy(update={"cpu_busy": round(float(busy), 3), "cpu_cores": cores or logical_cores()})
 
 
 def last_job(project: Project) -> JobSpec | None:
@@ -217,6 +241,7 @@ def start_run(project: Project, job: JobSpec, detach: bool = True, on: str | Non
 
         target = get_target(on)
         need = run_disk_mb(job.base_model, job.method, job.task, len(project.task.labels), job.save_total_limit)
+        job = with_processor_load(job, on)  # this computer's load is not the server's
         write_job(run_dir, job)
         write_run_task(run_dir, project.task)
         try:
@@ -228,6 +253,8 @@ def start_run(project: Project, job: JobSpec, detach: bool = True, on: str | Non
             raise
         return Started(run_dir, remote.Mirror(run_dir).start())
     check_disk_space(project, job)
+    if job.cpu_busy is None:  # the estimate is made at the start: at the load then
+        job = with_processor_load(job)
     write_job(run_dir, job)
     write_run_task(run_dir, project.task)
     return Started(run_dir, launch_worker(run_dir, detach=detach))

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from ...core.errors import WorkbenchError
 from ...core.jobs import JobSpec
+from ...core.machine_load import busy_share
 from ...core.operations import runs as ops
 from ...core.recommend import DEFAULT_TIME_BUDGET_MIN
 from ...core.templates import Task
@@ -84,6 +85,10 @@ def hyper_label(name: str) -> str:
 
 fmt_secs = format_duration
 REAP_INTERVAL_MS = 2000
+# how often the processor's load is read while the page is in view (the window between two
+# reads is the measure: core/machine_load.py), and the steps its share is shown in
+LOAD_INTERVAL_MS = 3000
+LOAD_STEP = 0.05
 
 
 class TrainPage(QWidget):
@@ -105,6 +110,12 @@ class TrainPage(QWidget):
         self._reap_timer = QTimer(self)
         self._reap_timer.setInterval(REAP_INTERVAL_MS)
         self._reap_timer.timeout.connect(self._reap_workers)
+        # the share of the processor other work keeps busy, which the estimate counts on (None: not read yet)
+        self._cpu_busy: float | None = None
+        self._cpu_cores: int | None = None  # the logical cores that share is of (None: this computer's)
+        self._load_timer = QTimer(self)
+        self._load_timer.setInterval(LOAD_INTERVAL_MS)
+        self._load_timer.timeout.connect(self._on_load_timer_timeout)
         self.total_steps: int | None = None
         self.spins: dict[str, QDoubleSpinBox | QSpinBox] = {}
         self._row_updated: dict[str, float] = {}
@@ -233,6 +244,8 @@ class TrainPage(QWidget):
         cv.addWidget(self.estimate_label)
         where = QHBoxLayout()
         self.target_combo = TargetCombo()
+        # a server's processor is not this one: the estimate drops this computer's load
+        self.target_combo.currentIndexChanged.connect(self._on_hyper_changed)
         self.servers_button = QPushButton(self.tr("Servers…"))
         self.servers_button.clicked.connect(self._on_servers_button_clicked)
         where.addWidget(QLabel(self.tr("Train on")))
@@ -364,6 +377,25 @@ class TrainPage(QWidget):
         super().showEvent(event)
         self._refill_registered()  # a model may have been added on the command line meanwhile
         self._fit_settings_column()
+        busy_share(None)  # the window the next read measures starts now
+        self._load_timer.start()
+
+    def hideEvent(self, event) -> None:
+        self._load_timer.stop()
+        super().hideEvent(event)
+
+    @Slot()
+    def _on_load_timer_timeout(self) -> None:
+        self.show_processor_load(busy_share(None))  # the use since the last read: returns at once
+
+    def show_processor_load(self, share: float | None, cores: int | None = None) -> None:
+        """Count the estimate on ``share`` of the processor (``cores`` logical cores, this computer's
+        where not given) busy with other work (core/machine_load.py), in LOAD_STEP steps so that the
+        range does not flicker with every read."""
+        share = None if share is None else round(round(share / LOAD_STEP) * LOAD_STEP, 3)
+        if (share, cores) != (self._cpu_busy, self._cpu_cores):
+            self._cpu_busy, self._cpu_cores = share, cores
+            self._update_estimate()
 
     def _is_instruction(self) -> bool:
         template = self.session.template
@@ -532,11 +564,16 @@ class TrainPage(QWidget):
         if span is None:
             self.estimate_label.setText("")
             return
+        notes = self._notes(rec)
+        if span.load_factor > 1:  # the range counts on the load: say so, first
+            notes.insert(0, self.tr("The processor is {0}% busy with other work: the times above count on about "
+                                    "{1:.1f} times as long as on an idle processor.").format(
+                round(100 * (span.busy or 0.0)), span.load_factor))
         self.estimate_label.setText(self.tr("About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer's "
                                             "processor (an estimate from the data size and the model, not a "
                                             "promise).")
                                     .format(steps, fmt_secs(span.low), fmt_secs(span.high), rec.est_memory_mb)
-                                    + "".join(f"\n{n}" for n in self._notes(rec)))
+                                    + "".join(f"\n{n}" for n in notes))
 
     def _notes(self, rec) -> list[str]:
         """The recommendation's notes in the interface language (the built-in model's note is
@@ -572,10 +609,13 @@ class TrainPage(QWidget):
         if self.method_combo.currentData() != "lora":
             for name in LORA_ONLY:
                 values.pop(name)
-        return ops.build_job(self.session.project, base, self.method_combo.currentData(),
-                             template=self.session.template, time_budget_min=self.time_budget.value(),
-                             max_steps=self.max_steps.value(),
-                             eval_steps=self.eval_steps.value(), **values)
+        job = ops.build_job(self.session.project, base, self.method_combo.currentData(),
+                            template=self.session.template, time_budget_min=self.time_budget.value(),
+                            max_steps=self.max_steps.value(),
+                            eval_steps=self.eval_steps.value(), **values)
+        # the load read last (none yet: Start reads it); a server's run carries none of this computer's
+        return ops.with_processor_load(job, self.target_combo.currentData(), self._cpu_busy, self._cpu_cores,
+                                       measure=False)
 
     def restore_settings(self, job: JobSpec) -> None:
         """Show the settings of ``job`` (the project's last run) so reopening continues from them."""
