@@ -634,19 +634,25 @@ def cmd_playground(args: argparse.Namespace) -> int:
     for key in ("repetition_penalty", "no_repeat_ngram"):  # absent: the engine's default guards
         if getattr(args, key) is not None:
             request[key] = getattr(args, key)
+    open_line = labelled = False  # generated text waits for its line's end; the label line came
     for event in pg.stream(request):
         if args.json:  # one event a line (token, labels, done): the window words them itself
             sys.stdout.write(json.dumps(event, ensure_ascii=False) + "\n")
             sys.stdout.flush()
             continue
         if event["event"] == "token":
+            if labelled:  # after the label line, a classifier's answer text is that label again
+                continue
             sys.stdout.write(event["text"])
             sys.stdout.flush()
+            open_line = open_line or bool(event["text"])
         elif event["event"] == "labels":
             probs = "  ".join(f"{k} {v:.3f}" for k, v in event["probabilities"].items())
-            print(f"\nlabel: {event['label']}  ({probs})")
+            print(("\n" if open_line else "") + f"label: {event['label']}  ({probs})")
+            open_line, labelled = False, True
         elif event["event"] == "done":
-            print()
+            if open_line:
+                print()
             print(f"[{event['tokens']} tokens, {event['seconds']:.2f} s]", file=sys.stderr)
     return 0
 
