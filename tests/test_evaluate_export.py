@@ -433,7 +433,9 @@ def test_export_instruction_bundle_and_predict_script(projects, runs, tmp_path):
     assert not (out / "merged").exists()
     bundle = json.loads((out / "bundle.json").read_text(encoding="utf-8"))
     assert bundle["task"] == "instruction" and bundle["output"] == "logits" and bundle["inputs"] == ["input_ids"]
-    assert res["predict_script"]["same_as_engine"] == res["predict_script"]["rows"]
+    ps = res["predict_script"]  # a 4-step tiny model may answer nothing: then the check fails, never passes
+    assert ps["same_as_engine"] + ps["both_empty"] == ps["rows"] and ps["status"] == ("failed" if ps["both_empty"]
+                                                                                       else "ok")
     r = _run_isolated(["predict.py", "--json", "--max-new-tokens", "8", "信用卡怎么挂失？"], cwd=out)
     assert r.returncode == 0, r.stderr
     assert isinstance(json.loads(r.stdout)["answer"], str)

@@ -189,7 +189,8 @@ def test_an_instruction_bundle_ships_only_the_model_predict_py_runs(inst, tmp_pa
         assert (out / "onnx" / "model.onnx").is_file() and res["checks"]["onnx"]["relative_diff"] < 1e-5
     bundle = json.loads((out / "bundle.json").read_text(encoding="utf-8"))
     assert bundle["models"] == {"generate": "static/generate"} and bundle["runtime"] is True
-    assert res["predict_script"]["status"] == "ok"  # predict.py runs without static/model
+    ps = res["predict_script"]  # predict.py runs without static/model (a tiny model's empty answers fail the check)
+    assert ps["rows"] == 2 and ps["status"] == ("failed" if ps["both_empty"] else "ok")
     assert res["formats"]["static"]["files"] == ["static/generate.json", "static/generate.pdiparams"]
     card = (out / "README.md").read_text(encoding="utf-8")
     assert "`static/generate.json`" in card and "static/model.json" not in card
@@ -263,8 +264,8 @@ def test_a_gguf_file_that_answers_differently_is_refused(inst, tmp_path, monkeyp
 
 @pytest.mark.slow
 def test_empty_answers_on_both_sides_are_called_so(inst, tmp_path, monkeypatch):
-    """A check that compares two empty outputs proves nothing: the card says so (a tiny model
-    trained for a few steps may answer nothing, so this does not refuse the export)."""
+    """A check that compares two empty outputs proves nothing: it fails, and the card says why (a
+    tiny model trained for a few steps may answer nothing, so this does not refuse the export)."""
     from workbench.engine import evaluate as EV
 
     project, runs = inst
@@ -288,8 +289,11 @@ def test_empty_answers_on_both_sides_are_called_so(inst, tmp_path, monkeypatch):
     monkeypatch.setattr(E.subprocess, "run", empty_predict)
     out = tmp_path / "bundle"
     res = _export(project, runs["llama"], out, formats=["static"], check_script=True)
-    assert res["predict_script"]["same_as_engine"] == res["predict_script"]["both_empty"] == 2
-    assert "2 of them empty on both sides**, which proves nothing" in (out / "README.md").read_text(encoding="utf-8")
+    ps = res["predict_script"]
+    assert ps["status"] == "failed" and ps["same_as_engine"] == 0 and ps["both_empty"] == 2
+    assert "empty answer from both predict.py and the evaluation" in ps["reason"]
+    assert "| failed |" in (card := (out / "README.md").read_text(encoding="utf-8"))
+    assert "0 of 2 identical to the evaluation; **2 empty on both sides**, which proves nothing" in card
 
 
 @pytest.mark.slow

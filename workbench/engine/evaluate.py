@@ -230,7 +230,7 @@ def generate_answers(model, tokenizer, prompts: Sequence[str], *, max_new_tokens
 
     settings = GenerationSettings(mode="greedy", max_new_tokens=max_new_tokens)
     stops = eos_ids(tokenizer, model)
-    encoded = [D._shrink_prompt(D.encode_prompt(tokenizer, p), max(8, max_length - max_new_tokens)) for p in prompts]
+    encoded, budgets = prompt_budgets(tokenizer, prompts, max_new_tokens=max_new_tokens, max_length=max_length)
     answers: list[str] = [""] * len(prompts)
     done = 0
     answer = answer_text(tokenizer)
@@ -246,8 +246,47 @@ def generate_answers(model, tokenizer, prompts: Sequence[str], *, max_new_tokens
             if progress:
                 progress(done, len(prompts))
 
-        generate_batch(model, [encoded[i] for i in batch], settings, stops, on_done=finished, stop_when=written_stop)
+        generate_batch(model, [encoded[i] for i in batch], settings, stops, on_done=finished, stop_when=written_stop,
+                       budgets=[budgets[i] for i in batch])
     return answers
+
+
+def prompt_budgets(tokenizer, prompts: Sequence[str], *, max_new_tokens: int,
+                   max_length: int) -> tuple[list[list[int]], list[int]]:
+    """Each prompt's token ids and its answer's budget in new tokens, by the bundle's own rule
+    (``bundle_runtime.answer_budget``): the prompt is kept whole while the training length
+    leaves the answer a small floor, and the answer shrinks first."""
+    from .bundle.bundle_runtime import answer_budget
+
+    encoded, budgets = [], []
+    for p in prompts:
+        ids = D.encode_prompt(tokenizer, p)
+        keep, n_new = answer_budget(len(ids), max_length, max_new_tokens)
+        encoded.append(D._shrink_prompt(ids, keep))
+        budgets.append(n_new)
+    return encoded, budgets
+
+
+def budget_note(tokenizer, prompts: Sequence[str], *, max_new_tokens: int, max_length: int) -> dict[str, Any] | None:
+    """What the training length did to the answers' budget, for the user (None: nothing)."""
+    from .bundle.bundle_runtime import answer_budget
+
+    lengths = [len(D.encode_prompt(tokenizer, p)) for p in prompts]
+    planned = [answer_budget(n, max_length, max_new_tokens) for n in lengths]
+    budgets = [b for _, b in planned]
+    short = sum(b < max_new_tokens for b in budgets)
+    cut = sum(keep < n for n, (keep, _) in zip(lengths, planned))
+    if not short and not cut:
+        return None
+    text = (f"The model was trained on {max_length} tokens, question and answer together, and answers of up to "
+            f"{max_new_tokens} new tokens were asked for: {short} of {len(budgets)} answers were given fewer "
+            f"(as few as {min(budgets)}), so that each question is read whole.")
+    if cut:
+        text += (f" {cut} question(s) left no room for even {min(budgets)} new tokens and were cut from the middle, "
+                 "as in training.")
+    text += " For longer answers, train again with a larger maximum length."
+    return {"max_length": max_length, "asked": max_new_tokens, "shortened": short, "rows": len(budgets),
+            "smallest": min(budgets), "prompts_cut": cut, "note": text}
 
 
 def task_prompts(model, tokenizer, spec: TaskSpec, records: Sequence[dict]) -> list[str]:
@@ -350,6 +389,7 @@ def predict_split(model, tokenizer, records: Sequence[dict], template: TaskSpec,
             rows.append({"input": inp, "reference": ref, "prediction": pred, "score": score, "exact": ex})
         metrics = {k: res[k] for k in ("rouge_l", "bleu", "exact_match")}
         metrics["max_new_tokens"] = n_new
+        metrics["answer_budget"] = budget_note(tokenizer, prompts, max_new_tokens=n_new, max_length=max_length)
     if B.is_classifier(model):  # cross-entropy of the true labels, as training's eval_loss
         loss = _head_loss(probs, truth, labels)
     else:

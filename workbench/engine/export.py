@@ -641,8 +641,9 @@ def _export_stages(stage: Path, scratch: Path, trained: TrainedRun, template: Ta
 def _export_generation(model, tokenizer, prompts, stage: Path, max_length: int, bound: float) -> dict[str, Any]:
     from . import export_generation as G
 
-    prompt_ids = [D._shrink_prompt(D.encode_prompt(tokenizer, p), max(8, max_length - G.CHECK_NEW_TOKENS))
-                  for p in prompts[:4]]
+    from .evaluate import prompt_budgets
+
+    prompt_ids, _ = prompt_budgets(tokenizer, prompts[:4], max_new_tokens=G.CHECK_NEW_TOKENS, max_length=max_length)
     try:
         prefix = G.save_generation_model(model, stage / "static" / "generate")
         return G.check_generation(prefix, model, prompt_ids, bound)
@@ -1074,8 +1075,16 @@ def _check_predict_script(stage: Path, records, template, model, tokenizer, prom
             raise ExportError(f"The bundle's predict.py gave labels {got} where the evaluation gives {want}.")
     else:
         want = generate_answers(model, tokenizer, prompts[:n], max_new_tokens=24, max_length=max_length)
-    same = sum(a == b for a, b in zip(got, want))
+    # two empty answers agree and prove nothing: they are not counted as the same, and the check fails
+    empty = sum(not a.strip() and not b.strip() for a, b in zip(got, want))
+    same = sum(a == b and bool(a.strip()) for a, b in zip(got, want)) if template.task.value == "instruction" \
+        else sum(a == b for a, b in zip(got, want))
     out = {"status": "ok", "rows": len(got), "same_as_engine": same, "seconds": round(secs, 2)}
-    if template.task.value == "instruction":  # two empty answers agree and prove nothing: said so
-        out["both_empty"] = sum(not a.strip() and not b.strip() for a, b in zip(got, want))
+    if template.task.value == "instruction":
+        out["both_empty"] = empty
+        if empty:
+            out["status"] = "failed"
+            out["reason"] = (f"{empty} of {len(got)} test rows got an empty answer from both predict.py and the "
+                             "evaluation, so nothing was compared: the model answers nothing to them. Train longer, "
+                             "or check the evaluation's answer-length note.")
     return out

@@ -177,9 +177,9 @@ def _step(model, ids, mask, positions, past):
     return out.logits[:, -1].astype("float32").numpy(), out.past_key_values
 
 
-def _budget(model, n_prompt: int, settings: GenerationSettings) -> int:
+def _budget(model, n_prompt: int, settings: GenerationSettings, asked: int | None = None) -> int:
     max_pos = getattr(getattr(model, "config", None), "max_position_embeddings", None)
-    budget = settings.max_new_tokens
+    budget = settings.max_new_tokens if asked is None else int(asked)
     if max_pos:
         budget = min(budget, max(int(max_pos) - n_prompt, 0))
     return budget
@@ -222,7 +222,8 @@ def stream_ids(model, prompt_ids: Sequence[int], settings: GenerationSettings,
 def generate_batch(model, prompts: Sequence[Sequence[int]], settings: GenerationSettings,
                    stop_ids: Iterable[int] = (),
                    on_done: Callable[[int, list[int]], None] | None = None,
-                   stop_when: Callable[[list[int]], bool] | None = None) -> list[list[int]]:
+                   stop_when: Callable[[list[int]], bool] | None = None,
+                   budgets: Sequence[int] | None = None) -> list[list[int]]:
     """The generated ids of several prompts at once, the same as :func:`stream_ids` gives
     each alone (a row's own guards, stops, budget and random stream seeded alike).
 
@@ -230,7 +231,8 @@ def generate_batch(model, prompts: Sequence[Sequence[int]], settings: Generation
     the cache is one batch. Weights are read once per step for the whole batch, which is
     what a step on a CPU waits for. A finished row leaves the batch (its cache rows are
     dropped) and ``on_done(index, ids)`` is called; ``stop_when(ids)`` (optional) ends a row
-    whose answer so far it finds complete (a turn marker written as text). Left padding keeps each row's
+    whose answer so far it finds complete (a turn marker written as text); ``budgets`` (optional)
+    gives each row its own number of new tokens in place of ``settings.max_new_tokens``. Left padding keeps each row's
     positions contiguous at the end, so distances between cache slots are distances in
     the text, which Gemma's sliding-window mask relies on."""
     import numpy as np
@@ -244,7 +246,7 @@ def generate_batch(model, prompts: Sequence[Sequence[int]], settings: Generation
     if not rows:
         return results
     lengths = np.array([len(r) for r in rows], dtype="int64")
-    budgets = [_budget(model, len(r), settings) for r in rows]
+    budgets = [_budget(model, len(r), settings, None if budgets is None else budgets[i]) for i, r in enumerate(rows)]
     rngs = [np.random.default_rng(settings.seed) for _ in rows]
     width = int(lengths.max())
     pad = 0  # any id: padded slots are masked out

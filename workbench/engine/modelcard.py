@@ -357,6 +357,9 @@ def _model_sections(add, bundle: dict, trained: TrainedRun, spec: TaskSpec, eval
         if comp:
             add(comp["sentence"])
             add("")
+        if (m.get("answer_budget") or {}).get("note"):  # answers shortened by the training length
+            add(f"**Answer length:** {m['answer_budget']['note']}")
+            add("")
         extra = (["base model"] if base else []) + (["baseline"] if baseline else [])
         add(_row("metric", "fine-tuned", *extra))
         add(_row("---", "---:", *(["---:"] * len(extra))))
@@ -446,10 +449,10 @@ def _model_sections(add, bundle: dict, trained: TrainedRun, spec: TaskSpec, eval
                  f"{note}; {q['size_mb_fp32']} MB → {q['size_mb_int8']} MB"))
     if "predict_script" in checks:
         ps = checks["predict_script"]
-        add(_row("predict.py", "ok", "", f"run in a separate process on {ps['rows']} test rows; "
+        add(_row("predict.py", ps.get("status", "ok"), "", f"run in a separate process on {ps['rows']} test rows; "
                  f"{ps['same_as_engine']} of {ps['rows']} identical to the evaluation"
-                 + (f" (**{ps['both_empty']} of them empty on both sides**, which proves nothing: the model "
-                    "answered nothing to them)" if ps.get("both_empty") else "")))
+                 + (f"; **{ps['both_empty']} empty on both sides**, which proves nothing: the model "
+                    "answered nothing to them" if ps.get("both_empty") else "")))
     add("")
     lat = checks.get("latency")
     gen = checks.get("generate")

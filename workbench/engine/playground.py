@@ -90,9 +90,14 @@ class Playground:
         prompt = self.prompt_text(request)
         max_length = self.trained.job.max_length
         ids = D.encode_prompt(self.tokenizer, prompt)
-        limit = getattr(self.model.config, "max_position_embeddings", None) or 0
-        if limit:
-            ids = D._shrink_prompt(ids, max(8, int(limit) - settings.max_new_tokens))
+        asked = settings.max_new_tokens
+        if self.task == "instruction":  # the evaluation's and the bundle's budget (bundle_runtime.answer_budget)
+            from .bundle.bundle_runtime import answer_budget
+
+            keep, settings.max_new_tokens = answer_budget(len(ids), max_length, asked)
+            ids = D._shrink_prompt(ids, keep)
+        elif getattr(self.model.config, "max_position_embeddings", None):
+            ids = D._shrink_prompt(ids, max(8, int(self.model.config.max_position_embeddings) - asked))
         start = time.perf_counter()
         from .builtin import is_classifier
         from .generate import answer_text, eos_ids
@@ -125,7 +130,10 @@ class Playground:
                 yield {"event": "token", "id": rid, "text": label}
         yield {"event": "done", "id": rid, "text": final, "tokens": len(generated), "seconds": round(seconds, 3),
                "tokens_per_s": round(len(generated) / seconds, 1) if seconds > 0 else None,
-               "prompt_tokens": len(ids)}
+               "prompt_tokens": len(ids), "max_new_tokens": settings.max_new_tokens,
+               **({"note": f"Answers are at most {settings.max_new_tokens} tokens here, not {asked}: the model was "
+                           f"trained on {max_length} tokens, question and answer together."}
+                  if settings.max_new_tokens < asked else {})}
 
 
 def serve(playground: Playground, stdin=None, stdout=None) -> int:

@@ -149,6 +149,25 @@ def shrink(ids, budget, tail_tokens):
     return ids[: budget - tail] + (ids[-tail:] if tail else [])
 
 
+# The fewest new tokens an answer is given when the prompt and the answer asked for do not
+# fit the training length together: the answer shrinks towards it before the prompt is cut.
+ANSWER_FLOOR = 32
+
+
+def answer_budget(n_prompt, max_length, max_new_tokens, floor=ANSWER_FLOOR):
+    """``(prompt tokens kept, new tokens)`` for a prompt of ``n_prompt`` tokens in a model
+    trained on ``max_length`` tokens, asked for ``max_new_tokens``.
+
+    The prompt is kept whole while it leaves the answer ``floor`` tokens; the answer gets
+    what the training length leaves after it, never less than ``floor`` (nor more than
+    asked). Only a prompt longer than ``max_length - floor`` is cut, from its middle as in
+    training. The evaluation, predict.py and serve.py all budget with this one rule."""
+    max_length, max_new_tokens = int(max_length), int(max_new_tokens)
+    floor = max(1, min(int(floor), max_new_tokens, max_length // 2))
+    keep = min(int(n_prompt), max(max_length - floor, 1))
+    return keep, max(floor, min(max_new_tokens, max_length - keep))
+
+
 # ----- inputs: fields and the user's own column names ---------------------------------------------------
 
 
@@ -687,12 +706,15 @@ class Predictor:
 
     def generate_full(self, record, max_new_tokens=None, mode="greedy", temperature=0.7, top_p=0.9, seed=None,
                       stream=None, repetition_penalty=None, no_repeat_ngram=None):
-        """``{"answer", "prompt_tokens", "completion_tokens", "finish_reason"}``; ``stream`` gets
-        each new piece of text as soon as it decodes to whole characters."""
+        """``{"answer", "prompt_tokens", "completion_tokens", "finish_reason", "max_new_tokens"}``
+        (the budget :func:`answer_budget` left the answer); ``stream`` gets each new piece of
+        text as soon as it decodes to whole characters."""
         b = self.bundle
         guard = self.generation_guard(repetition_penalty, no_repeat_ngram)
-        n_new = int(max_new_tokens or b.get("max_new_tokens", 128))
-        ids = self.prompt_ids(record, max(8, int(b["max_length"]) - n_new))
+        asked = int(max_new_tokens or b.get("max_new_tokens", 128))
+        ids = self.prompt_ids(record, 1 << 30)
+        keep, n_new = answer_budget(len(ids), b["max_length"], asked)
+        ids = shrink(ids, keep, int(b.get("prompt_tail_tokens", 32)))
         limit = b.get("max_position_embeddings")
         if limit:
             n_new = min(n_new, max(int(limit) - len(ids), 0))
@@ -720,7 +742,7 @@ class Predictor:
         if piece and stream is not None:
             stream(piece)
         return {"answer": answer.text.strip(), "prompt_tokens": len(ids), "completion_tokens": len(generated),
-                "finish_reason": finish}
+                "finish_reason": finish, "max_new_tokens": n_new}
 
     def _cached_steps(self, prompt_ids):
         """A generator: send it the last new token (None first) and get the next logits. The

@@ -80,7 +80,7 @@ import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bundle_runtime import (InputError, Predictor, load_bundle, record_from_input,  # noqa: E402
+from bundle_runtime import (InputError, Predictor, answer_budget, load_bundle, record_from_input,  # noqa: E402
                             silence_native_stdout)
 from serve_batcher import Batcher, Job  # noqa: E402
 from serve_requests import (API_KEY_ENV, JSON_TYPE, MAX_JSON_DEPTH, HTTPError, api_key, check_json,  # noqa: E402
@@ -104,7 +104,9 @@ class Service:
         self.multi_label = predictor.multi_label
         b = self.bundle
         self.context_length = int(b["max_length"])  # prompt and answer together, as in training
-        self.max_tokens = min(args.max_tokens, max(1, self.context_length - 8))
+        # a larger answer than the context leaves is shrunk by /predict as by predict.py
+        # (bundle_runtime.answer_budget); a chat asking for it explicitly is refused below
+        self.max_tokens = args.max_tokens
         self.default_tokens = min(int(b.get("max_new_tokens") or 128), self.max_tokens)
         self.model_name = f"{b.get('template', 'model')}-{b.get('run', '')}".strip("-")
         self.tokenizer_side = predictor  # prompt lengths (the tokenizer may be called from any thread)
@@ -304,10 +306,15 @@ class Service:
                                  f"{prompt + asked} tokens ({prompt} in the messages, {asked} in the completion). "
                                  "Please reduce the length of the messages or completion.",
                             code="context_length_exceeded", param="messages")
-        n_new = asked or min(self.default_tokens, limit - prompt)
-        if n_new < 1:
+        if asked is not None:
+            return asked
+        # no length asked for: the answer budget /predict and predict.py give (the answer shrinks
+        # towards a floor before the prompt would be cut; a prompt that leaves less is refused)
+        keep, n_new = answer_budget(prompt, limit, self.default_tokens)
+        if keep < prompt:
             raise HTTPError(400, f"This model's maximum context length is {limit} tokens. However, your messages "
-                                 f"resulted in {prompt} tokens. Please reduce the length of the messages.",
+                                 f"resulted in {prompt} tokens, which leaves fewer than {n_new} for the answer. "
+                                 "Please reduce the length of the messages.",
                             code="context_length_exceeded", param="messages")
         return n_new
 
