@@ -397,3 +397,24 @@ def test_the_busy_note_is_chinese_in_a_chinese_window(qtbot, session, tasks, sam
         assert "busy" not in page.estimate_label.text()
     finally:
         i18n.install(app, "en")
+
+
+def test_the_settings_column_is_a_panel_of_its_own(qtbot, session, tasks, sample_project):
+    """The settings (pages/train/settings_panel.py) make a job without the page around them; the page
+    shows that panel, its controls under the page's names as well."""
+    from workbench.core.operations import runs as ops
+    from workbench.gui.pages.train.settings_panel import TrainSettingsPanel
+
+    panel = TrainSettingsPanel(session, tasks)
+    qtbot.addWidget(panel)
+    session.open(sample_project)
+    panel.show_project()
+    panel.model_combo.setCurrentIndex(panel.model_combo.findData("builtin:tiny"))
+    job = panel.job_spec()
+    assert job.base_model == "builtin:tiny" and job.method == "full"
+    span = ops.estimate_range(job)
+    assert f"{fmt_secs(span.low)} to {fmt_secs(span.high)}" in panel.estimate_label.text()
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    assert page.settings_panel.isAncestorOf(page.estimate_label) and page.model_combo is page.settings_panel.model_combo
+    assert not page.settings_panel.isAncestorOf(page.start_button)  # Start is the page's, below the panel

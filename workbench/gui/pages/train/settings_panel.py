@@ -1,0 +1,537 @@
+"""The Train page's settings column: the base model and method, the hyper-parameters with their
+presets and time budget, the estimate before a run, and where it trains.
+
+It binds the settings to a job (core: operations.runs.build_job) and shows the range core
+estimates for it (operations.runs.estimate_range), counted on the processor's load it reads while
+in view (core/machine_load.py). The page (pages/train_page.py) starts, stops and watches runs.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QTimer, Slot
+from PySide6.QtWidgets import (
+    QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+    QScrollArea, QSpinBox, QVBoxLayout, QWidget,
+)
+
+from ....core.errors import WorkbenchError
+from ....core.jobs import JobSpec
+from ....core.machine_load import busy_share
+from ....core.operations import runs as ops
+from ....core.recommend import DEFAULT_TIME_BUDGET_MIN
+from ....core.runs import format_duration
+from ....core.templates import Task
+from ...i18n import localized
+from ...session import ProjectSession
+from ...tasks import TaskManager
+from . import models_panel
+from .servers import ServersDialog, TargetCombo
+
+# hyper-parameter -> (JobSpec field, integer?, decimals)
+HYPER = {
+    "learning_rate": (False, 6),
+    "epochs": (False, 3),  # a time budget may allow a share of one epoch (core/recommend.py)
+    "batch_size": (True, 0),
+    "max_length": (True, 0),
+    "lora_r": (True, 0),
+    "lora_alpha": (False, 1),
+    "lora_dropout": (False, 3),
+    "warmup_ratio": (False, 3),
+    "gradient_accumulation_steps": (True, 0),
+    "weight_decay": (False, 3),
+}
+LORA_ONLY = ("lora_r", "lora_alpha", "lora_dropout")
+
+
+def hyper_label(name: str) -> str:
+    return {
+        "learning_rate": QCoreApplication.translate("TrainPage", "Learning rate"),
+        "epochs": QCoreApplication.translate("TrainPage", "Epochs"),
+        "batch_size": QCoreApplication.translate("TrainPage", "Rows per step (batch)"),
+        "max_length": QCoreApplication.translate("TrainPage", "Maximum length (tokens)"),
+        "lora_r": QCoreApplication.translate("TrainPage", "LoRA rank"),
+        "lora_alpha": QCoreApplication.translate("TrainPage", "LoRA scaling"),
+        "lora_dropout": QCoreApplication.translate("TrainPage", "LoRA dropout"),
+        "warmup_ratio": QCoreApplication.translate("TrainPage", "Warm-up share"),
+        "gradient_accumulation_steps": QCoreApplication.translate("TrainPage", "Gradient accumulation"),
+        "weight_decay": QCoreApplication.translate("TrainPage", "Weight decay"),
+        "base_model": QCoreApplication.translate("TrainPage", "Base model"),
+        "method": QCoreApplication.translate("TrainPage", "Method"),
+        "max_steps": QCoreApplication.translate("TrainPage", "Stop after steps"),
+        "eval_steps": QCoreApplication.translate("TrainPage", "Check every (steps)"),
+        "save_steps": QCoreApplication.translate("TrainPage", "Save every (steps)"),
+        "logging_steps": QCoreApplication.translate("TrainPage", "Log every (steps)"),
+        "save_total_limit": QCoreApplication.translate("TrainPage", "Checkpoints kept"),
+        "seed": QCoreApplication.translate("TrainPage", "Random seed"),
+        "device": QCoreApplication.translate("TrainPage", "Device"),
+        "precision": QCoreApplication.translate("TrainPage", "Precision"),
+        "quantization": QCoreApplication.translate("TrainPage", "Quantisation"),
+        "lr_scheduler": QCoreApplication.translate("TrainPage", "Learning rate schedule"),
+        "lora_target_modules": QCoreApplication.translate("TrainPage", "LoRA layers"),
+        "allow_pickle": QCoreApplication.translate("TrainPage", "Pickle weights allowed"),
+        "vocabulary": QCoreApplication.translate("TrainPage", "Vocabulary trained over"),
+        "recompute": QCoreApplication.translate("TrainPage", "Layers recomputed (less memory)"),
+    }.get(name, name)
+
+
+fmt_secs = format_duration
+# how often the processor's load is read while the panel is in view (the window between two
+# reads is the measure: core/machine_load.py), and the steps its share is shown in
+LOAD_INTERVAL_MS = 3000
+LOAD_STEP = 0.05
+
+
+class TrainSettingsPanel(QWidget):
+    """The settings column; ``job_spec()`` is the job they describe."""
+
+    def __init__(self, session: ProjectSession, tasks: TaskManager, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.tasks = tasks
+        self.spins: dict[str, QDoubleSpinBox | QSpinBox] = {}
+        # the share of the processor other work keeps busy, which the estimate counts on (None: not read yet)
+        self._cpu_busy: float | None = None
+        self._cpu_cores: int | None = None  # the logical cores that share is of (None: this computer's)
+        self._load_timer = QTimer(self)
+        self._load_timer.setInterval(LOAD_INTERVAL_MS)
+        self._load_timer.timeout.connect(self._on_load_timer_timeout)
+        self._build()
+
+    def _build(self) -> None:
+        settings = QWidget()
+        sv = QVBoxLayout(settings)
+        model_box = QGroupBox(self.tr("Base model"))
+        mf = QFormLayout(model_box)
+        self.model_combo = QComboBox()
+        self.model_combo.addItem(self.tr("Built-in tiny model (trains in a minute)"), "builtin:tiny")
+        self.model_combo.addItem(self.tr("Built-in small model (trains in minutes)"), "builtin:small")
+        self.model_combo.addItem(self.tr("A model folder on this computer…"), "folder")
+        self.model_combo.addItem(self.tr("A model id (downloaded)"), "id")
+        self.model_combo.setToolTip(self.tr("The built-in models are trained from scratch on your data so that everything "
+                                            "works offline on any computer; they show the flow, not production quality. "
+                                            "For real use pick a downloaded ERNIE, Qwen or Llama folder."))
+        self.model_combo.currentIndexChanged.connect(self._on_model_combo_changed)
+        self.model_edit = QLineEdit()
+        self.model_edit.setPlaceholderText(self.tr("folder or model id"))
+        self.model_edit.editingFinished.connect(self._update_estimate)
+        self.browse_button = QPushButton(self.tr("Browse…"))
+        self.browse_button.clicked.connect(self._on_browse_button_clicked)
+        row = QHBoxLayout()
+        row.addWidget(self.model_edit, 1)
+        row.addWidget(self.browse_button)
+        self.method_combo = QComboBox()
+        self.method_combo.addItem(self.tr("LoRA (small add-on, fast)"), "lora")
+        self.method_combo.addItem(self.tr("Full fine-tuning (all weights)"), "full")
+        self.method_combo.setToolTip(self.tr("LoRA trains a small add-on and keeps the base model unchanged: faster and "
+                                             "needs less memory. Full fine-tuning changes every weight."))
+        self.method_combo.currentIndexChanged.connect(self._on_method_changed)
+        mf.addRow(self.tr("Model"), self.model_combo)
+        mf.addRow("", row)
+        # the registered models (core.models_store) in the choice, and adding or getting one
+        self.models_panel = models_panel.ModelsPanel(self.tasks, self)
+        self.models_panel.models_changed.connect(self._on_models_panel_models_changed)
+        self.models_panel.model_added.connect(self._on_models_panel_model_added)
+        mf.addRow("", self.models_panel)
+        models_panel.fill_model_combo(self.model_combo, models_panel.registered_models())
+        mf.addRow(self.tr("Method"), self.method_combo)
+        self.method_hint = QLabel()
+        self.method_hint.setObjectName("hint")
+        self.method_hint.setWordWrap(True)
+        mf.addRow("", self.method_hint)
+        sv.addWidget(model_box)
+
+        hp_box = QGroupBox(self.tr("Settings"))
+        hv = QVBoxLayout(hp_box)
+        prow = QHBoxLayout()
+        self.preset_combo = QComboBox()
+        self.preset_combo.currentIndexChanged.connect(self._on_preset_combo_changed)
+        prow.addWidget(QLabel(self.tr("Preset")))
+        prow.addWidget(self.preset_combo, 1)
+        self.time_budget = QDoubleSpinBox()
+        self.time_budget.setRange(0.5, 24 * 60)
+        self.time_budget.setDecimals(1)
+        self.time_budget.setValue(DEFAULT_TIME_BUDGET_MIN)
+        self.time_budget.setSuffix(self.tr(" min"))
+        self.time_budget.setToolTip(self.tr("How long training may take: the recommended settings fit this time on "
+                                            "this computer, for every model (a pretrained one may read only part of "
+                                            "the data)."))
+        self.time_budget.valueChanged.connect(self._on_time_budget_changed)
+        hv.addLayout(prow)
+        self.hp_form = QFormLayout()
+        # a row of its own: beside the preset it widened the column past a 1366-pixel window
+        self.hp_form.addRow(self.tr("Time budget"), self.time_budget)
+        for name, (is_int, dec) in HYPER.items():
+            spin = QSpinBox() if is_int else QDoubleSpinBox()
+            if not is_int:
+                spin.setDecimals(dec)
+            spin.valueChanged.connect(self._on_hyper_changed)
+            self.spins[name] = spin
+            self.hp_form.addRow(hyper_label(name), spin)
+        self.max_steps = QSpinBox()
+        self.max_steps.setRange(0, 10_000_000)
+        self.max_steps.setSpecialValueText(self.tr("by epochs"))
+        self.max_steps.valueChanged.connect(self._on_hyper_changed)
+        self.max_steps.setToolTip(self.tr("Stop after this many steps instead of after the epochs; 0 trains for the epochs."))
+        self.eval_steps = QSpinBox()
+        self.eval_steps.setRange(1, 1_000_000)
+        self.eval_steps.setValue(50)
+        self.eval_steps.setToolTip(self.tr("How often (in steps) the model is checked on the validation rows and saved."))
+        self.hp_form.addRow(self.tr("Stop after steps"), self.max_steps)
+        self.hp_form.addRow(self.tr("Check and save every"), self.eval_steps)
+        hv.addLayout(self.hp_form)
+        self.estimate_label = QLabel()
+        self.estimate_label.setWordWrap(True)
+        self.estimate_label.setObjectName("hint")
+        self.estimate_label.setContentsMargins(6, 4, 6, 0)
+        sv.addWidget(hp_box)
+        sv.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(settings)
+        # as wide as the settings need (with a vertical scroll bar), so they never scroll sideways;
+        # measured again once styled and filled (_fit_settings_column)
+        scroll.setMinimumWidth(max(340, settings.minimumSizeHint().width()
+                                   + scroll.verticalScrollBar().sizeHint().width() + 2 * scroll.frameWidth()))
+        self.settings_scroll = scroll
+        # the page's buttons go below this panel, not at the settings' end: always in view, on any screen
+        cv = QVBoxLayout(self)
+        cv.setContentsMargins(0, 0, 0, 0)
+        cv.addWidget(scroll, 1)
+        # the estimate under the settings it follows, not at their end: at 1366x768 it was below the fold
+        cv.addWidget(self.estimate_label)
+        where = QHBoxLayout()
+        self.target_combo = TargetCombo()
+        # a server's processor is not this one: the estimate drops this computer's load
+        self.target_combo.currentIndexChanged.connect(self._on_hyper_changed)
+        self.servers_button = QPushButton(self.tr("Servers…"))
+        self.servers_button.clicked.connect(self._on_servers_button_clicked)
+        where.addWidget(QLabel(self.tr("Train on")))
+        where.addWidget(self.target_combo, 1)
+        where.addWidget(self.servers_button)
+        cv.addLayout(where)
+
+    # ------------------------------------------------------------------ project
+    def show_project(self) -> None:
+        """The project's presets, the ranges its template allows, the model it starts with, and the
+        settings of its last run where it has one."""
+        template = self.session.template
+        self.preset_combo.blockSignals(True)
+        self.preset_combo.clear()
+        self.preset_combo.addItem(self.tr("Recommended for this data"), -1)
+        if template is not None:
+            for i, p in enumerate(template.presets):
+                self.preset_combo.addItem(localized(p.name), i)
+            for name, spin in self.spins.items():
+                hp = template.hyperparameters.get(name)
+                lo = hp.min if hp and hp.min is not None else 0
+                if name == "epochs":  # what the time budget allows comes first, however small
+                    lo = min(lo, 10 ** -HYPER["epochs"][1])
+                hi = hp.max if hp and hp.max is not None else 1e6
+                spin.setRange(lo, hi)
+                if isinstance(spin, QDoubleSpinBox):
+                    spin.setSingleStep(max((hi - lo) / 100, 10 ** -spin.decimals()))
+            self._show_template_texts(template)
+        self.preset_combo.blockSignals(False)
+        last = ops.last_job(self.session.project) if self.session.project is not None else None
+        if last is None:  # no run yet: by epochs, as recommended, not the previous project's limit
+            self.max_steps.setValue(0)
+        idx = self.model_combo.findData(self._preferred_model())
+        self.model_combo.blockSignals(True)
+        self.model_combo.setCurrentIndex(max(0, idx))
+        self.model_combo.blockSignals(False)
+        self._on_model_combo_changed()
+        if last is not None:  # reopening continues with the settings the user chose last
+            self.restore_settings(last)
+        self._fit_settings_column()
+
+    def on_language_changed(self) -> None:
+        if self.session.template is not None:
+            self._show_template_texts(self.session.template)
+        self._update_estimate()  # its notes come from the core in English: put into words again
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._refill_registered()  # a model may have been added on the command line meanwhile
+        self._fit_settings_column()
+        busy_share(None)  # the window the next read measures starts now
+        self._load_timer.start()
+
+    def hideEvent(self, event) -> None:
+        self._load_timer.stop()
+        super().hideEvent(event)
+
+    def _show_template_texts(self, template) -> None:
+        """The template's own words (presets, settings' help) in the interface language."""
+        for i in range(self.preset_combo.count()):
+            k = self.preset_combo.itemData(i)
+            if isinstance(k, int) and 0 <= k < len(template.presets):
+                self.preset_combo.setItemText(i, localized(template.presets[k].name))
+        for name, spin in self.spins.items():
+            hp = template.hyperparameters.get(name)
+            tip = localized(hp.help) if hp and hp.help else ""
+            spin.setToolTip(tip)
+            label = self.hp_form.labelForField(spin)
+            if label is not None:
+                label.setToolTip(tip)
+
+    def _is_instruction(self) -> bool:
+        template = self.session.template
+        return template is not None and template.task is Task.instruction
+
+    def _preferred_model(self) -> str:
+        """What a project starts with: an instruction project takes a registered pretrained model
+        when there is one (the built-in model only demonstrates the flow there)."""
+        preferred = self.session.preferred_base_model
+        if self._is_instruction() and preferred == ops.DEFAULT_BASE_MODEL:
+            return models_panel.preferred_registered(models_panel.registered_models()) or preferred
+        return preferred
+
+    def _refill_registered(self) -> None:
+        before = self.model_combo.currentData()
+        models_panel.fill_model_combo(self.model_combo, models_panel.registered_models())
+        if self.model_combo.currentData() != before:  # the chosen model went: the one a project starts with
+            self.model_combo.blockSignals(True)
+            self.model_combo.setCurrentIndex(max(0, self.model_combo.findData(self._preferred_model())))
+            self.model_combo.blockSignals(False)
+            self._on_model_combo_changed()
+        else:
+            self._update_models_hint()
+
+    @Slot()
+    def _on_models_panel_models_changed(self) -> None:
+        self._refill_registered()
+
+    @Slot(str)
+    def _on_models_panel_model_added(self, model_id: str) -> None:
+        models_panel.fill_model_combo(self.model_combo, models_panel.registered_models())
+        idx = self.model_combo.findData(model_id)
+        if idx >= 0:
+            self.model_combo.setCurrentIndex(idx)  # the model just added is the one to train
+
+    def _update_models_hint(self) -> None:
+        entries = models_panel.registered_models()
+        kind = self.model_combo.currentData()
+        self.models_panel.set_selected(kind, entries)
+        self.models_panel.update_hint(self._is_instruction(), str(kind).startswith("builtin:"), entries)
+
+    def _fit_settings_column(self) -> None:
+        # as wide as its rows need once styled and filled (font, language, preset names decide it),
+        # so that no control is cut off on the right behind a horizontal scroll bar
+        scroll = self.settings_scroll
+        scroll.setMinimumWidth(max(340, scroll.widget().minimumSizeHint().width()
+                                   + scroll.verticalScrollBar().sizeHint().width() + 2 * scroll.frameWidth()))
+
+    # ------------------------------------------------------------------ the processor's load
+    @Slot()
+    def _on_load_timer_timeout(self) -> None:
+        self.show_processor_load(busy_share(None))  # the use since the last read: returns at once
+
+    def show_processor_load(self, share: float | None, cores: int | None = None) -> None:
+        """Count the estimate on ``share`` of the processor (``cores`` logical cores, this computer's
+        where not given) busy with other work (core/machine_load.py), in LOAD_STEP steps so that the
+        range does not flicker with every read."""
+        share = None if share is None else round(round(share / LOAD_STEP) * LOAD_STEP, 3)
+        if (share, cores) != (self._cpu_busy, self._cpu_cores):
+            self._cpu_busy, self._cpu_cores = share, cores
+            self._update_estimate()
+
+    @Slot()
+    def _on_servers_button_clicked(self) -> None:
+        dialog = ServersDialog(self.tasks, self)
+        dialog.servers_changed.connect(self.target_combo.refresh)
+        dialog.open()
+
+    # ------------------------------------------------------------------ settings
+    def base_model(self) -> str:
+        kind = self.model_combo.currentData()
+        if kind in ("folder", "id"):
+            return self.model_edit.text().strip()
+        return kind
+
+    @Slot()
+    def _on_model_combo_changed(self, *_):
+        kind = self.model_combo.currentData()
+        custom = kind in ("folder", "id")
+        self.model_edit.setEnabled(custom)
+        self.browse_button.setEnabled(kind == "folder")
+        builtin = str(kind).startswith("builtin:")
+        if builtin:
+            self.method_combo.setCurrentIndex(self.method_combo.findData("full"))
+        elif not self.method_combo.isEnabled():  # leaving a built-in model: a pretrained one starts with LoRA
+            self.method_combo.setCurrentIndex(self.method_combo.findData(ops.default_method(str(kind))))
+        self.method_combo.setEnabled(not builtin)
+        self._update_models_hint()
+        self._on_method_changed()
+        self.apply_recommended()
+
+    @Slot()
+    def _on_browse_button_clicked(self) -> None:
+        d = QFileDialog.getExistingDirectory(self, self.tr("Choose a model folder (with config.json)"))
+        if d:
+            self.model_edit.setText(d)
+            self._update_estimate()
+
+    @Slot()
+    def _on_method_changed(self, *_):
+        lora = self.method_combo.currentData() == "lora"
+        for name in LORA_ONLY:
+            # the LoRA settings mean nothing when every weight is trained: hide them
+            self.spins[name].setEnabled(lora)
+            self.hp_form.setRowVisible(self.spins[name], lora)
+        self._update_method_hint()
+        self._update_estimate()
+
+    def _update_method_hint(self) -> None:
+        if str(self.model_combo.currentData()).startswith("builtin:"):
+            text = self.tr("The built-in model is built from this project's data and starts untrained, so all of it "
+                           "is trained here (LoRA adapts a model that has already learned; it does not apply here).")
+        elif self.method_combo.currentData() == "full":
+            text = self.tr("Every weight of the model is trained, so there are no LoRA settings.")
+        else:
+            text = ""
+        self.method_hint.setText(text)
+        self.method_hint.setVisible(bool(text))
+
+    def recommendation(self):
+        template = self.session.template
+        if template is None or self.session.project is None:
+            return None
+        base = self.base_model() or ops.DEFAULT_BASE_MODEL
+        return ops.recommended_settings(self.session.project, base, self.method_combo.currentData(),
+                                        template=template, time_budget_min=self.time_budget.value())[1]
+
+    def apply_recommended(self) -> None:
+        template = self.session.template
+        if template is None or self.session.project is None:
+            return
+        base = self.base_model() or ops.DEFAULT_BASE_MODEL
+        values, _ = ops.recommended_settings(self.session.project, base, self.method_combo.currentData(),
+                                             template=template, time_budget_min=self.time_budget.value())
+        self.eval_steps.setValue(int(values.pop("eval_steps", self.eval_steps.value())))
+        self._set_values(values)
+        self.preset_combo.blockSignals(True)
+        self.preset_combo.setCurrentIndex(0)
+        self.preset_combo.blockSignals(False)
+        self._update_estimate()
+
+    def _set_values(self, values: dict[str, Any]) -> None:
+        for name, v in values.items():
+            spin = self.spins.get(name)
+            if spin is not None:
+                spin.blockSignals(True)
+                spin.setValue(int(v) if isinstance(spin, QSpinBox) else float(v))
+                spin.blockSignals(False)
+
+    @Slot(int)
+    def _on_preset_combo_changed(self, _i: int) -> None:
+        data = self.preset_combo.currentData()
+        template = self.session.template
+        if template is None:
+            return
+        if data == -1:
+            self.apply_recommended()
+            return
+        self._set_values(template.presets[data].values)
+        self._update_estimate()
+
+    @Slot(float)
+    def _on_time_budget_changed(self, _v: float) -> None:
+        if self.preset_combo.currentIndex() == 0:  # the recommended settings follow the budget
+            self.apply_recommended()
+        else:
+            self._update_estimate()
+
+    @Slot()
+    def _on_hyper_changed(self, *_):
+        self._update_estimate()
+
+    def _update_estimate(self) -> None:
+        rec = self.recommendation()
+        if rec is None:
+            self.estimate_label.setText("")
+            return
+        rows = int(self.session.project.config.stats.get("splits", {}).get("train", 0))
+        batch = self.spins["batch_size"].value() * self.spins["gradient_accumulation_steps"].value()
+        epochs = self.spins["epochs"].value()
+        steps = self.max_steps.value() or max(1, int(rows / max(batch, 1) * epochs + 0.999))
+        try:  # the range core makes for the job these settings start, as `train` prints it
+            span = ops.estimate_range(self.job_spec())
+        except (WorkbenchError, ValueError, TypeError):  # no model chosen yet, a setting out of range
+            span = None
+        if span is None:
+            self.estimate_label.setText("")
+            return
+        notes = self._notes(rec)
+        if span.load_factor > 1:  # the range counts on the load: say so, first
+            notes.insert(0, self.tr("The processor is {0}% busy with other work: the times above count on about "
+                                    "{1:.1f} times as long as on an idle processor.").format(
+                round(100 * (span.busy or 0.0)), span.load_factor))
+        self.estimate_label.setText(self.tr("About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer's "
+                                            "processor (an estimate from the data size and the model, not a "
+                                            "promise).")
+                                    .format(steps, fmt_secs(span.low), fmt_secs(span.high), rec.est_memory_mb)
+                                    + "".join(f"\n{n}" for n in notes))
+
+    def _notes(self, rec) -> list[str]:
+        """The recommendation's notes in the interface language (the built-in model's note is
+        the method hint's)."""
+        out = []
+        for n in rec.notes:
+            if n.startswith("The built-in model is trained from scratch"):
+                continue
+            lowered = re.match(r"Rows per step lowered to (\d+) so that training fits in this computer's (\d+) GB", n)
+            if lowered:
+                n = self.tr("Rows per step lowered to {0} so that training fits in this computer's {1} GB of "
+                            "memory.").format(*lowered.groups())
+            recomputed = re.match(r"Layers are recomputed in the backward pass, (\d+) rows a step, so that training "
+                                  r"fits in this computer's (\d+) GB of memory; each step takes about ([\d.]+)x", n)
+            if recomputed:
+                n = self.tr("Layers are recomputed in the backward pass, {0} rows a step, so that training fits in "
+                            "this computer's {1} GB of memory; each step takes about {2}x as long.").format(
+                    *recomputed.groups())
+            if n.startswith("One pass over the training rows") and rec.data_share and rec.epoch_seconds:
+                n = self.tr("One pass over the training rows takes about {0} on this computer, more than the time "
+                            "budget, so training reads about {1:.0%} of them; a larger budget or a GPU trains on "
+                            "all of them.").format(fmt_secs(rec.epoch_seconds), rec.data_share)
+            if n.startswith("This would take hours on the CPU"):
+                n = self.tr("This would take hours on the processor: a GPU, a smaller model or fewer epochs help.")
+            out.append(n)
+        return out
+
+    def job_spec(self) -> JobSpec:
+        base = self.base_model()
+        if not base:
+            raise WorkbenchError(self.tr("Choose a base model: a model folder on this computer or a model id."))
+        values = {name: spin.value() for name, spin in self.spins.items()}
+        if self.method_combo.currentData() != "lora":
+            for name in LORA_ONLY:
+                values.pop(name)
+        job = ops.build_job(self.session.project, base, self.method_combo.currentData(),
+                            template=self.session.template, time_budget_min=self.time_budget.value(),
+                            max_steps=self.max_steps.value(),
+                            eval_steps=self.eval_steps.value(), **values)
+        # the load read last (none yet: Start reads it); a server's run carries none of this computer's
+        return ops.with_processor_load(job, self.target_combo.currentData(), self._cpu_busy, self._cpu_cores,
+                                       measure=False)
+
+    def restore_settings(self, job: JobSpec) -> None:
+        """Show the settings of ``job`` (the project's last run) so reopening continues from them."""
+        idx = self.model_combo.findData(job.base_model_name or job.base_model)
+        self.model_combo.blockSignals(True)
+        if idx >= 0:
+            self.model_combo.setCurrentIndex(idx)
+        else:
+            self.model_combo.setCurrentIndex(self.model_combo.findData(
+                "folder" if Path(job.base_model).exists() else "id"))
+            self.model_edit.setText(job.base_model)
+        self.model_combo.blockSignals(False)
+        self._on_model_combo_changed()  # method, LoRA rows and the recommended values first
+        self.method_combo.setCurrentIndex(max(0, self.method_combo.findData(job.method)))
+        self._set_values({name: getattr(job, name) for name in self.spins})
+        self.max_steps.setValue(max(0, job.max_steps))
+        self.eval_steps.setValue(job.eval_steps)
+        self._update_estimate()
