@@ -191,8 +191,8 @@ def test_the_modelfile_template_is_gemma_turns_and_renders_the_engine_prompt():
     assert "{{ else }}<start_of_turn>user\n{{ .Prompt }}<end_of_turn>\n<start_of_turn>model\n{{ end }}" in go
     assert go.endswith("{{ .Response }}<end_of_turn>\n")
     text = MF.modelfile("model-f16.gguf", template, system=system, stops=["<eos>", "<end_of_turn>"],
-                        parameters=MF.parameters(temperature=0, repeat_penalty=1.1, top_p=None, context=32768,
-                                                 max_new_tokens=128), licence="gemma")
+                        parameters=MF.parameters({"mode": "greedy", "repetition_penalty": 1.15, "no_repeat_ngram": 4,
+                                                  "context": 32768, "max_new_tokens": 128}), licence="gemma")
     lines = text.splitlines()
     assert "FROM ./model-f16.gguf" in lines and f'SYSTEM """{system}"""' in lines
     assert 'PARAMETER stop "<end_of_turn>"' in lines and "PARAMETER num_ctx 8192" in lines
@@ -245,6 +245,12 @@ def test_the_builtin_instruction_model_exports_a_gguf_file_llama_cpp_reads(inst_
     card = (out / "README.md").read_text(encoding="utf-8")
     assert "ollama create my-model -f Modelfile" in card and "llama-server -m gguf/model-f32.gguf --jinja" in card
     assert "GGUF (`gguf/model-f32.gguf`)" in card
+    # one set of generation settings: the Modelfile's are bundle.json's, and the card says what ollama cannot do
+    gen = bundle["generation"]
+    assert gen["context"] == bundle["max_length"] and gen["max_new_tokens"] == bundle["max_new_tokens"]
+    assert f"PARAMETER repeat_penalty {gen['repetition_penalty']}" in lines
+    assert f"PARAMETER num_ctx {gen['context']}" in lines and f"PARAMETER num_predict {gen['max_new_tokens']}" in lines
+    assert gen["no_repeat_ngram"] > 0 and "(no-repeat n-grams); ollama and llama.cpp have no such setting" in card
 
 
 def test_a_gemma3_lora_run_is_written_as_q8_0_and_checked(inst_project, tmp_path):
@@ -270,7 +276,9 @@ def test_a_gemma3_lora_run_is_written_as_q8_0_and_checked(inst_project, tmp_path
     stage = tmp_path / "stage"
     stage.mkdir()
     gg = gguf_for_bundle(stage, model, tokenizer, task="instruction", records=records, system=system,
-                         user_format=user_format, max_length=128, max_new_tokens=32, base_model=str(base),
+                         user_format=user_format, max_length=128, base_model=str(base),
+                         generation={"mode": "greedy", "repetition_penalty": 1.15, "no_repeat_ngram": 4,
+                                     "max_new_tokens": 32, "context": 128},
                          run_name=run, merged_folder=None, dtype="q8_0")
     assert gg["ok"] and gg["dtype"] == "q8_0" and gg["tensor_types"]["Q8_0"] > 0 and gg["argmax_agreement"] > 0.9
     assert sorted(p.name for p in stage.iterdir()) == ["gguf"]  # the merged weights it needed are gone

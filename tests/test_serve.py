@@ -401,8 +401,10 @@ def test_chat_completions_and_stream_match_predict_py(bundles, tmp_path):
         status, got = svc.json("POST", "/predict", {"inputs": [{cols["instruction"]: q} for q in questions],
                                                     "max_tokens": 12})
         assert status == 200 and [p["answer"] for p in got["predictions"]] == [r["prediction"] for r in want]
-        chat = {"model": "any", "messages": [{"role": "system", "content": "ignored"},
-                                             {"role": "user", "content": questions[0]}], "max_tokens": 12}
+        system = json.loads((bundle / "bundle.json").read_text(encoding="utf-8"))["system"]
+        chat = {"model": "any", "messages": [{"role": "system", "content": system}] if system else [],
+                "max_tokens": 12}
+        chat["messages"].append({"role": "user", "content": questions[0]})
         status, done = svc.json("POST", "/v1/chat/completions", chat)
         assert status == 200 and done["object"] == "chat.completion"
         assert done["choices"][0]["message"] == {"role": "assistant", "content": want[0]["prediction"]}
@@ -417,7 +419,7 @@ def test_chat_completions_and_stream_match_predict_py(bundles, tmp_path):
         assert chunks[0]["choices"][0]["delta"]["role"] == "assistant"
         assert chunks[-1]["choices"][0]["finish_reason"] in ("stop", "length")
         streamed = "".join(c["choices"][0]["delta"].get("content", "") for c in chunks)
-        assert streamed.strip() == plain["choices"][0]["message"]["content"]
+        assert streamed == plain["choices"][0]["message"]["content"]
         assert plain["usage"]["completion_tokens"] > 0
         # limits
         assert svc.json("POST", "/v1/chat/completions", {**chat, "max_tokens": 100000})[0] == 400
@@ -558,3 +560,83 @@ def test_bundle_encoding_detection_agrees_with_the_importer(bundles):
             assert ours == outcome(lambda r: _detect_encoding("x.csv", r, True), raw), (text, encoding)
             if ours != "refused":
                 assert raw.decode(ours).lstrip("\ufeff") == text
+
+
+def _engine_tokenizer(bundle: Path):
+    """The trained run's own tokenizer (its chat template), beside the bundle in the test's folder."""
+    from workbench.core.project import Project
+    from workbench.core.trained import resolve_trained_run
+    from workbench.engine.evaluate import load_trained
+
+    return load_trained(resolve_trained_run(Project.open(bundle.parent / INST), RUN, "best"))[1]
+
+
+def test_chat_honours_system_earlier_turns_and_stop_or_refuses(bundles):
+    """An OpenAI client's system message and earlier turns go through the chat template the model
+    was trained with, "stop" cuts the answer, and what the service cannot honour is a 400 that
+    names it; streamed text is the non-streamed text to the character."""
+    from workbench.engine import data as D
+
+    bundle = bundles[INST]
+    meta = json.loads((bundle / "bundle.json").read_text(encoding="utf-8"))
+    assert meta["chat"]["system_message"] and meta["chat"]["multi_turn"], meta["chat"]
+    tok = _engine_tokenizer(bundle)
+    q1, a1, q2, own = "信用卡怎么挂失？", "拨打客服电话即可。", "挂失要收费吗？", "你是一名银行柜员，回答要简短。"
+
+    def n_tokens(messages):  # the prompt the engine's tokenizer writes for the conversation
+        return len(D.encode_prompt(tok, tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)))
+
+    with Service(bundle) as svc:
+        def chat(messages, **extra):
+            return svc.json("POST", "/v1/chat/completions", {"messages": messages, "max_tokens": 12, **extra})
+
+        status, alone = chat([{"role": "user", "content": q1}])
+        assert status == 200
+        trained_sys = [{"role": "system", "content": meta["system"]}] if meta["system"] else []
+        assert alone["usage"]["prompt_tokens"] == len(D.encode_prompt(tok, D.build_prompt(tok, meta["system"], q1)))
+        # the client's own system message replaces the trained one, in the template's place for it
+        status, got = chat([{"role": "system", "content": own}, {"role": "user", "content": q1}])
+        assert status == 200 and got["usage"]["prompt_tokens"] == n_tokens(
+            [{"role": "system", "content": own}, {"role": "user", "content": q1}])
+        assert got["usage"]["prompt_tokens"] != alone["usage"]["prompt_tokens"]
+        # earlier turns: the whole conversation, as the template writes it
+        convo = trained_sys + [{"role": "user", "content": q1}, {"role": "assistant", "content": a1},
+                               {"role": "user", "content": q2}]
+        status, got = chat(convo[len(trained_sys):])
+        assert status == 200 and got["usage"]["prompt_tokens"] == n_tokens(convo), got
+        # stop: the answer ends before the first stop text, finish_reason "stop"
+        sampled = {"temperature": 1.5, "seed": 5, "max_tokens": 24}
+        status, plain = chat([{"role": "user", "content": q1}], **sampled)
+        text = plain["choices"][0]["message"]["content"]
+        assert status == 200 and len(text) >= 3, plain
+        cut = text[len(text) // 2]
+        status, stopped = chat([{"role": "user", "content": q1}], stop=[cut], **sampled)
+        assert status == 200, stopped
+        assert stopped["choices"][0]["message"]["content"] == text[:text.index(cut)].strip()
+        assert cut not in stopped["choices"][0]["message"]["content"]
+        assert stopped["choices"][0]["finish_reason"] == "stop"
+        # streamed: exactly the non-streamed text, no trailing newline or leading space
+        for extra in ({}, {"stop": cut}):
+            body = {"messages": [{"role": "user", "content": q1}], "stream": True, **sampled, **extra}
+            status, raw, _ = svc.request("POST", "/v1/chat/completions", body)
+            streamed = "".join(c["choices"][0]["delta"].get("content", "") for c in _sse(raw) if c["choices"])
+            want = chat([{"role": "user", "content": q1}], **sampled, **extra)[1]["choices"][0]["message"]["content"]
+            assert status == 200 and streamed == want, (streamed, want)
+        # refused, each with a 400 that names what it refuses
+        for body, param, words in (
+                ({"messages": [{"role": "user", "content": q1}], "frequency_penalty": 0.5}, "frequency_penalty",
+                 "unknown or unsupported field 'frequency_penalty'"),
+                ({"messages": [{"role": "user", "content": q1}], "tools": []}, "tools", "'tools'"),
+                ({"messages": [{"role": "user", "content": q1}, {"role": "assistant", "content": "好的"}]},
+                 "messages", "the last message is the assistant's"),
+                ({"messages": [{"role": "user", "content": q1}, {"role": "system", "content": own}]}, "messages",
+                 "system message after the conversation began"),
+                ({"messages": [{"role": "tool", "content": "x"}]}, "messages", "the role 'tool'"),
+                ({"messages": [{"role": "user", "content": q1}], "stop": ""}, "stop", "empty text"),
+                ({"messages": [{"role": "user", "content": q1}], "stop": ["a", "b", "c", "d", "e"]}, "stop",
+                 "at most 4")):
+            status, got = svc.json("POST", "/v1/chat/completions", body)
+            assert status == 400 and got["error"]["param"] == param and words in got["error"]["message"], (body, got)
+        status, got = svc.json("POST", "/predict", {"inputs": [q1], "stream": True})
+        assert status == 400 and got["error"]["param"] == "stream" and "unknown field 'stream'" in got["error"]["message"]
+    assert not [line for line in svc.log if "Traceback" in line or line.startswith("error:")], svc.log

@@ -519,6 +519,11 @@ def _export_stages(stage: Path, scratch: Path, trained: TrainedRun, template: Ta
             if checks["onnx_generate"]["status"] == "ok":
                 checks["onnx_generate"]["files"] = ["onnx_generate/model.onnx"]
 
+    # one set of generation settings, for bundle.json (predict.py, serve.py) and the Modelfile alike
+    from .generate import export_generation
+
+    generation = export_generation(max_new_tokens=(eval_result or {}).get("metrics", {}).get("max_new_tokens"),
+                                   context=max_length)
     # --- GGUF for llama.cpp and ollama (engine/gguf/export_gguf.py), from the merged weights
     if "gguf" in formats:
         from .gguf.export_gguf import GGUFExportError, gguf_for_bundle
@@ -527,8 +532,7 @@ def _export_stages(stage: Path, scratch: Path, trained: TrainedRun, template: Ta
         try:
             checks["gguf"] = gguf_for_bundle(
                 stage, model, tokenizer, task=task, records=records, system=system, user_format=user_format,
-                max_length=max_length, max_new_tokens=(eval_result or {}).get("metrics", {}).get("max_new_tokens")
-                or 128, base_model=job.base_model, run_name=trained.run_id,
+                max_length=max_length, generation=generation, base_model=job.base_model, run_name=trained.run_id,
                 merged_folder=stage / "merged" if "merged" in formats else None, dtype=gguf_type,
                 registered_id=job.base_model_name, progress=report)
         except GGUFExportError as exc:
@@ -568,14 +572,16 @@ def _export_stages(stage: Path, scratch: Path, trained: TrainedRun, template: Ta
         "bos_id": tokenizer.bos_token_id if tokenizer.bos_token else None,
         "eos_ids": _eos_ids(tokenizer, model),
         "stop_texts": D.stop_texts(tokenizer),  # the fallback format's turn markers, as evaluation stops at them
+        # the chat format in pieces, for serve.py's conversations (system message, earlier turns)
+        "chat": _bundle_chat(tokenizer, system) if task == "instruction" and runtime else None,
         # the repetition guards evaluation generated with; predict.py and serve.py use them too
-        "generation": _generation_guard(),
+        "generation": generation,
         "pad_id": tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id,
         "clean_up_tokenization_spaces": bool(getattr(tokenizer, "clean_up_tokenization_spaces", False)),
         "max_length": max_length,
         "prompt_tail_tokens": D.PROMPT_TAIL_TOKENS,
         "label_length": label_len,
-        "max_new_tokens": (eval_result or {}).get("metrics", {}).get("max_new_tokens") or 128,
+        "max_new_tokens": generation["max_new_tokens"],
         "max_position_embeddings": int(getattr(model.config, "max_position_embeddings", 0) or 0) or None,
         "inputs": input_names,
         "output": "probabilities" if task == "classification" else "logits",
@@ -638,6 +644,16 @@ def _export_stages(stage: Path, scratch: Path, trained: TrainedRun, template: Ta
             "checks": checks}
 
 
+def _bundle_chat(tokenizer, system: str | None) -> dict[str, Any] | None:
+    from .chat_format import bundle_chat
+    from .gguf.modelfile import ModelfileError
+
+    try:
+        return bundle_chat(tokenizer, system)
+    except ModelfileError:  # a template that repeats the user's text: one-message chats only
+        return None
+
+
 def _export_generation(model, tokenizer, prompts, stage: Path, max_length: int, bound: float) -> dict[str, Any]:
     from . import export_generation as G
 
@@ -661,12 +677,6 @@ def _format_summary(fmt: str, checks: dict) -> dict[str, Any]:
                 "files": c.get("files")}
     return {"status": c.get("status"), "max_abs_diff": c.get("max_abs_diff"), "reason": c.get("reason"),
             "files": c.get("files")}
-
-
-def _generation_guard() -> dict[str, Any]:
-    from .generate import GenerationSettings
-
-    return GenerationSettings().guard()
 
 
 def _eos_ids(tokenizer, model) -> list[int]:

@@ -29,6 +29,23 @@ from typing import Any
 DEFAULT_REPETITION_PENALTY = 1.15
 DEFAULT_NO_REPEAT_NGRAM = 4
 
+# An export's answers are this many new tokens at most unless its evaluation chose a length
+DEFAULT_EXPORT_NEW_TOKENS = 128
+
+
+def export_generation(*, max_new_tokens: int | None, context: int) -> dict[str, Any]:
+    """The one set of generation settings an export writes: bundle.json's ``generation``
+    (predict.py and serve.py read it) and the ollama Modelfile's PARAMETER lines
+    (:func:`workbench.engine.gguf.modelfile.parameters`) come from this dict alone.
+
+    Greedy, as the evaluation decodes; the repetition guards the evaluation used; at most
+    ``max_new_tokens`` new tokens (the evaluation's length); ``context`` is the training
+    length, prompt and answer together (what serve.py allows and the Modelfile's num_ctx)."""
+    return {"mode": "greedy", "repetition_penalty": float(DEFAULT_REPETITION_PENALTY),
+            "no_repeat_ngram": int(DEFAULT_NO_REPEAT_NGRAM),
+            "max_new_tokens": int(max_new_tokens or DEFAULT_EXPORT_NEW_TOKENS), "context": int(context)}
+
+
 # End-of-turn tokens of common chat formats, used when the chat template cannot be probed.
 END_OF_TURN_TOKENS = ("<end_of_turn>", "<|im_end|>", "<|eot_id|>", "<|end|>")
 

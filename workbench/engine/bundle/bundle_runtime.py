@@ -168,6 +168,45 @@ def answer_budget(n_prompt, max_length, max_new_tokens, floor=ANSWER_FLOOR):
     return keep, max(floor, min(max_new_tokens, max_length - keep))
 
 
+def render_chat(chat, system, turns):
+    """A conversation as the prompt text the model was trained on, from bundle.json's ``chat``
+    pieces (cut at export from the model's chat template and checked against it): ``turns`` is
+    ``[(user text, answer or None), ...]``, the last one unanswered. The system text goes into
+    the first turn; a later turn is written without it."""
+    parts = []
+    for i, (user, answer) in enumerate(turns):
+        if i == 0 and system and chat.get("with_system"):
+            a, b, c = chat["with_system"]
+            parts.append(a + system + b + user + c)
+        else:
+            a, b = chat["without_system"]
+            parts.append(a + user + b)
+        if answer is not None:
+            parts.append(answer + chat["turn_end"])
+    return "".join(parts)
+
+
+class TrimmedStream:
+    """Pieces of text passed on as ``str.strip`` would leave the whole: nothing before the
+    first visible character, and white space held back until more text follows it (so the
+    streamed answer is the non-streamed one to the character)."""
+
+    def __init__(self, out):
+        self.out, self.started, self.pending = out, False, ""
+
+    def __call__(self, piece):
+        if not self.started:
+            piece = piece.lstrip()
+            if not piece:
+                return
+            self.started = True
+        text = self.pending + piece
+        body = text.rstrip()
+        self.pending = text[len(body):]
+        if body:
+            self.out(body)
+
+
 # ----- inputs: fields and the user's own column names ---------------------------------------------------
 
 
@@ -704,23 +743,45 @@ class Predictor:
             raise InputError("the no-repeat n-gram size must be 0 (none) or more")
         return guard
 
+    def chat_prompt_ids(self, system, turns):
+        """The token ids of a conversation (see :func:`render_chat`): each user text laid out
+        and cleaned as a record's main field is; ``system`` None: the bundle's own."""
+        b = self.bundle
+        chat = b.get("chat")
+        if not chat:
+            raise InputError("this bundle carries no chat format: export it again to send a conversation")
+        system = b.get("system") if system is None else system
+        text = render_chat(chat, system, [(self.user_text(u), a) for u, a in turns])
+        ids = self.tokenizer.encode(text, add_special_tokens=False).ids
+        bos, bos_id = b.get("bos_token"), b.get("bos_id")
+        if bos and bos_id is not None and (not ids or ids[0] != bos_id):
+            ids = [bos_id] + ids
+        return ids
+
     def generate_full(self, record, max_new_tokens=None, mode="greedy", temperature=0.7, top_p=0.9, seed=None,
-                      stream=None, repetition_penalty=None, no_repeat_ngram=None):
+                      stream=None, repetition_penalty=None, no_repeat_ngram=None, prompt_ids=None, stop=()):
         """``{"answer", "prompt_tokens", "completion_tokens", "finish_reason", "max_new_tokens"}``
         (the budget :func:`answer_budget` left the answer); ``stream`` gets each new piece of
-        text as soon as it decodes to whole characters."""
+        text as soon as it decodes to whole characters, trimmed as the whole answer is.
+        ``prompt_ids`` (a conversation's, :meth:`chat_prompt_ids`) stand for ``record``'s
+        prompt and are not cut; the answer ends before the first of the texts ``stop``."""
         b = self.bundle
         guard = self.generation_guard(repetition_penalty, no_repeat_ngram)
         asked = int(max_new_tokens or b.get("max_new_tokens", 128))
-        ids = self.prompt_ids(record, 1 << 30)
-        keep, n_new = answer_budget(len(ids), b["max_length"], asked)
-        ids = shrink(ids, keep, int(b.get("prompt_tail_tokens", 32)))
+        if prompt_ids is not None:  # a conversation: the caller fitted it to the context
+            ids, n_new = list(prompt_ids), asked
+        else:
+            ids = self.prompt_ids(record, 1 << 30)
+            keep, n_new = answer_budget(len(ids), b["max_length"], asked)
+            ids = shrink(ids, keep, int(b.get("prompt_tail_tokens", 32)))
+        if stream is not None:
+            stream = TrimmedStream(stream)
         limit = b.get("max_position_embeddings")
         if limit:
             n_new = min(n_new, max(int(limit) - len(ids), 0))
         stops = set(b["eos_ids"])
         rng = np.random.default_rng(seed)
-        answer, finish = AnswerText(self.decode, b.get("stop_texts") or ()), "length"
+        answer, finish = AnswerText(self.decode, tuple(b.get("stop_texts") or ()) + tuple(stop or ())), "length"
         generated = answer.ids
         next_logits = self._cached_steps(ids) if self.cache else None
         for _ in range(n_new):

@@ -12,6 +12,17 @@
                                  with "stream": true as server-sent events (and the usage as a
                                  last chunk with "stream_options": {"include_usage": true})
 
+A chat's system message (else the system prompt the model was trained with) and earlier
+turns go through the model's own chat format (bundle.json "chat", cut from its chat template
+at export and checked against it); "stop" ends the answer before the first of its texts; a
+streamed answer is the non-streamed one to the character. What the service cannot honour is
+refused with a 400 that names it, never dropped: a field it does not take (tools,
+frequency_penalty, ...), a conversation ending with an assistant message (a prefilled
+answer), a system message after the first, earlier turns where the chat format was not
+checked for them. Generation follows bundle.json "generation" (the settings the ollama
+Modelfile carries too), and an answer's length shrinks to fit the training length, prompt
+and answer together, as in predict.py (bundle_runtime.answer_budget).
+
 An input object names its fields as bundle.json "fields" does, or by the column names of
 the project's data ("columns"); a plain text is the main field. With --api-key (or the
 MODEL_API_KEY environment variable) every endpoint needs the header ``Authorization: Bearer
@@ -83,8 +94,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bundle_runtime import (InputError, Predictor, answer_budget, load_bundle, record_from_input,  # noqa: E402
                             silence_native_stdout)
 from serve_batcher import Batcher, Job  # noqa: E402
-from serve_requests import (API_KEY_ENV, JSON_TYPE, MAX_JSON_DEPTH, HTTPError, api_key, check_json,  # noqa: E402
-                            content_text, include_usage, not_json, usage_of)
+from serve_requests import (API_KEY_ENV, CHAT_FIELDS, JSON_TYPE, MAX_JSON_DEPTH, PREDICT_FIELDS,  # noqa: E402
+                            HTTPError, api_key, chat_turns, check_json, include_usage, not_json, stop_texts,
+                            usage_of)
 # several processes on one port, connections shared out by the kernel: Linux's SO_REUSEPORT
 # (the BSDs' and macOS's hand every connection to one socket)
 SHARED_PORT = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
@@ -187,6 +199,10 @@ class Service:
     def _records(self, body):
         if "inputs" not in body:
             raise HTTPError(400, "missing field 'inputs': a list of texts or objects of fields")
+        unknown = [k for k in body if k not in PREDICT_FIELDS]
+        if unknown:
+            raise HTTPError(400, f"unknown field '{unknown[0]}'; /predict takes {', '.join(sorted(PREDICT_FIELDS))}",
+                            param=unknown[0])
         inputs = body["inputs"]
         if not isinstance(inputs, list) or not inputs:
             raise HTTPError(400, "'inputs' must be a non-empty list of texts or objects of fields")
@@ -269,38 +285,33 @@ class Service:
     def chat_job(self, body):
         if self.task != "instruction":
             raise HTTPError(404, "this bundle is a classifier: use POST /predict", "not_found")
-        messages = body.get("messages")
-        if not isinstance(messages, list) or not messages:
-            raise HTTPError(400, "missing field 'messages': a list of {\"role\", \"content\"} objects")
-        user = None
-        for i, m in enumerate(messages):
-            if not isinstance(m, dict) or "role" not in m or "content" not in m:
-                raise HTTPError(400, f"messages[{i}] must be an object with 'role' and 'content'")
-            if m["role"] == "user":
-                user = content_text(m["content"], i)
-                if not user.strip():
-                    raise HTTPError(400, f"messages[{i}].content is empty: nothing to answer", param="messages")
-        if user is None:
-            raise HTTPError(400, "'messages' has no message with the role 'user'")
+        unknown = [k for k in body if k not in CHAT_FIELDS]
+        if unknown:
+            raise HTTPError(400, f"unknown or unsupported field '{unknown[0]}'; this service takes "
+                                 f"{', '.join(sorted(CHAT_FIELDS))}", param=unknown[0])
+        system, turns = chat_turns(body.get("messages"), self.bundle.get("chat"))
         if body.get("n", 1) != 1:
-            raise HTTPError(400, "'n' must be 1: this service returns one answer per request")
+            raise HTTPError(400, "'n' must be 1: this service returns one answer per request", param="n")
         if not isinstance(body.get("stream", False), bool):
             raise HTTPError(400, "'stream' must be true or false", param="stream")
         stream, with_usage = bool(body.get("stream")), include_usage(body)
         asked = self._asked_tokens(body, "max_completion_tokens", "max_tokens")
-        # the model was trained with its own system prompt (bundle.json "system"); the last
-        # user message is the user's text
-        n_new = self._fit_context(user, asked)
-        job = self.batcher.submit(Job([user], self._sampling(body, n_new), stream=stream))
+        stops = stop_texts(body.get("stop"))
+        if self.bundle.get("chat"):  # the client's system message and earlier turns, in the trained format
+            ids = self.tokenizer_side.chat_prompt_ids(system, turns)
+        else:  # a bundle exported before conversations were carried: one user message, the bundle's system
+            ids = self.tokenizer_side.prompt_ids(turns[-1][0], 1 << 30)
+        n_new = self._fit_context(len(ids), asked)
+        options = dict(self._sampling(body, n_new), prompt_ids=ids, stop=stops)
+        job = self.batcher.submit(Job([turns[-1][0]], options, stream=stream))
         job.include_usage = with_usage
         return job
 
-    def _fit_context(self, user, asked):
-        """The answer's length in tokens: a prompt and answer longer than the model's context
-        are refused as the OpenAI API refuses them (predict.py and /predict cut a long prompt
-        from its middle, as training did)."""
+    def _fit_context(self, prompt, asked):
+        """The answer's length in tokens for a prompt of ``prompt`` tokens: a prompt and answer
+        longer than the model's context are refused as the OpenAI API refuses them
+        (predict.py and /predict cut a long prompt from its middle, as training did)."""
         limit = self.context_length
-        prompt = len(self.tokenizer_side.prompt_ids(user, 1 << 30))
         if asked is not None and prompt + asked > limit:
             raise HTTPError(400, f"This model's maximum context length is {limit} tokens. However, you requested "
                                  f"{prompt + asked} tokens ({prompt} in the messages, {asked} in the completion). "

@@ -92,3 +92,80 @@ def content_text(content, i):
         if texts and all(isinstance(t, str) for t in texts):
             return "\n".join(texts)
     raise HTTPError(400, f"messages[{i}].content must be a text (or a list of text parts)")
+
+
+# the request fields each endpoint honours; any other is refused with a 400 that names it
+# (an OpenAI client's option this service would silently ignore, such as "tools" or
+# "presence_penalty", would otherwise change nothing while the client believes it did)
+SAMPLING_FIELDS = {"temperature", "top_p", "seed", "repetition_penalty", "no_repeat_ngram"}
+PREDICT_FIELDS = {"inputs", "max_tokens", "max_new_tokens"} | SAMPLING_FIELDS
+CHAT_FIELDS = {"model", "messages", "max_tokens", "max_completion_tokens", "n", "stream", "stream_options", "stop",
+               "user"} | SAMPLING_FIELDS
+MAX_STOPS = 4  # as the OpenAI API allows
+
+
+def stop_texts(stop):
+    """The request's "stop": a text or a list of up to four; the answer ends before the first."""
+    if stop is None:
+        return []
+    stops = [stop] if isinstance(stop, str) else stop
+    if not isinstance(stops, list) or not all(isinstance(s, str) for s in stops) or len(stops) > MAX_STOPS:
+        raise HTTPError(400, f"'stop' must be a text or a list of at most {MAX_STOPS} texts", param="stop")
+    if any(not s for s in stops):
+        raise HTTPError(400, "'stop' holds an empty text, which would end every answer before it starts",
+                        param="stop")
+    return stops
+
+
+def chat_turns(messages, chat):
+    """``(system text or None, [(user text, answer or None), ...])`` from a request's messages:
+    an optional system (or developer) message first, then user and assistant messages taking
+    turns, ending with the user's. What the bundle's chat format cannot carry is refused with
+    a 400 that says so, never dropped."""
+    if not isinstance(messages, list) or not messages:
+        raise HTTPError(400, "missing field 'messages': a list of {\"role\", \"content\"} objects",
+                        param="messages")
+    system, turns, expect = None, [], "user"
+    for i, m in enumerate(messages):
+        if not isinstance(m, dict) or "role" not in m or "content" not in m:
+            raise HTTPError(400, f"messages[{i}] must be an object with 'role' and 'content'", param="messages")
+        extra = [k for k in m if k not in ("role", "content", "name")]
+        if extra:
+            raise HTTPError(400, f"messages[{i}] has the field '{extra[0]}', which this service does not support "
+                                 "(no tools or function calls)", param="messages")
+        role, text = m["role"], content_text(m["content"], i)
+        if role in ("system", "developer"):
+            if i != 0:
+                raise HTTPError(400, f"messages[{i}] is a {role} message after the conversation began; send one "
+                                     "system message, first", param="messages")
+            if chat is not None and not chat.get("system_message"):
+                raise HTTPError(400, "this model's prompt format has no place for a system message; leave it out "
+                                     "(the model uses the system prompt it was trained with)", param="messages")
+            system = text.strip()
+            continue
+        if role not in ("user", "assistant"):
+            raise HTTPError(400, f"messages[{i}] has the role '{role}'; this service takes system, user and "
+                                 "assistant messages", param="messages")
+        if role != expect:
+            raise HTTPError(400, f"messages[{i}] is a {role} message where a {expect} message was expected: user "
+                                 "and assistant messages take turns, starting with the user's", param="messages")
+        if role == "user":
+            if not text.strip():
+                raise HTTPError(400, f"messages[{i}].content is empty: nothing to answer", param="messages")
+            turns.append([text.strip(), None])
+            expect = "assistant"
+        else:
+            turns[-1][1] = text.strip()
+            expect = "user"
+    if not turns:
+        raise HTTPError(400, "'messages' has no message with the role 'user'", param="messages")
+    if turns[-1][1] is not None:
+        raise HTTPError(400, "the last message is the assistant's: this service does not continue a prefilled "
+                             "answer; end 'messages' with the user's message", param="messages")
+    if len(turns) > 1 and (chat is None or not chat.get("multi_turn")):
+        raise HTTPError(400, "this bundle answers one user message at a time (its prompt format was not checked "
+                             "for earlier turns); send the last user message alone", param="messages")
+    if system is not None and chat is None:
+        raise HTTPError(400, "this bundle was exported before a system message could be honoured; leave it out or "
+                             "export the model again", param="messages")
+    return system, [tuple(t) for t in turns]

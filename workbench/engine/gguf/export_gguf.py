@@ -216,7 +216,7 @@ def _base_info(base_model: str | None, registered_id: str | None = None) -> tupl
 
 
 def gguf_for_bundle(stage: Path, model, tokenizer, *, task: str, records: Sequence[Mapping[str, Any]],
-                    system: str | None, user_format: str, max_length: int, max_new_tokens: int,
+                    system: str | None, user_format: str, max_length: int, generation: Mapping[str, Any],
                     base_model: str | None, run_name: str, merged_folder: Path | None, dtype: str = DEFAULT_DTYPE,
                     registered_id: str | None = None, progress=None) -> dict[str, Any]:
     """The export's 'gguf' format: the merged model (the bundle's merged/ folder when it was
@@ -255,25 +255,17 @@ def gguf_for_bundle(stage: Path, model, tokenizer, *, task: str, records: Sequen
     def build_prompt(sys_text: str | None, user: str) -> str:
         return D.build_prompt(tokenizer, sys_text, user)
 
-    answer_turn = None
-    if getattr(tokenizer, "chat_template", None):
-        def answer_turn(sys_text, user, answer):
-            messages = ([{"role": "system", "content": sys_text}] if sys_text else []) + [
-                {"role": "user", "content": user}, {"role": "assistant", "content": answer}]
-            return tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=False)
+    from ..chat_format import chat_template
 
     bos_text = tokenizer.bos_token or None
-    template = MF.chat_template(build_prompt, bos_text=bos_text, answer_turn=answer_turn,
-                                eos_text=tokenizer.eos_token)
+    template = chat_template(tokenizer)  # the same pieces serve.py renders conversations with
     stops = [tokenizer.convert_ids_to_tokens(i) for i in eos_ids(tokenizer, model)]
     end = template.turn_end.strip()
     if end and tokenizer.convert_tokens_to_ids(end) not in (None, tokenizer.unk_token_id):
         stops.append(end)  # Gemma's <end_of_turn>, ChatML's <|im_end|>
     stops += D.stop_texts(tokenizer)  # the fallback format's turn markers, as the engine stops at them
-    context = int(getattr(model.config, "max_position_embeddings", 0) or 0) or None
-    # greedy, as the evaluation decodes; the penalty is ollama's own default, named so it can be changed
-    params = MF.parameters(temperature=0, repeat_penalty=1.1, top_p=None, context=context,
-                           max_new_tokens=max_new_tokens)
+    # the bundle's own generation settings (bundle.json "generation"), as ollama can take them
+    params = MF.parameters(generation)
     base_name = info.get("name") or (Path(base_model).name if base_model else None)
     try:
         result = export_gguf(
@@ -291,4 +283,5 @@ def gguf_for_bundle(stage: Path, model, tokenizer, *, task: str, records: Sequen
     if user_format and user_format.strip() not in ("{text}", "{instruction}", "{input}"):
         result["user_format"] = user_format  # the model card shows how inputs were laid out
     result["licence"] = lic.get("name")
+    result["generation"] = dict(generation)  # the model card says what ollama cannot reproduce of it
     return result

@@ -156,12 +156,35 @@ def _json_string(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def parameters(*, temperature: float | None, repeat_penalty: float | None, top_p: float | None,
-               context: int | None, max_new_tokens: int | None) -> dict[str, Any]:
-    """ollama's PARAMETER values from the export's generation settings."""
-    num_ctx = min(int(context), MAX_NUM_CTX) if context else None
-    return {"temperature": temperature, "top_p": top_p, "repeat_penalty": repeat_penalty, "num_ctx": num_ctx,
-            "num_predict": max_new_tokens}
+def parameters(generation: Mapping[str, Any]) -> dict[str, Any]:
+    """ollama's PARAMETER values from the export's one set of generation settings (bundle.json's
+    ``generation``, engine/generate.py ``export_generation``): greedy (temperature 0), the same
+    repetition penalty, the training length as the context and the same answer length.
+    What ollama cannot take (no-repeat n-grams) is said in the model card (:func:`ollama_differences`)."""
+    context = generation.get("context")
+    return {"temperature": 0 if generation.get("mode", "greedy") == "greedy" else generation.get("temperature"),
+            "repeat_penalty": generation.get("repetition_penalty"),
+            "num_ctx": min(int(context), MAX_NUM_CTX) if context else None,
+            "num_predict": generation.get("max_new_tokens")}
+
+
+def ollama_differences(generation: Mapping[str, Any]) -> list[str]:
+    """Where ollama generates differently from predict.py and serve.py with these settings."""
+    out = []
+    if generation.get("no_repeat_ngram"):
+        out.append(f"predict.py and serve.py never repeat a {generation['no_repeat_ngram']}-token sequence of the "
+                   "answer (no-repeat n-grams); ollama and llama.cpp have no such setting, so their answers may "
+                   "repeat where the bundle's do not.")
+    if generation.get("repetition_penalty", 1.0) != 1.0:
+        out.append(f"The repetition penalty ({generation['repetition_penalty']:g}) is the same number, but ollama "
+                   "applies it to the last 64 tokens of prompt and answer (repeat_last_n), the bundle to every token "
+                   "of the answer alone.")
+    if generation.get("context"):
+        out.append(f"num_ctx is the training length ({generation['context']} tokens, prompt and answer together). "
+                   "predict.py and serve.py shorten the answer so that a long question fits it whole; ollama "
+                   f"generates up to num_predict ({generation.get('max_new_tokens')}) and, when the context is "
+                   "full, drops the oldest tokens instead.")
+    return out
 
 
 def _greedy_sentence(g: Mapping[str, Any]) -> str:
@@ -197,6 +220,14 @@ def readme_section(check: Mapping[str, Any]) -> str:
         f"    llama-server -m gguf/{f} --jinja --port 8080    # OpenAI-style /v1/chat/completions",
         "",
     ]
+    gen = check.get("generation")
+    if gen:
+        params = parameters(gen)
+        lines += [f"The Modelfile's PARAMETER lines are the bundle's own generation settings (bundle.json "
+                  f"`generation`, which predict.py and serve.py use): greedy (temperature {params['temperature']}), "
+                  f"repeat_penalty {params['repeat_penalty']:g}, num_ctx {params['num_ctx']}, num_predict "
+                  f"{params['num_predict']}. What ollama cannot reproduce:", ""]
+        lines += [f"- {d}" for d in ollama_differences(gen)] + [""]
     if check.get("system"):
         lines += ["The Modelfile sets the system prompt the model was trained with; llama.cpp does not know it: "
                   "give it with `-sys` (the text is `system` in bundle.json).", ""]
