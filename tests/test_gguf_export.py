@@ -288,10 +288,44 @@ def test_a_gemma3_lora_run_is_written_as_q8_0_and_checked(inst_project, tmp_path
     assert "<end_of_turn>" in gg["stops"]
     modelfile = (stage / "gguf" / "Modelfile").read_text(encoding="utf-8")
     assert "<start_of_turn>model\n{{ end }}{{ .Response }}<end_of_turn>\n" in modelfile
-    assert modelfile.rstrip().endswith('LICENSE """gemma\n\nGemma Terms of Use\nUse & share."""')
+    assert modelfile.rstrip().endswith('LICENSE """gemma\nSource: TERMS.html, the copy shipped with the base model.'
+                                       '\n\nGemma Terms of Use\n\nUse & share."""')
     meta = read_metadata(open_gguf(stage / gg["files"][0]))
     assert meta["general.license"] == "gemma" and meta["general.name"] == "Tiny Gemma run-gemma3"
     assert meta["general.base_model.0.name"] == "Tiny Gemma" and gg["licence"] == "gemma"
+
+
+def test_a_licensed_base_models_terms_travel_in_the_bundle_image_and_modelfile(inst_project, tmp_path):
+    """The base model's licence, as its own text and with its source, in LICENSE, the Docker
+    image's files, the Modelfile's LICENSE block and the model card; not the web page around it."""
+    from test_licence_text import PAGE, WANT
+
+    base = make_model_folder("gemma3", tmp_path / "gemma3-base")
+    (base / "workbench_model.json").write_text(json.dumps(
+        {"format": 1, "family": "gemma3", "name": "Tiny Gemma",
+         "licence": {"name": "Gemma Terms of Use", "file": "TERMS.html", "url": "https://ai.example.dev/gemma/terms"}}),
+        encoding="utf-8")
+    (base / "TERMS.html").write_text(PAGE, encoding="utf-8")
+    run = train_run(inst_project, "run-licensed", steps=2, base_model=str(base), method="lora",
+                    learning_rate=1e-3).name
+    out = tmp_path / "bundle"
+    _export(inst_project, run, out, formats=["static", "gguf"], gguf_type="f32")
+    notice = (out / "LICENSE").read_text(encoding="utf-8")
+    assert notice == ("Gemma Terms of Use\nSource: https://ai.example.dev/gemma/terms, the terms as published there; "
+                      "text taken from TERMS.html, the copy shipped with the base model.\n\n" + WANT + "\n")
+    copies = [ln for ln in (out / "Dockerfile").read_text(encoding="utf-8").splitlines() if ln.startswith("COPY")]
+    assert any(ln.split()[-2] == "LICENSE" for ln in copies), copies  # in the image beside serve.py
+    assert "LICENSE" not in (out / ".dockerignore").read_text(encoding="utf-8")
+    modelfile = (out / "gguf" / "Modelfile").read_text(encoding="utf-8")
+    assert modelfile.rstrip().endswith(f'LICENSE """{notice.strip()}"""')
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert "| base model | Tiny Gemma (gemma3) |" in card and str(base) not in card.split("## Model")[1].split("\n\n")[0]
+    assert "| licence | Gemma Terms of Use: the base model's terms" in card and "- `LICENSE`: the base model's" in card
+    bundle = json.loads((out / "bundle.json").read_text(encoding="utf-8"))
+    assert bundle["licence"] == {"name": "Gemma Terms of Use", "file": "LICENSE",
+                                 "url": "https://ai.example.dev/gemma/terms", "source_file": "TERMS.html"}
+    for chrome in ("Skip to main content", "Manage cookies", "Pricing", "Send feedback"):
+        assert chrome not in notice and chrome not in modelfile
 
 
 def test_the_builtin_classifier_is_refused_with_the_reason(tmp_path):

@@ -389,7 +389,9 @@ def write_environment(stage: Path, *, wheelhouse: bool, scripts: Sequence[str],
         check["resolved_for_target"] = [f"{n}=={v}" for n, v in resolved]
     if wheelhouse:
         check["wheelhouse"] = download_wheels(lock, stage / "wheels", target)
-    (stage / "Dockerfile").write_text(dockerfile(scripts, target), encoding="utf-8")
+    # the model's licence travels inside the image too (a derivative is passed on with its terms)
+    notices = [name for name in NOTICE_FILES if (stage / name).is_file()]
+    (stage / "Dockerfile").write_text(dockerfile(scripts, target, notices=notices), encoding="utf-8")
     (stage / ".dockerignore").write_text(
         "# the image serves static/: the other formats stay out of the build context\n"
         + "\n".join(DOCKERIGNORE) + "\n", encoding="utf-8")
@@ -399,7 +401,10 @@ def write_environment(stage: Path, *, wheelhouse: bool, scripts: Sequence[str],
 # ----- the container --------------------------------------------------------------------------------
 
 
-def dockerfile(scripts: Sequence[str], target: BundleTarget | None = None) -> str:
+NOTICE_FILES = ("LICENSE", "NOTICE")
+
+
+def dockerfile(scripts: Sequence[str], target: BundleTarget | None = None, *, notices: Sequence[str] = ()) -> str:
     """An image that runs serve.py on the CPU from static/ (for a GPU image, start from a CUDA
     base and install paddlepaddle-gpu instead). It installs from the bundle's wheels/ when the
     build context has them (added at export, or later with pip download), else from the index.
@@ -437,8 +442,8 @@ RUN --mount=type=bind,target=/tmp/bundle \\
         pip install --no-cache-dir -r requirements.lock; \\
     fi
 
-# only what serve.py runs: the static model, the tokenizer and the bundle's code
-COPY bundle.json {' '.join(scripts)} ./
+# only what serve.py runs: the static model, the tokenizer and the bundle's code{", and the model's licence" if notices else ""}
+COPY bundle.json {' '.join([*scripts, *notices])} ./
 COPY tokenizer/ tokenizer/
 COPY static/ static/
 RUN useradd --system --uid 10001 model

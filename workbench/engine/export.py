@@ -545,6 +545,9 @@ def _export_stages(stage: Path, scratch: Path, trained: TrainedRun, template: Ta
         checks["static"]["shipped"] = False  # built for the ONNX conversion and predict.py only
     del eager_layer
 
+    # --- the base model's licence, as its own text, in every bundle of a model that has one
+    licence = _write_licence(stage, job.base_model, job.base_model_name)
+
     # --- bundle.json, predict.py, requirements, model card
     bundle = {
         "format_version": BUNDLE_VERSION,
@@ -599,6 +602,8 @@ def _export_stages(stage: Path, scratch: Path, trained: TrainedRun, template: Ta
         "run": trained.run_id,
         "source": trained.source,
         "base_model": job.base_model,
+        "base_model_name": licence.pop("model_name", None),
+        "licence": licence or None,
         "family": family,
         "method": trained.method,
         "created": round(time.time(), 3),
@@ -642,6 +647,25 @@ def _export_stages(stage: Path, scratch: Path, trained: TrainedRun, template: Ta
             "formats": {f: _format_summary(f, checks) for f in formats}, "int8": checks.get("int8"),
             "latency": checks.get("latency"), "predict_script": checks.get("predict_script"), "note": trained.note,
             "checks": checks}
+
+
+def _write_licence(stage: Path, base_model: str | None, registered_id: str | None) -> dict[str, Any]:
+    """``LICENSE`` in the bundle when the base model has a licence: its name, source and own text
+    (a licence page reduced to its terms, core/licence_text.py). Returns bundle.json's
+    ``licence`` (empty without one), with the base model's name under ``model_name``."""
+    from ..core.licence_text import licence_notice
+    from .gguf.export_gguf import base_model_info
+
+    info, folder = base_model_info(base_model, registered_id)
+    lic = info.get("licence") or {}
+    out: dict[str, Any] = {"model_name": info.get("name")}
+    file = (folder / lic["file"]) if folder and lic.get("file") else None
+    text = licence_notice(lic.get("name"), file if file and file.is_file() else None, lic.get("url"))
+    if text:
+        (stage / "LICENSE").write_text(text, encoding="utf-8")
+        out.update(name=lic.get("name"), file="LICENSE", url=lic.get("url"),
+                   source_file=file.name if file and file.is_file() else None)
+    return out
 
 
 def _bundle_chat(tokenizer, system: str | None) -> dict[str, Any] | None:

@@ -248,7 +248,13 @@ def _model_sections(add, bundle: dict, trained: TrainedRun, spec: TaskSpec, eval
     add("")
     add(_row("", ""))
     add(_row("---", "---"))
-    add(_row("base model", f"`{bundle['base_model']}` ({bundle['family']})"))
+    add(_row("base model", f"{bundle['base_model_name']} ({bundle['family']})" if bundle.get("base_model_name")
+             else f"`{bundle['base_model']}` ({bundle['family']})"))
+    lic = bundle.get("licence") or {}
+    if lic.get("name"):  # a derivative is passed on with its base model's terms
+        add(_row("licence", f"{lic['name']}: the base model's terms, which cover this fine-tuned model too; their "
+                            "text is in `LICENSE`" + (f" (source: {lic['url']})" if lic.get("url") else "")
+                 + ". Whoever passes this model on passes these terms on with it."))
     add(_row("method", "LoRA, merged into the base weights" if bundle["method"] == "lora" else "full fine-tuning"))
     add(_row("weights", f"run `{bundle['run']}`, {bundle['source']}"))
     if bundle.get("system") is None and bundle.get("user_format") == "{" + bundle["fields"][0] + "}" \
@@ -497,6 +503,9 @@ def _model_sections(add, bundle: dict, trained: TrainedRun, spec: TaskSpec, eval
             + (", `wheels/` (the lock's wheels, to install with no network)" if wheels else ""))
         add("- `io_sniff.py`, `io_header.py`: how predict.py cuts an input file into rows, the workbench importer's "
             "own code")
+    if (bundle.get("licence") or {}).get("file"):
+        add(f"- `LICENSE`: the base model's licence ({bundle['licence']['name']}), its own text"
+            + (" (also copied into the Docker image)" if runtime else ""))
     add("- `bundle.json`: prompt format, labels, fields and column names, special tokens, checks")
     if runtime:
         add("- `tokenizer/tokenizer.json` and the tokenizer's files")

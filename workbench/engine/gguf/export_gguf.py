@@ -123,7 +123,7 @@ def check_tokenizer(path: Path, encode: Callable[[str], list[int]], texts: Seque
 
 
 def export_gguf(stage: Path, *, source_folder: Path, dtype: str, name: str | None, base_model: str | None,
-                licence: tuple[str | None, Path | None], check_ids: Sequence[Sequence[int]],
+                licence: tuple[str | None, Path | None] | tuple[str | None, Path | None, str | None], check_ids: Sequence[Sequence[int]],
                 model_logits: Callable[[Sequence[int]], np.ndarray], encode: Callable[[str], list[int]],
                 prompts: Sequence[str], template: MF.ChatTemplate, system: str | None,
                 user_texts: Sequence[str], build_prompt: Callable[[str | None, str], str], bos_text: str | None,
@@ -191,7 +191,7 @@ def export_gguf(stage: Path, *, source_folder: Path, dtype: str, name: str | Non
             "files": [f"gguf/{out.name}", "gguf/Modelfile"]}
 
 
-def _base_info(base_model: str | None, registered_id: str | None = None) -> tuple[dict[str, Any], Path | None]:
+def base_model_info(base_model: str | None, registered_id: str | None = None) -> tuple[dict[str, Any], Path | None]:
     """The base model's name and licence: its folder's workbench_model.json, else what the model
     store recorded when it was registered (``registered_id``)."""
     import json
@@ -227,7 +227,7 @@ def gguf_for_bundle(stage: Path, model, tokenizer, *, task: str, records: Sequen
     from .. import models as M
     from ..generate import eos_ids
 
-    info, base_folder = _base_info(base_model, registered_id)
+    info, base_folder = base_model_info(base_model, registered_id)
     lic = info.get("licence") or {}
     lic_file = (base_folder / lic["file"]) if base_folder and lic.get("file") else None
     temporary = None
@@ -271,7 +271,7 @@ def gguf_for_bundle(stage: Path, model, tokenizer, *, task: str, records: Sequen
         result = export_gguf(
             stage, source_folder=merged_folder, dtype=dtype,
             name=f"{base_name} {run_name}" if base_name else run_name, base_model=base_name,
-            licence=(lic.get("name"), lic_file if lic_file and lic_file.is_file() else None),
+            licence=(lic.get("name"), lic_file if lic_file and lic_file.is_file() else None, lic.get("url")),
             check_ids=[f["input_ids"] for f in feats], model_logits=model_logits,
             encode=lambda text: list(tokenizer.encode(text, add_special_tokens=False)), prompts=prompts,
             template=template, system=system, user_texts=user_texts, build_prompt=build_prompt,

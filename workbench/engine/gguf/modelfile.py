@@ -9,14 +9,13 @@ checks that by rendering the template for real test inputs.
 """
 from __future__ import annotations
 
-import html
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from workbench.core.errors import WorkbenchError
+from workbench.core.licence_text import licence_notice
 
 _SYSTEM = "\u27e6WORKBENCH_SYSTEM\u27e7"
 _USER = "\u27e6WORKBENCH_USER\u27e7"
@@ -117,20 +116,11 @@ def _quoted(text: str) -> str:
     return f'"""{text}"""'
 
 
-def licence_text(name: str | None, file: str | Path | None) -> str | None:
-    """The licence's name and, when a file was kept, its text (HTML reduced to text)."""
-    if not name and not file:
-        return None
-    parts = [str(name)] if name else []
-    if file and Path(file).is_file():
-        text = Path(file).read_text(encoding="utf-8", errors="replace")
-        if Path(file).suffix.lower() in (".html", ".htm"):
-            text = re.sub(r"(?is)<(script|style).*?</\1>", "", text)
-            text = re.sub(r"(?i)<br\s*/?>|</(p|div|li|h[1-6]|tr|section)>", "\n", text)  # blocks end lines
-            text = html.unescape(re.sub(r"<[^>]+>", "", text))
-            text = re.sub(r"\n\s*\n+", "\n\n", text)
-        parts.append(text.strip())
-    return "\n\n".join(parts).replace('"""', '" " "')
+def licence_text(name: str | None, file: str | Path | None, url: str | None = None) -> str | None:
+    """The licence's name, its source and, when a file was kept, its own text (an HTML page
+    reduced to its terms by its structure, core/licence_text.py): the bundle's LICENSE file."""
+    text = licence_notice(name, file, url)
+    return text.strip().replace('"""', '" " "') if text else None
 
 
 def modelfile(gguf_file: str, template: ChatTemplate, *, system: str | None, stops: Sequence[str],
