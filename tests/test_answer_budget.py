@@ -29,7 +29,7 @@ def test_the_answer_shrinks_before_the_question_is_cut():
 
 
 @pytest.mark.slow
-def test_short_training_length_evaluation_predict_py_and_service_agree(tmp_path):
+def test_short_training_length_evaluation_predict_py_and_service_agree(tmp_path, capsys):
     pytest.importorskip("paddle")
     from test_serve import Service, isolated_env
     from trained_factory import INST, USER_COLUMNS, train_run
@@ -48,6 +48,11 @@ def test_short_training_length_evaluation_predict_py_and_service_agree(tmp_path)
     max_length, asked = 64, 96  # the answer asked for is longer than the whole training length
     train_run(project, "short", steps=24, max_length=max_length)
 
+    from workbench.cli import main as cli_main
+
+    assert cli_main(["eval", "--project", str(project.root), "--run", "short", "--max-new-tokens", str(asked),
+                     "--rows", "4", "--no-compare-base"]) == 0
+    assert "note: The model was trained on 64 tokens, question and answer together" in capsys.readouterr().out
     result = evaluate_run(project.root, "short", max_new_tokens=asked, limit=4, write_report=False)
     note = result["metrics"]["answer_budget"]
     assert note["asked"] == asked and note["max_length"] == max_length and note["shortened"] == 4

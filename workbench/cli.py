@@ -539,6 +539,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
               + (f"{_fmt_metric(baseline.get(k)):>12}" if baseline else ""))
     if (baseline or {}).get("comparison"):
         print(baseline["comparison"]["sentence"])
+    if (m.get("answer_budget") or {}).get("note"):  # answers shortened to fit the training length
+        print(f"note: {m['answer_budget']['note']}")
     if m.get("multi_label"):
         tuning = m.get("threshold_tuning") or {}
         print(f"  threshold {m['threshold']:.2f}" + (f" (best macro-F1 on {tuning['val_rows']} validation rows)"
@@ -592,6 +594,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         change = (f"accuracy change {q['accuracy_change']:+.4f}" if "accuracy_change" in q
                   else f"loss {q['eval_loss_fp32']:.4f} -> {q['eval_loss_int8']:.4f}")
         print(f"  int8    ok      {change}, {q['size_mb_fp32']} MB -> {q['size_mb_int8']} MB")
+    script = result.get("predict_script") or {}
+    if script.get("status") == "failed":  # e.g. both sides answered nothing: the comparison proved nothing
+        print(f"  predict.py failed  {script.get('reason', '')}")
     lat = result.get("latency") or {}
     if lat:
         print(f"  latency static {lat['static_ms']:.2f} ms vs eager {lat['eager_ms']:.2f} ms per sample "
