@@ -172,10 +172,11 @@ def test_stopped_killed_and_resumed_weights_load_as_written_and_the_curve_contin
     proc = launch_worker(run_dir, detach=False)
     first = _wait_for(run_dir, proc, lambda e: e["event"] == "step" and e["step"] > stopped_at)
     step = first["step"]
-    # the same batch as the uninterrupted run (its neighbours' batches give losses ~1e-2 apart);
-    # the same seed on one thread gives the same loss to rounding
-    assert first["loss"] == pytest.approx(ref[step], rel=1e-3), (first, ref)
-    assert abs(first["loss"] - ref[step]) < min(abs(first["loss"] - ref[s]) for s in (step - 1, step + 1)), ref
+    # one job, one seed, one thread: the same run to rounding, before the stop and after the resume
+    # (the adapters' random start once came from no seed, and two runs parted after the first step)
+    before = {e["step"]: e["loss"] for e in read_events(run_dir) if e["event"] == "step" and e["step"] <= stopped_at}
+    assert before == pytest.approx({s: ref[s] for s in before}, rel=1e-6)
+    assert first["loss"] == pytest.approx(ref[step], rel=1e-5), (first, ref)
     ckpt = _wait_for(run_dir, proc, lambda e: e["event"] == "checkpoint" and int(e["step"]) > stopped_at)
     _wait_for(run_dir, proc, lambda e: e["event"] == "step" and e["step"] > int(ckpt["step"]) + 1)
     if sys.platform != "win32":  # the last checkpoint before a crash

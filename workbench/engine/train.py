@@ -391,6 +391,11 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
     if job.method == "lora":
         if classifier:
             raise TrainingAborted("The built-in classifier is trained in full; choose the method 'full'.")
+        import paddle
+
+        # the adapters' random start comes from the job's seed: two runs of one job are one run
+        # (the Trainer seeds only later, after they exist)
+        paddle.seed(job.seed)
         model = M.apply_lora(model, family, r=job.lora_r, alpha=job.lora_alpha, dropout=job.lora_dropout,
                              target_modules=job.lora_target_modules)
     trainable, total = M.count_parameters(model)
