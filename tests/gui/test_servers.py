@@ -92,3 +92,15 @@ def test_a_server_run_listed_before_its_start_finished_is_mirrored_once_attached
                                                      "server_status": "running"}))
     monitor.attach(run_dir)
     assert mirrored == ["run-on-lab"] and monitor.summary("run-on-lab").server == "lab"
+
+
+def test_the_estimate_says_its_figures_are_this_computers_when_a_server_is_chosen(qtbot, session, tasks,
+                                                                                  sample_project):
+    add_target("lab", "ssh://ana@gpu.example.org", devices="gpu:0")
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    page.target_combo.refresh()
+    assert "server" not in page.estimate_label.text()
+    page.target_combo.setCurrentIndex(page.target_combo.findData("lab"))
+    qtbot.waitUntil(lambda: "It trains on server lab" in page.estimate_label.text(), timeout=5000)

@@ -466,6 +466,10 @@ class TrainSettingsPanel(QWidget):
             self.estimate_label.setText("")
             return
         notes = self._notes(rec)
+        on = self.target_combo.currentData()
+        if on:  # the figures are this computer's: a server's devices set its own pace
+            notes.insert(0, self.tr("It trains on server {0}: these figures are this computer's; the server's "
+                                    "devices set its time, which its curves show once it runs.").format(on))
         if span.load_factor > 1:  # the range counts on the load: say so, first
             notes.insert(0, self.tr("The processor is {0}% busy with other work: the times above count on about "
                                     "{1:.1f} times as long as on an idle processor.").format(
