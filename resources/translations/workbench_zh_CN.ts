@@ -2721,7 +2721,12 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>正在询问模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="143"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="139"/>
+        <source>(Answers are at most {0} tokens here: the model was trained on shorter texts, question and answer together.)</source>
+        <translation>（这里的回答最多 {0} 个词元：模型训练时的文本（问题与回答合计）更短。）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="148"/>
         <source>Label: {0}
 Most likely: {1}</source>
         <translation>标签：{0}
@@ -2871,17 +2876,22 @@ Most likely: {1}</source>
         <translation>每行可有多个标签：某标签的概率不低于 {0} 时给出该标签（该阈值在验证集上取得最佳宏平均 F1）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="128"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="121"/>
+        <source>The model was trained on {0} tokens, question and answer together: {1} of {2} answers were given fewer than the {3} new tokens asked for (as few as {4}), so that each question is read whole. For longer answers, train again with a larger maximum length.</source>
+        <translation>模型训练时问题与回答合计 {0} 个词元：{2} 个回答中有 {1} 个少于所要求的 {3} 个新词元（最少 {4} 个），以便完整读入每个问题。如需更长的回答，请用更大的最大长度重新训练。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="136"/>
         <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
         <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="174"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="182"/>
         <source>given instead</source>
         <translation>代替真实标签给出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="174"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="182"/>
         <source>given along with it</source>
         <translation>与真实标签一起多给</translation>
     </message>

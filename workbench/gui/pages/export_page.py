@@ -513,7 +513,7 @@ class ExportPage(QWidget):
             check = self.tr("same answers as the evaluation on {0} of {1} test rows").format(
                 script.get("same_as_engine", 0), script.get("rows"))
             rows.append((self.tr("predict.py (run as a user would)"), status_text(script.get("status")), check,
-                         "predict.py", ""))
+                         "predict.py", str(script.get("reason") or "") if script.get("status") == "failed" else ""))
         req = result.get("requirements") or (result.get("checks") or {}).get("requirements")
         if isinstance(req, dict) and req.get("packages"):
             rows.append(self.requirements_row(req))

@@ -134,6 +134,11 @@ class PlaygroundPanel(QWidget):
         if ev.get("event") == "token":
             if not self._labelled:  # after the label, a classifier's "answer" is that label again
                 self._append_answer(str(ev.get("text", "")))
+        elif ev.get("event") == "done" and ev.get("max_new_tokens") and ev.get("note"):
+            # the answer's budget was shortened by the training length (engine/playground.py)
+            self._append_answer("\n\n" + self.tr("(Answers are at most {0} tokens here: the model was trained on "
+                                                  "shorter texts, question and answer together.)").format(
+                ev["max_new_tokens"]))
         elif ev.get("event") == "labels":
             self._labelled = True
             probs = sorted((ev.get("probabilities") or {}).items(), key=lambda kv: -kv[1])[:5]

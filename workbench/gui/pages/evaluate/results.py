@@ -116,6 +116,14 @@ class ResultsPanel(QSplitter):
             lines.append(self.tr("Several labels per row: a label is given when its probability is {0} or more "
                                  "(the threshold with the best macro F1 on the validation split).").format(
                 f"{m['threshold']:.2f}"))
+        budget = m.get("answer_budget") or {}
+        if budget.get("shortened") or budget.get("prompts_cut"):  # engine/evaluate.budget_note, in words
+            lines.append(self.tr("The model was trained on {0} tokens, question and answer together: {1} of {2} "
+                                 "answers were given fewer than the {3} new tokens asked for (as few as {4}), so "
+                                 "that each question is read whole. For longer answers, train again with a larger "
+                                 "maximum length.").format(budget.get("max_length"), budget.get("shortened"),
+                                                           budget.get("rows"), budget.get("asked"),
+                                                           budget.get("smallest")))
         per = m.get("per_class") or {}
         multi = bool(m.get("multi_label")) and bool(per)
         self._show_label_set_results(m if multi else {})
