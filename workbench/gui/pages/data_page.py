@@ -16,9 +16,7 @@ import pandas as pd
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-    QPushButton, QSplitter, QTableView,
-    QTabWidget, QToolButton, QVBoxLayout, QWidget, QAbstractItemView,
+    QCheckBox, QHBoxLayout, QLabel, QPushButton, QSplitter, QTabWidget, QToolButton, QVBoxLayout, QWidget,
 )
 
 from ...core.cleaning import Recipe, StepReport
@@ -27,7 +25,6 @@ from ...core.mapping import check_mapping, mapped_columns
 from ...core.project import SplitSettings
 from ...core.task import TaskSpec
 from ...core.templates import PromptFormat
-from ..models.dataframe_model import DataFrameTableModel, RowHeader, filtered_positions, sorted_positions
 from ..resources import icon
 from ..session import ProjectSession
 from ..tasks import BackgroundOp, TaskManager
@@ -39,6 +36,7 @@ from .data.labels_editor import LabelsEditor
 from .data.mapping_editor import MappingEditor
 from .data.prompt_editor import PromptEditor
 from .data.steps_panel import StepsPanel
+from .data.table_panel import DataTablePanel
 
 
 class StateCommand(QUndoCommand):
@@ -81,7 +79,6 @@ class DataPage(QWidget):
         self.cleaned_df: pd.DataFrame | None = None
         self.reports: list[StepReport] = []
         self._source_text = None  # () -> (the line saying what was read, its tooltip), for redrawing
-        self._fit_pending = False  # the columns' widths were set before the table had its width
         # the project's own task: how its labels are chosen and its prompt (None: the template's)
         self.label_choice: LabelChoice | None = None
         self.prompt: PromptFormat | None = None
@@ -95,9 +92,7 @@ class DataPage(QWidget):
         self.task: TaskSpec | None = None  # as the last preview decided it
         self.undo_stack = QUndoStack(self)
         self._clean_op: BackgroundOp | None = None
-        self._view_op: BackgroundOp | None = None
         self._import_op: BackgroundOp | None = None
-        self._sort: tuple[int, bool] | None = None
         self._restoring = False
         self._build()
         session.project_changed.connect(self._on_session_project_changed)
@@ -105,10 +100,6 @@ class DataPage(QWidget):
         self._clean_timer.setSingleShot(True)
         self._clean_timer.setInterval(250)
         self._clean_timer.timeout.connect(self.run_cleaning)
-        self._filter_timer = QTimer(self)
-        self._filter_timer.setSingleShot(True)
-        self._filter_timer.setInterval(300)
-        self._filter_timer.timeout.connect(self._update_view)
         self._on_session_project_changed()
 
     # ------------------------------------------------------------------ layout
@@ -146,46 +137,12 @@ class DataPage(QWidget):
         top.addWidget(self.save_template_button)
         top.addWidget(self.prepare_button)
 
-        # table
-        left = QWidget()
-        lv = QVBoxLayout(left)
-        lv.setContentsMargins(0, 0, 0, 0)
-        bar = QHBoxLayout()
-        self.which_combo = QComboBox()
-        self.which_combo.addItem(self.tr("Imported data"), "raw")
-        self.which_combo.addItem(self.tr("After cleaning"), "clean")
-        self.which_combo.currentIndexChanged.connect(self._on_which_combo_changed)
-        self.filter_edit = QLineEdit()
-        self.filter_edit.setPlaceholderText(self.tr("Filter rows containing…"))
-        self.filter_edit.setClearButtonEnabled(True)
-        self.filter_edit.textChanged.connect(lambda _t: self._filter_timer.start())
-        self.filter_column = QComboBox()
-        self.filter_column.addItem(self.tr("in all columns"), -1)
-        self.filter_column.currentIndexChanged.connect(lambda _i: self._filter_timer.start())
-        self.rows_label = QLabel()
-        bar.addWidget(self.which_combo)
-        bar.addWidget(self.filter_edit, 1)
-        bar.addWidget(self.filter_column)
-        bar.addWidget(self.rows_label)
-        self.table_model = DataFrameTableModel()
-        self.table = QTableView()
-        self.table.setVerticalHeader(RowHeader(self.table))
-        self.table.setModel(self.table_model)
-        self.table.setAlternatingRowColors(True)
-        self.table.setWordWrap(False)
-        self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        self.table.verticalHeader().setDefaultSectionSize(24)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        hh = self.table.horizontalHeader()
-        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        hh.setDefaultSectionSize(160)
-        hh.setStretchLastSection(True)
-        hh.setSortIndicatorShown(True)
-        hh.setSectionsClickable(True)
-        hh.sectionClicked.connect(self._on_header_section_clicked)
-        self.table.selectionModel().currentChanged.connect(self._on_table_current_changed)
-        lv.addLayout(bar)
-        lv.addWidget(self.table, 1)
+        # the table (pages/data/table_panel.py); the page keeps its widgets' names
+        self.table_panel = left = DataTablePanel(self.tasks)
+        left.which_changed.connect(self._on_table_panel_which_changed)
+        left.column_selected.connect(self._on_table_panel_column_selected)
+        self.which_combo, self.filter_edit, self.filter_column = left.which_combo, left.filter_edit, left.filter_column
+        self.rows_label, self.table_model, self.table = left.rows_label, left.table_model, left.table
 
         # side tabs
         self.tabs = QTabWidget()
@@ -496,112 +453,25 @@ class DataPage(QWidget):
 
     # ------------------------------------------------------------------ table view
     def current_frame(self) -> pd.DataFrame | None:
-        return self.cleaned_df if self.which_combo.currentData() == "clean" else self.raw
+        return self.cleaned_df if self.table_panel.showing_cleaned() else self.raw
 
-    @Slot(int)
-    def _on_which_combo_changed(self, _i: int) -> None:
+    @Slot()
+    def _on_table_panel_which_changed(self) -> None:
         self._show_frame()
         self._compute_stats()
 
     def _show_frame(self) -> None:
         df = self.current_frame()
-        df = df if df is not None else pd.DataFrame()
-        self._sort = None
-        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-        self.table_model.set_frame(df)
-        self._fit_columns(df)
-        self.filter_column.blockSignals(True)
-        self.filter_column.clear()
-        self.filter_column.addItem(self.tr("in all columns"), -1)
-        for i, c in enumerate(df.columns):
-            self.filter_column.addItem(str(c), i)
-        self.filter_column.blockSignals(False)
-        self.stats_panel.set_columns([str(c) for c in df.columns])
-        self._update_rows_label()
-        if self.filter_edit.text().strip():
-            self._update_view()
+        self.table_panel.set_frame(df)
+        self.stats_panel.set_columns([str(c) for c in (df.columns if df is not None else [])])
 
-    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        super().showEvent(event)
-        if self._fit_pending:  # fitted while hidden: the table's width is known now
-            self._fit_columns(self.table_model.frame)
-
-    def _fit_columns(self, df: pd.DataFrame) -> None:
-        """Short columns (labels, dates, codes) as wide as what they hold; the room left goes to
-        the text columns. With every column 160 pixels and the last one stretched, "After
-        cleaning" showed the text narrow and the label column taking the width."""
-        hh = self.table.horizontalHeader()
-        self._fit_pending = not self.table.isVisible()
-        if df.empty or len(df.columns) == 0:
-            hh.setStretchLastSection(True)
-            return
-        fm = self.table.fontMetrics()
-        sample = df.head(50)
-        pad = 2 * fm.horizontalAdvance("M")
-        natural = []
-        for c in df.columns:
-            texts = [str(v) for v in sample[c].tolist()]
-            widest = max((fm.horizontalAdvance(t[:80]) for t in texts), default=0)
-            natural.append(max(fm.horizontalAdvance(str(c)) + 3 * pad, widest + pad))
-        short = [w <= 220 for w in natural]
-        width = self.table.viewport().width()
-        bar = self.table.verticalScrollBar()
-        if not bar.isVisible():  # a frame just set: the scroll bar it brings takes its room soon
-            width -= bar.sizeHint().width()
-        room = max(width, 300) - sum(w for w, s in zip(natural, short) if s) - 2
-        long_cols = short.count(False)
-        hh.setStretchLastSection(False)
-        for i, (w, is_short) in enumerate(zip(natural, short)):
-            hh.resizeSection(i, w if is_short else max(220, min(w, room // max(long_cols, 1))))
-
-    def _update_rows_label(self) -> None:
-        df = self.table_model.frame
-        shown = self.table_model.rowCount()
-        if shown == len(df):
-            self.rows_label.setText(self.tr("{0} rows").format(f"{len(df):,}"))
-        else:
-            self.rows_label.setText(self.tr("{0} of {1} rows").format(f"{shown:,}", f"{len(df):,}"))
+    def _on_header_section_clicked(self, column: int) -> None:
+        self.table_panel.sort_by(column)
 
     @Slot(int)
-    def _on_header_section_clicked(self, column: int) -> None:
-        asc = not (self._sort is not None and self._sort[0] == column and self._sort[1])
-        self._sort = (column, asc)
-        self.table.horizontalHeader().setSortIndicator(
-            column, Qt.SortOrder.AscendingOrder if asc else Qt.SortOrder.DescendingOrder)
-        self._update_view()
-
-    def _update_view(self) -> BackgroundOp | None:
-        df = self.table_model.frame
-        text = self.filter_edit.text()
-        col = self.filter_column.currentData()
-        sort = self._sort
-        if self._view_op is not None and self._view_op.running:
-            self._view_op.cancel()
-        if not text.strip() and sort is None:
-            self.table_model.set_view(None)
-            self._update_rows_label()
-            return None
-
-        def work(ctx):
-            base = filtered_positions(df, text, col if col is not None and col >= 0 else None)
-            ctx.check()
-            if sort is not None:
-                return sorted_positions(df, sort[0], sort[1], base)
-            return base
-
-        def done(positions):
-            if self.table_model.frame is df:
-                self.table_model.set_view(positions)
-                self._update_rows_label()
-
-        op = self.tasks.op(work, self.tr("Sorting and filtering")).on_success(done)
-        self._view_op = op
-        return op.run()
-
-    @Slot()
-    def _on_table_current_changed(self, current, _previous) -> None:
-        if current.isValid() and self.stats_column.count() > current.column():
-            self.stats_column.setCurrentIndex(current.column())
+    def _on_table_panel_column_selected(self, column: int) -> None:
+        if self.stats_column.count() > column:
+            self.stats_column.setCurrentIndex(column)
 
     # ------------------------------------------------------------------ statistics
     def _compute_stats(self) -> None:
@@ -760,7 +630,7 @@ class DataPage(QWidget):
                 f"{len(raw):,}", f"{len(cleaned):,}") + "".join(f"\n⚠ {problem_text(p)}" for p in problems))
             self.prepare_button.setEnabled(not any(p.severity == "error" for p in problems))
             self._on_split_changed()
-            if self.which_combo.currentData() == "clean":
+            if self.table_panel.showing_cleaned():
                 self._show_frame()
                 self._compute_stats()
             self.cleaned.emit()
@@ -897,6 +767,7 @@ class DataPage(QWidget):
         return self.tasks.op(work, self.tr("Saving the template")).on_success(done).run()
 
     def shutdown(self) -> None:
-        for op in (self._clean_op, self._view_op, self._import_op):
+        for op in (self._clean_op, self._import_op):
             if op is not None and op.running:
                 op.cancel()
+        self.table_panel.cancel()
