@@ -90,7 +90,9 @@ def test_round_trip_f32_gives_the_source_back(converted, tmp_path, family):
     allowed = {f"{family}.rope.dimension_count", f"{family}.vocab_size", f"{family}.rope.freq_base_swa",
                "tokenizer.ggml.add_sep_token",
                "tokenizer.ggml.add_space_prefix", "tokenizer.ggml.add_eos_token", "tokenizer.ggml.add_bos_token"}
-    assert set(b) - set(a) - _NOT_CARRIED <= allowed
+    assert set(b) - set(a) - _NOT_CARRIED <= allowed | {"tokenizer.chat_template"}
+    # a source without a template gets the format the engine trains such a model in
+    assert b["tokenizer.chat_template"] == a.get("tokenizer.chat_template", D.FALLBACK_CHAT_TEMPLATE)
     if "tokenizer.ggml.scores" in a:  # SentencePiece: llama.cpp compares the scores of ordinary pieces only, so their order must hold
         types = np.array(a["tokenizer.ggml.token_type"])
         sa, sb = np.array(a["tokenizer.ggml.scores"]), np.array(b["tokenizer.ggml.scores"])
@@ -425,3 +427,36 @@ def test_the_export_command_takes_gguf_and_its_type():
     assert build_parser().parse_args(["export", "--project", "p", "--run", "r"]).gguf_type == "f16"
     with pytest.raises(SystemExit):
         build_parser().parse_args(["export", "--project", "p", "--run", "r", "--gguf-type", "q4_k"])
+
+
+def test_a_tokenizer_without_a_template_gets_the_format_it_was_trained_in(tmp_path):
+    """A base model's tokenizer has no chat template, so training used the engine's plain format;
+    the GGUF file carries that format as its template, and rendered as llama.cpp's --jinja and
+    Hugging Face render it, it gives exactly the prompts training used."""
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    folder = make_model_folder("gemma3", tmp_path / "m")
+    # as a base model converted from a GGUF file without a template comes
+    (folder / "chat_template.jinja").unlink(missing_ok=True)
+    config = json.loads((folder / "tokenizer_config.json").read_text(encoding="utf-8"))
+    config.pop("chat_template", None)
+    (folder / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+    tok = M.load_tokenizer(folder)
+    assert not getattr(tok, "chat_template", None)
+    out = tmp_path / "m.gguf"
+    write_gguf(folder, out, dtype="f32")
+    template = read_metadata(open_gguf(out))["tokenizer.chat_template"]
+    render = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True).from_string(template).render
+
+    def chat(messages, generation=True):
+        return render(messages=messages, add_generation_prompt=generation, eos_token=tok.eos_token,
+                      bos_token=tok.bos_token)
+
+    q1, a1, q2 = "利率是多少？", "年化 3.1%。", "那提前还款呢？"
+    assert chat([{"role": "user", "content": q1}]) == D.build_prompt(tok, None, q1)
+    assert chat([{"role": "system", "content": "你是客服。"}, {"role": "user", "content": q1}]) == \
+        D.build_prompt(tok, "你是客服。", q1)
+    # a second turn follows the first answer and its end token, as a trained answer ends
+    assert chat([{"role": "user", "content": q1}, {"role": "assistant", "content": a1},
+                 {"role": "user", "content": q2}]) == \
+        D.build_prompt(tok, None, q1) + a1 + tok.eos_token + D.build_prompt(tok, None, q2)

@@ -40,6 +40,16 @@ FALLBACK_SYSTEM = "<system>\n{system}\n"
 FALLBACK_USER = "<user>\n{user}\n<assistant>\n"
 # ... whose turn markers are plain text: an answer ends where the model writes one
 FALLBACK_MARKERS = ("<user>", "<assistant>", "<system>")
+# The same format as a chat template (Jinja, as Hugging Face and llama.cpp's --jinja render
+# them), for the files that carry a model trained in it: an answer ends with the end token, as
+# training taught (build_features appends it to every response)
+FALLBACK_CHAT_TEMPLATE = (
+    "{%- for message in messages -%}"
+    "{%- if message['role'] == 'system' -%}{{ '<system>\n' + message['content'] + '\n' }}"
+    "{%- elif message['role'] == 'user' -%}{{ '<user>\n' + message['content'] + '\n' }}"
+    "{%- elif message['role'] == 'assistant' -%}{{ '<assistant>\n' + message['content'] + eos_token }}"
+    "{%- endif -%}{%- endfor -%}"
+    "{%- if add_generation_prompt -%}{{ '<assistant>\n' }}{%- endif -%}")
 
 # When the prompt must be cut, keep this many tokens of its end (the end of the user
 # text and the assistant marker) and drop tokens from its middle.

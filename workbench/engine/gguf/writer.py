@@ -27,6 +27,8 @@ import numpy as np
 
 from workbench.core.errors import WorkbenchError
 
+from ..data import FALLBACK_CHAT_TEMPLATE
+
 from . import names as N
 
 Progress = Callable[[str, int, int], None]
@@ -325,7 +327,8 @@ def vocabulary(folder: str | os.PathLike, vocab_size: int | None = None) -> dict
         text = json.dumps([tj.get("normalizer"), tj.get("pre_tokenizer")])
         out["add_space_prefix"] = '"Prepend"' in text or ('"Metaspace"' in text and '"never"' not in text
                                                           and '"prepend_scheme"' in text)
-    out["chat_template"] = _chat_template(folder, tok_config)
+    # a tokenizer without a template was trained in the engine's plain format: the file says so
+    out["chat_template"] = _chat_template(folder, tok_config) or FALLBACK_CHAT_TEMPLATE
     return out
 
 
