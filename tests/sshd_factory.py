@@ -24,6 +24,11 @@ class SSHServer:
     host_pub: Path
     server_home: Path  # WORKBENCH_HOME of the server's sessions
     proc: subprocess.Popen
+    sshd_config: Path
+
+    def start(self) -> None:
+        """Start listening again (after :meth:`stop`), on the same port with the same keys."""
+        self.proc = _listen(self.sshd_config, self.port, self.sshd_config.parent)
 
     @property
     def url(self) -> str:
@@ -72,21 +77,26 @@ def start_sshd(root: Path) -> SSHServer:
         Path("/run/sshd").mkdir(exist_ok=True)  # the privilege separation folder sshd requires
     except OSError:
         pass  # not root: sshd runs without privilege separation
-    proc = subprocess.Popen([SSHD, "-D", "-e", "-f", str(sshd_config)], stdout=subprocess.DEVNULL,
-                            stderr=open(root / "sshd.log", "ab"))
-    deadline = time.time() + 20
-    while time.time() < deadline:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                break
-        assert proc.poll() is None, (root / "sshd.log").read_text()
-        time.sleep(0.1)
+    proc = _listen(sshd_config, port, root)
     known = root / "known_hosts"
     config = root / "ssh_config"
     config.write_text("\n".join([
         "Host *", f"  IdentityFile {user_key}", "  IdentitiesOnly yes", f"  UserKnownHostsFile {known}",
         "  GlobalKnownHostsFile /dev/null", ""]))
     server = SSHServer(port=port, config=config, known_hosts=known, host_pub=host_key.with_suffix(".pub"),
-                       server_home=server_home, proc=proc)
+                       server_home=server_home, proc=proc, sshd_config=sshd_config)
     server.trust_host()
     return server
+
+
+def _listen(sshd_config: Path, port: int, root: Path) -> subprocess.Popen:
+    proc = subprocess.Popen([SSHD, "-D", "-e", "-f", str(sshd_config)], stdout=subprocess.DEVNULL,
+                            stderr=open(root / "sshd.log", "ab"))
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return proc
+        assert proc.poll() is None, (root / "sshd.log").read_text()
+        time.sleep(0.1)
+    raise AssertionError("sshd did not listen")

@@ -341,3 +341,29 @@ def test_eval_export_and_playground_run_on_the_server_and_their_results_come_her
     assert res.returncode == 0 and res.stdout.strip(), res.stderr[-2000:]
     res = wb("eval", "--project", str(project.root), "--run", run_id, "--on", "elsewhere")
     assert res.returncode == 2 and "trained on server 'lab'" in res.stderr
+
+
+@pytest.mark.slow
+@needs_sshd
+def test_a_server_out_of_reach_for_a_while_is_caught_up_when_it_is_back(sshd, target, project, monkeypatch):
+    """The laptop sleeps: the connection drops and the server cannot be reached for a while. The
+    run goes on there; the mirror keeps trying and catches up once the server answers again."""
+    from workbench.core.remote import Mirror
+
+    monkeypatch.setattr(Mirror, "RETRY_S", 1.0)
+    started = ops.start_run(project, _job(project), on="lab")
+    run_dir, mirror = started.run_dir, started.proc
+    _wait(lambda: any(e["event"] == "checkpoint" for e in read_events(run_dir)), "a mirrored checkpoint")
+    sshd.stop()  # nobody can connect
+    os.kill(mirror.proc.pid, signal.SIGKILL)  # and the open connection drops
+    seen = len(read_events(run_dir))
+    time.sleep(4)
+    assert mirror.poll() is None and mirror.last_error, "the mirror keeps trying"
+    assert len(read_events(run_dir)) == seen
+    sshd.start()
+    _wait(lambda: len(read_events(run_dir)) > seen + 4, "the mirror catching up")
+    ops.stop_run(run_dir)
+    _wait(lambda: mirror.poll() is not None, "the end")
+    assert (run_dir / EVENTS_FILE).read_bytes() == _server_events(target, run_dir)
+    ops.refresh_remote(project)
+    assert summarize(run_dir).status == "stopped"

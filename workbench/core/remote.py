@@ -462,6 +462,7 @@ class Mirror:
     mirrors (it stands in for the worker process of a local run)."""
 
     WATCH_S = 30.0  # with no new line for this long, ask the server whether its worker still lives
+    RETRY_S = 10.0  # a server that cannot be reached is tried again this often, until the mirror closes
 
     def __init__(self, run_dir: str | os.PathLike):
         self.run_dir = Path(run_dir)
@@ -536,10 +537,15 @@ class Mirror:
                 if self._sessions_ended():
                     break
                 # the connection dropped: the server's file is the truth, catch up from our size
-                status = sync(self.run_dir)
+                try:
+                    status = sync(self.run_dir)
+                except RemoteError as exc:  # unreachable for now (the laptop slept): try again later
+                    self.last_error = str(exc)
+                    self._done.wait(self.RETRY_S)
+                    continue
                 if status != "running":
                     break
-                time.sleep(2)
+                self._done.wait(2.0)
         except Exception as exc:  # reported to whoever watches; the run itself goes on on the server
             self.error = f"{type(exc).__name__}: {exc}"
         finally:
