@@ -565,22 +565,6 @@
         <translation>文件没有表头行时取消勾选：第一行将作为数据读取，各列命名为 col1、col2、…</translation>
     </message>
     <message>
-        <source>Imported data</source>
-        <translation type="vanished">导入的原始数据</translation>
-    </message>
-    <message>
-        <source>After cleaning</source>
-        <translation type="vanished">清洗后的数据</translation>
-    </message>
-    <message>
-        <source>Filter rows containing…</source>
-        <translation type="vanished">筛选包含以下内容的行…</translation>
-    </message>
-    <message>
-        <source>in all columns</source>
-        <translation type="vanished">所有列</translation>
-    </message>
-    <message>
         <location filename="../../workbench/gui/pages/data_page.py" line="149"/>
         <source>Columns</source>
         <translation>列统计</translation>
@@ -767,18 +751,6 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <location filename="../../workbench/gui/pages/data_page.py" line="450"/>
         <source>Reading {0}</source>
         <translation>正在读取 {0}</translation>
-    </message>
-    <message>
-        <source>{0} rows</source>
-        <translation type="vanished">{0} 行</translation>
-    </message>
-    <message>
-        <source>{0} of {1} rows</source>
-        <translation type="vanished">{1} 行中的 {0} 行</translation>
-    </message>
-    <message>
-        <source>Sorting and filtering</source>
-        <translation type="vanished">正在排序和筛选</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data_page.py" line="487"/>
