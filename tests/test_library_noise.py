@@ -21,7 +21,7 @@ I1205 21:36:07.932626  7998 pir_interpreter.cc:1529] New Executor is Running ...
 W1205 21:36:08.100000  7998 gpu_resources.cc:119] Please NOTE: device: 0
 E1205 21:36:09.000000  7998 op.cc:12] The model could not be traced
 static model written
-/work/project/scripts/mine.py:3: UserWarning: our own warning
+/home/ana/project/scripts/mine.py:3: UserWarning: our own warning
   warnings.warn("our own warning")"""
 
 
@@ -35,7 +35,7 @@ def test_the_export_log_keeps_errors_and_its_own_lines():
     keep = NoiseFilter()
     shown = [line for line in EXPORT.split("\n") if not keep.is_noise(line)]
     assert shown == ["E1205 21:36:09.000000  7998 op.cc:12] The model could not be traced", "static model written",
-                     "/work/project/scripts/mine.py:3: UserWarning: our own warning",
+                     "/home/ana/project/scripts/mine.py:3: UserWarning: our own warning",
                      '  warnings.warn("our own warning")']
 
 
