@@ -15,6 +15,7 @@ with, and a library would have to re-implement ProxyJump, agents and config matc
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -137,6 +138,11 @@ def run(target: Target, command: str, *, input: bytes | None = None, timeout: fl
 
 def q(*parts: str) -> str:
     return " ".join(shlex.quote(str(p)) for p in parts)
+
+
+def _workbench_there(target: Target, project_dir: str, *args: str) -> str:
+    """The shell line that runs ``workbench ARGS`` on the server in its project folder."""
+    return f"cd {q(project_dir)} && {q(target.python)} -m workbench {q(*args)}"
 
 
 # ----- the server's work folder and check ---------------------------------------------------
@@ -423,7 +429,7 @@ def server_status(run_dir: str | os.PathLike) -> str:
     recorded in the local run folder."""
     run_dir = Path(run_dir)
     info, target = _info_and_target(run_dir)
-    res = run(target, f"cd {q(info.project)} && {q(target.python)} -m workbench runs --project . --json", timeout=120)
+    res = run(target, _workbench_there(target, info.project, "runs", "--project", ".", "--json"), timeout=120)
     return _record_status(run_dir, info, res.stdout)
 
 
@@ -445,7 +451,7 @@ def sync(run_dir: str | os.PathLike) -> str:
     offset = _complete_prefix(run_dir / EVENTS_FILE)
     rd = f"{info.project}/{info.run}"
     res = run(target, f"tail -c +{offset + 1} {q(rd + '/' + EVENTS_FILE)} 2>/dev/null; "
-                      f"cd {q(info.project)} && {q(target.python)} -m workbench runs --project . --json", timeout=120)
+                      + _workbench_there(target, info.project, "runs", "--project", ".", "--json"), timeout=120)
     out = res.stdout
     # the events' new bytes, then the runs listing as one JSON line: split at the listing
     cut = out.rfind(b'{"runs"')
@@ -555,7 +561,7 @@ class Mirror:
 def stop(run_dir: str | os.PathLike) -> None:
     run_dir = Path(run_dir)
     info, target = _info_and_target(run_dir)
-    run(target, f"cd {q(info.project)} && {q(target.python)} -m workbench stop --project . {q(run_dir.name)}")
+    run(target, _workbench_there(target, info.project, "stop", "--project", ".", run_dir.name))
 
 
 def delete(run_dir: str | os.PathLike) -> int:
@@ -563,8 +569,8 @@ def delete(run_dir: str | os.PathLike) -> int:
     returns the bytes freed there."""
     run_dir = Path(run_dir)
     info, target = _info_and_target(run_dir)
-    res = run(target, f"cd {q(info.project)} && {q(target.python)} -m workbench runs --project . --delete "
-                      f"{q(run_dir.name)} --json", check=False)
+    res = run(target, _workbench_there(target, info.project, "runs", "--project", ".", "--delete", run_dir.name,
+                                       "--json"), check=False)
     if res.returncode != 0:
         err = res.stderr.decode(errors="replace")
         if "does not exist" in err:
@@ -607,21 +613,29 @@ def fetch_weights(run_dir: str | os.PathLike) -> list[str]:
     names = [n for n in listed.stdout.decode().split() if n and not (run_dir / n).exists()]
     if not names:
         return []
-    excludes = " ".join(f"--exclude={q(x)}" for x in _NOT_FETCHED)
-    res = run(target, f"cd {q(rd)} && tar -c -f - {excludes} {q(*names)}", timeout=3600)
-    staging = Path(tempfile.mkdtemp(prefix=".fetch-", dir=run_dir))
-    try:
-        with tarfile.open(fileobj=io.BytesIO(res.stdout), mode="r:") as tar:
-            tar.extractall(staging, filter="data")  # no absolute paths, links out or devices
+    with _downloaded(target, rd, names, beside=run_dir, excludes=_NOT_FETCHED) as staging:
         for name in names:
             if (staging / name).exists():
                 (run_dir / name).parent.mkdir(parents=True, exist_ok=True)
                 os.replace(staging / name, run_dir / name)
-    finally:
-        import shutil
-
-        shutil.rmtree(staging, ignore_errors=True)
     return names
+
+
+@contextlib.contextmanager
+def _downloaded(target: Target, base: str, names: list[str], *, beside: Path, excludes: tuple[str, ...] = ()):
+    """The server's ``base/NAMES`` brought over SSH as a tar stream and unpacked into a staging
+    folder beside ``beside`` (removed afterwards), from which the caller moves what it keeps."""
+    import shutil
+
+    ex = "".join(f"--exclude={q(x)} " for x in excludes)
+    res = run(target, f"cd {q(base)} && tar -c -f - {ex}{q(*names)}", timeout=3600)
+    staging = Path(tempfile.mkdtemp(prefix=".fetch-", dir=beside))
+    try:
+        with tarfile.open(fileobj=io.BytesIO(res.stdout), mode="r:") as tar:
+            tar.extractall(staging, filter="data")  # no absolute paths, links out or devices
+        yield staging
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 # ----- mirrors a front end keeps while it shows runs --------------------------------------------
@@ -661,16 +675,10 @@ def _fetch_tree(target: Target, base: str, name: str, dest: Path) -> None:
     """Replace ``dest`` by the server's ``base/name`` folder."""
     import shutil
 
-    res = run(target, f"cd {q(base)} && tar -c -f - {q(name)}", timeout=3600)
-    staging = Path(tempfile.mkdtemp(prefix=".fetch-", dir=dest.parent))
-    try:
-        with tarfile.open(fileobj=io.BytesIO(res.stdout), mode="r:") as tar:
-            tar.extractall(staging, filter="data")
+    with _downloaded(target, base, [name], beside=dest.parent) as staging:
         if dest.exists():
             shutil.rmtree(dest)
         os.replace(staging / name, dest)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
 
 
 def run_command_there(run_dir: str | os.PathLike, argv: list[str], out: Path | None = None) -> int:
@@ -680,8 +688,8 @@ def run_command_there(run_dir: str | os.PathLike, argv: list[str], out: Path | N
     into ``out``. Returns the command's exit status."""
     run_dir = Path(run_dir)
     info, target = _info_and_target(run_dir)
-    cmd = f"cd {q(info.project)} && {q(target.python)} -m workbench {q(*argv)}"
-    code = subprocess.run(ssh_argv(target, cmd), stdin=subprocess.DEVNULL).returncode
+    code = subprocess.run(ssh_argv(target, _workbench_there(target, info.project, *argv)),
+                          stdin=subprocess.DEVNULL).returncode
     if code == 255:
         raise explain(target, "Connection closed")
     if code != 0:
