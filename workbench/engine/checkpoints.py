@@ -191,8 +191,14 @@ def measure(model, rows: Sequence[Mapping[str, Any]], folder: str | os.PathLike 
     if folder is not None and os.environ.get("WORKBENCH_PROBE_LOGITS"):
         np.savez(Path(folder) / PROBE_LOGITS_FILE, *logits)
     return {"rows": [dict(r) for r in rows], "loss": losses,
-            "logits_mean": [float(np.mean(x, dtype=np.float64)) for x in logits],
-            "logits_std": [float(np.std(x, dtype=np.float64)) for x in logits]}
+            "logits_mean": [_digest(x)[0] for x in logits], "logits_std": [_digest(x)[1] for x in logits]}
+
+
+def _digest(logits) -> tuple[float, float]:
+    """The logits' mean and spread, in float64: what a probe keeps of them."""
+    import numpy as np
+
+    return float(np.mean(logits, dtype=np.float64)), float(np.std(logits, dtype=np.float64))
 
 
 def saved_logits(folder: str | os.PathLike) -> list | None:
@@ -216,7 +222,6 @@ def check_probe(model, probe: Mapping[str, Any] | None, source: str) -> dict | N
     and logits again; returns ``{"saved": ..., "loaded": ...}`` mean losses, or None without a
     probe. The loss says how wrong a trained model's answers are; the logits' mean and spread
     catch a wrong weight in a model that has learnt little, whose loss barely depends on it."""
-    import numpy as np
 
     if not probe:
         return None
@@ -229,8 +234,8 @@ def check_probe(model, probe: Mapping[str, Any] | None, source: str) -> dict | N
     for x, mean, std in zip(logits, probe.get("logits_mean", []), probe.get("logits_std", [])):
         # fp32 rounding moves these by ~1e-6 of the spread; a wrong weight by far more
         tol = PROBE_DIGEST_RTOL * abs(std) + 1e-6
-        digest_off |= bool(abs(np.mean(x, dtype=np.float64) - mean) > tol
-                           or abs(np.std(x, dtype=np.float64) - std) > tol)
+        got_mean, got_std = _digest(x)
+        digest_off |= abs(got_mean - mean) > tol or abs(got_std - std) > tol
     if loss_off or digest_off:
         raise CheckpointMismatch(
             f"The weights of {source} do not load back as the model that saved them: on {len(saved)} validation "
