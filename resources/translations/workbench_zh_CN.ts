@@ -534,291 +534,123 @@
         <translation>标出的改动中：· 表示空格，□ 表示全角空格，→ 表示制表符，° 表示不换行空格，◇ 表示零宽字符，⏎ 表示换行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="108"/>
-        <source>Import a file…</source>
-        <translation>导入文件…</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="110"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="236"/>
-        <source>No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window.</source>
-        <translation>还没有数据：请导入 CSV、Excel、JSON/JSONL 或 Parquet 文件，或把文件拖到窗口上。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="117"/>
-        <source>Save and prepare the data</source>
-        <translation>保存并准备数据</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="119"/>
-        <source>Writes the cleaned, split data into the project so that training can start.</source>
-        <translation>把清洗并划分好的数据写入项目，之后即可开始训练。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="126"/>
-        <source>First row holds the column names</source>
-        <translation>第一行是列名</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="128"/>
-        <source>Untick it when the file has no header line: its first row is then data, and the columns are named col1, col2, …</source>
-        <translation>文件没有表头行时取消勾选：第一行将作为数据读取，各列命名为 col1、col2、…</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="149"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="125"/>
         <source>Columns</source>
         <translation>列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="152"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="642"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="128"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="519"/>
         <source>Cleaning</source>
         <translation>清洗</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="153"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="129"/>
         <source>Mapping</source>
         <translation>列对应</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="157"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="133"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="173"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="149"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="180"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="156"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="272"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="246"/>
         <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
         <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="273"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="247"/>
         <source>Import a data file</source>
         <translation>导入数据文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="279"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="253"/>
         <source>No template chosen</source>
         <translation>未选择模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="280"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="254"/>
         <source>Choose a template first: it says which columns the data needs.</source>
         <translation>请先选择模板：模板决定了数据需要哪些列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="332"/>
-        <source>the first row is data: the columns are named col1 … col{0}</source>
-        <translation>第一行是数据：各列命名为 col1 … col{0}</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="333"/>
-        <source>JSON Lines under a .json name: read line by line</source>
-        <translation>这是以 .json 命名的 JSON Lines 文件：已逐行读取</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="334"/>
-        <source>one row per record of each line; column {0} names the document</source>
-        <translation>每行中的每条记录为一行；{0} 列标明所属文档</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="308"/>
-        <source>{0} · {1} rows · {2} columns · {3}</source>
-        <translation>{0} · {1} 行 · {2} 列 · {3}</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="313"/>
-        <source>{0}
-Shown from the project&apos;s copy of it, taken when the data was prepared.</source>
-        <translation>{0}
-显示的是准备数据时保存在项目中的副本。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="348"/>
-        <source>commas</source>
-        <translation>逗号</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="348"/>
-        <source>tabs</source>
-        <translation>制表符</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="348"/>
-        <source>semicolons</source>
-        <translation>分号</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="349"/>
-        <source>vertical bars</source>
-        <translation>竖线</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="351"/>
-        <source>read as the alpaca fine-tuning format: its fields are the columns {0}</source>
-        <translation>识别为 alpaca 微调格式：各字段对应 {0} 列</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="353"/>
-        <source>read as PaddleNLP&apos;s src/tgt format: its fields are the columns {0}</source>
-        <translation>识别为 PaddleNLP 的 src/tgt 格式：各字段对应 {0} 列</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="355"/>
-        <source>read as conversations, one row each, in the columns {0}: the last user turn is the instruction, the final assistant turn the output, earlier turns are kept in history</source>
-        <translation>识别为对话数据，每段对话一行，对应 {0} 列：最后一轮用户发言作为指令，最后一轮助手回复作为输出，更早的轮次保留在 history 列中</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="358"/>
-        <source>{0} conversations do not end with an answer: their output is empty</source>
-        <translation>有 {0} 段对话没有以回答结尾：它们的输出为空</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="360"/>
-        <source>{0} columns had no name in the header: they were named column_ and their position</source>
-        <translation>表头中有 {0} 列没有名称：已按位置命名为 column_ 加序号</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="362"/>
-        <source>columns of the same name were told apart: {0}</source>
-        <translation>同名的列已加以区分：{0}</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="363"/>
-        <source>no separator found: each line was read as one text</source>
-        <translation>没有找到分隔符：每一行都作为一条文本读取</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="364"/>
-        <source>columns are separated by {0}</source>
-        <translation>各列以{0}分隔</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="365"/>
-        <source>the encoding ({0}) was recognised beyond the first part of the file</source>
-        <translation>文件的编码（{0}）是在文件开头之后才识别出来的</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="367"/>
-        <source>each line ends with a separator: the empty last field was ignored</source>
-        <translation>每一行都以分隔符结尾：已忽略末尾的空字段</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="369"/>
-        <source>read the sheet “{0}” of {1} sheets</source>
-        <translation>读取了 {1} 个工作表中的“{0}”</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="370"/>
-        <source>the records are lists without field names: their fields are named col1 … col{0}</source>
-        <translation>记录是没有字段名的列表：各字段已命名为 col1 … col{0}</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="372"/>
-        <source>every record was wrapped in a list of one ({0} levels); the wrapping was removed</source>
-        <translation>每条记录都被包在只有一个元素的列表中（{0} 层）；已去掉这层包装</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="374"/>
-        <source>the records were taken from the list under “{0}”</source>
-        <translation>记录取自“{0}”下的列表</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="375"/>
-        <source>fields holding bytes that are not text were kept as base64: {0}</source>
-        <translation>含有非文本字节的字段已按 base64 保留：{0}</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="377"/>
-        <source>the file is gzip-compressed</source>
-        <translation>文件经过 gzip 压缩</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="448"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="325"/>
         <source>add {0}</source>
         <translation>添加“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="450"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="327"/>
         <source>Reading {0}</source>
         <translation>正在读取 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="487"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="364"/>
         <source>Computing column statistics</source>
         <translation>正在计算列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="516"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="393"/>
         <source>use the suggested columns</source>
         <translation>采用建议的列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="629"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="506"/>
         <source>{0} rows imported → {1} rows after cleaning.</source>
         <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="640"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="517"/>
         <source>Cleaning failed</source>
         <translation>清洗失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="677"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="554"/>
         <source>The split is not valid</source>
         <translation>划分比例无效</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="704"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="581"/>
         <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
         <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="708"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="585"/>
         <source>Preparing the data</source>
         <translation>正在准备数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="121"/>
-        <source>Save as template…</source>
-        <translation>另存为模板…</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="123"/>
-        <source>Saves this project&apos;s labels, prompt, cleaning and settings, with a small cleaned sample, as a template your organisation can start from.</source>
-        <translation>把本项目的标签、提示词、清洗步骤和设置连同一小份清洗后的样例数据保存为模板，供本单位以后直接使用。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="156"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="132"/>
         <source>Labels</source>
         <translation>标签集</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="160"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="136"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="729"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="606"/>
         <source>change the labels</source>
         <translation>修改标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="738"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="615"/>
         <source>edit the prompt</source>
         <translation>编辑提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="767"/>
+        <location filename="../../workbench/gui/pages/data_page.py" line="644"/>
         <source>Saving the template</source>
         <translation>正在保存模板</translation>
     </message>
@@ -3114,6 +2946,176 @@ Most likely: {1}</source>
         <location filename="../../workbench/gui/dialogs.py" line="115"/>
         <source>The language changes as soon as you click OK; a new templates folder takes effect the next time Workbench starts.</source>
         <translation>点击“确定”后界面语言立即切换；新的模板文件夹在下次启动 Workbench 时生效。</translation>
+    </message>
+</context>
+<context>
+    <name>SourceBar</name>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="25"/>
+        <source>Import a file…</source>
+        <translation>导入文件…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="33"/>
+        <source>Save and prepare the data</source>
+        <translation>保存并准备数据</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="35"/>
+        <source>Writes the cleaned, split data into the project so that training can start.</source>
+        <translation>把清洗并划分好的数据写入项目，之后即可开始训练。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="36"/>
+        <source>Save as template…</source>
+        <translation>另存为模板…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="38"/>
+        <source>Saves this project&apos;s labels, prompt, cleaning and settings, with a small cleaned sample, as a template your organisation can start from.</source>
+        <translation>把本项目的标签、提示词、清洗步骤和设置连同一小份清洗后的样例数据保存为模板，供本单位以后直接使用。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="40"/>
+        <source>First row holds the column names</source>
+        <translation>第一行是列名</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="42"/>
+        <source>Untick it when the file has no header line: its first row is then data, and the columns are named col1, col2, …</source>
+        <translation>文件没有表头行时取消勾选：第一行将作为数据读取，各列命名为 col1、col2、…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="59"/>
+        <source>No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window.</source>
+        <translation>还没有数据：请导入 CSV、Excel、JSON/JSONL 或 Parquet 文件，或把文件拖到窗口上。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="96"/>
+        <source>{0} · {1} rows · {2} columns · {3}</source>
+        <translation>{0} · {1} 行 · {2} 列 · {3}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="101"/>
+        <source>{0}
+Shown from the project&apos;s copy of it, taken when the data was prepared.</source>
+        <translation>{0}
+显示的是准备数据时保存在项目中的副本。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="109"/>
+        <source>the first row is data: the columns are named col1 … col{0}</source>
+        <translation>第一行是数据：各列命名为 col1 … col{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="110"/>
+        <source>JSON Lines under a .json name: read line by line</source>
+        <translation>这是以 .json 命名的 JSON Lines 文件：已逐行读取</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="111"/>
+        <source>one row per record of each line; column {0} names the document</source>
+        <translation>每行中的每条记录为一行；{0} 列标明所属文档</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="125"/>
+        <source>commas</source>
+        <translation>逗号</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="125"/>
+        <source>tabs</source>
+        <translation>制表符</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="125"/>
+        <source>semicolons</source>
+        <translation>分号</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="126"/>
+        <source>vertical bars</source>
+        <translation>竖线</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="128"/>
+        <source>read as the alpaca fine-tuning format: its fields are the columns {0}</source>
+        <translation>识别为 alpaca 微调格式：各字段对应 {0} 列</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="130"/>
+        <source>read as PaddleNLP&apos;s src/tgt format: its fields are the columns {0}</source>
+        <translation>识别为 PaddleNLP 的 src/tgt 格式：各字段对应 {0} 列</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="132"/>
+        <source>read as conversations, one row each, in the columns {0}: the last user turn is the instruction, the final assistant turn the output, earlier turns are kept in history</source>
+        <translation>识别为对话数据，每段对话一行，对应 {0} 列：最后一轮用户发言作为指令，最后一轮助手回复作为输出，更早的轮次保留在 history 列中</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="135"/>
+        <source>{0} conversations do not end with an answer: their output is empty</source>
+        <translation>有 {0} 段对话没有以回答结尾：它们的输出为空</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="137"/>
+        <source>{0} columns had no name in the header: they were named column_ and their position</source>
+        <translation>表头中有 {0} 列没有名称：已按位置命名为 column_ 加序号</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="139"/>
+        <source>columns of the same name were told apart: {0}</source>
+        <translation>同名的列已加以区分：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="140"/>
+        <source>no separator found: each line was read as one text</source>
+        <translation>没有找到分隔符：每一行都作为一条文本读取</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="141"/>
+        <source>columns are separated by {0}</source>
+        <translation>各列以{0}分隔</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="142"/>
+        <source>the encoding ({0}) was recognised beyond the first part of the file</source>
+        <translation>文件的编码（{0}）是在文件开头之后才识别出来的</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="144"/>
+        <source>each line ends with a separator: the empty last field was ignored</source>
+        <translation>每一行都以分隔符结尾：已忽略末尾的空字段</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="146"/>
+        <source>read the sheet “{0}” of {1} sheets</source>
+        <translation>读取了 {1} 个工作表中的“{0}”</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="147"/>
+        <source>the records are lists without field names: their fields are named col1 … col{0}</source>
+        <translation>记录是没有字段名的列表：各字段已命名为 col1 … col{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="149"/>
+        <source>every record was wrapped in a list of one ({0} levels); the wrapping was removed</source>
+        <translation>每条记录都被包在只有一个元素的列表中（{0} 层）；已去掉这层包装</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="151"/>
+        <source>the records were taken from the list under “{0}”</source>
+        <translation>记录取自“{0}”下的列表</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="152"/>
+        <source>fields holding bytes that are not text were kept as base64: {0}</source>
+        <translation>含有非文本字节的字段已按 base64 保留：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="154"/>
+        <source>the file is gzip-compressed</source>
+        <translation>文件经过 gzip 压缩</translation>
     </message>
 </context>
 <context>

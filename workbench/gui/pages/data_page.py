@@ -15,13 +15,11 @@ from pathlib import Path
 import pandas as pd
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QUndoCommand, QUndoStack
-from PySide6.QtWidgets import (
-    QCheckBox, QHBoxLayout, QLabel, QPushButton, QSplitter, QTabWidget, QToolButton, QVBoxLayout, QWidget,
-)
+from PySide6.QtWidgets import QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from ...core.cleaning import Recipe, StepReport
 from ...core.labels import LabelChoice, choice_from_recipe, default_min_rows, template_choice
-from ...core.mapping import check_mapping, mapped_columns
+from ...core.mapping import check_mapping
 from ...core.project import SplitSettings
 from ...core.task import TaskSpec
 from ...core.templates import PromptFormat
@@ -29,12 +27,14 @@ from ..resources import icon
 from ..session import ProjectSession
 from ..tasks import BackgroundOp, TaskManager
 from .data.command_line import prepare_args
-from .data.display import column_stats, encoding_name, format_name, problem_text, step_title
+from .data.display import column_stats, problem_text, step_title
 from .data.split_panel import SplitPanel
 from .data.stats_panel import ColumnStatsPanel
 from .data.labels_editor import LabelsEditor
 from .data.mapping_editor import MappingEditor
 from .data.prompt_editor import PromptEditor
+from .data.reading import read_for_page
+from .data.source_bar import SourceBar
 from .data.steps_panel import StepsPanel
 from .data.table_panel import DataTablePanel
 
@@ -78,7 +78,6 @@ class DataPage(QWidget):
         self.recipe = Recipe()
         self.cleaned_df: pd.DataFrame | None = None
         self.reports: list[StepReport] = []
-        self._source_text = None  # () -> (the line saying what was read, its tooltip), for redrawing
         # the project's own task: how its labels are chosen and its prompt (None: the template's)
         self.label_choice: LabelChoice | None = None
         self.prompt: PromptFormat | None = None
@@ -104,38 +103,15 @@ class DataPage(QWidget):
 
     # ------------------------------------------------------------------ layout
     def _build(self) -> None:
-        top = QHBoxLayout()
-        self.import_button = QPushButton(icon("import"), self.tr("Import a file…"))
-        self.import_button.clicked.connect(self._on_import_button_clicked)
-        self.source_label = QLabel(self.tr("No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window."))
-        self.source_label.setObjectName("hint")
-        self.source_label.setWordWrap(True)
-        self.undo_button = QToolButton()
-        self.undo_button.setDefaultAction(self._undo_action())
-        self.redo_button = QToolButton()
-        self.redo_button.setDefaultAction(self._redo_action())
-        self.prepare_button = QPushButton(self.tr("Save and prepare the data"))
-        self.prepare_button.setObjectName("primary")
-        self.prepare_button.setToolTip(self.tr("Writes the cleaned, split data into the project so that training can start."))
-        self.prepare_button.clicked.connect(self._on_prepare_button_clicked)
-        self.save_template_button = QPushButton(self.tr("Save as template…"))
-        self.save_template_button.setToolTip(self.tr(
-            "Saves this project's labels, prompt, cleaning and settings, with a small cleaned sample, as a template "
-            "your organisation can start from."))
-        self.save_template_button.clicked.connect(self._on_save_template_button_clicked)
-        self.header_check = QCheckBox(self.tr("First row holds the column names"))
-        self.header_check.setToolTip(self.tr(
-            "Untick it when the file has no header line: its first row is then data, and the columns are "
-            "named col1, col2, …"))
-        self.header_check.setVisible(False)
-        self.header_check.toggled.connect(self._on_header_check_toggled)
-        top.addWidget(self.import_button)
-        top.addWidget(self.source_label, 1)
-        top.addWidget(self.header_check)
-        top.addWidget(self.undo_button)
-        top.addWidget(self.redo_button)
-        top.addWidget(self.save_template_button)
-        top.addWidget(self.prepare_button)
+        # the row above the table (pages/data/source_bar.py); the page keeps its widgets' names
+        self.source_bar = bar = SourceBar(self._undo_action(), self._redo_action())
+        bar.import_button.clicked.connect(self._on_import_button_clicked)
+        bar.header_check.toggled.connect(self._on_header_check_toggled)
+        bar.save_template_button.clicked.connect(self._on_save_template_button_clicked)
+        bar.prepare_button.clicked.connect(self._on_prepare_button_clicked)
+        self.import_button, self.source_label, self.header_check = bar.import_button, bar.source_label, bar.header_check
+        self.undo_button, self.redo_button = bar.undo_button, bar.redo_button
+        self.save_template_button, self.prepare_button = bar.save_template_button, bar.prepare_button
 
         # the table (pages/data/table_panel.py); the page keeps its widgets' names
         self.table_panel = left = DataTablePanel(self.tasks)
@@ -166,7 +142,7 @@ class DataPage(QWidget):
         split.setStretchFactor(1, 2)
         split.setSizes([640, 520])
         lay = QVBoxLayout(self)
-        lay.addLayout(top)
+        lay.addWidget(bar)
         lay.addWidget(split, 1)
 
     def _undo_action(self) -> QAction:
@@ -232,9 +208,7 @@ class DataPage(QWidget):
         self.labels_editor.set_table(None)
         self.tabs.setTabVisible(self.labels_tab, template is not None and "label" in template.roles)
         self._show_frame()
-        self._source_text = None
-        self.source_label.setText(self.tr("No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window."))  # noqa: E501
-        self.source_label.setToolTip("")
+        self.source_bar.clear_source()
         self.stats_panel.clear()
         self._after_mapping_change()
         if template is None:
@@ -290,93 +264,15 @@ class DataPage(QWidget):
         self._load(self.source_path, source=self.source_path, sheet=self.sheet, mapping=None, header=checked)
 
     def _show_header_check(self) -> None:
-        check = self.header_check
-        check.blockSignals(True)
-        check.setChecked(self.header is not False)
-        check.blockSignals(False)
-        check.setVisible(self.header is not None)
         # a project shown from its copy can be read again only while the original is there
-        check.setEnabled(self.source_path is not None and self.source_path.is_file()
-                         and self.source_path != getattr(self.session.project, "snapshot_path", None))
-
-    def _source_line(self, df, info, source: Path, path: Path, from_snapshot: bool, fmt, encoding,
-                     source_name) -> tuple[str, str]:
-        """The line above the table that says what was read, and its tooltip."""
-        notes = "" if from_snapshot else " ".join(self._notes(info))
-        kind = format_name(fmt or info.format)
-        enc = encoding_name(encoding if from_snapshot else info.encoding)
-        text = self.tr("{0} · {1} rows · {2} columns · {3}").format(
-            source_name or source.name, f"{len(df):,}", df.shape[1], f"{kind}, {enc}" if enc else kind) \
-            + (f" · {notes}" if notes else "")
-        tip = str(source)
-        if from_snapshot:
-            tip = self.tr("{0}\nShown from the project's copy of it, taken when the data was prepared.").format(
-                source if source != path else (source_name or source.name))
-        return text, tip
-
-    def _show_source(self) -> None:
-        if self._source_text is not None:
-            text, tip = self._source_text()
-            self.source_label.setText(text)
-            self.source_label.setToolTip(tip)
+        self.source_bar.show_header_check(self.header, self.source_path is not None and self.source_path.is_file()
+                                          and self.source_path != getattr(self.session.project, "snapshot_path", None))
 
     def on_language_changed(self) -> None:
         """What the page draws from the data and the core (step names, the reader's notes) in
         the new language: drawn again, not translated word by word."""
         self.steps.on_language_changed()
-        self._show_source()
-
-    def _notes(self, info) -> list[str]:
-        """The reader's notes, those it codes in the interface language."""
-        said = {
-            "no_header": self.tr("the first row is data: the columns are named col1 … col{0}").format(len(info.columns)),
-            "jsonl": self.tr("JSON Lines under a .json name: read line by line"),
-            "documents": self.tr("one row per record of each line; column {0} names the document").format(
-                info.group_column),
-        }
-        coded = {note: said[code] for code, note in info.coded_notes.items() if code in said}
-        return [coded.get(n) or self._reader_note(n) for n in info.notes]
-
-    def _reader_note(self, note: str) -> str:
-        """A reader's note in the interface language (core.io.base.NOTE_PATTERNS), or as it is."""
-        from ...core.io.base import note_code
-
-        found = note_code(note)
-        if found is None:
-            return note
-        code, a = found
-        delimiters = {"comma": self.tr("commas"), "tab": self.tr("tabs"), "semicolon": self.tr("semicolons"),
-                      "vertical bar": self.tr("vertical bars")}
-        said = {
-            "finetune_alpaca": lambda: self.tr("read as the alpaca fine-tuning format: its fields are the columns "
-                                               "{0}").format(a["columns"]),
-            "finetune_src_tgt": lambda: self.tr("read as PaddleNLP's src/tgt format: its fields are the columns "
-                                                "{0}").format(a["columns"]),
-            "finetune_chat": lambda: self.tr("read as conversations, one row each, in the columns {0}: the last "
-                                             "user turn is the instruction, the final assistant turn the output, "
-                                             "earlier turns are kept in history").format(a["columns"]),
-            "unanswered": lambda: self.tr("{0} conversations do not end with an answer: their output is "
-                                          "empty").format(a["count"]),
-            "unnamed_columns": lambda: self.tr("{0} columns had no name in the header: they were named column_ "
-                                               "and their position").format(a["count"]),
-            "renamed_columns": lambda: self.tr("columns of the same name were told apart: {0}").format(a["names"]),
-            "no_delimiter": lambda: self.tr("no separator found: each line was read as one text"),
-            "delimiter": lambda: self.tr("columns are separated by {0}").format(delimiters.get(a["name"], a["name"])),
-            "late_encoding": lambda: self.tr("the encoding ({0}) was recognised beyond the first part of the "
-                                             "file").format(a["encoding"]),
-            "trailing_delimiter": lambda: self.tr("each line ends with a separator: the empty last field was "
-                                                  "ignored"),
-            "sheet": lambda: self.tr("read the sheet “{0}” of {1} sheets").format(a["sheet"], a["count"]),
-            "nameless_fields": lambda: self.tr("the records are lists without field names: their fields are named "
-                                               "col1 … col{0}").format(a["count"]),
-            "unwrapped": lambda: self.tr("every record was wrapped in a list of one ({0} levels); the wrapping was "
-                                         "removed").format(a["depth"]),
-            "records_key": lambda: self.tr("the records were taken from the list under “{0}”").format(a["key"]),
-            "base64": lambda: self.tr("fields holding bytes that are not text were kept as base64: {0}").format(
-                a["names"]),
-            "gzip": lambda: self.tr("the file is gzip-compressed"),
-        }
-        return said[code]() if code in said else note
+        self.source_bar.on_language_changed()
 
     def _header_arg(self) -> bool | None:
         """What prepare and its command line are told: the user's choice, or "no header" as read."""
@@ -397,25 +293,8 @@ class DataPage(QWidget):
         known_lists = list(self.list_columns)
 
         def work(ctx):
-            from ...core.cleaning.label_quotes import propose_unquote
-            from ...core.column_guess import guess_missing
-            from ...core.dataio import read_table
-            from ...core.mapping import suggest_mapping
-
-            df, info = read_table(path, sheet=sheet, progress=lambda f: ctx.progress(f * 0.97), header=header)
-            ctx.check()
-            # the same guesses as prepare's: names first, then the cells for required roles still empty
-            columns = [str(c) for c in df.columns]
-            suggested = suggest_mapping(template, columns)
-            if mapping:
-                suggested.update({r: c for r, c in mapping.items() if c is None or mapped_columns(c, columns)})
-            lists = info.list_columns if not from_snapshot else known_lists
-            required = [r for r, req in template.roles.items() if req]
-            guesses = guess_missing(df, required, suggested, lists)
-            # labels in quotes: the quotes step is proposed for the label column named or guessed
-            label = suggested.get("label") or next((g.column for g in guesses if g.role == "label"), None)
-            quoted = None if from_snapshot or label not in columns else propose_unquote(recipe, df[label])
-            return df, info, suggested, guesses, quoted
+            return read_for_page(ctx, path, template=template, sheet=sheet, header=header, mapping=mapping,
+                                 recipe=recipe, from_snapshot=from_snapshot, known_lists=known_lists)
 
         def done(result):
             df, info, suggested, guesses, quoted = result
@@ -425,9 +304,7 @@ class DataPage(QWidget):
                 self.list_columns = list(info.list_columns)
                 self.header = info.header
                 self.group_column = info.group_column
-            self._source_text = lambda: self._source_line(
-                df, info, source, path, from_snapshot, fmt, encoding, source_name)
-            self._show_source()
+            self.source_bar.show_source(df, info, source, path, from_snapshot, fmt, encoding, source_name)
             self.undo_stack.clear()
             self.mapping = suggested
             self.guesses = guesses
