@@ -338,11 +338,13 @@ def cmd_train(args: argparse.Namespace) -> int:
             print(f"resuming run {started.run_id} from {started.resumed_from}: worker log in {started.log_path}")
     else:
         settings = {k: getattr(args, k, None) for k in ops.SETTINGS}
+        settings["head"] = {"head": True, "label-text": False}.get(getattr(args, "classify_by", None))
         settings["allow_pickle"] = args.allow_pickle or None
         job = ops.build_job(project, args.base_model, args.method, time_budget_min=args.time_budget, **settings)
         job = ops.with_processor_load(job, args.on)  # the estimate counts on the processor's load now
         started = ops.start_run(project, job, detach=False, on=args.on)
-        _, rec = ops.recommended_settings(project, job.base_model, job.method, time_budget_min=args.time_budget)
+        _, rec = ops.recommended_settings(project, job.base_model, job.method, time_budget_min=args.time_budget,
+                                          head=job.head)
         span = ops.estimate_range(job)  # the range the Train page shows for this job
         if args.json:  # the first line: what was recommended, and this run's estimate and budget
             print(json.dumps({"v": 1, "event": "recommendation", "run": started.run_id, **rec.to_dict(),
@@ -1011,6 +1013,11 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--eval-rows", type=int, help="validation rows each evaluation reads (default: what fits the time budget for a pretrained model, else all)")
     tr.add_argument("--vocabulary", choices=["project", "full"],
                     help="LoRA on a large vocabulary: train over the project's own tokens (default, faster) or all")
+    tr.add_argument("--classify-by", choices=["head", "label-text"],
+                    help="classification with a pretrained model: a classification head over the labels, one "
+                         "pass per row (default), or the model writing the label's name")
+    tr.add_argument("--head-pooling", choices=["last", "mean"],
+                    help="what the classification head reads: the text's last token (default) or the mean")
     tr.add_argument("--recompute", action="store_true", default=None,
                     help="recompute each layer in the backward pass: far less memory, about 1.5x the time "
                          "(chosen for you when even one row a step would not fit)")

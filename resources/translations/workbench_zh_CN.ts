@@ -1307,7 +1307,7 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/export_page.py" line="141"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="509"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="515"/>
         <source>8-bit (int8) static model</source>
         <translation>8 位（int8）静态图模型</translation>
     </message>
@@ -1378,16 +1378,26 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/export_page.py" line="362"/>
+        <source>No GGUF file for this run: a model with a classification head writes no text</source>
+        <translation>此运行没有 GGUF 文件：带分类头的模型不生成文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="363"/>
+        <source>llama.cpp and ollama run language models that write text; this model answers a probability for each of the project&apos;s labels, which has no GGUF form. Its static model (and ONNX) carry the head, and predict.py and serve.py run it.</source>
+        <translation>llama.cpp 和 ollama 运行的是生成文本的语言模型；此模型为项目的每个标签给出一个概率，没有 GGUF 形式。它的静态模型（以及 ONNX）带有分类头，由 predict.py 和 serve.py 运行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="368"/>
         <source>No GGUF file for this run: the built-in classifier is not a language model</source>
         <translation>此运行不提供 GGUF 文件：内置分类器不是语言模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="363"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="369"/>
         <source>llama.cpp and ollama run language models; the built-in classifier is an n-gram classifier with a classification head, which has no GGUF form. Its static model is the one to ship.</source>
         <translation>llama.cpp 和 ollama 运行的是语言模型；内置分类器是带分类头的字符 n 元组分类器，没有 GGUF 形式。请发布它的静态模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="575"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="581"/>
         <source>No program opened the bundle&apos;s folder. It is {0}; open it in a file manager, or copy its path.</source>
         <translation>没有程序打开导出文件夹。它是 {0}，请用文件管理器打开，或复制它的路径。</translation>
     </message>
@@ -1512,93 +1522,93 @@
         <translation>对模型线性层做仅权重 int8 量化，并与 fp32 模型核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="392"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="398"/>
         <source>Exported earlier into {0}.</source>
         <translation>之前已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="415"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="421"/>
         <source>No format chosen</source>
         <translation>未选择导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="415"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="421"/>
         <source>Tick at least one format to export.</source>
         <translation>请至少勾选一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="420"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="426"/>
         <source>Exporting {0} in a separate process…</source>
         <translation>正在独立进程中导出 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="450"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="456"/>
         <source>Exporting: {0}</source>
         <translation>正在导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="460"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="461"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="466"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="467"/>
         <source>The export printed no result.</source>
         <translation>导出命令没有输出结果。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="461"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="467"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="465"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="471"/>
         <source>Exported into {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="513"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="519"/>
         <source>same answers as the evaluation on {0} of {1} test rows</source>
         <translation>{1} 条测试数据中有 {0} 条与评估结果相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="515"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="521"/>
         <source>predict.py (run as a user would)</source>
         <translation>predict.py（按用户的方式运行）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="530"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="536"/>
         <source>&lt;b&gt;Speed&lt;/b&gt; (median per request on this computer): {0}</source>
         <translation>&lt;b&gt;速度&lt;/b&gt;（本机上每次请求的中位数）：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="533"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="539"/>
         <source>Processor: {0}; measured on {1} requests, one at a time.</source>
         <translation>处理器：{0}；逐条测量了 {1} 次请求。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="544"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="550"/>
         <source>{0} packages at the exported versions, with hashes</source>
         <translation>{0} 个软件包，固定为导出时的版本，带哈希值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="546"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="552"/>
         <source>{0} packages at the exported versions; no hashes: {1}</source>
         <translation>{0} 个软件包，固定为导出时的版本；无哈希值：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="549"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="555"/>
         <source>; for {0}</source>
         <translation>；适用于 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="553"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="559"/>
         <source>; wheels/: {0} files, {1} MB, installs without network (checked)</source>
         <translation>；wheels/：{0} 个文件，{1} MB，可无网络安装（已检查）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="556"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="562"/>
         <source>Requirements</source>
         <translation>依赖</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="426"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="432"/>
         <source>Exporting {0}</source>
         <translation>正在导出 {0}</translation>
     </message>
@@ -1608,7 +1618,7 @@
         <translation>predict.py 和 serve.py 所需的软件包</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="483"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="489"/>
         <source>Export cancelled; nothing was written.</source>
         <translation>导出已取消，没有写入任何文件。</translation>
     </message>
@@ -3788,7 +3798,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="100"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="355"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="349"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
@@ -3845,156 +3855,150 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train_page.py" line="214"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="220"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="256"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="250"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="215"/>
-        <source>This project has several labels per row, which only the built-in model learns: choose a built-in model (tiny or small) instead of {0}. A pretrained model can be trained on a project with one label per row (switch multi-label off on the Data page and prepare again).</source>
-        <translation>本项目每行可有多个标签，目前只有内置模型能学习这种数据：请选择内置模型（微型或小型），而不是 {0}。预训练模型可以用于每行一个标签的项目（在数据页关闭多标签后重新准备数据）。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="260"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="254"/>
         <source>Starting the run on server {0}</source>
         <translation>正在服务器 {0} 上启动训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="273"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="267"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="290"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="294"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="284"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="288"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="298"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="292"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="370"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="364"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="412"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="406"/>
         <source>{0} to {1}</source>
         <translation>{0} 至 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="414"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="408"/>
         <source> · the whole run: {0}, measured from its first {1} steps</source>
         <translation> · 整个训练：{0}，按前 {1} 步实测推算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="415"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="409"/>
         <source> · the whole run: {0}, estimated before it started</source>
         <translation> · 整个训练：{0}，开始前的估计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="452"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="446"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="460"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="454"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="462"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="456"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="465"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="459"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="475"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="469"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="498"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="492"/>
         <source>Preparing the base model</source>
         <translation>正在准备基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="500"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="494"/>
         <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
         <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="503"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="497"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="507"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="501"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="510"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="504"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="514"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="508"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="516"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="510"/>
         <source>The time budget of {0} is used up: training ends at step {1} of {2}</source>
         <translation>时间预算 {0} 已用完：训练在第 {1} 步（共 {2} 步）结束</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="519"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="513"/>
         <source>The simple baseline was still being fitted when the time budget ran out; the evaluation fits it</source>
         <translation>时间预算用完时简单基线仍在拟合；评估时会再拟合它</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="394"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="388"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="291"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="285"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="368"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="362"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="373"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="367"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="374"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="368"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="398"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="392"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="433"/>
+        <location filename="../../workbench/gui/pages/train_page.py" line="427"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

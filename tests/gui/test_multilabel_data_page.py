@@ -115,9 +115,18 @@ def test_separator_field_and_command_line_follow_the_multi_label_switch(qtbot, s
     assert other.split_path("test").read_text("utf-8") == project.split_path("test").read_text("utf-8")
 
 
-def test_the_train_page_refuses_a_pretrained_model_for_a_multi_label_project(qtbot, session, tasks, tmp_path):
+def test_the_train_page_trains_a_head_for_a_multi_label_project_with_a_pretrained_model(qtbot, session, tasks,
+                                                                                       tmp_path):
+    """A pretrained model learns several labels per row with a classification head (one sigmoid
+    per label): the page no longer refuses it, and its job says so."""
+    import sys
+    from pathlib import Path
+
     from workbench.core.project import prepare
     from workbench.gui.pages.train_page import TrainPage
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from model_factory import make_model_folder
 
     template = TemplateCatalog().get(TID)
     root = tmp_path / "projects" / "charges"
@@ -125,14 +134,11 @@ def test_the_train_page_refuses_a_pretrained_model_for_a_multi_label_project(qtb
     session.open(root)
     page = TrainPage(session, tasks)
     qtbot.addWidget(page)
+    folder = make_model_folder("llama", tmp_path / "my-llama")
     page.model_combo.setCurrentIndex(page.model_combo.findData("folder"))
-    page.model_edit.setText(str(tmp_path / "my-ernie"))
-    with qtbot.waitSignal(tasks.error_shown) as blocker:
-        assert page.start() is None
-    title, message = blocker.args
-    assert title == "Training could not start"
-    assert "several labels per row" in message and "my-ernie" in message and "multi-label off" in message
-    assert not (root / "runs").exists() or not any((root / "runs").iterdir())
+    page.model_edit.setText(str(folder))
+    job = page.job_spec()
+    assert job.head and job.base_model == str(folder) and job.method == "lora"
 
 
 def test_rows_with_no_label_kept_or_dropped_from_the_page_and_its_command_line(qtbot, session, tasks, tmp_path):

@@ -276,6 +276,7 @@ def recommend(
     method: str = "lora",
     time_budget_min: float | None = None,
     machine_memory_mb: float | None = None,
+    head: bool = False,
 ) -> Recommendation:
     """Settings for this data, model and device. ``time_budget_min`` (default 10 minutes)
     bounds the built-in classifier's training: as many epochs as fit, at most
@@ -289,6 +290,8 @@ def recommend(
     p95_chars = float(stats.get("text_chars", {}).get("p95", 200.0))
     out_chars = float(stats.get("output_chars", {}).get("max", 8 if template.task is Task.classification else 200))
     prompt_chars = len(template.prompt.user) + len(template.prompt.system.zh)
+    if head:  # a classification head reads the text alone and writes nothing (engine/decoder_head.py)
+        prompt_chars, out_chars = 0, 0.0
     need = (p95_chars + min(out_chars, 256) + prompt_chars) * TOKENS_PER_CHAR + 8
     max_length = int(min(2048, max(64, 32 * math.ceil(need / 32))))
 
@@ -303,6 +306,8 @@ def recommend(
         batch = max(1, batch // (max_length // 512))
     cfg = None if builtin else read_model_config(base_model)
     cut_vocab = VOCAB_CUT_ESTIMATE if cfg is not None and vocabulary_cut(cfg, method, template.task.value) else None
+    if head:  # no output layer over the vocabulary: one row of logits per label, nothing to count
+        cut_vocab = 1
     memory_notes: list[str] = []
     recompute = False
     if cfg is not None and not on_gpu:
@@ -341,11 +346,12 @@ def recommend(
 
     steps_per_epoch = max(1, math.ceil(rows / batch))
     mean_chars = float(stats.get("text_chars", {}).get("mean", p95_chars * 0.7))
-    mean_out = float(stats.get("output_chars", {}).get("mean", min(out_chars, 256) * 0.7))
+    mean_out = 0.0 if head else float(stats.get("output_chars", {}).get("mean", min(out_chars, 256) * 0.7))
     per_char = BUILTIN_TOKENS_PER_CHAR if builtin else AVG_TOKENS_PER_CHAR
     avg_tokens = min(max_length, (mean_chars + prompt_chars + min(out_chars, 256) * 0.7) * per_char)
     if cfg is not None:
-        answer_share = min(1.0, (mean_out + 1) * AVG_TOKENS_PER_CHAR / max(avg_tokens, 1.0))
+        # a head computes no output layer over the vocabulary: its answer is a few labels
+        answer_share = 0.0 if head else min(1.0, (mean_out + 1) * AVG_TOKENS_PER_CHAR / max(avg_tokens, 1.0))
         tok_s = CPU_DECODER_FLOP_S / decoder_flops_per_token(cfg, method, answer_share, cut_vocab)
         tok_s /= RECOMPUTE_TIME_FACTOR if recompute else 1.0
         # an evaluation reads its rows forward only (half of a LoRA step's work); on a CPU that is

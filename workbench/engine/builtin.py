@@ -82,6 +82,17 @@ CHAT_TEMPLATE = "{% for message in messages %}{% if message['role'] == 'user' %}
 
 
 def is_classifier_config(config: Any) -> bool:
+    """Whether a config is a classification head's: the built-in classifier's, or a head on a
+    pretrained decoder (engine/decoder_head.py). Both answer probabilities over the labels in
+    one forward pass, and are evaluated, exported and served alike."""
+    from .decoder_head import MODEL_TYPE as HEAD_MODEL_TYPE
+
+    model_type = config.get("model_type") if isinstance(config, dict) else getattr(config, "model_type", None)
+    return model_type in (MODEL_TYPE, HEAD_MODEL_TYPE)
+
+
+def is_builtin_classifier(model) -> bool:
+    config = getattr(model, "config", None)
     model_type = config.get("model_type") if isinstance(config, dict) else getattr(config, "model_type", None)
     return model_type == MODEL_TYPE
 

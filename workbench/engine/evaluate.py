@@ -36,6 +36,7 @@ from ..core.trained import NO_BASE_COMPARISON, TrainedRun, base_comparison_refus
 from . import baseline as BL
 from . import builtin as B
 from . import data as D
+from . import decoder_head as H
 from . import lm_training as LT
 from . import metrics as MX
 from . import checkpoints as CK
@@ -77,6 +78,10 @@ def load_trained(trained: TrainedRun, *, device: str = "cpu", merge: bool = True
         model = M.load_model(base, for_training=False, device=device, allow_pickle=job.allow_pickle)
         tok_dir = wdir if any((wdir / f).is_file() for f in M.TOKENIZER_FILES) else base
         tokenizer = M.load_tokenizer(tok_dir)
+        if job.head and trained.task == "classification":  # the head the run trained, over its labels
+            spec = trained.spec
+            model = H.attach(model, list(spec.labels), family=M.model_family(model.config),
+                             multi_label=bool(spec.multi_label), pooling=job.head_pooling)
         if trained.from_checkpoint:
             if trained.method == "lora":
                 model = M.apply_lora(model, M.model_family(model.config), r=job.lora_r, alpha=job.lora_alpha,
@@ -90,6 +95,8 @@ def load_trained(trained: TrainedRun, *, device: str = "cpu", merge: bool = True
                                      f"({type(exc).__name__}: {str(exc)[:200]}).") from exc
     if merge:
         model = M.merge_lora(model)
+    if H.is_head(model):
+        H.use_text_alone(tokenizer)
     model.eval()
     for p in model.parameters():
         p.stop_gradient = True

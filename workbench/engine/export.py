@@ -77,7 +77,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import WorkbenchError
-from ..core.operations.export import NO_INT8, bundle_target, int8_refusal
+from ..core.operations.export import NO_GGUF, NO_INT8, bundle_target, gguf_refusal, int8_refusal
 from ..core.cleaning import input_normalization
 from ..core.project import Project
 from ..core.task import TaskSpec
@@ -355,6 +355,9 @@ def export_run(project_dir, run_id: str, out_dir=None, *, checkpoint: str = "bes
     bundle_target(target)  # an unknown platform is refused before anything is made
     if int8 and int8_refusal(trained.job.base_model, trained.task):
         raise WorkbenchError(NO_INT8[int8_refusal(trained.job.base_model, trained.task)])
+    no_gguf = gguf_refusal(trained.job.base_model, trained.task, trained.job.head) if "gguf" in formats else None
+    if no_gguf:  # before anything is loaded or evaluated
+        raise WorkbenchError(NO_GGUF[no_gguf])
     report = progress or (lambda s, d, t: None)
 
     eval_result = None
@@ -421,8 +424,7 @@ def _export_stages(stage: Path, scratch: Path, trained: TrainedRun, template: Ta
     family = M.model_family(model.config)
     classifier = B.is_classifier(model)
     if classifier and "gguf" in formats:
-        raise ExportError("The built-in classifier has no GGUF form: llama.cpp and ollama run language models, and "
-                          "this is an n-gram classifier with a classification head. Export it without 'gguf'.")
+        raise ExportError(NO_GGUF["builtin_classifier" if B.is_builtin_classifier(model) else "head"])
     # the Paddle Inference model, predict.py and serve.py: only where a format needs them
     runtime = bool(set(formats) & set(RUNTIME_FORMATS)) or int8
     system, user_format = D.prompt_spec(model, system_prompt(template), template.user_format, template.input_roles)

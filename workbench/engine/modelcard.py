@@ -174,6 +174,15 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
             + (f"; the answer is a weighted {mix} of both parts' probabilities, in which the linear part "
                f"carries {share:.0%}." if share is not None else ".")
             + " It cannot generate text.")
+    elif task == "classification" and trained.job.head:
+        pooled = "the mean of its hidden states over the text" if trained.job.head_pooling == "mean" else \
+            "its hidden state at the text's last token"
+        add(f"A classification head on a pretrained language model, fine-tuned for **{task}**, starting from the "
+            f"template `{spec.template}`{about}")
+        add("")
+        add(f"It reads the text itself, with no prompt: the language model reads it once and {pooled} feeds a "
+            "linear layer over the labels" + (" (one sigmoid per label)." if spec.multi_label else " (a softmax).")
+            + " It answers a probability for each label in one forward pass and cannot generate text.")
     else:
         add(f"A language model fine-tuned for **{task}**, starting from the template `{spec.template}`{about}")
     add("")

@@ -42,6 +42,7 @@ from urllib.parse import urlparse
 from workbench.core.errors import WorkbenchError
 
 from . import builtin as B
+from . import decoder_head as H
 
 FAMILIES = ("ernie4_5", "qwen2", "qwen3", "llama", "gemma3")
 CLASSIFIER_FAMILY = "char_classifier"  # the built-in text classifier (engine/builtin.py)
@@ -133,6 +134,10 @@ def model_family(config: Any) -> str:
         architectures = getattr(config, "architectures", None) or []
     if model_type == B.MODEL_TYPE:
         return CLASSIFIER_FAMILY
+    if H.is_head_config({"model_type": model_type}):  # a head on a pretrained decoder: the decoder's family
+        family = H.decoder_family(config)
+        if family in FAMILIES:
+            return family
     if model_type in _MODEL_TYPES:
         return _MODEL_TYPES[model_type]
     for arch in architectures:
@@ -528,6 +533,8 @@ def load_model(path: str | os.PathLike, *, dtype: str = "float32", allow_pickle:
         model = B.load_classifier(folder, for_training=for_training)
         setattr(model.config, BUILTIN_MARKER, config.get(BUILTIN_MARKER))
         return model
+    if H.is_head_config(config):
+        return H.load(folder, for_training=for_training)
     cls = _model_class(family)
 
     kwargs: dict[str, Any] = {"dtype": dtype, "load_checkpoint_format": "legacy"}
@@ -620,6 +627,8 @@ def apply_lora(model, family: str, r: int = 8, alpha: float = 16, dropout: float
         raise ValueError(f"LoRA target(s) {unmatched} match no linear layer of this model")
     config = LoRAConfig(
         target_modules=targets, r=int(r), lora_alpha=alpha, lora_dropout=float(dropout),
+        # a classification head on the decoder trains in full beside the adapters, and is saved with them
+        trainable_modules=list(H.HEAD_PATTERNS) if H.is_head(model) else None,
         dtype=_param_dtype(model),
         base_model_name_or_path=getattr(model.config, "_name_or_path", None),
     )

@@ -26,6 +26,7 @@ from . import builtin as B
 from . import checkpoints as CK
 from . import cpu as CPU
 from . import data as D
+from . import decoder_head as H
 from . import lm_training as LT
 from . import metrics as MX
 from . import models as M
@@ -89,6 +90,20 @@ def prepare_base_model(job: JobSpec, run_dir: Path, project: Project, template: 
         os.replace(tmp, folder)
         return folder
     return Path(M.resolve_model_source(job.base_model, allow_pickle=job.allow_pickle))
+
+
+def attach_head(decoder, tokenizer, job: JobSpec, template: TaskSpec, family: str, project: Project):
+    """The classification head of ``job`` on a loaded pretrained ``decoder``, weighted for skewed
+    labels as the built-in classifier is; ``tokenizer`` then renders the text alone."""
+    records = D.read_jsonl(project.split_path("train"))
+    labels = list(template.labels)
+    if template.multi_label:
+        weights = B.multi_label_weights([r.get("labels") or [] for r in records], labels)
+    else:
+        weights = B.class_weights([str(r.get("label", "")) for r in records], labels)
+    H.use_text_alone(tokenizer)
+    return H.attach(decoder, labels, family=family, multi_label=bool(template.multi_label), class_weights=weights,
+                    pooling=job.head_pooling, seed=job.seed)
 
 
 def _precision_flags(job: JobSpec, device: str) -> dict[str, Any]:
@@ -230,7 +245,7 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
             eval_loss = metrics.get("eval_loss")
             task_metrics: dict[str, float] = {}
             # a classification head's loss is over labels, not tokens: it has no perplexity
-            if eval_loss is not None and math.isfinite(eval_loss) and model_info["family"] != M.CLASSIFIER_FAMILY:
+            if eval_loss is not None and math.isfinite(eval_loss) and not model_info.get("classifier"):
                 task_metrics["perplexity"] = float(math.exp(min(eval_loss, 50.0)))
             if classify_eval is not None:
                 task_metrics.update(classify_eval(kwargs.get("model")))
@@ -381,15 +396,18 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
     model, tokenizer = M.load_model_and_tokenizer(
         base, device=device, allow_pickle=job.allow_pickle, quantization=quant)
     family = M.model_family(model.config)
-    classifier = B.is_classifier(model)
     multi_label = bool(template.multi_label)
+    if job.head and template.task.value == "classification" and not B.is_classifier(model):
+        model = attach_head(model, tokenizer, job, template, family, project)
+    classifier = B.is_classifier(model)  # a classification head: the built-in classifier's or the one above
+    builtin_classifier = classifier and not H.is_head(model)
     if multi_label and not (classifier and B.is_multi_label(model)):
         # a pretrained decoder would generate the label set in the labels' order; not offered yet
         raise TrainingAborted("A multi-label project trains the built-in classifier (base model builtin:small "
                               "or builtin:tiny); a pretrained language model cannot learn several labels per "
                               "row here yet.")
     if job.method == "lora":
-        if classifier:
+        if builtin_classifier:
             raise TrainingAborted("The built-in classifier is trained in full; choose the method 'full'.")
         import paddle
 
@@ -399,7 +417,7 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
         model = M.apply_lora(model, family, r=job.lora_r, alpha=job.lora_alpha, dropout=job.lora_dropout,
                              target_modules=job.lora_target_modules)
     trainable, total = M.count_parameters(model)
-    if job.recompute and not classifier:
+    if job.recompute and not builtin_classifier:
         layers = LT.recompute_layers(model)
         events.emit("log", level="info", code="recompute", layers=layers, message=(
             f"recomputing the activations of {layers} layers in the backward pass: less memory, slower steps"))
@@ -418,10 +436,11 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
                                             user_format=user_format, max_length=job.max_length)
     if not feats["train"]:
         raise TrainingAborted("The training split is empty. Prepare the data again with more rows.")
-    if not classifier and job.eval_rows and len(feats["val"]) > job.eval_rows:
+    if not builtin_classifier and job.eval_rows and len(feats["val"]) > job.eval_rows:
         # a pretrained decoder's validation loss over the first rows: every row would cost more than
         # the training on a CPU (core/recommend.py sizes it to the time budget)
         feats["val"] = feats["val"][:job.eval_rows]
+        records["val"] = records["val"][:job.eval_rows]
     val_ids, val_targets = [f["input_ids"] for f in feats["val"]], [f["labels"] for f in feats["val"]]
     # a few rows (full-vocabulary ids) that every checkpoint's model is measured on when it is saved
     probe_rows = CK.probe_rows(feats["val"] or feats["train"])
@@ -531,7 +550,7 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
     model_info = {
         "device": device, "family": family, "base_model": job.base_model, "builtin": builtin,
         "threads": threads, "fast_blas": CPU.fast_blas() if threads else None,
-        "method": job.method, "trainable_params": trainable, "total_params": total,
+        "method": job.method, "trainable_params": trainable, "total_params": total, "classifier": classifier,
         "train_rows": len(feats["train"]), "val_rows": len(feats["val"]),
     }
 
@@ -542,9 +561,10 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
     callback = make_callback(job, run_dir, events, model_info=model_info, classify_eval=classify_eval,
                              best_metric=best_metric, clock=clock, probe=probe)
     # a decoder computes its output layer at answer positions only, over batches of similar lengths
-    # (engine/lm_training.py); the built-in classifier's head has neither cost
+    # (engine/lm_training.py); a classification head has no output layer, and the built-in
+    # classifier's rows cost the same whatever their length
     trainer = LT.make_trainer(
-        Trainer, group_by_length=not classifier, answer_only=not classifier, seed=job.seed,
+        Trainer, group_by_length=not builtin_classifier, answer_only=not classifier, seed=job.seed,
         eval_context=cut.full_vocabulary if cut is not None else contextlib.nullcontext,
         model=model, args=args, train_dataset=feats["train"], eval_dataset=feats["val"] or None,
         data_collator=D.DataCollator(pad_id, multi_hot=multi_label), callbacks=[callback])

@@ -45,14 +45,21 @@ def run_int8_refusal(run_dir: str | os.PathLike) -> str | None:
 NO_GGUF = {
     "builtin_classifier": "The built-in classifier has no GGUF form: llama.cpp and ollama run language models, and "
                           "this is an n-gram classifier with a classification head. Export it without 'gguf'.",
+    "head": "A model with a classification head has no GGUF form: llama.cpp and ollama run language models that "
+            "write text, and this one answers a probability for each of the project's labels. Export it without "
+            "'gguf': its static model (and ONNX) carry the head, and predict.py and serve.py run it.",
 }
 
 
-def gguf_refusal(base_model: str, task: str) -> str | None:
+def gguf_refusal(base_model: str, task: str, head: bool = False) -> str | None:
     """The key of :data:`NO_GGUF` that rules out a GGUF file for a run of ``base_model`` trained
-    for ``task``, or None where the model is a language model llama.cpp may run."""
-    if str(base_model).startswith("builtin:") and str(task) == "classification":
-        return "builtin_classifier"
+    for ``task`` (``head``: with a classification head on a pretrained model), or None where the
+    model is a language model llama.cpp may run."""
+    if str(task) == "classification":
+        if str(base_model).startswith("builtin:"):
+            return "builtin_classifier"
+        if head:
+            return "head"
     return None
 
 
@@ -62,7 +69,7 @@ def run_gguf_refusal(run_dir: str | os.PathLike) -> str | None:
         job = read_job(run_dir)
     except WorkbenchError:
         return None
-    return gguf_refusal(job.base_model, job.task)
+    return gguf_refusal(job.base_model, job.task, job.head)
 
 
 # ----- the platform a bundle's requirements.lock and wheels/ are for --------------------------------------

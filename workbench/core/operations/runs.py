@@ -32,7 +32,7 @@ SETTINGS = (
     "epochs", "max_steps", "learning_rate", "batch_size", "max_length", "lora_r", "lora_alpha", "lora_dropout",
     "warmup_ratio", "weight_decay", "gradient_accumulation_steps", "eval_steps", "save_steps", "logging_steps",
     "seed", "device", "quantization", "allow_pickle", "lr_scheduler", "save_total_limit", "precision", "eval_rows",
-    "vocabulary", "recompute",
+    "vocabulary", "recompute", "head", "head_pooling",
 )
 
 
@@ -60,16 +60,18 @@ def resolve_base_model(base_model: str) -> tuple[str, str | None]:
 
 def recommended_settings(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: str | None = None,
                          template=None, device: str = "cpu",
-                         time_budget_min: float | None = None) -> tuple[dict[str, Any], Any]:
+                         time_budget_min: float | None = None, head: bool | None = None) -> tuple[dict[str, Any], Any]:
     """The template's defaults with what the data recommends on top, and the recommendation
     itself (time and memory estimates, notes). ``time_budget_min`` bounds the training time
-    (default 10 minutes, see core/recommend.py). ``base_model`` may be a registered id."""
+    (default 10 minutes, see core/recommend.py). ``base_model`` may be a registered id;
+    ``head`` as :func:`uses_head` decides it."""
     from ..recommend import recommend
 
     template = template or _template(project)
     base_model, _ = resolve_base_model(base_model)
     method = method or default_method(base_model)
-    rec = recommend(template, project.config.stats, device, base_model, method, time_budget_min=time_budget_min)
+    rec = recommend(template, project.config.stats, device, base_model, method, time_budget_min=time_budget_min,
+                    head=uses_head(template.task.value, base_model, head))
     values = dict(template.hyperparameter_defaults())
     values.update(batch_size=rec.batch_size, max_length=rec.max_length, epochs=rec.epochs,
                   learning_rate=rec.learning_rate, eval_steps=rec.eval_steps, eval_rows=rec.eval_rows,
@@ -78,15 +80,24 @@ def recommended_settings(project: Project, base_model: str = DEFAULT_BASE_MODEL,
 
 
 class MultiLabelNeedsBuiltin(WorkbenchError):
-    """A multi-label project with a pretrained model: only the built-in classifier's sigmoid head
-    learns several labels per row (a decoder generating the label set is not offered yet)."""
+    """A multi-label project with a pretrained model that writes its labels as text: only a
+    classification head (the built-in classifier's, or one on the pretrained model) learns several
+    labels per row, one sigmoid each."""
 
     def __init__(self, base_model: str):
         self.base_model = base_model
         super().__init__(
-            f"This project has several labels per row, which only the built-in model learns: choose "
-            f"builtin:small or builtin:tiny instead of {base_model}. A pretrained model ({base_model}) can be "
-            "trained on a single-label project (prepare the data again with --no-multi-label).")
+            f"This project has several labels per row, which a model writing its label as text does not learn: "
+            f"train {base_model} with a classification head (the default; leave out --classify-by label-text) "
+            "or choose builtin:small.")
+
+
+def uses_head(task: str, base_model: str, head: bool | None = None) -> bool:
+    """Whether a classification run of a pretrained ``base_model`` trains a classification head
+    (the default) rather than writing the label's name; never for a built-in model or Q&A."""
+    if task != "classification" or str(base_model).startswith("builtin:"):
+        return False
+    return True if head is None else bool(head)
 
 
 def build_job(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: str | None = None,
@@ -105,13 +116,14 @@ def build_job(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: st
     base_model = (base_model or "").strip()
     if not base_model:
         raise WorkbenchError("Choose a base model: a built-in model, a model folder on this computer or a model id.")
-    if project.task.multi_label and not base_model.startswith("builtin:"):
-        raise MultiLabelNeedsBuiltin(base_model)
     base_model, base_model_name = resolve_base_model(base_model)
     template = template or _template(project)
+    settings["head"] = uses_head(template.task.value, base_model, settings.get("head"))
+    if project.task.multi_label and not base_model.startswith("builtin:") and not settings["head"]:
+        raise MultiLabelNeedsBuiltin(base_model)
     method = method or default_method(base_model)
     values, rec = recommended_settings(project, base_model, method, template=template,
-                                       time_budget_min=time_budget_min)
+                                       time_budget_min=time_budget_min, head=settings["head"])
     given = {k: v for k, v in settings.items() if v is not None}
     if given.get("max_steps") is not None and given["max_steps"] <= 0:
         given["max_steps"] = -1

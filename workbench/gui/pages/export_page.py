@@ -357,7 +357,13 @@ class ExportPage(QWidget):
             why = run_gguf_refusal(self.session.project.runs_dir / run_id)
         box = self.format_checks["gguf"]
         box.setEnabled(why is None)
-        if why:
+        if why == "head":
+            box.setChecked(False)
+            box.setText(self.tr("No GGUF file for this run: a model with a classification head writes no text"))
+            box.setToolTip(self.tr("llama.cpp and ollama run language models that write text; this model answers "
+                                   "a probability for each of the project's labels, which has no GGUF form. Its "
+                                   "static model (and ONNX) carry the head, and predict.py and serve.py run it."))
+        elif why:
             box.setChecked(False)
             box.setText(self.tr("No GGUF file for this run: the built-in classifier is not a language model"))
             box.setToolTip(self.tr("llama.cpp and ollama run language models; the built-in classifier is an "

@@ -210,12 +210,6 @@ class TrainPage(QWidget):
             if on:  # the upload and the start over SSH run off the UI thread
                 return self._start_on(job, on)
             started = ops.start_run(self.session.project, job)
-        except ops.MultiLabelNeedsBuiltin as exc:
-            self.tasks.show_error(self.tr("Training could not start"), self.tr(
-                "This project has several labels per row, which only the built-in model learns: choose "
-                "a built-in model (tiny or small) instead of {0}. A pretrained model can be trained on a project with one label "
-                "per row (switch multi-label off on the Data page and prepare again).").format(exc.base_model))
-            return None
         except (WorkbenchError, OSError, ValueError) as exc:
             self.tasks.show_error(self.tr("Training could not start"), exc)
             return None

@@ -1,0 +1,172 @@
+"""A classification head on a pretrained decoder (engine/decoder_head.py), for real: tiny
+Gemma 3 and Llama models trained a few steps through the worker's training function on a
+user's own intents file, loaded back, evaluated, exported and refused where it has no form."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from workbench.cli import main as cli_main
+from workbench.core.operations import runs as ops
+from workbench.core.errors import WorkbenchError
+from workbench.core.operations.export import gguf_refusal
+from workbench.core.project import Project
+
+sys.path.insert(0, str(Path(__file__).parent))
+from model_factory import make_model_folder  # noqa: E402
+from trained_factory import train_run  # noqa: E402
+
+# a hospital's own service intents (not a template's labels), phrased many ways, with the
+# messiness of a real export: stray spaces, full-width punctuation, a repeated row
+INTENTS = {
+    "预约挂号": ["我想挂{d}的号", "明天{d}还有号吗", "怎么预约{d}专家", "帮我约一下{d}", "{d}挂号在哪里"],
+    "报告查询": ["{d}的检查报告出来了吗", "怎么查{d}化验结果", "报告单在哪里打印", "{d}报告什么时候能拿"],
+    "费用退还": ["{d}的挂号费能退吗", "多交的钱怎么退", "退费要带什么材料", "{d}检查没做能退款吗"],
+}
+DEPTS = ["心内科", "消化科", "儿科", "皮肤科", "眼科", "骨科"]
+
+
+def intents_csv(path: Path, n: int = 150, seed: int = 0, multi: bool = False) -> Path:
+    rng = random.Random(seed)
+    rows = []
+    for i in range(n):
+        label = rng.choice(sorted(INTENTS))
+        text = rng.choice(INTENTS[label]).format(d=rng.choice(DEPTS))
+        if multi and rng.random() < 0.3:  # a second request in the same message
+            other = rng.choice([x for x in sorted(INTENTS) if x != label])
+            text += "，另外" + rng.choice(INTENTS[other]).format(d=rng.choice(DEPTS))
+            label = f"{label};{other}"
+        text = (" " if i % 7 == 0 else "") + text + ("？" if i % 3 else "?") + f"（{i}号窗口）"
+        rows.append((text, label))
+    rows.append(rows[0])
+    with open(path, "w", encoding="utf-8-sig", newline="") as fh:
+        fh.write("咨询内容,意图\n")
+        fh.writelines(f"{t},{lab}\n" for t, lab in rows)
+    return path
+
+
+def make_project(tmp: Path, multi: bool = False) -> Project:
+    args = ["data", "prepare", "--template", "medical_triage", "--input", str(intents_csv(tmp / "in.csv", multi=multi)),
+            "--project", str(tmp / "project"), "--mapping", "text=咨询内容", "label=意图", "--labels", "from-data"]
+    if multi:
+        args += ["--multi-label", "--label-sep", ";"]
+    assert cli_main(args) == 0
+    return Project.open(tmp / "project")
+
+
+@pytest.fixture(scope="module")
+def gemma_run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("head")
+    project = make_project(tmp)
+    base = make_model_folder("gemma3", tmp / "gemma", layout="hf")
+    run = train_run(project, "run-head", steps=6, base_model=str(base), method="lora", head=True,
+                    learning_rate=2e-3, save_steps=3, eval_steps=3)
+    return project, base, run
+
+
+def test_a_pretrained_classifier_trains_a_head_by_default(tmp_path):
+    project = make_project(tmp_path)
+    base = make_model_folder("llama", tmp_path / "llama", layout="hf")
+    job = ops.build_job(project, str(base))
+    assert job.head is True and job.method == "lora" and job.head_pooling == "last"
+    assert ops.build_job(project, "builtin:tiny").head is False  # the built-in classifier is a head already
+    assert ops.build_job(project, str(base), head=False).head is False  # the label-writing route, asked for
+    # the command line asks for the same through the real parser
+    args = ["train", "--project", str(project.root), "--base-model", str(base), "--classify-by", "label-text"]
+    from workbench.cli import build_parser
+
+    parsed = build_parser().parse_args(args)
+    assert parsed.classify_by == "label-text"
+    # the head reads the text alone: no system prompt and no label names in its estimate
+    _, head_rec = ops.recommended_settings(project, str(base), "lora")
+    _, text_rec = ops.recommended_settings(project, str(base), "lora", head=False)
+    assert head_rec.max_length <= text_rec.max_length and head_rec.est_seconds < text_rec.est_seconds
+
+
+def test_the_head_run_loads_back_as_the_model_that_trained(gemma_run):
+    from workbench.core.trained import resolve_trained_run
+    from workbench.engine import builtin as B
+    from workbench.engine import data as D
+    from workbench.engine import decoder_head as H
+    from workbench.engine.evaluate import load_trained
+
+    project, _, run = gemma_run
+    events = [json.loads(x) for x in (run / "events.jsonl").read_text("utf-8").splitlines()]
+    evals = [e for e in events if e["event"] == "eval"]
+    assert evals and {"accuracy", "macro_f1"} <= set(evals[-1]["metrics"])
+    assert "perplexity" not in evals[-1]["metrics"]  # a loss over labels, not tokens
+    start = next(e for e in events if e["event"] == "start")
+    # LoRA trains the adapters and the head, nothing else
+    assert start["classifier"] and 0 < start["trainable_params"] < start["total_params"] / 5
+    labels = project.task.labels
+    records = D.read_jsonl(project.split_path("test"))[:12]
+    for checkpoint in ("best", "last"):
+        trained = resolve_trained_run(project, run.name, checkpoint)
+        model, tokenizer = load_trained(trained)  # refuses weights that do not give the run's probe again
+        assert H.is_head(model) and B.is_classifier(model) and model.config.num_labels == len(labels)
+        prompts = D.build_prompts(tokenizer, records, system=None, user_format="{text}")
+        assert prompts[0] == records[0]["text"]  # the text alone, no chat turn
+        batched = np.array(D.head_probabilities(model, tokenizer, prompts, max_length=128))
+        alone = np.array([D.head_probabilities(model, tokenizer, [p], max_length=128)[0] for p in prompts])
+        assert np.allclose(batched.sum(axis=1), 1.0, atol=1e-5)
+        assert np.abs(batched - alone).max() < 1e-5  # padding changes nothing
+    # the checkpoint written mid-run holds the adapters and the head only
+    ckpt = run / "checkpoints" / "checkpoint-3"
+    assert sum(f.stat().st_size for f in ckpt.rglob("*") if f.is_file()) < 2_000_000
+
+
+def test_evaluation_answers_the_project_labels(gemma_run, capsys):
+    project, _, run = gemma_run
+    assert cli_main(["eval", "--project", str(project.root), "--run", run.name, "--no-compare-base", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out.splitlines()[-1])
+    m = result["metrics"]
+    assert m["labels"] == project.task.labels and 0.0 <= m["macro_f1"] <= 1.0
+    with open(run / "eval" / "predictions.csv", encoding="utf-8-sig") as fh:
+        header = fh.readline()
+    assert all(lab in header for lab in project.task.labels)  # a probability per label
+
+
+def test_gguf_is_refused_before_anything_is_loaded(gemma_run):
+    from workbench.engine.export import export_run
+
+    project, _, run = gemma_run
+    assert gguf_refusal("/models/x", "classification", head=True) == "head"
+    assert gguf_refusal("/models/x", "classification", head=False) is None
+    assert gguf_refusal("/models/x", "instruction", head=False) is None
+    with pytest.raises(WorkbenchError, match="classification head has no GGUF form"):
+        export_run(project.root, run.name, project.root / "exports" / "g", formats=["gguf"], evaluate=False)
+    assert not (project.root / "exports" / "g").exists()
+
+
+def test_full_fine_tuning_saves_a_head_model_folder(tmp_path):
+    from workbench.engine import decoder_head as H
+    from workbench.engine import models as M
+
+    project = make_project(tmp_path)
+    base = make_model_folder("llama", tmp_path / "llama")
+    run = train_run(project, "run-full", steps=4, base_model=str(base), method="full", head=True,
+                    head_pooling="mean", learning_rate=1e-3)
+    cfg = json.loads((run / "final" / "config.json").read_text("utf-8"))
+    assert cfg["model_type"] == H.MODEL_TYPE and cfg["pooling"] == "mean" and cfg["decoder_family"] == "llama"
+    model = M.load_model(run / "final", for_training=False)
+    assert H.is_head(model) and M.model_family(model.config) == "llama"
+
+
+def test_a_multi_label_project_trains_a_pretrained_head(tmp_path, capsys):
+    project = make_project(tmp_path, multi=True)
+    assert project.task.multi_label
+    base = make_model_folder("llama", tmp_path / "llama", layout="hf")
+    job = ops.build_job(project, str(base))
+    assert job.head
+    with pytest.raises(ops.MultiLabelNeedsBuiltin):  # writing a label set as text is not offered
+        ops.build_job(project, str(base), head=False)
+    run = train_run(project, "run-ml", steps=4, base_model=str(base), method="lora", head=True, learning_rate=2e-3)
+    assert cli_main(["eval", "--project", str(project.root), "--run", run.name, "--no-compare-base", "--json"]) == 0
+    m = json.loads(capsys.readouterr().out.splitlines()[-1])["metrics"]
+    assert m["multi_label"] and set(m["per_class"]) == set(project.task.labels)
