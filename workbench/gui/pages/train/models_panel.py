@@ -64,6 +64,21 @@ def registered_models() -> list[store.ModelEntry]:
         return []
 
 
+def registered_for(base_model: str | None, entries: list[store.ModelEntry]) -> store.ModelEntry | None:
+    """The registered model ``base_model`` is: by its id, or by its folder (a run started from "A
+    model folder on this computer…" on a registered model's folder records the folder alone)."""
+    if not base_model:
+        return None
+    entry = next((e for e in entries if e.id == base_model), None)
+    if entry is not None or base_model.startswith("builtin:"):
+        return entry
+    try:
+        folder = Path(base_model).expanduser().resolve()
+        return next((e for e in entries if not e.missing and e.path.resolve() == folder), None)
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
 def fill_model_combo(combo: QComboBox, entries: list[store.ModelEntry], before_data: str = "folder") -> None:
     """Put the registered models into the base-model choice, before the item ``before_data``
     (the built-in models stay first); a model whose folder vanished is listed but cannot be picked."""

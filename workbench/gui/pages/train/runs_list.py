@@ -15,21 +15,35 @@ from ....core.errors import WorkbenchError
 from ....core.jobs import read_job
 from ...widgets.curves import PALETTE, CurvePlot
 from ..run_text import setting_text, status_text
+from . import models_panel
 
 # settings that say where a run came from rather than how it trains: not compared
 NOT_COMPARED = ("version", "project", "template", "task", "resume_from", "parent_run")
 
 
-def row_values(status: str, s) -> list[str]:
+def model_cell(base_model: str | None, entries: list) -> tuple[str, str]:
+    """A run's base model as the runs list shows it, and its tooltip: a registered model by its
+    id, however the run named it, with its folder in the tooltip; anything else as it is, whole
+    in the tooltip (the list elides a cell at its start, so that a folder's name stays in view)."""
+    if not base_model:
+        return "", ""
+    entry = models_panel.registered_for(base_model, entries)
+    if entry is not None:
+        return entry.id, str(entry.path)
+    text = setting_text("base_model", base_model)
+    return text, base_model if text == base_model else ""
+
+
+def row_values(status: str, s, entries: list = ()) -> list[str]:
     """A run's cells in the runs list after its id: status (and the server it trains on), step,
-    loss, best validation loss, base model."""
+    loss, best validation loss, base model (``entries``: the registered models)."""
     where = f" · {s.server}" if s is not None and s.server else ""
     if s is None:
         return [status_text(status), "", "", "", ""]
     return [status_text(status) + where, f"{s.last_step}/{s.total_steps or '?'}",
             f"{s.last_loss:.4f}" if s.last_loss is not None else "",
             f"{s.best_eval_loss:.4f}" if s.best_eval_loss is not None else "",
-            setting_text("base_model", s.base_model) if s.base_model else ""]
+            model_cell(s.base_model, list(entries))[0]]
 
 
 class RunsTable(QTableWidget):
@@ -49,6 +63,8 @@ class RunsTable(QTableWidget):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.horizontalHeader().setStretchLastSection(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideLeft)  # a model's folder keeps its name, at its end, in view
+        self._models: list = []  # the registered models, read when the list is shown again
         self.itemSelectionChanged.connect(self._on_selection_changed)
         self.itemChanged.connect(self._on_item_changed)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -56,6 +72,7 @@ class RunsTable(QTableWidget):
     def show_runs(self, monitor, current: str | None) -> None:
         """Every run ``monitor`` knows, ticks kept; ``current`` selected."""
         runs = list(monitor.runs.values())
+        self._models = models_panel.registered_models()
         self.blockSignals(True)
         checked = self.compared_runs()
         self.setRowCount(len(runs))
@@ -66,8 +83,9 @@ class RunsTable(QTableWidget):
             check.setCheckState(Qt.CheckState.Checked if st.run_id in checked else Qt.CheckState.Unchecked)
             check.setData(Qt.ItemDataRole.UserRole, st.run_id)
             self.setItem(i, 0, check)
-            for c, v in enumerate([st.run_id, *row_values(st.status, s)], 1):
+            for c, v in enumerate([st.run_id, *row_values(st.status, s, self._models)], 1):
                 self.setItem(i, c, QTableWidgetItem(v))
+            self._set_model_tip(i, s)
         self.blockSignals(False)
         if current:
             self.select_run(current)
@@ -94,10 +112,15 @@ class RunsTable(QTableWidget):
             return False
         s = monitor.summary(st.run_id)
         self.blockSignals(True)
-        for c, v in enumerate(row_values(st.status, s), 2):
+        for c, v in enumerate(row_values(st.status, s, self._models), 2):
             self.item(row, c).setText(v)
+        self._set_model_tip(row, s)
         self.blockSignals(False)
         return True
+
+    def _set_model_tip(self, row: int, s) -> None:
+        self.item(row, self.columnCount() - 1).setToolTip(
+            model_cell(s.base_model if s is not None else None, self._models)[1])
 
     def compared_runs(self) -> list[str]:
         out = []

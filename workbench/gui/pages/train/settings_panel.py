@@ -525,6 +525,9 @@ class TrainSettingsPanel(QWidget):
     def restore_settings(self, job: JobSpec) -> None:
         """Show the settings of ``job`` (the project's last run) so reopening continues from them."""
         idx = self.model_combo.findData(job.base_model_name or job.base_model)
+        if idx < 0:  # a registered model chosen by its folder comes back by its name, not as a path
+            entry = models_panel.registered_for(job.base_model, models_panel.registered_models())
+            idx = self.model_combo.findData(entry.id) if entry is not None else -1
         self.model_combo.blockSignals(True)
         if idx >= 0:
             self.model_combo.setCurrentIndex(idx)
