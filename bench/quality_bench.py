@@ -1,14 +1,21 @@
-"""Does the built-in model earn its training time? Side by side, in one run, on real data.
+"""Does a model earn its training time? Side by side, in one run, on real data.
 
 Prepares the file with the template's cleaning recipe (the project's labels taken from
-the data with ``--labels from-data``), trains the built-in default with the recommended
-settings through the real worker (``workbench train``), and evaluates it with
-``workbench eval``, which also fits the classical baseline (character 1-3-gram TF-IDF +
-logistic regression) on the same train split and scores it on the same test rows.
-Prints both macro-F1 values, their ratio (target: at least 1.0), the training time as
-CPU seconds of the worker process (the machine may be shared, so wall time is shown too;
-target: at most 5 CPU-minutes), the estimate the recommendation gave, and the
-evaluation time against the training's (target: at most a fifth).
+the data with ``--labels from-data``), trains each base model given (``--base-model``,
+default the built-in one) with the recommended settings through the real worker
+(``workbench train``) on the same split, and evaluates each with ``workbench eval``, which
+also fits the classical baseline (character 1-3-gram TF-IDF + logistic regression) on the
+same train split and scores it on the same test rows. Prints each model's macro-F1 beside
+the baseline's with the 95 % bootstrap interval of their difference over the test rows
+("matches" where it holds 0), their ratio (target for the built-in model: at least 1.0),
+the training time as CPU seconds of the worker process (the machine may be shared, so wall
+time is shown too; target: at most 5 CPU-minutes for the built-in model), its peak memory,
+the estimate the recommendation gave, and the evaluation time against the training's
+(target: at most a fifth).
+
+A pretrained model classifies with its classification head (engine/decoder_head.py);
+``MODEL@MIN`` gives one model its own time budget in minutes and ``MODEL@none`` none at all
+(what a server with a GPU would train), e.g. ``--base-model builtin:small gemma-3-270m@30``.
 
 A test split of a few hundred rows decides macro-F1 over tens of labels by a handful of
 rows (on 326 legal cases one row is 0.003-0.01 of it), so ``--seeds 0 1 2`` repeats the
@@ -17,7 +24,7 @@ their means: the ratio of the means is the steadier verdict.
 
     python bench/quality_bench.py --input FILE --template ID [--mapping ROLE=COLUMN ...]
         [--labels from-data|A,B,C] [--multi-label] [--label-sep SEP] [--time-budget MIN]
-        [--base-model builtin:small]
+        [--base-model builtin:small [gemma-3-270m@30 ...]]
         [--max-chars N] [--project DIR] [--seeds 0 [1 2 ...]] [--json]
     python bench/quality_bench.py --smoke     # the finance_sentiment sample, builtin:tiny, a 12 s budget
 """
@@ -36,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from workbench.core.cleaning import Recipe  # noqa: E402
 from workbench.core.labels import template_choice  # noqa: E402
+from workbench.core.operations.runs import resolve_base_model  # noqa: E402
 from workbench.core.project import SplitSettings, prepare  # noqa: E402
 from workbench.core.recommend import recommend  # noqa: E402
 from workbench.core.templates import TemplateCatalog  # noqa: E402
@@ -66,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--labels", default="from-data", help="from-data (default) or a comma-separated label list")
     p.add_argument("--multi-label", action="store_true", help="several labels per row (default: the template's)")
     p.add_argument("--label-sep", help="separator of the labels in a text cell (multi-label)")
-    p.add_argument("--base-model", default="builtin:small")
+    p.add_argument("--base-model", nargs="+", default=["builtin:small"], metavar="MODEL[@MIN|@none]",
+                   help="base models trained side by side on the same split (default builtin:small)")
     p.add_argument("--time-budget", type=float, help="minutes (default: the recommendation's, 10)")
     p.add_argument("--max-chars", type=int, help="raise the recipe's length limit (long legal texts)")
     p.add_argument("--project", help="project folder to create (default: a temporary one); with several "
@@ -78,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.smoke:
         template = TemplateCatalog().get(args.template or "finance_sentiment")
         args.template, args.input = template.id, args.input or str(template.sample_path)
-        args.base_model, args.time_budget = "builtin:tiny", 0.2
+        args.base_model, args.time_budget = ["builtin:tiny"], 0.2
         if not args.project:
             with tempfile.TemporaryDirectory(prefix="quality-bench-") as tmp:
                 args.project = str(Path(tmp) / "project")
@@ -140,13 +149,60 @@ def one_run(args, seed: int) -> dict | None:
                                split=SplitSettings(train=0.8, val=0.1, test=0.1, seed=seed))
     prep_s = time.perf_counter() - t0
     stats = project.config.stats
-    rec = recommend(template, stats, "cpu", args.base_model, "full", time_budget_min=args.time_budget)
+    models = []
+    for spec in args.base_model:
+        figures = train_and_evaluate(args, template, project, spec)
+        if figures is None:
+            return None
+        models.append(figures)
+    first = models[0]
+    base_f1 = first["baseline_macro_f1"]
+    out = {
+        "input": args.input, "template": args.template, "labels": len(project.task.labels), "rows": stats["rows_clean"],
+        "splits": stats["splits"], "prepare_s": round(prep_s, 1), "multi_label": bool(project.task.multi_label),
+        "baseline_macro_f1": base_f1, "baseline_accuracy": first["baseline_accuracy"],
+        "baseline_fit_s": first["baseline_fit_s"], "project": str(root), "split_seed": seed, "models": models,
+        # the first model's figures at the top level, as before several models were compared
+        **{k: first[k] for k in ("model_macro_f1", "model_accuracy", "ratio", "train_cpu_s", "train_wall_s")},
+    }
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False))
+        return out
+    print(f"{Path(args.input).name}: {out['rows']} rows after cleaning, {out['labels']} labels, "
+          f"splits {stats['splits']} (split seed {seed}); baseline macro-F1 {base_f1:.4f}, accuracy "
+          f"{out['baseline_accuracy']:.4f} (fitted in {out['baseline_fit_s']} s)")
+    for m in models:
+        show(m, out["multi_label"])
+    if len(models) > 1:
+        print(f"  {'model':<28} {'macro-F1':>8}  {'vs baseline (95% interval)':<34} {'train':>8} {'eval':>7} {'peak MB':>8}")
+        for m in models:
+            iv = m["interval"]
+            span = f"{m['difference']:+.3f} ({iv['low']:+.3f} to {iv['high']:+.3f}) {m['verdict']}" if iv else "-"
+            print(f"  {m['name']:<28} {m['model_macro_f1']:8.4f}  {span:<34} {m['train_wall_s'] / 60:6.1f} m "
+                  f"{m['eval_wall_s']:5.0f} s {m['peak_rss_mb'] or 0:8.0f}")
+    print(json.dumps(out, ensure_ascii=False))
+    return out
 
-    train_args = ["train", "--project", str(root), "--base-model", args.base_model, "--json"]
-    if args.time_budget is not None:
-        train_args += ["--time-budget", str(args.time_budget)]
+
+def train_and_evaluate(args, template, project, spec: str) -> dict | None:
+    """Train the base model of ``spec`` (``MODEL``, ``MODEL@MIN`` or ``MODEL@none``) on the
+    project through the worker, evaluate it, and return its figures."""
+    base_model, _, budget = spec.partition("@")
+    budget_min = None if budget == "none" else float(budget) if budget else args.time_budget
+    root = project.root
+    method = "full" if base_model.startswith("builtin:") else "lora"
+    head = not base_model.startswith("builtin:")
+    rec = recommend(template, project.config.stats, "cpu", base_model if base_model.startswith("builtin:") else
+                    str(resolve_base_model(base_model)[0]), method,
+                    time_budget_min=budget_min if budget_min is not None else 10**6, head=head)
+    train_args = ["train", "--project", str(root), "--base-model", base_model, "--json"]
+    if budget_min is not None:
+        train_args += ["--time-budget", str(budget_min)]
+    elif budget == "none":
+        train_args += ["--time-budget", str(10**6)]  # no bound: the recommended epochs, however long
+    before = set(p.name for p in project.runs_dir.iterdir()) if project.runs_dir.is_dir() else set()
     t0 = time.perf_counter()
-    res = wb(*train_args)
+    res = wb(*train_args, timeout=10**6)
     train_wall = time.perf_counter() - t0
     events = [json.loads(line) for line in res.stdout.splitlines() if line.startswith("{")]
     end = next((e for e in reversed(events) if e.get("event") == "end"), {})
@@ -154,11 +210,11 @@ def one_run(args, seed: int) -> dict | None:
         print(res.stdout[-3000:], res.stderr[-3000:], file=sys.stderr)
         return None
     start = next(e for e in events if e.get("event") == "start")
-    run_id = sorted(p.name for p in project.runs_dir.iterdir() if (p / "job.json").is_file())[-1]
+    run_id = sorted(p.name for p in project.runs_dir.iterdir() if (p / "job.json").is_file() and p.name not in before)[-1]
     run_info = json.loads((project.runs_dir / run_id / "final" / "workbench_run.json").read_text(encoding="utf-8"))
 
     t0 = time.perf_counter()
-    ev = wb("eval", "--project", str(root), "--run", run_id, "--json")
+    ev = wb("eval", "--project", str(root), "--run", run_id, "--no-compare-base", "--json")
     eval_wall = time.perf_counter() - t0
     if ev.returncode != 0:
         print(ev.stderr[-3000:], file=sys.stderr)
@@ -166,10 +222,11 @@ def one_run(args, seed: int) -> dict | None:
     result = last_json(ev.stdout)
     model_f1 = result["metrics"]["macro_f1"]
     base_f1 = result["baseline"]["macro_f1"]
+    comparison = result["baseline"].get("comparison") or {}
+    interval = comparison.get("interval")
     train_cpu = end.get("cpu_seconds")
     out = {
-        "input": args.input, "template": args.template, "labels": len(project.task.labels), "rows": stats["rows_clean"],
-        "splits": stats["splits"], "prepare_s": round(prep_s, 1),
+        "name": spec, "base_model": base_model, "time_budget_min": budget_min, "run": run_id,
         "recommended": {"epochs": rec.epochs, "batch_size": rec.batch_size, "max_length": rec.max_length,
                         "learning_rate": rec.learning_rate, "total_steps": rec.total_steps,
                         "est_seconds": rec.est_seconds},
@@ -187,39 +244,43 @@ def one_run(args, seed: int) -> dict | None:
         "memory_estimate_vs_peak": round(rec.est_memory_mb / end["peak_rss_mb"], 2) if end.get("peak_rss_mb") else None,
         # the first evaluation against the training (target: at most 0.2)
         "eval_vs_train": round(eval_wall / train_wall, 3) if train_wall else None,
-        "multi_label": bool(project.task.multi_label),
         # a multi-label project's accuracy is the share of rows whose whole label set is right
         "model_accuracy": result["metrics"].get("accuracy", result["metrics"].get("subset_accuracy")),
         "model_macro_f1": model_f1,
         "baseline_accuracy": result["baseline"].get("accuracy", result["baseline"].get("subset_accuracy")),
-        "baseline_macro_f1": base_f1,
-        "baseline_fit_s": result["baseline"]["fit_seconds"],
+        "baseline_macro_f1": base_f1, "baseline_fit_s": result["baseline"]["fit_seconds"],
         "ratio": round(model_f1 / base_f1, 4) if base_f1 else None,
-        "project": str(root), "split_seed": seed,
+        "difference": comparison.get("difference", round(model_f1 - base_f1, 4)),
+        "interval": {"low": interval["low"], "high": interval["high"]} if interval else None,
+        "verdict": ("beats" if interval["low"] > 0 else "below" if interval["high"] < 0 else "matches")
+        if interval else None,
     }
-    if out["multi_label"]:
+    if result["metrics"].get("multi_label"):
         out["model_micro_f1"] = result["metrics"].get("micro_f1")
         out["baseline_micro_f1"] = result["baseline"].get("micro_f1")
-    if args.json:
-        print(json.dumps(out, ensure_ascii=False))
-        return out
-    print(f"{Path(args.input).name}: {out['rows']} rows after cleaning, {out['labels']} labels, "
-          f"splits {stats['splits']} (split seed {seed})")
-    print(f"  recommended: {rec.epochs:g} epochs x {rec.batch_size} rows, max length {rec.max_length}, "
-          f"lr {rec.learning_rate:g}, estimate {rec.est_seconds / 60:.1f} min")
-    print(f"  trained {out['last_step']} of {out['steps']} steps (best at step {out['best_step']}): "
-          f"{(train_cpu or 0) / 60:.2f} CPU-minutes of the worker, {train_wall / 60:.2f} minutes wall; "
-          f"estimate / wall time {out['estimate_vs_wall']}, / CPU time {out['estimate_vs_cpu']}; memory "
-          f"{out['peak_rss_mb']} MB at its peak, estimate / peak {out['memory_estimate_vs_peak']}")
-    print(f"  macro-F1   built-in {model_f1:.4f}   baseline {base_f1:.4f}   ratio {out['ratio']:.3f}")
-    print(f"  {'set acc.' if out['multi_label'] else 'accuracy'}   built-in {out['model_accuracy']:.4f}   "
-          f"baseline {out['baseline_accuracy']:.4f}")
-    if out["multi_label"]:
-        print(f"  micro-F1   built-in {out['model_micro_f1']:.4f}   baseline {out['baseline_micro_f1']:.4f}")
-    print(f"  evaluation {eval_wall:.1f} s wall ({result.get('seconds')} s in the evaluator), "
-          f"{out['eval_vs_train']:.2f} of the training's wall time")
-    print(json.dumps(out, ensure_ascii=False))
     return out
+
+
+def show(m: dict, multi_label: bool) -> None:
+    rec = m["recommended"]
+    train_cpu, train_wall = m["train_cpu_s"] or 0, m["train_wall_s"]
+    print(f"  {m['name']}: recommended {rec['epochs']:g} epochs x {rec['batch_size']} rows, max length "
+          f"{rec['max_length']}, lr {rec['learning_rate']:g}, estimate {rec['est_seconds'] / 60:.1f} min")
+    print(f"  trained {m['last_step']} of {m['steps']} steps (best at step {m['best_step']}): "
+          f"{train_cpu / 60:.2f} CPU-minutes of the worker, {train_wall / 60:.2f} minutes wall; "
+          f"estimate / wall time {m['estimate_vs_wall']}, / CPU time {m['estimate_vs_cpu']}; memory "
+          f"{m['peak_rss_mb']} MB at its peak, estimate / peak {m['memory_estimate_vs_peak']}")
+    who = "built-in" if m["base_model"].startswith("builtin:") else m["base_model"]
+    print(f"  macro-F1   {who} {m['model_macro_f1']:.4f}   baseline {m['baseline_macro_f1']:.4f}   "
+          f"ratio {m['ratio']:.3f}" + (f"   ({m['verdict']} it: difference {m['difference']:+.4f}, interval "
+                                       f"{m['interval']['low']:+.4f} to {m['interval']['high']:+.4f})"
+                                       if m["interval"] else ""))
+    print(f"  {'set acc.' if multi_label else 'accuracy'}   {who} {m['model_accuracy']:.4f}   "
+          f"baseline {m['baseline_accuracy']:.4f}")
+    if multi_label:
+        print(f"  micro-F1   {who} {m['model_micro_f1']:.4f}   baseline {m['baseline_micro_f1']:.4f}")
+    print(f"  evaluation {m['eval_wall_s']:.1f} s wall ({m['eval_in_process_s']} s in the evaluator), "
+          f"{m['eval_vs_train']:.2f} of the training's wall time")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,9 @@ here gets the grouped batches too, so the ratio does not count that saving).
     python bench/train_bench.py --base-model gemma-3-270m --method lora --steps 12 --max-length 256
     python bench/train_bench.py --input FILE --mapping instruction=ask output=answer ...   # your data
     python bench/train_bench.py --base-model gemma-3-270m --method lora --batch-size 8 --max-length 256 --recompute
+    python bench/train_bench.py --classify --template medical_triage --input FILE --mapping text=... label=...
+        --base-model gemma-3-270m --method lora --steps 20 --batch-size 8 --max-length 64
+                                                                 # the classification head against writing the label
     python bench/train_bench.py --smoke                          # tiny sizes, the same code paths
 """
 
@@ -127,14 +130,14 @@ def plain_loop(args) -> None:
                       "eval_loss": total / max(len(val), 1)}))
 
 
-def worker_side(project: Path, args, base_model: str, base_name: str | None) -> dict:
+def worker_side(project: Path, args, base_model: str, base_name: str | None, head: bool = False) -> dict:
     template = TemplateCatalog().get(Project.open(project).config.template)
     job = JobSpec(project=str(project), template=template.id, task=template.task.value, base_model=base_model,
                   base_model_name=base_name, method=args.method, max_steps=args.steps, batch_size=args.batch_size,
                   max_length=args.max_length, learning_rate=args.lr, lr_scheduler="cosine", warmup_ratio=0.0,
                   logging_steps=1, eval_steps=10**6, save_steps=10**6, seed=args.seed, device=args.device,
                   eval_rows=args.eval_rows, vocabulary="full" if args.vocabulary == "full" else "project",
-                  recompute=args.recompute)
+                  recompute=args.recompute, head=head)
     run_dir = project / "runs" / new_run_id("bench")
     write_job(run_dir, job)
     launch_worker(run_dir, detach=False).wait()
@@ -149,7 +152,9 @@ def worker_side(project: Path, args, base_model: str, base_name: str | None) -> 
     model_dir = run_dir / "base_model" if base_model.startswith("builtin:") else Path(base_model)
     evals = [e for e in events if e["event"] == "eval"]
     cut = next((e for e in events if e.get("code") == "vocabulary_cut"), None)
+    timed_steps = timed[-1][1]["step"] - timed[0][0]["step"]
     return {"tokens": tokens, "seconds": secs, "tokens_per_s": tokens / secs, "losses": [s["loss"] for s in steps],
+            "rows_per_s": timed_steps * args.batch_size / secs, "run_dir": str(run_dir),
             "eval_loss": evals[-1]["eval_loss"] if evals else None, "vocabulary": (cut["kept"], cut["full"]) if cut else None,
             "peak_rss_mb": events[-1].get("peak_rss_mb"), "model_dir": str(model_dir),
             "threads": next((e.get("threads") for e in events if e["event"] == "start"), None),
@@ -259,6 +264,50 @@ def run_case(args, tmp: Path, base_model: str) -> dict:
     return {"ratio": ratio, "loss_gap": gap, "eval_loss_gap": eval_gap, "cut": bool(w["vocabulary"])}
 
 
+def classify_case(args, tmp: Path, base_model: str) -> dict:
+    """A classification project trained both ways on the same rows, steps and batch size: the
+    classification head (engine/decoder_head.py) against the decoder writing the label's name
+    after the template's prompt; then each trained model's evaluation speed on the same
+    validation rows (one batched pass per row for the head, a pass per label for the other)."""
+    from workbench.core.labels import template_choice
+    from workbench.core.operations.runs import resolve_base_model
+    from workbench.core.trained import resolve_trained_run
+    from workbench.engine import data as D
+    from workbench.engine.evaluate import classify_with_probs, load_trained
+
+    folder, name = resolve_base_model(base_model)
+    template = TemplateCatalog().get(args.template)
+    project = tmp / f"p-{len(list(tmp.iterdir()))}"
+    source = Path(args.input) if args.input else template.sample_path
+    mapping = dict(m.split("=", 1) for m in args.mapping) if args.mapping else None
+    labels = template_choice(template).model_copy(update={"source": "data"})
+    prepare(template, source, project, labels=labels, **({"mapping": mapping} if mapping else {}))
+    labels = Project.open(project).task.labels
+    print(f"{name or folder}, {args.method}, batch {args.batch_size} x {args.max_length}, {args.steps} steps "
+          f"({WARMUP_STEPS} warm-up steps not timed), {len(labels)} labels, data {source.name}")
+    os.environ.pop("OMP_NUM_THREADS", None)
+    sides = {"classification head": worker_side(project, args, folder, name, head=True),
+             "writing the label": worker_side(project, args, folder, name, head=False)}
+    val = D.read_jsonl(project / "data" / "val.jsonl")[:args.eval_rows]
+    for label, r in sides.items():
+        run_dir = Path(r["run_dir"])
+        trained = resolve_trained_run(Project.open(project), run_dir.name, "last")
+        model, tok = load_trained(trained)
+        spec = trained.spec
+        system, user = D.prompt_spec(model, spec.system_text("zh"), spec.user_format, spec.input_roles)
+        prompts = D.build_prompts(tok, val, system=system, user_format=user)
+        t0 = time.perf_counter()
+        classify_with_probs(model, tok, prompts, labels, max_length=args.max_length)
+        r["eval_rows_per_s"] = len(prompts) / (time.perf_counter() - t0)
+        print(f"{label:<22} training {r['rows_per_s']:7.2f} rows/s ({r['tokens_per_s']:7.1f} tokens/s)   "
+              f"evaluation {r['eval_rows_per_s']:7.2f} rows/s on {len(prompts)} rows   peak memory "
+              f"{r['peak_rss_mb']:.0f} MB")
+    head, text = sides["classification head"], sides["writing the label"]
+    ratio, eval_ratio = head["rows_per_s"] / text["rows_per_s"], head["eval_rows_per_s"] / text["eval_rows_per_s"]
+    print(f"head / label writing: training x{ratio:.2f} rows/s, evaluation x{eval_ratio:.2f} rows/s")
+    return {"train_ratio": ratio, "eval_ratio": eval_ratio}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=40)
@@ -278,6 +327,8 @@ def main() -> None:
     ap.add_argument("--recompute", action="store_true",
                     help="the worker recomputes each layer in the backward pass (its memory against the plain loop's)")
     ap.add_argument("--threads", type=int, help="the worker's compute threads (default: its own choice)")
+    ap.add_argument("--classify", action="store_true",
+                    help="a classification template: the classification head against writing the label")
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, the same code paths (the tests run it)")
     ap.add_argument("--plain", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--project", help=argparse.SUPPRESS)
@@ -298,6 +349,13 @@ def main() -> None:
             if not (all(r["ratio"] > 0 and (r["eval_loss_gap"] or 0) < 0.05 for r in results)
                     and results[0]["loss_gap"] < 0.05):
                 raise SystemExit(f"the two loops disagree: {results}")
+            args.template, args.recompute, args.eval_rows = "finance_sentiment", False, 8
+            out = classify_case(args, tmp, str(smoke_model(tmp)))
+            if not (out["train_ratio"] > 0 and out["eval_ratio"] > 0):
+                raise SystemExit(f"the classification sides did not run: {out}")
+            return
+        if args.classify:
+            classify_case(args, tmp, args.base_model)
             return
         run_case(args, tmp, args.base_model)
 

@@ -27,7 +27,7 @@ EXPECTED = {
                       "same tokens: True"],
     "quality_bench.py": ["macro-F1   built-in", "accuracy   built-in", "evaluation"],
     "export_bench.py": ["ratio static / eager", "throughput of the exported classifier", "same tokens"],
-    "train_bench.py": ["ratio worker / plain:", "padding of the batches"],
+    "train_bench.py": ["ratio worker / plain:", "padding of the batches", "head / label writing: training"],
     "estimate_bench.py": ["ratios estimate / actual", "start estimate within 30% of the actual time:",
                           "first measured estimate within 30% of the actual time:"],
     "remote_bench.py": ["mirror latency over", "through the target", "ratio target / here beyond the upload:"],

@@ -122,6 +122,10 @@ def _classes():
                 positions = paddle.cumsum(paddle.ones_like(mask), axis=1) - 1.0
                 weight = (positions == last).astype("float32")
             pooled = (hidden.astype("float32") * weight.unsqueeze(-1)).sum(axis=1)
+            # scaled to unit root mean square: a decoder's last states are large (Gemma 3 270M's about
+            # 8, single features over 100), which made the new head's first logits tens wide (a loss
+            # of 20 over 11 labels) and each optimizer step move them by whole units
+            pooled = pooled / paddle.sqrt((pooled * pooled).mean(axis=-1, keepdim=True) + 1e-6)
             logits = self.score(pooled)
             loss = self._loss(logits, labels) if labels is not None else None
             if return_dict is False:
