@@ -170,3 +170,35 @@ def test_a_multi_label_project_trains_a_pretrained_head(tmp_path, capsys):
     assert cli_main(["eval", "--project", str(project.root), "--run", run.name, "--no-compare-base", "--json"]) == 0
     m = json.loads(capsys.readouterr().out.splitlines()[-1])["metrics"]
     assert m["multi_label"] and set(m["per_class"]) == set(project.task.labels)
+
+
+@pytest.mark.slow  # an exported bundle run by predict.py and served over HTTP
+def test_the_exported_head_predicts_and_serves_as_the_evaluation(gemma_run, tmp_path):
+    from test_serve import Service, predict_py
+
+    from workbench.engine import data as D
+    from workbench.engine.export import export_run
+
+    project, _, run = gemma_run
+    out = tmp_path / "bundle"
+    export_run(project.root, run.name, out, formats=["static", "onnx", "merged"], evaluate=False, parity_rows=8)
+    bundle = json.loads((out / "bundle.json").read_text("utf-8"))
+    assert bundle["labels"] == project.task.labels and bundle["checks"]["static"]["status"] == "ok"
+    assert bundle["checks"]["onnx"]["status"] == "ok" and bundle["checks"]["merged"]["status"] == "ok"
+    assert not (out / "gguf").exists()
+    merged = json.loads((out / "merged" / "config.json").read_text("utf-8"))
+    assert merged["model_type"] == "workbench_decoder_classifier"  # the head beside the weights
+    assert "classification head on a pretrained language model" in (out / "README.md").read_text("utf-8")
+
+    texts = [r["text"] for r in D.read_jsonl(project.split_path("test"))[:6]]
+    rows = predict_py(out, [{"咨询内容": t} for t in texts], tmp_path)
+    assert all(r["prediction"] in project.task.labels for r in rows)
+    for r in rows:
+        assert sum(float(r[f"p_{lab}"]) for lab in project.task.labels) == pytest.approx(1.0, abs=1e-4)
+    with Service(out) as svc:
+        status, got = svc.json("POST", "/predict", {"inputs": texts})
+        assert status == 200
+        assert [p["label"] for p in got["predictions"]] == [r["prediction"] for r in rows]
+        for p, r in zip(got["predictions"], rows):
+            for label, prob in p["probabilities"].items():
+                assert prob == pytest.approx(float(r[f"p_{label}"]), abs=1e-5)
