@@ -131,7 +131,7 @@ def modelfile(gguf_file: str, template: ChatTemplate, *, system: str | None, sto
     if system:
         lines.append(f"SYSTEM {_quoted(system)}")
     for stop in dict.fromkeys(s for s in stops if s):
-        lines.append(f"PARAMETER stop {_json_string(stop)}")
+        lines.append(f"PARAMETER stop {_stop_value(stop)}")
     for key, value in parameters.items():
         if value is not None:
             lines.append(f"PARAMETER {key} {value}")
@@ -140,10 +140,10 @@ def modelfile(gguf_file: str, template: ChatTemplate, *, system: str | None, sto
     return "\n".join(lines) + "\n"
 
 
-def _json_string(text: str) -> str:
-    import json
-
-    return json.dumps(text, ensure_ascii=False)
+def _stop_value(text: str) -> str:
+    # ollama takes a quoted value as written, with no escapes: "..." unless a quote or a line break
+    # inside could end it early, then """..."""
+    return _quoted(text) if '"' in text or "\n" in text or "\r" in text else f'"{text}"'
 
 
 def parameters(generation: Mapping[str, Any]) -> dict[str, Any]:
