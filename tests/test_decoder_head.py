@@ -202,3 +202,31 @@ def test_the_exported_head_predicts_and_serves_as_the_evaluation(gemma_run, tmp_
         for p, r in zip(got["predictions"], rows):
             for label, prob in p["probabilities"].items():
                 assert prob == pytest.approx(float(r[f"p_{label}"]), abs=1e-5)
+
+
+GEMMA_270M_SHAPE = {"model_type": "gemma3_text", "architectures": ["Gemma3ForCausalLM"], "hidden_size": 640,
+                    "num_hidden_layers": 18, "vocab_size": 262144, "intermediate_size": 2048,
+                    "num_attention_heads": 4, "num_key_value_heads": 1, "head_dim": 256}
+
+
+def test_the_recommendation_says_when_the_head_cannot_read_the_data_once(tmp_path):
+    from workbench.core.recommend import HEAD_SHORT_NOTE, recommend
+    from workbench.core.templates import TemplateCatalog
+
+    folder = tmp_path / "gemma-shape"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps(GEMMA_270M_SHAPE), encoding="utf-8")
+    template = TemplateCatalog().get("medical_triage")
+
+    def stats(rows):
+        return {"splits": {"train": rows, "val": rows // 10}, "rows_clean": rows, "text_chars": {"p95": 30, "mean": 15}}
+
+    big = recommend(template, stats(60000), "cpu", str(folder), "lora", time_budget_min=10, head=True)
+    assert big.head_short and big.epochs < 1 and HEAD_SHORT_NOTE in big.notes
+    small = recommend(template, stats(300), "cpu", str(folder), "lora", time_budget_min=30, head=True)
+    assert not small.head_short and HEAD_SHORT_NOTE not in small.notes
+    gpu = recommend(template, stats(60000), "gpu", str(folder), "lora", time_budget_min=10, head=True)
+    assert not gpu.head_short  # a server's GPU reads it many times over
+    # the head's rows are the text alone: shorter than the label-writing route's prompt and label
+    text = recommend(template, stats(60000), "cpu", str(folder), "lora", time_budget_min=10, head=False)
+    assert big.max_length < text.max_length

@@ -418,3 +418,32 @@ def test_the_settings_column_is_a_panel_of_its_own(qtbot, session, tasks, sample
     qtbot.addWidget(page)
     assert page.settings_panel.isAncestorOf(page.estimate_label) and page.model_combo is page.settings_panel.model_combo
     assert not page.settings_panel.isAncestorOf(page.start_button)  # Start is the page's, below the panel
+
+
+def test_the_page_warns_before_a_head_run_that_cannot_read_the_data_once(qtbot, session, tasks, sample_project,
+                                                                         tmp_path):
+    """A pretrained model too slow on this processor to take its head through the training rows
+    once within the budget: the estimate says so before the run, in the interface's words."""
+    import json
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from model_factory import make_model_folder
+
+    # a model folder whose config has a 7B decoder's shape (the recommendation reads the shape alone)
+    folder = make_model_folder("llama", tmp_path / "big-model")
+    config = json.loads((folder / "config.json").read_text())
+    config.update(hidden_size=4096, num_hidden_layers=32, intermediate_size=11008, num_attention_heads=32,
+                  num_key_value_heads=32, head_dim=128)
+    (folder / "config.json").write_text(json.dumps(config))
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    page.model_combo.setCurrentIndex(page.model_combo.findData("folder"))
+    page.model_edit.setText(str(folder))
+    page.model_edit.editingFinished.emit()  # as Enter in the field does
+    qtbot.waitUntil(lambda: "less than one pass over the training rows" in page.estimate_label.text(), timeout=5000)
+    assert "builtin:small" in page.estimate_label.text()
+    page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:small"))
+    qtbot.waitUntil(lambda: "less than one pass" not in page.estimate_label.text(), timeout=5000)
