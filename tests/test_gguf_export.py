@@ -173,6 +173,10 @@ def test_the_builtin_tokenizer_becomes_a_gpt2_vocabulary_padded_to_the_embedding
     assert vocab["tokens"][-1].startswith("[PAD") and vocab["token_type"][-1] == gguf.TokenType.UNUSED
     assert vocab["add_bos"] is True  # the engine puts <s> first, so llama.cpp must too
     assert "<|assistant|>" in vocab["chat_template"] and vocab["merges"]
+    # and so does the chat template, where it did not already write the BOS token first
+    assert vocab["chat_template"] == "{{ bos_token }}" + M.BUILTIN_CHAT_TEMPLATE
+    (folder / "chat_template.jinja").write_text("<s>" + M.BUILTIN_CHAT_TEMPLATE, encoding="utf-8")
+    assert vocabulary(folder, rows)["chat_template"] == "<s>" + M.BUILTIN_CHAT_TEMPLATE
 
 
 # ----- the Modelfile -------------------------------------------------------------------------
@@ -345,40 +349,6 @@ def test_the_builtin_classifier_is_refused_with_the_reason(tmp_path):
         _export(project, run, tmp_path / "bundle", formats=["gguf"], gguf_type="q2")
 
 
-# ----- llama.cpp itself, where its Python binding is installed ---------------------------------
-
-
-@pytest.mark.parametrize("family", ["builtin", "llama", "qwen2", "qwen3", "gemma3"])
-def test_llama_cpp_runs_the_file_as_paddle_runs_the_folder(tmp_path, family):
-    """With llama-cpp-python installed (not a dependency), the real runtime's logits and tokens."""
-    llama_cpp = pytest.importorskip("llama_cpp")
-    from transformers import PreTrainedTokenizerFast
-
-    if family == "builtin":
-        folder = M.build_builtin_model("tiny", ["今天天气很好，我们一起去公园。", "The quick brown fox 123."] * 30,
-                                       tmp_path / "m")
-    else:
-        folder = make_model_folder(family, tmp_path / "m")
-    out = tmp_path / "m.gguf"
-    write_gguf(folder, out, dtype="f16")
-    tok = PreTrainedTokenizerFast(tokenizer_file=str(folder / "tokenizer.json"))
-    texts = ["今天天气很好，我们一起去公园。", "The quick brown fox 123 jumps.", "利率是借款的价格。  spaces\n\nnew"]
-    model = M.load_model(folder, for_training=False, device="cpu")
-    model.eval()
-    llm = llama_cpp.Llama(model_path=str(out), n_ctx=256, logits_all=True, verbose=False)
-    for text in texts:
-        ids = tok.encode(text, add_special_tokens=False)[:40]
-        assert llm.tokenize(text.encode("utf-8"), add_bos=False, special=True) == ids
-        with paddle.no_grad():
-            want = model(paddle.to_tensor([ids], dtype="int64"), use_cache=False, return_dict=True).logits.numpy()[0]
-        llm.reset()
-        llm.eval(ids)
-        got = np.asarray(llm.scores[: len(ids)], dtype=np.float32)
-        # llama.cpp keeps its key/value cache in f16: ~1e-3 of the logits' scale on these models
-        assert float(np.abs(got - want).max()) <= 1e-2 * max(1.0, float(np.abs(want).max()))
-        assert (got.argmax(-1) == want.argmax(-1)).mean() >= 0.95
-
-
 # ----- the real pretrained model -------------------------------------------------------------------
 
 
@@ -435,7 +405,8 @@ def test_the_export_command_takes_gguf_and_its_type():
 def test_a_tokenizer_without_a_template_gets_the_format_it_was_trained_in(tmp_path):
     """A base model's tokenizer has no chat template, so training used the engine's plain format;
     the GGUF file carries that format as its template, and rendered as llama.cpp's --jinja and
-    Hugging Face render it, it gives exactly the prompts training used."""
+    Hugging Face render it, it gives exactly the prompts training used, the BOS token the engine
+    puts first included."""
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
     folder = make_model_folder("gemma3", tmp_path / "m")
@@ -456,10 +427,13 @@ def test_a_tokenizer_without_a_template_gets_the_format_it_was_trained_in(tmp_pa
                       bos_token=tok.bos_token)
 
     q1, a1, q2 = "利率是多少？", "年化 3.1%。", "那提前还款呢？"
-    assert chat([{"role": "user", "content": q1}]) == D.build_prompt(tok, None, q1)
+    bos = tok.bos_token
+    assert chat([{"role": "user", "content": q1}]) == bos + D.build_prompt(tok, None, q1)
+    assert tok.encode(chat([{"role": "user", "content": q1}]), add_special_tokens=False) == \
+        D.encode_prompt(tok, D.build_prompt(tok, None, q1))
     assert chat([{"role": "system", "content": "你是客服。"}, {"role": "user", "content": q1}]) == \
-        D.build_prompt(tok, "你是客服。", q1)
+        bos + D.build_prompt(tok, "你是客服。", q1)
     # a second turn follows the first answer and its end token, as a trained answer ends
     assert chat([{"role": "user", "content": q1}, {"role": "assistant", "content": a1},
                  {"role": "user", "content": q2}]) == \
-        D.build_prompt(tok, None, q1) + a1 + tok.eos_token + D.build_prompt(tok, None, q2)
+        bos + D.build_prompt(tok, None, q1) + a1 + tok.eos_token + D.build_prompt(tok, None, q2)

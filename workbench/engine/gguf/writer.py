@@ -328,8 +328,30 @@ def vocabulary(folder: str | os.PathLike, vocab_size: int | None = None) -> dict
         out["add_space_prefix"] = '"Prepend"' in text or ('"Metaspace"' in text and '"never"' not in text
                                                           and '"prepend_scheme"' in text)
     # a tokenizer without a template was trained in the engine's plain format: the file says so
-    out["chat_template"] = _chat_template(folder, tok_config) or FALLBACK_CHAT_TEMPLATE
+    template = _chat_template(folder, tok_config) or FALLBACK_CHAT_TEMPLATE
+    if out["add_bos"] and not _writes_first(template, tokens[out["bos"]]):
+        # the engine's prompts start with the BOS token, so the template writes it: llama.cpp's server drops a
+        # rendered BOS where it adds one itself, while llama-cpp-python's chat completion adds none of its own
+        template = "{{ bos_token }}" + template
+    out["chat_template"] = template
     return out
+
+
+def _writes_first(template: str, bos: str) -> bool:
+    """Whether a chat template's prompt starts with the BOS token's text (rendered as Hugging Face
+    renders it; a template this cannot render counts if it names ``bos_token`` at all)."""
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    def refuse(message):
+        raise ValueError(message)
+
+    try:
+        text = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True).from_string(template).render(
+            messages=[{"role": "user", "content": "x"}], add_generation_prompt=True, bos_token=bos,
+            eos_token="", raise_exception=refuse)
+    except Exception:
+        return "bos_token" in template
+    return text.startswith(bos)
 
 
 def _add_vocabulary(w, vocab: Mapping[str, Any]) -> None:
