@@ -156,7 +156,6 @@ def answer_loss(model, tokenizer, records: Sequence[dict], *, task: str, system:
     logits of every position of Gemma 3 were 3.7 GB a batch of 8 x 448, three times over)."""
     import numpy as np
     import paddle
-    import paddle.nn.functional as F
 
     feats = D.build_features(tokenizer, records, task=task, system=system, user_format=user_format,
                              max_length=max_length)
@@ -183,7 +182,7 @@ def answer_loss(model, tokenizer, records: Sequence[dict], *, task: str, system:
                 continue
             logits = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"],
                            use_cache=False, return_dict=True).logits
-            logp = F.log_softmax(logits.astype("float32"), axis=-1).numpy()
+            logp = D.log_probabilities(logits.astype("float32")).numpy()
             safe = np.where(mask, labels, 0)
             picked = np.take_along_axis(logp, safe[..., None], axis=-1)[..., 0]
             total += float(-(picked * mask).sum())
