@@ -91,3 +91,17 @@ def use_threads(threads: int) -> None:
     import paddle
 
     paddle.base.core.set_num_threads(int(threads))
+
+
+def release_freed_memory() -> None:
+    """Hand memory the process has freed back to the system. glibc keeps freed blocks of a few
+    MB for reuse: after a Gemma 3 270M export had freed its Paddle Inference predictors (1.07 GB
+    of weights each), the process still held 1.3 GB more than it used. No-op off glibc."""
+    import ctypes
+    import gc
+
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass

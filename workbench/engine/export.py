@@ -87,6 +87,7 @@ from . import data as D
 from . import metrics as MX
 from . import models as M
 from . import parity as P
+from .cpu import release_freed_memory
 from .metrics import LABEL_SET_JOINER
 from .static_graph import (  # noqa: F401 (part of this module's interface)
     ExportError, create_predictor, max_abs_diff, run_eager, run_predictor, save_static,
@@ -751,16 +752,20 @@ def _check_static(prefix: Path, inputs, expected, bound: float, **compare_kw) ->
     figures = P.compare(expected, [run_predictor(plain, x) for x in inputs], bound, **compare_kw)
     plain_ms = _run_ms(plain, inputs)
     del plain
+    release_freed_memory()
     if not figures["ok"]:
         raise ExportError(P.explain("The Paddle Inference model", figures) + " It was not exported.")
+    fast = None
     try:
         fast = create_predictor(prefix, onednn=True)
         fast_figures = P.compare(expected, [run_predictor(fast, x) for x in inputs], bound, **compare_kw)
         onednn_ms = _run_ms(fast, inputs)
-        del fast
         why = None
-    except Exception as exc:  # oneDNN missing from this build
+    except Exception as exc:  # oneDNN missing from this build, or an operator it cannot run
         fast_figures, onednn_ms, why = None, None, f"{type(exc).__name__}: {str(exc)[:200]}"
+    finally:
+        fast = None  # its weights, at once: a failed run would keep them until the export ends
+    release_freed_memory()
     ok = fast_figures is not None and fast_figures["ok"]
     # oneDNN is not always the faster: on the built-in n-gram classifier its per-run overhead made
     # Paddle Inference 2.3x slower at batch 1 and 1.2x at batch 8 than the plain kernels; on a

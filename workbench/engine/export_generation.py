@@ -145,8 +145,9 @@ def check_generation(prefix: Path, model, prompt_ids: Sequence[Sequence[int]], b
     import paddle
 
     from . import parity as P
-    from .static_graph import create_predictor
+    from .cpu import release_freed_memory
     from .generate import GenerationSettings, stream_ids
+    from .static_graph import create_predictor
 
     shape = cache_shape(model.config)
     eager = cached_step_layer(model)
@@ -191,15 +192,23 @@ def check_generation(prefix: Path, model, prompt_ids: Sequence[Sequence[int]], b
                 f"where the trained model prefers its token by {lead:.3g} (more than rounding moves the logits: "
                 f"{figures['allowed_abs_diff']:.3g}). This is not rounding: the cache is carried wrongly.")
         ties += 1  # a near tie that rounding may tip either way
+    # each predictor holds its own copy of the weights (1.07 GB for Gemma 3 270M): one at a time
+    del predictor
+    release_freed_memory()
+    fast = None
     try:  # the same answers with oneDNN, or predict.py runs this graph on the plain CPU kernels
         fast = create_predictor(prefix, onednn=True)
         onednn = all(greedy(lambda x, p=fast: run_outputs(p, x), ids, len(want), shape) == want
                      for ids, want in zip(prompt_ids, answers))
-    except Exception:
+    except Exception:  # Gemma 3's step fails there (see docs/engine-notes.md)
         onednn = False
+    finally:
+        fast = None  # a failed run kept it, and its weights, alive until the check returned
+    release_freed_memory()
+    threads = step_threads(prefix, prompt_ids, answers, shape, onednn=onednn)
     return {"status": "ok", **P.summary(figures), "prompts": len(prompt_ids), "steps": steps,
             "greedy_identical": same, "greedy_near_ties": ties, "new_tokens": n_new, "cache": shape,
-            "onednn_ok": onednn, **step_threads(prefix, prompt_ids, answers, shape, onednn=onednn),
+            "onednn_ok": onednn, **threads,
             "files": [f"static/{prefix.name}.json", f"static/{prefix.name}.pdiparams"]}
 
 
@@ -212,8 +221,7 @@ def step_threads(prefix: Path, prompt_ids, answers, shape: dict[str, int], *, on
                  rounds: int = 3) -> dict[str, Any]:
     """``{"threads": None}`` (all cores) when all the cores generate the check answers in under
     ``CORES_MUST_WIN_BY`` of one thread's time, else ``{"threads": 1}``; with both timings (ms,
-    each prompt's best of ``rounds``, summed; the two alternate so that a busy machine slows
-    both alike).
+    each prompt's best of ``rounds``, summed; the two alternate round by round).
 
     A decoding step is one position: its matrix products are vector products, so a small
     model spends the step in per-operator overhead, which every extra thread's start and
@@ -222,21 +230,26 @@ def step_threads(prefix: Path, prompt_ids, answers, shape: dict[str, int], *, on
     import os
     import time
 
+    from .cpu import release_freed_memory
     from .static_graph import create_predictor
 
     cores = os.cpu_count() or 1
     if cores <= 1 or not prompt_ids:
         return {"threads": None}
-    options = {n: create_predictor(prefix, onednn=onednn, threads=n) for n in (1, cores)}
-    best = {n: [float("inf")] * len(prompt_ids) for n in options}
-    for p in options.values():  # the first run of a predictor prepares its kernels
-        greedy(lambda x, p=p: run_outputs(p, x), prompt_ids[0], 2, shape)
+    best = {n: [float("inf")] * len(prompt_ids) for n in (1, cores)}
+    # one predictor alive at a time: each holds a copy of the weights, and two at once took a
+    # Gemma 3 270M export from 3.4 to 5.8 GB; a new predictor each round keeps the two settings
+    # alternating, so that a busy machine slows both alike
     for _ in range(rounds):
-        for i, (ids, want) in enumerate(zip(prompt_ids, answers)):
-            for n, p in options.items():
+        for n in best:
+            p = create_predictor(prefix, onednn=onednn, threads=n)
+            greedy(lambda x, p=p: run_outputs(p, x), prompt_ids[0], 2, shape)  # the first run prepares kernels
+            for i, (ids, want) in enumerate(zip(prompt_ids, answers)):
                 t = time.perf_counter()
                 greedy(lambda x, p=p: run_outputs(p, x), ids, len(want), shape)
                 best[n][i] = min(best[n][i], time.perf_counter() - t)
+            del p
+            release_freed_memory()
     one, every = sum(best[1]), sum(best[cores])
     return {"threads": None if every < CORES_MUST_WIN_BY * one else 1, "ms_one_thread": round(one * 1000, 1),
             f"ms_{cores}_threads": round(every * 1000, 1)}

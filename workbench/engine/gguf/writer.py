@@ -97,6 +97,21 @@ class _SafetensorsFolder:
         return raw.astype(np.float32, copy=False).reshape(shape)
 
 
+class StateDictWeights:
+    """A live model's weights, read as :class:`_SafetensorsFolder` reads a folder's: one tensor
+    at a time as float32. The export writes its GGUF file from the model it holds: saving the
+    model as a folder first took a Gemma 3 270M export from 3.4 to 5.4 GB of memory."""
+
+    def __init__(self, state_dict: Mapping[str, Any]):
+        self.index = dict(state_dict)
+
+    def shape(self, name: str) -> list[int]:
+        return [int(x) for x in self.index[name].shape]
+
+    def read(self, name: str) -> np.ndarray:
+        return np.asarray(self.index[name].astype("float32").numpy(), dtype=np.float32)
+
+
 def family_of_config(config: Mapping[str, Any]) -> str:
     """The GGUF family of a config.json, or GGUFWriteError naming the families that have a GGUF form."""
     model_type = str(config.get("model_type") or "")
@@ -390,7 +405,7 @@ def tensor_type(hf_name: str, shape: list[int], dtype: str):
     return Q.F16
 
 
-def _plan(st: _SafetensorsFolder, family: str, config: Mapping[str, Any]) -> list[tuple[str, str]]:
+def _plan(st: _SafetensorsFolder | StateDictWeights, family: str, config: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(HF name, GGUF name) of every tensor to write, in llama.cpp's order (globals, then blocks)."""
     tied = bool(config.get("tie_word_embeddings", family == "gemma3"))
     plan = []
@@ -415,7 +430,7 @@ def _plan(st: _SafetensorsFolder, family: str, config: Mapping[str, Any]) -> lis
     return sorted(plan, key=order)
 
 
-def _layout_is_paddle(st: _SafetensorsFolder, config: Mapping[str, Any]) -> bool:
+def _layout_is_paddle(st: _SafetensorsFolder | StateDictWeights, config: Mapping[str, Any]) -> bool:
     """Older Paddle folders keep linear weights [in, out]; GGUF wants Hugging Face's [out, in]."""
     hidden, inter = config.get("hidden_size"), config.get("intermediate_size")
     for name in st.index:
@@ -432,8 +447,10 @@ def _file_type(dtype: str) -> int:
 
 def write_gguf(model_folder: str | os.PathLike, out_path: str | os.PathLike, *, dtype: str = "f16",
                progress: Progress | None = None, name: str | None = None,
-               base_model: str | None = None, licence: str | None = None) -> dict[str, Any]:
-    """Write the model folder as a GGUF file at ``out_path`` (which must not exist).
+               base_model: str | None = None, licence: str | None = None,
+               weights: StateDictWeights | None = None) -> dict[str, Any]:
+    """Write the model folder as a GGUF file at ``out_path`` (which must not exist); with
+    ``weights``, the folder gives the config and tokenizer and ``weights`` the tensors.
 
     ``dtype`` is the type of the matrices: "f16" (default), "q8_0" or "f32"; norms and other
     1-D tensors stay F32. ``progress("gguf", done, total)`` is called once per tensor.
@@ -455,7 +472,7 @@ def write_gguf(model_folder: str | os.PathLike, out_path: str | os.PathLike, *, 
     config = _read_json(folder / "config.json")
     family = family_of_config(config)
     report = progress or (lambda stage, done, total: None)
-    st = _SafetensorsFolder(folder)
+    st = weights if weights is not None else _SafetensorsFolder(folder)
     plan = _plan(st, family, config)
     paddle_layout = _layout_is_paddle(st, config)
     embed_rows = st.shape("model.embed_tokens.weight")[0]
