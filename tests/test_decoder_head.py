@@ -230,3 +230,25 @@ def test_the_recommendation_says_when_the_head_cannot_read_the_data_once(tmp_pat
     # the head's rows are the text alone: shorter than the label-writing route's prompt and label
     text = recommend(template, stats(60000), "cpu", str(folder), "lora", time_budget_min=10, head=False)
     assert big.max_length < text.max_length
+
+
+def test_early_stopping_waits_for_one_pass_when_evaluations_read_a_sample(tmp_path):
+    """Each evaluation of a pretrained model on a CPU reads a sample of the validation rows (64):
+    seen on CPED's dialogue acts, macro-F1 over 19 labels on them stopped a Gemma 3 head at 0.39
+    of an epoch. A learning rate of ~0 never improves the metric: with a sample, training goes
+    on to one pass over the training rows first; reading every validation row, it stops as before."""
+    from workbench.core.runs import read_events
+    from workbench.engine.train import EARLY_STOPPING_PATIENCE
+
+    project = make_project(tmp_path)
+    base = make_model_folder("llama", tmp_path / "llama", layout="hf")
+    kw = dict(steps=40, base_model=str(base), method="lora", head=True, learning_rate=1e-9, warmup_ratio=0.0,
+              eval_steps=1, save_steps=1000, batch_size=16)
+    sampled = train_run(project, "run-sampled", eval_rows=4, **kw)
+    stop = [e for e in read_events(sampled) if e.get("code") == "early_stopping"]
+    steps = [e for e in read_events(sampled) if e["event"] == "step"]
+    assert stop and stop[0]["step"] > EARLY_STOPPING_PATIENCE + 1
+    assert next(e["epoch"] for e in steps if e["step"] == stop[0]["step"]) >= 1.0
+    whole = train_run(project, "run-whole", **kw)  # every validation row: stopping needs no pass first
+    stop = [e for e in read_events(whole) if e.get("code") == "early_stopping"]
+    assert stop and stop[0]["step"] == EARLY_STOPPING_PATIENCE + 1
