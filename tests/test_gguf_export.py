@@ -105,6 +105,22 @@ def test_round_trip_f32_gives_the_source_back(converted, tmp_path, family):
     np.testing.assert_allclose(forward_logits(got, meta_b, ids), forward_logits(want, meta_a, ids), atol=1e-4)
 
 
+@pytest.mark.parametrize("family", FAMILIES)
+def test_an_embedding_left_as_stored_gives_the_same_logits(converted, tmp_path, family):
+    """The export's GGUF check reads the embedding block by block from the file (Gemma 3's is
+    671 MB as float32): the same logits as the whole tensor dequantized, f16 and q8_0 alike."""
+    _, folder = converted[family]
+    for dtype in ("f16", "q8_0"):
+        path = tmp_path / f"{family}-{dtype}.gguf"
+        write_gguf(folder, path, dtype=dtype)
+        whole, meta = load_tensors(path)
+        stored, _ = load_tensors(path, stored=("token_embd.weight", "output.weight"))
+        assert type(stored["token_embd.weight"]).__name__ == "StoredRows"
+        ids = [1, 7, 3, 12, 5]
+        np.testing.assert_allclose(forward_logits(stored, meta, ids), forward_logits(whole, meta, ids),
+                                   rtol=1e-5, atol=1e-5)
+
+
 def test_llama3_rope_scaling_comes_back_as_its_rope_freqs_tensor(tmp_path):
     from gguf_factory import DIMS, LLAMA3_BASE, llama3_rope_freqs
 

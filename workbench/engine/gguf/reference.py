@@ -129,7 +129,7 @@ def _hidden(tensors: dict[str, np.ndarray], hp: dict, ids: list[int]) -> np.ndar
 
 def _logits(tensors: dict[str, np.ndarray], hp: dict, h: np.ndarray) -> np.ndarray:
     out = tensors.get("output.weight", tensors["token_embd.weight"])  # no output: tied to the embedding
-    logits = h @ out.T
+    logits = out.times_transposed(h) if hasattr(out, "times_transposed") else h @ out.T
     if hp["final_cap"]:
         logits = np.tanh(logits / hp["final_cap"]) * hp["final_cap"]
     return logits
