@@ -11,15 +11,23 @@ Side by side in one run, on the same inputs (real prompts of the test split):
   (``Predictor.generate_full`` of bundle_runtime.py) against eager PaddleFormers
   ``generate(use_cache=True)``, greedy, on the same prompts, at 16 and 256 new tokens (the
   end token is ignored on both sides so both generate exactly that many), and whether both
-  produce the same tokens.
+  produce the same tokens;
+* a whole export of a pretrained decoder (``--only whole``, default Gemma 3 270M as
+  registered with ``workbench models get gemma-3-270m``): a LoRA run of a few steps on the
+  medical_qa sample, then ``workbench export --formats static,gguf``, ``--formats gguf`` and
+  the default formats (static,merged,onnx), each in a process of its own as the Export page
+  runs it (the process and its children, predict.py's check among them): the wall time of each stage, the
+  process's peak memory, and the estimate the Export page shows beforehand.
 
 Targets on CPU: classification static at most 0.6x the eager latency; generation at least
-1.0x eager tokens per second at both lengths.
+1.0x eager tokens per second at both lengths; the whole export of Gemma 3 270M, static +
+GGUF, within 5 minutes on 2 cores and under 4 GB of memory.
 
     python bench/export_bench.py                      # sample data, built-in small model
     python bench/export_bench.py --size tiny --samples 16
     python bench/export_bench.py --project DIR --run RUN   # an existing classification run
     python bench/export_bench.py --only generation        # just the generation figure
+    python bench/export_bench.py --only whole [--base-model gemma-3-270m] [--project DIR --run RUN]
     python bench/export_bench.py --smoke                  # builtin:tiny, 4 samples, 16 and 32 new tokens
 """
 
@@ -78,17 +86,130 @@ def main(argv=None) -> int:
     ap.add_argument("--steps", type=int, default=2, help="training steps (speed does not depend on them)")
     ap.add_argument("--samples", type=int, default=32)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--only", choices=["classification", "generation"], help="run one part only")
+    ap.add_argument("--only", choices=["classification", "generation", "whole"], help="run one part only")
+    ap.add_argument("--base-model", default="gemma-3-270m", help="whole: the pretrained model to export")
     ap.add_argument("--prompts", type=int, default=4, help="generation: prompts per length")
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, the same code paths (the tests run it)")
     args = ap.parse_args(argv)
     args.lengths = (16, 256)
     if args.smoke:
         args.size, args.samples, args.repeat, args.prompts, args.lengths = "tiny", 4, 1, 1, (16, 32)
+    if args.only == "whole":
+        return _whole(args)
     if args.only != "generation":
         _classification(args)
     if args.only != "classification":
         _generation(args)
+    if args.smoke and not args.only:  # the whole export's code path on the built-in decoder
+        args.base_model, args.project, args.run = "builtin:tiny", None, None
+        return _whole(args)
+    return 0
+
+
+WHOLE_FORMATS = (("static", "gguf"), ("gguf",), ("static", "merged", "onnx"))  # the last: the default
+WHOLE_SECONDS, WHOLE_MB = 300, 4096
+
+
+def _run_measured(cmd: list[str]) -> tuple[int, dict, list[tuple[str, float]], float, float, str]:
+    """Run ``cmd`` (a ``--json`` command), sampling its resident memory with its children's:
+    exit code, result, (stage, seconds since start) at each new stage, wall seconds, peak MB, stderr."""
+    import json
+    import subprocess
+    import threading
+
+    import psutil
+
+    from workbench.core.progress import parse_progress
+
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+    peak = [0]
+    done = threading.Event()
+
+    def sample():
+        ps = psutil.Process(proc.pid)
+        while not done.is_set():
+            try:
+                rss = sum(p.memory_info().rss for p in [ps] + ps.children(recursive=True))
+            except psutil.Error:
+                rss = 0
+            peak[0] = max(peak[0], rss)
+            time.sleep(0.05)
+
+    threading.Thread(target=sample, daemon=True).start()
+    err: list[str] = []
+    threading.Thread(target=lambda: err.append(proc.stderr.read()), daemon=True).start()
+    stages: list[tuple[str, float]] = []
+    result: dict = {}
+    for line in proc.stdout:
+        ev = parse_progress(line)
+        if ev is not None:
+            if not stages or stages[-1][0] != ev["stage"]:
+                stages.append((ev["stage"], time.perf_counter() - t0))
+        elif line.startswith("{"):
+            try:
+                result = json.loads(line)
+            except ValueError:
+                pass
+    code = proc.wait()
+    done.set()
+    time.sleep(0.1)
+    return code, result, stages, time.perf_counter() - t0, peak[0] / 2**20, "".join(err)
+
+
+def _whole(args) -> int:
+    """A whole export of a pretrained decoder's LoRA run, as the Export page runs it."""
+    import json
+
+    from workbench.core.operations.export import export_estimate
+    from workbench.core.project import prepare
+    from workbench.core.templates import TemplateCatalog
+
+    wb = [sys.executable, "-m", "workbench"]
+    if args.project and args.run:
+        project_dir, run_id = Path(args.project), args.run
+    else:
+        tmp = Path(tempfile.mkdtemp(prefix="export-bench-whole-"))
+        template = TemplateCatalog().get("medical_qa")
+        project, _ = prepare(template, template.sample_path, tmp / "medical_qa")
+        project_dir = project.root
+        print(f"training {args.base_model} for {args.steps} steps on the medical_qa sample ...", flush=True)
+        code, result, _, wall, peak, err = _run_measured(
+            wb + ["train", "--project", str(project_dir), "--base-model", args.base_model, "--max-steps",
+                  str(args.steps), "--batch-size", "4", "--max-length", "128", "--json"])
+        runs = sorted(p.name for p in project.runs_dir.iterdir() if (p / "job.json").is_file())
+        if code != 0 or not runs:
+            print(err[-3000:], file=sys.stderr)
+            raise SystemExit(f"training {args.base_model} failed")
+        run_id = runs[-1]
+        print(f"  trained in {wall:.0f} s, peak {peak:.0f} MB (run {run_id})")
+    print(f"\nwhole export of {args.base_model} run {run_id}, {os.cpu_count()} CPU threads "
+          f"(targets: static+gguf within {WHOLE_SECONDS} s, every export under {WHOLE_MB} MB)")
+    print(f"  {'formats':<12} {'wall s':>7} {'peak MB':>8} {'estimate MB':>11} {'est/peak':>8}  stages (s from start)")
+    met = True
+    out_root = Path(tempfile.mkdtemp(prefix="export-bench-whole-out-"))
+    for formats in WHOLE_FORMATS[:1] if args.smoke else WHOLE_FORMATS:
+        est = export_estimate(project_dir / "runs" / run_id, formats)
+        code, result, stages, wall, peak, err = _run_measured(
+            wb + ["export", "--project", str(project_dir), "--run", run_id, "--formats", ",".join(formats),
+                  "--no-eval", "--json", "--out", str(out_root / "-".join(formats))])
+        if code != 0:
+            print(err[-3000:], file=sys.stderr)
+            raise SystemExit(f"the export ({','.join(formats)}) failed")
+        shown = " ".join(f"{s} {t:.0f}" for s, t in stages)
+        print(f"  {','.join(formats):<12} {wall:7.1f} {peak:8.0f} {est.memory_mb:11.0f} {est.memory_mb / peak:8.2f}  "
+              f"{shown}")
+        met = met and peak <= WHOLE_MB and (formats != ("static", "gguf") or wall <= WHOLE_SECONDS)
+        gen = (result.get("checks") or {}).get("generate") or {}
+        if gen:
+            print(f"    static: logits {gen.get('relative_diff')} of their scale from the trained model's, greedy "
+                  f"identical {gen.get('greedy_identical')} of {gen.get('prompts')} prompts")
+        gg = (result.get("checks") or {}).get("gguf") or {}
+        if gg:
+            print(f"    gguf: {gg.get('file')} {gg.get('size_bytes', 0) / 2**20:.0f} MB, logits "
+                  f"{gg.get('relative_diff')} of their scale, next token agrees at "
+                  f"{100 * (gg.get('argmax_agreement') or 0):.1f} % of positions")
+    print(json.dumps({"targets_met": met}))
     return 0
 
 

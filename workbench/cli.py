@@ -575,6 +575,17 @@ def cmd_export(args: argparse.Namespace) -> int:
     check_out_dir(out)
     if trained.note and not args.json:
         print(f"note: {trained.note}", file=sys.stderr)
+    from .core.operations.export import export_estimate
+
+    need = export_estimate(trained.run_dir, formats, int8=args.int8)
+    if not args.json:
+        print(f"this export needs about {need.memory_mb / 1024:.1f} GB of memory"
+              + (f"; {need.available_mb / 1024:.1f} GB is available now" if need.available_mb is not None else ""),
+              file=sys.stderr)
+    if not need.fits:
+        print(f"warning: the export may run out of memory: it needs about {need.memory_mb / 1024:.1f} GB and "
+              f"{need.available_mb / 1024:.1f} GB is available. Close other programs, or export fewer "
+              "formats.", file=sys.stderr)
     from .engine.export import export_run
 
     from .core.progress import ProgressReporter

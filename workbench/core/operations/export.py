@@ -1,6 +1,7 @@
 """What an export can make of a run, decided from the run's job before any model loads: the
 command line refuses what cannot be made, and the Export page does not offer it. And the
-platforms a bundle's pinned requirements and wheels can be written for, which both offer."""
+platforms a bundle's pinned requirements and wheels can be written for, which both offer, and the
+memory an export will take, which both show before it starts."""
 
 from __future__ import annotations
 
@@ -70,6 +71,51 @@ def run_gguf_refusal(run_dir: str | os.PathLike) -> str | None:
     except WorkbenchError:
         return None
     return gguf_refusal(job.base_model, job.task, job.head)
+
+
+# ----- the memory an export takes, shown before it starts ------------------------------------------------
+
+# An export's peak memory is Paddle's runtime with the tokenizer, plus copies of the model's fp32
+# weights alive at once: the trained model itself, and beside it, one at a time, the Paddle
+# Inference predictor being checked (static, ONNX, int8), the model folder being written
+# (merged) or the GGUF file's tensors read back for their check (gguf). Measured on Gemma 3 270M
+# (1,026 MB of weights) by bench/export_bench.py --only whole, each export in a process of its own.
+EXPORT_RUNTIME_MB = 700
+EXPORT_WEIGHT_COPIES = {"static": 2.6, "gguf": 2.4, "merged": 3.0, "onnx": 3.5, "int8": 3.5}
+
+
+@dataclass(frozen=True)
+class ExportEstimate:
+    """What an export of a run will take: its peak memory, and what this computer has free now."""
+
+    memory_mb: float
+    weights_mb: float
+    available_mb: float | None = None
+
+    @property
+    def fits(self) -> bool:
+        return self.available_mb is None or self.memory_mb <= self.available_mb
+
+
+def export_estimate(run_dir: str | os.PathLike, formats, *, int8: bool = False,
+                    available_mb: float | None = None) -> ExportEstimate:
+    """The peak memory of exporting the run in ``run_dir`` to ``formats`` (see
+    :data:`EXPORT_WEIGHT_COPIES`), and the memory available now (``available_mb``, else read)."""
+    from ..recommend import estimate_params
+
+    job = read_job(run_dir)
+    weights_mb = estimate_params(job.base_model) * 4 / 2**20
+    asked = [f for f in formats if f in EXPORT_WEIGHT_COPIES] + (["int8"] if int8 else [])
+    copies = max((EXPORT_WEIGHT_COPIES[f] for f in asked), default=1.0)
+    if available_mb is None:
+        try:
+            import psutil
+
+            available_mb = psutil.virtual_memory().available / 2**20
+        except (ImportError, OSError):
+            available_mb = None
+    return ExportEstimate(memory_mb=round(EXPORT_RUNTIME_MB + copies * weights_mb, 1),
+                          weights_mb=round(weights_mb, 1), available_mb=available_mb)
 
 
 # ----- the platform a bundle's requirements.lock and wheels/ are for --------------------------------------

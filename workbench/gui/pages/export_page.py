@@ -17,9 +17,11 @@ from ..resources import icon
 from ..session import ProjectSession
 from ..tasks import OpProgress, TaskManager
 from ..widgets.copy_button import CopyButton
+from ...core.errors import WorkbenchError
 from ...core.library_noise import NoiseFilter
 from ...core.operations import runs as ops
-from ...core.operations.export import BUNDLE_TARGETS, DEFAULT_TARGET, run_gguf_refusal, run_int8_refusal
+from ...core.operations.export import (BUNDLE_TARGETS, DEFAULT_TARGET, export_estimate, run_gguf_refusal,
+                                       run_int8_refusal)
 from .run_text import fill_run_combo
 
 FORMATS = ("static", "merged", "onnx", "gguf")
@@ -225,6 +227,12 @@ class ExportPage(QWidget):
         intro.setWordWrap(True)
         intro.setObjectName("hint")
         bv.addWidget(intro)
+        self.memory_label = QLabel()  # what the ticked formats will take, before they are made
+        self.memory_label.setWordWrap(True)
+        self.memory_label.setObjectName("hint")
+        bv.addWidget(self.memory_label)
+        for c in [*self.format_checks.values(), self.int8_check]:
+            c.toggled.connect(self._show_memory_needed)
         buttons = QHBoxLayout()
         self.export_button = QPushButton(icon("export"), self.tr("Export"))
         self.export_button.setObjectName("primary")
@@ -328,7 +336,38 @@ class ExportPage(QWidget):
         self.export_button.setEnabled(run_id is not None and self.export_op is None)
         self._offer_int8(run_id)
         self._offer_gguf(run_id)
+        self._show_memory_needed()
         self.show_existing(run_id)
+
+    def ticked_formats(self) -> list[str]:
+        return [f for f, c in self.format_checks.items() if c.isChecked() and c.isEnabled()]
+
+    @Slot()
+    def _show_memory_needed(self, *_) -> None:
+        """The export's peak memory for the ticked formats (core estimates it), against what is free."""
+        run_id = self.run_combo.currentData()
+        formats = self.ticked_formats()
+        if run_id is None or self.session.project is None or not formats:
+            self.memory_label.setText("")
+            return
+        try:
+            need = export_estimate(self.session.project.runs_dir / run_id, formats,
+                                   int8=self.int8_check.isChecked() and self.int8_check.isEnabled())
+        except WorkbenchError:
+            self.memory_label.setText("")
+            return
+        gb = f"{need.memory_mb / 1024:.1f}"
+        if need.fits:
+            self.memory_label.setObjectName("hint")
+            self.memory_label.setText(self.tr("This export needs about {0} GB of memory; {1} GB is free now.")
+                                      .format(gb, f"{need.available_mb / 1024:.1f}") if need.available_mb is not None
+                                      else self.tr("This export needs about {0} GB of memory.").format(gb))
+        else:
+            self.memory_label.setObjectName("warning")
+            self.memory_label.setText(self.tr("This export needs about {0} GB of memory, and only {1} GB is free now: "
+                                              "close other programs, or tick fewer formats.")
+                                      .format(gb, f"{need.available_mb / 1024:.1f}"))
+        self.memory_label.style().polish(self.memory_label)
 
     def _int8_title(self, why: str | None) -> str:
         if why:
@@ -403,7 +442,7 @@ class ExportPage(QWidget):
 
     def export_args(self, run_id: str) -> list[str]:
         """The 'workbench export' command line for ``run_id`` with the ticked formats."""
-        formats = [f for f, c in self.format_checks.items() if c.isChecked() and c.isEnabled()]
+        formats = self.ticked_formats()
         args = ["export", "--project", str(self.session.project.root), "--run", run_id,
                 "--formats", ",".join(formats), "--json"]
         if self.int8_check.isChecked() and self.int8_check.isEnabled():
