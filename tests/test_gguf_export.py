@@ -320,6 +320,17 @@ def test_a_gemma3_lora_run_is_written_as_q8_0_and_checked(inst_project, tmp_path
     assert meta["general.base_model.0.name"] == "Tiny Gemma" and gg["licence"] == "gemma"
 
 
+@pytest.mark.parametrize("family", ["qwen2", "qwen3"])
+def test_a_run_with_its_own_output_layer_is_written_from_the_live_model(inst_project, tmp_path, family):
+    """The GGUF file is written from the model the export holds, not a saved folder; a live
+    model's untied output layer is [hidden, vocabulary] while its other matrices are not."""
+    base = make_model_folder(family, tmp_path / f"{family}-base")
+    assert not json.loads((base / "config.json").read_text(encoding="utf-8")).get("tie_word_embeddings")
+    run = train_run(inst_project, f"run-live-{family}", steps=2, base_model=str(base), method="lora").name
+    gg = _export(inst_project, run, tmp_path / "out", formats=["gguf"])["checks"]["gguf"]
+    assert gg["ok"] and gg["argmax_agreement"] > 0.9 and gg["relative_diff"] < 1e-2
+
+
 def test_an_export_holds_one_paddle_inference_predictor_at_a_time(inst_project, tmp_path, monkeypatch):
     """Each predictor holds a copy of the weights. Seen on Gemma 3 270M: the thread timing held
     two at once and a failed oneDNN check kept its predictor alive, so the export peaked at

@@ -501,18 +501,24 @@ def write_gguf(model_folder: str | os.PathLike, out_path: str | os.PathLike, *, 
     extra = _extra_tensors(family, config)
     plan = [(None, g) for g in extra] + plan  # the converter writes them first
 
+    def transposed(hf: str | None, shape: list[int]) -> bool:
+        """Whether a matrix is stored [in, out] and GGUF wants it [out, in]."""
+        if hf == "lm_head.weight":  # a live model's untied head is [hidden, vocabulary], whatever the layers'
+            return shape[0] != embed_rows
+        return paddle_layout and hf not in (None, "model.embed_tokens.weight")
+
     def converted(hf: str | None, g: str) -> np.ndarray:
         if hf is None:
             return extra[g]
         array = st.read(hf)
-        if paddle_layout and array.ndim == 2 and hf != "model.embed_tokens.weight":
+        if array.ndim == 2 and transposed(hf, list(array.shape)):
             array = np.ascontiguousarray(array.T)
         return np.ascontiguousarray(N.to_gguf_tensor(family, hf, array, config), dtype=np.float32)
 
     types = {}
     for hf, g in plan:
         shape = list(extra[g].shape) if hf is None else st.shape(hf)
-        if paddle_layout and len(shape) == 2 and hf != "model.embed_tokens.weight":
+        if len(shape) == 2 and transposed(hf, shape):
             shape = shape[::-1]
         qtype = tensor_type(hf or g, shape, dtype)
         types[g] = qtype
