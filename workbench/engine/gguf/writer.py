@@ -503,7 +503,9 @@ def write_gguf(model_folder: str | os.PathLike, out_path: str | os.PathLike, *, 
 
     def transposed(hf: str | None, shape: list[int]) -> bool:
         """Whether a matrix is stored [in, out] and GGUF wants it [out, in]."""
-        if hf == "lm_head.weight":  # a live model's untied head is [hidden, vocabulary], whatever the layers'
+        # a live model's linear layers are Paddle's [in, out] but its untied head is already
+        # [vocabulary, hidden], as a saved folder's (PaddleFormers' LM head multiplies by its transpose)
+        if hf == "lm_head.weight":
             return shape[0] != embed_rows
         return paddle_layout and hf not in (None, "model.embed_tokens.weight")
 
