@@ -1307,7 +1307,7 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/export_page.py" line="143"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="554"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="552"/>
         <source>8-bit (int8) static model</source>
         <translation>8 位（int8）静态图模型</translation>
     </message>
@@ -1373,46 +1373,41 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/export_page.py" line="362"/>
-        <source>This export needs about {0} GB of memory; {1} GB is free now.</source>
-        <translation>本次导出约需 {0} GB 内存；当前可用 {1} GB。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="364"/>
         <source>This export needs about {0} GB of memory.</source>
         <translation>本次导出约需 {0} GB 内存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="367"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="365"/>
         <source>This export needs about {0} GB of memory, and only {1} GB is free now: close other programs, or tick fewer formats.</source>
         <translation>本次导出约需 {0} GB 内存，而当前仅有 {1} GB 可用：请关闭其他程序，或少勾选几种格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="375"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="373"/>
         <source>Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact</source>
         <translation>同时导出 8 位（int8）模型：体积更小、在处理器上更快，精度略低</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="401"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="399"/>
         <source>No GGUF file for this run: a model with a classification head writes no text</source>
         <translation>此运行没有 GGUF 文件：带分类头的模型不生成文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="402"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="400"/>
         <source>llama.cpp and ollama run language models that write text; this model answers a probability for each of the project&apos;s labels, which has no GGUF form. Its static model (and ONNX) carry the head, and predict.py and serve.py run it.</source>
         <translation>llama.cpp 和 ollama 运行的是生成文本的语言模型；此模型为项目的每个标签给出一个概率，没有 GGUF 形式。它的静态模型（以及 ONNX）带有分类头，由 predict.py 和 serve.py 运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="407"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="405"/>
         <source>No GGUF file for this run: the built-in classifier is not a language model</source>
         <translation>此运行不提供 GGUF 文件：内置分类器不是语言模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="408"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="406"/>
         <source>llama.cpp and ollama run language models; the built-in classifier is an n-gram classifier with a classification head, which has no GGUF form. Its static model is the one to ship.</source>
         <translation>llama.cpp 和 ollama 运行的是语言模型；内置分类器是带分类头的字符 n 元组分类器，没有 GGUF 形式。请发布它的静态模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="620"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="618"/>
         <source>No program opened the bundle&apos;s folder. It is {0}; open it in a file manager, or copy its path.</source>
         <translation>没有程序打开导出文件夹。它是 {0}，请用文件管理器打开，或复制它的路径。</translation>
     </message>
@@ -1522,108 +1517,108 @@
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="374"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="372"/>
         <source>No 8-bit (int8) model for this run: the built-in classifier has nothing to quantise</source>
         <translation>此运行不提供 8 位（int8）模型：内置分类器没有可量化的部分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="387"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="385"/>
         <source>The built-in classifier has nothing for int8 to quantise: its weights are tables of character n-gram embeddings, and its linear layers hold under 1 % of them. Its static model is the one to ship.</source>
         <translation>内置分类器没有可做 int8 量化的部分：它的权重是字符 n 元组嵌入表，线性层只占不到 1%。请发布它的静态模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="390"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="388"/>
         <source>Weight-only int8 of the model&apos;s linear layers, checked against the fp32 model.</source>
         <translation>对模型线性层做仅权重 int8 量化，并与 fp32 模型核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="437"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="435"/>
         <source>Exported earlier into {0}.</source>
         <translation>之前已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="460"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="458"/>
         <source>No format chosen</source>
         <translation>未选择导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="460"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="458"/>
         <source>Tick at least one format to export.</source>
         <translation>请至少勾选一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="465"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="463"/>
         <source>Exporting {0} in a separate process…</source>
         <translation>正在独立进程中导出 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="495"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="493"/>
         <source>Exporting: {0}</source>
         <translation>正在导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="505"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="506"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="503"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="504"/>
         <source>The export printed no result.</source>
         <translation>导出命令没有输出结果。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="506"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="504"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="510"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="508"/>
         <source>Exported into {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="558"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="556"/>
         <source>same answers as the evaluation on {0} of {1} test rows</source>
         <translation>{1} 条测试数据中有 {0} 条与评估结果相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="560"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="558"/>
         <source>predict.py (run as a user would)</source>
         <translation>predict.py（按用户的方式运行）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="575"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="573"/>
         <source>&lt;b&gt;Speed&lt;/b&gt; (median per request on this computer): {0}</source>
         <translation>&lt;b&gt;速度&lt;/b&gt;（本机上每次请求的中位数）：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="578"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="576"/>
         <source>Processor: {0}; measured on {1} requests, one at a time.</source>
         <translation>处理器：{0}；逐条测量了 {1} 次请求。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="589"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="587"/>
         <source>{0} packages at the exported versions, with hashes</source>
         <translation>{0} 个软件包，固定为导出时的版本，带哈希值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="591"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="589"/>
         <source>{0} packages at the exported versions; no hashes: {1}</source>
         <translation>{0} 个软件包，固定为导出时的版本；无哈希值：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="594"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="592"/>
         <source>; for {0}</source>
         <translation>；适用于 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="598"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="596"/>
         <source>; wheels/: {0} files, {1} MB, installs without network (checked)</source>
         <translation>；wheels/：{0} 个文件，{1} MB，可无网络安装（已检查）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="601"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="599"/>
         <source>Requirements</source>
         <translation>依赖</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="471"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="469"/>
         <source>Exporting {0}</source>
         <translation>正在导出 {0}</translation>
     </message>
@@ -1633,7 +1628,7 @@
         <translation>predict.py 和 serve.py 所需的软件包</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="528"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="526"/>
         <source>Export cancelled; nothing was written.</source>
         <translation>导出已取消，没有写入任何文件。</translation>
     </message>

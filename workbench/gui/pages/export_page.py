@@ -357,11 +357,9 @@ class ExportPage(QWidget):
             self.memory_label.setText("")
             return
         gb = f"{need.memory_mb / 1024:.1f}"
-        if need.fits:
+        if need.fits:  # what is free only where it is short: the reading moves from second to second
             self.memory_label.setObjectName("hint")
-            self.memory_label.setText(self.tr("This export needs about {0} GB of memory; {1} GB is free now.")
-                                      .format(gb, f"{need.available_mb / 1024:.1f}") if need.available_mb is not None
-                                      else self.tr("This export needs about {0} GB of memory.").format(gb))
+            self.memory_label.setText(self.tr("This export needs about {0} GB of memory.").format(gb))
         else:
             self.memory_label.setObjectName("warning")
             self.memory_label.setText(self.tr("This export needs about {0} GB of memory, and only {1} GB is free now: "
