@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+import gc
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _collect_on_the_gui_thread():
+    """Python's cycle collector runs on whichever thread allocates. Seen in CI: on a worker
+    thread reading a file it destroyed a widget an earlier test had left in a cycle; the
+    widget's destructor waited for the GIL while the GUI thread, holding it, waited for Qt's
+    lock, and the run hung. During a GUI test cycles are collected on this thread only, as
+    the application collects them (gui/app.py)."""
+    gc.collect()
+    gc.disable()
+    yield
+    gc.enable()
+    gc.collect()
 
 
 @pytest.fixture(autouse=True)

@@ -129,3 +129,32 @@ def test_bundled_cjk_font_has_the_glyphs(qtbot):
     ids = raw.glyphIndexesForString(text)
     missing = [c for c, g in zip(text, ids) if g == 0 or raw.pathForGlyph(g).isEmpty()]
     assert not missing, missing[:20]
+
+
+def test_cycles_are_collected_on_the_gui_thread_only(qtbot):
+    """Seen in CI: the cycle collector, run on a worker thread, destroyed a widget there and the
+    window hung (its destructor waited for the GIL, the GUI thread for Qt's lock). The
+    application collects on a timer on the GUI thread instead (pyqtgraph's GarbageCollector)."""
+    import gc
+    import threading
+    import weakref
+
+    from PySide6.QtWidgets import QApplication
+
+    from workbench.gui.app import setup
+    from workbench.gui.settings import Settings
+
+    setup(QApplication.instance(), Settings())
+    assert not gc.isenabled()  # no collection wherever an allocation happens to cross the threshold
+
+    class Node:
+        pass
+
+    where = []
+    node = Node()
+    node.self = node  # a cycle: only the collector frees it
+    weakref.finalize(node, lambda: where.append(threading.current_thread() is threading.main_thread()))
+    del node
+    junk = [[] for _ in range(5000)]  # past the collector's threshold
+    qtbot.waitUntil(lambda: bool(where), timeout=5000)
+    assert where == [True] and junk

@@ -37,6 +37,12 @@ def setup(app, settings) -> str:
 
     i18n.install(app, settings.language)
     wheel_guard.install(app)  # the wheel scrolls pages; it changes only the field in focus
+    # Python's cycle collector on the GUI thread only, on a timer: run on a worker thread it may
+    # destroy a widget there, whose destructor then waits for the GIL while the GUI thread waits
+    # for Qt's lock (a hang seen in the tests)
+    from pyqtgraph.util.garbage_collector import GarbageCollector
+
+    app._workbench_gc = GarbageCollector(interval=1.0)
     family = install_cjk_font(app)
     app.setStyleSheet(stylesheet(settings.theme))
     return family
