@@ -53,3 +53,18 @@ def train_run(project: Project, name: str, *, steps: int = 4, **job) -> Path:
     events.close()
     assert status == "completed", error
     return run_dir
+
+
+def finished_run(root: Path, run_id: str, base_model: str = "builtin:tiny", task: str = "classification") -> Path:
+    """A run folder as a completed worker leaves it (job, start and end events, final/), with no
+    training: for pages that only read what a run is."""
+    run_dir = Path(root) / "runs" / run_id
+    write_job(run_dir, JobSpec(project=str(root), template="finance_sentiment", task=task, base_model=base_model,
+                               method="full" if base_model.startswith("builtin") else "lora"))
+    ev = EventWriter(run_dir)
+    ev.emit("start", total_steps=10)
+    ev.emit("end", status="completed", error=None)
+    ev.close()
+    (run_dir / "final").mkdir()
+    (run_dir / "final" / "workbench_run.json").write_text("{}", encoding="utf-8")
+    return run_dir

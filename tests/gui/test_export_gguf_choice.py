@@ -1,6 +1,8 @@
 """The Export page offers the GGUF format: unticked at first, passed to the command, shown in the result."""
 
 from workbench.cli import build_parser
+from trained_factory import finished_run
+
 from workbench.gui.pages.export_page import ExportPage
 
 
@@ -21,26 +23,11 @@ def test_the_gguf_format_is_offered_unticked_and_reaches_the_command(qtbot, sess
     assert cells[0].startswith("GGUF") and "1.50e-03" in cells and "gguf/Modelfile" in cells[-1] + cells[-2]
 
 
-def _finished_run(root, run_id: str, base_model: str):
-    from workbench.core.jobs import JobSpec, write_job
-    from workbench.core.runs import EventWriter
-
-    run_dir = root / "runs" / run_id
-    write_job(run_dir, JobSpec(project=str(root), template="finance_sentiment", task="classification",
-                               base_model=base_model, method="full" if base_model.startswith("builtin") else "lora"))
-    ev = EventWriter(run_dir)
-    ev.emit("start", total_steps=10)
-    ev.emit("end", status="completed", error=None)
-    ev.close()
-    (run_dir / "final").mkdir()
-    (run_dir / "final" / "workbench_run.json").write_text("{}", encoding="utf-8")
-
-
 def test_gguf_is_not_offered_for_the_built_in_classifier(qtbot, session, tasks, sample_project):
     """Seen: GGUF could be ticked for a built-in classifier run; the export then failed after about
     15 s with "The built-in classifier has no GGUF form…". It is refused up front, as int8 is."""
-    _finished_run(sample_project, "run-x", "builtin:tiny")
-    _finished_run(sample_project, "run-lm", "Qwen/Qwen2-0.5B")
+    finished_run(sample_project, "run-x", "builtin:tiny")
+    finished_run(sample_project, "run-lm", "Qwen/Qwen2-0.5B")
     session.open(sample_project)
     page = ExportPage(session, tasks)
     qtbot.addWidget(page)

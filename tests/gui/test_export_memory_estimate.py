@@ -4,6 +4,8 @@ is free. Seen: a Gemma 3 270M export peaked at 13 GB with no word beforehand."""
 
 import json
 
+from trained_factory import finished_run
+
 from workbench.gui.pages.export_page import ExportPage
 
 
@@ -17,27 +19,11 @@ def _gemma_like_folder(root):
     return folder
 
 
-def _finished_run(root, run_id: str, base_model: str, task: str = "instruction"):
-    from workbench.core.jobs import JobSpec, write_job
-    from workbench.core.runs import EventWriter
-
-    run_dir = root / "runs" / run_id
-    write_job(run_dir, JobSpec(project=str(root), template="finance_sentiment", task=task, base_model=base_model,
-                               method="full" if base_model.startswith("builtin") else "lora"))
-    ev = EventWriter(run_dir)
-    ev.emit("start", total_steps=10)
-    ev.emit("end", status="completed", error=None)
-    ev.close()
-    (run_dir / "final").mkdir()
-    (run_dir / "final" / "workbench_run.json").write_text("{}", encoding="utf-8")
-    return run_dir
-
-
 def test_the_estimate_grows_with_the_model_and_with_what_the_formats_hold_at_once(tmp_path):
     from workbench.core.operations.export import EXPORT_RUNTIME_MB, export_estimate
 
-    big = _finished_run(tmp_path, "run-big", str(_gemma_like_folder(tmp_path)))
-    small = _finished_run(tmp_path, "run-small", "builtin:tiny", task="classification")
+    big = finished_run(tmp_path, "run-big", str(_gemma_like_folder(tmp_path)), "instruction")
+    small = finished_run(tmp_path, "run-small", "builtin:tiny")
     gguf = export_estimate(big, ["gguf"], available_mb=16_000)
     both = export_estimate(big, ["static", "gguf"], available_mb=16_000)
     assert 1000 < gguf.weights_mb < 1100  # 268M fp32 weights
@@ -48,7 +34,7 @@ def test_the_estimate_grows_with_the_model_and_with_what_the_formats_hold_at_onc
 
 
 def test_the_export_page_shows_the_memory_for_the_ticked_formats(qtbot, session, tasks, sample_project, monkeypatch):
-    _finished_run(sample_project, "run-lm", str(_gemma_like_folder(sample_project)))
+    finished_run(sample_project, "run-lm", str(_gemma_like_folder(sample_project)), "instruction")
     session.open(sample_project)
     page = ExportPage(session, tasks)
     qtbot.addWidget(page)
