@@ -20,6 +20,17 @@ def _collect_on_the_gui_thread():
     gc.collect()
     gc.disable()
     yield
+    # The application's own collector (gui/app.py) runs on a timer; one left running by a test
+    # that set the application up fired inside a later test's event processing, where it
+    # destroyed a page an earlier test had dropped while its Qt side was alive: a segfault in
+    # CI. No test leaves it running.
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    collector = getattr(app, "_workbench_gc", None)
+    if collector is not None:
+        collector.timer.stop()
+        del app._workbench_gc
     gc.enable()
     gc.collect()
 
