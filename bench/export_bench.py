@@ -14,14 +14,15 @@ Side by side in one run, on the same inputs (real prompts of the test split):
   produce the same tokens;
 * a whole export of a pretrained decoder (``--only whole``, default Gemma 3 270M as
   registered with ``workbench models get gemma-3-270m``): a LoRA run of a few steps on the
-  medical_qa sample, then ``workbench export --formats static,gguf``, ``--formats gguf`` and
-  the default formats (static,merged,onnx), each in a process of its own as the Export page
-  runs it (the process and its children, predict.py's check among them): the wall time of each stage, the
+  medical_qa sample, then ``workbench export`` with its default (the static model), with
+  ``--formats static,gguf``, ``gguf``, and the formats asked for on top (``merged``,
+  ``static,onnx``), each in a process of its own as the Export page runs it (the process and its children, predict.py's check among them): the wall time of each stage, the
   process's peak memory, and the estimate the Export page shows beforehand.
 
 Targets on CPU: classification static at most 0.6x the eager latency; generation at least
 1.0x eager tokens per second at both lengths; the whole export of Gemma 3 270M, static +
-GGUF, within 5 minutes on 2 cores and under 4 GB of memory.
+GGUF, within 5 minutes on 2 cores; the default export, static + GGUF and GGUF alone under 4 GB
+of memory (merged and ONNX are measured against their estimate, with no target).
 
     python bench/export_bench.py                      # sample data, built-in small model
     python bench/export_bench.py --size tiny --samples 16
@@ -42,6 +43,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from workbench.core.operations.export import DEFAULT_FORMATS  # noqa: E402  (core: no paddle)
 
 
 def _train_sample_run(root: Path, base_model: str, steps: int, template_id: str = "finance_sentiment") -> tuple[Path, str]:
@@ -106,7 +109,8 @@ def main(argv=None) -> int:
     return 0
 
 
-WHOLE_FORMATS = (("static", "gguf"), ("gguf",), ("static", "merged", "onnx"))  # the last: the default
+WHOLE_FORMATS = (DEFAULT_FORMATS, ("static", "gguf"), ("gguf",), ("merged",), ("static", "onnx"))
+WHOLE_UNDER_MB = (DEFAULT_FORMATS, ("static", "gguf"), ("gguf",))  # the exports with the memory target
 WHOLE_SECONDS, WHOLE_MB = 300, 4096
 
 
@@ -184,7 +188,7 @@ def _whole(args) -> int:
         run_id = runs[-1]
         print(f"  trained in {wall:.0f} s, peak {peak:.0f} MB (run {run_id})")
     print(f"\nwhole export of {args.base_model} run {run_id}, {os.cpu_count()} CPU threads "
-          f"(targets: static+gguf within {WHOLE_SECONDS} s, every export under {WHOLE_MB} MB)")
+          f"(targets: static+gguf within {WHOLE_SECONDS} s; the default, static+gguf and gguf under {WHOLE_MB} MB)")
     print(f"  {'formats':<12} {'wall s':>7} {'peak MB':>8} {'estimate MB':>11} {'est/peak':>8}  stages (s from start)")
     met = True
     out_root = Path(tempfile.mkdtemp(prefix="export-bench-whole-out-"))
@@ -199,7 +203,8 @@ def _whole(args) -> int:
         shown = " ".join(f"{s} {t:.0f}" for s, t in stages)
         print(f"  {','.join(formats):<12} {wall:7.1f} {peak:8.0f} {est.memory_mb:11.0f} {est.memory_mb / peak:8.2f}  "
               f"{shown}")
-        met = met and peak <= WHOLE_MB and (formats != ("static", "gguf") or wall <= WHOLE_SECONDS)
+        met = met and (peak <= WHOLE_MB or formats not in WHOLE_UNDER_MB) and (
+            formats != ("static", "gguf") or wall <= WHOLE_SECONDS)
         gen = (result.get("checks") or {}).get("generate") or {}
         if gen:
             print(f"    static: logits {gen.get('relative_diff')} of their scale from the trained model's, greedy "

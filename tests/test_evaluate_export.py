@@ -338,7 +338,7 @@ def test_export_classification_bundle_and_predict_script(projects, runs, tmp_pat
     interval = stored["baseline"]["comparison"].pop("interval")
     metrics_path.write_text(json.dumps(stored, ensure_ascii=False), encoding="utf-8")
     assert cli_main(["export", "--project", str(project.root), "--run", runs["cls"].name, "--out", str(out),
-                     "--json"]) == 0
+                     "--formats", "static,merged,onnx", "--json"]) == 0
     *lines, last = capsys.readouterr().out.splitlines()
     res = json.loads(last)
     stages = [json.loads(line)["stage"] for line in lines]

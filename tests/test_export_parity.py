@@ -189,6 +189,10 @@ def test_an_instruction_bundle_ships_only_the_model_predict_py_runs(inst, tmp_pa
         assert (out / "onnx" / "model.onnx").is_file() and res["checks"]["onnx"]["relative_diff"] < 1e-5
     bundle = json.loads((out / "bundle.json").read_text(encoding="utf-8"))
     assert bundle["models"] == {"generate": "static/generate"} and bundle["runtime"] is True
+    # converted after the trained model was let go, and bundle.json names what was converted
+    assert bundle["onnx"] == ("onnx/model.onnx" if res["checks"]["onnx"]["status"] == "ok" else None)
+    assert bundle["generate"]["onnx"] == ("onnx_generate/model.onnx"
+                                          if res["checks"]["onnx_generate"]["status"] == "ok" else None)
     ps = res["predict_script"]  # predict.py runs without static/model (a tiny model's empty answers fail the check)
     assert ps["rows"] == 2 and ps["status"] == ("failed" if ps["both_empty"] else "ok")
     assert res["formats"]["static"]["files"] == ["static/generate.json", "static/generate.pdiparams"]

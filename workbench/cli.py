@@ -563,7 +563,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     project = Project.open(args.project)
     trained = resolve_trained_run(project, args.run, args.checkpoint)
-    formats = [f.strip() for f in (args.formats or "static,merged,onnx").split(",") if f.strip()]
+    from .core.operations.export import DEFAULT_FORMATS
+
+    formats = [f.strip() for f in (args.formats or ",".join(DEFAULT_FORMATS)).split(",") if f.strip()]
     _quiet_engine_imports()
     from .engine.export import FORMATS, check_out_dir
 
@@ -732,7 +734,8 @@ def _add_eval_export_parsers(sub) -> None:
     ex.add_argument("--out", help="new or empty folder (default: <project>/exports/<run>)")
     ex.add_argument("--checkpoint", choices=["best", "last"], default="best",
                     help="the weights with the best validation metric (default) or those of the last step")
-    ex.add_argument("--formats", help="comma-separated: static,merged,onnx,gguf (default: static,merged,onnx)")
+    ex.add_argument("--formats", help="comma-separated: static,merged,onnx,gguf (default: static, the model predict.py and "
+                         "serve.py run)")
     ex.add_argument("--gguf-type", choices=["f16", "q8_0", "f32"], default="f16",
                     help="with 'gguf': the type of the GGUF file's matrices (default f16; q8_0 is half the size)")
     ex.add_argument("--int8", action="store_true",

@@ -53,3 +53,21 @@ def test_the_export_page_shows_the_memory_for_the_ticked_formats(qtbot, session,
     for c in page.format_checks.values():
         c.setChecked(False)
     assert page.memory_label.text() == ""
+
+
+def test_what_is_made_unless_asked_is_one_decision_and_fits_in_4_gb(qtbot, session, tasks, sample_project):
+    """Seen: `workbench export` made static, merged and ONNX unless told otherwise, 13.4 GB at its
+    peak for Gemma 3 270M, while the Export page ticked static and merged. Both now start from
+    core's default: the static model predict.py and serve.py run."""
+    from workbench.cli import build_parser
+    from workbench.core.operations.export import DEFAULT_FORMATS, export_estimate
+
+    run = finished_run(sample_project, "run-lm", str(_gemma_like_folder(sample_project)), "instruction")
+    assert export_estimate(run, DEFAULT_FORMATS, available_mb=16_000).memory_mb < 4096
+    assert build_parser().parse_args(["export", "--project", "p", "--run", "r"]).formats is None  # -> the default
+    session.open(sample_project)
+    page = ExportPage(session, tasks)
+    qtbot.addWidget(page)
+    page.run_combo.setCurrentIndex(page.run_combo.findData("run-lm"))
+    ns = build_parser().parse_args(page.export_args("run-lm"))
+    assert tuple(ns.formats.split(",")) == DEFAULT_FORMATS == tuple(page.ticked_formats())

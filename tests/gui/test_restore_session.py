@@ -34,7 +34,7 @@ def test_the_last_project_page_run_and_changed_settings_come_back(qtbot, sample_
     train.time_budget.setValue(25.0)
     export = w.show_step("export")
     export.format_checks["onnx"].click()  # as the user does; the page's own changes are not remembered
-    export.format_checks["merged"].click()
+    export.format_checks["static"].click()
     export.format_checks["gguf"].setChecked(True)  # a change the page makes itself
     w.show_step("train")
     w.close()
@@ -50,7 +50,7 @@ def test_the_last_project_page_run_and_changed_settings_come_back(qtbot, sample_
     assert train2.time_budget.value() == 25.0
     export2 = w2.page("export")
     ticked = {fmt for fmt, c in export2.format_checks.items() if c.isChecked()}
-    assert ticked == {"static", "onnx"}
+    assert ticked == {"onnx"}
     w2.close()
 
 

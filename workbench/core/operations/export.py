@@ -73,6 +73,15 @@ def run_gguf_refusal(run_dir: str | os.PathLike) -> str | None:
     return gguf_refusal(job.base_model, job.task, job.head)
 
 
+# ----- what an export makes unless told otherwise ------------------------------------------------------
+
+# The static model alone: it is what predict.py, serve.py and the Docker image run, and the one
+# format whose export of Gemma 3 270M stays under 4 GB (see EXPORT_WEIGHT_COPIES). The merged
+# folder (for further training or other frameworks), ONNX and GGUF are asked for, with their
+# memory shown first. The command line and the Export page both start from this.
+DEFAULT_FORMATS = ("static",)
+
+
 # ----- the memory an export takes, shown before it starts ------------------------------------------------
 
 # An export's peak memory is Paddle's runtime with the tokenizer, plus copies of the model's fp32

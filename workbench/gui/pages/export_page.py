@@ -20,12 +20,11 @@ from ..widgets.copy_button import CopyButton
 from ...core.errors import WorkbenchError
 from ...core.library_noise import NoiseFilter
 from ...core.operations import runs as ops
-from ...core.operations.export import (BUNDLE_TARGETS, DEFAULT_TARGET, export_estimate, run_gguf_refusal,
-                                       run_int8_refusal)
+from ...core.operations.export import (BUNDLE_TARGETS, DEFAULT_FORMATS, DEFAULT_TARGET, export_estimate,
+                                       run_gguf_refusal, run_int8_refusal)
 from .run_text import fill_run_combo
 
 FORMATS = ("static", "merged", "onnx", "gguf")
-OPTIONAL_FORMATS = ("onnx", "gguf")  # not ticked at first: slower, or for other runtimes
 
 
 def format_title(fmt: str) -> str:
@@ -197,7 +196,7 @@ class ExportPage(QWidget):
         self.format_checks: dict[str, QCheckBox] = {}
         for i, fmt in enumerate(FORMATS):
             c = QCheckBox(format_title(fmt))
-            c.setChecked(fmt not in OPTIONAL_FORMATS)
+            c.setChecked(fmt in DEFAULT_FORMATS)  # what the command line makes unless told otherwise
             self.format_checks[fmt] = c
             grid.addWidget(c, i // 2, i % 2)
         self.int8_check = QCheckBox(self._int8_title(None))
