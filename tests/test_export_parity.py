@@ -312,3 +312,10 @@ def test_merged_alone_for_a_classifier_builds_no_paddle_inference_model(tmp_path
     assert res["checks"]["merged"]["status"] == "ok" and "static" not in res["checks"]
     card = (out / "README.md").read_text(encoding="utf-8")
     assert "This bundle holds what was exported (merged) and no Paddle Inference model" in card
+    # the weights are readable as the user's umask allows, as the rest of the bundle (safetensors writes 0600)
+    import os
+
+    mask = os.umask(0o022)
+    os.umask(mask)
+    weights = list((out / "merged").glob("*.safetensors"))
+    assert weights and {p.stat().st_mode & 0o777 for p in weights} == {0o666 & ~mask}
