@@ -427,7 +427,8 @@ def recommend(
             step_s = epoch_s / steps_per_epoch
             steps = (budget_s - fixed_s - DECODER_EVALS * eval_s) / step_s
             if steps > DECODER_EVALS * DECODER_EVAL_INTERVAL:
-                steps = (budget_s - fixed_s) / (step_s + eval_s / DECODER_EVAL_INTERVAL)
+                # one evaluation every DECODER_EVAL_INTERVAL steps, and one more for the count's rounding up
+                steps = (budget_s - fixed_s - eval_s) / (step_s + eval_s / DECODER_EVAL_INTERVAL)
             fit = max(steps / steps_per_epoch, 1.0 / steps_per_epoch)
         if fit < 1.0:
             notes.append(f"One pass over the training rows takes about {epoch_s / 60:.0f} minutes here, more than the "
