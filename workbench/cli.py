@@ -346,6 +346,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         _, rec = ops.recommended_settings(project, job.base_model, job.method, time_budget_min=args.time_budget,
                                           head=job.head)
         span = ops.estimate_range(job)  # the range the Train page shows for this job
+        from .core.timing import planned_share
+
         if args.json:  # the first line: what was recommended, and this run's estimate and budget
             print(json.dumps({"v": 1, "event": "recommendation", "run": started.run_id, **rec.to_dict(),
                               "run_estimate_s": job.estimate_s, "run_time_budget_s": job.time_budget_s,
@@ -353,6 +355,9 @@ def cmd_train(args: argparse.Namespace) -> int:
                              ensure_ascii=False), flush=True)
         else:
             took = f"{_fmt_secs(span.low)} to {_fmt_secs(span.high)} and " if span else ""
+            if span and planned_share(span, job.estimate_s) < 1:  # the load makes the budget end it first
+                took = (f"{_fmt_secs(span.seconds)}, where the time budget ends it before the planned steps on this "
+                        "busy processor, and ")
             print(f"recommended for this data: batch {rec.batch_size}, max length {rec.max_length}, "
                   f"{rec.epochs:g} epochs, learning rate {rec.learning_rate:g}; "
                   f"this run about {took}{rec.est_memory_mb:.0f} MB on the CPU")

@@ -1176,459 +1176,459 @@
 <context>
     <name>ExportPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="35"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="34"/>
         <source>Paddle Inference (static graph, for servers)</source>
         <translation>飞桨推理模型（静态图，用于服务器部署）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="36"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="35"/>
         <source>Merged weights (safetensors, for further training)</source>
         <translation>合并后的权重（safetensors，可继续训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="37"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="36"/>
         <source>ONNX (for ONNX Runtime)</source>
         <translation>ONNX（用于 ONNX Runtime）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="38"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="37"/>
         <source>GGUF (for llama.cpp and ollama)</source>
         <translation>GGUF（用于 llama.cpp 和 ollama）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="45"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="44"/>
         <source>Linux x86-64, Python 3.11 (the Docker image)</source>
         <translation>Linux x86-64，Python 3.11（Docker 镜像）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="46"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="45"/>
         <source>Linux ARM64, Python 3.11 (the Docker image on ARM)</source>
         <translation>Linux ARM64，Python 3.11（ARM 上的 Docker 镜像）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="47"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="46"/>
         <source>Windows x86-64, Python 3.11</source>
         <translation>Windows x86-64，Python 3.11</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="48"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="47"/>
         <source>macOS 14 or later on Apple silicon, Python 3.11</source>
         <translation>macOS 14 或更高版本（Apple 芯片），Python 3.11</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="49"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="48"/>
         <source>This computer</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="75"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="74"/>
         <source>Static model {0} ms per request</source>
         <translation>静态图模型每次请求 {0} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="78"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="77"/>
         <source>{0} samples/s at batch {1}</source>
         <translation>批大小 {1} 时每秒 {0} 条</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="82"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="81"/>
         <source>CPU with oneDNN</source>
         <translation>CPU（使用 oneDNN）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="83"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="82"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="85"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="84"/>
         <source>{0} threads</source>
         <translation>{0} 个线程</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="92"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="91"/>
         <source>verified</source>
         <translation>已核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="93"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="92"/>
         <source>not made</source>
         <translation>未生成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="94"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="93"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="107"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="106"/>
         <source>accuracy {0} → {1} ({2:+.1f} points)</source>
         <translation>准确率 {0} → {1}（{2:+.1f} 个百分点）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="110"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="109"/>
         <source>perplexity {0} → {1}</source>
         <translation>困惑度 {0} → {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="115"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="114"/>
         <source>same answer as the full model on {0} of the rows</source>
         <translation>{0} 的数据与完整精度模型答案相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="118"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="117"/>
         <source>weights {0} MB instead of {1} MB</source>
         <translation>权重 {0} MB（原为 {1} MB）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="133"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="132"/>
         <source>model card: evaluation figures, checks, how to use it</source>
         <translation>模型卡：评估指标、核对结果和使用方法</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="134"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="133"/>
         <source>the bundle&apos;s description and every check&apos;s figures</source>
         <translation>包的说明和每项核对的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="135"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="134"/>
         <source>stand-alone prediction script (CSV/JSONL in, predictions out)</source>
         <translation>独立的预测脚本（输入 CSV/JSONL，输出预测）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="137"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="136"/>
         <source>every package they need, exact versions with hashes</source>
         <translation>所需的全部软件包，精确版本并带哈希值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="138"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="137"/>
         <source>those packages&apos; files, to install without internet</source>
         <translation>这些软件包的文件，可在无网络时安装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="143"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="552"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="142"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="551"/>
         <source>8-bit (int8) static model</source>
         <translation>8 位（int8）静态图模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="144"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="143"/>
         <source>tokenizer files</source>
         <translation>分词器文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="145"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="144"/>
         <source>prediction service (HTTP, OpenAI-compatible for answers)</source>
         <translation>预测服务（HTTP；生成式任务兼容 OpenAI 接口）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="146"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="145"/>
         <source>the model code predict.py and serve.py share</source>
         <translation>predict.py 与 serve.py 共用的模型代码</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="151"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="150"/>
         <source>builds a container image that runs serve.py</source>
         <translation>构建运行 serve.py 的容器镜像</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="152"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="151"/>
         <source>ONNX step of generation with a key/value cache</source>
         <translation>带键值缓存的 ONNX 逐步生成模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="190"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="189"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="192"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="191"/>
         <source>Formats</source>
         <translation>导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="210"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="209"/>
         <source>Downloaded once now, for the system chosen below; then &apos;pip install --no-index --find-links wheels -r requirements.lock&apos; needs no network there, and the Dockerfile installs from them.</source>
         <translation>现在按下方所选系统下载一次；之后在该系统上“pip install --no-index --find-links wheels -r requirements.lock”无需网络，Dockerfile 也从这些文件安装。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="219"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="218"/>
         <source>The system requirements.lock (the hashes of its packages&apos; files) and wheels/ are for. The bundle&apos;s Dockerfile builds a Linux image, so Linux x86-64 is the default.</source>
         <translation>requirements.lock（其中各软件包文件的哈希值）和 wheels/ 所针对的系统。包中的 Dockerfile 构建 Linux 镜像，因此默认为 Linux x86-64。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="222"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="221"/>
         <source>Packages for</source>
         <translation>软件包适用于</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="252"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="251"/>
         <source>Copy the bundle folder&apos;s path</source>
         <translation>复制导出文件夹的路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="295"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="294"/>
         <source>Checks</source>
         <translation>核对结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="362"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="361"/>
         <source>This export needs about {0} GB of memory.</source>
         <translation>本次导出约需 {0} GB 内存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="365"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="364"/>
         <source>This export needs about {0} GB of memory, and only {1} GB is free now: close other programs, or tick fewer formats.</source>
         <translation>本次导出约需 {0} GB 内存，而当前仅有 {1} GB 可用：请关闭其他程序，或少勾选几种格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="373"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="372"/>
         <source>Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact</source>
         <translation>同时导出 8 位（int8）模型：体积更小、在处理器上更快，精度略低</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="399"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="398"/>
         <source>No GGUF file for this run: a model with a classification head writes no text</source>
         <translation>此运行没有 GGUF 文件：带分类头的模型不生成文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="400"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="399"/>
         <source>llama.cpp and ollama run language models that write text; this model answers a probability for each of the project&apos;s labels, which has no GGUF form. Its static model (and ONNX) carry the head, and predict.py and serve.py run it.</source>
         <translation>llama.cpp 和 ollama 运行的是生成文本的语言模型；此模型为项目的每个标签给出一个概率，没有 GGUF 形式。它的静态模型（以及 ONNX）带有分类头，由 predict.py 和 serve.py 运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="405"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="404"/>
         <source>No GGUF file for this run: the built-in classifier is not a language model</source>
         <translation>此运行不提供 GGUF 文件：内置分类器不是语言模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="406"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="405"/>
         <source>llama.cpp and ollama run language models; the built-in classifier is an n-gram classifier with a classification head, which has no GGUF form. Its static model is the one to ship.</source>
         <translation>llama.cpp 和 ollama 运行的是语言模型；内置分类器是带分类头的字符 n 元组分类器，没有 GGUF 形式。请发布它的静态模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="618"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="617"/>
         <source>No program opened the bundle&apos;s folder. It is {0}; open it in a file manager, or copy its path.</source>
         <translation>没有程序打开导出文件夹。它是 {0}，请用文件管理器打开，或复制它的路径。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="208"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="207"/>
         <source>Also the files of every package it needs (wheels/, about 240 MB), so it installs on a computer without internet</source>
         <translation>同时附带所需全部软件包的文件（wheels/，约 240 MB），以便在无网络的电脑上安装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="64"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="63"/>
         <source>Per request, the exported static model takes {0} ms and the trained model run directly {1} ms: the static model is {2}× as fast</source>
         <translation>每次请求，导出的静态图模型用时 {0} 毫秒，直接运行训练所得模型用时 {1} 毫秒：静态图模型的速度是它的 {2} 倍</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="69"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="68"/>
         <source>Per request, the exported static model takes {0} ms and the trained model run directly {1} ms: the static model is slower, {2}× as long</source>
         <translation>每次请求，导出的静态图模型用时 {0} 毫秒，直接运行训练所得模型用时 {1} 毫秒：静态图模型更慢，用时是它的 {2} 倍</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="147"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="146"/>
         <source>the service&apos;s batching of concurrent requests</source>
         <translation>服务对并发请求的批处理</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="148"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="147"/>
         <source>what a request to the service may contain</source>
         <translation>服务请求可以包含的内容</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="149"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="148"/>
         <source>how predict.py reads files: the application&apos;s own rules</source>
         <translation>predict.py 读取文件的方式：与应用程序相同的规则</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="150"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="149"/>
         <source>how predict.py tells a header line from data</source>
         <translation>predict.py 区分表头行与数据的方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="225"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="224"/>
         <source>The bundle holds the model, a stand-alone predict.py, its requirements and a model card with the evaluation figures. Every format is checked against the trained model.</source>
         <translation>导出包含模型、独立的 predict.py 预测脚本、依赖清单以及附带评估结果的模型说明。每种格式都会与训练所得的模型逐一核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="237"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="236"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="240"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="239"/>
         <source>Open the bundle&apos;s folder</source>
         <translation>打开导出文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="255"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="254"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="255"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="254"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="255"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="254"/>
         <source>Check against the trained model</source>
         <translation>与训练所得模型的核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="256"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="255"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="273"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="272"/>
         <source>File or folder</source>
         <translation>文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="273"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="272"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="273"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="272"/>
         <source>What it is</source>
         <translation>说明</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="285"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="284"/>
         <source>The export command&apos;s messages appear here while it runs.</source>
         <translation>导出命令运行时的消息会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="296"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="295"/>
         <source>Bundle contents</source>
         <translation>包内容</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="297"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="296"/>
         <source>Export log</source>
         <translation>导出日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="329"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="328"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="372"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="371"/>
         <source>No 8-bit (int8) model for this run: the built-in classifier has nothing to quantise</source>
         <translation>此运行不提供 8 位（int8）模型：内置分类器没有可量化的部分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="385"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="384"/>
         <source>The built-in classifier has nothing for int8 to quantise: its weights are tables of character n-gram embeddings, and its linear layers hold under 1 % of them. Its static model is the one to ship.</source>
         <translation>内置分类器没有可做 int8 量化的部分：它的权重是字符 n 元组嵌入表，线性层只占不到 1%。请发布它的静态模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="388"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="387"/>
         <source>Weight-only int8 of the model&apos;s linear layers, checked against the fp32 model.</source>
         <translation>对模型线性层做仅权重 int8 量化，并与 fp32 模型核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="435"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="434"/>
         <source>Exported earlier into {0}.</source>
         <translation>之前已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="458"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="457"/>
         <source>No format chosen</source>
         <translation>未选择导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="458"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="457"/>
         <source>Tick at least one format to export.</source>
         <translation>请至少勾选一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="463"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="462"/>
         <source>Exporting {0} in a separate process…</source>
         <translation>正在独立进程中导出 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="493"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="492"/>
         <source>Exporting: {0}</source>
         <translation>正在导出：{0}</translation>
     </message>
     <message>
+        <location filename="../../workbench/gui/pages/export_page.py" line="502"/>
         <location filename="../../workbench/gui/pages/export_page.py" line="503"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="504"/>
         <source>The export printed no result.</source>
         <translation>导出命令没有输出结果。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="504"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="503"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="508"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="507"/>
         <source>Exported into {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="556"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="555"/>
         <source>same answers as the evaluation on {0} of {1} test rows</source>
         <translation>{1} 条测试数据中有 {0} 条与评估结果相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="558"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="557"/>
         <source>predict.py (run as a user would)</source>
         <translation>predict.py（按用户的方式运行）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="573"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="572"/>
         <source>&lt;b&gt;Speed&lt;/b&gt; (median per request on this computer): {0}</source>
         <translation>&lt;b&gt;速度&lt;/b&gt;（本机上每次请求的中位数）：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="576"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="575"/>
         <source>Processor: {0}; measured on {1} requests, one at a time.</source>
         <translation>处理器：{0}；逐条测量了 {1} 次请求。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="587"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="586"/>
         <source>{0} packages at the exported versions, with hashes</source>
         <translation>{0} 个软件包，固定为导出时的版本，带哈希值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="589"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="588"/>
         <source>{0} packages at the exported versions; no hashes: {1}</source>
         <translation>{0} 个软件包，固定为导出时的版本；无哈希值：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="592"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="591"/>
         <source>; for {0}</source>
         <translation>；适用于 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="596"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="595"/>
         <source>; wheels/: {0} files, {1} MB, installs without network (checked)</source>
         <translation>；wheels/：{0} 个文件，{1} MB，可无网络安装（已检查）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="599"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="598"/>
         <source>Requirements</source>
         <translation>依赖</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="469"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="468"/>
         <source>Exporting {0}</source>
         <translation>正在导出 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="136"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="135"/>
         <source>the packages predict.py and serve.py need</source>
         <translation>predict.py 和 serve.py 所需的软件包</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="526"/>
+        <location filename="../../workbench/gui/pages/export_page.py" line="525"/>
         <source>Export cancelled; nothing was written.</source>
         <translation>导出已取消，没有写入任何文件。</translation>
     </message>
@@ -1894,32 +1894,32 @@
 <context>
     <name>Launcher</name>
     <message>
-        <location filename="../../workbench/gui/app.py" line="65"/>
+        <location filename="../../workbench/gui/app.py" line="71"/>
         <source>Workbench cannot open its window: the system library {0} is missing. Install the package {1} (sudo apt install {1} on Debian or Ubuntu), then start Workbench again.</source>
         <translation>Workbench 无法打开窗口：缺少系统库 {0}。请安装软件包 {1}（Debian 或 Ubuntu 上运行 sudo apt install {1}），然后重新启动 Workbench。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/app.py" line="70"/>
+        <location filename="../../workbench/gui/app.py" line="76"/>
         <source>Workbench cannot open its window: the system library {0}, which Qt needs to draw on X11, is missing. Install the package that provides it, then start Workbench again.</source>
         <translation>Workbench 无法打开窗口：缺少 Qt 在 X11 上绘制界面所需的系统库 {0}。请安装提供该库的软件包，然后重新启动 Workbench。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/app.py" line="74"/>
+        <location filename="../../workbench/gui/app.py" line="80"/>
         <source>Workbench cannot open its window: the system libraries {0}, which Qt needs to draw on X11, are missing.</source>
         <translation>Workbench 无法打开窗口：缺少 Qt 在 X11 上绘图所需的系统库 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/app.py" line="78"/>
+        <location filename="../../workbench/gui/app.py" line="84"/>
         <source>Install the packages {0} (sudo apt install {0} on Debian or Ubuntu).</source>
         <translation>请安装软件包 {0}（Debian 或 Ubuntu 上运行 sudo apt install {0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/app.py" line="81"/>
+        <location filename="../../workbench/gui/app.py" line="87"/>
         <source>Install the packages that provide {0}.</source>
         <translation>请安装提供 {0} 的软件包。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/app.py" line="83"/>
+        <location filename="../../workbench/gui/app.py" line="89"/>
         <source>Then start Workbench again.</source>
         <translation>然后重新启动 Workbench。</translation>
     </message>
@@ -2206,7 +2206,7 @@
         <translation>上次运行失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/app.py" line="112"/>
+        <location filename="../../workbench/gui/app.py" line="118"/>
         <source>No Chinese font was found: Chinese text may show as boxes. Install one, e.g. the fonts-noto-cjk package.</source>
         <translation>未找到中文字体：中文可能显示为方框。请安装一种中文字体，例如 fonts-noto-cjk 软件包。</translation>
     </message>
@@ -3596,53 +3596,53 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>TrainPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="52"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="53"/>
         <location filename="../../workbench/gui/pages/train_page.py" line="115"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="53"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="54"/>
         <source>Epochs</source>
         <translation>训练轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="54"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="55"/>
         <source>Rows per step (batch)</source>
         <translation>每批条数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="55"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="56"/>
         <source>Maximum length (tokens)</source>
         <translation>最大长度（词元）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="56"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="57"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="57"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="58"/>
         <source>LoRA scaling</source>
         <translation>LoRA 缩放系数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="58"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="59"/>
         <source>LoRA dropout</source>
         <translation>LoRA 随机丢弃比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="59"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="60"/>
         <source>Warm-up share</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="60"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="61"/>
         <source>Gradient accumulation</source>
         <translation>梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="61"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="62"/>
         <source>Weight decay</source>
         <translation>权重衰减</translation>
     </message>
@@ -3677,22 +3677,22 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>意外中断</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="62"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="63"/>
         <source>Base model</source>
         <translation>基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="76"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="77"/>
         <source>Vocabulary trained over</source>
         <translation>训练所用词表</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="77"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="78"/>
         <source>Layers recomputed (less memory)</source>
         <translation>逐层重算（省内存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="63"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="64"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
@@ -3702,62 +3702,62 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>按轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="64"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="65"/>
         <source>Stop after steps</source>
         <translation>训练步数上限</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="65"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="66"/>
         <source>Check every (steps)</source>
         <translation>每隔多少步检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="66"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="67"/>
         <source>Save every (steps)</source>
         <translation>每隔多少步保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="67"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="68"/>
         <source>Log every (steps)</source>
         <translation>每隔多少步记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="68"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="69"/>
         <source>Checkpoints kept</source>
         <translation>保留的检查点数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="69"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="70"/>
         <source>Random seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="70"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="71"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="71"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="72"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="72"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="73"/>
         <source>Quantisation</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="73"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="74"/>
         <source>Learning rate schedule</source>
         <translation>学习率调度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="74"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="75"/>
         <source>LoRA layers</source>
         <translation>LoRA 作用的层</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="75"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="76"/>
         <source>Pickle weights allowed</source>
         <translation>允许 pickle 权重</translation>
     </message>
@@ -4046,192 +4046,197 @@ Its log: {2}</source>
 <context>
     <name>TrainSettingsPanel</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="107"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="108"/>
         <source>Base model</source>
         <translation>基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="110"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="111"/>
         <source>Built-in tiny model (trains in a minute)</source>
         <translation>内置微型模型（约一分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="111"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="112"/>
         <source>Built-in small model (trains in minutes)</source>
         <translation>内置小模型（几分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="112"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="113"/>
         <source>A model folder on this computer…</source>
         <translation>本机上的模型文件夹…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="113"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="114"/>
         <source>A model id (downloaded)</source>
         <translation>模型 ID（需联网下载）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="114"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="115"/>
         <source>The built-in models are trained from scratch on your data so that everything works offline on any computer; they show the flow, not production quality. For real use pick a downloaded ERNIE, Qwen or Llama folder.</source>
         <translation>内置模型会在您的数据上从零开始训练，因此在任何电脑上都能离线跑通全流程；它们用于演示流程，达不到生产质量。实际使用请选择已下载的 ERNIE、Qwen 或 Llama 模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="119"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="120"/>
         <source>folder or model id</source>
         <translation>文件夹或模型 ID</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="121"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="122"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="127"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="128"/>
         <source>LoRA (small add-on, fast)</source>
         <translation>LoRA（附加小模块，速度快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="128"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="129"/>
         <source>Full fine-tuning (all weights)</source>
         <translation>全量微调（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="129"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="130"/>
         <source>LoRA trains a small add-on and keeps the base model unchanged: faster and needs less memory. Full fine-tuning changes every weight.</source>
         <translation>LoRA 只训练一个附加的小模块，基础模型保持不变：更快、更省内存。全量微调会修改全部权重。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="132"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="133"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="140"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="141"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="147"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="148"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="152"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="153"/>
         <source>Preset</source>
         <translation>预设方案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="158"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="159"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="159"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="160"/>
         <source>How long training may take: the recommended settings fit this time on this computer, for every model (a pretrained one may read only part of the data).</source>
         <translation>训练最多可用的时间：推荐设置会让每种模型的训练都在这台电脑上于此时间内完成（预训练模型可能只读取部分数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="166"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="167"/>
         <source>Time budget</source>
         <translation>时间预算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="176"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="177"/>
         <source>by epochs</source>
         <translation>按轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="178"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="179"/>
         <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
         <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="182"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="183"/>
         <source>How often (in steps) the model is checked on the validation rows and saved.</source>
         <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="183"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="184"/>
         <source>Stop after steps</source>
         <translation>训练步数上限</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="184"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="185"/>
         <source>Check and save every</source>
         <translation>每隔多少步检查并保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="210"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="211"/>
         <source>Servers…</source>
         <translation>服务器…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="212"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="213"/>
         <source>Train on</source>
         <translation>训练位置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="224"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="225"/>
         <source>Recommended for this data</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="373"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="374"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="390"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="391"/>
         <source>The built-in model is built from this project&apos;s data and starts untrained, so all of it is trained here (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型由本项目的数据构建，从未训练的状态开始，所以全部在这里训练（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="393"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="394"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="471"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="473"/>
         <source>It trains on server {0}: these figures are this computer&apos;s; the server&apos;s devices set its time, which its curves show once it runs.</source>
         <translation>在服务器 {0} 上训练：以上数字是本机的估计；服务器的设备决定实际用时，开始训练后曲线会显示。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="474"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="476"/>
         <source>The processor is {0}% busy with other work: the times above count on about {1:.1f} times as long as on an idle processor.</source>
         <translation>处理器有 {0}% 正忙于其他工作：上面的时间按空闲处理器的约 {1:.1f} 倍计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="477"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="481"/>
+        <source>About {0} of the {1} steps planned: on this busy processor the time budget, {2}, ends the run there; {3:.0f} MB of memory (an estimate from the data size and the model, not a promise).</source>
+        <translation>约为计划的 {1} 步中的 {0} 步：处理器正忙，时间预算 {2} 会在此结束训练；内存约 {3:.0f} MB（根据数据量和模型估算，仅供参考）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="486"/>
         <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="492"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="500"/>
         <source>Rows per step lowered to {0} so that training fits in this computer&apos;s {1} GB of memory.</source>
         <translation>每批条数已降为 {0}，使训练能放进这台电脑 {1} GB 的内存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="497"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="505"/>
         <source>Layers are recomputed in the backward pass, {0} rows a step, so that training fits in this computer&apos;s {1} GB of memory; each step takes about {2}x as long.</source>
         <translation>反向传播时逐层重算激活值，每步 {0} 行，使训练放得进这台电脑的 {1} GB 内存；每步耗时约为原来的 {2} 倍。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="501"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="509"/>
         <source>One pass over the training rows takes about {0} on this computer, more than the time budget, so training reads about {1:.0%} of them; a larger budget or a GPU trains on all of them.</source>
         <translation>在这台电脑上把训练数据完整学习一遍大约需要 {0}，超出了时间预算，所以这次训练只读取其中约 {1:.0%} 的数据；加大时间预算或使用 GPU 可以学完全部数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="505"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="513"/>
         <source>Within this time budget the classification head reads less than one pass over the training rows on this processor. Measured on public Chinese sets with 30 minutes on 2 cores, the head paid only where wording decides (sentence pairs); on query intents the built-in model, which trains in about a minute here, did as well or better: try builtin:small first, or give the head a larger budget or a server with a GPU.</source>
         <translation>在此时间预算内，分类头在本机处理器上读不完一遍训练数据。在公开的中文数据集上以 2 核 30 分钟实测，分类头只在措辞起决定作用的任务（句对）上有收益；在查询意图上，内置模型（在本机约一分钟训练完成）效果相当或更好：请先试 builtin:small，或给分类头更大的时间预算或带 GPU 的服务器。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="511"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="519"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="518"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="526"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>

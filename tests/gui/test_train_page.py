@@ -447,3 +447,26 @@ def test_the_page_warns_before_a_head_run_that_cannot_read_the_data_once(qtbot, 
     assert "builtin:small" in page.estimate_label.text()
     page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:small"))
     qtbot.waitUntil(lambda: "less than one pass" not in page.estimate_label.text(), timeout=5000)
+
+
+def test_a_budget_the_load_makes_the_run_reach_is_said_with_the_steps_it_leaves(qtbot, session, tasks,
+                                                                              sample_project):
+    """Seen in the window at 1366 x 768 on a busy processor: "About 884 steps, 10:00 to 10:00". The
+    load made the time budget end the run before its planned steps; the page says how many it
+    reaches and where the budget ends it, not a range pinned at the budget."""
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:small"))
+    page.max_steps.setValue(400)
+    job = page.job_spec()
+    page.time_budget.setValue(job.estimate_s / 60 * 1.2)  # the idle run fits the budget, a loaded one not
+    page.show_processor_load(0.9, cores=2)  # 5 times as long
+    text = page.estimate_label.text()
+    budget = fmt_secs(page.job_spec().time_budget_s)
+    assert f"{budget} to {budget}" not in text
+    assert "of the 400 steps planned" in text and f"the time budget, {budget}, ends the run there" in text
+    reached = int(text.split("About ", 1)[1].split(" of", 1)[0])
+    assert 400 * 0.2 < reached < 400 * 0.3  # 1.2 / 5 of them
+    page.show_processor_load(0.0, cores=2)
+    assert "steps planned" not in page.estimate_label.text()

@@ -88,6 +88,14 @@ def start_estimate(seconds: float | None, budget_s: float | None = None,
     return Estimate(mid, low, high, "recommendation", busy=busy, cores=cores)
 
 
+def planned_share(e: Estimate, idle_s: float | None) -> float:
+    """The share of a run's planned steps a start estimate counts on: below 1 where a busy
+    processor makes the time budget end the run first (:func:`start_estimate` stops the range
+    there). ``idle_s``: the recommendation's figure for the whole run on an idle processor."""
+    full = float(idle_s or 0.0) * e.load_factor
+    return 1.0 if full <= 0 or e.seconds >= full * (1 - 1e-6) else e.seconds / full
+
+
 def busy_note(e: Estimate) -> str:
     """What a start estimate made on a busy processor says of it (the Train page words it the same)."""
     return (f"the processor is {round(100 * (e.busy or 0.0))}% busy with other work: the estimate counts on "

@@ -25,6 +25,7 @@ from ....core.operations import runs as ops
 from ....core.recommend import DEFAULT_TIME_BUDGET_MIN
 from ....core.runs import format_duration
 from ....core.templates import Task
+from ....core.timing import planned_share
 from ...i18n import localized
 from ...session import ProjectSession
 from ...tasks import TaskManager
@@ -459,7 +460,8 @@ class TrainSettingsPanel(QWidget):
         epochs = self.spins["epochs"].value()
         steps = self.max_steps.value() or max(1, int(rows / max(batch, 1) * epochs + 0.999))
         try:  # the range core makes for the job these settings start, as `train` prints it
-            span = ops.estimate_range(self.job_spec())
+            job = self.job_spec()
+            span = ops.estimate_range(job)
         except (WorkbenchError, ValueError, TypeError):  # no model chosen yet, a setting out of range
             span = None
         if span is None:
@@ -474,11 +476,17 @@ class TrainSettingsPanel(QWidget):
             notes.insert(0, self.tr("The processor is {0}% busy with other work: the times above count on about "
                                     "{1:.1f} times as long as on an idle processor.").format(
                 round(100 * (span.busy or 0.0)), span.load_factor))
-        self.estimate_label.setText(self.tr("About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer's "
-                                            "processor (an estimate from the data size and the model, not a "
-                                            "promise).")
-                                    .format(steps, fmt_secs(span.low), fmt_secs(span.high), rec.est_memory_mb)
-                                    + "".join(f"\n{n}" for n in notes))
+        share = planned_share(span, job.estimate_s)
+        if share < 1:  # the load makes the budget end the run first: say where, not a range past it
+            text = self.tr("About {0} of the {1} steps planned: on this busy processor the time budget, {2}, ends the "
+                           "run there; {3:.0f} MB of memory (an estimate from the data size and the model, not a "
+                           "promise).").format(max(1, int(steps * share)), steps, fmt_secs(span.seconds),
+                                               rec.est_memory_mb)
+        else:
+            text = self.tr("About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer's processor (an "
+                           "estimate from the data size and the model, not a promise).").format(
+                steps, fmt_secs(span.low), fmt_secs(span.high), rec.est_memory_mb)
+        self.estimate_label.setText(text + "".join(f"\n{n}" for n in notes))
 
     def _notes(self, rec) -> list[str]:
         """The recommendation's notes in the interface language (the built-in model's note is
