@@ -226,11 +226,13 @@ def test_reopening_a_project_restores_the_settings_of_its_last_run(qtbot, sessio
     run_dir = sample_project / "runs" / "run-20260101-000000-abcd"
     write_job(run_dir, JobSpec(project=str(sample_project), template="finance_sentiment", task="classification",
                                base_model="builtin:tiny", method="full", learning_rate=0.0042, batch_size=4,
-                               max_length=96, epochs=2.0, max_steps=30, eval_steps=10))
+                               max_length=96, epochs=2.0, max_steps=30, eval_steps=10, time_budget_s=1800))
     page = TrainPage(session, tasks)
     qtbot.addWidget(page)
     session.open(sample_project)
     assert page.model_combo.currentData() == "builtin:tiny"
+    # seen in the window: a run's settings chosen for 30 minutes came back under the 10-minute default
+    assert page.time_budget.value() == 30.0
     assert page.spins["learning_rate"].value() == 0.0042
     assert page.spins["batch_size"].value() == 4 and page.spins["max_length"].value() == 96
     assert page.max_steps.value() == 30 and page.eval_steps.value() == 10

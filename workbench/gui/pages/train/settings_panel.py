@@ -538,6 +538,10 @@ class TrainSettingsPanel(QWidget):
 
     def restore_settings(self, job: JobSpec) -> None:
         """Show the settings of ``job`` (the project's last run) so reopening continues from them."""
+        if job.time_budget_s:  # first: the recommended values below follow the budget
+            self.time_budget.blockSignals(True)
+            self.time_budget.setValue(job.time_budget_s / 60)
+            self.time_budget.blockSignals(False)
         idx = self.model_combo.findData(job.base_model_name or job.base_model)
         if idx < 0:  # a registered model chosen by its folder comes back by its name, not as a path
             entry = models_panel.registered_for(job.base_model, models_panel.registered_models())
