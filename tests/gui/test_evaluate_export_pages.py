@@ -1,26 +1,17 @@
 import json
 
 import pandas as pd
+from trained_factory import finished_run
 from PySide6.QtCore import Qt
 
 from workbench.core.jobs import JobSpec, write_job
-from workbench.core.runs import EventWriter
 from workbench.gui.commands import explain_failure, parse_json_output
 from workbench.gui.pages.evaluate_page import EvaluatePage, wrong_positions
 from workbench.gui.pages.export_page import ExportPage, describe_int8, describe_latency
 
 
 def _finished_run(root, run_id="run-x"):
-    run_dir = root / "runs" / run_id
-    write_job(run_dir, JobSpec(project=str(root), template="finance_sentiment", task="classification",
-                               base_model="builtin:tiny", method="full"))
-    ev = EventWriter(run_dir)
-    ev.emit("start", total_steps=10)
-    ev.emit("end", status="completed", error=None)
-    ev.close()
-    (run_dir / "final").mkdir()  # what a completed run leaves: its weights and their description
-    (run_dir / "final" / "workbench_run.json").write_text("{}", encoding="utf-8")
-    return run_dir
+    return finished_run(root, run_id)
 
 
 def test_evaluate_page_shows_metrics_confusion_and_wrong_only(qtbot, session, tasks, sample_project):
