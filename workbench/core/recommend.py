@@ -52,21 +52,12 @@ CPU_DECODER_FLOP_S = 44e9
 DECODER_EVAL_ROWS = 64
 DECODER_EVALS = 4  # evaluations in a pretrained decoder's run (and checkpoints to pick the best from)
 DECODER_EVAL_INTERVAL = 50  # ... at least, and one every this many steps in a longer run
-# A pretrained decoder's step on a CPU has a cost of its own beside the arithmetic, per layer
-# (each layer's forward and backward operators dispatched one by one, LoRA's, the optimizer's):
-# it shows where steps are short. A classification head's (engine/decoder_head.py) arithmetic runs
-# at a higher rate than a language model's step, which ends in the output layer over the
-# vocabulary. Fitted on Gemma 3 270M (18 layers) head runs of three real sets (2 cores, 8 rows a
-# step): SMP2017 intents 0.87 s a step, KUAKE-QIC 0.86, ATEC question pairs 1.31, where their
-# arithmetic at CPU_DECODER_FLOP_S counted 0.44, 0.58 and 1.41; the fit gives 0.87, 0.93 and
-# 1.31. A language model's steps (8 x 448 tokens: 16-20 s) grow by 4 %. The head's evaluations
-# took 6.3-11.9 s, of which reading the 64 rows 0.8-2.6 (the rest: its batches' own cost, the
-# checkpoint it is saved with), and the runs 67-147 s beside their steps and evaluations
-# (loading the model, preparing the rows, the last evaluation, saving); both counted per layer.
-DECODER_STEP_S_PER_LAYER = 0.037
-HEAD_FLOP_S = 97e9
-HEAD_EVAL_S_PER_LAYER = 0.36
-HEAD_FIXED_S_PER_LAYER = 5.0
+# A classification head's evaluation (engine/decoder_head.py) costs more than reading its rows:
+# its batches and the checkpoint it is saved with. Gemma 3 270M (18 layers) on CPED's dialogue acts,
+# 2 idle cores: 4.2 s an evaluation, of which reading the 64 rows 1.9; its steps took 0.475 s
+# against 0.477 counted by their arithmetic at CPU_DECODER_FLOP_S. (Runs of other sets that shared
+# the processor with other work took up to twice as long a step: CPED itself 0.67 s then.)
+HEAD_EVAL_S_PER_LAYER = 0.13
 DECODER_EVAL_SHARE = 0.15
 
 DEFAULT_TIME_BUDGET_MIN = 10.0
@@ -385,8 +376,7 @@ def recommend(
     if cfg is not None:
         # a head computes no output layer over the vocabulary: its answer is a few labels
         answer_share = 0.0 if head else min(1.0, (mean_out + 1) * AVG_TOKENS_PER_CHAR / max(avg_tokens, 1.0))
-        rate = HEAD_FLOP_S if head and not on_gpu else CPU_DECODER_FLOP_S
-        tok_s = rate / decoder_flops_per_token(cfg, method, answer_share, cut_vocab)
+        tok_s = CPU_DECODER_FLOP_S / decoder_flops_per_token(cfg, method, answer_share, cut_vocab)
         tok_s /= RECOMPUTE_TIME_FACTOR if recompute else 1.0
         # an evaluation reads its rows forward only (half of a LoRA step's work); on a CPU that is
         # dear, so the evaluations take at most DECODER_EVAL_SHARE of the budget, on 8 rows or more
@@ -409,13 +399,10 @@ def recommend(
         tok_s *= GPU_SPEEDUP
         eval_s /= GPU_SPEEDUP
     epoch_s = rows * avg_tokens / tok_s
-    if cfg is not None and not on_gpu:
-        epoch_s += steps_per_epoch * DECODER_STEP_S_PER_LAYER * layers
     # a pretrained decoder evaluates DECODER_EVALS times a run, or every DECODER_EVAL_INTERVAL
     # steps in a longer one; the built-in one every BUILTIN_EVAL_STEPS steps (a share of each
     # epoch) and at its end, beside its start and end
-    fixed_s = HEAD_FIXED_S_PER_LAYER * layers if cfg is not None and head and not on_gpu else 0.0
-    evals_s = decoder_evals(math.ceil(steps_per_epoch * epochs)) * eval_s + fixed_s
+    evals_s = decoder_evals(math.ceil(steps_per_epoch * epochs)) * eval_s
     if builtin:
         epoch_s += steps_per_epoch / BUILTIN_EVAL_STEPS * eval_s
         evals_s = eval_s + BUILTIN_START_S + BUILTIN_BUILD_S.get(base_model, 0.6) + BUILTIN_END_S
@@ -425,10 +412,10 @@ def recommend(
         fit = max((budget_s - evals_s) / max(epoch_s, 1e-9), 1.0 / steps_per_epoch)
         if cfg is not None:  # the steps that fit with the evaluations they bring
             step_s = epoch_s / steps_per_epoch
-            steps = (budget_s - fixed_s - DECODER_EVALS * eval_s) / step_s
+            steps = (budget_s - DECODER_EVALS * eval_s) / step_s
             if steps > DECODER_EVALS * DECODER_EVAL_INTERVAL:
                 # one evaluation every DECODER_EVAL_INTERVAL steps, and one more for the count's rounding up
-                steps = (budget_s - fixed_s - eval_s) / (step_s + eval_s / DECODER_EVAL_INTERVAL)
+                steps = (budget_s - eval_s) / (step_s + eval_s / DECODER_EVAL_INTERVAL)
             fit = max(steps / steps_per_epoch, 1.0 / steps_per_epoch)
         if fit < 1.0:
             notes.append(f"One pass over the training rows takes about {epoch_s / 60:.0f} minutes here, more than the "
@@ -437,7 +424,7 @@ def recommend(
         epochs = math.floor(fit * 1000) / 1000 if fit < 1.0 else float(max(1, math.floor(fit)))
     total_steps = int(math.ceil(steps_per_epoch * epochs))
     if cfg is not None:
-        evals_s = decoder_evals(total_steps) * eval_s + fixed_s
+        evals_s = decoder_evals(total_steps) * eval_s
     seconds = epochs * epoch_s + evals_s
     eval_steps = max(1, min(DECODER_EVAL_INTERVAL, math.ceil(total_steps / DECODER_EVALS))) if cfg is not None \
         else BUILTIN_EVAL_STEPS
