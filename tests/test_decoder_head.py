@@ -253,3 +253,19 @@ def test_early_stopping_waits_for_one_pass_when_evaluations_read_a_sample(tmp_pa
     whole = train_run(project, "run-whole", **kw)  # every validation row: stopping needs no pass first
     stop = [e for e in read_events(whole) if e.get("code") == "early_stopping"]
     assert stop and stop[0]["step"] == EARLY_STOPPING_PATIENCE + 1
+
+
+def test_a_heads_validation_sample_holds_every_label():
+    """Seen on CPED's dialogue acts: the first 64 of 1,035 validation rows held 10 of the 19 acts,
+    and macro-F1 over them (which picks the best checkpoint) could not see the rest."""
+    from workbench.engine.data import spread_over_labels
+
+    labels = ["statement"] * 90 + ["question"] * 6 + ["thanking", "greeting", "thanking", "apology"]
+    import random
+
+    random.Random(0).shuffle(labels)
+    picked = spread_over_labels(labels, 12)
+    assert len(picked) == 12 and picked == sorted(set(picked))
+    assert {labels[i] for i in picked} == set(labels)
+    assert sum(labels[i] == "thanking" for i in picked) == 2  # each label in turn, while it has rows
+    assert spread_over_labels(labels[:5], 64) == list(range(5))  # fewer rows than asked: all of them

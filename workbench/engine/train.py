@@ -444,10 +444,14 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
         raise TrainingAborted("The training split is empty. Prepare the data again with more rows.")
     sampled_eval = bool(not builtin_classifier and job.eval_rows and len(feats["val"]) > job.eval_rows)
     if sampled_eval:
-        # a pretrained decoder's validation loss over the first rows: every row would cost more than
-        # the training on a CPU (core/recommend.py sizes it to the time budget)
-        feats["val"] = feats["val"][:job.eval_rows]
-        records["val"] = records["val"][:job.eval_rows]
+        # a pretrained decoder's validation loss over a sample: every row would cost more than the
+        # training on a CPU (core/recommend.py sizes it to the time budget). A head's sample takes
+        # each label in turn (what macro-F1 weighs), a language model's the first rows
+        keep = list(range(job.eval_rows))
+        if classifier and not template.multi_label and len(records["val"]) == len(feats["val"]):
+            keep = D.spread_over_labels([f["labels"] for f in feats["val"]], job.eval_rows)
+        feats["val"] = [feats["val"][i] for i in keep]
+        records["val"] = [records["val"][i] for i in keep]
     val_ids, val_targets = [f["input_ids"] for f in feats["val"]], [f["labels"] for f in feats["val"]]
     # a few rows (full-vocabulary ids) that every checkpoint's model is measured on when it is saved
     probe_rows = CK.probe_rows(feats["val"] or feats["train"])
