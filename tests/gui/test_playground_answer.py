@@ -54,18 +54,9 @@ def test_the_playground_shows_it_is_working(qtbot, session, tasks, sample_projec
     nothing on screen saying that the model was working."""
     import sys
 
-    from workbench.core.jobs import JobSpec, write_job
-    from workbench.core.runs import EventWriter
+    from trained_factory import finished_run
 
-    run_dir = sample_project / "runs" / "run-x"
-    write_job(run_dir, JobSpec(project=str(sample_project), template="finance_sentiment", task="classification",
-                               base_model="builtin:tiny", method="full"))
-    ev = EventWriter(run_dir)
-    ev.emit("start", total_steps=10)
-    ev.emit("end", status="completed", error=None)
-    ev.close()
-    (run_dir / "final").mkdir()
-    (run_dir / "final" / "workbench_run.json").write_text("{}", encoding="utf-8")
+    finished_run(sample_project, "run-x")
     session.open(sample_project)
     page = EvaluatePage(session, tasks)
     qtbot.addWidget(page)

@@ -97,18 +97,9 @@ def test_the_bundle_contents_have_room_at_1366x768(qtbot, styled_app, laptop_win
     """Seen at 1366x768: the Export page's "Bundle contents" list showed 2 rows of a bundle's 14."""
     import json
 
-    from workbench.core.jobs import JobSpec, write_job
-    from workbench.core.runs import EventWriter
+    from trained_factory import finished_run
 
-    run_dir = sample_project / "runs" / "run-x"
-    write_job(run_dir, JobSpec(project=str(sample_project), template="finance_sentiment", task="classification",
-                               base_model="builtin:tiny", method="full"))
-    ev = EventWriter(run_dir)
-    ev.emit("start", total_steps=10)
-    ev.emit("end", status="completed", error=None)
-    ev.close()
-    (run_dir / "final").mkdir()
-    (run_dir / "final" / "workbench_run.json").write_text("{}", encoding="utf-8")
+    finished_run(sample_project, "run-x")
     bundle = sample_project / "exports" / "run-x"
     bundle.mkdir(parents=True)
     checks = {f: {"status": "ok", "max_abs_diff": 1e-6, "files": [f"{f}/"]} for f in ("static", "merged", "onnx")}
