@@ -409,7 +409,6 @@ def recommend(
     budget_s = max(DEFAULT_TIME_BUDGET_MIN if time_budget_min is None else time_budget_min, 0.1) * 60
     if epochs * epoch_s + evals_s > budget_s:
         # the time budget bounds every run: train on as much of the data as fits
-        fit = max((budget_s - evals_s) / max(epoch_s, 1e-9), 1.0 / steps_per_epoch)
         if cfg is not None:  # the steps that fit with the evaluations they bring
             step_s = epoch_s / steps_per_epoch
             steps = (budget_s - DECODER_EVALS * eval_s) / step_s
@@ -417,6 +416,8 @@ def recommend(
                 # one evaluation every DECODER_EVAL_INTERVAL steps, and one more for the count's rounding up
                 steps = (budget_s - eval_s) / (step_s + eval_s / DECODER_EVAL_INTERVAL)
             fit = max(steps / steps_per_epoch, 1.0 / steps_per_epoch)
+        else:
+            fit = max((budget_s - evals_s) / max(epoch_s, 1e-9), 1.0 / steps_per_epoch)
         if fit < 1.0:
             notes.append(f"One pass over the training rows takes about {epoch_s / 60:.0f} minutes here, more than the "
                          f"time budget of {budget_s / 60:g} minutes, so training reads about {fit:.0%} of them; a "
