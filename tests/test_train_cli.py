@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from workbench.core.project import prepare
-from workbench.core.recommend import recommend
+from workbench.core.recommend import planned_steps, recommend
 from workbench.core.templates import TemplateCatalog
 
 pytestmark = pytest.mark.slow  # real training runs from the command line: `make test-slow`
@@ -219,7 +219,7 @@ def test_the_time_budget_bounds_a_pretrained_instruction_run(tmp_path):
     ten = recommend(qa, stats, "cpu", str(model), "lora", time_budget_min=10)
     assert ten.method == "lora" and ten.epochs < 1 and ten.est_seconds <= 600 * 1.001
     assert any("time budget" in n for n in ten.notes)
-    assert ten.total_steps == -(-int(-(-5000 // ten.batch_size) * ten.epochs * 1000) // 1000) or ten.total_steps > 0
+    assert ten.total_steps == planned_steps(5000, ten.batch_size, ten.epochs) < -(-5000 // ten.batch_size)
     assert 1 <= ten.eval_steps <= ten.total_steps
     hour = recommend(qa, stats, "cpu", str(model), "lora", time_budget_min=60)
     assert hour.epochs > ten.epochs and ten.est_seconds < hour.est_seconds <= 3600 * 1.001
@@ -287,3 +287,19 @@ def test_the_batch_fits_the_memory_other_programs_leave_free(tmp_path, monkeypat
     monkeypatch.setattr(R, "_machine_memory_mb", lambda: (64 * 1024.0, 5 * 1024.0))
     busy = R.recommend(qa, stats, "cpu", str(model), "lora")
     assert busy.batch_size < 8 and busy.est_memory_mb <= R.AVAILABLE_SHARE * 5 * 1024
+
+
+def test_the_steps_planned_are_the_steps_the_worker_makes(tmp_path):
+    """The Train page said "884 steps planned" for a run that made 885: the count is core's, and
+    it is the Trainer's (an epoch's batches, the last one short, times the epochs, rounded down)."""
+    from trained_factory import train_run
+
+    t = CATALOG.get("finance_sentiment")
+    project, _ = prepare(t, t.sample_path, tmp_path / "p")
+    rows = project.config.stats["splits"]["train"]
+    for epochs, batch, accumulation in ((0.37, 8, 1), (1.0, 7, 2)):
+        run = train_run(project, f"run-{batch}", steps=-1, epochs=epochs, batch_size=batch,
+                        gradient_accumulation_steps=accumulation, eval_steps=1000, save_steps=1000)
+        start = next(json.loads(line) for line in (run / "events.jsonl").read_text(encoding="utf-8").splitlines()
+                     if '"start"' in line)
+        assert start["total_steps"] == planned_steps(rows, batch, epochs, accumulation=accumulation)

@@ -8,6 +8,7 @@ import pytest
 
 from workbench.core.jobs import JobSpec, write_job
 from workbench.core.runs import EventWriter, write_pid
+from workbench.gui.pages.train.settings_panel import OWN_SETTINGS
 from workbench.gui.pages.train_page import TrainPage, fmt_secs
 
 
@@ -97,7 +98,7 @@ def test_settings_from_template_presets_and_tooltips(qtbot, session, tasks, samp
     qtbot.addWidget(page)
     session.open(sample_project)
     assert "学习率" in page.spins["learning_rate"].toolTip() or "step" in page.spins["learning_rate"].toolTip()
-    assert page.preset_combo.count() == 1 + len(session.template.presets)
+    assert page.preset_combo.count() == 2 + len(session.template.presets)  # and the user's own
     page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:tiny"))
     assert page.method_combo.currentData() == "full" and not page.method_combo.isEnabled()
     page.preset_combo.setCurrentIndex(1)  # quick try
@@ -238,6 +239,38 @@ def test_reopening_a_project_restores_the_settings_of_its_last_run(qtbot, sessio
     assert page.max_steps.value() == 30 and page.eval_steps.value() == 10
     job = page.job_spec()
     assert (job.learning_rate, job.max_steps, job.eval_steps, job.save_steps) == (0.0042, 30, 10, 10)
+    # seen in the window: these came back under "Recommended for this data", which they are not
+    assert page.preset_combo.currentData() == OWN_SETTINGS
+    page.time_budget.setValue(60)  # and a budget changed then keeps them
+    assert page.spins["learning_rate"].value() == 0.0042 and page.max_steps.value() == 30
+
+
+def test_a_run_with_the_recommended_settings_reopens_as_recommended(qtbot, session, tasks, sample_project):
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:tiny"))
+    write_job(sample_project / "runs" / "run-20260101-000000-abcd", page.job_spec())
+    again = TrainPage(session, tasks)
+    qtbot.addWidget(again)
+    assert again.preset_combo.currentIndex() == 0
+
+
+def test_a_setting_changed_by_hand_is_the_users_own_and_kept(qtbot, session, tasks, sample_project):
+    page = TrainPage(session, tasks)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:tiny"))
+    assert page.preset_combo.currentIndex() == 0
+    recommended = page.spins["epochs"].value()
+    page.spins["epochs"].setValue(recommended + 3)
+    assert page.preset_combo.currentData() == OWN_SETTINGS
+    assert page.preset_combo.currentText() == "Your own settings"
+    page.time_budget.setValue(page.time_budget.value() * 2)  # the recommended values follow it; these not
+    assert page.spins["epochs"].value() == recommended + 3
+    page.preset_combo.setCurrentIndex(0)  # back to the recommendation
+    assert page.spins["epochs"].value() != recommended + 3
+    assert page.preset_combo.currentIndex() == 0
 
 
 def test_settings_fit_the_window_without_a_sideways_scroll_bar(qtbot, session, tasks, sample_project):

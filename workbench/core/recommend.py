@@ -423,7 +423,7 @@ def recommend(
                          f"time budget of {budget_s / 60:g} minutes, so training reads about {fit:.0%} of them; a "
                          "larger budget or a GPU trains on all of them.")
         epochs = math.floor(fit * 1000) / 1000 if fit < 1.0 else float(max(1, math.floor(fit)))
-    total_steps = int(math.ceil(steps_per_epoch * epochs))
+    total_steps = planned_steps(rows, batch, epochs)
     if cfg is not None:
         evals_s = decoder_evals(total_steps) * eval_s
     seconds = epochs * epoch_s + evals_s
@@ -533,7 +533,7 @@ def _recommend_classifier(stats: dict[str, Any], device: str, base_model: str, b
                          f"run takes about {(fixed_s + per_epoch * one_step) / 60:.1f} minutes whatever its "
                          "settings, and the network trains for one step only. A larger time budget trains it; fewer "
                          "rows or labels fit sooner.")
-    total_steps = int(math.ceil(steps_per_epoch * epochs - 1e-9))
+    total_steps = planned_steps(rows, batch, epochs)
     eval_steps = max(1, math.ceil(steps_per_epoch / EVALS_PER_EPOCH))
     d, buckets, vocab = CLASSIFIER_SIZES[base_model]
     params = (buckets + vocab) * d
@@ -547,6 +547,15 @@ def _recommend_classifier(stats: dict[str, Any], device: str, base_model: str, b
                                              labels=n_labels, multi_label=multi, budget_s=budget_s), 1),
         est_memory_mb=round(memory, 1), notes=notes, eval_steps=eval_steps, time_budget_s=budget_s,
         fixed_seconds=round(fixed_s, 1))
+
+
+def planned_steps(rows: int, batch_size: int, epochs: float, max_steps: int = 0, accumulation: int = 1) -> int:
+    """The steps a run of these settings makes, counted as the worker's Trainer counts them: an
+    epoch's batches (the last one short) over the accumulation, times the epochs, rounded down."""
+    if max_steps and max_steps > 0:
+        return int(max_steps)
+    per_epoch = max(1, math.ceil(max(rows, 1) / max(batch_size, 1)) // max(accumulation, 1))
+    return max(1, int(per_epoch * epochs))
 
 
 def job_estimate(rec: Recommendation, rows: int, batch_size: int, epochs: float, max_steps: int = -1,

@@ -22,7 +22,7 @@ from ....core.errors import WorkbenchError
 from ....core.jobs import JobSpec
 from ....core.machine_load import busy_share
 from ....core.operations import runs as ops
-from ....core.recommend import DEFAULT_TIME_BUDGET_MIN
+from ....core.recommend import DEFAULT_TIME_BUDGET_MIN, planned_steps
 from ....core.runs import format_duration
 from ....core.templates import Task
 from ....core.timing import planned_share
@@ -33,6 +33,10 @@ from . import models_panel
 from .servers import ServersDialog, TargetCombo
 
 # hyper-parameter -> (JobSpec field, integer?, decimals)
+# the preset box's items besides the template's presets (their index there)
+RECOMMENDED = -1  # follows the data, the model and the time budget
+OWN_SETTINGS = -2  # values changed by hand or a run's restored: a budget changed later keeps them
+
 HYPER = {
     "learning_rate": (False, 6),
     "epochs": (False, 3),  # a time budget may allow a share of one epoch (core/recommend.py)
@@ -129,7 +133,7 @@ class TrainSettingsPanel(QWidget):
         self.method_combo.addItem(self.tr("Full fine-tuning (all weights)"), "full")
         self.method_combo.setToolTip(self.tr("LoRA trains a small add-on and keeps the base model unchanged: faster and "
                                              "needs less memory. Full fine-tuning changes every weight."))
-        self.method_combo.currentIndexChanged.connect(self._on_method_changed)
+        self.method_combo.currentIndexChanged.connect(self._on_method_chosen)
         mf.addRow(self.tr("Model"), self.model_combo)
         mf.addRow("", row)
         # the registered models (core.models_store) in the choice, and adding or getting one
@@ -169,13 +173,13 @@ class TrainSettingsPanel(QWidget):
             spin = QSpinBox() if is_int else QDoubleSpinBox()
             if not is_int:
                 spin.setDecimals(dec)
-            spin.valueChanged.connect(self._on_hyper_changed)
+            spin.valueChanged.connect(self._on_setting_edited)
             self.spins[name] = spin
             self.hp_form.addRow(hyper_label(name), spin)
         self.max_steps = QSpinBox()
         self.max_steps.setRange(0, 10_000_000)
         self.max_steps.setSpecialValueText(self.tr("by epochs"))
-        self.max_steps.valueChanged.connect(self._on_hyper_changed)
+        self.max_steps.valueChanged.connect(self._on_setting_edited)
         self.max_steps.setToolTip(self.tr("Stop after this many steps instead of after the epochs; 0 trains for the epochs."))
         self.eval_steps = QSpinBox()
         self.eval_steps.setRange(1, 1_000_000)
@@ -222,7 +226,7 @@ class TrainSettingsPanel(QWidget):
         template = self.session.template
         self.preset_combo.blockSignals(True)
         self.preset_combo.clear()
-        self.preset_combo.addItem(self.tr("Recommended for this data"), -1)
+        self.preset_combo.addItem(self.tr("Recommended for this data"), RECOMMENDED)
         if template is not None:
             for i, p in enumerate(template.presets):
                 self.preset_combo.addItem(localized(p.name), i)
@@ -236,10 +240,11 @@ class TrainSettingsPanel(QWidget):
                 if isinstance(spin, QDoubleSpinBox):
                     spin.setSingleStep(max((hi - lo) / 100, 10 ** -spin.decimals()))
             self._show_template_texts(template)
+        self.preset_combo.addItem(self.tr("Your own settings"), OWN_SETTINGS)
         self.preset_combo.blockSignals(False)
         last = ops.last_job(self.session.project) if self.session.project is not None else None
         if last is None:  # no run yet: by epochs, as recommended, not the previous project's limit
-            self.max_steps.setValue(0)
+            self._set_values({"max_steps": 0})
         idx = self.model_combo.findData(self._preferred_model())
         self.model_combo.blockSignals(True)
         self.model_combo.setCurrentIndex(max(0, idx))
@@ -377,6 +382,11 @@ class TrainSettingsPanel(QWidget):
             self._update_estimate()
 
     @Slot()
+    def _on_method_chosen(self, *_):
+        self._on_method_changed()
+        if self.preset_combo.currentData() == RECOMMENDED:  # full training learns at another rate
+            self.apply_recommended()
+
     def _on_method_changed(self, *_):
         lora = self.method_combo.currentData() == "lora"
         for name in LORA_ONLY:
@@ -420,8 +430,9 @@ class TrainSettingsPanel(QWidget):
         self._update_estimate()
 
     def _set_values(self, values: dict[str, Any]) -> None:
+        """Settings put on the page by the program, not by the user's hand (no signals)."""
         for name, v in values.items():
-            spin = self.spins.get(name)
+            spin = self.max_steps if name == "max_steps" else self.spins.get(name)
             if spin is not None:
                 spin.blockSignals(True)
                 spin.setValue(int(v) if isinstance(spin, QSpinBox) else float(v))
@@ -433,10 +444,23 @@ class TrainSettingsPanel(QWidget):
         template = self.session.template
         if template is None:
             return
-        if data == -1:
+        if data == RECOMMENDED:
             self.apply_recommended()
             return
-        self._set_values(template.presets[data].values)
+        if data != OWN_SETTINGS:  # the user's own: the values on the page stay
+            self._set_values(template.presets[data].values)
+        self._update_estimate()
+
+    def _show_preset(self, data: int) -> None:
+        self.preset_combo.blockSignals(True)
+        self.preset_combo.setCurrentIndex(max(0, self.preset_combo.findData(data)))
+        self.preset_combo.blockSignals(False)
+
+    @Slot()
+    def _on_setting_edited(self, *_) -> None:
+        """A value changed by hand: the settings are the user's own, which a budget changed later
+        keeps (the recommended ones follow the budget)."""
+        self._show_preset(OWN_SETTINGS)
         self._update_estimate()
 
     @Slot(float)
@@ -456,9 +480,8 @@ class TrainSettingsPanel(QWidget):
             self.estimate_label.setText("")
             return
         rows = int(self.session.project.config.stats.get("splits", {}).get("train", 0))
-        batch = self.spins["batch_size"].value() * self.spins["gradient_accumulation_steps"].value()
-        epochs = self.spins["epochs"].value()
-        steps = self.max_steps.value() or max(1, int(rows / max(batch, 1) * epochs + 0.999))
+        steps = planned_steps(rows, self.spins["batch_size"].value(), self.spins["epochs"].value(),
+                              self.max_steps.value(), self.spins["gradient_accumulation_steps"].value())
         try:  # the range core makes for the job these settings start, as `train` prints it
             job = self.job_spec()
             span = ops.estimate_range(job)
@@ -556,7 +579,12 @@ class TrainSettingsPanel(QWidget):
         self.model_combo.blockSignals(False)
         self._on_model_combo_changed()  # method, LoRA rows and the recommended values first
         self.method_combo.setCurrentIndex(max(0, self.method_combo.findData(job.method)))
-        self._set_values({name: getattr(job, name) for name in self.spins})
-        self.max_steps.setValue(max(0, job.max_steps))
+        recommended = {name: spin.value() for name, spin in self.spins.items()}
+        recommended.update(max_steps=self.max_steps.value(), eval_steps=self.eval_steps.value())
+        self._set_values({name: getattr(job, name) for name in self.spins} | {"max_steps": max(0, job.max_steps)})
         self.eval_steps.setValue(job.eval_steps)
+        restored = {name: spin.value() for name, spin in self.spins.items()}
+        restored.update(max_steps=self.max_steps.value(), eval_steps=self.eval_steps.value())
+        # "Recommended" only for what the recommendation gives now, as the spin boxes round it
+        self._show_preset(RECOMMENDED if restored == recommended else OWN_SETTINGS)
         self._update_estimate()
