@@ -26,7 +26,7 @@ their means: the ratio of the means is the steadier verdict.
         [--labels from-data|A,B,C] [--multi-label] [--label-sep SEP] [--time-budget MIN]
         [--base-model builtin:small [gemma-3-270m@30 ...]]
         [--max-chars N] [--project DIR] [--seeds 0 [1 2 ...]] [--json]
-    python bench/quality_bench.py --smoke     # the finance_sentiment sample, builtin:tiny, a 12 s budget
+    python bench/quality_bench.py --smoke     # the finance_sentiment sample, builtin:tiny twice (12 and 18 s budgets)
 """
 
 from __future__ import annotations
@@ -87,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.smoke:
         template = TemplateCatalog().get(args.template or "finance_sentiment")
         args.template, args.input = template.id, args.input or str(template.sample_path)
-        args.base_model, args.time_budget = ["builtin:tiny"], 0.2
+        # two runs, so the comparison of a model with the first runs too
+        args.base_model, args.time_budget = ["builtin:tiny", "builtin:tiny@0.3"], 0.2
         if not args.project:
             with tempfile.TemporaryDirectory(prefix="quality-bench-") as tmp:
                 args.project = str(Path(tmp) / "project")
@@ -157,6 +158,8 @@ def one_run(args, seed: int) -> dict | None:
         models.append(figures)
     first = models[0]
     base_f1 = first["baseline_macro_f1"]
+    for m in models[1:]:  # does it pay over the first model (the built-in one), on the same rows?
+        m["vs_first"] = against(project, m, first)
     out = {
         "input": args.input, "template": args.template, "labels": len(project.task.labels), "rows": stats["rows_clean"],
         "splits": stats["splits"], "prepare_s": round(prep_s, 1), "multi_label": bool(project.task.multi_label),
@@ -180,6 +183,11 @@ def one_run(args, seed: int) -> dict | None:
             span = f"{m['difference']:+.3f} ({iv['low']:+.3f} to {iv['high']:+.3f}) {m['verdict']}" if iv else "-"
             print(f"  {m['name']:<28} {m['model_macro_f1']:8.4f}  {span:<34} {m['train_wall_s'] / 60:6.1f} m "
                   f"{m['eval_wall_s']:5.0f} s {m['peak_rss_mb'] or 0:8.0f}")
+        for m in models[1:]:
+            vs = m["vs_first"]
+            if vs:
+                print(f"  {m['name']} against {first['name']}: {vs['difference']:+.3f} ({vs['low']:+.3f} to "
+                      f"{vs['high']:+.3f}) {vs['verdict']}")
     print(json.dumps(out, ensure_ascii=False))
     return out
 
@@ -259,6 +267,26 @@ def train_and_evaluate(args, template, project, spec: str) -> dict | None:
         out["model_micro_f1"] = result["metrics"].get("micro_f1")
         out["baseline_micro_f1"] = result["baseline"].get("micro_f1")
     return out
+
+
+def against(project, m: dict, other: dict) -> dict | None:
+    """``m``'s macro-F1 against ``other``'s on the same test rows (their predictions.csv), with the
+    paired bootstrap interval the evaluation uses against the baseline."""
+    import pandas as pd
+
+    from workbench.engine.baseline import difference_interval
+
+    ours, theirs = (pd.read_csv(project.runs_dir / x["run"] / "eval" / "predictions.csv", dtype=str,
+                                keep_default_na=False) for x in (m, other))
+    if list(ours["reference"]) != list(theirs["reference"]):
+        return None
+    iv = difference_interval("classification", bool(project.task.multi_label), list(ours["reference"]),
+                             list(ours["prediction"]), list(theirs["prediction"]), list(project.task.labels))
+    if iv is None:
+        return None
+    verdict = "beats" if iv["low"] > 0 else "below" if iv["high"] < 0 else "matches"
+    return {"difference": round(m["model_macro_f1"] - other["model_macro_f1"], 4), "low": iv["low"],
+            "high": iv["high"], "verdict": verdict}
 
 
 def show(m: dict, multi_label: bool) -> None:

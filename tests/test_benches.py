@@ -25,7 +25,7 @@ EXPECTED = {
                        "predict.py batch path", "each service load sustained 1 s", "target service >= 0.8x predict.py"],
     "gguf_bench.py": ["conversion:", "tokenizer vs sentencepiece:", "logits: largest difference",
                       "same tokens: True"],
-    "quality_bench.py": ["macro-F1   built-in", "accuracy   built-in", "evaluation"],
+    "quality_bench.py": ["macro-F1   built-in", "accuracy   built-in", "evaluation", "builtin:tiny@0.3 against builtin:tiny"],
     "export_bench.py": ["ratio static / eager", "throughput of the exported classifier", "same tokens",
                         "whole export of builtin:tiny", "est/peak"],
     "train_bench.py": ["ratio worker / plain:", "padding of the batches", "head / label writing: training"],
