@@ -458,7 +458,8 @@ def test_the_settings_column_is_a_panel_of_its_own(qtbot, session, tasks, sample
 def test_the_page_warns_before_a_head_run_that_cannot_read_the_data_once(qtbot, session, tasks, sample_project,
                                                                          tmp_path):
     """A pretrained model too slow on this processor to take its head through the training rows
-    once within the budget: the estimate says so before the run, in the interface's words."""
+    once within the budget: the estimate says so before the run, and what the head measured
+    against the built-in model, in the interface's words."""
     import json
     import sys
     from pathlib import Path
@@ -478,10 +479,12 @@ def test_the_page_warns_before_a_head_run_that_cannot_read_the_data_once(qtbot, 
     page.model_combo.setCurrentIndex(page.model_combo.findData("folder"))
     page.model_edit.setText(str(folder))
     page.model_edit.editingFinished.emit()  # as Enter in the field does
-    qtbot.waitUntil(lambda: "less than one pass over the training rows" in page.estimate_label.text(), timeout=5000)
-    assert "builtin:small" in page.estimate_label.text()
+    qtbot.waitUntil(lambda: "One pass over the training rows takes about" in page.estimate_label.text(), timeout=5000)
+    assert "the classification head matched the built-in model" in page.estimate_label.text()
+    assert "try builtin:small first" in page.estimate_label.text()
     page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:small"))
-    qtbot.waitUntil(lambda: "less than one pass" not in page.estimate_label.text(), timeout=5000)
+    qtbot.waitUntil(lambda: "One pass" not in page.estimate_label.text(), timeout=5000)
+    assert "classification head" not in page.estimate_label.text()
 
 
 def test_a_budget_the_load_makes_the_run_reach_is_said_with_the_steps_it_leaves(qtbot, session, tasks,
