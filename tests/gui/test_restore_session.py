@@ -69,3 +69,38 @@ def test_a_last_project_that_is_gone_opens_nothing(qtbot, sample_project, tmp_pa
     w2 = MainWindow(Settings(ini))
     qtbot.addWidget(w2)
     assert not w2.restore_last_session() and w2.session.project is None
+
+
+def test_a_project_reopens_with_its_last_runs_budget_not_the_one_set_in_another(qtbot, sample_project, tmp_path):
+    """Seen in the window: a budget typed in one project (60 minutes) showed in another whose
+    last run had 30, and the recommendation for 60 replaced that run's settings. The budget the
+    user set last is the one for a project without a run's budget."""
+    from workbench.core.project import prepare
+    from workbench.core.templates import TemplateCatalog
+    from workbench.gui.main_window import MainWindow
+    from workbench.gui.settings import Settings
+
+    template = TemplateCatalog().get("finance_sentiment")
+    fresh, _ = prepare(template, template.sample_path, tmp_path / "fresh")
+    write_job(sample_project / "runs" / "run-20260101-000000-aaaa",
+              JobSpec(project=str(sample_project), template="finance_sentiment", task="classification",
+                      base_model="builtin:tiny", method="full", learning_rate=0.0042, epochs=2.0,
+                      time_budget_s=1800))
+    ini = tmp_path / "gui.ini"
+    w = MainWindow(Settings(ini))
+    qtbot.addWidget(w)
+    assert w.open_project(fresh.root)
+    w.show_step("train").time_budget.setValue(60.0)  # typed in the project without runs
+    assert w.open_project(sample_project)
+    train = w.pages["train"]
+    assert train.time_budget.value() == 30.0 and train.spins["learning_rate"].value() == 0.0042
+    w.close()
+
+    w2 = MainWindow(Settings(ini))  # and after a restart
+    qtbot.addWidget(w2)
+    assert w2.restore_last_session()
+    train2 = w2.pages["train"]
+    assert train2.time_budget.value() == 30.0 and train2.spins["learning_rate"].value() == 0.0042
+    assert w2.open_project(fresh.root)
+    assert train2.time_budget.value() == 60.0  # the user's own for a project without a run
+    w2.close()

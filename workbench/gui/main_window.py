@@ -110,7 +110,7 @@ class MainWindow(QMainWindow):
 
             p = TrainPage(self.session, self.tasks)
             if self.settings.time_budget is not None:  # the budget the user set last time
-                p.time_budget.setValue(self.settings.time_budget)
+                p.settings_panel.set_default_time_budget(self.settings.time_budget)
             p.time_budget.valueChanged.connect(self._on_train_page_time_budget_changed)
             return p
         if key == "evaluate":

@@ -160,6 +160,8 @@ class TrainSettingsPanel(QWidget):
         self.time_budget.setRange(0.5, 24 * 60)
         self.time_budget.setDecimals(1)
         self.time_budget.setValue(DEFAULT_TIME_BUDGET_MIN)
+        # the budget the user set last: a project's until one of its runs has its own
+        self.default_time_budget = DEFAULT_TIME_BUDGET_MIN
         self.time_budget.setSuffix(self.tr(" min"))
         self.time_budget.setToolTip(self.tr("How long training may take: the recommended settings fit this time on "
                                             "this computer, for every model (a pretrained one may read only part of "
@@ -245,6 +247,10 @@ class TrainSettingsPanel(QWidget):
         last = ops.last_job(self.session.project) if self.session.project is not None else None
         if last is None:  # no run yet: by epochs, as recommended, not the previous project's limit
             self._set_values({"max_steps": 0})
+        if last is None or not last.time_budget_s:
+            self.time_budget.blockSignals(True)
+            self.time_budget.setValue(self.default_time_budget)
+            self.time_budget.blockSignals(False)
         idx = self.model_combo.findData(self._preferred_model())
         self.model_combo.blockSignals(True)
         self.model_combo.setCurrentIndex(max(0, idx))
@@ -463,8 +469,17 @@ class TrainSettingsPanel(QWidget):
         self._show_preset(OWN_SETTINGS)
         self._update_estimate()
 
+    def set_default_time_budget(self, minutes: float) -> None:
+        """The budget the user set last (in any project): shown for a project whose last run had
+        none, and from now on for the projects without runs."""
+        self.default_time_budget = minutes
+        last = ops.last_job(self.session.project) if self.session.project is not None else None
+        if last is None or not last.time_budget_s:
+            self.time_budget.setValue(minutes)
+
     @Slot(float)
-    def _on_time_budget_changed(self, _v: float) -> None:
+    def _on_time_budget_changed(self, minutes: float) -> None:
+        self.default_time_budget = minutes
         if self.preset_combo.currentIndex() == 0:  # the recommended settings follow the budget
             self.apply_recommended()
         else:
