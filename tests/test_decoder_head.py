@@ -211,9 +211,10 @@ GEMMA_270M_SHAPE = {"model_type": "gemma3_text", "architectures": ["Gemma3ForCau
 
 
 def test_the_recommendation_says_what_the_head_measured_before_a_run_on_this_processor(tmp_path):
-    """Measured on four public sets on 2 cores, the head matched builtin:small at 10-40 times its
-    time: every head run on the processor says so before it starts, and one that cannot read the
-    training rows once says how much it reads; a GPU's run says neither."""
+    """Measured on four public sets on 2 cores, the head beat builtin:small on question pairs and
+    matched it on the others at 10-30 times its time: every head run on the processor says so
+    before it starts, and one that cannot read the training rows once says how much it reads; a
+    GPU's run says neither."""
     from workbench.core.recommend import HEAD_NOTE, recommend
     from workbench.core.templates import TemplateCatalog
 

@@ -480,7 +480,7 @@ def test_the_page_warns_before_a_head_run_that_cannot_read_the_data_once(qtbot, 
     page.model_edit.setText(str(folder))
     page.model_edit.editingFinished.emit()  # as Enter in the field does
     qtbot.waitUntil(lambda: "One pass over the training rows takes about" in page.estimate_label.text(), timeout=5000)
-    assert "the classification head matched the built-in model" in page.estimate_label.text()
+    assert "the classification head beat the built-in model only on question pairs" in page.estimate_label.text()
     assert "try builtin:small first" in page.estimate_label.text()
     page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:small"))
     qtbot.waitUntil(lambda: "One pass" not in page.estimate_label.text(), timeout=5000)
