@@ -260,8 +260,7 @@ def train_and_evaluate(args, template, project, spec: str) -> dict | None:
         "ratio": round(model_f1 / base_f1, 4) if base_f1 else None,
         "difference": comparison.get("difference", round(model_f1 - base_f1, 4)),
         "interval": {"low": interval["low"], "high": interval["high"]} if interval else None,
-        "verdict": ("beats" if interval["low"] > 0 else "below" if interval["high"] < 0 else "matches")
-        if interval else None,
+        "verdict": verdict(interval) if interval else None,
     }
     if result["metrics"].get("multi_label"):
         out["model_micro_f1"] = result["metrics"].get("micro_f1")
@@ -284,9 +283,13 @@ def against(project, m: dict, other: dict) -> dict | None:
                              list(ours["prediction"]), list(theirs["prediction"]), list(project.task.labels))
     if iv is None:
         return None
-    verdict = "beats" if iv["low"] > 0 else "below" if iv["high"] < 0 else "matches"
     return {"difference": round(m["model_macro_f1"] - other["model_macro_f1"], 4), "low": iv["low"],
-            "high": iv["high"], "verdict": verdict}
+            "high": iv["high"], "verdict": verdict(iv)}
+
+
+def verdict(interval: dict) -> str:
+    """A difference whose interval holds 0 is within the noise of the rows."""
+    return "beats" if interval["low"] > 0 else "below" if interval["high"] < 0 else "matches"
 
 
 def show(m: dict, multi_label: bool) -> None:

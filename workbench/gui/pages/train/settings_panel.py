@@ -32,11 +32,11 @@ from ...tasks import TaskManager
 from . import models_panel
 from .servers import ServersDialog, TargetCombo
 
-# hyper-parameter -> (JobSpec field, integer?, decimals)
 # the preset box's items besides the template's presets (their index there)
 RECOMMENDED = -1  # follows the data, the model and the time budget
 OWN_SETTINGS = -2  # values changed by hand or a run's restored: a budget changed later keeps them
 
+# hyper-parameter -> (JobSpec field, integer?, decimals)
 HYPER = {
     "learning_rate": (False, 6),
     "epochs": (False, 3),  # a time budget may allow a share of one epoch (core/recommend.py)
@@ -480,7 +480,7 @@ class TrainSettingsPanel(QWidget):
     @Slot(float)
     def _on_time_budget_changed(self, minutes: float) -> None:
         self.default_time_budget = minutes
-        if self.preset_combo.currentIndex() == 0:  # the recommended settings follow the budget
+        if self.preset_combo.currentData() == RECOMMENDED:  # the recommended settings follow the budget
             self.apply_recommended()
         else:
             self._update_estimate()
@@ -573,6 +573,10 @@ class TrainSettingsPanel(QWidget):
         return ops.with_processor_load(job, self.target_combo.currentData(), self._cpu_busy, self._cpu_cores,
                                        measure=False)
 
+    def _page_values(self) -> dict[str, float]:
+        return {**{name: spin.value() for name, spin in self.spins.items()},
+                "max_steps": self.max_steps.value(), "eval_steps": self.eval_steps.value()}
+
     def restore_settings(self, job: JobSpec) -> None:
         """Show the settings of ``job`` (the project's last run) so reopening continues from them."""
         if job.time_budget_s:  # first: the recommended values below follow the budget
@@ -593,12 +597,9 @@ class TrainSettingsPanel(QWidget):
         self.model_combo.blockSignals(False)
         self._on_model_combo_changed()  # method, LoRA rows and the recommended values first
         self.method_combo.setCurrentIndex(max(0, self.method_combo.findData(job.method)))
-        recommended = {name: spin.value() for name, spin in self.spins.items()}
-        recommended.update(max_steps=self.max_steps.value(), eval_steps=self.eval_steps.value())
+        recommended = self._page_values()
         self._set_values({name: getattr(job, name) for name in self.spins} | {"max_steps": max(0, job.max_steps)})
         self.eval_steps.setValue(job.eval_steps)
-        restored = {name: spin.value() for name, spin in self.spins.items()}
-        restored.update(max_steps=self.max_steps.value(), eval_steps=self.eval_steps.value())
         # "Recommended" only for what the recommendation gives now, as the spin boxes round it
-        self._show_preset(RECOMMENDED if restored == recommended else OWN_SETTINGS)
+        self._show_preset(RECOMMENDED if self._page_values() == recommended else OWN_SETTINGS)
         self._update_estimate()
