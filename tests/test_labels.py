@@ -77,7 +77,7 @@ def test_flag_parsers():
     assert parse_code_map(["0=负面,1=中性", "2=正面"]) == {"0": "负面", "1": "中性", "2": "正面"}
     with pytest.raises(DataError, match="CODE=NAME"):
         parse_code_map(["0负面"])
-    # the README's form: the flag repeated, and several pairs in one
+    # docs/cli.md's form: the flag repeated, and several pairs in one
     assert parse_mapping_args(["instruction=ask", "output=answer"]) == {"instruction": "ask", "output": "answer"}
     assert parse_mapping_args(["instruction=ask,output=answer"]) == {"instruction": "ask", "output": "answer"}
     assert parse_mapping_args(["text=a,b"]) == {"text": "a,b"}  # a comma inside a column name
