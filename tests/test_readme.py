@@ -92,3 +92,12 @@ def test_the_readme_data_example_runs(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)  # "from a terminal in the repository"
     assert cli_main(argv) == 0, capsys.readouterr().err
     assert (tmp_path / "news" / "project.json").is_file()
+
+
+def test_the_heads_table_is_the_same_on_both_pages():
+    """docs/models.md shows the head's measured table where a model is chosen, docs/benchmarks.md
+    beside its command: one table, copied, so the two must not drift apart."""
+    def rows(page: str) -> list[str]:
+        return [r for r in PAGES[page].splitlines() if r.startswith("| ") and "Gemma 3 270M head" not in r
+                and re.match(r"\| [A-Z][\w-]+ [\w ]+ \([\d,]+, \d+\) \|", r)]
+    assert len(rows("docs/models.md")) == 4 and rows("docs/models.md") == rows("docs/benchmarks.md")
