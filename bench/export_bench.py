@@ -53,7 +53,7 @@ def _train_sample_run(root: Path, base_model: str, steps: int, template_id: str 
     from workbench.core.project import prepare
     from workbench.core.runs import EventWriter
     from workbench.core.templates import TemplateCatalog
-    from workbench.engine.train import run_training
+    from workbench.engine.training.trainer import run_training
 
     template = TemplateCatalog().get(template_id)
     project, _ = prepare(template, template.sample_path, root / template_id)
@@ -222,18 +222,19 @@ def _generation(args) -> None:
     import paddle
 
     from workbench.core.trained import resolve_trained_run
-    from workbench.engine import data as D
-    from workbench.engine import export as E
-    from workbench.engine import models as M
-    from workbench.engine.evaluate import load_trained, system_prompt
+    from workbench.engine import examples
+    from workbench.engine.export import bundle as export_bundle
+    from workbench.engine import families
+    from workbench.engine.models import loading
+    from workbench.engine.inference.trained import load_trained, system_prompt
 
-    M.set_library_log_level("ERROR")
+    loading.set_library_log_level("ERROR")
     tmp = Path(tempfile.mkdtemp(prefix="export-bench-gen-"))
     print(f"training builtin:{args.size} for {args.steps} steps on the finance_service_qa sample ...", flush=True)
     project_dir, run_id = _train_sample_run(tmp, f"builtin:{args.size}", args.steps, "finance_service_qa")
     trained = resolve_trained_run(project_dir, run_id)
     out = tmp / "bundle"
-    E.export_run(project_dir, run_id, out, formats=["static"], evaluate=False, check_script=False)
+    export_bundle.export_run(project_dir, run_id, out, formats=["static"], evaluate=False, check_script=False)
     sys.path.insert(0, str(out))
     from bundle_runtime import Predictor
 
@@ -244,12 +245,12 @@ def _generation(args) -> None:
         p.bundle["eos_ids"] = []  # exactly the asked number of tokens, as eos_token_id=-1 does for generate()
     spec = trained.project.task
     model, tokenizer = load_trained(trained)
-    records = D.read_jsonl(trained.project.split_path("test"))[: args.prompts]
-    prompts = D.build_prompts(tokenizer, records, system=system_prompt(spec), user_format=spec.user_format)
+    records = examples.read_jsonl(trained.project.split_path("test"))[: args.prompts]
+    prompts = examples.build_prompts(tokenizer, records, system=system_prompt(spec), user_format=spec.user_format)
     max_pos = int(model.config.max_position_embeddings)
     gen = pred.bundle["checks"]["generate"]
     print()
-    print(f"generation: {trained.job.base_model} ({M.model_family(model.config)}), greedy, {len(records)} prompts, "
+    print(f"generation: {trained.job.base_model} ({families.model_family(model.config)}), greedy, {len(records)} prompts, "
           f"exported model on {pred.device}, {os.cpu_count()} CPU threads; the bundle's step threads: "
           f"{gen.get('threads') or 'all cores'} (timed at export: "
           + ", ".join(f"{k[3:].replace('_', ' ')} {v} ms" for k, v in gen.items() if k.startswith("ms_")) + ")")
@@ -258,7 +259,7 @@ def _generation(args) -> None:
           f"{'first token ms (exported / eager)':>33}  same tokens")
     ratios = {}
     for n_new in args.lengths:
-        ids_list = [D._shrink_prompt(D.encode_prompt(tokenizer, p), max(8, min(trained.job.max_length, max_pos - n_new)))
+        ids_list = [examples._shrink_prompt(examples.encode_prompt(tokenizer, p), max(8, min(trained.job.max_length, max_pos - n_new)))
                     for p in prompts]
         # predict.py's loop takes the record, so hand it the exact prompt ids
         mine, one, cores, theirs, same, first_mine, first_theirs = 0.0, 0.0, 0.0, 0.0, 0, [], []
@@ -319,13 +320,15 @@ def _classification(args) -> None:
     import paddle
 
     from workbench.core.trained import resolve_trained_run
-    from workbench.engine import builtin as B
-    from workbench.engine import data as D
-    from workbench.engine import export as E
-    from workbench.engine import models as M
-    from workbench.engine.evaluate import load_trained, system_prompt
+    from workbench.engine.models import char_classifier
+    from workbench.engine import examples
+    from workbench.engine.export import bundle as export_bundle
+    from workbench.engine.export import graphs
+    from workbench.engine import families
+    from workbench.engine.models import loading
+    from workbench.engine.inference.trained import load_trained, system_prompt
 
-    M.set_library_log_level("ERROR")
+    loading.set_library_log_level("ERROR")
     tmp = Path(tempfile.mkdtemp(prefix="export-bench-"))
     if args.project and args.run:
         project_dir, run_id = Path(args.project), args.run
@@ -339,44 +342,44 @@ def _classification(args) -> None:
 
     out = tmp / "bundle"
     t = time.perf_counter()
-    res = E.export_run(project_dir, run_id, out, formats=["static"], evaluate=False, check_script=False)
+    res = export_bundle.export_run(project_dir, run_id, out, formats=["static"], evaluate=False, check_script=False)
     export_s = time.perf_counter() - t
     onednn = res["checks"]["static"]["onednn_used"]
 
     model, tokenizer = load_trained(trained)
-    records = D.read_jsonl(trained.project.split_path("test"))[: args.samples]
-    system, user_format = D.prompt_spec(model, system_prompt(task), task.user_format, task.input_roles)
-    prompts = D.build_prompts(tokenizer, records, system=system, user_format=user_format)
+    records = examples.read_jsonl(trained.project.split_path("test"))[: args.samples]
+    system, user_format = examples.prompt_spec(model, system_prompt(task), task.user_format, task.input_roles)
+    prompts = examples.build_prompts(tokenizer, records, system=system, user_format=user_format)
     labels = list(task.labels)
     max_length = trained.job.max_length
-    if B.is_classifier(model):  # a classification head (the built-in classifier): one pass, no label scoring
-        label_len, eager = 0, E._head_probs_layer(model)
-        engine = lambda p: D.head_probabilities(model, tokenizer, [p], max_length=max_length)  # noqa: E731
+    if char_classifier.is_classifier(model):  # a classification head (the built-in classifier): one pass, no label scoring
+        label_len, eager = 0, graphs._head_probs_layer(model)
+        engine = lambda p: examples.head_probabilities(model, tokenizer, [p], max_length=max_length)  # noqa: E731
     else:
-        _, label_len = E.label_table(tokenizer, labels)
-        eager = E._label_scorer_layer(model, tokenizer, labels)
-        engine = lambda p: D.label_log_likelihoods(model, tokenizer, [p], labels, max_length=max_length)  # noqa: E731
-    singles = [b for b in E.batches_for_classification(tokenizer, prompts, max_length, label_len, batch_size=1)]
+        _, label_len = graphs.label_table(tokenizer, labels)
+        eager = graphs._label_scorer_layer(model, tokenizer, labels)
+        engine = lambda p: examples.label_log_likelihoods(model, tokenizer, [p], labels, max_length=max_length)  # noqa: E731
+    singles = [b for b in graphs.batches_for_classification(tokenizer, prompts, max_length, label_len, batch_size=1)]
 
     eager.eval()
-    predictor = E.create_predictor(out / "static" / "model", onednn=onednn)
+    predictor = export_bundle.create_predictor(out / "static" / "model", onednn=onednn)
     for x in singles[:2]:  # warm-up
-        E.run_predictor(predictor, x)
-        E.run_eager(eager, x)
+        export_bundle.run_predictor(predictor, x)
+        export_bundle.run_eager(eager, x)
     # the same answers first
-    diff = E.max_abs_diff([E.run_eager(eager, x) for x in singles], [E.run_predictor(predictor, x) for x in singles])
+    diff = export_bundle.max_abs_diff([export_bundle.run_eager(eager, x) for x in singles], [export_bundle.run_predictor(predictor, x) for x in singles])
 
-    static_ms = _median_ms(lambda x: E.run_predictor(predictor, x), singles, args.repeat)
-    plain = E.create_predictor(out / "static" / "model", onednn=False)
+    static_ms = _median_ms(lambda x: export_bundle.run_predictor(predictor, x), singles, args.repeat)
+    plain = export_bundle.create_predictor(out / "static" / "model", onednn=False)
     for x in singles[:2]:
-        E.run_predictor(plain, x)
-    plain_ms = _median_ms(lambda x: E.run_predictor(plain, x), singles, args.repeat)
-    eager_ms = _median_ms(lambda x: E.run_eager(eager, x), singles, args.repeat)
+        export_bundle.run_predictor(plain, x)
+    plain_ms = _median_ms(lambda x: export_bundle.run_predictor(plain, x), singles, args.repeat)
+    eager_ms = _median_ms(lambda x: export_bundle.run_eager(eager, x), singles, args.repeat)
     engine_ms = _median_ms(engine, prompts, 1)
 
     n_params = sum(int(np.prod(p.shape)) for p in model.parameters())
     print()
-    print(f"model: {trained.job.base_model} ({M.model_family(model.config)}, {n_params / 1e6:.2f}M parameters), "
+    print(f"model: {trained.job.base_model} ({families.model_family(model.config)}, {n_params / 1e6:.2f}M parameters), "
           f"{len(labels)} labels, {len(singles)} test prompts, paddle {paddle.__version__}, "
           f"{os.cpu_count()} CPU threads, "
           f"static on {'cpu+onednn' if onednn else 'cpu'}; export took {export_s:.1f} s, "
@@ -393,15 +396,15 @@ def _classification(args) -> None:
     print()
     print("throughput of the exported classifier (samples/s)")
     for bs in (1, 8, 32):
-        batches = E.batches_for_classification(tokenizer, prompts, max_length, label_len, batch_size=bs)
+        batches = graphs.batches_for_classification(tokenizer, prompts, max_length, label_len, batch_size=bs)
         t = time.perf_counter()
         for _ in range(args.repeat):
             for b in batches:
-                E.run_predictor(predictor, b)
+                export_bundle.run_predictor(predictor, b)
         secs = (time.perf_counter() - t) / args.repeat
         t = time.perf_counter()
         for b in batches:
-            E.run_eager(eager, b)
+            export_bundle.run_eager(eager, b)
         eager_secs = time.perf_counter() - t
         print(f"  batch {bs:>2}: static {len(prompts) / secs:8.1f}   eager {len(prompts) / eager_secs:8.1f}")
 

@@ -68,15 +68,15 @@ def run(model_dir: str, n_prompts: int, n_new: int, batch_sizes: list[int], n_re
         threads: int | None = None) -> dict:
     import paddle
 
-    from workbench.engine import cpu as CPU
-    from workbench.engine import data as D
-    from workbench.engine import models as M
-    from workbench.engine.generate import GenerationSettings, generate_batch, stream_ids
+    from workbench.engine.models import devices
+    from workbench.engine import examples
+    from workbench.engine.models import loading
+    from workbench.engine.inference.generate import GenerationSettings, generate_batch, stream_ids
 
-    M.set_library_log_level("ERROR")
-    model, tok = M.load_model_and_tokenizer(model_dir, for_training=False)
+    loading.set_library_log_level("ERROR")
+    model, tok = loading.load_model_and_tokenizer(model_dir, for_training=False)
     model.eval()
-    prompts = [D.encode_prompt(tok, D.build_prompt(tok, None, q)) for q in (QUESTIONS * 4)[:n_prompts]]
+    prompts = [examples.encode_prompt(tok, examples.build_prompt(tok, None, q)) for q in (QUESTIONS * 4)[:n_prompts]]
     settings = GenerationSettings(mode="greedy", max_new_tokens=n_new)  # guards on, no stop token
     with paddle.no_grad():  # warm-up: the first calls pick kernels
         x = paddle.to_tensor([prompts[0]], dtype="int64")
@@ -84,11 +84,11 @@ def run(model_dir: str, n_prompts: int, n_new: int, batch_sizes: list[int], n_re
                        decode_strategy="greedy_search", use_cache=True, eos_token_id=-1)
         generate_batch(model, prompts[:2], GenerationSettings(max_new_tokens=2))
 
-    ours = threads or CPU.chosen_threads()  # what evaluation and the playground use (engine/cpu.py)
+    ours = threads or devices.chosen_threads()  # what evaluation and the playground use (engine/models/devices.py)
     figures: dict = {"model": Path(model_dir).name, "prompts": n_prompts, "new_tokens": n_new,
                      "prompt_tokens": [min(map(len, prompts)), max(map(len, prompts))],
                      "threads_reference": 1, "threads_ours": ours}
-    CPU.use_threads(1)  # plain Paddle's setting
+    devices.use_threads(1)  # plain Paddle's setting
     t, made = time.perf_counter(), 0
     with paddle.no_grad():
         for p in prompts[:n_reference]:
@@ -98,7 +98,7 @@ def run(model_dir: str, n_prompts: int, n_new: int, batch_sizes: list[int], n_re
             made += int(out.shape[-1])
     reference = made / (time.perf_counter() - t)
     figures["reference_eager_generate"] = round(reference, 2)
-    CPU.use_threads(ours)
+    devices.use_threads(ours)
 
     t = time.perf_counter()
     single = [list(stream_ids(model, p, settings)) for p in prompts]

@@ -118,7 +118,7 @@ def measure(args, gguf: str, tmp: Path) -> list[str]:
 
     from workbench.engine.gguf.reader import load_tensors, open_gguf, read_metadata
     from workbench.engine.gguf.reference import forward_logits, greedy_continue, sentencepiece_reference
-    from workbench.engine.models import load_model, load_tokenizer, set_library_log_level
+    from workbench.engine.models.loading import load_model, load_tokenizer, set_library_log_level
 
     set_library_log_level("ERROR")
     problems: list[str] = []

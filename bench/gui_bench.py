@@ -247,7 +247,7 @@ def main() -> int:
     # until the big frame is read, cleaned (not an earlier, small cleaning result) and its
     # column statistics are shown, with no background operation left
     import_stall = meter.measure(lambda: data.raw is not None and len(data.raw) == n and data.cleaned_df is not None
-                                 and len(data.cleaned_df) > n // 2 and not w.tasks.active,
+                                 and len(data.cleaned_df) > n // 2 and not w.background.active,
                                  timeout, "importing and cleaning the file")
     import_s, import_over, import_cpu = time.perf_counter() - t0, meter.over, meter.cpu_s
 
@@ -263,7 +263,7 @@ def main() -> int:
     print(f"(UI thread's CPU time: {stream_cpu:.2f} s while streaming, {import_cpu:.2f} s while importing)")
     if meter.probe is not None:
         meter.probe.report()
-    w.tasks.wait()
+    w.background.wait()
     w.session.close()
     return 0
 

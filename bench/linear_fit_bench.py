@@ -3,8 +3,8 @@
 The recommendation counts the fit of the classifier's linear part and of the classical
 baseline the evaluation compares with (fitted on a thread of the worker while the network
 trains) per training row and label (core/recommend.py, classifier_fit_seconds). On a prepared project this bench builds the built-in
-classifier as a run does, then fits its linear part (engine/builtin.py) and the baseline
-(engine/baseline.py) in this process, one after the other, and prints for each the CPU
+classifier as a run does, then fits its linear part (engine/models/char_classifier.py) and the baseline
+(engine/models/ngram_baseline.py) in this process, one after the other, and prints for each the CPU
 seconds (the machine may be shared, so wall time is printed too) and the ratio of the
 estimate to the CPU time (target: 0.7 to 1.3 for the linear part).
 
@@ -46,25 +46,26 @@ def main(argv: list[str] | None = None) -> int:
             args.project, args.base_model = str(Path(tmp) / "p"), "builtin:tiny"
         if not args.project:
             ap.error("--project DIR (a prepared classification project) or --smoke")
-        from workbench.engine import baseline as BL
-        from workbench.engine import builtin as B
-        from workbench.engine import data as D
-        from workbench.engine import models as M
+        from workbench.engine.models import ngram_baseline
+        from workbench.engine.models import char_classifier
+        from workbench.engine import examples
+        from workbench.engine.models import loading
+        from workbench.engine.models import builtin_lm
 
         project = Project.open(args.project)
         task = project.task
-        train = D.read_jsonl(project.split_path("train"))
-        test = D.read_jsonl(project.split_path("test"))
-        fmt = B.input_format(task.input_roles)
-        texts = [D.format_user(fmt, r) for r in train]
+        train = examples.read_jsonl(project.split_path("train"))
+        test = examples.read_jsonl(project.split_path("test"))
+        fmt = char_classifier.input_format(task.input_roles)
+        texts = [examples.format_user(fmt, r) for r in train]
         labels = list(task.labels)
-        folder = M.build_builtin_model(args.base_model.split(":", 1)[1], texts, Path(tmp) / "model", labels=labels,
+        folder = builtin_lm.build_builtin_model(args.base_model.split(":", 1)[1], texts, Path(tmp) / "model", labels=labels,
                                        multi_label=task.multi_label)
-        model, tokenizer = M.load_model_and_tokenizer(folder, device="cpu")
-        feats = D.build_classifier_features(tokenizer, train, labels, user_format=fmt, max_length=1024)
-        fit, fit_wall, fit_cpu = timed(lambda: B.fit_linear_part(model, [f["input_ids"] for f in feats],
+        model, tokenizer = loading.load_model_and_tokenizer(folder, device="cpu")
+        feats = examples.build_classifier_features(tokenizer, train, labels, user_format=fmt, max_length=1024)
+        fit, fit_wall, fit_cpu = timed(lambda: char_classifier.fit_linear_part(model, [f["input_ids"] for f in feats],
                                                                  [f["labels"] for f in feats]))
-        _, base_wall, base_cpu = timed(lambda: BL.evaluate_baseline(
+        _, base_wall, base_cpu = timed(lambda: ngram_baseline.evaluate_baseline(
             "classification", train, test, task.input_roles, labels, multi_label=task.multi_label))
         estimate, baseline_estimate = classifier_fit_seconds(len(train), len(labels), task.multi_label)
         print(f"project {project.root.name}: {len(train)} training rows, {len(labels)} labels"

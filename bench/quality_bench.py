@@ -13,7 +13,7 @@ time is shown too; target: at most 5 CPU-minutes for the built-in model), its pe
 the estimate the recommendation gave, and the evaluation time against the training's
 (target: at most a fifth).
 
-A pretrained model classifies with its classification head (engine/decoder_head.py);
+A pretrained model classifies with its classification head (engine/models/decoder_head.py);
 ``MODEL@MIN`` gives one model its own time budget in minutes and ``MODEL@none`` none at all
 (what a server with a GPU would train), e.g. ``--base-model builtin:small gemma-3-270m@30``.
 
@@ -273,7 +273,7 @@ def against(project, m: dict, other: dict) -> dict | None:
     paired bootstrap interval the evaluation uses against the baseline."""
     import pandas as pd
 
-    from workbench.engine.baseline import difference_interval
+    from workbench.engine.models.ngram_baseline import difference_interval
 
     ours, theirs = (pd.read_csv(project.runs_dir / x["run"] / "eval" / "predictions.csv", dtype=str,
                                 keep_default_na=False) for x in (m, other))

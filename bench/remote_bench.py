@@ -43,9 +43,9 @@ def _project(tmp: Path):
 
 
 def _job(project, steps: int):
-    from workbench.core.operations import runs as ops
+    from workbench.core.operations import runs as run_operations
 
-    return ops.build_job(project, "builtin:tiny", "full", max_steps=steps, batch_size=8, max_length=96,
+    return run_operations.build_job(project, "builtin:tiny", "full", max_steps=steps, batch_size=8, max_length=96,
                          learning_rate=3e-3, logging_steps=5, eval_steps=steps, save_steps=steps, seed=7)
 
 
@@ -88,10 +88,10 @@ def latency(project, lines: int) -> list[float]:
 
 def wall(project, steps: int, on: str | None) -> tuple[float, float]:
     """``(seconds to the end event, seconds of them spent before the worker started)``."""
-    from workbench.core.operations import runs as ops
+    from workbench.core.operations import runs as run_operations
 
     t0 = time.perf_counter()
-    started = ops.start_run(project, _job(project, steps), detach=False, on=on)
+    started = run_operations.start_run(project, _job(project, steps), detach=False, on=on)
     launched = time.perf_counter() - t0
     while not _ended(started.run_dir):
         time.sleep(0.02)

@@ -57,7 +57,7 @@ SAMPLES = {"builtin": 2048, "llama": 256}  # inputs of predict.py's batch measur
 def _make_bundle(root: Path, model: str) -> tuple[Path, Path]:
     """``builtin``: the built-in tiny classifier; ``llama``: the tests' tiny random Llama
     folder (2 layers of 64) fine-tuned a few steps as a classifier."""
-    from workbench.engine.export import export_run
+    from workbench.engine.export.bundle import export_run
 
     root.mkdir(parents=True, exist_ok=True)
     if model == "llama":

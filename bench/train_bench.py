@@ -66,13 +66,13 @@ def fp32_peak_flops() -> float | None:
 
 def _features(args, tok, split: str = "train"):
     from workbench.core.templates import TemplateCatalog as Catalog
-    from workbench.engine import data as D
+    from workbench.engine import examples
 
     template = Catalog().get(args.template)
-    records = D.read_jsonl(Path(args.project) / "data" / f"{split}.jsonl")
+    records = examples.read_jsonl(Path(args.project) / "data" / f"{split}.jsonl")
     if split == "val":
         records = records[:args.eval_rows]
-    return D.build_features(tok, records, task=template.task.value, system=template.prompt.system.zh,
+    return examples.build_features(tok, records, task=template.task.value, system=template.prompt.system.zh,
                             user_format=template.prompt.user, max_length=args.max_length)
 
 
@@ -82,19 +82,22 @@ def plain_loop(args) -> None:
 
     import paddle
 
-    from workbench.engine import data as D
-    from workbench.engine import lm_training as LT
-    from workbench.engine import models as M
+    from workbench.engine import examples
+    from workbench.engine.training import lm_training
+    from workbench.engine.models import loading
+    from workbench.engine.models import devices
+    from workbench.engine import families
+    from workbench.engine.models import adapters
 
     paddle.seed(args.seed)
-    device = M.select_device(args.device)
+    device = devices.select_device(args.device)
     paddle.base.core.set_num_threads(1)  # Paddle's own setting: select_device gave the engine's choice
-    model, tok = M.load_model_and_tokenizer(args.model_dir, device=device)
+    model, tok = loading.load_model_and_tokenizer(args.model_dir, device=device)
     if args.method == "lora":
-        model = M.apply_lora(model, M.model_family(model.config))
+        model = adapters.apply_lora(model, families.model_family(model.config))
     feats = _features(args, tok)
-    batches = LT.length_grouped_batches([len(f["input_ids"]) for f in feats], args.batch_size, args.seed)
-    collate = D.DataCollator(tok.pad_token_id)
+    batches = lm_training.length_grouped_batches([len(f["input_ids"]) for f in feats], args.batch_size, args.seed)
+    collate = examples.DataCollator(tok.pad_token_id)
     sched = paddle.optimizer.lr.CosineAnnealingDecay(args.lr, T_max=args.steps)
     opt = paddle.optimizer.AdamW(learning_rate=sched, parameters=[p for p in model.parameters() if not p.stop_gradient],
                                  grad_clip=paddle.nn.ClipGradByGlobalNorm(1.0), weight_decay=0.0)
@@ -166,11 +169,11 @@ def padding_saving(project: Path, model_dir: str, args) -> tuple[float, float, f
     real tokens, and the mean real tokens a row, on the training split."""
     import random
 
-    from workbench.engine import lm_training as LT
-    from workbench.engine import models as M
+    from workbench.engine.training import lm_training
+    from workbench.engine.models import loading
 
     args.project = str(project)
-    feats = _features(args, M.load_tokenizer(model_dir))
+    feats = _features(args, loading.load_tokenizer(model_dir))
     lengths = [len(f["input_ids"]) for f in feats]
 
     def share(batches):
@@ -181,7 +184,7 @@ def padding_saving(project: Path, model_dir: str, args) -> tuple[float, float, f
     random.Random(args.seed).shuffle(order)
     rand = [order[i:i + args.batch_size] for i in range(0, len(order), args.batch_size)]
     answer = sum(sum(1 for x in f["labels"] if x != -100) for f in feats) / max(sum(lengths), 1)
-    return share(rand), share(LT.length_grouped_batches(lengths, args.batch_size, args.seed)), answer, \
+    return share(rand), share(lm_training.length_grouped_batches(lengths, args.batch_size, args.seed)), answer, \
         sum(lengths) / max(len(lengths), 1)
 
 
@@ -222,7 +225,7 @@ def run_case(args, tmp: Path, base_model: str) -> dict:
              ("steps", "batch_size", "max_length", "lr", "method", "template", "device", "seed", "eval_rows"))]
     env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}  # plain code sets none
     # nor asks MKL for its AVX2 kernels on an AMD processor (an empty value is MKL's default,
-    # and importing workbench.engine keeps it: engine/cpu.py)
+    # and importing workbench.engine keeps it: engine/models/devices.py)
     env["MKL_DEBUG_CPU_TYPE"] = ""
     out = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if out.returncode:
@@ -266,14 +269,15 @@ def run_case(args, tmp: Path, base_model: str) -> dict:
 
 def classify_case(args, tmp: Path, base_model: str) -> dict:
     """A classification project trained both ways on the same rows, steps and batch size: the
-    classification head (engine/decoder_head.py) against the decoder writing the label's name
+    classification head (engine/models/decoder_head.py) against the decoder writing the label's name
     after the template's prompt; then each trained model's evaluation speed on the same
     validation rows (one batched pass per row for the head, a pass per label for the other)."""
     from workbench.core.labels import template_choice
     from workbench.core.operations.runs import resolve_base_model
     from workbench.core.trained import resolve_trained_run
-    from workbench.engine import data as D
-    from workbench.engine.evaluate import classify_with_probs, load_trained
+    from workbench.engine import examples
+    from workbench.engine.inference.classify import classify_with_probs
+    from workbench.engine.inference.trained import load_trained
 
     folder, name = resolve_base_model(base_model)
     template = TemplateCatalog().get(args.template)
@@ -294,13 +298,13 @@ def classify_case(args, tmp: Path, base_model: str) -> dict:
     args.eval_rows = eval_rows
     for label, r in sides.items():
         # label writing is timed on two rows (a minute or more each on a CPU): its rate is compared
-        val = D.read_jsonl(project / "data" / "val.jsonl")[:eval_rows if "head" in label else 2]
+        val = examples.read_jsonl(project / "data" / "val.jsonl")[:eval_rows if "head" in label else 2]
         run_dir = Path(r["run_dir"])
         trained = resolve_trained_run(Project.open(project), run_dir.name, "last")
         model, tok = load_trained(trained)
         spec = trained.spec
-        system, user = D.prompt_spec(model, spec.system_text("zh"), spec.user_format, spec.input_roles)
-        prompts = D.build_prompts(tok, val, system=system, user_format=user)
+        system, user = examples.prompt_spec(model, spec.system_text("zh"), spec.user_format, spec.input_roles)
+        prompts = examples.build_prompts(tok, val, system=system, user_format=user)
         t0 = time.perf_counter()
         classify_with_probs(model, tok, prompts, labels, max_length=args.max_length)
         r["eval_rows_per_s"] = len(prompts) / (time.perf_counter() - t0)

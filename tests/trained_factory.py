@@ -39,7 +39,7 @@ def trained_project(template_id: str, base: Path) -> Project:
 def train_run(project: Project, name: str, *, steps: int = 4, **job) -> Path:
     """A real short run of the project (the built-in tiny model by default) in ``runs/<name>``,
     trained in this process; ``job`` overrides the JobSpec's fields."""
-    from workbench.engine.train import run_training
+    from workbench.engine.training.trainer import run_training
 
     task = project.task
     fields = dict(base_model="builtin:tiny", method="full", max_steps=steps, eval_steps=steps, save_steps=2,

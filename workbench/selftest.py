@@ -239,7 +239,7 @@ class SelfTest:
 
     def evaluate(self) -> str:
         try:
-            from .engine.evaluate import evaluate_run
+            from workbench.engine.evaluation.evaluate import evaluate_run
         except ImportError as exc:
             raise CheckFailed(f"not available ({exc})") from None
         project = self.state["project"]
@@ -254,7 +254,7 @@ class SelfTest:
 
     def export(self) -> str:
         try:
-            from .engine.export import export_run
+            from workbench.engine.export.bundle import export_run
         except ImportError as exc:
             raise CheckFailed(f"not available ({exc})") from None
         project = self.state["project"]

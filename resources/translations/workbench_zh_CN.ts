@@ -153,6 +153,37 @@
     </message>
 </context>
 <context>
+    <name>BackgroundProgressWidget</name>
+    <message>
+        <location filename="../../workbench/gui/background.py" line="275"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/background.py" line="319"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+</context>
+<context>
+    <name>BackgroundWork</name>
+    <message>
+        <location filename="../../workbench/gui/background.py" line="182"/>
+        <source>The computer ran out of memory. Close other programs or use a smaller file, then try again.</source>
+        <translation>电脑内存不足。请关闭其他程序或使用更小的文件，然后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/background.py" line="185"/>
+        <source>A file could not be read or written: {0}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
+        <translation>无法读取或写入文件：{0}。请确认文件存在、您有权限打开、磁盘没有写满，然后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/background.py" line="188"/>
+        <source>Something unexpected went wrong: {0}: {1}. Try again; if it happens again, send the details below to your support contact.</source>
+        <translation>发生了意外错误：{0}：{1}。请重试；如果再次出现，请把下面的详细信息发给技术支持。</translation>
+    </message>
+</context>
+<context>
     <name>CodeNamesDialog</name>
     <message>
         <location filename="../../workbench/gui/pages/data/labels_editor.py" line="26"/>
@@ -374,283 +405,283 @@
 <context>
     <name>DataPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="20"/>
+        <location filename="../../workbench/gui/pages/role_names.py" line="13"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="21"/>
+        <location filename="../../workbench/gui/pages/role_names.py" line="14"/>
         <source>Label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="22"/>
+        <location filename="../../workbench/gui/pages/role_names.py" line="15"/>
         <source>Instruction / question</source>
         <translation>指令 / 问题</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="23"/>
+        <location filename="../../workbench/gui/pages/role_names.py" line="16"/>
         <source>Extra input</source>
         <translation>补充输入</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="24"/>
+        <location filename="../../workbench/gui/pages/role_names.py" line="17"/>
         <source>Answer / output</source>
         <translation>回答 / 输出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="35"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="25"/>
         <source>Choose the column that holds “{0}”: it is required.</source>
         <translation>请选择存放“{0}”的列：这一项是必需的。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="37"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="27"/>
         <source>The column “{0}” is not in this file; choose another one.</source>
         <translation>文件中没有“{0}”这一列，请选择其他列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="39"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="29"/>
         <source>The column “{0}” is already used for “{1}”; each column can hold one thing only.</source>
         <translation>“{0}”列已用于“{1}”；每一列只能对应一项。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="42"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="32"/>
         <source>“{0}” takes one column only; choose one.</source>
         <translation>“{0}”只能对应一列，请选择其中一列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="44"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="34"/>
         <source>This template has no field “{0}”.</source>
         <translation>此模板没有“{0}”这一项。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="46"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="36"/>
         <source>No rows are left after cleaning. Check the mapping and loosen the cleaning steps.</source>
         <translation>清洗后没有剩下任何行。请检查列映射并放宽清洗步骤。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="48"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="38"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="49"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="39"/>
         <source>The labels have fewer than two different values after cleaning (found: {0}). Classification needs at least two: check the column chosen for “{1}”.</source>
         <translation>清洗后标签只有不到两种取值（找到：{0}）。分类至少需要两种：请检查为“{1}”选择的列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="52"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="42"/>
         <source>{0} rows have labels outside the template&apos;s set ({1}). Add them as other spellings in the step “{2}”, or drop rows with other labels.</source>
         <translation>有 {0} 行的标签不在模板的标签集中（{1}）。请在“{2}”步骤中把它们添加为其他写法，或删除带有其他标签的行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="56"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="46"/>
         <source>{0} of {1} rows have labels outside the template&apos;s set; your data has its own ({2}). On the Labels tab, use the labels found in your data.</source>
         <translation>{1} 行中有 {0} 行的标签不在模板的标签集中；你的数据有自己的标签（{2}）。请在“标签”页中使用数据中的标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="60"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="50"/>
         <source>Labels with fewer than {0} rows after cleaning were dropped: {1}. Lower the least rows per label on the Labels tab, or add rows.</source>
         <translation>清洗后少于 {0} 行的标签已删除：{1}。请在“标签”页调低每个标签的最少行数，或补充数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="63"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="53"/>
         <source>Every row&apos;s “{0}” is empty: choose the column that holds it.</source>
         <translation>所有行的“{0}”都为空：请选择存放它的列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="65"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="55"/>
         <source>{0} rows have an empty “{1}”; the step “{2}” on it removes them.</source>
         <translation>有 {0} 行的“{1}”为空；对它使用“{2}”步骤可以删除这些行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="73"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="63"/>
         <source>{0} distinct short values</source>
         <translation>{0} 个不同的简短取值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="75"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="65"/>
         <source>free text, {0:.0f} characters on average</source>
         <translation>自由文本，平均 {0:.0f} 个字符</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="76"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="66"/>
         <source>“{0}” ← {1} ({2})</source>
         <translation>“{0}” ← {1}（{2}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="83"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="73"/>
         <source>JSON (Alpaca)</source>
         <translation>JSON（Alpaca）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="84"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="74"/>
         <source>JSON (ShareGPT)</source>
         <translation>JSON（ShareGPT）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="85"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="75"/>
         <source>JSON (chat messages)</source>
         <translation>JSON（对话消息）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="86"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="76"/>
         <source>JSON (src/tgt)</source>
         <translation>JSON（src/tgt）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="97"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="87"/>
         <source>UTF-8 with BOM</source>
         <translation>UTF-8（带 BOM）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="116"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="106"/>
         <source>every text column</source>
         <translation>所有文本列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="118"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="108"/>
         <source>Mask sensitive terms in {0}</source>
         <translation>为“{0}”中的敏感词打码</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="119"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="109"/>
         <source>Drop rows with sensitive terms in {0}</source>
         <translation>删除“{0}”中含敏感词的行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="120"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="110"/>
         <source>Flag sensitive terms in {0} for review</source>
         <translation>标记“{0}”中的敏感词供复核</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="125"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="115"/>
         <source>Filter rows by the length of {0}</source>
         <translation>按“{0}”的长度过滤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="210"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="200"/>
         <source>In the marked changes: · a space, □ a full-width space, → a tab, ° a no-break space, ◇ a character of no width, ⏎ a line break.</source>
         <translation>标出的改动中：· 表示空格，□ 表示全角空格，→ 表示制表符，° 表示不换行空格，◇ 表示零宽字符，⏎ 表示换行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="125"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="125"/>
         <source>Columns</source>
         <translation>列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="128"/>
-        <location filename="../../workbench/gui/pages/data_page.py" line="519"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="128"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="519"/>
         <source>Cleaning</source>
         <translation>清洗</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="129"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="129"/>
         <source>Mapping</source>
         <translation>列对应</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="133"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="133"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="149"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="149"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="156"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="156"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="246"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="246"/>
         <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
         <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="247"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="247"/>
         <source>Import a data file</source>
         <translation>导入数据文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="253"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="253"/>
         <source>No template chosen</source>
         <translation>未选择模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="254"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="254"/>
         <source>Choose a template first: it says which columns the data needs.</source>
         <translation>请先选择模板：模板决定了数据需要哪些列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="325"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="325"/>
         <source>add {0}</source>
         <translation>添加“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="327"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="327"/>
         <source>Reading {0}</source>
         <translation>正在读取 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="364"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="364"/>
         <source>Computing column statistics</source>
         <translation>正在计算列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="393"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="393"/>
         <source>use the suggested columns</source>
         <translation>采用建议的列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="506"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="506"/>
         <source>{0} rows imported → {1} rows after cleaning.</source>
         <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="517"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="517"/>
         <source>Cleaning failed</source>
         <translation>清洗失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="554"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="554"/>
         <source>The split is not valid</source>
         <translation>划分比例无效</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="581"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="581"/>
         <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
         <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="585"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="585"/>
         <source>Preparing the data</source>
         <translation>正在准备数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="132"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="132"/>
         <source>Labels</source>
         <translation>标签集</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="136"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="136"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="606"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="606"/>
         <source>change the labels</source>
         <translation>修改标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="615"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="615"/>
         <source>edit the prompt</source>
         <translation>编辑提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data_page.py" line="644"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="644"/>
         <source>Saving the template</source>
         <translation>正在保存模板</translation>
     </message>
@@ -771,7 +802,7 @@
 <context>
     <name>EvaluatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="411"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="414"/>
         <source>baseline {0}; {1}</source>
         <translation>基线 {0}；{1}</translation>
     </message>
@@ -851,7 +882,7 @@
         <translation>汉明损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="372"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="375"/>
         <location filename="../../workbench/gui/pages/run_text.py" line="74"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
@@ -933,242 +964,242 @@
         <translation>微调模型与简单的检索基线持平：{1} {2} 对 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="79"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="82"/>
         <source>test rows</source>
         <translation>测试数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="80"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="83"/>
         <source>validation rows</source>
         <translation>验证数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="81"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="84"/>
         <source>Compare with the base model</source>
         <translation>与基础模型对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="83"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="86"/>
         <source>Evaluate</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="86"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="89"/>
         <source>Open the report</source>
         <translation>打开报告</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="87"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="90"/>
         <source>The evaluation&apos;s HTML report (figures, best and worst samples), in your web browser</source>
         <translation>在网页浏览器中打开评估的 HTML 报告（图表、最好和最差的样本）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="97"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="100"/>
         <source>Copy the report&apos;s path</source>
         <translation>复制报告的路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="99"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="102"/>
         <source>Run</source>
         <translation>训练运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="101"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="104"/>
         <source>on</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="122"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="125"/>
         <source>Wrong only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="146"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="149"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="148"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="151"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="150"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="153"/>
         <source>Apply to a file</source>
         <translation>应用到文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="186"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="189"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="225"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="228"/>
         <source>The built-in model starts untrained, so the model it started from answers at random: the baseline beside the results is the comparison.</source>
         <translation>内置模型从未训练的状态开始，它的起始模型只会随机作答：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="227"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="230"/>
         <source>A multi-label model&apos;s head is trained from scratch, so there is no base model to compare with: the baseline beside the results is the comparison.</source>
         <translation>多标签模型的分类头从零开始训练，没有可对比的基础模型：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="229"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="232"/>
         <source>Also score the model the run started from on the same rows.</source>
         <translation>同时在相同的数据行上评估本次训练的起始模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="244"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="247"/>
         <source>Evaluating {0} in a separate process…</source>
         <translation>正在独立进程中评估 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="261"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="264"/>
         <source>Evaluating: {0}…</source>
         <translation>正在评估：{0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="266"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="269"/>
         <source>Evaluation finished.</source>
         <translation>评估完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="308"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="311"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="308"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="311"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="319"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="322"/>
         <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
         <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="298"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="301"/>
         <source>The evaluation results could not be read: {0}</source>
         <translation>无法读取评估结果：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="323"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="326"/>
         <source>There is no run yet. Train one on the Train page; once it has finished, evaluate it here: the model answers every test row it never saw during training.</source>
         <translation>还没有任何训练。请先在“训练”页训练一次；训练完成后在这里评估：模型会回答训练时从未见过的每一条测试数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="326"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="329"/>
         <source>A run is training on the Train page. Once it has finished, it appears here to be evaluated.</source>
         <translation>“训练”页上有一次训练正在进行。训练完成后，它会出现在这里供评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="328"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="331"/>
         <source>No run has finished with a model to evaluate. Train one on the Train page (a stopped run can be resumed there); once it has finished, evaluate it here.</source>
         <translation>还没有哪次训练完成并留下可评估的模型。请在“训练”页训练一次（已停止的训练可在那里恢复）；训练完成后在这里评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="342"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="345"/>
         <source>No program opened the report. It is the file {0}; open it in a web browser.</source>
         <translation>没有程序打开报告。报告文件是 {0}，请用网页浏览器打开。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="371"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="374"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="371"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="374"/>
         <source>expected</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="371"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="374"/>
         <source>model&apos;s answer</source>
         <translation>模型的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="372"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="375"/>
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="372"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="375"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="373"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="376"/>
         <source>exact match</source>
         <translation>是否完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="385"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="388"/>
         <source>The mean of each label&apos;s F1.</source>
         <translation>各标签 F1 的平均值。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="386"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="389"/>
         <source>The mean of each label&apos;s F1 over the {0} of {1} labels that have a test row or were given by the model. A label absent from the test rows and never given is left out, not counted as 0.</source>
         <translation>在 {1} 个标签中，对测试集中出现过或模型给出过的 {0} 个标签求 F1 的平均值。测试集中没有且模型从未给出的标签不计入平均，而不是按 0 计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="390"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="393"/>
         <source>{0} ({1} of {2} labels)</source>
         <translation>{0}（{2} 个标签中的 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="408"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="411"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="430"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="433"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="245"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="248"/>
         <source>Evaluating {0}</source>
         <translation>正在评估 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="147"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="150"/>
         <source>Samples (the answers side by side)</source>
         <translation>逐条结果（各个答案对照）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="249"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="252"/>
         <source>Evaluation cancelled.</source>
         <translation>评估已取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="259"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="262"/>
         <source>Evaluating: {0}, {1} of {2} rows</source>
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="373"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="376"/>
         <source>answer before tuning</source>
         <translation>微调前的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="374"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
         <source>correct before tuning</source>
         <translation>微调前正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="374"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
         <source>ROUGE-L before tuning</source>
         <translation>微调前 ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="375"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="378"/>
         <source>baseline&apos;s answer</source>
         <translation>基线的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate_page.py" line="378"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="381"/>
         <source>P({0})</source>
         <translation>P({0})</translation>
     </message>
@@ -1176,459 +1207,459 @@
 <context>
     <name>ExportPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="34"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="40"/>
         <source>Paddle Inference (static graph, for servers)</source>
         <translation>飞桨推理模型（静态图，用于服务器部署）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="35"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="41"/>
         <source>Merged weights (safetensors, for further training)</source>
         <translation>合并后的权重（safetensors，可继续训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="36"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="42"/>
         <source>ONNX (for ONNX Runtime)</source>
         <translation>ONNX（用于 ONNX Runtime）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="37"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="43"/>
         <source>GGUF (for llama.cpp and ollama)</source>
         <translation>GGUF（用于 llama.cpp 和 ollama）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="44"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="50"/>
         <source>Linux x86-64, Python 3.11 (the Docker image)</source>
         <translation>Linux x86-64，Python 3.11（Docker 镜像）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="45"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="51"/>
         <source>Linux ARM64, Python 3.11 (the Docker image on ARM)</source>
         <translation>Linux ARM64，Python 3.11（ARM 上的 Docker 镜像）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="46"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="52"/>
         <source>Windows x86-64, Python 3.11</source>
         <translation>Windows x86-64，Python 3.11</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="47"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="53"/>
         <source>macOS 14 or later on Apple silicon, Python 3.11</source>
         <translation>macOS 14 或更高版本（Apple 芯片），Python 3.11</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="48"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="54"/>
         <source>This computer</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="74"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="80"/>
         <source>Static model {0} ms per request</source>
         <translation>静态图模型每次请求 {0} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="77"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="83"/>
         <source>{0} samples/s at batch {1}</source>
         <translation>批大小 {1} 时每秒 {0} 条</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="81"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="87"/>
         <source>CPU with oneDNN</source>
         <translation>CPU（使用 oneDNN）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="82"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="88"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="84"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="90"/>
         <source>{0} threads</source>
         <translation>{0} 个线程</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="91"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="97"/>
         <source>verified</source>
         <translation>已核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="92"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="98"/>
         <source>not made</source>
         <translation>未生成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="93"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="99"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="106"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="112"/>
         <source>accuracy {0} → {1} ({2:+.1f} points)</source>
         <translation>准确率 {0} → {1}（{2:+.1f} 个百分点）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="109"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="115"/>
         <source>perplexity {0} → {1}</source>
         <translation>困惑度 {0} → {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="114"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="120"/>
         <source>same answer as the full model on {0} of the rows</source>
         <translation>{0} 的数据与完整精度模型答案相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="117"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="123"/>
         <source>weights {0} MB instead of {1} MB</source>
         <translation>权重 {0} MB（原为 {1} MB）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="132"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="138"/>
         <source>model card: evaluation figures, checks, how to use it</source>
         <translation>模型卡：评估指标、核对结果和使用方法</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="133"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="139"/>
         <source>the bundle&apos;s description and every check&apos;s figures</source>
         <translation>包的说明和每项核对的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="134"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="140"/>
         <source>stand-alone prediction script (CSV/JSONL in, predictions out)</source>
         <translation>独立的预测脚本（输入 CSV/JSONL，输出预测）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="136"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="142"/>
         <source>every package they need, exact versions with hashes</source>
         <translation>所需的全部软件包，精确版本并带哈希值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="137"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="143"/>
         <source>those packages&apos; files, to install without internet</source>
         <translation>这些软件包的文件，可在无网络时安装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="142"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="551"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="148"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="557"/>
         <source>8-bit (int8) static model</source>
         <translation>8 位（int8）静态图模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="143"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="149"/>
         <source>tokenizer files</source>
         <translation>分词器文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="144"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="150"/>
         <source>prediction service (HTTP, OpenAI-compatible for answers)</source>
         <translation>预测服务（HTTP；生成式任务兼容 OpenAI 接口）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="145"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="151"/>
         <source>the model code predict.py and serve.py share</source>
         <translation>predict.py 与 serve.py 共用的模型代码</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="150"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="156"/>
         <source>builds a container image that runs serve.py</source>
         <translation>构建运行 serve.py 的容器镜像</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="151"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="157"/>
         <source>ONNX step of generation with a key/value cache</source>
         <translation>带键值缓存的 ONNX 逐步生成模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="189"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="195"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="191"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="197"/>
         <source>Formats</source>
         <translation>导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="209"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="215"/>
         <source>Downloaded once now, for the system chosen below; then &apos;pip install --no-index --find-links wheels -r requirements.lock&apos; needs no network there, and the Dockerfile installs from them.</source>
         <translation>现在按下方所选系统下载一次；之后在该系统上“pip install --no-index --find-links wheels -r requirements.lock”无需网络，Dockerfile 也从这些文件安装。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="218"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="224"/>
         <source>The system requirements.lock (the hashes of its packages&apos; files) and wheels/ are for. The bundle&apos;s Dockerfile builds a Linux image, so Linux x86-64 is the default.</source>
         <translation>requirements.lock（其中各软件包文件的哈希值）和 wheels/ 所针对的系统。包中的 Dockerfile 构建 Linux 镜像，因此默认为 Linux x86-64。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="221"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="227"/>
         <source>Packages for</source>
         <translation>软件包适用于</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="251"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="257"/>
         <source>Copy the bundle folder&apos;s path</source>
         <translation>复制导出文件夹的路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="294"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="300"/>
         <source>Checks</source>
         <translation>核对结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="361"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="367"/>
         <source>This export needs about {0} GB of memory.</source>
         <translation>本次导出约需 {0} GB 内存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="364"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="370"/>
         <source>This export needs about {0} GB of memory, and only {1} GB is free now: close other programs, or tick fewer formats.</source>
         <translation>本次导出约需 {0} GB 内存，而当前仅有 {1} GB 可用：请关闭其他程序，或少勾选几种格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="372"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="378"/>
         <source>Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact</source>
         <translation>同时导出 8 位（int8）模型：体积更小、在处理器上更快，精度略低</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="398"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="404"/>
         <source>No GGUF file for this run: a model with a classification head writes no text</source>
         <translation>此运行没有 GGUF 文件：带分类头的模型不生成文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="399"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="405"/>
         <source>llama.cpp and ollama run language models that write text; this model answers a probability for each of the project&apos;s labels, which has no GGUF form. Its static model (and ONNX) carry the head, and predict.py and serve.py run it.</source>
         <translation>llama.cpp 和 ollama 运行的是生成文本的语言模型；此模型为项目的每个标签给出一个概率，没有 GGUF 形式。它的静态模型（以及 ONNX）带有分类头，由 predict.py 和 serve.py 运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="404"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="410"/>
         <source>No GGUF file for this run: the built-in classifier is not a language model</source>
         <translation>此运行不提供 GGUF 文件：内置分类器不是语言模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="405"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="411"/>
         <source>llama.cpp and ollama run language models; the built-in classifier is an n-gram classifier with a classification head, which has no GGUF form. Its static model is the one to ship.</source>
         <translation>llama.cpp 和 ollama 运行的是语言模型；内置分类器是带分类头的字符 n 元组分类器，没有 GGUF 形式。请发布它的静态模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="617"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="623"/>
         <source>No program opened the bundle&apos;s folder. It is {0}; open it in a file manager, or copy its path.</source>
         <translation>没有程序打开导出文件夹。它是 {0}，请用文件管理器打开，或复制它的路径。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="207"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="213"/>
         <source>Also the files of every package it needs (wheels/, about 240 MB), so it installs on a computer without internet</source>
         <translation>同时附带所需全部软件包的文件（wheels/，约 240 MB），以便在无网络的电脑上安装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="63"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="69"/>
         <source>Per request, the exported static model takes {0} ms and the trained model run directly {1} ms: the static model is {2}× as fast</source>
         <translation>每次请求，导出的静态图模型用时 {0} 毫秒，直接运行训练所得模型用时 {1} 毫秒：静态图模型的速度是它的 {2} 倍</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="68"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="74"/>
         <source>Per request, the exported static model takes {0} ms and the trained model run directly {1} ms: the static model is slower, {2}× as long</source>
         <translation>每次请求，导出的静态图模型用时 {0} 毫秒，直接运行训练所得模型用时 {1} 毫秒：静态图模型更慢，用时是它的 {2} 倍</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="146"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="152"/>
         <source>the service&apos;s batching of concurrent requests</source>
         <translation>服务对并发请求的批处理</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="147"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="153"/>
         <source>what a request to the service may contain</source>
         <translation>服务请求可以包含的内容</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="148"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="154"/>
         <source>how predict.py reads files: the application&apos;s own rules</source>
         <translation>predict.py 读取文件的方式：与应用程序相同的规则</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="149"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="155"/>
         <source>how predict.py tells a header line from data</source>
         <translation>predict.py 区分表头行与数据的方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="224"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="230"/>
         <source>The bundle holds the model, a stand-alone predict.py, its requirements and a model card with the evaluation figures. Every format is checked against the trained model.</source>
         <translation>导出包含模型、独立的 predict.py 预测脚本、依赖清单以及附带评估结果的模型说明。每种格式都会与训练所得的模型逐一核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="236"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="242"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="239"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="245"/>
         <source>Open the bundle&apos;s folder</source>
         <translation>打开导出文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="254"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="260"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="254"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="260"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="254"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="260"/>
         <source>Check against the trained model</source>
         <translation>与训练所得模型的核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="255"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="261"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="272"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="278"/>
         <source>File or folder</source>
         <translation>文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="272"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="278"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="272"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="278"/>
         <source>What it is</source>
         <translation>说明</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="284"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="290"/>
         <source>The export command&apos;s messages appear here while it runs.</source>
         <translation>导出命令运行时的消息会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="295"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="301"/>
         <source>Bundle contents</source>
         <translation>包内容</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="296"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="302"/>
         <source>Export log</source>
         <translation>导出日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="328"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="334"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="371"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="377"/>
         <source>No 8-bit (int8) model for this run: the built-in classifier has nothing to quantise</source>
         <translation>此运行不提供 8 位（int8）模型：内置分类器没有可量化的部分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="384"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="390"/>
         <source>The built-in classifier has nothing for int8 to quantise: its weights are tables of character n-gram embeddings, and its linear layers hold under 1 % of them. Its static model is the one to ship.</source>
         <translation>内置分类器没有可做 int8 量化的部分：它的权重是字符 n 元组嵌入表，线性层只占不到 1%。请发布它的静态模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="387"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="393"/>
         <source>Weight-only int8 of the model&apos;s linear layers, checked against the fp32 model.</source>
         <translation>对模型线性层做仅权重 int8 量化，并与 fp32 模型核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="434"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="440"/>
         <source>Exported earlier into {0}.</source>
         <translation>之前已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="457"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="463"/>
         <source>No format chosen</source>
         <translation>未选择导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="457"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="463"/>
         <source>Tick at least one format to export.</source>
         <translation>请至少勾选一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="462"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="468"/>
         <source>Exporting {0} in a separate process…</source>
         <translation>正在独立进程中导出 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="492"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="498"/>
         <source>Exporting: {0}</source>
         <translation>正在导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="502"/>
-        <location filename="../../workbench/gui/pages/export_page.py" line="503"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="508"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="509"/>
         <source>The export printed no result.</source>
         <translation>导出命令没有输出结果。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="503"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="509"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="507"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="513"/>
         <source>Exported into {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="555"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="561"/>
         <source>same answers as the evaluation on {0} of {1} test rows</source>
         <translation>{1} 条测试数据中有 {0} 条与评估结果相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="557"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="563"/>
         <source>predict.py (run as a user would)</source>
         <translation>predict.py（按用户的方式运行）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="572"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="578"/>
         <source>&lt;b&gt;Speed&lt;/b&gt; (median per request on this computer): {0}</source>
         <translation>&lt;b&gt;速度&lt;/b&gt;（本机上每次请求的中位数）：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="575"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="581"/>
         <source>Processor: {0}; measured on {1} requests, one at a time.</source>
         <translation>处理器：{0}；逐条测量了 {1} 次请求。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="586"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="592"/>
         <source>{0} packages at the exported versions, with hashes</source>
         <translation>{0} 个软件包，固定为导出时的版本，带哈希值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="588"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="594"/>
         <source>{0} packages at the exported versions; no hashes: {1}</source>
         <translation>{0} 个软件包，固定为导出时的版本；无哈希值：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="591"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="597"/>
         <source>; for {0}</source>
         <translation>；适用于 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="595"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="601"/>
         <source>; wheels/: {0} files, {1} MB, installs without network (checked)</source>
         <translation>；wheels/：{0} 个文件，{1} MB，可无网络安装（已检查）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="598"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="604"/>
         <source>Requirements</source>
         <translation>依赖</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="468"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="474"/>
         <source>Exporting {0}</source>
         <translation>正在导出 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="135"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="141"/>
         <source>the packages predict.py and serve.py need</source>
         <translation>predict.py 和 serve.py 所需的软件包</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export_page.py" line="525"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="531"/>
         <source>Export cancelled; nothing was written.</source>
         <translation>导出已取消，没有写入任何文件。</translation>
     </message>
@@ -2214,57 +2245,57 @@
 <context>
     <name>MappingEditor</name>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="29"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="30"/>
         <source>Tell Workbench which column of your file plays which part. Required parts are marked *.</source>
         <translation>告诉 Workbench 文件中的哪一列对应哪一部分。必填部分标有 *。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="37"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="38"/>
         <source>Use the suggestion</source>
         <translation>采用建议</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="38"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="39"/>
         <source>Maps the columns as suggested; Undo takes it back.</source>
         <translation>按建议对应各列；可用“撤销”取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="64"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="65"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="77"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="78"/>
         <source>+ no second column</source>
         <translation>+ 不加第二列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="80"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="81"/>
         <source>Read a second column with this one (a title and a question, say): its text follows on a new line.</source>
         <translation>与此列一起读取第二列（例如标题和问题）：第二列的文本另起一行接在后面。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="110"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="111"/>
         <source>Import a data file first; then choose which column holds what.</source>
         <translation>请先导入数据文件，再选择每一列的用途。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="117"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="118"/>
         <source>Fix the mapping above; cleaning and preparing wait for it.</source>
         <translation>请先修正上面的列对应关系，清洗和准备数据需要它。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="119"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="120"/>
         <source>The mapping is complete.</source>
         <translation>列对应关系已完整。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="126"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="127"/>
         <source>No column&apos;s name says what it holds; from the contents, Workbench suggests: {0}. Check it and confirm.</source>
         <translation>没有列名能说明各列的内容；根据内容，Workbench 建议：{0}。请检查后确认。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="141"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="142"/>
         <source>map {0}</source>
         <translation>对应“{0}”</translation>
     </message>
@@ -2513,12 +2544,12 @@
 <context>
     <name>OpProgress</name>
     <message>
-        <location filename="../../workbench/gui/tasks.py" line="336"/>
+        <location filename="../../workbench/gui/background.py" line="336"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/tasks.py" line="374"/>
+        <location filename="../../workbench/gui/background.py" line="374"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
@@ -3471,40 +3502,9 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     </message>
 </context>
 <context>
-    <name>TaskManager</name>
-    <message>
-        <location filename="../../workbench/gui/tasks.py" line="182"/>
-        <source>The computer ran out of memory. Close other programs or use a smaller file, then try again.</source>
-        <translation>电脑内存不足。请关闭其他程序或使用更小的文件，然后重试。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/tasks.py" line="185"/>
-        <source>A file could not be read or written: {0}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
-        <translation>无法读取或写入文件：{0}。请确认文件存在、您有权限打开、磁盘没有写满，然后重试。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/tasks.py" line="188"/>
-        <source>Something unexpected went wrong: {0}: {1}. Try again; if it happens again, send the details below to your support contact.</source>
-        <translation>发生了意外错误：{0}：{1}。请重试；如果再次出现，请把下面的详细信息发给技术支持。</translation>
-    </message>
-</context>
-<context>
-    <name>TaskProgressWidget</name>
-    <message>
-        <location filename="../../workbench/gui/tasks.py" line="275"/>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/tasks.py" line="319"/>
-        <source>Cancelling…</source>
-        <translation>正在取消…</translation>
-    </message>
-</context>
-<context>
     <name>TemplateCard</name>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="61"/>
+        <location filename="../../workbench/gui/pages/template/page.py" line="61"/>
         <source>Labels: {0}</source>
         <translation>标签：{0}</translation>
     </message>
@@ -3512,83 +3512,83 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>TemplatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="20"/>
+        <location filename="../../workbench/gui/pages/template/page.py" line="20"/>
         <source>Finance</source>
         <translation>金融</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="21"/>
+        <location filename="../../workbench/gui/pages/template/page.py" line="21"/>
         <source>Medical</source>
         <translation>医疗</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="22"/>
+        <location filename="../../workbench/gui/pages/template/page.py" line="22"/>
         <source>Legal</source>
         <translation>法律</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="31"/>
+        <location filename="../../workbench/gui/pages/template/page.py" line="31"/>
         <source>Text classification</source>
         <translation>文本分类</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="32"/>
+        <location filename="../../workbench/gui/pages/template/page.py" line="32"/>
         <source>Instruction tuning (questions and answers)</source>
         <translation>指令微调（问答）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="127"/>
+        <location filename="../../workbench/gui/pages/template/page.py" line="127"/>
         <source>Choose what the model should learn. Each template brings its columns, labels, cleaning steps, recommended settings and sample data.</source>
         <translation>选择模型要学习的任务。每个模板都自带所需的列、标签、清洗步骤、推荐参数和示例数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="109"/>
+        <location filename="../../workbench/gui/pages/template/page.py" line="109"/>
         <source>A template could not be loaded: {0}</source>
         <translation>有一个模板无法加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="29"/>
+        <location filename="../../workbench/gui/pages/template/page.py" line="29"/>
         <source>Text classification, several labels per row</source>
         <translation>文本分类（每行可有多个标签）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="153"/>
+        <location filename="../../workbench/gui/pages/template/page.py" line="153"/>
         <source>Sample data (first rows)</source>
         <translation>示例数据（前几行）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="162"/>
-        <location filename="../../workbench/gui/pages/template_page.py" line="212"/>
+        <location filename="../../workbench/gui/pages/template/page.py" line="162"/>
+        <location filename="../../workbench/gui/pages/template/page.py" line="212"/>
         <source>Use this template</source>
         <translation>使用此模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="203"/>
+        <location filename="../../workbench/gui/pages/template/page.py" line="203"/>
         <source>&lt;b&gt;Task:&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;任务：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="204"/>
+        <location filename="../../workbench/gui/pages/template/page.py" line="204"/>
         <source>&lt;b&gt;Columns:&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;列：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="205"/>
+        <location filename="../../workbench/gui/pages/template/page.py" line="205"/>
         <source>&lt;b&gt;Metrics:&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;评估指标：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="208"/>
+        <location filename="../../workbench/gui/pages/template/page.py" line="208"/>
         <source>&lt;b&gt;Labels:&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;标签：&lt;/b&gt;{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="211"/>
+        <location filename="../../workbench/gui/pages/template/page.py" line="211"/>
         <source>This project uses this template</source>
         <translation>本项目正在使用此模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/template_page.py" line="231"/>
+        <location filename="../../workbench/gui/pages/template/page.py" line="231"/>
         <source>Reading the sample data</source>
         <translation>正在读取示例数据</translation>
     </message>
@@ -3596,8 +3596,8 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>TrainPage</name>
     <message>
+        <location filename="../../workbench/gui/pages/train/page.py" line="115"/>
         <location filename="../../workbench/gui/pages/train/settings_panel.py" line="57"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="115"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -3792,223 +3792,223 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="80"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="80"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="83"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="83"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="85"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="85"/>
         <source>Resume</source>
         <translation>恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="100"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="349"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="100"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="349"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="112"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="112"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="112"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="115"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="112"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="115"/>
         <source>step</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="113"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="113"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="114"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="114"/>
         <source>validation loss</source>
         <translation>验证集损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="116"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="116"/>
         <source>learning rate</source>
         <translation>当前学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="145"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="145"/>
         <source>Runs</source>
         <translation>训练记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="146"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="146"/>
         <source>Compare runs</source>
         <translation>对比训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="147"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="147"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="204"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="204"/>
         <source>The data is not prepared</source>
         <translation>数据尚未准备好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="205"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="205"/>
         <source>Prepare the data on the Data page first (Save and prepare the data).</source>
         <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="214"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="250"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="214"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="250"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="254"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="254"/>
         <source>Starting the run on server {0}</source>
         <translation>正在服务器 {0} 上启动训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="267"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="267"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="284"/>
-        <location filename="../../workbench/gui/pages/train_page.py" line="288"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="284"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="288"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="292"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="292"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="364"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="364"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="406"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="406"/>
         <source>{0} to {1}</source>
         <translation>{0} 至 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="408"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="408"/>
         <source> · the whole run: {0}, measured from its first {1} steps</source>
         <translation> · 整个训练：{0}，按前 {1} 步实测推算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="409"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="409"/>
         <source> · the whole run: {0}, estimated before it started</source>
         <translation> · 整个训练：{0}，开始前的估计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="446"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="446"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="454"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="454"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="456"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="456"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="459"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="459"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="469"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="469"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="492"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="492"/>
         <source>Preparing the base model</source>
         <translation>正在准备基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="494"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="494"/>
         <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
         <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="497"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="497"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="501"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="501"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="504"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="504"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="508"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="508"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="510"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="510"/>
         <source>The time budget of {0} is used up: training ends at step {1} of {2}</source>
         <translation>时间预算 {0} 已用完：训练在第 {1} 步（共 {2} 步）结束</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="513"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="513"/>
         <source>The simple baseline was still being fitted when the time budget ran out; the evaluation fits it</source>
         <translation>时间预算用完时简单基线仍在拟合；评估时会再拟合它</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="388"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="388"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="285"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="285"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="362"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="362"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="367"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="367"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="368"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="368"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="392"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="392"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train_page.py" line="427"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="427"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

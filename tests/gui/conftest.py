@@ -10,6 +10,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 
 
+_HEAP_SET_ASIDE: list[bool] = []
+
+
 @pytest.fixture(autouse=True)
 def _collect_on_the_gui_thread():
     """Python's cycle collector runs on whichever thread allocates. Seen in CI: on a worker
@@ -18,6 +21,13 @@ def _collect_on_the_gui_thread():
     lock, and the run hung. During a GUI test cycles are collected on this thread only, as
     the application collects them (gui/app.py)."""
     gc.collect()
+    if not _HEAP_SET_ASIDE:
+        # What the tests before the GUI tests left (the engine tests' models, paddle's modules) is
+        # set aside from later collections once: over that heap, each collection took 0.5-1 s, two
+        # a test. Only that: a widget of an earlier GUI test set aside too was never collected and
+        # crashed a later test ("shared QObject was deleted directly").
+        gc.freeze()
+        _HEAP_SET_ASIDE.append(True)
     gc.disable()
     yield
     # The application's own collector (gui/app.py) runs on a timer; one left running by a test
@@ -44,10 +54,10 @@ def _private_home(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def tasks(qtbot):
-    from workbench.gui.tasks import TaskManager
+def background(qtbot):
+    from workbench.gui.background import BackgroundWork
 
-    tm = TaskManager()
+    tm = BackgroundWork()
     tm.show_dialogs = False
     yield tm
     tm.cancel_all()

@@ -23,8 +23,8 @@ def test_the_results_say_how_many_answers_were_shortened(qtbot):
     assert "trained on" not in panel.summary_text.text()
 
 
-def test_the_playground_says_its_answer_was_shortened(qtbot, session, tasks):
-    panel = PlaygroundPanel(session, tasks, lambda: None)
+def test_the_playground_says_its_answer_was_shortened(qtbot, session, background):
+    panel = PlaygroundPanel(session, background, lambda: None)
     qtbot.addWidget(panel)
     panel._on_play_line(json.dumps({"event": "token", "id": 1, "text": "您好"}))
     panel._on_play_line(json.dumps({"event": "done", "id": 1, "text": "您好", "max_new_tokens": 64,
@@ -35,10 +35,10 @@ def test_the_playground_says_its_answer_was_shortened(qtbot, session, tasks):
     assert panel.answer.toPlainText() == ""
 
 
-def test_a_failed_predict_script_check_shows_its_reason(qtbot, session, tasks):
-    from workbench.gui.pages.export_page import ExportPage
+def test_a_failed_predict_script_check_shows_its_reason(qtbot, session, background):
+    from workbench.gui.pages.export.page import ExportPage
 
-    page = ExportPage(session, tasks)
+    page = ExportPage(session, background)
     qtbot.addWidget(page)
     reason = "predict.py and the evaluation both answered nothing on 4 rows"
     page.show_result({"formats": {}, "predict_script": {"status": "failed", "rows": 4, "same_as_engine": 4,

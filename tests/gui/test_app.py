@@ -50,7 +50,7 @@ def test_main_window_steps_and_first_start_offer(qtbot, tmp_path):
     s = Settings(tmp_path / "gui.ini")
     w = MainWindow(s)
     qtbot.addWidget(w)
-    w.tasks.show_dialogs = False
+    w.background.show_dialogs = False
     assert w.nav.count() == 5
     assert w.session.step_states()["train"] == "todo"
     box = w.offer_sample_project()
@@ -105,7 +105,7 @@ def test_chinese_translation_loads(qtbot):
     QCoreApplication.installTranslator(t)
     try:
         assert QCoreApplication.translate("MainWindow", "2  Data") == "2  数据"
-        from workbench.gui.pages.evaluate_page import method_name, split_name
+        from workbench.gui.pages.evaluate.words import method_name, split_name
 
         # the Evaluate summary line names the split and the method in the interface language
         assert (split_name("test"), split_name("val"), method_name("full")) == ("测试", "验证", "全量微调")

@@ -9,8 +9,9 @@ import pytest
 pytest.importorskip("paddle")
 pytest.importorskip("paddleformers")
 
-from workbench.cli import build_parser, cmd_predict  # noqa: E402
-from workbench.gui.pages.evaluate_page import EvaluatePage  # noqa: E402
+from workbench.cli import build_parser
+from workbench.cli.evaluate_export import cmd_predict  # noqa: E402
+from workbench.gui.pages.evaluate.page import EvaluatePage  # noqa: E402
 
 from trained_factory import CLS, RUN, USER_COLUMNS, trained_project, user_frame  # noqa: E402
 
@@ -20,11 +21,12 @@ def project(tmp_path_factory):
     return trained_project(CLS, tmp_path_factory.mktemp("apply"))
 
 
-def test_apply_a_trained_run_to_a_new_file(qtbot, session, tasks, project, tmp_path):
+@pytest.mark.slow
+def test_apply_a_trained_run_to_a_new_file(qtbot, session, background, project, tmp_path):
     new = user_frame(CLS).head(12).drop(columns=[USER_COLUMNS[CLS]["label"]])
     src = tmp_path / "next-month.csv"
     new.to_csv(src, index=False, encoding="gb18030")
-    page = EvaluatePage(session, tasks)
+    page = EvaluatePage(session, background)
     qtbot.addWidget(page)
     session.open(project.root)
     qtbot.waitUntil(lambda: page.run_combo.currentData() == RUN, timeout=10000)

@@ -8,14 +8,15 @@ import pytest
 pytest.importorskip("paddle")
 pytest.importorskip("paddleformers")
 
-from workbench.gui.pages.export_page import ExportPage  # noqa: E402
+from workbench.gui.pages.export.page import ExportPage  # noqa: E402
 
 from trained_factory import CLS, RUN, trained_project  # noqa: E402
 
 
-def test_the_export_log_is_plain_text_without_the_torch_notice(qtbot, session, tasks, tmp_path):
+@pytest.mark.slow
+def test_the_export_log_is_plain_text_without_the_torch_notice(qtbot, session, background, tmp_path):
     project = trained_project(CLS, tmp_path)
-    page = ExportPage(session, tasks)
+    page = ExportPage(session, background)
     qtbot.addWidget(page)
     session.open(project.root)
     qtbot.waitUntil(lambda: page.run_combo.currentData() == RUN, timeout=10000)

@@ -126,7 +126,7 @@ def test_a_window_switched_to_chinese_has_no_english_words(qtbot, tmp_path, samp
         win = _window_on_every_page(qtbot, tmp_path, "switched", sample_project)
         i18n.install(app, "zh_CN")
         qtbot.waitUntil(lambda: win._language == "zh_CN", timeout=5000)
-        qtbot.waitUntil(lambda: not win.tasks.active, timeout=30000)
+        qtbot.waitUntil(lambda: not win.background.active, timeout=30000)
         qtbot.wait(100)
         english = _english(_texts(win), _data_words(sample_project))
         _dump([("switched", *e) for e in english])
@@ -154,7 +154,7 @@ def test_english_the_catalogue_does_not_hold_is_not_translated_word_by_word():
     assert cat.convert("07:21 to 10:00", False) == "07:21 至 10:00"
 
 
-def test_what_the_reader_noted_is_said_in_chinese(qtbot, session, tasks, tmp_path):
+def test_what_the_reader_noted_is_said_in_chinese(qtbot, session, background, tmp_path):
     """Seen: "recognised alpaca format: mapped to instruction/input/output" in the Chinese window."""
     import json
 
@@ -162,7 +162,7 @@ def test_what_the_reader_noted_is_said_in_chinese(qtbot, session, tasks, tmp_pat
 
     from workbench.core.templates import TemplateCatalog
     from workbench.gui import i18n
-    from workbench.gui.pages.data_page import DataPage
+    from workbench.gui.pages.data.page import DataPage
 
     app = QApplication.instance()
     path = tmp_path / "qa.json"
@@ -171,7 +171,7 @@ def test_what_the_reader_noted_is_said_in_chinese(qtbot, session, tasks, tmp_pat
     try:
         i18n.install(app, "zh_CN")
         session.create(tmp_path / "projects" / "qa", TemplateCatalog().get("finance_service_qa"))
-        page = DataPage(session, tasks)
+        page = DataPage(session, background)
         qtbot.addWidget(page)
         with qtbot.waitSignal(page.loaded, timeout=30000):
             page.import_file(path)

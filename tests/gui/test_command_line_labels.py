@@ -10,18 +10,18 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from test_labels import hospital_export  # noqa: E402
+from data_factory import hospital_export  # noqa: E402
 
 from workbench.cli import main as cli_main  # noqa: E402
 from workbench.core.project import Project  # noqa: E402
 from workbench.core.templates import TemplateCatalog  # noqa: E402
-from workbench.gui.pages.data_page import DataPage  # noqa: E402
+from workbench.gui.pages.data.page import DataPage  # noqa: E402
 
 
 @pytest.fixture
-def page(qtbot, session, tasks, tmp_path):
+def page(qtbot, session, background, tmp_path):
     session.create(tmp_path / "projects" / "hospital", TemplateCatalog().get("medical_triage"))
-    page = DataPage(session, tasks)
+    page = DataPage(session, background)
     qtbot.addWidget(page)
     with qtbot.waitSignal(page.loaded, timeout=30000):
         page.import_file(hospital_export(tmp_path / "export.csv"))

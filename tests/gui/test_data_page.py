@@ -5,19 +5,19 @@ import pandas as pd
 from PySide6.QtCore import Qt
 
 from workbench.gui.pages.data.display import change_window
-from workbench.gui.pages.data_page import DataPage
+from workbench.gui.pages.data.page import DataPage
 
 
-def _page(qtbot, session, tasks, root):
-    page = DataPage(session, tasks)
+def _page(qtbot, session, background, root):
+    page = DataPage(session, background)
     qtbot.addWidget(page)
     with qtbot.waitSignal(page.cleaned, timeout=30000):
         session.open(root)
     return page
 
 
-def test_project_data_is_shown_cleaned_and_counted(qtbot, session, tasks, sample_project):
-    page = _page(qtbot, session, tasks, sample_project)
+def test_project_data_is_shown_cleaned_and_counted(qtbot, session, background, sample_project):
+    page = _page(qtbot, session, background, sample_project)
     assert page.table_model.rowCount() == len(page.raw) == 869
     assert len(page.reports) == page.steps.steps_table.rowCount() == len(page.recipe.steps)
     # every step shows rows dropped / cells changed; drop_empty drops rows
@@ -30,8 +30,8 @@ def test_project_data_is_shown_cleaned_and_counted(qtbot, session, tasks, sample
     qtbot.waitUntil(lambda: bool(page.stats), timeout=10000)
 
 
-def test_disable_step_then_undo_redo(qtbot, session, tasks, sample_project):
-    page = _page(qtbot, session, tasks, sample_project)
+def test_disable_step_then_undo_redo(qtbot, session, background, sample_project):
+    page = _page(qtbot, session, background, sample_project)
     rows_before = len(page.cleaned_df)
     row = [s.op for s in page.recipe.steps].index("normalize_labels")
     with qtbot.waitSignal(page.cleaned, timeout=30000):
@@ -46,8 +46,8 @@ def test_disable_step_then_undo_redo(qtbot, session, tasks, sample_project):
     assert page.recipe.steps[row].enabled is False
 
 
-def test_edit_step_params_and_add_remove(qtbot, session, tasks, sample_project):
-    page = _page(qtbot, session, tasks, sample_project)
+def test_edit_step_params_and_add_remove(qtbot, session, background, sample_project):
+    page = _page(qtbot, session, background, sample_project)
     row = [s.op for s in page.recipe.steps].index("length_filter")
     page.steps.steps_table.selectRow(row)
     params = page.steps.params_editor.current()
@@ -69,8 +69,8 @@ def test_edit_step_params_and_add_remove(qtbot, session, tasks, sample_project):
     assert page.recipe.steps[-1].op != "replace"
 
 
-def test_mapping_validation_inline(qtbot, session, tasks, sample_project):
-    page = _page(qtbot, session, tasks, sample_project)
+def test_mapping_validation_inline(qtbot, session, background, sample_project):
+    page = _page(qtbot, session, background, sample_project)
     combo = page.mapping_combos["label"]
     combo.setCurrentIndex(combo.findData(None))
     assert "required" in page.mapping_messages["label"].text()
@@ -81,16 +81,27 @@ def test_mapping_validation_inline(qtbot, session, tasks, sample_project):
     assert page.mapping_messages["label"].text() == ""
 
 
-def test_split_validation(qtbot, session, tasks, sample_project):
-    page = _page(qtbot, session, tasks, sample_project)
+def test_split_validation(qtbot, session, background, sample_project):
+    page = _page(qtbot, session, background, sample_project)
     page.split_spins["train"].setValue(70)
     assert page.split_settings() is None and "100" in page.split_message.text()
     page.split_spins["test"].setValue(20)
     assert page.split_settings() is not None
 
 
-def test_import_sort_filter_and_prepare(qtbot, session, tasks, tmp_path, sample_project):
-    page = _page(qtbot, session, tasks, sample_project)
+def test_an_invalid_split_opens_the_split_tab(qtbot, session, background, sample_project):
+    """Prepare with ratios that do not add up shows the Split tab, whatever tabs stand before it
+    (a hard-coded index opened the Labels tab once that tab was inserted)."""
+    page = _page(qtbot, session, background, sample_project)
+    page.tabs.setCurrentIndex(0)
+    page.split_spins["train"].setValue(70)
+    with qtbot.waitSignal(background.error_shown, timeout=5000):
+        assert page.prepare() is None
+    assert page.tabs.currentWidget() is page.split_panel
+
+
+def test_import_sort_filter_and_prepare(qtbot, session, background, tmp_path, sample_project):
+    page = _page(qtbot, session, background, sample_project)
     src = tmp_path / "mine.csv"
     pd.DataFrame({"内容": [f"第{i}条新闻，公司业绩{'增长' if i % 2 else '下滑'}" for i in range(60)],
                   "情感": ["正面" if i % 2 else "负面" for i in range(60)]}).to_csv(src, index=False)
@@ -107,11 +118,11 @@ def test_import_sort_filter_and_prepare(qtbot, session, tasks, tmp_path, sample_
     assert session.is_prepared
 
 
-def test_import_of_a_bad_file_says_what_to_do(qtbot, session, tasks, sample_project, tmp_path):
-    page = _page(qtbot, session, tasks, sample_project)
+def test_import_of_a_bad_file_says_what_to_do(qtbot, session, background, sample_project, tmp_path):
+    page = _page(qtbot, session, background, sample_project)
     bad = tmp_path / "picture.csv"
     bad.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(200))
-    with qtbot.waitSignal(tasks.error_shown, timeout=10000) as blocker:
+    with qtbot.waitSignal(background.error_shown, timeout=10000) as blocker:
         page.import_file(bad)
     assert "PNG" in blocker.args[1]
 
@@ -131,11 +142,11 @@ def test_change_window_shows_a_change_at_the_end_of_a_long_text():
     assert after == ("", "", "") and bt.endswith("…")
 
 
-def test_save_and_prepare_says_why_while_a_run_trains(qtbot, session, tasks, tmp_path, sample_project):
+def test_save_and_prepare_says_why_while_a_run_trains(qtbot, session, background, tmp_path, sample_project):
     """It used to rewrite data/*.jsonl under the running training without a word."""
     from workbench.core.runs import acquire_run_lock
 
-    page = _page(qtbot, session, tasks, sample_project)
+    page = _page(qtbot, session, background, sample_project)
     src = tmp_path / "mine.csv"
     pd.DataFrame({"内容": [f"第{i}条新闻，公司业绩{'增长' if i % 2 else '下滑'}" for i in range(60)],
                   "情感": ["正面" if i % 2 else "负面" for i in range(60)]}).to_csv(src, index=False)
@@ -147,7 +158,7 @@ def test_save_and_prepare_says_why_while_a_run_trains(qtbot, session, tasks, tmp
     run_dir.mkdir(parents=True, exist_ok=True)
     lock = acquire_run_lock(run_dir)
     try:
-        with qtbot.waitSignal(tasks.error_shown, timeout=30000) as blocker:
+        with qtbot.waitSignal(background.error_shown, timeout=30000) as blocker:
             page.prepare()
     finally:
         lock.release()

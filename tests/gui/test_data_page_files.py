@@ -13,14 +13,14 @@ from workbench.cli import build_parser
 from workbench.core.mapping import parse_mapping_args
 from workbench.core.project import Project
 from workbench.core.templates import TemplateCatalog
-from workbench.gui.pages.data_page import DataPage
+from workbench.gui.pages.data.page import DataPage
 
 CATALOG = TemplateCatalog()
 
 
-def _page(qtbot, session, tasks, tmp_path, template_id):
+def _page(qtbot, session, background, tmp_path, template_id):
     session.create(tmp_path / "projects" / "p", CATALOG.get(template_id))
-    page = DataPage(session, tasks)
+    page = DataPage(session, background)
     qtbot.addWidget(page)
     return page
 
@@ -43,8 +43,8 @@ def _headless(tmp_path, n=60):
     return path
 
 
-def test_a_headerless_file_its_guessed_columns_confirmed_and_undone(qtbot, session, tasks, tmp_path):
-    page = _page(qtbot, session, tasks, tmp_path, "finance_sentiment")
+def test_a_headerless_file_its_guessed_columns_confirmed_and_undone(qtbot, session, background, tmp_path):
+    page = _page(qtbot, session, background, tmp_path, "finance_sentiment")
     path = _headless(tmp_path)
     with qtbot.waitSignal(page.loaded, timeout=30000):
         page.import_file(path)
@@ -70,8 +70,8 @@ def test_a_headerless_file_its_guessed_columns_confirmed_and_undone(qtbot, sessi
     assert cfg.source.header is False and cfg.source.rows == 60 and cfg.mapping == {"text": "col2", "label": "col3"}
 
 
-def test_the_header_box_reads_the_file_again(qtbot, session, tasks, tmp_path):
-    page = _page(qtbot, session, tasks, tmp_path, "finance_sentiment")
+def test_the_header_box_reads_the_file_again(qtbot, session, background, tmp_path):
+    page = _page(qtbot, session, background, tmp_path, "finance_sentiment")
     with qtbot.waitSignal(page.loaded, timeout=30000):
         page.import_file(_headless(tmp_path))
     with qtbot.waitSignal(page.loaded, timeout=30000):
@@ -83,8 +83,8 @@ def test_the_header_box_reads_the_file_again(qtbot, session, tasks, tmp_path):
     assert len(page.raw) == 60 and _parsed(page).header is False
 
 
-def test_quoted_labels_get_the_quotes_step_and_undo_takes_it_away(qtbot, session, tasks, tmp_path):
-    page = _page(qtbot, session, tasks, tmp_path, "medical_triage")
+def test_quoted_labels_get_the_quotes_step_and_undo_takes_it_away(qtbot, session, background, tmp_path):
+    page = _page(qtbot, session, background, tmp_path, "medical_triage")
     path = tmp_path / "intents.csv"
     rows = [(f"第{i}个问题：头疼发烧应该怎么办", "'内科'" if i % 2 else "'儿科'") for i in range(40)]
     with open(path, "w", encoding="utf-8", newline="") as fh:
@@ -102,8 +102,8 @@ def test_quoted_labels_get_the_quotes_step_and_undo_takes_it_away(qtbot, session
     assert "'内科'" in page.labels_editor.table_data.unknown_values
 
 
-def test_the_text_from_two_columns(qtbot, session, tasks, tmp_path):
-    page = _page(qtbot, session, tasks, tmp_path, "medical_triage")
+def test_the_text_from_two_columns(qtbot, session, background, tmp_path):
+    page = _page(qtbot, session, background, tmp_path, "medical_triage")
     path = tmp_path / "ask.csv"
     rows = [(f"标题{i}", f"第{i}个问题：头痛发热怎么办", ["内科", "外科", "儿科"][i % 3]) for i in range(30)]
     with open(path, "w", encoding="utf-8", newline="") as fh:
@@ -123,8 +123,8 @@ def test_the_text_from_two_columns(qtbot, session, tasks, tmp_path):
     assert page.mapping["text"] == "title" and second.currentData() is None
 
 
-def test_jsonl_documents_show_a_row_per_record(qtbot, session, tasks, tmp_path):
-    page = _page(qtbot, session, tasks, tmp_path, "legal_case_type_multi")
+def test_jsonl_documents_show_a_row_per_record(qtbot, session, background, tmp_path):
+    page = _page(qtbot, session, background, tmp_path, "legal_case_type_multi")
     path = tmp_path / "divorce.json"
     docs = [[{"labels": ["婚后有子女"], "sentence": f"第{i}句：双方育有一子。"},
              {"labels": [], "sentence": f"第{i}句：原告请求离婚。"}] for i in range(20)]
@@ -137,20 +137,20 @@ def test_jsonl_documents_show_a_row_per_record(qtbot, session, tasks, tmp_path):
     qtbot.waitUntil(lambda: "(column doc)" in page.split_message.text(), timeout=30000)
 
 
-def test_the_quotes_step_is_offered_where_there_is_a_label(qtbot, session, tasks, tmp_path):
-    page = _page(qtbot, session, tasks, tmp_path, "medical_qa")
+def test_the_quotes_step_is_offered_where_there_is_a_label(qtbot, session, background, tmp_path):
+    page = _page(qtbot, session, background, tmp_path, "medical_qa")
     assert not page.steps._add_actions["unquote_labels"].isEnabled()
     assert page.steps._add_actions["replace"].isEnabled()
     session.close()
-    other = _page(qtbot, session, tasks, tmp_path / "b", "medical_triage")
+    other = _page(qtbot, session, background, tmp_path / "b", "medical_triage")
     assert other.steps._add_actions["unquote_labels"].isEnabled()
 
 
-def test_the_add_step_menu_outlives_its_tab_being_shown_through_qts_own_stack(qtbot, session, tasks, tmp_path):
+def test_the_add_step_menu_outlives_its_tab_being_shown_through_qts_own_stack(qtbot, session, background, tmp_path):
     """Qt's tab widget keeps its pages in a stack of its own. PySide makes that stack's Python
     object the page's owner on setCurrentWidget; when the object goes, the actions Qt made
     under the page were left unusable ("QAction already deleted" on the next edit)."""
-    page = _page(qtbot, session, tasks, tmp_path, "medical_triage")
+    page = _page(qtbot, session, background, tmp_path, "medical_triage")
     stack = page.steps.parentWidget()
     assert isinstance(stack, QStackedWidget)
     stack.setCurrentWidget(page.steps)

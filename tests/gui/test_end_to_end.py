@@ -18,9 +18,9 @@ def test_sample_project_to_export(qtbot, tmp_path):
 
     w = MainWindow(Settings(tmp_path / "gui.ini"))
     qtbot.addWidget(w)
-    w.tasks.show_dialogs = False
+    w.background.show_dialogs = False
     errors = []
-    w.tasks.error_shown.connect(lambda t, m: errors.append(m))
+    w.background.error_shown.connect(lambda t, m: errors.append(m))
     with qtbot.waitSignal(w.session.project_changed, timeout=60000):
         w.open_sample_project()
 
@@ -73,7 +73,7 @@ def test_sample_project_to_export(qtbot, tmp_path):
         assert ex.table.rowCount() >= 1
         log = ex.log.toPlainText()
         assert "▶" in log and log.count("\n") >= 3, log  # the stages and the command's own messages
-        from workbench.gui.pages.export_page import bundle_entries
+        from workbench.gui.pages.export.page import bundle_entries
 
         unexplained = [name for name, _, what in bundle_entries(ex.bundle_dir) if not what]
         assert not unexplained, unexplained  # every file of the bundle is named in the contents list

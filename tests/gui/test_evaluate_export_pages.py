@@ -6,15 +6,15 @@ from PySide6.QtCore import Qt
 
 from workbench.core.jobs import JobSpec, write_job
 from workbench.gui.commands import explain_failure, parse_json_output
-from workbench.gui.pages.evaluate_page import EvaluatePage, wrong_positions
-from workbench.gui.pages.export_page import ExportPage, describe_int8, describe_latency
+from workbench.gui.pages.evaluate.page import EvaluatePage, wrong_positions
+from workbench.gui.pages.export.page import ExportPage, describe_int8, describe_latency
 
 
 def _finished_run(root, run_id="run-x"):
     return finished_run(root, run_id)
 
 
-def test_evaluate_page_shows_metrics_confusion_and_wrong_only(qtbot, session, tasks, sample_project):
+def test_evaluate_page_shows_metrics_confusion_and_wrong_only(qtbot, session, background, sample_project):
     run_dir = _finished_run(sample_project)
     (run_dir / "eval").mkdir()
     labels = ["正面", "中性", "负面"]
@@ -30,7 +30,7 @@ def test_evaluate_page_shows_metrics_confusion_and_wrong_only(qtbot, session, ta
     pd.DataFrame({"input": ["a", "b", "c", "d"], "reference": ["正面", "正面", "中性", "负面"],
                   "prediction": ["正面", "中性", "中性", "中性"], "correct": [True, False, True, False],
                   "base_prediction": ["负面"] * 4}).to_csv(run_dir / "eval" / "predictions.csv", index=False, encoding="utf-8-sig")
-    page = EvaluatePage(session, tasks)
+    page = EvaluatePage(session, background)
     qtbot.addWidget(page)
     with qtbot.waitSignal(page.results_shown, timeout=5000):
         session.open(sample_project)
@@ -56,14 +56,14 @@ def test_wrong_positions_without_correct_column():
     assert list(wrong_positions(df)) == [1]
 
 
-def test_export_page_reads_an_earlier_bundle(qtbot, session, tasks, sample_project):
+def test_export_page_reads_an_earlier_bundle(qtbot, session, background, sample_project):
     _finished_run(sample_project)
     out = sample_project / "exports" / "run-x"
     out.mkdir(parents=True)
     (out / "bundle.json").write_text(json.dumps({"checks": {
         "static": {"max_abs_diff": 3.2e-6, "files": ["static/model.json"]},
         "latency": {"static_ms": 4.2, "eager_ms": 9.1}}}), encoding="utf-8")
-    page = ExportPage(session, tasks)
+    page = ExportPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     assert page.table.rowCount() == 1
@@ -95,7 +95,7 @@ def test_command_output_parsing_and_missing_command_message():
     assert explain_failure("export", 2, "error: Run 'x' does not exist.") == "Run 'x' does not exist."
 
 
-def test_every_command_line_the_pages_build_is_accepted_by_the_cli_parser(qtbot, session, tasks, sample_project):
+def test_every_command_line_the_pages_build_is_accepted_by_the_cli_parser(qtbot, session, background, sample_project):
     from workbench.cli import build_parser
     from workbench.core.runs import cli_command
 
@@ -104,7 +104,7 @@ def test_every_command_line_the_pages_build_is_accepted_by_the_cli_parser(qtbot,
     write_job(lm, JobSpec(project=str(sample_project), template="finance_sentiment", task="classification",
                           base_model="Qwen/Qwen2-0.5B", method="lora"))
     session.open(sample_project)
-    ev, ex = EvaluatePage(session, tasks), ExportPage(session, tasks)
+    ev, ex = EvaluatePage(session, background), ExportPage(session, background)
     qtbot.addWidget(ev)
     qtbot.addWidget(ex)
     parser = build_parser()
@@ -131,7 +131,7 @@ def test_every_command_line_the_pages_build_is_accepted_by_the_cli_parser(qtbot,
     assert cli_command("runs")[1:] == ["-m", "workbench", "runs"]
 
 
-def test_a_child_command_reports_progress_and_its_result_and_cancel_ends_it(qtbot, tasks, tmp_path):
+def test_a_child_command_reports_progress_and_its_result_and_cancel_ends_it(qtbot, background, tmp_path):
     """The one way the window runs a child process: progress lines, the last line's result, cancel."""
     import sys
 
@@ -144,7 +144,7 @@ def test_a_child_command_reports_progress_and_its_result_and_cancel_ends_it(qtbo
         "if sys.argv[1] == 'slow':\n"
         "    time.sleep(60)\n"
         "print(json.dumps({'ok': True}))\n", encoding="utf-8")
-    op = tasks.process([sys.executable, str(script), "fast"], "Child", name="child")
+    op = background.process([sys.executable, str(script), "fast"], "Child", name="child")
     seen, logs = [], []
     op.progressed.connect(lambda f, m: seen.append((round(f, 2), m)))
     op.log_line.connect(logs.append)
@@ -155,7 +155,7 @@ def test_a_child_command_reports_progress_and_its_result_and_cancel_ends_it(qtbo
                     (1.0, "the trained model answers")]
     assert logs == ["a notice"]
 
-    slow = tasks.process([sys.executable, str(script), "slow"], "Child", name="child")
+    slow = background.process([sys.executable, str(script), "slow"], "Child", name="child")
     with qtbot.waitSignal(slow.progressed, timeout=30000):
         slow.run()
     proc = slow.proc
@@ -164,20 +164,20 @@ def test_a_child_command_reports_progress_and_its_result_and_cancel_ends_it(qtbo
     assert proc.state() == proc.ProcessState.NotRunning  # the child process is gone
 
 
-def test_a_failing_child_command_is_explained_in_one_place(qtbot, tasks):
+def test_a_failing_child_command_is_explained_in_one_place(qtbot, background):
     import sys
 
     errors = []
-    tasks.error_shown.connect(lambda t, m: errors.append((t, m)))
-    op = tasks.process([sys.executable, "-c", "import sys; print('error: Run x does not exist.', file=sys.stderr); "
+    background.error_shown.connect(lambda t, m: errors.append((t, m)))
+    op = background.process([sys.executable, "-c", "import sys; print('error: Run x does not exist.', file=sys.stderr); "
                         "sys.exit(2)"], "Evaluating x", name="eval")
     with qtbot.waitSignal(op.failed, timeout=30000):
         op.run()
     assert errors == [("Evaluating x", "Run x does not exist.")]
 
 
-def test_evaluate_page_shows_a_multi_label_result_without_a_confusion_matrix(qtbot, session, tasks, sample_project):
-    from workbench.engine.metrics import LABEL_SET_JOINER, confused_label_pairs, multi_label_report
+def test_evaluate_page_shows_a_multi_label_result_without_a_confusion_matrix(qtbot, session, background, sample_project):
+    from workbench.engine.scoring import LABEL_SET_JOINER, confused_label_pairs, multi_label_report
 
     run_dir = _finished_run(sample_project, "run-ml")
     (run_dir / "eval").mkdir()
@@ -193,7 +193,7 @@ def test_evaluate_page_shows_a_multi_label_result_without_a_confusion_matrix(qtb
                   "prediction": [LABEL_SET_JOINER.join(s) for s in preds],
                   "correct": [a == b for a, b in zip(truth, preds)]}).to_csv(
         run_dir / "eval" / "predictions.csv", index=False, encoding="utf-8-sig")
-    page = EvaluatePage(session, tasks)
+    page = EvaluatePage(session, background)
     qtbot.addWidget(page)
     with qtbot.waitSignal(page.results_shown, timeout=5000):
         session.open(sample_project)
@@ -220,7 +220,7 @@ def test_evaluate_page_shows_a_multi_label_result_without_a_confusion_matrix(qtb
     assert page.samples_model.rowCount() == 1
 
 
-def test_the_confused_pairs_use_the_room_the_page_has(qtbot, session, tasks, sample_project):
+def test_the_confused_pairs_use_the_room_the_page_has(qtbot, session, background, sample_project):
     """Seen at 1366x768: the pairs table showed four rows and a scroll bar above empty space."""
     labels = [f"罪名{i}" for i in range(9)]
     per = {lab: {"precision": 0.5, "recall": 0.5, "f1": 0.5, "support": 10} for lab in labels}
@@ -232,7 +232,7 @@ def test_the_confused_pairs_use_the_room_the_page_has(qtbot, session, tasks, sam
         "method": "full", "metrics": {"multi_label": True, "micro_f1": 0.5, "macro_f1": 0.5, "labels": labels,
                                       "per_class": per, "confused_pairs": pairs, "threshold": 0.3}}),
         encoding="utf-8")
-    page = EvaluatePage(session, tasks)
+    page = EvaluatePage(session, background)
     qtbot.addWidget(page)
     page.resize(1176, 680)  # the page's share of a 1366x768 window
     page.show()
@@ -266,7 +266,7 @@ def test_many_labels_keep_their_bars_readable(qtbot):
 
 
 def test_the_base_model_is_offered_for_comparison_only_where_it_learnt_something(
-        qtbot, session, tasks, sample_project, tmp_path):
+        qtbot, session, background, sample_project, tmp_path):
     # seen on the Evaluate page: "compare with the base model" was ticked for the built-in
     # model, which starts untrained, so every evaluation also scored a model answering at random
     _finished_run(sample_project, "run-builtin")
@@ -274,7 +274,7 @@ def test_the_base_model_is_offered_for_comparison_only_where_it_learnt_something
     write_job(pretrained, JobSpec(project=str(sample_project), template="finance_sentiment", task="classification",
                                   base_model=str(tmp_path / "some-pretrained-model"), method="lora"))
     session.open(sample_project)
-    page = EvaluatePage(session, tasks)
+    page = EvaluatePage(session, background)
     qtbot.addWidget(page)
     combo = page.run_combo
     combo.setCurrentIndex(combo.findData("run-builtin"))
@@ -285,8 +285,8 @@ def test_the_base_model_is_offered_for_comparison_only_where_it_learnt_something
     assert "--compare-base" in page.eval_args("run-pretrained")
 
 
-def test_the_macro_f1_card_says_which_labels_it_averages(qtbot, session, tasks, sample_project):
-    from workbench.engine.metrics import classification_report
+def test_the_macro_f1_card_says_which_labels_it_averages(qtbot, session, background, sample_project):
+    from workbench.engine.scoring import classification_report
 
     run_dir = _finished_run(sample_project)
     (run_dir / "eval").mkdir()
@@ -299,7 +299,7 @@ def test_the_macro_f1_card_says_which_labels_it_averages(qtbot, session, tasks, 
     pd.DataFrame({"input": ["a", "b", "c"], "reference": truth, "prediction": preds,
                   "correct": [a == b for a, b in zip(truth, preds)]}).to_csv(
         run_dir / "eval" / "predictions.csv", index=False, encoding="utf-8-sig")
-    page = EvaluatePage(session, tasks)
+    page = EvaluatePage(session, background)
     qtbot.addWidget(page)
     with qtbot.waitSignal(page.results_shown, timeout=5000):
         session.open(sample_project)

@@ -10,7 +10,7 @@ from PySide6.QtGui import QDesktopServices
 pytest.importorskip("paddle")
 pytest.importorskip("paddleformers")
 
-from workbench.gui.pages.evaluate_page import EvaluatePage  # noqa: E402
+from workbench.gui.pages.evaluate.page import EvaluatePage  # noqa: E402
 
 from trained_factory import CLS, RUN, trained_project, user_frame  # noqa: E402
 
@@ -21,9 +21,9 @@ def project(tmp_path_factory):
 
 
 @pytest.fixture
-def evaluated(qtbot, session, tasks, project):
+def evaluated(qtbot, session, background, project):
     """The page after it evaluated the run, with what its bar and status line showed meanwhile."""
-    page = EvaluatePage(session, tasks)
+    page = EvaluatePage(session, background)
     qtbot.addWidget(page)
     session.open(project.root)
     qtbot.waitUntil(lambda: page.run_combo.currentData() == RUN, timeout=10000)
@@ -97,8 +97,8 @@ def _the_report_opens_from_the_page(page):
     assert page.report_path().name == "report.html" and page.report_path().is_file()
 
 
-def test_the_playground_warns_about_a_barely_trained_run(qtbot, session, tasks, project, sample_project):
-    page = EvaluatePage(session, tasks)
+def test_the_playground_warns_about_a_barely_trained_run(qtbot, session, background, project, sample_project):
+    page = EvaluatePage(session, background)
     qtbot.addWidget(page)
     session.open(project.root)  # its run trained for 4 steps
     qtbot.waitUntil(lambda: page.run_combo.currentData() == RUN, timeout=10000)

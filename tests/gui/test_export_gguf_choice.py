@@ -3,12 +3,12 @@
 from workbench.cli import build_parser
 from trained_factory import finished_run
 
-from workbench.gui.pages.export_page import ExportPage
+from workbench.gui.pages.export.page import ExportPage
 
 
-def test_the_gguf_format_is_offered_unticked_and_reaches_the_command(qtbot, session, tasks, sample_project):
+def test_the_gguf_format_is_offered_unticked_and_reaches_the_command(qtbot, session, background, sample_project):
     session.open(sample_project)
-    page = ExportPage(session, tasks)
+    page = ExportPage(session, background)
     qtbot.addWidget(page)
     box = page.format_checks["gguf"]
     assert not box.isChecked() and "llama.cpp" in box.text()
@@ -23,13 +23,13 @@ def test_the_gguf_format_is_offered_unticked_and_reaches_the_command(qtbot, sess
     assert cells[0].startswith("GGUF") and "1.50e-03" in cells and "gguf/Modelfile" in cells[-1] + cells[-2]
 
 
-def test_gguf_is_not_offered_for_the_built_in_classifier(qtbot, session, tasks, sample_project):
+def test_gguf_is_not_offered_for_the_built_in_classifier(qtbot, session, background, sample_project):
     """Seen: GGUF could be ticked for a built-in classifier run; the export then failed after about
     15 s with "The built-in classifier has no GGUF form…". It is refused up front, as int8 is."""
     finished_run(sample_project, "run-x", "builtin:tiny")
     finished_run(sample_project, "run-lm", "Qwen/Qwen2-0.5B")
     session.open(sample_project)
-    page = ExportPage(session, tasks)
+    page = ExportPage(session, background)
     qtbot.addWidget(page)
     box = page.format_checks["gguf"]
     page.run_combo.setCurrentIndex(page.run_combo.findData("run-lm"))  # a language model: offered

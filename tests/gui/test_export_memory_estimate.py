@@ -6,7 +6,7 @@ import json
 
 from trained_factory import finished_run
 
-from workbench.gui.pages.export_page import ExportPage
+from workbench.gui.pages.export.page import ExportPage
 
 
 def _gemma_like_folder(root):
@@ -33,10 +33,10 @@ def test_the_estimate_grows_with_the_model_and_with_what_the_formats_hold_at_onc
     assert gguf.fits and not export_estimate(big, ["gguf"], available_mb=2000).fits
 
 
-def test_the_export_page_shows_the_memory_for_the_ticked_formats(qtbot, session, tasks, sample_project, monkeypatch):
+def test_the_export_page_shows_the_memory_for_the_ticked_formats(qtbot, session, background, sample_project, monkeypatch):
     finished_run(sample_project, "run-lm", str(_gemma_like_folder(sample_project)), "instruction")
     session.open(sample_project)
-    page = ExportPage(session, tasks)
+    page = ExportPage(session, background)
     qtbot.addWidget(page)
     page.run_combo.setCurrentIndex(page.run_combo.findData("run-lm"))
     first = page.memory_label.text()
@@ -55,7 +55,7 @@ def test_the_export_page_shows_the_memory_for_the_ticked_formats(qtbot, session,
     assert page.memory_label.text() == ""
 
 
-def test_what_is_made_unless_asked_is_one_decision_and_fits_in_4_gb(qtbot, session, tasks, sample_project):
+def test_what_is_made_unless_asked_is_one_decision_and_fits_in_4_gb(qtbot, session, background, sample_project):
     """Seen: `workbench export` made static, merged and ONNX unless told otherwise, 13.4 GB at its
     peak for Gemma 3 270M, while the Export page ticked static and merged. Both now start from
     core's default: the static model predict.py and serve.py run."""
@@ -66,7 +66,7 @@ def test_what_is_made_unless_asked_is_one_decision_and_fits_in_4_gb(qtbot, sessi
     assert export_estimate(run, DEFAULT_FORMATS, available_mb=16_000).memory_mb < 4096
     assert build_parser().parse_args(["export", "--project", "p", "--run", "r"]).formats is None  # -> the default
     session.open(sample_project)
-    page = ExportPage(session, tasks)
+    page = ExportPage(session, background)
     qtbot.addWidget(page)
     page.run_combo.setCurrentIndex(page.run_combo.findData("run-lm"))
     ns = build_parser().parse_args(page.export_args("run-lm"))

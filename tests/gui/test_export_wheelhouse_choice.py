@@ -3,12 +3,12 @@ image's at first, passed to the command, shown in the result."""
 
 from workbench.cli import build_parser
 from workbench.core.operations.export import BUNDLE_TARGETS, DEFAULT_TARGET
-from workbench.gui.pages.export_page import ExportPage, bundle_entries, target_title
+from workbench.gui.pages.export.page import ExportPage, bundle_entries, target_title
 
 
-def test_the_wheelhouse_is_offered_unticked_and_reaches_the_command(qtbot, session, tasks, sample_project):
+def test_the_wheelhouse_is_offered_unticked_and_reaches_the_command(qtbot, session, background, sample_project):
     session.open(sample_project)
-    page = ExportPage(session, tasks)
+    page = ExportPage(session, background)
     qtbot.addWidget(page)
     box = page.wheelhouse_check
     assert not box.isChecked() and "wheels/" in box.text()
@@ -18,9 +18,9 @@ def test_the_wheelhouse_is_offered_unticked_and_reaches_the_command(qtbot, sessi
     assert (ns.command, ns.wheelhouse, ns.json) == ("export", True, True)
 
 
-def test_the_result_shows_the_pins_and_the_wheels(qtbot, session, tasks, sample_project, tmp_path):
+def test_the_result_shows_the_pins_and_the_wheels(qtbot, session, background, sample_project, tmp_path):
     session.open(sample_project)
-    page = ExportPage(session, tasks)
+    page = ExportPage(session, background)
     qtbot.addWidget(page)
     req = {"packages": 33, "hashes": True, "reason": None,
            "wheelhouse": {"status": "ok", "wheels": 33, "size_mb": 237.0, "offline_install_checked": True}}
@@ -41,9 +41,9 @@ def test_the_result_shows_the_pins_and_the_wheels(qtbot, session, tasks, sample_
     assert set(shown) == {"requirements.lock", "wheels/"} and all(shown.values())  # hidden files not listed
 
 
-def test_the_target_platform_is_offered_and_reaches_the_command(qtbot, session, tasks, sample_project):
+def test_the_target_platform_is_offered_and_reaches_the_command(qtbot, session, background, sample_project):
     session.open(sample_project)
-    page = ExportPage(session, tasks)
+    page = ExportPage(session, background)
     qtbot.addWidget(page)
     combo = page.target_combo
     assert [combo.itemData(i) for i in range(combo.count())] == list(BUNDLE_TARGETS)  # the core's list, in order

@@ -11,17 +11,17 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog, QTableWidgetSelectionRange
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from test_labels import DEPARTMENTS, hospital_export  # noqa: E402
+from data_factory import DEPARTMENTS, hospital_export  # noqa: E402
 
 from workbench.core.project import Project  # noqa: E402
 from workbench.core.templates import TemplateCatalog  # noqa: E402
-from workbench.gui.pages.data_page import DataPage  # noqa: E402
+from workbench.gui.pages.data.page import DataPage  # noqa: E402
 
 
 @pytest.fixture
-def page(qtbot, session, tasks, tmp_path):
+def page(qtbot, session, background, tmp_path):
     session.create(tmp_path / "projects" / "hospital", TemplateCatalog().get("medical_triage"))
-    page = DataPage(session, tasks)
+    page = DataPage(session, background)
     qtbot.addWidget(page)
     src = hospital_export(tmp_path / "export.csv")
     with qtbot.waitSignal(page.loaded, timeout=30000):
@@ -121,9 +121,9 @@ def test_prompt_prepare_and_save_as_template(qtbot, page, session, tmp_path):
     assert project.config.labels.source == "data"
 
     assert page.save_template_button.isEnabled()
-    from workbench.gui.pages.template_page import TemplatePage
+    from workbench.gui.pages.template.page import TemplatePage
 
-    template_page = TemplatePage(session, page.tasks)
+    template_page = TemplatePage(session, page.background)
     qtbot.addWidget(template_page)
     assert "our_triage" not in template_page.cards
     with qtbot.waitSignal(page.template_saved, timeout=30000) as blocker:
@@ -134,11 +134,11 @@ def test_prompt_prepare_and_save_as_template(qtbot, page, session, tmp_path):
     assert "our_triage" in template_page.cards  # the Template page shows it at once
 
 
-def test_list_labels_from_a_nested_gb18030_file(qtbot, session, tasks, tmp_path):
-    from test_io_shapes import CHARGES, cail_like
+def test_list_labels_from_a_nested_gb18030_file(qtbot, session, background, tmp_path):
+    from data_factory import CHARGES, cail_like
 
     session.create(tmp_path / "projects" / "cases", TemplateCatalog().get("legal_case_type"))
-    page = DataPage(session, tasks)
+    page = DataPage(session, background)
     qtbot.addWidget(page)
     with qtbot.waitSignal(page.loaded, timeout=30000):
         page.import_file(cail_like(tmp_path / "cases.json"))
@@ -161,13 +161,13 @@ def test_list_labels_from_a_nested_gb18030_file(qtbot, session, tasks, tmp_path)
     assert len(page.cleaned_df) == 48 and page.label_choice.several == "first"
 
 
-def test_codes_get_names_without_typing_json(qtbot, session, tasks, tmp_path, monkeypatch):
-    from test_io_shapes import coded_rows
+def test_codes_get_names_without_typing_json(qtbot, session, background, tmp_path, monkeypatch):
+    from data_factory import coded_rows
 
     from workbench.gui.pages.data.labels_editor import CodeNamesDialog
 
     session.create(tmp_path / "projects" / "codes", TemplateCatalog().get("finance_sentiment"))
-    page = DataPage(session, tasks)
+    page = DataPage(session, background)
     qtbot.addWidget(page)
     with qtbot.waitSignal(page.loaded, timeout=30000):
         page.import_file(coded_rows(tmp_path / "rows.json", n=90))
@@ -196,14 +196,14 @@ def test_codes_get_names_without_typing_json(qtbot, session, tasks, tmp_path, mo
     assert set(page.cleaned_df["label"].astype(str)) == {"负面", "中性", "正面"}
 
 
-def test_the_multi_label_switch_keeps_every_charge_of_a_row(qtbot, session, tasks, tmp_path):
+def test_the_multi_label_switch_keeps_every_charge_of_a_row(qtbot, session, background, tmp_path):
     import json
 
-    from test_io_shapes import CHARGES, cail_like
+    from data_factory import CHARGES, cail_like
 
     root = tmp_path / "projects" / "cases"
     session.create(root, TemplateCatalog().get("legal_case_type"))
-    page = DataPage(session, tasks)
+    page = DataPage(session, background)
     qtbot.addWidget(page)
     with qtbot.waitSignal(page.loaded, timeout=30000):
         page.import_file(cail_like(tmp_path / "cases.json"))

@@ -7,15 +7,15 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from test_labels import hospital_export  # noqa: E402
+from data_factory import hospital_export  # noqa: E402
 
 from workbench.core.templates import TemplateCatalog  # noqa: E402
-from workbench.gui.pages.data_page import DataPage  # noqa: E402
+from workbench.gui.pages.data.page import DataPage  # noqa: E402
 
 
-def _import(qtbot, session, tasks, tmp_path, template_id, src, label_column):
+def _import(qtbot, session, background, tmp_path, template_id, src, label_column):
     session.create(tmp_path / "projects" / "p", TemplateCatalog().get(template_id))
-    page = DataPage(session, tasks)
+    page = DataPage(session, background)
     qtbot.addWidget(page)
     with qtbot.waitSignal(page.loaded, timeout=30000):
         page.import_file(src)
@@ -28,8 +28,8 @@ def _import(qtbot, session, tasks, tmp_path, template_id, src, label_column):
     return page
 
 
-def test_excluded_and_too_few_rows_are_counted_in_the_summary(qtbot, session, tasks, tmp_path):
-    page = _import(qtbot, session, tasks, tmp_path, "medical_triage", hospital_export(tmp_path / "export.csv"), "科别")
+def test_excluded_and_too_few_rows_are_counted_in_the_summary(qtbot, session, background, tmp_path):
+    page = _import(qtbot, session, background, tmp_path, "medical_triage", hospital_export(tmp_path / "export.csv"), "科别")
     editor = page.labels_editor
     with qtbot.waitSignal(page.cleaned, timeout=30000):
         editor.use_found()
@@ -46,14 +46,14 @@ def test_excluded_and_too_few_rows_are_counted_in_the_summary(qtbot, session, ta
     assert "3 rows of labels with too few rows dropped" in editor.summary.text()
 
 
-def test_several_labels_per_row_are_counted_as_rows(qtbot, session, tasks, tmp_path):
+def test_several_labels_per_row_are_counted_as_rows(qtbot, session, background, tmp_path):
     import pandas as pd
 
     rows = [{"text": f"第{i}段判决书事实，被告人{i}号实施了相关行为，证据确实充分。",
              "labels": ["盗窃", "抢劫", "诈骗"][i % 3] + (";寻衅滋事" if i % 2 else "")} for i in range(60)]
     src = tmp_path / "cases.csv"
     pd.DataFrame(rows).to_csv(src, index=False)
-    page = _import(qtbot, session, tasks, tmp_path, "legal_case_type_multi", src, "labels")
+    page = _import(qtbot, session, background, tmp_path, "legal_case_type_multi", src, "labels")
     editor = page.labels_editor
     if page.label_choice is None or page.label_choice.source != "data":
         with qtbot.waitSignal(page.cleaned, timeout=30000):

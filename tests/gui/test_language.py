@@ -116,14 +116,14 @@ def _window_on_every_page(qtbot, tmp_path, name, project):
 
     w = MainWindow(Settings(tmp_path / f"{name}.ini"))
     qtbot.addWidget(w)
-    w.tasks.show_dialogs = False
+    w.background.show_dialogs = False
     w.resize(1366, 768)
     w.show()
     w.open_project(project)
     for key in STEPS:
         w.show_step(key)
     data = w.pages["data"]
-    qtbot.waitUntil(lambda: data.cleaned_df is not None and not w.tasks.active, timeout=60000)
+    qtbot.waitUntil(lambda: data.cleaned_df is not None and not w.background.active, timeout=60000)
     w.show_step("data")
     qtbot.wait(50)
     return w
@@ -192,7 +192,7 @@ def test_switching_the_language_updates_every_text_of_the_open_window(qtbot, tmp
 
         i18n.install(app, "zh_CN")  # what the settings' OK does
         qtbot.waitUntil(lambda: win._language == "zh_CN", timeout=5000)
-        qtbot.waitUntil(lambda: not win.tasks.active, timeout=30000)
+        qtbot.waitUntil(lambda: not win.background.active, timeout=30000)
         qtbot.wait(100)  # widgets redrawn from state replaced theirs (deleteLater)
         switched = _texts_of_every_page(win)
         fresh = _texts_of_every_page(_window_on_every_page(qtbot, tmp_path, "fresh", sample_project))
@@ -202,7 +202,7 @@ def test_switching_the_language_updates_every_text_of_the_open_window(qtbot, tmp
 
         i18n.install(app, "en")
         qtbot.waitUntil(lambda: win._language == "en", timeout=5000)
-        qtbot.waitUntil(lambda: not win.tasks.active, timeout=30000)
+        qtbot.waitUntil(lambda: not win.background.active, timeout=30000)
         qtbot.wait(100)
         back = _texts_of_every_page(win)
         assert back == english, _diff(back, english)
@@ -300,14 +300,14 @@ def test_qt_file_dialogs_speak_the_interface_language_also_after_a_switch(qtbot)
         i18n.install(app, "en")
 
 
-def test_the_samples_table_names_its_columns_in_the_interface_language(qtbot, session, tasks, sample_project):
+def test_the_samples_table_names_its_columns_in_the_interface_language(qtbot, session, background, sample_project):
     """The columns of predictions.csv (input, reference, prediction, p_正面, ...) were shown by
     their file names in the Chinese window; the file keeps them, the table says them in words."""
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
     from workbench.gui import i18n
-    from workbench.gui.pages.evaluate_page import EvaluatePage
+    from workbench.gui.pages.evaluate.page import EvaluatePage
 
     import pandas as pd
 
@@ -320,7 +320,7 @@ def test_the_samples_table_names_its_columns_in_the_interface_language(qtbot, se
     app = QApplication.instance()
     try:
         i18n.install(app, "zh_CN")
-        page = EvaluatePage(session, tasks)
+        page = EvaluatePage(session, background)
         qtbot.addWidget(page)
         with qtbot.waitSignal(page.results_shown, timeout=5000):
             session.open(sample_project)

@@ -19,12 +19,12 @@ STATS = {"splits": {"train": 500, "val": 60, "test": 60}, "text_chars": {"mean":
     (8, "Rows per step lowered to", "每批条数已降为"),
     (3.5, "Layers are recomputed in the backward pass", "逐层重算"),
 ])
-def test_the_memory_notes_read_in_both_languages(qtbot, session, tasks, tmp_path, gb, english, chinese_text):
+def test_the_memory_notes_read_in_both_languages(qtbot, session, background, tmp_path, gb, english, chinese_text):
     from PySide6.QtCore import QCoreApplication, QTranslator
 
     from workbench.core.recommend import recommend
     from workbench.core.templates import TemplateCatalog
-    from workbench.gui.pages.train_page import TrainPage
+    from workbench.gui.pages.train.page import TrainPage
     from workbench.gui.resources import resources_dir
 
     model = tmp_path / "gemma"
@@ -32,7 +32,7 @@ def test_the_memory_notes_read_in_both_languages(qtbot, session, tasks, tmp_path
     (model / "config.json").write_text(json.dumps(GEMMA), encoding="utf-8")
     rec = recommend(TemplateCatalog().get("legal_consult_qa"), STATS, "cpu", str(model), "lora",
                     machine_memory_mb=gb * 1024)
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     shown = [n for n in page._notes(rec) if english in n]
     assert len(shown) == 1 and shown == [n for n in rec.notes if english in n]

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from workbench.cli import build_parser, cmd_models_add, cmd_models_get
+from workbench.cli import build_parser
+from workbench.cli.models import cmd_models_add, cmd_models_get
 from workbench.core import models_store as store
 from workbench.core.operations import models as mops
 from workbench.gui.pages.train import models_panel
-from workbench.gui.pages.train_page import TrainPage
+from workbench.gui.pages.train.page import TrainPage
 
 GEMMA = mops.REGISTRY["gemma-3-270m"]
 
@@ -55,10 +56,10 @@ def test_every_command_line_the_panel_builds_is_accepted_by_the_cli_parser(tmp_p
 
 
 def test_the_choice_lists_registered_models_and_an_instruction_project_starts_with_one(
-        qtbot, session, tasks, tiny_folder, tmp_path, instruction_project):
+        qtbot, session, background, tiny_folder, tmp_path, instruction_project):
     mine = Path(shutil.copytree(tiny_folder, tmp_path / "mine"))
     mops.add(mine, name="Tiny Qwen")
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(instruction_project)
     items = _items(page.model_combo)
@@ -83,12 +84,12 @@ def test_the_choice_lists_registered_models_and_an_instruction_project_starts_wi
     assert "Get Gemma 3 270M" in page.models_panel.hint.text()
 
 
-def test_add_runs_the_child_and_the_new_model_is_chosen(qtbot, session, tasks, tiny_folder, sample_project):
-    page = TrainPage(session, tasks)
+def test_add_runs_the_child_and_the_new_model_is_chosen(qtbot, session, background, tiny_folder, sample_project):
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     errors = []
-    tasks.error_shown.connect(lambda t, m: errors.append(m))
+    background.error_shown.connect(lambda t, m: errors.append(m))
     with qtbot.waitSignal(page.models_panel.model_added, timeout=120000) as added:
         op = page.models_panel.add_model(tiny_folder, copy=True)
         assert op is not None and page.models_panel.progress_dialog.isVisible()
@@ -98,24 +99,24 @@ def test_add_runs_the_child_and_the_new_model_is_chosen(qtbot, session, tasks, t
     assert page.model_combo.currentData() == "tiny-qwen2"
     assert store.get_model("tiny-qwen2").owned and page.models_panel.add_button.isEnabled()
     # a second time: the child refuses it and the page shows the reason
-    with qtbot.waitSignal(tasks.error_shown, timeout=120000):
+    with qtbot.waitSignal(background.error_shown, timeout=120000):
         page.models_panel.add_model(tiny_folder, copy=True)
     assert "already registered" in errors[-1]
 
 
-def test_a_path_that_holds_no_model_is_refused_before_any_process(qtbot, tasks, tmp_path):
-    panel = models_panel.ModelsPanel(tasks)
+def test_a_path_that_holds_no_model_is_refused_before_any_process(qtbot, background, tmp_path):
+    panel = models_panel.ModelsPanel(background)
     qtbot.addWidget(panel)
     bad = tmp_path / "notes.txt"
     bad.write_text("hello")
     errors = []
-    tasks.error_shown.connect(lambda t, m: errors.append(m))
-    assert panel.add_model(bad) is None and not tasks.active
+    background.error_shown.connect(lambda t, m: errors.append(m))
+    assert panel.add_model(bad) is None and not background.active
     assert "neither a GGUF model file nor a folder" in errors[0]
 
 
-def test_the_licence_must_be_ticked_before_gemma_is_got_and_cancel_leaves_nothing(qtbot, session, tasks):
-    panel = models_panel.ModelsPanel(tasks)
+def test_the_licence_must_be_ticked_before_gemma_is_got_and_cancel_leaves_nothing(qtbot, session, background):
+    panel = models_panel.ModelsPanel(background)
     qtbot.addWidget(panel)
     assert panel.get_button.isVisible() or not panel.isVisible()
     dlg = panel.get_model()
@@ -124,11 +125,11 @@ def test_the_licence_must_be_ticked_before_gemma_is_got_and_cancel_leaves_nothin
     if mops.installed_licence_file(GEMMA) is not None:
         assert dlg.text.toPlainText().startswith("Gemma Terms of Use")
     dlg.reject()
-    assert not tasks.active and store.licence_accepted(GEMMA.licence_key) is None
+    assert not background.active and store.licence_accepted(GEMMA.licence_key) is None
     dlg = panel.get_model()
     dlg.accept_check.setChecked(True)
     assert dlg.ok_button.isEnabled()
-    with qtbot.waitSignal(tasks.op_started, timeout=5000) as started:
+    with qtbot.waitSignal(background.op_started, timeout=5000) as started:
         dlg.ok_button.click()
     op = started.args[0]
     assert op.argv[-len(models_panel.get_args()):] == models_panel.get_args()
@@ -150,8 +151,8 @@ def _real_gguf() -> Path | None:
 
 
 @pytest.mark.skipif(_real_gguf() is None, reason="needs the assembled Gemma 3 270M file")
-def test_cancelling_a_conversion_leaves_nothing_behind(qtbot, tasks):
-    panel = models_panel.ModelsPanel(tasks)
+def test_cancelling_a_conversion_leaves_nothing_behind(qtbot, background):
+    panel = models_panel.ModelsPanel(background)
     qtbot.addWidget(panel)
     op = panel.add_model(_real_gguf(), name="Half")
     staging = store.store_dir() / store.STAGING
@@ -163,11 +164,11 @@ def test_cancelling_a_conversion_leaves_nothing_behind(qtbot, tasks):
 
 
 def test_a_pretrained_model_chosen_after_a_built_in_one_trains_with_lora_again(
-        qtbot, session, tasks, tiny_folder, instruction_project):
+        qtbot, session, background, tiny_folder, instruction_project):
     """Seen in the window: the built-in model forces full fine-tuning, and choosing Gemma after it
     kept 'Full fine-tuning (all weights)' for a 268M-parameter model."""
     mops.add(tiny_folder, name="Tiny Qwen")
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(instruction_project)
     assert page.method_combo.currentData() == "lora"
@@ -182,12 +183,12 @@ def test_a_pretrained_model_chosen_after_a_built_in_one_trains_with_lora_again(
 
 
 def test_removing_the_chosen_model_falls_back_to_another_pretrained_one(
-        qtbot, session, tasks, tiny_folder, tmp_path, instruction_project):
+        qtbot, session, background, tiny_folder, tmp_path, instruction_project):
     """Seen in the window: removing the chosen model left the built-in tiny model chosen for an
     instruction project although a pretrained one was still registered."""
     mops.add(tiny_folder, name="First")
     mops.add(Path(shutil.copytree(tiny_folder, tmp_path / "second")), name="Second")
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(instruction_project)
     page.model_combo.setCurrentIndex(page.model_combo.findData("second"))
@@ -196,14 +197,14 @@ def test_removing_the_chosen_model_falls_back_to_another_pretrained_one(
     assert page.model_combo.currentData() == "first" and page.method_combo.currentData() == "lora"
 
 
-def test_a_long_entry_fits_the_choice_and_its_list(qtbot, session, tasks, tiny_folder, instruction_project):
+def test_a_long_entry_fits_the_choice_and_its_list(qtbot, session, background, tiny_folder, instruction_project):
     """Seen in the window (Chinese): 'Gemma 3 270M (Gemma 3, 268M 参数, Gemma Terms of Use)' was cut
     off in the choice; the family is not repeated when the name says it, and the list is wide enough."""
     entry = mops.add(tiny_folder, name="Qwen2 tiny for the law courts of the province")
     entry = store.ModelEntry.model_validate({**entry.model_dump(), "licence": {"name": "Gemma Terms of Use"}})
     assert models_panel.entry_text(entry).startswith("Qwen2 tiny for the law courts of the province (")
     assert "Qwen2," not in models_panel.entry_text(entry)
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(instruction_project)
     page.show()
@@ -212,12 +213,12 @@ def test_a_long_entry_fits_the_choice_and_its_list(qtbot, session, tasks, tiny_f
     assert combo.view().minimumWidth() >= widest
 
 
-def test_a_damaged_model_list_is_said_once_and_read_as_empty(qtbot, tasks):
+def test_a_damaged_model_list_is_said_once_and_read_as_empty(qtbot, background):
     store.store_dir().mkdir(parents=True)
     (store.store_dir() / store.STORE_FILE).write_text("{broken")
     errors = []
-    tasks.error_shown.connect(lambda t, m: errors.append(m))
-    panel = models_panel.ModelsPanel(tasks)
+    background.error_shown.connect(lambda t, m: errors.append(m))
+    panel = models_panel.ModelsPanel(background)
     qtbot.addWidget(panel)
     panel.refresh()
     assert len(errors) == 1 and "damaged" in errors[0] and "Move it aside" in errors[0]

@@ -7,13 +7,14 @@ import json
 
 from PySide6.QtCore import Qt
 
-from workbench.cli import _label_choice, build_parser
+from workbench.cli.data import _label_choice
+from workbench.cli import build_parser
 from workbench.core.labels import template_choice
 from workbench.core.mapping import parse_mapping_args
 from workbench.core.project import Project
 from workbench.core.templates import TemplateCatalog
-from workbench.gui.pages.data_page import DataPage
-from workbench.gui.pages.template_page import TemplatePage
+from workbench.gui.pages.data.page import DataPage
+from workbench.gui.pages.template.page import TemplatePage
 
 TID = "legal_case_type_multi"
 LONG = "掩饰、隐瞒犯罪所得、犯罪所得收益罪"
@@ -40,19 +41,19 @@ def _type_separator(qtbot, page, text: str) -> None:
         qtbot.keyClick(edit, Qt.Key.Key_Return)
 
 
-def test_the_template_page_shows_the_variant(qtbot, session, tasks):
-    page = TemplatePage(session, tasks)
+def test_the_template_page_shows_the_variant(qtbot, session, background):
+    page = TemplatePage(session, background)
     qtbot.addWidget(page)
     page.select(TID)
     assert "several labels per row" in page.facts_label.text() and LONG in page.facts_label.text()
     assert page.cards[TID].property("selected") is True
 
 
-def test_separator_field_and_command_line_follow_the_multi_label_switch(qtbot, session, tasks, tmp_path):
+def test_separator_field_and_command_line_follow_the_multi_label_switch(qtbot, session, background, tmp_path):
     template = TemplateCatalog().get(TID)
     root = tmp_path / "projects" / "charges"
     session.create(root, template)
-    page = DataPage(session, tasks)
+    page = DataPage(session, background)
     qtbot.addWidget(page)
     with qtbot.waitSignal(page.cleaned, timeout=60000):
         page.import_file(template.sample_path)
@@ -115,7 +116,7 @@ def test_separator_field_and_command_line_follow_the_multi_label_switch(qtbot, s
     assert other.split_path("test").read_text("utf-8") == project.split_path("test").read_text("utf-8")
 
 
-def test_the_train_page_trains_a_head_for_a_multi_label_project_with_a_pretrained_model(qtbot, session, tasks,
+def test_the_train_page_trains_a_head_for_a_multi_label_project_with_a_pretrained_model(qtbot, session, background,
                                                                                        tmp_path):
     """A pretrained model learns several labels per row with a classification head (one sigmoid
     per label): the page no longer refuses it, and its job says so."""
@@ -123,7 +124,7 @@ def test_the_train_page_trains_a_head_for_a_multi_label_project_with_a_pretraine
     from pathlib import Path
 
     from workbench.core.project import prepare
-    from workbench.gui.pages.train_page import TrainPage
+    from workbench.gui.pages.train.page import TrainPage
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from model_factory import make_model_folder
@@ -132,7 +133,7 @@ def test_the_train_page_trains_a_head_for_a_multi_label_project_with_a_pretraine
     root = tmp_path / "projects" / "charges"
     prepare(template, template.sample_path, root)
     session.open(root)
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     folder = make_model_folder("llama", tmp_path / "my-llama")
     page.model_combo.setCurrentIndex(page.model_combo.findData("folder"))
@@ -141,17 +142,17 @@ def test_the_train_page_trains_a_head_for_a_multi_label_project_with_a_pretraine
     assert job.head and job.base_model == str(folder) and job.method == "lora"
 
 
-def test_rows_with_no_label_kept_or_dropped_from_the_page_and_its_command_line(qtbot, session, tasks, tmp_path):
+def test_rows_with_no_label_kept_or_dropped_from_the_page_and_its_command_line(qtbot, session, background, tmp_path):
     import sys
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from test_multilabel_data import sentences_jsonl
+    from data_factory import sentences_jsonl
 
     template = TemplateCatalog().get(TID)
     root = tmp_path / "projects" / "divorce"
     session.create(root, template)
-    page = DataPage(session, tasks)
+    page = DataPage(session, background)
     qtbot.addWidget(page)
     with qtbot.waitSignal(page.cleaned, timeout=60000):
         page.import_file(sentences_jsonl(tmp_path / "divorce.jsonl", fields=("案情描述", "罪名")))

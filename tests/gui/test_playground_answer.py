@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from workbench.gui.pages.evaluate_page import EvaluatePage
+from workbench.gui.pages.evaluate.page import EvaluatePage
 
 
 def _feed(page: EvaluatePage, *events: dict) -> str:
@@ -20,8 +20,8 @@ def _feed(page: EvaluatePage, *events: dict) -> str:
     return page.answer.toPlainText()
 
 
-def test_a_classifiers_answer_ends_with_its_probabilities(qtbot, session, tasks):
-    page = EvaluatePage(session, tasks)
+def test_a_classifiers_answer_ends_with_its_probabilities(qtbot, session, background):
+    page = EvaluatePage(session, background)
     qtbot.addWidget(page)
     text = _feed(page,
                  {"event": "labels", "id": 1, "probabilities": {"正面": 0.034, "负面": 0.966}, "label": "负面"},
@@ -30,8 +30,8 @@ def test_a_classifiers_answer_ends_with_its_probabilities(qtbot, session, tasks)
     assert text == "Label: 负面\nMost likely: 负面 96.6%  ·  正面 3.4%"
 
 
-def test_a_generated_answer_and_its_label_are_on_lines_of_their_own(qtbot, session, tasks):
-    page = EvaluatePage(session, tasks)
+def test_a_generated_answer_and_its_label_are_on_lines_of_their_own(qtbot, session, background):
+    page = EvaluatePage(session, background)
     qtbot.addWidget(page)
     text = _feed(page,
                  {"event": "token", "id": 1, "text": "正"},
@@ -49,7 +49,7 @@ print(json.dumps({"event": "done", "id": 1, "text": "正面", "tokens": 0, "seco
 """
 
 
-def test_the_playground_shows_it_is_working(qtbot, session, tasks, sample_project, monkeypatch):
+def test_the_playground_shows_it_is_working(qtbot, session, background, sample_project, monkeypatch):
     """Seen: an answer took 15 s on the built-in model and 41 s to Gemma's first words, with
     nothing on screen saying that the model was working."""
     import sys
@@ -58,11 +58,11 @@ def test_the_playground_shows_it_is_working(qtbot, session, tasks, sample_projec
 
     finished_run(sample_project, "run-x")
     session.open(sample_project)
-    page = EvaluatePage(session, tasks)
+    page = EvaluatePage(session, background)
     qtbot.addWidget(page)
     page.show()
     delays = iter(["3", "0.3"])
-    monkeypatch.setattr(tasks, "command", lambda args, title: tasks.process(
+    monkeypatch.setattr(background, "command", lambda args, title: background.process(
         [sys.executable, "-c", _SLOW_ANSWER, next(delays)], title, "playground"))
     page.prompt_edit.setText("央行宣布降准")
     page._on_generate_clicked()

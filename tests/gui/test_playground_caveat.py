@@ -23,11 +23,11 @@ def _run(project, name, losses):
     ev.close()
 
 
-def test_a_loss_that_rose_is_called_a_rise_and_a_small_fall_a_fall(qtbot, session, tasks, sample_project):
+def test_a_loss_that_rose_is_called_a_rise_and_a_small_fall_a_fall(qtbot, session, background, sample_project):
     _run(sample_project, "run-rose", [2.24, 2.3, 2.35, 2.34, 2.34])
     _run(sample_project, "run-fell", [2.24, 2.2, 2.1, 2.1, 2.1])
     chosen = ["run-rose"]
-    panel = PlaygroundPanel(session, tasks, lambda: chosen[0])
+    panel = PlaygroundPanel(session, background, lambda: chosen[0])
     qtbot.addWidget(panel)
     session.open(sample_project)
     qtbot.waitUntil(lambda: "run-fell" in session.monitor.runs, timeout=5000)

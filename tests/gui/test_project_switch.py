@@ -9,8 +9,8 @@ pytest.importorskip("paddle")
 pytest.importorskip("paddleformers")
 
 from workbench.core.templates import TemplateCatalog  # noqa: E402
-from workbench.gui.pages.data_page import DataPage  # noqa: E402
-from workbench.gui.pages.evaluate_page import EvaluatePage  # noqa: E402
+from workbench.gui.pages.data.page import DataPage  # noqa: E402
+from workbench.gui.pages.evaluate.page import EvaluatePage  # noqa: E402
 
 from trained_factory import CLS, RUN, USER_COLUMNS, trained_project, user_frame  # noqa: E402
 
@@ -20,9 +20,10 @@ def project(tmp_path_factory):
     return trained_project(CLS, tmp_path_factory.mktemp("switch"))
 
 
-def test_nothing_of_the_previous_project_stays_on_the_pages(qtbot, session, tasks, project, tmp_path):
-    data = DataPage(session, tasks)
-    page = EvaluatePage(session, tasks)
+@pytest.mark.slow
+def test_nothing_of_the_previous_project_stays_on_the_pages(qtbot, session, background, project, tmp_path):
+    data = DataPage(session, background)
+    page = EvaluatePage(session, background)
     qtbot.addWidget(data)
     qtbot.addWidget(page)
     with qtbot.waitSignal(data.cleaned, timeout=60000):

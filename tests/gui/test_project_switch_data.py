@@ -4,12 +4,12 @@ column statistics, the step limit of its last run."""
 from __future__ import annotations
 
 from workbench.core.templates import TemplateCatalog
-from workbench.gui.pages.data_page import DataPage
+from workbench.gui.pages.data.page import DataPage
 
 
-def test_the_column_charts_of_the_previous_project_are_cleared(qtbot, session, tasks, sample_project, tmp_path):
+def test_the_column_charts_of_the_previous_project_are_cleared(qtbot, session, background, sample_project, tmp_path):
     """Seen at 1366x768: the new, empty project showed the last project's text-length histogram."""
-    page = DataPage(session, tasks)
+    page = DataPage(session, background)
     qtbot.addWidget(page)
     with qtbot.waitSignal(page.stats_ready, timeout=60000):
         session.open(sample_project)
@@ -19,19 +19,19 @@ def test_the_column_charts_of_the_previous_project_are_cleared(qtbot, session, t
     assert page.stats == {}
 
 
-def test_a_project_without_runs_does_not_take_the_last_projects_step_limit(qtbot, session, tasks, sample_project,
+def test_a_project_without_runs_does_not_take_the_last_projects_step_limit(qtbot, session, background, sample_project,
                                                                           tmp_path):
     """Seen at 1366x768: "Stop after steps" kept the 400 of the previous project's last run."""
     from workbench.core.jobs import JobSpec, write_job
     from workbench.core.project import prepare
-    from workbench.gui.pages.train_page import TrainPage
+    from workbench.gui.pages.train.page import TrainPage
 
     write_job(sample_project / "runs" / "run-20260101-000000-abcd",
               JobSpec(project=str(sample_project), template="finance_sentiment", task="classification",
                       base_model="builtin:tiny", method="full", max_steps=400, eval_steps=10))
     template = TemplateCatalog().get("finance_sentiment")
     other, _ = prepare(template, template.sample_path, tmp_path / "other")
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     assert page.max_steps.value() == 400

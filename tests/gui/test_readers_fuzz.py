@@ -78,14 +78,14 @@ def _write(root: Path, template_project: Path, events: bytes, job: bytes | None,
 
 
 def test_runs_eval_resolution_and_reattach_never_raise(qtbot, sample_project, tmp_path):
-    from workbench.gui.pages.train_page import TrainPage
+    from workbench.gui.pages.train.page import TrainPage
     from workbench.gui.session import ProjectSession
-    from workbench.gui.tasks import TaskManager
+    from workbench.gui.background import BackgroundWork
 
-    tasks = TaskManager()
-    tasks.show_dialogs = False
+    background = BackgroundWork()
+    background.show_dialogs = False
     session = ProjectSession()
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
 
     @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))

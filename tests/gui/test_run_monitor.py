@@ -1,6 +1,6 @@
 """The run monitor on the UI thread: what each of its ticks reads."""
 
-from workbench.core import runs as R
+from workbench.core import runs
 from workbench.core.jobs import JobSpec, write_job
 from workbench.core.runs import EventWriter
 from workbench.gui.run_monitor import RunMonitor
@@ -30,8 +30,8 @@ def test_looking_for_new_runs_reads_no_run_history(qtbot, tmp_path, monkeypatch)
     try:
         assert monitor.status("run-a") == "completed" and len(monitor.events("run-b")) == 2002
         reads = []
-        real = R.read_events
-        monkeypatch.setattr(R, "read_events", lambda run_dir: reads.append(run_dir) or real(run_dir))
+        real = runs.read_events
+        monkeypatch.setattr(runs, "read_events", lambda run_dir: reads.append(run_dir) or real(run_dir))
         _run(root, "run-c", 0)  # started by the command line while the window watches
         qtbot.waitUntil(lambda: "run-c" in monitor.runs, timeout=10000)
         qtbot.wait(300)  # a few more ticks
@@ -54,12 +54,12 @@ def test_the_window_folds_a_growing_run_as_a_fresh_read_does(qtbot, tmp_path):
             ev.emit("step", step=step, epoch=step / 10, loss=3.0 / step, lr=1e-3)
             if step % 10 == 0:
                 ev.emit("eval", step=step, eval_loss=2.0 / step, metrics={"accuracy": step / 40})
-                qtbot.waitUntil(lambda: len(monitor.events("run-a")) == len(R.read_events(run_dir)), timeout=5000)
-                assert monitor.summary("run-a") == R.summarize(run_dir)  # mid-run, after a partial fold
+                qtbot.waitUntil(lambda: len(monitor.events("run-a")) == len(runs.read_events(run_dir)), timeout=5000)
+                assert monitor.summary("run-a") == runs.summarize(run_dir)  # mid-run, after a partial fold
         ev.emit("end", status="stopped", error=None)
         ev.close()
         qtbot.waitUntil(lambda: monitor.status("run-a") == "stopped", timeout=5000)
-        shown, fresh = monitor.summary("run-a"), R.summarize(run_dir)
+        shown, fresh = monitor.summary("run-a"), runs.summarize(run_dir)
         assert shown == fresh and (shown.last_step, shown.status) == (30, "stopped")
         assert shown.best_eval_loss == fresh.best_eval_loss == 2.0 / 30
         shown.metrics["accuracy"] = -1.0  # a caller changing its copy leaves the monitor's fold alone

@@ -53,12 +53,12 @@ def trained(tmp_path_factory):
     return trained_project(CLS, tmp_path_factory.mktemp("runs"))
 
 
-def test_the_evaluate_page_shows_the_run_that_just_finished(qtbot, session, tasks, trained):
+def test_the_evaluate_page_shows_the_run_that_just_finished(qtbot, session, background, trained):
     from trained_factory import RUN, train_run
 
-    from workbench.gui.pages.evaluate_page import EvaluatePage
+    from workbench.gui.pages.evaluate.page import EvaluatePage
 
-    page = EvaluatePage(session, tasks)
+    page = EvaluatePage(session, background)
     qtbot.addWidget(page)
     session.open(trained.root)
     qtbot.waitUntil(lambda: page.run_combo.currentData() == RUN, timeout=10000)

@@ -12,7 +12,7 @@ from sshd_factory import SSHD, start_sshd
 from workbench.cli import build_parser
 from workbench.core.targets import add_target, list_targets
 from workbench.gui.pages.train.servers import AddServerDialog, ServersDialog, check_args
-from workbench.gui.pages.train_page import TrainPage
+from workbench.gui.pages.train.page import TrainPage
 
 pytestmark = pytest.mark.skipif(SSHD is None, reason="OpenSSH's sshd is not installed (.ci/run installs it)")
 
@@ -29,7 +29,7 @@ def test_the_check_command_is_the_real_parsers():
     assert args.func.__name__ == "cmd_targets_check" and args.name == "lab" and args.json
 
 
-def test_a_server_is_added_in_the_dialog_and_refused_with_the_reason(qtbot, tasks):
+def test_a_server_is_added_in_the_dialog_and_refused_with_the_reason(qtbot, background):
     dialog = AddServerDialog()
     qtbot.addWidget(dialog)
     dialog.name.setText("gpu box")
@@ -43,18 +43,18 @@ def test_a_server_is_added_in_the_dialog_and_refused_with_the_reason(qtbot, task
 
 
 @pytest.mark.slow
-def test_a_run_started_on_a_server_from_the_train_page_streams_its_curves(qtbot, session, tasks, sample_project,
+def test_a_run_started_on_a_server_from_the_train_page_streams_its_curves(qtbot, session, background, sample_project,
                                                                            sshd, tmp_path):
     add_target("lab", sshd.url, ssh_config=str(sshd.config), python=sys.executable,
                workdir=str(tmp_path / "server work"))
-    dialog = ServersDialog(tasks)
+    dialog = ServersDialog(background)
     qtbot.addWidget(dialog)
     assert dialog.table.rowCount() == 1 and dialog.selected() == "lab"
     dialog.check("lab")
     qtbot.waitUntil(lambda: "Ready" in dialog.report.text() or "Problem" in dialog.report.text(), timeout=120000)
     assert "Ready" in dialog.report.text() and "Paddle" in dialog.report.text(), dialog.report.text()
 
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     page.target_combo.refresh()
@@ -94,10 +94,10 @@ def test_a_server_run_listed_before_its_start_finished_is_mirrored_once_attached
     assert mirrored == ["run-on-lab"] and monitor.summary("run-on-lab").server == "lab"
 
 
-def test_the_estimate_says_its_figures_are_this_computers_when_a_server_is_chosen(qtbot, session, tasks,
+def test_the_estimate_says_its_figures_are_this_computers_when_a_server_is_chosen(qtbot, session, background,
                                                                                   sample_project):
     add_target("lab", "ssh://ana@gpu.example.org", devices="gpu:0")
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     page.target_combo.refresh()

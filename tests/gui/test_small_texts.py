@@ -8,12 +8,12 @@ from workbench import __version__
 from workbench.core.templates import TemplateCatalog
 
 
-def test_the_split_line_groups_thousands(qtbot, session, tasks, tmp_path):
+def test_the_split_line_groups_thousands(qtbot, session, background, tmp_path):
     """Seen: "About 5620 training, 703 validation and 703 test rows"."""
-    from workbench.gui.pages.data_page import DataPage
+    from workbench.gui.pages.data.page import DataPage
 
     session.create(tmp_path / "projects" / "p", TemplateCatalog().get("finance_sentiment"))
-    page = DataPage(session, tasks)
+    page = DataPage(session, background)
     qtbot.addWidget(page)
     page.cleaned_df = pd.DataFrame({"text": ["一"] * 7026, "label": ["正面"] * 7026})
     page.split_spins["val"].setValue(10)
@@ -33,7 +33,7 @@ def test_the_about_dialog_names_the_version(qtbot, tmp_path):
     assert f"version {__version__}" in w.about_text()
 
 
-def test_two_sensitive_terms_steps_are_told_apart(qtbot, session, tasks, tmp_path):
+def test_two_sensitive_terms_steps_are_told_apart(qtbot, session, background, tmp_path):
     """Seen in the finance Q&A template: two steps both named "Mask, drop or flag sensitive terms"
     (one masks the answers, the other flags the questions)."""
     from workbench.core.cleaning import Recipe
@@ -67,15 +67,15 @@ def test_a_steps_columns_are_listed_the_chinese_way(qtbot):
         i18n.install(app, "en")
 
 
-def test_what_trim_whitespace_removed_is_shown(qtbot, session, tasks, sample_project):
+def test_what_trim_whitespace_removed_is_shown(qtbot, session, background, sample_project):
     """Seen: "Trim whitespace: 12 cells changed", and every Before read like its After: the
     spaces it removed drew nothing in the marked change."""
     from workbench.gui.pages.data.display import SnippetDelegate, change_window, html_snippet
-    from workbench.gui.pages.data_page import DataPage
+    from workbench.gui.pages.data.page import DataPage
 
     before, after = change_window("  央行宣布降准\u3000", "央行宣布降准")
     assert "·" in html_snippet(before, "#fff") and "□" in html_snippet(before, "#fff")
-    page = DataPage(session, tasks)
+    page = DataPage(session, background)
     qtbot.addWidget(page)
     with qtbot.waitSignal(page.cleaned, timeout=30000):
         session.open(sample_project)

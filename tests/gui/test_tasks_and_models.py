@@ -9,7 +9,7 @@ import pandas as pd
 from PySide6.QtCore import QObject, Qt, Signal
 
 from workbench.core.errors import DataError
-from workbench.gui.models.dataframe_model import DataFrameTableModel, RowHeader, filtered_positions, sorted_positions
+from workbench.gui.table_model import DataFrameTableModel, RowHeader, filtered_positions, sorted_positions
 
 
 def test_signal_emit_keeps_reference_counts():
@@ -26,7 +26,7 @@ def test_signal_emit_keeps_reference_counts():
     assert (sys.getrefcount(True), sys.getrefcount(None)) == before
 
 
-def test_op_success_and_progress(qtbot, tasks):
+def test_op_success_and_progress(qtbot, background):
     seen = []
 
     def work(ctx):
@@ -34,7 +34,7 @@ def test_op_success_and_progress(qtbot, tasks):
             ctx.progress(i / 5)
         return 42
 
-    op = tasks.op(work, "t").with_progress()
+    op = background.op(work, "t").with_progress()
     op.progressed.connect(lambda f, m: seen.append(f))
     with qtbot.waitSignal(op.succeeded, timeout=10000) as blocker:
         op.run()
@@ -42,16 +42,16 @@ def test_op_success_and_progress(qtbot, tasks):
     assert seen and max(seen) <= 1.0
 
 
-def test_op_failure_shows_the_error_message(qtbot, tasks):
+def test_op_failure_shows_the_error_message(qtbot, background):
     def work(ctx):
         raise DataError("The file has no rows. Choose another file.")
 
-    with qtbot.waitSignal(tasks.error_shown, timeout=10000) as blocker:
-        tasks.op(work, "Reading").run()
+    with qtbot.waitSignal(background.error_shown, timeout=10000) as blocker:
+        background.op(work, "Reading").run()
     assert blocker.args == ["Reading", "The file has no rows. Choose another file."]
 
 
-def test_op_cancel(qtbot, tasks):
+def test_op_cancel(qtbot, background):
     import threading
 
     started = threading.Event()
@@ -61,7 +61,7 @@ def test_op_cancel(qtbot, tasks):
         while True:
             ctx.progress(0.5)
 
-    op = tasks.op(work, "long")
+    op = background.op(work, "long")
     op.run()
     qtbot.waitUntil(started.is_set, timeout=10000)
     with qtbot.waitSignal(op.cancelled, timeout=10000):
@@ -82,7 +82,7 @@ def test_dataframe_model_reads_a_million_rows_on_demand(qtbot):
     assert model.data(model.index(0, 0)) == df["text"].iloc[pos[0]]
 
 
-def test_op_cancelled_after_its_work_ended_drops_the_result(qtbot, tasks):
+def test_op_cancelled_after_its_work_ended_drops_the_result(qtbot, background):
     import threading
 
     finished = threading.Event()
@@ -92,16 +92,16 @@ def test_op_cancelled_after_its_work_ended_drops_the_result(qtbot, tasks):
         finished.set()
         return "stale"
 
-    op = tasks.op(work, "superseded").on_success(got.append)
+    op = background.op(work, "superseded").on_success(got.append)
     op.run()
     finished.wait(10)
-    tasks.wait(10000)  # the worker is done; its result is queued for the UI thread
+    background.wait(10000)  # the worker is done; its result is queued for the UI thread
     with qtbot.waitSignal(op.cancelled, timeout=10000):
         op.cancel()
     assert got == []
 
 
-def test_op_frees_what_its_work_holds_on_the_ui_thread(qtbot, tasks, monkeypatch):
+def test_op_frees_what_its_work_holds_on_the_ui_thread(qtbot, background, monkeypatch):
     # On a loaded machine the worker thread can be descheduled right after it reports, while
     # the UI thread handles the result and deletes the operation. What the work and its
     # callbacks captured (pages, widgets) must not then be freed by the worker: a QObject
@@ -110,7 +110,7 @@ def test_op_frees_what_its_work_holds_on_the_ui_thread(qtbot, tasks, monkeypatch
     import threading
     import time
 
-    from workbench.gui import tasks as T
+    from workbench.gui import background as gui_background
 
     freed = []
 
@@ -118,21 +118,21 @@ def test_op_frees_what_its_work_holds_on_the_ui_thread(qtbot, tasks, monkeypatch
         def __del__(self):
             freed.append(threading.get_ident())
 
-    original = T._Runnable.run
+    original = gui_background._Runnable.run
 
     def descheduled_run(self):
         original(self)
         time.sleep(0.5)
 
-    monkeypatch.setattr(T._Runnable, "run", descheduled_run)
+    monkeypatch.setattr(gui_background._Runnable, "run", descheduled_run)
     gc.disable()  # freed when the last reference goes, not at a collection on some thread
     try:
-        _run_twice(qtbot, tasks, Held, freed)
+        _run_twice(qtbot, background, Held, freed)
     finally:
         gc.enable()
 
 
-def _run_twice(qtbot, tasks, Held, freed):
+def _run_twice(qtbot, background, Held, freed):
     import threading
 
     for fails in (False, True):
@@ -144,14 +144,14 @@ def _run_twice(qtbot, tasks, Held, freed):
                 raise DataError("The file has no rows. Choose another file.")
             return 1
 
-        op = tasks.op(work, "t").on_success(lambda r, h=held: None)
+        op = background.op(work, "t").on_success(lambda r, h=held: None)
         del held, work
         with qtbot.waitSignal(op.finished, timeout=10000):
             op.run()
         del op
         qtbot.waitUntil(lambda: bool(freed), timeout=5000)
         assert freed == [threading.get_ident()]
-        tasks.wait(10000)
+        background.wait(10000)
 
 
 def test_table_view_over_a_million_rows_reads_only_what_it_shows(qtbot):

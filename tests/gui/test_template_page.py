@@ -1,8 +1,8 @@
-from workbench.gui.pages.template_page import TemplatePage
+from workbench.gui.pages.template.page import TemplatePage
 
 
-def test_cards_grouped_by_vertical_and_preview(qtbot, session, tasks):
-    page = TemplatePage(session, tasks)
+def test_cards_grouped_by_vertical_and_preview(qtbot, session, background):
+    page = TemplatePage(session, background)
     qtbot.addWidget(page)
     assert len(page.cards) == len(session.catalog.templates) >= 6
     qtbot.waitUntil(lambda: page.preview_model.rowCount() > 0, timeout=10000)
@@ -16,9 +16,9 @@ def test_cards_grouped_by_vertical_and_preview(qtbot, session, tasks):
     assert blocker.args == ["medical_triage"]
 
 
-def test_facts_name_metrics_and_roles_in_the_users_words(qtbot, session, tasks):
+def test_facts_name_metrics_and_roles_in_the_users_words(qtbot, session, background):
     """Seen on the Template page: 'Metrics: accuracy, macro_f1' and 'text ← 新闻内容', internal ids."""
-    page = TemplatePage(session, tasks)
+    page = TemplatePage(session, background)
     qtbot.addWidget(page)
     page.select("finance_sentiment")
     facts = page.facts_label.text()

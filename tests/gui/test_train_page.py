@@ -9,7 +9,7 @@ import pytest
 from workbench.core.jobs import JobSpec, write_job
 from workbench.core.runs import EventWriter, write_pid
 from workbench.gui.pages.train.settings_panel import OWN_SETTINGS
-from workbench.gui.pages.train_page import TrainPage, fmt_secs
+from workbench.gui.pages.train.page import TrainPage, fmt_secs
 
 
 def _run(root, run_id, pid=None):
@@ -20,11 +20,11 @@ def _run(root, run_id, pid=None):
     return run_dir
 
 
-def test_live_curves_append_from_the_events_file(qtbot, session, tasks, sample_project):
+def test_live_curves_append_from_the_events_file(qtbot, session, background, sample_project):
     run_dir = _run(sample_project, "run-a")
     ev = EventWriter(run_dir)
     ev.emit("start", total_steps=40, device="cpu", trainable_params=10, total_params=10, builtin="tiny")
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     assert page.current_run == "run-a"
@@ -63,7 +63,7 @@ def test_live_curves_append_from_the_events_file(qtbot, session, tasks, sample_p
     assert list(s.x[: s.n]) == [5, 10, 15, 20]
 
 
-def test_crashed_run_offers_resume_and_runs_compare(qtbot, session, tasks, sample_project):
+def test_crashed_run_offers_resume_and_runs_compare(qtbot, session, background, sample_project):
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
     run_dir = _run(sample_project, "run-b", pid=dead.pid)
@@ -80,7 +80,7 @@ def test_crashed_run_offers_resume_and_runs_compare(qtbot, session, tasks, sampl
     ev2.emit("step", step=5, loss=3.0, lr=2e-3)
     ev2.emit("end", status="completed", error=None)
     ev2.close()
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     qtbot.waitUntil(lambda: session.monitor.status("run-b") == "crashed", timeout=10000)
@@ -93,8 +93,8 @@ def test_crashed_run_offers_resume_and_runs_compare(qtbot, session, tasks, sampl
     assert page.diff_table.rowCount() >= 1  # the learning rates differ
 
 
-def test_settings_from_template_presets_and_tooltips(qtbot, session, tasks, sample_project):
-    page = TrainPage(session, tasks)
+def test_settings_from_template_presets_and_tooltips(qtbot, session, background, sample_project):
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     assert "学习率" in page.spins["learning_rate"].toolTip() or "step" in page.spins["learning_rate"].toolTip()
@@ -108,33 +108,33 @@ def test_settings_from_template_presets_and_tooltips(qtbot, session, tasks, samp
     assert "MB" in page.estimate_label.text()
 
 
-def test_the_estimate_before_a_run_is_the_range_core_makes_for_its_job(qtbot, session, tasks, sample_project):
+def test_the_estimate_before_a_run_is_the_range_core_makes_for_its_job(qtbot, session, background, sample_project):
     """The time before a run shows as a range, the one `train` prints and the worker reports at its
     start (core: operations.runs.estimate_range), for the settings on the page."""
-    from workbench.core.operations import runs as ops
+    from workbench.core.operations import runs as run_operations
 
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:small"))
-    span = ops.estimate_range(page.job_spec())
+    span = run_operations.estimate_range(page.job_spec())
     assert span.low < span.seconds < span.high
     assert f"{fmt_secs(span.low)} to {fmt_secs(span.high)}" in page.estimate_label.text()
     assert "roughly" not in page.estimate_label.text()
     # other settings, another job: its range follows them
     page.spins["epochs"].setValue(2)
-    shorter = ops.estimate_range(page.job_spec())
+    shorter = run_operations.estimate_range(page.job_spec())
     assert shorter.high < span.high
     assert f"{fmt_secs(shorter.low)} to {fmt_secs(shorter.high)}" in page.estimate_label.text()
     # far more steps than the time budget holds: the budget ends the run, and the range there
     page.max_steps.setValue(20000)
-    capped = ops.estimate_range(page.job_spec())
+    capped = run_operations.estimate_range(page.job_spec())
     assert capped.high == capped.seconds == page.time_budget.value() * 60
     assert f"to {fmt_secs(capped.high)}" in page.estimate_label.text()
 
 
-def test_lora_settings_only_for_lora(qtbot, session, tasks, sample_project):
-    page = TrainPage(session, tasks)
+def test_lora_settings_only_for_lora(qtbot, session, background, sample_project):
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:tiny"))
@@ -156,14 +156,14 @@ def _sleeper():
 
 
 def test_start_disabled_while_a_run_goes_and_stop_shows_stopping_then_clears_the_eta(
-        qtbot, session, tasks, sample_project):
+        qtbot, session, background, sample_project):
     proc = _sleeper()
     try:
         run_dir = _run(sample_project, "run-s", pid=proc.pid)
         ev = EventWriter(run_dir)
         ev.emit("start", total_steps=40, device="cpu")
         ev.emit("step", step=10, loss=3.0, lr=1e-3, tokens_per_s=800.0, eta_s=125.0)
-        page = TrainPage(session, tasks)
+        page = TrainPage(session, background)
         qtbot.addWidget(page)
         session.open(sample_project)
         qtbot.waitUntil(lambda: session.monitor.status("run-s") == "running", timeout=5000)
@@ -184,12 +184,12 @@ def test_start_disabled_while_a_run_goes_and_stop_shows_stopping_then_clears_the
         proc.wait()
 
 
-def test_a_stop_that_is_ignored_ends_the_worker_after_the_grace_period(qtbot, session, tasks, sample_project):
+def test_a_stop_that_is_ignored_ends_the_worker_after_the_grace_period(qtbot, session, background, sample_project):
     proc = _sleeper()
     try:
         run_dir = _run(sample_project, "run-t", pid=proc.pid)
         EventWriter(run_dir).emit("start", total_steps=40, device="cpu")
-        page = TrainPage(session, tasks)
+        page = TrainPage(session, background)
         qtbot.addWidget(page)
         session.open(sample_project)
         qtbot.waitUntil(lambda: session.monitor.status("run-t") == "running", timeout=5000)
@@ -202,7 +202,7 @@ def test_a_stop_that_is_ignored_ends_the_worker_after_the_grace_period(qtbot, se
         proc.wait()
 
 
-def test_a_failed_run_shows_its_error_and_log_in_the_page_and_the_list(qtbot, session, tasks, sample_project):
+def test_a_failed_run_shows_its_error_and_log_in_the_page_and_the_list(qtbot, session, background, sample_project):
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
     run_dir = _run(sample_project, "run-f", pid=dead.pid)
@@ -210,7 +210,7 @@ def test_a_failed_run_shows_its_error_and_log_in_the_page_and_the_list(qtbot, se
     ev.emit("start", total_steps=40, device="cpu")
     ev.emit("end", status="failed", error="Training ran out of memory. Lower the batch size.")
     ev.close()
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     page.select_run("run-f")
@@ -223,12 +223,12 @@ def test_a_failed_run_shows_its_error_and_log_in_the_page_and_the_list(qtbot, se
     assert session.step_states()["train"] == "failed"  # the sidebar says so too
 
 
-def test_reopening_a_project_restores_the_settings_of_its_last_run(qtbot, session, tasks, sample_project):
+def test_reopening_a_project_restores_the_settings_of_its_last_run(qtbot, session, background, sample_project):
     run_dir = sample_project / "runs" / "run-20260101-000000-abcd"
     write_job(run_dir, JobSpec(project=str(sample_project), template="finance_sentiment", task="classification",
                                base_model="builtin:tiny", method="full", learning_rate=0.0042, batch_size=4,
                                max_length=96, epochs=2.0, max_steps=30, eval_steps=10, time_budget_s=1800))
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     assert page.model_combo.currentData() == "builtin:tiny"
@@ -245,19 +245,19 @@ def test_reopening_a_project_restores_the_settings_of_its_last_run(qtbot, sessio
     assert page.spins["learning_rate"].value() == 0.0042 and page.max_steps.value() == 30
 
 
-def test_a_run_with_the_recommended_settings_reopens_as_recommended(qtbot, session, tasks, sample_project):
-    page = TrainPage(session, tasks)
+def test_a_run_with_the_recommended_settings_reopens_as_recommended(qtbot, session, background, sample_project):
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:tiny"))
     write_job(sample_project / "runs" / "run-20260101-000000-abcd", page.job_spec())
-    again = TrainPage(session, tasks)
+    again = TrainPage(session, background)
     qtbot.addWidget(again)
     assert again.preset_combo.currentIndex() == 0
 
 
-def test_a_setting_changed_by_hand_is_the_users_own_and_kept(qtbot, session, tasks, sample_project):
-    page = TrainPage(session, tasks)
+def test_a_setting_changed_by_hand_is_the_users_own_and_kept(qtbot, session, background, sample_project):
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:tiny"))
@@ -273,12 +273,12 @@ def test_a_setting_changed_by_hand_is_the_users_own_and_kept(qtbot, session, tas
     assert page.preset_combo.currentIndex() == 0
 
 
-def test_settings_fit_the_window_without_a_sideways_scroll_bar(qtbot, session, tasks, sample_project):
+def test_settings_fit_the_window_without_a_sideways_scroll_bar(qtbot, session, background, sample_project):
     """Seen at 1366x768: the time budget beside the preset widened the settings column, which
     then scrolled sideways and cut off the Resume button."""
     from PySide6.QtWidgets import QScrollArea
 
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     page.resize(1176, 708)  # the page's share of a 1366x768 window
@@ -290,7 +290,7 @@ def test_settings_fit_the_window_without_a_sideways_scroll_bar(qtbot, session, t
     assert scroll.widget().minimumSizeHint().width() <= scroll.viewport().width()
 
 
-def test_a_run_is_deleted_from_the_list_but_not_while_it_trains(qtbot, session, tasks, sample_project):
+def test_a_run_is_deleted_from_the_list_but_not_while_it_trains(qtbot, session, background, sample_project):
     from PySide6.QtCore import QPoint
 
     from workbench.core.runs import acquire_run_lock
@@ -307,7 +307,7 @@ def test_a_run_is_deleted_from_the_list_but_not_while_it_trains(qtbot, session, 
     EventWriter(busy).emit("start", total_steps=40)
     lock = acquire_run_lock(busy)  # a worker writes this one
     try:
-        page = TrainPage(session, tasks)
+        page = TrainPage(session, background)
         qtbot.addWidget(page)
         session.open(sample_project)
         page.show()
@@ -334,7 +334,7 @@ def test_a_run_is_deleted_from_the_list_but_not_while_it_trains(qtbot, session, 
         lock.release()
 
 
-def test_a_budget_bound_pretrained_run_shows_its_share_of_an_epoch(qtbot, session, tasks, sample_project, tmp_path):
+def test_a_budget_bound_pretrained_run_shows_its_share_of_an_epoch(qtbot, session, background, sample_project, tmp_path):
     """A pretrained model whose first epoch does not fit the time budget trains on part of it:
     the epochs field shows that share (it showed 1.0, and the estimate 90 times too long)."""
     import json
@@ -344,7 +344,7 @@ def test_a_budget_bound_pretrained_run_shows_its_share_of_an_epoch(qtbot, sessio
     (model / "config.json").write_text(json.dumps(dict(
         model_type="gemma3_text", vocab_size=262144, hidden_size=640, intermediate_size=2048, num_hidden_layers=18,
         num_attention_heads=4, num_key_value_heads=1, head_dim=256, tie_word_embeddings=True)), encoding="utf-8")
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     page.model_combo.setCurrentIndex(page.model_combo.findData("folder"))
@@ -359,7 +359,7 @@ def test_a_budget_bound_pretrained_run_shows_its_share_of_an_epoch(qtbot, sessio
     assert job.epochs == rec.epochs and job.eval_rows == rec.eval_rows
 
 
-def test_the_whole_runs_time_shows_as_a_range_measured_once_the_worker_has(qtbot, session, tasks, sample_project):
+def test_the_whole_runs_time_shows_as_a_range_measured_once_the_worker_has(qtbot, session, background, sample_project):
     from workbench.core.timing import measured_estimate, start_estimate
 
     proc = _sleeper()
@@ -369,7 +369,7 @@ def test_the_whole_runs_time_shows_as_a_range_measured_once_the_worker_has(qtbot
         ev.emit("start", total_steps=100, device="cpu")
         ev.emit("estimate", **start_estimate(60.0).to_dict(), time_budget_s=600.0)
         ev.emit("step", step=5, loss=3.0, lr=1e-3, tokens_per_s=800.0, eta_s=95.0)
-        page = TrainPage(session, tasks)
+        page = TrainPage(session, background)
         qtbot.addWidget(page)
         session.open(sample_project)
         qtbot.waitUntil(lambda: session.monitor.status("run-e") == "running", timeout=5000)
@@ -391,21 +391,21 @@ def test_the_whole_runs_time_shows_as_a_range_measured_once_the_worker_has(qtbot
         proc.wait()
 
 
-def test_the_estimate_says_when_the_processor_is_busy_with_other_work(qtbot, session, tasks, sample_project):
+def test_the_estimate_says_when_the_processor_is_busy_with_other_work(qtbot, session, background, sample_project):
     """The range counts on the processor's load when it is read (a figure given to the page here),
     and says so; a processor with a core free gets no note."""
-    from workbench.core.operations import runs as ops
+    from workbench.core.operations import runs as run_operations
 
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:small"))
     page.time_budget.setValue(60)
-    idle = ops.estimate_range(page.job_spec())
+    idle = run_operations.estimate_range(page.job_spec())
     assert "busy with other work" not in page.estimate_label.text()
     page.show_processor_load(0.8, cores=2)
     job = page.job_spec()
-    span = ops.estimate_range(job)
+    span = run_operations.estimate_range(job)
     assert (job.cpu_busy, job.cpu_cores) == (0.8, 2) and span.seconds == pytest.approx(idle.seconds * 2.5)
     text = page.estimate_label.text()
     assert "The processor is 80% busy with other work" in text and "2.5 times" in text
@@ -415,7 +415,7 @@ def test_the_estimate_says_when_the_processor_is_busy_with_other_work(qtbot, ses
     assert f"{fmt_secs(idle.low)} to {fmt_secs(idle.high)}" in page.estimate_label.text()
 
 
-def test_the_busy_note_is_chinese_in_a_chinese_window(qtbot, session, tasks, sample_project):
+def test_the_busy_note_is_chinese_in_a_chinese_window(qtbot, session, background, sample_project):
     from PySide6.QtWidgets import QApplication
 
     from workbench.gui import i18n
@@ -423,7 +423,7 @@ def test_the_busy_note_is_chinese_in_a_chinese_window(qtbot, session, tasks, sam
     app = QApplication.instance()
     try:
         i18n.install(app, "zh_CN")
-        page = TrainPage(session, tasks)
+        page = TrainPage(session, background)
         qtbot.addWidget(page)
         session.open(sample_project)
         page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:small"))
@@ -434,28 +434,28 @@ def test_the_busy_note_is_chinese_in_a_chinese_window(qtbot, session, tasks, sam
         i18n.install(app, "en")
 
 
-def test_the_settings_column_is_a_panel_of_its_own(qtbot, session, tasks, sample_project):
+def test_the_settings_column_is_a_panel_of_its_own(qtbot, session, background, sample_project):
     """The settings (pages/train/settings_panel.py) make a job without the page around them; the page
     shows that panel, its controls under the page's names as well."""
-    from workbench.core.operations import runs as ops
+    from workbench.core.operations import runs as run_operations
     from workbench.gui.pages.train.settings_panel import TrainSettingsPanel
 
-    panel = TrainSettingsPanel(session, tasks)
+    panel = TrainSettingsPanel(session, background)
     qtbot.addWidget(panel)
     session.open(sample_project)
     panel.show_project()
     panel.model_combo.setCurrentIndex(panel.model_combo.findData("builtin:tiny"))
     job = panel.job_spec()
     assert job.base_model == "builtin:tiny" and job.method == "full"
-    span = ops.estimate_range(job)
+    span = run_operations.estimate_range(job)
     assert f"{fmt_secs(span.low)} to {fmt_secs(span.high)}" in panel.estimate_label.text()
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     assert page.settings_panel.isAncestorOf(page.estimate_label) and page.model_combo is page.settings_panel.model_combo
     assert not page.settings_panel.isAncestorOf(page.start_button)  # Start is the page's, below the panel
 
 
-def test_the_page_warns_before_a_head_run_that_cannot_read_the_data_once(qtbot, session, tasks, sample_project,
+def test_the_page_warns_before_a_head_run_that_cannot_read_the_data_once(qtbot, session, background, sample_project,
                                                                          tmp_path):
     """A pretrained model too slow on this processor to take its head through the training rows
     once within the budget: the estimate says so before the run, and what the head measured
@@ -473,7 +473,7 @@ def test_the_page_warns_before_a_head_run_that_cannot_read_the_data_once(qtbot, 
     config.update(hidden_size=4096, num_hidden_layers=32, intermediate_size=11008, num_attention_heads=32,
                   num_key_value_heads=32, head_dim=128)
     (folder / "config.json").write_text(json.dumps(config))
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     page.model_combo.setCurrentIndex(page.model_combo.findData("folder"))
@@ -487,12 +487,12 @@ def test_the_page_warns_before_a_head_run_that_cannot_read_the_data_once(qtbot, 
     assert "classification head" not in page.estimate_label.text()
 
 
-def test_a_budget_the_load_makes_the_run_reach_is_said_with_the_steps_it_leaves(qtbot, session, tasks,
+def test_a_budget_the_load_makes_the_run_reach_is_said_with_the_steps_it_leaves(qtbot, session, background,
                                                                               sample_project):
     """Seen in the window at 1366 x 768 on a busy processor: "About 884 steps, 10:00 to 10:00". The
     load made the time budget end the run before its planned steps; the page says how many it
     reaches and where the budget ends it, not a range pinned at the budget."""
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     page.model_combo.setCurrentIndex(page.model_combo.findData("builtin:small"))

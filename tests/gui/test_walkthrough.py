@@ -5,11 +5,11 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QCheckBox, QStackedWidget, QTabWidget
 
-from workbench.gui.pages.data_page import DataPage
+from workbench.gui.pages.data.page import DataPage
 
 
-def _data_page(qtbot, session, tasks, root):
-    page = DataPage(session, tasks)
+def _data_page(qtbot, session, background, root):
+    page = DataPage(session, background)
     qtbot.addWidget(page)
     page.show()
     with qtbot.waitSignal(page.cleaned, timeout=30000):
@@ -28,10 +28,10 @@ def reveal(widget) -> None:
         child, parent = parent, parent.parentWidget()
 
 
-def test_unticking_drop_rows_with_other_labels_does_not_crash(qtbot, session, tasks, sample_project):
+def test_unticking_drop_rows_with_other_labels_does_not_crash(qtbot, session, background, sample_project):
     """The step form was rebuilt inside the checkbox's own click handler: Qt then delivered
     the rest of the click to a deleted widget (a segmentation fault)."""
-    page = _data_page(qtbot, session, tasks, sample_project)
+    page = _data_page(qtbot, session, background, sample_project)
     row = [s.op for s in page.recipe.steps].index("normalize_labels")
     page.steps.steps_table.selectRow(row)
     for value in (False, True):
@@ -47,10 +47,10 @@ def test_unticking_drop_rows_with_other_labels_does_not_crash(qtbot, session, ta
         qtbot.wait(50)  # let the event loop finish the click on whatever widget is there now
 
 
-def test_a_new_project_starts_clean_after_another_one(qtbot, session, tasks, sample_project, tmp_path):
+def test_a_new_project_starts_clean_after_another_one(qtbot, session, background, sample_project, tmp_path):
     """File > New project showed the previous project's rows, and 'The mapping is complete.'
     beside empty required roles."""
-    page = _data_page(qtbot, session, tasks, sample_project)
+    page = _data_page(qtbot, session, background, sample_project)
     assert page.table_model.rowCount() > 0 and page.stats_column.count() > 0
     session.create(tmp_path / "projects" / "fresh", session.catalog.get("medical_qa"))
     assert page.raw is None and page.table_model.rowCount() == 0
@@ -63,7 +63,7 @@ def test_a_new_project_starts_clean_after_another_one(qtbot, session, tasks, sam
     assert page.steps.steps_table.rowCount() == len(page.recipe.steps) and page.reports == []
 
 
-def test_mapping_problems_speak_of_the_fields_as_the_page_names_them(qtbot, session, tasks, tmp_path):
+def test_mapping_problems_speak_of_the_fields_as_the_page_names_them(qtbot, session, background, tmp_path):
     """The inline messages said 'Map one with instruction=<column>; columns are: ...'."""
     import pandas as pd
 
@@ -74,7 +74,7 @@ def test_mapping_problems_speak_of_the_fields_as_the_page_names_them(qtbot, sess
     Project(root, ProjectConfig(name="qa", template="medical_qa")).save()
     src = tmp_path / "qa.csv"
     pd.DataFrame({"编号": ["1", "2", "3"], "备注": ["甲", "乙", "丙"]}).to_csv(src, index=False)
-    page = DataPage(session, tasks)
+    page = DataPage(session, background)
     qtbot.addWidget(page)
     session.open(root)
     with qtbot.waitSignal(page.loaded, timeout=30000):
@@ -86,15 +86,15 @@ def test_mapping_problems_speak_of_the_fields_as_the_page_names_them(qtbot, sess
     assert any("Instruction / question" in t for t in texts) or any("Answer / output" in t for t in texts)
 
 
-def test_compared_runs_differ_in_settings_named_as_the_page_names_them(qtbot, session, tasks, sample_project):
+def test_compared_runs_differ_in_settings_named_as_the_page_names_them(qtbot, session, background, sample_project):
     from workbench.core.jobs import JobSpec, write_job
-    from workbench.gui.pages.train_page import TrainPage
+    from workbench.gui.pages.train.page import TrainPage
 
     for run_id, base, modules in (("run-1", "builtin:tiny", None), ("run-2", "builtin:small", ["q_proj", "v_proj"])):
         write_job(sample_project / "runs" / run_id, JobSpec(
             project=str(sample_project), template="finance_sentiment", task="classification", base_model=base,
             method="full", lora_target_modules=modules, resume_from="checkpoints/checkpoint-4" if modules else None))
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     for row in range(page.runs_table.rowCount()):
@@ -107,8 +107,8 @@ def test_compared_runs_differ_in_settings_named_as_the_page_names_them(qtbot, se
     assert not any("[" in c or c == "None" or "builtin:" in c for c in cells), cells
 
 
-def test_the_cleaning_step_form_names_the_fields_not_their_ids(qtbot, session, tasks, sample_project):
-    page = _data_page(qtbot, session, tasks, sample_project)
+def test_the_cleaning_step_form_names_the_fields_not_their_ids(qtbot, session, background, sample_project):
+    page = _data_page(qtbot, session, background, sample_project)
     row = [s.op for s in page.recipe.steps].index("mask_pii")
     page.steps.steps_table.selectRow(row)
     texts = [w.text() for w in page.steps.params_editor.findChildren(QCheckBox)]
@@ -149,12 +149,12 @@ def test_chinese_chart_labels_are_shown_whole(qtbot):
 
 
 def test_the_evaluate_page_says_what_to_do_before_an_evaluation_and_notes_in_its_language(
-        qtbot, session, tasks, sample_project):
+        qtbot, session, background, sample_project):
     import json
 
     from workbench.core.jobs import JobSpec, write_job
     from workbench.core.runs import EventWriter
-    from workbench.gui.pages.evaluate_page import EvaluatePage
+    from workbench.gui.pages.evaluate.page import EvaluatePage
 
     run_dir = sample_project / "runs" / "run-s"
     write_job(run_dir, JobSpec(project=str(sample_project), template="finance_sentiment", task="classification",
@@ -165,7 +165,7 @@ def test_the_evaluate_page_says_what_to_do_before_an_evaluation_and_notes_in_its
     ev.close()
     (run_dir / "checkpoints" / "checkpoint-4" / "model_state").mkdir(parents=True)
     (run_dir / "checkpoints" / "checkpoint-4" / "trainer_state.json").write_text("{}")
-    page = EvaluatePage(session, tasks)
+    page = EvaluatePage(session, background)
     qtbot.addWidget(page)
     page.show()
     session.open(sample_project)
@@ -181,14 +181,14 @@ def test_the_evaluate_page_says_what_to_do_before_an_evaluation_and_notes_in_its
     assert "built-in tiny model" in page.summary_text.text()
 
 
-def test_the_environment_check_runs_as_a_task_of_the_window(qtbot, tasks):
+def test_the_environment_check_runs_as_a_task_of_the_window(qtbot, background):
     """The environment dialog had a QProcess of its own; it is one more child command now."""
     from workbench.gui.dialogs import EnvironmentDialog
 
-    dlg = EnvironmentDialog(tasks)
+    dlg = EnvironmentDialog(background)
     qtbot.addWidget(dlg)
     started = []
-    tasks.op_started.connect(started.append)
+    background.op_started.connect(started.append)
     dlg.start()
     assert started and started[0] is dlg.op and not dlg.recheck.isEnabled()
     qtbot.waitUntil(lambda: dlg.op is None, timeout=120000)

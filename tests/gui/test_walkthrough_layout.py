@@ -1,11 +1,11 @@
 """Layout at the window's default size (1366x768, a common laptop screen): nothing clipped."""
 
 
-from workbench.gui.pages.train_page import TrainPage
+from workbench.gui.pages.train.page import TrainPage
 
 
-def test_train_settings_column_fits_without_a_horizontal_scroll_bar(qtbot, styled_app, session, tasks, sample_project):
-    page = TrainPage(session, tasks)
+def test_train_settings_column_fits_without_a_horizontal_scroll_bar(qtbot, styled_app, session, background, sample_project):
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     # the page's share of a 1366x768 window once the step list on the left is drawn
@@ -17,7 +17,7 @@ def test_train_settings_column_fits_without_a_horizontal_scroll_bar(qtbot, style
         "the settings column is cut off on the right (Time budget, Resume)"
 
 
-def test_a_completed_run_reopened_shows_a_full_progress_bar(qtbot, session, tasks, sample_project):
+def test_a_completed_run_reopened_shows_a_full_progress_bar(qtbot, session, background, sample_project):
     """A run that stopped early (early stopping) and is seen again after reopening the project."""
     import os
 
@@ -34,7 +34,7 @@ def test_a_completed_run_reopened_shows_a_full_progress_bar(qtbot, session, task
         ev.emit("step", step=step, epoch=0.1, loss=1.0, lr=1e-3, tokens_per_s=800.0, eta_s=1.0)
     ev.emit("end", status="completed", error=None)
     ev.close()
-    page = TrainPage(session, tasks)
+    page = TrainPage(session, background)
     qtbot.addWidget(page)
     session.open(sample_project)
     assert page.current_run == "run-early"
@@ -42,12 +42,12 @@ def test_a_completed_run_reopened_shows_a_full_progress_bar(qtbot, session, task
     assert page.progress.value() == 1000, "a completed run must not look three quarters done"
 
 
-def test_template_cards_fit_without_a_horizontal_scroll_bar(qtbot, styled_app, session, tasks):
+def test_template_cards_fit_without_a_horizontal_scroll_bar(qtbot, styled_app, session, background):
     """Seen at 1366x768 once a multi-label template came: its task line ("Text classification,
     several labels per row") did not wrap, widened every card and cut the right-hand column off."""
-    from workbench.gui.pages.template_page import TemplatePage
+    from workbench.gui.pages.template.page import TemplatePage
 
-    page = TemplatePage(session, tasks)
+    page = TemplatePage(session, background)
     qtbot.addWidget(page)
     page.resize(1176, 740)  # the page's share of a 1366x768 window
     page.show()
@@ -57,12 +57,12 @@ def test_template_cards_fit_without_a_horizontal_scroll_bar(qtbot, styled_app, s
         "the template cards are cut off on the right"
 
 
-def test_template_cards_of_a_row_are_equally_wide(qtbot, styled_app, session, tasks):
+def test_template_cards_of_a_row_are_equally_wide(qtbot, styled_app, session, background):
     """Seen in Chinese at 1366x768: the first finance card was a narrow column beside a wide one
     (each group's grid sized its columns by their text)."""
-    from workbench.gui.pages.template_page import TemplateCard, TemplatePage
+    from workbench.gui.pages.template.page import TemplateCard, TemplatePage
 
-    page = TemplatePage(session, tasks)
+    page = TemplatePage(session, background)
     qtbot.addWidget(page)
     page.resize(1176, 740)
     page.show()

@@ -47,16 +47,16 @@ class JobSpec(BaseModel):
     lora_alpha: float = Field(16, gt=0)
     lora_dropout: float = Field(0.05, ge=0, lt=1)
     lora_target_modules: list[str] | None = None
-    # LoRA on a large vocabulary trains over the project's own tokens (engine/vocab_cut.py);
+    # LoRA on a large vocabulary trains over the project's own tokens (engine/training/vocab_cut.py);
     # "full" keeps every row of the output layer in the loss
     vocabulary: Literal["project", "full"] = "project"
     # classification with a pretrained decoder: a linear head over the labels on its last hidden
-    # state, one forward pass per row (engine/decoder_head.py); False: the decoder writes the
+    # state, one forward pass per row (engine/models/decoder_head.py); False: the decoder writes the
     # label's name after the template's prompt (every run saved before the head)
     head: bool = False
     head_pooling: Literal["last", "mean"] = "last"  # the head reads the last token's state, or the mean
     # a decoder's layers recompute their activations in the backward pass instead of keeping
-    # them: the memory of one layer for about 1.5x the time (engine/lm_training.py)
+    # them: the memory of one layer for about 1.5x the time (engine/training/lm_training.py)
     recompute: bool = False
 
     logging_steps: int = Field(5, ge=1)

@@ -1,6 +1,6 @@
 """How busy the processor is with other work: one measure for the two decisions it feeds.
 
-The engine runs on the cores other work leaves idle (engine/cpu.py: compute_threads), and an
+The engine runs on the cores other work leaves idle (engine/models/devices.py: compute_threads), and an
 estimate made before a run counts on the share of the processor free when it is made
 (core/timing.py: start_estimate). Both read the system's CPU use over a short window, here.
 

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import DataError
-from .templates import TemplateSpec, Task
+from .templates import TemplateSpec, TaskKind
 
 # Common header names per role, so that most files map themselves. Lower-case, no spaces.
 ROLE_SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -173,7 +173,7 @@ def check_prepared(template: TemplateSpec, df: pd.DataFrame) -> list[MappingProb
     if len(df) == 0:
         return [MappingProblem(None, "No rows are left after cleaning. Check the mapping and loosen the cleaning steps.",
                                code="no_rows")]
-    if template.task is Task.classification:
+    if template.task is TaskKind.classification:
         labels = df["label"].fillna("").astype(str).str.strip()
         classes = labels[labels != ""].value_counts()
         if len(classes) < 2:

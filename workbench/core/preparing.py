@@ -22,7 +22,7 @@ from .cleaning.steps import Step
 from .labels import LabelChoice, LabelTable, default_min_rows
 from .mapping import MappingProblem, apply_mapping, check_prepared
 from .task import TaskSpec
-from .templates import Task
+from .templates import TaskKind
 
 
 @dataclass
@@ -165,13 +165,13 @@ def clean_for_task(
     choice = choice or LabelChoice()
     mapped = apply_mapping(df, base, mapping)
     list_roles = [r for r, c in mapping.items() if c is not None and c in set(list_columns)]
-    if base.task is Task.classification and choice.multi_label:
+    if base.task is TaskKind.classification and choice.multi_label:
         mapped, _ = resolve_list_cells(mapped, [r for r in list_roles if r != "label"])
         return _clean_multi_label(mapped, base, mapping, recipe, choice, ratios, progress, cancelled)
     mapped, several = resolve_list_cells(mapped, list_roles, choice.several)
     columns = {r: c for r, c in mapping.items() if c}
 
-    if base.task is not Task.classification:
+    if base.task is not TaskKind.classification:
         cleaned, reports = recipe.apply(mapped, progress=progress, cancelled=cancelled)
         task = base.model_copy(update={"columns": columns})
         return Cleaned(cleaned, reports, task, recipe, None, problems=check_prepared(task, cleaned))
@@ -211,15 +211,15 @@ def clean_for_task(
 def _clean_multi_label(mapped: pd.DataFrame, base: TaskSpec, mapping: dict[str, str | None], recipe: Recipe,
                        choice: LabelChoice, ratios: Sequence[float], progress, cancelled) -> Cleaned:
     """:func:`clean_for_task` for a multi-label project: each label on its own (see :mod:`.multilabel`)."""
-    from . import multilabel as ML
+    from workbench.core import multilabel
 
     columns = {r: c for r, c in mapping.items() if c}
     mapped, done = _label_steps_first(mapped, recipe)
-    raw = [ML.split_cell(c, choice.separator) for c in mapped["label"].tolist()]
-    counts, blank = ML.value_counts(raw)
+    raw = [multilabel.split_cell(c, choice.separator) for c in mapped["label"].tolist()]
+    counts, blank = multilabel.value_counts(raw)
     table = LabelTable(counts, base.labels, base.label_aliases, choice, blank=blank, labelled=len(raw) - blank)
     mapped = mapped.copy()
-    mapped["label"] = pd.Series([ML.encode([s])[0] if s else "" for s in raw], index=mapped.index, dtype="string")
+    mapped["label"] = pd.Series([multilabel.encode([s])[0] if s else "" for s in raw], index=mapped.index, dtype="string")
     keep_blank = choice.no_label == "keep"
     # the label step names one label per cell; here the labels are named per item below. Kept,
     # a row with no label is a row like any other: no step drops it for its empty label cell
@@ -229,13 +229,13 @@ def _clean_multi_label(mapped: pd.DataFrame, base: TaskSpec, mapping: dict[str, 
     run = Recipe(version=run.version, steps=[s for s in run.steps if s is not None])
     cleaned, reports = run.apply(mapped, progress=progress, cancelled=cancelled, done=_positions(run, done))
     codes = {k.strip(): v.strip() for k, v in choice.codes.items()}
-    found = [ML.decode(c) for c in cleaned["label"].tolist()]
+    found = [multilabel.decode(c) for c in cleaned["label"].tolist()]
     blank_rows = [not s for s in found]
-    sets, _ = ML.map_sets(found, table.labels, table.aliases, codes)
-    excluded = {lab: n for lab, n in ML.label_rows(sets, table.excluded).items()}
+    sets, _ = multilabel.map_sets(found, table.labels, table.aliases, codes)
+    excluded = {lab: n for lab, n in multilabel.label_rows(sets, table.excluded).items()}
     sets = [[lab for lab in s if lab not in table.excluded] for s in sets]
     min_rows = choice.min_rows or default_min_rows(ratios)
-    rows = ML.label_rows(sets, table.kept)
+    rows = multilabel.label_rows(sets, table.kept)
     too_few = {lab: n for lab, n in rows.items() if n < min_rows}
     dropped = {lab: n for lab, n in too_few.items() if n > 0}
     sets = [[lab for lab in s if lab not in too_few] for s in sets]
@@ -244,7 +244,7 @@ def _clean_multi_label(mapped: pd.DataFrame, base: TaskSpec, mapping: dict[str, 
     keep = [bool(s) or (keep_blank and b) for s, b in zip(sets, blank_rows)]
     cleaned = cleaned[keep].copy()
     sets = [s for s, k in zip(sets, keep) if k]
-    cleaned["label"] = pd.Series(ML.encode(sets), index=cleaned.index, dtype="string")
+    cleaned["label"] = pd.Series(multilabel.encode(sets), index=cleaned.index, dtype="string")
     no_label = sum(blank_rows) if keep_blank else blank
     kept = [lab for lab in table.kept if lab not in too_few]
     task = base.with_labels(kept, table.aliases).model_copy(update={

@@ -21,8 +21,9 @@ from pydantic import BaseModel, Field, ValidationError
 from .errors import DataError, ProjectError
 from .fsutil import atomic_write_text
 from .labels import LabelChoice
+from .runs import RUNS_DIR, worker_alive
 from .task import TaskSpec
-from .templates import PromptFormat, TemplateSpec, Task
+from .templates import PromptFormat, TemplateSpec, TaskKind
 
 PROJECT_FILE = "project.json"
 SPLITS = ("train", "val", "test")
@@ -82,7 +83,7 @@ class Project:
 
     @property
     def runs_dir(self) -> Path:
-        return self.root / "runs"
+        return self.root / RUNS_DIR
 
     @property
     def cache_dir(self) -> Path:
@@ -176,9 +177,7 @@ def refuse_while_training(root: str | os.PathLike) -> None:
     """A :class:`ProjectError` while a run of the project in ``root`` trains: the data is not
     prepared again under it. The worker read its splits when it started, but its evaluation
     and a resume read them later, and would then score or train on other rows than it did."""
-    from .runs import worker_alive
-
-    runs = Path(root) / "runs"
+    runs = Path(root) / RUNS_DIR
     busy = sorted(d.name for d in runs.iterdir() if d.is_dir() and worker_alive(d)) if runs.is_dir() else []
     if busy:
         raise ProjectError(
@@ -197,7 +196,7 @@ def write_prepared(
     """Write snapshot and splits into a staging folder, move them in, then project.json."""
     refuse_while_training(root)
     root.mkdir(parents=True, exist_ok=True)
-    (root / "runs").mkdir(exist_ok=True)
+    (root / RUNS_DIR).mkdir(exist_ok=True)
     (root / "exports").mkdir(exist_ok=True)
     data = root / "data"
     data.mkdir(exist_ok=True)
@@ -280,7 +279,7 @@ def prepare(
             raise ProjectError(
                 f"{root} already holds a project for template '{old.template}', not '{template.id}'. "
                 "Choose an empty folder or the same template.")
-    elif root.exists() and any(p.name not in ("runs", "exports", "data") for p in root.iterdir()):
+    elif root.exists() and any(p.name not in (RUNS_DIR, "exports", "data") for p in root.iterdir()):
         raise ProjectError(f"{root} exists and is not empty. Choose an empty or new folder for the project.")
 
     if header is None and old is not None and old.source is not None \
@@ -333,13 +332,13 @@ def prepare(
 
     from .split import split_frame
 
-    stratify = "label" if template.task is Task.classification else None
+    stratify = "label" if template.task is TaskKind.classification else None
     groups = df.loc[cleaned.index, info.group_column] if info.group_column in df.columns else None
     if spec.multi_label:
-        from . import multilabel as ML
+        from workbench.core import multilabel
 
-        sets = [ML.decode(c) for c in cleaned["label"].tolist()]
-        strat = cleaned.assign(_stratum=ML.stratum(sets))
+        sets = [multilabel.decode(c) for c in cleaned["label"].tolist()]
+        strat = cleaned.assign(_stratum=multilabel.stratum(sets))
         splits = {k: v.drop(columns="_stratum") for k, v in
                   split_frame(strat, settings.ratios, settings.seed, "_stratum", groups).items()}
     else:
@@ -355,13 +354,13 @@ def prepare(
         stats["split_groups"] = {"column": info.group_column, **{
             k: int(groups.loc[v.index].nunique()) for k, v in splits.items()}}
     if spec.multi_label:
-        from . import multilabel as ML
+        from workbench.core import multilabel
 
-        sets = [ML.decode(c) for c in cleaned["label"].tolist()]
-        stats["labels"] = ML.label_rows(sets, spec.labels)
+        sets = [multilabel.decode(c) for c in cleaned["label"].tolist()]
+        stats["labels"] = multilabel.label_rows(sets, spec.labels)
         stats["label_sets"] = result.label_sets
         stats["no_label_rows"] = sum(not x for x in sets)
-    elif template.task is Task.classification:
+    elif template.task is TaskKind.classification:
         counts = cleaned["label"].value_counts()
         stats["labels"] = {lab: int(counts.get(lab, 0)) for lab in spec.labels}
     else:

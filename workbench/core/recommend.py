@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .templates import TemplateSpec, Task
+from .templates import TemplateSpec, TaskKind
 
 CPU_TOKENS_PER_S_AT_7M = 600.0
 GPU_SPEEDUP = 60.0
@@ -42,7 +42,7 @@ BUILTIN_PARAMS = {"builtin:tiny": 0.15e6, "builtin:small": 4.7e6}
 
 # A pretrained decoder on the CPU is bound by arithmetic: its time is the floating-point work
 # of a step (see decoder_flops_per_token) at the rate the training loop reaches. Measured on an
-# idle 2-core machine with the worker's CPU settings (engine/cpu.py: MKL's AVX2 kernels, both
+# idle 2-core machine with the worker's CPU settings (engine/models/devices.py: MKL's AVX2 kernels, both
 # cores; squaring norms), Gemma 3 270M LoRA on 5,786 medical Q&A rows, batch 8 x 448, with the
 # evaluations: `--max-steps 10` took 202 s, the recommended run for the default 10-minute
 # budget 28 steps in 462 s. At this rate their start estimates are 0.94 and 1.21 of those times.
@@ -52,7 +52,7 @@ CPU_DECODER_FLOP_S = 44e9
 DECODER_EVAL_ROWS = 64
 DECODER_EVALS = 4  # evaluations in a pretrained decoder's run (and checkpoints to pick the best from)
 DECODER_EVAL_INTERVAL = 50  # ... at least, and one every this many steps in a longer run
-# A classification head's evaluation (engine/decoder_head.py) costs more than reading its rows:
+# A classification head's evaluation (engine/models/decoder_head.py) costs more than reading its rows:
 # its batches and the checkpoint it is saved with. Gemma 3 270M (18 layers) on CPED's dialogue acts,
 # 2 idle cores: 4.2 s an evaluation, of which reading the 64 rows 1.9; its steps took 0.475 s
 # against 0.477 counted by their arithmetic at CPU_DECODER_FLOP_S. (Runs of other sets that shared
@@ -61,7 +61,7 @@ HEAD_EVAL_S_PER_LAYER = 0.13
 DECODER_EVAL_SHARE = 0.15
 
 DEFAULT_TIME_BUDGET_MIN = 10.0
-# The built-in classifier (engine/builtin.py), measured through the worker on 2 CPU cores:
+# The built-in classifier (engine/models/char_classifier.py), measured through the worker on 2 CPU cores:
 # seconds per optimizer step (dense Adam over the n-gram table dominates) and per character
 # of a batch, and per character of a validation pass (re-measured on five real sets once the
 # validation passes scored the fitted linear part once per run: 0.96-1.15 of the CPU time).
@@ -94,7 +94,7 @@ CLASSIFIER_STEPS = 250
 LINEAR_FIT_S_PER_ROW_LABEL = 1.9e-4
 LINEAR_FIT_S_PER_ROW_LABEL_MULTI = 8e-5
 # The baseline the evaluation compares with is fitted on the worker's other thread while the
-# network trains (engine/baseline.py: 300,000 n-grams, the same multinomial fit): 4.1e-4 CPU
+# network trains (engine/models/ngram_baseline.py: 300,000 n-grams, the same multinomial fit): 4.1e-4 CPU
 # seconds per row and label in the same bench, twice the linear part. A run whose steps end
 # sooner waits for it (within its time budget), so it counts where it is the longer of the two.
 BASELINE_FIT_S_PER_ROW_LABEL = 4.1e-4
@@ -177,7 +177,7 @@ def _decoder_shape(cfg: dict) -> tuple[int, int, int, int, int, int, int]:
 
 
 # LoRA on a tied vocabulary of at least VOCAB_CUT_MIN rows trains over the project's own tokens
-# plus the first VOCAB_CUT_RESERVE (engine/vocab_cut.py); 5,786 Chinese medical Q&A rows kept
+# plus the first VOCAB_CUT_RESERVE (engine/training/vocab_cut.py); 5,786 Chinese medical Q&A rows kept
 # 15,270 of Gemma 3's 262,144 (10,416 after 100 rows), so a cut vocabulary counts as this many
 VOCAB_CUT_MIN = 32768
 VOCAB_CUT_RESERVE = 8192
@@ -208,7 +208,7 @@ def decoder_evals(total_steps: int) -> int:
 def decoder_flops_per_token(cfg: dict, method: str, answer_share: float, vocab: int | None = None) -> float:
     """Floating-point operations a training step spends on one token of a decoder: the
     projections and the MLP at every position, the output layer (``vocab`` rows, default the
-    config's) only at answer positions (``answer_share`` of the tokens: engine/lm_training.py),
+    config's) only at answer positions (``answer_share`` of the tokens: engine/training/lm_training.py),
     a backward pass that costs one forward for LoRA (input gradients only) and two for full
     fine-tuning."""
     h, n, v, inter, heads, kv, head_dim = _decoder_shape(cfg)
@@ -301,16 +301,16 @@ def recommend(
     """Settings for this data, model and device. ``time_budget_min`` (default 10 minutes)
     bounds the built-in classifier's training: as many epochs as fit, at most
     :data:`CLASSIFIER_STEPS` steps in two epochs or more (early stopping may end sooner)."""
-    if template.task is Task.classification and base_model in CLASSIFIER_STEP_S:
+    if template.task is TaskKind.classification and base_model in CLASSIFIER_STEP_S:
         return _recommend_classifier(stats, device, base_model,
                                      DEFAULT_TIME_BUDGET_MIN if time_budget_min is None else time_budget_min)
     notes: list[str] = []
     on_gpu = not device.startswith("cpu")
     rows = int(stats.get("splits", {}).get("train", stats.get("rows_clean", 0)))
     p95_chars = float(stats.get("text_chars", {}).get("p95", 200.0))
-    out_chars = float(stats.get("output_chars", {}).get("max", 8 if template.task is Task.classification else 200))
+    out_chars = float(stats.get("output_chars", {}).get("max", 8 if template.task is TaskKind.classification else 200))
     prompt_chars = len(template.prompt.user) + len(template.prompt.system.zh)
-    if head:  # a classification head reads the text alone and writes nothing (engine/decoder_head.py)
+    if head:  # a classification head reads the text alone and writes nothing (engine/models/decoder_head.py)
         prompt_chars, out_chars = 0, 0.0
     need = (p95_chars + min(out_chars, 256) + prompt_chars) * TOKENS_PER_CHAR + 8
     max_length = int(min(2048, max(64, 32 * math.ceil(need / 32))))

@@ -19,13 +19,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .errors import WorkbenchError
 
-if TYPE_CHECKING:
-    from .project import Project
-
+RUNS_DIR = "runs"  # a project's runs, one folder each
 EVENTS_FILE = "events.jsonl"
 PID_FILE = "worker.pid"
 STOP_FILE = "STOP"
@@ -418,7 +416,7 @@ def _safe_exists(run_dir: Path, rel: str) -> bool:
 def mark_checkpoint_complete(checkpoint: str | os.PathLike, step: int, probe: dict | None = None) -> None:
     """Written by the worker once the trainer has saved everything of ``checkpoint``; ``probe``
     is what the model in the worker's memory gave on a few validation rows at that step
-    (engine/checkpoints.py), which a model loaded from the checkpoint must give again."""
+    (engine/models/checkpoints.py), which a model loaded from the checkpoint must give again."""
     from .fsutil import atomic_write_text
 
     data: dict = {"step": int(step), "t": time.time()}
@@ -452,7 +450,7 @@ def list_checkpoints(run_dir: str | os.PathLike) -> list[Path]:
 
 def run_dirs(project_dir: str | os.PathLike) -> list[Path]:
     """The project's run folders by name, without reading them (a job file makes a run)."""
-    runs = Path(project_dir) / "runs"
+    runs = Path(project_dir) / RUNS_DIR
     if not runs.is_dir():
         return []
     # a name starting with a dot is a run being deleted (operations.runs.delete_run)
@@ -463,14 +461,15 @@ def list_runs(project_dir: str | os.PathLike) -> list[RunSummary]:
     return [summarize(p) for p in run_dirs(project_dir)]
 
 
-def run_dir_of(project: Project, run_id: str) -> Path:
-    """The folder of an existing run, or a :class:`WorkbenchError` naming the runs there are."""
+def run_dir_of(project_dir: str | os.PathLike, run_id: str) -> Path:
+    """The folder of an existing run of the project in ``project_dir``, or a :class:`WorkbenchError`
+    naming the runs there are."""
     run_id = (run_id or "").strip()
-    run_dir = project.runs_dir / run_id
+    run_dir = Path(project_dir) / RUNS_DIR / run_id
     if not run_id or "/" in run_id or "\\" in run_id or not (run_dir / JOB_FILE).is_file():
-        known = [s.id for s in list_runs(project.root)]
+        known = [s.id for s in list_runs(project_dir)]
         hint = f" Runs in this project: {', '.join(known)}." if known else " This project has no runs yet."
-        raise WorkbenchError(f"Run '{run_id}' does not exist in {project.root}.{hint}")
+        raise WorkbenchError(f"Run '{run_id}' does not exist in {project_dir}.{hint}")
     return run_dir
 
 

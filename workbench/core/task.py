@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .templates import TASK_ROLES, PromptFormat, Task, TemplateSpec
+from .templates import TASK_ROLES, PromptFormat, TaskKind, TemplateSpec
 
 LABELS_PLACEHOLDER = "{labels}"
 LABEL_JOINER = "/"
@@ -31,7 +31,7 @@ class TaskSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    task: Task
+    task: TaskKind
     template: str  # the id of the template the project started from
     labels: list[str] = Field(default_factory=list)  # ordered
     label_aliases: dict[str, list[str]] = Field(default_factory=dict)
@@ -44,7 +44,7 @@ class TaskSpec(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> "TaskSpec":
-        if self.task is Task.classification:
+        if self.task is TaskKind.classification:
             if len(set(self.labels)) != len(self.labels):
                 raise ValueError("labels: the label set has duplicates")
             stray = set(self.label_aliases) - set(self.labels)

@@ -31,7 +31,7 @@ TASK_ROLES: dict[str, dict[str, bool]] = {
 }
 
 
-class Task(str, Enum):
+class TaskKind(str, Enum):
     classification = "classification"
     instruction = "instruction"
 
@@ -101,7 +101,7 @@ class TemplateSpec(_Strict):
     vertical: str = Field(min_length=1)
     name: Localized
     description: Localized
-    task: Task
+    task: TaskKind
     # role -> column name in the sample data (also the default mapping suggestion)
     columns: dict[str, str]
     labels: list[str] = Field(default_factory=list)
@@ -139,7 +139,7 @@ class TemplateSpec(_Strict):
         missing = [r for r, required in roles.items() if required and r not in self.columns]
         if missing:
             raise ValueError(f"columns: required role(s) {missing} are missing")
-        if self.task is Task.classification:
+        if self.task is TaskKind.classification:
             if len(self.labels) < 2:
                 raise ValueError("labels: a classification template needs at least two labels")
             if len(set(self.labels)) != len(self.labels):

@@ -177,7 +177,7 @@ def resolve_trained_run(project: Project | str | os.PathLike, run_id: str, check
 
     if not isinstance(project, Project):
         project = Project.open(project)
-    run_dir = run_dir_of(project, run_id)
+    run_dir = run_dir_of(project.root, run_id)
     run_id = run_dir.name
     job = read_job(run_dir)
     status = summarize(run_dir).status

@@ -15,7 +15,7 @@ def _not_the_torch_notice(record: logging.LogRecord) -> bool:
 
 logging.getLogger("PaddleFormers").addFilter(_not_the_torch_notice)
 
-# before any engine module imports Paddle: its MKL reads this once, when it loads (engine/cpu.py)
-from .cpu import prefer_fast_blas  # noqa: E402
+# before any engine module imports Paddle: its MKL reads this once, when it loads (engine/models/devices.py)
+from workbench.engine.models.devices import prefer_fast_blas  # noqa: E402
 
 prefer_fast_blas()

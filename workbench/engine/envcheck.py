@@ -38,7 +38,7 @@ def report(workdir: str | None = None) -> dict:
     out["paddle_version"] = paddle.__version__
     out["compiled_with_cuda"] = bool(paddle.device.is_compiled_with_cuda())
     # the same list the training device choice is made from
-    from .models import available_devices
+    from workbench.engine.models.devices import available_devices
 
     try:
         out["devices"] = available_devices()

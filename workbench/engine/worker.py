@@ -40,7 +40,7 @@ def run(run_dir: Path) -> int:
     status, error = "failed", None
     try:
         job = read_job(run_dir)
-        from workbench.engine.train import TrainingAborted, run_training
+        from workbench.engine.training.trainer import TrainingAborted, run_training
 
         try:
             status, error = run_training(job, run_dir, events)

@@ -1,5 +1,5 @@
 """Child processes (``workbench eval|export|playground ...``, the environment check) as
-background operations of the :class:`~workbench.gui.tasks.TaskManager`.
+background operations of the :class:`~workbench.gui.background.BackgroundWork`.
 
 The GUI never imports the engine: it starts ``python -m workbench <command> ... --json``
 with QProcess, reads the progress lines as they come (core.progress) and parses the
@@ -38,13 +38,13 @@ def parse_json_output(text: str) -> Any:
 
 
 class CommandOp(QObject):
-    """A child process as a background operation, alongside :class:`~workbench.gui.tasks.BackgroundOp`.
+    """A child process as a background operation, alongside :class:`~workbench.gui.background.BackgroundOp`.
 
-    Made by :meth:`TaskManager.command` (a ``workbench`` command) or :meth:`TaskManager.process`
+    Made by :meth:`BackgroundWork.command` (a ``workbench`` command) or :meth:`BackgroundWork.process`
     (any command line). Its progress lines (``{"event": "progress", ...}``, see core.progress)
     become ``progressed``; other stdout lines come as ``line``, stderr lines as ``log_line``;
     ``cancel()`` ends the child (terminate, then kill); a failure is explained in the user's
-    words and shown by the TaskManager unless :meth:`on_failure` takes it.
+    words and shown by the BackgroundWork unless :meth:`on_failure` takes it.
     """
 
     progressed = Signal(float, str)  # fraction (negative: unknown), stage

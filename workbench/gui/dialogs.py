@@ -141,9 +141,9 @@ class SettingsDialog(QDialog):
 class EnvironmentDialog(QDialog):
     """Paddle's version, devices and installation check, measured in a separate process."""
 
-    def __init__(self, tasks, parent=None):
+    def __init__(self, background, parent=None):
         super().__init__(parent)
-        self.tasks = tasks
+        self.background = background
         self.op = None
         self.setWindowTitle(self.tr("Environment"))
         self.resize(640, 480)
@@ -170,7 +170,7 @@ class EnvironmentDialog(QDialog):
             return
         self.recheck.setEnabled(False)
         self.summary.setText(self.tr("Checking the PaddlePaddle installation in a separate process…"))
-        op = self.tasks.process(engine_command("envcheck"), self.tr("Checking the installation"), name="envcheck")
+        op = self.background.process(engine_command("envcheck"), self.tr("Checking the installation"), name="envcheck")
         op.succeeded.connect(self._on_check_succeeded)
         op.on_failure(self._on_check_failed)
         op.finished.connect(self._on_check_finished)

@@ -17,7 +17,7 @@ from .dialogs import EnvironmentDialog, NewProjectDialog, SettingsDialog
 from .resources import icon
 from .session import ProjectSession
 from .settings import Settings
-from .tasks import TaskManager, TaskProgressWidget
+from .background import BackgroundWork, BackgroundProgressWidget
 
 STEPS = ("template", "data", "train", "evaluate", "export")
 DATA_SUFFIXES = (".csv", ".tsv", ".txt", ".xlsx", ".xlsm", ".xls", ".json", ".jsonl", ".parquet", ".tfrecord")
@@ -30,7 +30,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.settings = settings or Settings()
         self.session = session or ProjectSession(self.settings.templates_dir, parent=self)
-        self.tasks = TaskManager(self)
+        self.background = BackgroundWork(self)
         self.pages: dict[str, QWidget] = {}
         self._language = i18n.current()  # the language the widgets' texts are in
         self._language_pending = False
@@ -65,11 +65,11 @@ class MainWindow(QMainWindow):
 
         self.project_label = QLabel()
         self.run_label = QLabel()
-        self.progress = TaskProgressWidget(self.tasks)
+        self.progress = BackgroundProgressWidget(self.background)
         self.statusBar().addWidget(self.project_label, 1)
         self.statusBar().addPermanentWidget(self.progress)
         self.statusBar().addPermanentWidget(self.run_label)
-        self.tasks.error_shown.connect(lambda title, msg: self.statusBar().showMessage(title, 8000))
+        self.background.error_shown.connect(lambda title, msg: self.statusBar().showMessage(title, 8000))
 
         self._build_menus()
         self.session.project_changed.connect(self._on_session_project_changed)
@@ -94,32 +94,32 @@ class MainWindow(QMainWindow):
 
     def _make_page(self, key: str) -> QWidget:
         if key == "template":
-            from .pages.template_page import TemplatePage
+            from workbench.gui.pages.template.page import TemplatePage
 
-            p = TemplatePage(self.session, self.tasks)
+            p = TemplatePage(self.session, self.background)
             p.template_chosen.connect(self._on_template_page_template_chosen)
             return p
         if key == "data":
-            from .pages.data_page import DataPage
+            from workbench.gui.pages.data.page import DataPage
 
-            p = DataPage(self.session, self.tasks)
+            p = DataPage(self.session, self.background)
             p.prepared.connect(lambda: self.show_step("train"))
             return p
         if key == "train":
-            from .pages.train_page import TrainPage
+            from workbench.gui.pages.train.page import TrainPage
 
-            p = TrainPage(self.session, self.tasks)
+            p = TrainPage(self.session, self.background)
             if self.settings.time_budget is not None:  # the budget the user set last time
                 p.settings_panel.set_default_time_budget(self.settings.time_budget)
             p.time_budget.valueChanged.connect(self._on_train_page_time_budget_changed)
             return p
         if key == "evaluate":
-            from .pages.evaluate_page import EvaluatePage
+            from workbench.gui.pages.evaluate.page import EvaluatePage
 
-            return EvaluatePage(self.session, self.tasks)
-        from .pages.export_page import ExportPage
+            return EvaluatePage(self.session, self.background)
+        from workbench.gui.pages.export.page import ExportPage
 
-        p = ExportPage(self.session, self.tasks)
+        p = ExportPage(self.session, self.background)
         formats = self.settings.export_formats
         if formats is not None:  # the formats the user ticked last time
             for fmt, check in p.format_checks.items():
@@ -309,7 +309,7 @@ class MainWindow(QMainWindow):
             self.session.open(path)
         except WorkbenchError as exc:
             self.settings.remove_recent(path)
-            self.tasks.show_error(self.tr("The project could not be opened"), exc)
+            self.background.show_error(self.tr("The project could not be opened"), exc)
             return False
         self.settings.add_recent(path)
         self.show_step("data" if not self.session.is_prepared else "train")
@@ -329,7 +329,7 @@ class MainWindow(QMainWindow):
             try:
                 self.session.create(dlg.project_dir, spec)
             except (WorkbenchError, OSError) as exc:
-                self.tasks.show_error(self.tr("The project could not be created"), exc)
+                self.background.show_error(self.tr("The project could not be created"), exc)
                 return
             self.settings.add_recent(dlg.project_dir)
             self.show_step("data")
@@ -358,7 +358,7 @@ class MainWindow(QMainWindow):
             prepare(spec, spec.sample_path, root, progress=progress)
             return root
 
-        self.tasks.op(work, self.tr("Preparing the sample project")).with_progress().on_success(self.open_project).run()
+        self.background.op(work, self.tr("Preparing the sample project")).with_progress().on_success(self.open_project).run()
 
     def import_data_dialog(self) -> None:
         filters = self.tr("Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)")
@@ -402,7 +402,7 @@ class MainWindow(QMainWindow):
 
     # ----- tools -----
     def show_environment(self) -> EnvironmentDialog:
-        dlg = EnvironmentDialog(self.tasks, self)
+        dlg = EnvironmentDialog(self.background, self)
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dlg.open()
         dlg.start()
@@ -485,8 +485,8 @@ class MainWindow(QMainWindow):
         for page in self.pages.values():
             if hasattr(page, "shutdown"):
                 page.shutdown()
-        self.tasks.cancel_all()
-        self.tasks.wait(10000)
+        self.background.cancel_all()
+        self.background.wait(10000)
         event.accept()
 
     def _ask_keep_or_stop(self, running: list[str]) -> bool:

@@ -16,7 +16,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from ..core import remote
-from ..core.operations import runs as ops
+from workbench.core.operations import runs as run_operations
 from ..core.runs import (EventTail, RunSummary, event_tail, finish_summary, fold_events, list_runs, new_summary,
                          run_dirs, run_status)
 
@@ -52,7 +52,7 @@ class RunMonitor(QObject):
         super().__init__(parent)
         self.runs: dict[str, RunState] = {}
         self.root: Path | None = None
-        self.stops = ops.StopTracker()
+        self.stops = run_operations.StopTracker()
         self._timer = QTimer(self)
         self._timer.setInterval(interval_ms)
         self._timer.timeout.connect(self._on_timer_timeout)

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 import numpy as np
 import pyarrow as pa
 
-from . import _arrow as A
+from workbench.core.cleaning import _arrow as arrow_ops
 
 KINDS: tuple[str, ...] = ("phone", "id_card", "bank_card", "email")
 
@@ -130,7 +130,7 @@ class PiiMasker:
         """Cells that may hold something to mask (a superset), found by Arrow kernels."""
         found = np.zeros(len(values), dtype=bool)
         if self.kinds & {"phone", "id_card", "bank_card"}:
-            found |= A.contains(values, _DIGITS_PREFILTER)
+            found |= arrow_ops.contains(values, _DIGITS_PREFILTER)
         if "email" in self.kinds:
-            found |= A.contains(values, "@", literal=True)
+            found |= arrow_ops.contains(values, "@", literal=True)
         return found

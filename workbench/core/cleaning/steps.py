@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..errors import DataError
-from . import _arrow as A
+from workbench.core.cleaning import _arrow as arrow_ops
 from .pii import DEFAULT_TOKENS, KINDS, PiiMasker
 
 MAX_EXAMPLES = 5
@@ -258,7 +258,7 @@ def _check_columns(df: pd.DataFrame, cols: list[str], where: str) -> None:
 
 def _columns(df: pd.DataFrame, cols: list[str] | None, where: str) -> list[str]:
     if cols is None:
-        return [c for c in df.columns if A.is_text_column(df[c])]
+        return [c for c in df.columns if arrow_ops.is_text_column(df[c])]
     _check_columns(df, cols, where)
     return list(dict.fromkeys(cols))
 
@@ -271,16 +271,16 @@ def _map_columns(
     total = 0
     found: list[tuple[int, str, Any, Any]] = []
     for c in cols:
-        old = A.to_arrow(df[c])
+        old = arrow_ops.to_arrow(df[c])
         new = fn(old, c)
-        diff = A.changed(old, new)
+        diff = arrow_ops.changed(old, new)
         n = int(diff.sum())
         if not n:
             continue
         total += n
-        updates[c] = A.to_series(new, df[c])
+        updates[c] = arrow_ops.to_series(new, df[c])
         pos = np.flatnonzero(diff)[:MAX_EXAMPLES]
-        found += [(int(p), c, b, a) for p, b, a in zip(pos, A.take_py(old, pos), A.take_py(new, pos))]
+        found += [(int(p), c, b, a) for p, b, a in zip(pos, arrow_ops.take_py(old, pos), arrow_ops.take_py(new, pos))]
     out = df.copy(deep=False)  # copy-on-write: shares the data of unchanged columns
     for c, s in updates.items():
         out[c] = s
@@ -296,7 +296,7 @@ def _drop_rows(df: pd.DataFrame, drop: np.ndarray, example_column: str | None, d
         return df.copy(deep=False), _Result(0, [], details)
     pos = np.flatnonzero(drop)[:MAX_EXAMPLES]
     if example_column is not None:
-        before = A.take_py(A.to_arrow(df[example_column]), pos)
+        before = arrow_ops.take_py(arrow_ops.to_arrow(df[example_column]), pos)
     else:
         before = [None] * len(pos)
     examples = [
@@ -308,7 +308,7 @@ def _drop_rows(df: pd.DataFrame, drop: np.ndarray, example_column: str | None, d
 
 # ----- the steps ---------------------------------------------------------------------
 
-_H = A.H_SPACE
+_H = arrow_ops.H_SPACE
 
 
 @_register("trim_whitespace", "Trim whitespace", "去除多余空白", TrimParams)
@@ -321,12 +321,12 @@ def _trim_whitespace(df: pd.DataFrame, p: TrimParams, where: str):
         if len(a) == 0:
             return a
         a = pc.utf8_trim_whitespace(a)
-        if A.contains(a, "\r", literal=True).any():
-            a = A.regex_replace(a, "\r\n?", "\n")
-        if A.contains(a, "\n", literal=True).any():
-            a = A.regex_replace(a, f"[{_H}]*\n[{_H}\n]*", "\n")
+        if arrow_ops.contains(a, "\r", literal=True).any():
+            a = arrow_ops.regex_replace(a, "\r\n?", "\n")
+        if arrow_ops.contains(a, "\n", literal=True).any():
+            a = arrow_ops.regex_replace(a, f"[{_H}]*\n[{_H}\n]*", "\n")
         # a single ASCII space is left alone; runs and other space characters become " "
-        return A.regex_replace(a, f"[{_H}]{{2,}}|[{_H.replace(' ', '')}]", " ")
+        return arrow_ops.regex_replace(a, f"[{_H}]{{2,}}|[{_H.replace(' ', '')}]", " ")
 
     return _map_columns(df, _columns(df, p.columns, where), fn)
 
@@ -341,12 +341,12 @@ def _normalize_unicode(df: pd.DataFrame, p: NormalizeUnicodeParams, where: str):
     # only for the cells that need composing. Mapping unicodedata over the unique values
     # instead saves little here: most texts of a data set are unique.
     if not (p.keep_cjk_punctuation and p.form in ("NFKC", "NFKD")):
-        return _map_columns(df, _columns(df, p.columns, where), lambda a, _c: A.normalize(a, p.form))
+        return _map_columns(df, _columns(df, p.columns, where), lambda a, _c: arrow_ops.normalize(a, p.form))
 
     def keep_punctuation(a, _c):
         for ch, ph in zip(CJK_PUNCTUATION, _CJK_PLACEHOLDERS):
             a = pc.replace_substring(a, ch, ph)
-        a = A.normalize(a, p.form)
+        a = arrow_ops.normalize(a, p.form)
         for ch, ph in zip(CJK_PUNCTUATION, _CJK_PLACEHOLDERS):
             a = pc.replace_substring(a, ph, ch)
         return a
@@ -361,7 +361,7 @@ def _drop_empty(df: pd.DataFrame, p: DropEmptyParams, where: str):
     drop = np.zeros(len(df), dtype=bool)
     by_column: dict[str, int] = {}
     for c in cols:
-        b = A.blank(A.to_arrow(df[c]))
+        b = arrow_ops.blank(arrow_ops.to_arrow(df[c]))
         by_column[str(c)] = int(b.sum())
         drop |= b
     return _drop_rows(df, drop, cols[0], {"blank_by_column": by_column})
@@ -387,7 +387,7 @@ def near_duplicate_key(values: pa.ChunkedArray) -> pa.ChunkedArray:
     combining marks (so accents are ignored: "Café" ~ "cafe")."""
     if len(values) == 0:
         return values
-    return A.regex_replace(pc.utf8_lower(pc.utf8_normalize(values, "NFKD")), _NEAR_DUP_STRIP, "")
+    return arrow_ops.regex_replace(pc.utf8_lower(pc.utf8_normalize(values, "NFKD")), _NEAR_DUP_STRIP, "")
 
 
 @_register("drop_near_duplicates", "Drop near-duplicate rows", "删除近似重复行", NearDuplicatesParams, drops_rows=True)
@@ -398,11 +398,11 @@ def _drop_near_duplicates(df: pd.DataFrame, p: NearDuplicatesParams, where: str)
     cols = _columns(df, p.columns, where)
     if not cols or df.empty:
         return _drop_rows(df, np.zeros(len(df), dtype=bool), None, {})
-    keys = [near_duplicate_key(A.to_arrow(df[c])) for c in cols]
+    keys = [near_duplicate_key(arrow_ops.to_arrow(df[c])) for c in cols]
     if len(keys) == 1:
-        drop = pd.Series(pd.array(keys[0], dtype=A.TEXT_DTYPE)).duplicated(keep="first")
+        drop = pd.Series(pd.array(keys[0], dtype=arrow_ops.TEXT_DTYPE)).duplicated(keep="first")
     else:
-        frame = pd.DataFrame({i: pd.array(k, dtype=A.TEXT_DTYPE) for i, k in enumerate(keys)})
+        frame = pd.DataFrame({i: pd.array(k, dtype=arrow_ops.TEXT_DTYPE) for i, k in enumerate(keys)})
         drop = frame.duplicated(keep="first")
     return _drop_rows(df, drop.to_numpy(dtype=bool), cols[0], {})
 
@@ -412,7 +412,7 @@ def _length_filter(df: pd.DataFrame, p: LengthFilterParams, where: str):
     """Drop rows whose text in ``column`` has fewer than min_chars or more than max_chars
     characters (NA counts as length 0)."""
     _check_columns(df, [p.column], where)
-    a = A.to_arrow(df[p.column])
+    a = arrow_ops.to_arrow(df[p.column])
     if len(a):
         lengths = pc.fill_null(pc.utf8_length(a), 0).to_numpy(zero_copy_only=False)
     else:
@@ -439,8 +439,8 @@ def _mask_pii(df: pd.DataFrame, p: MaskPiiParams, where: str):
         if not len(pos):
             return a
         # only the candidate cells go through Python (regex + checksum callback)
-        new = [masker.mask(v) for v in A.take_py(a, pos)]
-        return A.put(a, pos, new)
+        new = [masker.mask(v) for v in arrow_ops.take_py(a, pos)]
+        return arrow_ops.put(a, pos, new)
 
     out, res = _map_columns(df, _columns(df, p.columns, where), fn)
     res.details = {"masked": dict(masker.counts)}
@@ -450,7 +450,7 @@ def _mask_pii(df: pd.DataFrame, p: MaskPiiParams, where: str):
 def _terms_regex(terms: list[str], ignore_case: bool) -> tuple[re.Pattern, str]:
     ordered = sorted(set(terms), key=lambda t: (-len(t), t))  # longest first
     py = re.compile("|".join(re.escape(t) for t in ordered), re.IGNORECASE if ignore_case else 0)
-    re2 = "|".join(A.re2_escape(t) for t in ordered)
+    re2 = "|".join(arrow_ops.re2_escape(t) for t in ordered)
     return py, re2
 
 
@@ -476,7 +476,7 @@ def _sensitive_terms(df: pd.DataFrame, p: SensitiveTermsParams, where: str):
         return p.mask_char * len(text)
 
     def candidates(a: pa.ChunkedArray) -> np.ndarray:
-        return A.contains(a, re2, ignore_case=p.ignore_case)
+        return arrow_ops.contains(a, re2, ignore_case=p.ignore_case)
 
     if p.action == "mask":
 
@@ -484,7 +484,7 @@ def _sensitive_terms(df: pd.DataFrame, p: SensitiveTermsParams, where: str):
             pos = np.flatnonzero(candidates(a))
             if not len(pos):
                 return a
-            return A.put(a, pos, [py.sub(count, v) for v in A.take_py(a, pos)])
+            return arrow_ops.put(a, pos, [py.sub(count, v) for v in arrow_ops.take_py(a, pos)])
 
         out, res = _map_columns(df, cols, fn)
         res.details = {"terms": counts}
@@ -493,10 +493,10 @@ def _sensitive_terms(df: pd.DataFrame, p: SensitiveTermsParams, where: str):
     drop = np.zeros(len(df), dtype=bool)
     found: list[tuple[int, str, str]] = []
     for c in cols:
-        a = A.to_arrow(df[c])
+        a = arrow_ops.to_arrow(df[c])
         hit = candidates(a)
         pos = np.flatnonzero(hit)
-        values = A.take_py(a, pos)
+        values = arrow_ops.take_py(a, pos)
         for v in values:
             py.sub(count, v)
         found += [(int(i), c, v) for i, v in zip(pos[:MAX_EXAMPLES], values[:MAX_EXAMPLES])]
@@ -554,14 +554,14 @@ def _normalize_labels(df: pd.DataFrame, p: NormalizeLabelsParams, where: str):
     lookup = LabelLookup(p.labels, p.aliases)
 
     col = df[p.column]
-    a = A.to_arrow(col)
+    a = arrow_ops.to_arrow(col)
     if len(a) == 0:
         return df.copy(deep=False), _Result(0, [], {"unknown": {}, "blank": 0, "mapped": {}, "label_counts": {}})
     # Work on the distinct values only: dictionary-encode the column, map the (few)
     # distinct spellings in Python, then expand back with one vectorised take.
     enc = a.combine_chunks().dictionary_encode()
     uniques: list[str | None] = enc.dictionary.to_pylist()
-    null = A.to_bool(enc.is_null())
+    null = arrow_ops.to_bool(enc.is_null())
     codes = np.asarray(pc.fill_null(enc.indices, 0).to_numpy(zero_copy_only=False), dtype=np.int64)
     freq = np.bincount(codes[~null], minlength=len(uniques))
 
@@ -632,12 +632,12 @@ def _replace(df: pd.DataFrame, p: ReplaceParams, where: str):
 
         def fn(a: pa.ChunkedArray, _c: str) -> pa.ChunkedArray:
             if p.regex:  # Python semantics (look-arounds, back-references): every cell
-                pos = np.flatnonzero(~A.to_bool(pc.is_null(a))) if len(a) else np.zeros(0, dtype=np.int64)
+                pos = np.flatnonzero(~arrow_ops.to_bool(pc.is_null(a))) if len(a) else np.zeros(0, dtype=np.int64)
             else:
-                pos = np.flatnonzero(A.contains(a, p.find, literal=True, ignore_case=True))
+                pos = np.flatnonzero(arrow_ops.contains(a, p.find, literal=True, ignore_case=True))
             if not len(pos):
                 return a
-            return A.put(a, pos, [pattern.sub(repl, v) for v in A.take_py(a, pos)])
+            return arrow_ops.put(a, pos, [pattern.sub(repl, v) for v in arrow_ops.take_py(a, pos)])
 
     else:
 

@@ -42,7 +42,7 @@ def run_int8_refusal(run_dir: str | os.PathLike) -> str | None:
 
 
 # Why a run gets no GGUF file; the Export page words its own translation, the engine's refusal
-# (engine/export.py) says the same.
+# (engine/export/) says the same.
 NO_GGUF = {
     "builtin_classifier": "The built-in classifier has no GGUF form: llama.cpp and ollama run language models, and "
                           "this is an n-gram classifier with a classification head. Export it without 'gguf'.",

@@ -173,7 +173,7 @@ def estimate_range(job: JobSpec):
 
 def runs_on_processor(job: JobSpec, on: str | None = None) -> bool:
     """Whether a run of ``job`` computes on this computer's processor as far as core can tell:
-    here, on the CPU or the device found at start (a GPU found then drops the load, engine/train.py)."""
+    here, on the CPU or the device found at start (a GPU found then drops the load, engine/training/trainer.py)."""
     return not on and (job.device or "auto").split(":")[0] in ("auto", "cpu")
 
 
@@ -289,7 +289,7 @@ def resume_run(project: Project, run_id: str, checkpoint: str | None = None, det
     """
     from filelock import FileLock, Timeout
 
-    run_dir = run_dir_of(project, run_id)
+    run_dir = run_dir_of(project.root, run_id)
     try:
         launch = FileLock(str(run_dir / ".launch.lock"), timeout=LAUNCH_TIMEOUT_S)
         launch.acquire()
@@ -330,7 +330,7 @@ def delete_run(project: Project, run_id: str) -> int:
 
     from filelock import FileLock, Timeout
 
-    run_dir = run_dir_of(project, run_id)
+    run_dir = run_dir_of(project.root, run_id)
     try:  # the launch lock: no resume can start while this decides
         with FileLock(str(run_dir / ".launch.lock"), timeout=1):
             if summarize(run_dir).status == "running" or lock_held(run_dir):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 def convert_gguf(path, out_dir, *, name=None, progress=None, cancel=None) -> dict:
     """Convert one GGUF file into a model folder at ``out_dir``; see reader.convert_gguf."""
-    from .reader import convert_gguf as _convert
+    from workbench.engine.gguf.reader import convert_gguf as _convert
 
     return _convert(path, out_dir, name=name, progress=progress, cancel=cancel)
 

@@ -148,7 +148,7 @@ def _stop_value(text: str) -> str:
 
 def parameters(generation: Mapping[str, Any]) -> dict[str, Any]:
     """ollama's PARAMETER values from the export's one set of generation settings (bundle.json's
-    ``generation``, engine/generate.py ``export_generation``): greedy (temperature 0), the same
+    ``generation``, engine/inference/generate.py ``export_generation``): greedy (temperature 0), the same
     repetition penalty, the training length as the context and the same answer length.
     What ollama cannot take (no-repeat n-grams) is said in the model card (:func:`ollama_differences`)."""
     context = generation.get("context")

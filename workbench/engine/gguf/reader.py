@@ -21,16 +21,16 @@ import numpy as np
 
 from workbench.core.errors import Cancelled
 
-from ..models import ModelLoadError
-from . import names as N
-from .container import GGUFFile, GGUFFormatError
+from workbench.engine.families import ModelLoadError
+from workbench.engine.gguf import names as gguf_names
+from workbench.engine.gguf.container import GGUFFile, GGUFFormatError
 
 Progress = Callable[[str, int, int], None]
 CancelCheck = Callable[[], bool]
 
 FORMAT_VERSION = 1
 MARKER_FILE = "workbench_model.json"
-_FAMILY_LIST = ", ".join(N.FAMILIES)
+_FAMILY_LIST = ", ".join(gguf_names.FAMILIES)
 # Token arrays are large (262k entries for Gemma); read_metadata leaves them out unless asked.
 _TOKEN_ARRAYS = ("tokenizer.ggml.tokens", "tokenizer.ggml.scores", "tokenizer.ggml.token_type",
                  "tokenizer.ggml.merges")
@@ -81,7 +81,7 @@ def file_type_name(meta: dict[str, Any]) -> str | None:
 
 def family_of(meta: dict[str, Any], file_name: str = "The file") -> str:
     arch = meta.get("general.architecture")
-    family = N.ARCH_TO_FAMILY.get(arch)
+    family = gguf_names.ARCH_TO_FAMILY.get(arch)
     if family is None:
         raise ModelLoadError(
             f"{file_name} holds a model of the '{arch or 'unknown'}' architecture, which Workbench cannot "
@@ -216,7 +216,7 @@ def llama3_rope_scaling(freqs: np.ndarray, meta: dict[str, Any], head_dim: int) 
 def hf_config(meta: dict[str, Any], *, vocab_size: int, tied: bool) -> dict[str, Any]:
     """A PaddleFormers-loadable config.json for the GGUF file's model."""
     family = family_of(meta)
-    arch = N.FAMILY_TO_ARCH[family]
+    arch = gguf_names.FAMILY_TO_ARCH[family]
     hidden = int(_require(meta, arch, "embedding_length"))
     heads = int(_require(meta, arch, "attention.head_count"))
     kv_heads = int(_get(meta, arch, "attention.head_count_kv", heads))
@@ -226,8 +226,8 @@ def hf_config(meta: dict[str, Any], *, vocab_size: int, tied: bool) -> dict[str,
         raise ModelLoadError(f"The model rotates {rotary} of its {head_dim} head dimensions, which a plain "
                              f"{family} model does not; Workbench cannot convert this variant.")
     config: dict[str, Any] = {
-        "architectures": [N.ARCHITECTURES[family]],
-        "model_type": N.MODEL_TYPES[family],
+        "architectures": [gguf_names.ARCHITECTURES[family]],
+        "model_type": gguf_names.MODEL_TYPES[family],
         "vocab_size": vocab_size,
         "hidden_size": hidden,
         "intermediate_size": int(_require(meta, arch, "feed_forward_length")),
@@ -259,9 +259,9 @@ def hf_config(meta: dict[str, Any], *, vocab_size: int, tied: bool) -> dict[str,
         layers = config["num_hidden_layers"]
         config.update(
             hidden_activation="gelu_pytorch_tanh",
-            query_pre_attn_scalar=N.gemma3_query_scale(hidden, heads, head_dim, layers),
+            query_pre_attn_scalar=gguf_names.gemma3_query_scale(hidden, heads, head_dim, layers),
             sliding_window=int(_get(meta, arch, "attention.sliding_window", 4096)),
-            layer_types=N.gemma3_layer_types(meta, layers),
+            layer_types=gguf_names.gemma3_layer_types(meta, layers),
             rope_local_base_freq=float(_get(meta, arch, "rope.freq_base_swa", 10000.0)),
             final_logit_softcapping=_get(meta, arch, "final_logit_softcapping"),
             attn_logit_softcapping=_get(meta, arch, "attn_logit_softcapping"),
@@ -342,7 +342,7 @@ def convert_gguf(path: str | os.PathLike, out_dir: str | os.PathLike, *, name: s
     "read", "tensors", "tokenizer" and "write"; ``cancel()`` returning True stops the work with
     :class:`Cancelled`. Returns the folder's workbench_model.json contents.
     """
-    from . import tokenizer as T
+    from workbench.engine.gguf import tokenizer as gguf_tokenizer
 
     src = Path(path)
     out = Path(out_dir)
@@ -368,7 +368,7 @@ def convert_gguf(path: str | os.PathLike, out_dir: str | os.PathLike, *, name: s
             rope_freqs = dequantized(t)  # Llama 3.1's rope scaling: carried in config.json instead
             continue
         try:
-            plan.append((t, N.gguf_to_hf(family, t.name)))
+            plan.append((t, gguf_names.gguf_to_hf(family, t.name)))
         except KeyError:
             raise ModelLoadError(
                 f"{src.name} holds a tensor {t.name} that a plain {family} model does not have; it may be a "
@@ -396,7 +396,7 @@ def convert_gguf(path: str | os.PathLike, out_dir: str | os.PathLike, *, name: s
             for i, (t, hf) in enumerate(plan):
                 if stop():
                     raise Cancelled("The conversion was cancelled; nothing was written.")
-                yield N.to_hf_tensor(family, hf, dequantized(t), config)
+                yield gguf_names.to_hf_tensor(family, hf, dequantized(t), config)
                 report("tensors", i + 1, len(plan))
 
         report("tensors", 0, len(plan))
@@ -404,7 +404,7 @@ def convert_gguf(path: str | os.PathLike, out_dir: str | os.PathLike, *, name: s
         parameters = sum(int(np.prod(shape)) for _, shape in entries)
 
         report("tokenizer", 0, 1)
-        T.write_tokenizer(meta, tmp, model_max_length=config["max_position_embeddings"])
+        gguf_tokenizer.write_tokenizer(meta, tmp, model_max_length=config["max_position_embeddings"])
         report("tokenizer", 1, 1)
         if stop():
             raise Cancelled("The conversion was cancelled; nothing was written.")

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .names import ARCH_TO_FAMILY, gemma3_layer_types, gemma3_query_scale
+from workbench.engine.gguf.names import ARCH_TO_FAMILY, gemma3_layer_types, gemma3_query_scale
 
 
 def _rms(x: np.ndarray, w: np.ndarray, eps: float) -> np.ndarray:

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..models import ModelLoadError
+from workbench.engine.families import ModelLoadError
 
 # tokenizer.ggml.token_type values (llama.cpp's llama_token_type)
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
@@ -149,7 +149,7 @@ def _post_processor(tok, bos: str | None, eos: str | None, add_bos: bool, add_eo
 
 def build_tokenizer(meta: dict[str, Any], *, model_max_length: int = 2048) -> tuple[Any, dict[str, Any]]:
     """The tokenizers.Tokenizer and the tokenizer_config.json contents for a GGUF file's metadata."""
-    from .names import ARCH_TO_FAMILY
+    from workbench.engine.gguf.names import ARCH_TO_FAMILY
 
     kind = meta.get("tokenizer.ggml.model")
     if kind == "llama":

@@ -27,9 +27,9 @@ import numpy as np
 
 from workbench.core.errors import WorkbenchError
 
-from ..data import FALLBACK_CHAT_TEMPLATE
+from workbench.engine.examples import FALLBACK_CHAT_TEMPLATE
 
-from . import names as N
+from workbench.engine.gguf import names as gguf_names
 
 Progress = Callable[[str, int, int], None]
 
@@ -120,7 +120,7 @@ def family_of_config(config: Mapping[str, Any]) -> str:
         what = "the built-in classifier" if config.get("workbench_builtin") and not config.get("num_hidden_layers") \
             else f"a {model_type or 'model of unknown type'}"
         raise GGUFWriteError(f"This model is {what}, which has no GGUF form here; GGUF files are written for "
-                             f"{', '.join(N.FAMILIES)} language models.")
+                             f"{', '.join(gguf_names.FAMILIES)} language models.")
     return family
 
 
@@ -213,7 +213,7 @@ def _extra_tensors(family: str, config: Mapping[str, Any]) -> dict[str, np.ndarr
     kind = (scaling or {}).get("rope_type") or (scaling or {}).get("type")
     if family != "llama" or kind != "llama3":
         return {}
-    from .reader import llama3_rope_factors
+    from workbench.engine.gguf.reader import llama3_rope_factors
 
     theta, _ = _rope(config)
     head_dim = int(config.get("head_dim") or int(config["hidden_size"]) // int(config["num_attention_heads"]))
@@ -398,7 +398,7 @@ def tensor_type(hf_name: str, shape: list[int], dtype: str):
     """The GGML type llama.cpp's converter gives a tensor for the output type ``dtype``."""
     from gguf import GGMLQuantizationType as Q
 
-    if len(shape) <= 1 or N.is_norm(hf_name) or dtype == "f32":
+    if len(shape) <= 1 or gguf_names.is_norm(hf_name) or dtype == "f32":
         return Q.F32
     if dtype == "q8_0":
         return Q.Q8_0 if shape[-1] % 32 == 0 else Q.F16
@@ -413,7 +413,7 @@ def _plan(st: _SafetensorsFolder | StateDictWeights, family: str, config: Mappin
         if hf.endswith("rotary_emb.inv_freq") or (hf == "lm_head.weight" and tied):
             continue  # rope tables are computed at run time; a tied head is the embedding
         try:
-            plan.append((hf, N.hf_to_gguf(family, hf)))
+            plan.append((hf, gguf_names.hf_to_gguf(family, hf)))
         except KeyError:
             if hf.endswith(".bias") and not np.any(st.read(hf)):
                 continue  # a zero bias a merged LoRA layer brought along: no term, nothing lost
@@ -515,7 +515,7 @@ def write_gguf(model_folder: str | os.PathLike, out_path: str | os.PathLike, *, 
         array = st.read(hf)
         if array.ndim == 2 and transposed(hf, list(array.shape)):
             array = np.ascontiguousarray(array.T)
-        return np.ascontiguousarray(N.to_gguf_tensor(family, hf, array, config), dtype=np.float32)
+        return np.ascontiguousarray(gguf_names.to_gguf_tensor(family, hf, array, config), dtype=np.float32)
 
     types = {}
     for hf, g in plan:

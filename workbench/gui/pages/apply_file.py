@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
 
 from ...core.dataio import SUPPORTED_SUFFIXES
 from ...core.operations.predict import default_output, predict_args, read_result, save_result_as
-from ..models.dataframe_model import DataFrameTableModel
+from ..table_model import DataFrameTableModel
 from ..session import ProjectSession
-from ..tasks import TaskManager
+from ..background import BackgroundWork
 
 
 class ApplyFileWidget(QWidget):
@@ -30,9 +30,9 @@ class ApplyFileWidget(QWidget):
     prediction_failed = Signal(str)  # the message shown
     result_saved = Signal(str)
 
-    def __init__(self, session: ProjectSession, tasks: TaskManager, run_id: Callable[[], str | None], parent=None):
+    def __init__(self, session: ProjectSession, background: BackgroundWork, run_id: Callable[[], str | None], parent=None):
         super().__init__(parent)
-        self.session, self.tasks, self.run_id = session, tasks, run_id
+        self.session, self.background, self.run_id = session, background, run_id
         self.input_path: Path | None = None
         self.output_path: Path | None = None
         self.result = pd.DataFrame()
@@ -137,7 +137,7 @@ class ApplyFileWidget(QWidget):
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.save_button.setEnabled(False)
-        op = self.tasks.command(args, self.tr("Predicting {0}").format(self.input_path.name))
+        op = self.background.command(args, self.tr("Predicting {0}").format(self.input_path.name))
         op.stage_progress.connect(self._on_op_stage)
         op.succeeded.connect(self._on_op_succeeded)
         op.failed.connect(self._on_op_failed)
@@ -174,7 +174,7 @@ class ApplyFileWidget(QWidget):
     def _on_op_failed(self, msg: str) -> None:
         self.status_label.setText(msg)
         self.prediction_failed.emit(msg)
-        self.tasks.show_error(self.tr("Prediction failed"), msg)
+        self.background.show_error(self.tr("Prediction failed"), msg)
 
     @Slot(object)
     def _on_op_succeeded(self, result) -> None:
@@ -184,7 +184,7 @@ class ApplyFileWidget(QWidget):
         self.progress.setValue(100)
         out = Path(result["output"])
         self.status_label.setText(self.tr("{0} rows predicted; the result is in {1}.").format(result["rows"], out))
-        op = self.tasks.op(lambda ctx: read_result(out), title=self.tr("Reading the result"))
+        op = self.background.op(lambda ctx: read_result(out), title=self.tr("Reading the result"))
         op.on_success(lambda df: self._show(df, out)).run()
 
     def _show(self, df: pd.DataFrame, out: Path) -> None:
@@ -212,7 +212,7 @@ class ApplyFileWidget(QWidget):
 
     def save_as(self, path) -> None:
         src, dst = self.output_path, Path(path)
-        op = self.tasks.op(lambda ctx: save_result_as(src, dst), title=self.tr("Saving the predictions"))
+        op = self.background.op(lambda ctx: save_result_as(src, dst), title=self.tr("Saving the predictions"))
         op.on_success(lambda p: (self.status_label.setText(self.tr("Saved to {0}.").format(p)),
                                  self.result_saved.emit(str(p)))).run()
 

@@ -13,17 +13,7 @@ from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleO
 
 from ....core.cleaning import STEPS
 from ...i18n import content_lang
-
-
-def role_name(role: str) -> str:
-    names = {
-        "text": QCoreApplication.translate("DataPage", "Text"),
-        "label": QCoreApplication.translate("DataPage", "Label"),
-        "instruction": QCoreApplication.translate("DataPage", "Instruction / question"),
-        "input": QCoreApplication.translate("DataPage", "Extra input"),
-        "output": QCoreApplication.translate("DataPage", "Answer / output"),
-    }
-    return names.get(role, role)
+from ..role_names import role_name
 
 
 def problem_text(p) -> str:

@@ -11,7 +11,8 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ....core.mapping import NOT_JOINED, join_columns, mapped_columns
-from .display import guess_text, problem_text, role_name
+from ..role_names import role_name
+from .display import guess_text, problem_text
 
 
 class MappingEditor(QWidget):

@@ -1,5 +1,5 @@
 """The Data page's table: the imported or cleaned rows, filtered and sorted in the background,
-read cell by cell on demand (models/dataframe_model.py)."""
+read cell by cell on demand (gui/table_model.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QTableView,
                                QVBoxLayout, QWidget)
 
-from ...models.dataframe_model import DataFrameTableModel, RowHeader, filtered_positions, sorted_positions
-from ...tasks import BackgroundOp, TaskManager
+from ...table_model import DataFrameTableModel, RowHeader, filtered_positions, sorted_positions
+from ...background import BackgroundOp, BackgroundWork
 
 
 class DataTablePanel(QWidget):
@@ -18,9 +18,9 @@ class DataTablePanel(QWidget):
     which_changed = Signal()  # imported <-> after cleaning
     column_selected = Signal(int)  # the current cell's column
 
-    def __init__(self, tasks: TaskManager, parent=None):
+    def __init__(self, background: BackgroundWork, parent=None):
         super().__init__(parent)
-        self.tasks = tasks
+        self.background = background
         self._sort: tuple[int, bool] | None = None
         self._view_op: BackgroundOp | None = None
         self._fit_pending = False  # the columns' widths were set before the table had its width
@@ -170,7 +170,7 @@ class DataTablePanel(QWidget):
                 self.table_model.set_view(positions)
                 self._update_rows_label()
 
-        op = self.tasks.op(work, self.tr("Sorting and filtering")).on_success(done)
+        op = self.background.op(work, self.tr("Sorting and filtering")).on_success(done)
         self._view_op = op
         return op.run()
 

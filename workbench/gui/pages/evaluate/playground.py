@@ -15,7 +15,7 @@ from ....core.jobs import run_task
 from ....core.operations.caveats import answers_caveat
 from ...i18n import content_lang
 from ...session import ProjectSession
-from ...tasks import OpProgress, TaskManager
+from ...background import OpProgress, BackgroundWork
 
 
 class PlaygroundPanel(QWidget):
@@ -23,10 +23,10 @@ class PlaygroundPanel(QWidget):
 
     answered = Signal(str)  # the full answer, once the command has ended
 
-    def __init__(self, session: ProjectSession, tasks: TaskManager, run_id: Callable[[], str | None], parent=None):
+    def __init__(self, session: ProjectSession, background: BackgroundWork, run_id: Callable[[], str | None], parent=None):
         super().__init__(parent)
         self.session = session
-        self.tasks = tasks
+        self.background = background
         self.run_id = run_id
         self.op = None  # the running 'workbench playground' child, if any
         self._labelled = False  # the answer has its label line
@@ -114,7 +114,7 @@ class PlaygroundPanel(QWidget):
         self.answer.clear()
         self._labelled = False
         self.generate_button.setEnabled(False)
-        op = self.tasks.command(self.args(run_id, text), self.tr("Asking the model"))
+        op = self.background.command(self.args(run_id, text), self.tr("Asking the model"))
         op.line.connect(self._on_play_line)
         op.on_failure(lambda msg: self.answer.appendPlainText("\n" + msg))
         op.finished.connect(self._on_play_finished)
@@ -135,7 +135,7 @@ class PlaygroundPanel(QWidget):
             if not self._labelled:  # after the label, a classifier's "answer" is that label again
                 self._append_answer(str(ev.get("text", "")))
         elif ev.get("event") == "done" and ev.get("max_new_tokens") and ev.get("note"):
-            # the answer's budget was shortened by the training length (engine/playground.py)
+            # the answer's budget was shortened by the training length (engine/inference/playground.py)
             self._append_answer("\n\n" + self.tr("(Answers are at most {0} tokens here: the model was trained on "
                                                   "shorter texts, question and answer together.)").format(
                 ev["max_new_tokens"]))

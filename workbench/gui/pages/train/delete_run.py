@@ -8,9 +8,9 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QPoint, Qt
 from PySide6.QtWidgets import QMenu, QMessageBox, QTableWidget
 
-from ....core.operations import runs as ops
+from workbench.core.operations import runs as run_operations
 from ...resources import icon
-from ...tasks import BackgroundOp
+from ...background import BackgroundOp
 
 
 def show_menu(page, table: QTableWidget, pos: QPoint) -> QMenu | None:
@@ -52,4 +52,4 @@ def delete_run(page, run_id: str, confirm: bool = True) -> BackgroundOp | None:
             run_id, f"{freed / 2**20:,.0f}"))
 
     title = QCoreApplication.translate("TrainPage", "Deleting {0}").format(run_id)
-    return page.tasks.op(lambda ctx: ops.delete_run(project, run_id), title).on_success(done).run()
+    return page.background.op(lambda ctx: run_operations.delete_run(project, run_id), title).on_success(done).run()

@@ -217,9 +217,9 @@ class ModelsPanel(QWidget):
     models_changed = Signal()
     model_added = Signal(str)  # the new model's id
 
-    def __init__(self, tasks, parent: QWidget | None = None):
+    def __init__(self, background, parent: QWidget | None = None):
         super().__init__(parent)
-        self.tasks = tasks
+        self.background = background
         self.op = None
         self.progress_dialog: QProgressDialog | None = None
         lay = QVBoxLayout(self)
@@ -260,7 +260,7 @@ class ModelsPanel(QWidget):
         except WorkbenchError as exc:  # a damaged list: said once, read as empty
             if str(exc) != self._problem:
                 self._problem = str(exc)
-                self.tasks.show_error(self.tr("The list of models cannot be read"), exc)
+                self.background.show_error(self.tr("The list of models cannot be read"), exc)
             entries = []
         self.get_button.setVisible(not any(e.id == GEMMA_ID and not e.missing for e in entries))
         return entries
@@ -317,7 +317,7 @@ class ModelsPanel(QWidget):
         try:
             kind = mops.source_kind(path)  # a bad path is refused here, before a process starts
         except WorkbenchError as exc:
-            self.tasks.show_error(self.tr("The model could not be added"), exc)
+            self.background.show_error(self.tr("The model could not be added"), exc)
             return None
         label = (self.tr("Converting {0} into a model folder…") if kind == "gguf"
                  else self.tr("Checking the model folder {0}…")).format(Path(path).name)
@@ -333,7 +333,7 @@ class ModelsPanel(QWidget):
         try:
             info = mops.licence_info(model_id)
         except WorkbenchError as exc:
-            self.tasks.show_error(self.tr("The model could not be got"), exc)
+            self.background.show_error(self.tr("The model could not be got"), exc)
             return None
         if info["accepted_at"] or not ask:
             self._get(model_id, info)
@@ -366,14 +366,14 @@ class ModelsPanel(QWidget):
             if QMessageBox.question(self, self.tr("Remove the model"), question.format(entry.name, entry.path)) \
                     != QMessageBox.StandardButton.Yes:
                 return None
-        return (self.tasks.op(lambda ctx: store.remove_model(model_id), self.tr("Removing {0}").format(entry.name))
+        return (self.background.op(lambda ctx: store.remove_model(model_id), self.tr("Removing {0}").format(entry.name))
                 .on_success(lambda _e: self.models_changed.emit()).run())
 
     # -- the child process and its dialog --
     def _run(self, args: list[str], title: str, label: str):
         if self.busy:
             return None
-        op = self.tasks.command(args, title)
+        op = self.background.command(args, title)
         self.op = op
         dlg = QProgressDialog(label, self.tr("Cancel"), 0, 0, self)
         dlg.setWindowTitle(title)

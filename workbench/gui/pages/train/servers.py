@@ -91,9 +91,9 @@ class ServersDialog(QDialog):
 
     servers_changed = Signal()
 
-    def __init__(self, tasks, parent: QWidget | None = None):
+    def __init__(self, background, parent: QWidget | None = None):
         super().__init__(parent)
-        self.tasks = tasks
+        self.background = background
         self.setWindowTitle(self.tr("Servers"))
         self.resize(720, 420)
         v = QVBoxLayout(self)
@@ -173,7 +173,7 @@ class ServersDialog(QDialog):
             return None
         self.report.setText(self.tr("Connecting to {0}…").format(name))
         self.check_button.setEnabled(False)
-        op = self.tasks.command(check_args(name), self.tr("Checking server {0}").format(name))
+        op = self.background.command(check_args(name), self.tr("Checking server {0}").format(name))
         op.on_success(self._show_report)
         op.on_failure(self._show_failure)
         return op.run()

@@ -21,14 +21,14 @@ from PySide6.QtWidgets import (
 from ....core.errors import WorkbenchError
 from ....core.jobs import JobSpec
 from ....core.machine_load import busy_share
-from ....core.operations import runs as ops
+from workbench.core.operations import runs as run_operations
 from ....core.recommend import DEFAULT_TIME_BUDGET_MIN, HEAD_NOTE, planned_steps
 from ....core.runs import format_duration
-from ....core.templates import Task
+from ....core.templates import TaskKind
 from ....core.timing import planned_share
 from ...i18n import localized
 from ...session import ProjectSession
-from ...tasks import TaskManager
+from ...background import BackgroundWork
 from . import models_panel
 from .servers import ServersDialog, TargetCombo
 
@@ -93,10 +93,10 @@ LOAD_STEP = 0.05
 class TrainSettingsPanel(QWidget):
     """The settings column; ``job_spec()`` is the job they describe."""
 
-    def __init__(self, session: ProjectSession, tasks: TaskManager, parent=None):
+    def __init__(self, session: ProjectSession, background: BackgroundWork, parent=None):
         super().__init__(parent)
         self.session = session
-        self.tasks = tasks
+        self.background = background
         self.spins: dict[str, QDoubleSpinBox | QSpinBox] = {}
         # the share of the processor other work keeps busy, which the estimate counts on (None: not read yet)
         self._cpu_busy: float | None = None
@@ -137,7 +137,7 @@ class TrainSettingsPanel(QWidget):
         mf.addRow(self.tr("Model"), self.model_combo)
         mf.addRow("", row)
         # the registered models (core.models_store) in the choice, and adding or getting one
-        self.models_panel = models_panel.ModelsPanel(self.tasks, self)
+        self.models_panel = models_panel.ModelsPanel(self.background, self)
         self.models_panel.models_changed.connect(self._on_models_panel_models_changed)
         self.models_panel.model_added.connect(self._on_models_panel_model_added)
         mf.addRow("", self.models_panel)
@@ -244,7 +244,7 @@ class TrainSettingsPanel(QWidget):
             self._show_template_texts(template)
         self.preset_combo.addItem(self.tr("Your own settings"), OWN_SETTINGS)
         self.preset_combo.blockSignals(False)
-        last = ops.last_job(self.session.project) if self.session.project is not None else None
+        last = run_operations.last_job(self.session.project) if self.session.project is not None else None
         if last is None:  # no run yet: by epochs, as recommended, not the previous project's limit
             self._set_values({"max_steps": 0})
         if last is None or not last.time_budget_s:
@@ -292,13 +292,13 @@ class TrainSettingsPanel(QWidget):
 
     def _is_instruction(self) -> bool:
         template = self.session.template
-        return template is not None and template.task is Task.instruction
+        return template is not None and template.task is TaskKind.instruction
 
     def _preferred_model(self) -> str:
         """What a project starts with: an instruction project takes a registered pretrained model
         when there is one (the built-in model only demonstrates the flow there)."""
         preferred = self.session.preferred_base_model
-        if self._is_instruction() and preferred == ops.DEFAULT_BASE_MODEL:
+        if self._is_instruction() and preferred == run_operations.DEFAULT_BASE_MODEL:
             return models_panel.preferred_registered(models_panel.registered_models()) or preferred
         return preferred
 
@@ -353,7 +353,7 @@ class TrainSettingsPanel(QWidget):
 
     @Slot()
     def _on_servers_button_clicked(self) -> None:
-        dialog = ServersDialog(self.tasks, self)
+        dialog = ServersDialog(self.background, self)
         dialog.servers_changed.connect(self.target_combo.refresh)
         dialog.open()
 
@@ -374,7 +374,7 @@ class TrainSettingsPanel(QWidget):
         if builtin:
             self.method_combo.setCurrentIndex(self.method_combo.findData("full"))
         elif not self.method_combo.isEnabled():  # leaving a built-in model: a pretrained one starts with LoRA
-            self.method_combo.setCurrentIndex(self.method_combo.findData(ops.default_method(str(kind))))
+            self.method_combo.setCurrentIndex(self.method_combo.findData(run_operations.default_method(str(kind))))
         self.method_combo.setEnabled(not builtin)
         self._update_models_hint()
         self._on_method_changed()
@@ -417,16 +417,16 @@ class TrainSettingsPanel(QWidget):
         template = self.session.template
         if template is None or self.session.project is None:
             return None
-        base = self.base_model() or ops.DEFAULT_BASE_MODEL
-        return ops.recommended_settings(self.session.project, base, self.method_combo.currentData(),
+        base = self.base_model() or run_operations.DEFAULT_BASE_MODEL
+        return run_operations.recommended_settings(self.session.project, base, self.method_combo.currentData(),
                                         template=template, time_budget_min=self.time_budget.value())[1]
 
     def apply_recommended(self) -> None:
         template = self.session.template
         if template is None or self.session.project is None:
             return
-        base = self.base_model() or ops.DEFAULT_BASE_MODEL
-        values, _ = ops.recommended_settings(self.session.project, base, self.method_combo.currentData(),
+        base = self.base_model() or run_operations.DEFAULT_BASE_MODEL
+        values, _ = run_operations.recommended_settings(self.session.project, base, self.method_combo.currentData(),
                                              template=template, time_budget_min=self.time_budget.value())
         self.eval_steps.setValue(int(values.pop("eval_steps", self.eval_steps.value())))
         self._set_values(values)
@@ -473,7 +473,7 @@ class TrainSettingsPanel(QWidget):
         """The budget the user set last (in any project): shown for a project whose last run had
         none, and from now on for the projects without runs."""
         self.default_time_budget = minutes
-        last = ops.last_job(self.session.project) if self.session.project is not None else None
+        last = run_operations.last_job(self.session.project) if self.session.project is not None else None
         if last is None or not last.time_budget_s:
             self.time_budget.setValue(minutes)
 
@@ -499,7 +499,7 @@ class TrainSettingsPanel(QWidget):
                               self.max_steps.value(), self.spins["gradient_accumulation_steps"].value())
         try:  # the range core makes for the job these settings start, as `train` prints it
             job = self.job_spec()
-            span = ops.estimate_range(job)
+            span = run_operations.estimate_range(job)
         except (WorkbenchError, ValueError, TypeError):  # no model chosen yet, a setting out of range
             span = None
         if span is None:
@@ -565,12 +565,12 @@ class TrainSettingsPanel(QWidget):
         if self.method_combo.currentData() != "lora":
             for name in LORA_ONLY:
                 values.pop(name)
-        job = ops.build_job(self.session.project, base, self.method_combo.currentData(),
+        job = run_operations.build_job(self.session.project, base, self.method_combo.currentData(),
                             template=self.session.template, time_budget_min=self.time_budget.value(),
                             max_steps=self.max_steps.value(),
                             eval_steps=self.eval_steps.value(), **values)
         # the load read last (none yet: Start reads it); a server's run carries none of this computer's
-        return ops.with_processor_load(job, self.target_combo.currentData(), self._cpu_busy, self._cpu_cores,
+        return run_operations.with_processor_load(job, self.target_combo.currentData(), self._cpu_busy, self._cpu_cores,
                                        measure=False)
 
     def _page_values(self) -> dict[str, float]:

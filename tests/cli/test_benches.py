@@ -1,0 +1,51 @@
+"""Every bench's --smoke runs in a subprocess: a bench that no longer runs fails here.
+
+Each must exit 0 and print the lines that carry its figures; the figures themselves
+are not judged (they belong to the benches' full runs).
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow  # every bench's smoke run, a process each: `make test-slow`
+
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+# bench -> lines its smoke must print (one figure each)
+EXPECTED = {
+    "data_bench.py": ["bare pandas", "workbench ", "ratio workbench / bare pandas:"],
+    "gui_bench.py": ["start-up to window shown (s)", "longest stall, streaming", "curve points received:"],
+    "serve_bench.py": ["inputs for built-in classifier (builtin:tiny): the test split of project",
+                       "predict.py batch path", "each service load sustained 1 s", "target service >= 0.8x predict.py"],
+    "gguf_bench.py": ["conversion:", "tokenizer vs sentencepiece:", "logits: largest difference",
+                      "same tokens: True"],
+    "quality_bench.py": ["macro-F1   built-in", "accuracy   built-in", "evaluation", "builtin:tiny@0.3 against builtin:tiny"],
+    "export_bench.py": ["ratio static / eager", "throughput of the exported classifier", "same tokens",
+                        "whole export of builtin:tiny", "est/peak"],
+    "train_bench.py": ["ratio worker / plain:", "padding of the batches", "head / label writing: training"],
+    "estimate_bench.py": ["ratios estimate / actual", "start estimate within 30% of the actual time:",
+                          "first measured estimate within 30% of the actual time:"],
+    "remote_bench.py": ["mirror latency over", "through the target", "ratio target / here beyond the upload:"],
+    "linear_fit_bench.py": ["linear part fit:", "ratio estimate / CPU", "baseline fit and score:"],
+}
+
+
+@pytest.mark.parametrize("bench", sorted(EXPECTED))
+def test_bench_smoke_runs_and_prints_its_figures(bench, tmp_path):
+    if bench == "remote_bench.py":
+        from sshd_factory import SSHD
+
+        if SSHD is None:
+            pytest.skip("OpenSSH's sshd is not installed (.ci/run installs it)")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", WORKBENCH_HOME=str(tmp_path / "home"))
+    res = subprocess.run([sys.executable, str(BENCH / bench), "--smoke"], capture_output=True, text=True,
+                         timeout=300, env=env, cwd=tmp_path, stdin=subprocess.DEVNULL)
+    assert res.returncode == 0, f"{bench} --smoke failed:\n{res.stdout[-2000:]}\n{res.stderr[-3000:]}"
+    missing = [line for line in EXPECTED[bench] if line not in res.stdout]
+    assert not missing, f"{bench} --smoke did not print {missing}:\n{res.stdout[-2000:]}"

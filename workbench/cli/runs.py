@@ -1,0 +1,229 @@
+"""``workbench train``, ``runs`` and ``stop``: start or resume a run in the worker and follow its
+events, list a project's runs, ask one to stop."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from workbench.cli.common import format_seconds, print_json
+from workbench.core.errors import WorkbenchError
+
+
+def _progress_line(ev: dict, total: int | None) -> str:
+    step = ev.get("step", 0)
+    total = total or 0
+    frac = step / total if total else 0.0
+    bar = "#" * int(frac * 30)
+    return (f"\r[{bar:<30}] {step}/{total} loss {ev.get('loss', float('nan')):.4f} "
+            f"lr {ev.get('lr', 0):.2e} {ev.get('tokens_per_s', 0):.0f} tok/s ETA {format_seconds(ev.get('eta_s'))}   ")
+
+
+def follow_run(run_dir: Path, proc, as_json: bool) -> str:
+    """Print the run's events as they arrive; returns the final status."""
+    import time as _time
+
+    from workbench.core.runs import LOG_FILE, event_tail, summarize
+
+    tail = event_tail(run_dir)
+    total = None
+    status = None
+    try:
+        while status is None:
+            for ev in tail.read_new():
+                if as_json:
+                    sys.stdout.write(json.dumps(ev, ensure_ascii=False) + "\n")
+                    sys.stdout.flush()
+                kind = ev.get("event")
+                if kind == "start":
+                    total = ev.get("total_steps")
+                    if not as_json:
+                        what = (f"built-in model '{ev.get('builtin')}', trained from scratch on this project's data"
+                                if ev.get("builtin") else ev.get("base_model"))
+                        print(f"training {what} ({ev.get('family')}, {ev.get('method')}) on {ev.get('device')}: "
+                              f"{ev.get('trainable_params'):,} of {ev.get('total_params'):,} parameters trainable, "
+                              f"{total} steps")
+                elif kind == "step" and not as_json:
+                    sys.stdout.write(_progress_line(ev, total))
+                    sys.stdout.flush()
+                elif kind == "eval" and not as_json:
+                    m = " ".join(f"{k} {v:.4f}" for k, v in (ev.get("metrics") or {}).items())
+                    print(f"\neval at step {ev.get('step')}: eval_loss {ev.get('eval_loss', float('nan')):.4f} {m}")
+                elif kind == "checkpoint" and not as_json:
+                    print(f"\ncheckpoint {ev.get('path')}")
+                elif kind == "log" and not as_json and ev.get("level") in ("warning", "error"):
+                    print(f"\n{ev.get('level')}: {ev.get('message')}", file=sys.stderr)
+                elif kind == "end":
+                    status = ev.get("status")
+                    if not as_json:
+                        print(f"\nrun {run_dir.name} {status}" + (f": {ev.get('error')}" if ev.get("error") else ""))
+            if status is None and proc.poll() is not None:
+                _time.sleep(0.2)
+                if not tail.read_new():
+                    status = summarize(run_dir).status
+                    if not as_json:
+                        print(f"\nrun {run_dir.name} {status}: the worker exited without reporting; "
+                              f"see {run_dir / LOG_FILE}")
+                    break
+            _time.sleep(0.2)
+    except KeyboardInterrupt:
+        print("\nstopping: the worker saves a checkpoint first (Ctrl+C again to leave it running)", file=sys.stderr)
+        from workbench.core.operations.runs import stop_run
+
+        stop_run(run_dir)
+        try:
+            return follow_run(run_dir, proc, as_json)
+        except KeyboardInterrupt:
+            return "running"
+    return status or "failed"
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from workbench.core.operations import runs as run_operations
+    from workbench.core.project import Project
+
+    project = Project.open(args.project)
+    if not project.is_prepared:
+        raise WorkbenchError(f"Project {project.root} has no prepared data. Run 'workbench data prepare' first.")
+    if args.resume:
+        if args.on:
+            raise WorkbenchError("A run resumes where it trained; leave out --on with --resume.")
+        started = run_operations.resume_run(project, args.resume, checkpoint=args.checkpoint, detach=False)
+        if not args.json:
+            print(f"resuming run {started.run_id} from {started.resumed_from}: worker log in {started.log_path}")
+    else:
+        settings = {k: getattr(args, k, None) for k in run_operations.SETTINGS}
+        settings["head"] = {"head": True, "label-text": False}.get(getattr(args, "classify_by", None))
+        settings["allow_pickle"] = args.allow_pickle or None
+        job = run_operations.build_job(project, args.base_model, args.method, time_budget_min=args.time_budget, **settings)
+        job = run_operations.with_processor_load(job, args.on)  # the estimate counts on the processor's load now
+        started = run_operations.start_run(project, job, detach=False, on=args.on)
+        _, rec = run_operations.recommended_settings(project, job.base_model, job.method, time_budget_min=args.time_budget,
+                                          head=job.head)
+        span = run_operations.estimate_range(job)  # the range the Train page shows for this job
+        from workbench.core.timing import planned_share
+
+        if args.json:  # the first line: what was recommended, and this run's estimate and budget
+            print(json.dumps({"v": 1, "event": "recommendation", "run": started.run_id, **rec.to_dict(),
+                              "run_estimate_s": job.estimate_s, "run_time_budget_s": job.time_budget_s,
+                              "run_estimate": span.to_dict() if span else None},
+                             ensure_ascii=False), flush=True)
+        else:
+            took = f"{format_seconds(span.low)} to {format_seconds(span.high)} and " if span else ""
+            if span and planned_share(span, job.estimate_s) < 1:  # the load makes the budget end it first
+                took = (f"{format_seconds(span.seconds)}, where the time budget ends it before the planned steps on this "
+                        "busy processor, and ")
+            print(f"recommended for this data: batch {rec.batch_size}, max length {rec.max_length}, "
+                  f"{rec.epochs:g} epochs, learning rate {rec.learning_rate:g}; "
+                  f"this run about {took}{rec.est_memory_mb:.0f} MB on the CPU")
+            for note in rec.notes:
+                print(f"note: {note}")
+            if span and span.load_factor > 1:
+                from workbench.core.timing import busy_note
+
+                print(f"note: {busy_note(span)}")
+            if job.time_budget_s:
+                print(f"time budget {format_seconds(job.time_budget_s)}: the run ends there at the latest")
+            where = f"on server {args.on} (its worker log is there)" if args.on else f"worker log in {started.log_path}"
+            print(f"run {started.run_id}: {where}")
+    status = follow_run(started.run_dir, started.proc, args.json)
+    return 0 if status in ("completed", "stopped", "running") else 1
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    from workbench.core.project import Project
+    from workbench.core.runs import list_runs
+
+    project = Project.open(args.project)
+    if args.delete:
+        from workbench.core.operations import runs as run_operations
+
+        freed = run_operations.delete_run(project, args.delete)
+        if args.json:
+            print_json({"deleted": args.delete, "freed_bytes": freed})
+        else:
+            print(f"deleted run {args.delete} ({freed / 2**20:.0f} MB freed)")
+        return 0
+    from workbench.core.operations import runs as run_operations
+
+    for run_id in run_operations.refresh_remote(project):  # runs on servers catch up first
+        print(f"note: the server of run {run_id} cannot be reached; its last known state is shown", file=sys.stderr)
+    runs = list_runs(project.root)
+    if args.json:
+        print_json({"runs": [r.to_dict() for r in runs]})
+        return 0
+    if not runs:
+        print("no runs yet")
+    for r in runs:
+        loss = f"{r.last_loss:.4f}" if r.last_loss is not None else "-"
+        metrics = " ".join(f"{k} {v:.3f}" for k, v in r.metrics.items())
+        where = f" on {r.server}" if r.server else ""
+        print(f"{r.id:<28} {r.status + where:<10} step {r.last_step}/{r.total_steps or '?'} loss {loss} "
+              f"checkpoint {r.last_checkpoint or '-'} {metrics}")
+    return 0
+
+
+def cmd_stop(args: argparse.Namespace) -> int:
+    from workbench.core.operations import runs as run_operations
+    from workbench.core.project import Project
+
+    run_operations.stop_run(run_operations.run_dir_of(Project.open(args.project).root, args.run))
+    print(f"asked run {args.run} to save a checkpoint and stop")
+    return 0
+
+
+def add_parser(sub) -> None:
+    """``workbench train``, ``runs`` and ``stop``."""
+    tr = sub.add_parser("train", help="fine-tune in a background worker process")
+    tr.add_argument("--project", required=True)
+    tr.add_argument("--base-model", default="builtin:small",
+                    help="builtin:tiny, builtin:small (trained from scratch), a local model folder, or a model id")
+    tr.add_argument("--method", choices=["lora", "full"])
+    tr.add_argument("--quantization", choices=["none", "int8", "int4"], default="none")
+    g = tr.add_mutually_exclusive_group()
+    g.add_argument("--epochs", type=float)
+    g.add_argument("--max-steps", type=int)
+    tr.add_argument("--time-budget", type=float, metavar="MIN",
+                    help="minutes of training the recommended settings may take (default 10; every model and task)")
+    tr.add_argument("--learning-rate", type=float)
+    tr.add_argument("--batch-size", type=int)
+    tr.add_argument("--max-length", type=int)
+    tr.add_argument("--eval-steps", type=int)
+    tr.add_argument("--eval-rows", type=int, help="validation rows each evaluation reads (default: what fits the time budget for a pretrained model, else all)")
+    tr.add_argument("--vocabulary", choices=["project", "full"],
+                    help="LoRA on a large vocabulary: train over the project's own tokens (default, faster) or all")
+    tr.add_argument("--classify-by", choices=["head", "label-text"],
+                    help="classification with a pretrained model: a classification head over the labels, one "
+                         "pass per row (default), or the model writing the label's name")
+    tr.add_argument("--head-pooling", choices=["last", "mean"],
+                    help="what the classification head reads: the text's last token (default) or the mean")
+    tr.add_argument("--recompute", action="store_true", default=None,
+                    help="recompute each layer in the backward pass: far less memory, about 1.5x the time "
+                         "(chosen for you when even one row a step would not fit)")
+    tr.add_argument("--save-steps", type=int)
+    tr.add_argument("--save-total-limit", type=int, metavar="N",
+                    help="checkpoints kept (default 3; the best one is never removed)")
+    tr.add_argument("--logging-steps", type=int)
+    tr.add_argument("--seed", type=int)
+    tr.add_argument("--device", help="auto, cpu, gpu, gpu:N or a custom device type")
+    tr.add_argument("--allow-pickle", action="store_true", help="allow pickle-based weight files (only if you trust them)")
+    tr.add_argument("--resume", metavar="RUN", help="resume this run from its last checkpoint")
+    tr.add_argument("--checkpoint", help="with --resume: the checkpoint folder to resume from")
+    tr.add_argument("--on", metavar="SERVER", help="train on this registered server (workbench targets) instead "
+                                                   "of this computer; its events are mirrored here")
+    tr.add_argument("--json", action="store_true", help="print the events as JSON lines")
+    tr.set_defaults(func=cmd_train)
+
+
+    rn = sub.add_parser("runs", help="list a project's runs and their status")
+    rn.add_argument("--project", required=True)
+    rn.add_argument("--delete", metavar="RUN", help="delete this run's folder (not while it trains; exports stay)")
+    rn.add_argument("--json", action="store_true")
+    rn.set_defaults(func=cmd_runs)
+
+    st = sub.add_parser("stop", help="ask a running run to checkpoint and stop")
+    st.add_argument("--project", required=True)
+    st.add_argument("run")
+    st.set_defaults(func=cmd_stop)

@@ -1,0 +1,205 @@
+"""A classification head on a pretrained decoder: one forward pass per row, a linear layer
+over the project's labels.
+
+Why not the label-writing route (engine/examples.py) for a pretrained model: it trains the
+decoder to write the label's name after the template's system prompt, so most of each row
+is prompt, the loss runs through an output layer over the whole vocabulary (Gemma 3:
+262,144 rows) for a handful of labels, and evaluation scores every label with its own
+forward pass. Here the row is the text alone, the decoder's last hidden state at the text's
+last token feeds a linear layer over the labels (softmax, or one sigmoid per label for a
+multi-label project), and the vocabulary costs only the input lookup.
+
+Why our own class: PaddleFormers' ``Gemma3TextForSequenceClassification`` has no forward
+(a stub) and Llama and ERNIE have none at all; one class over each family's base model
+(``base_model_class``: the decoder without its output layer) serves every family alike. It
+is a ``PretrainedModel`` with its own config (the decoder's config inside), so the Trainer,
+``save_pretrained`` / ``from_pretrained`` and LoRA (the head trains beside the adapters:
+``trainable_modules``) work on it as on any model, and a model folder saved from it reloads
+as itself (what a full fine-tuning's final/ and an export's merged/ hold).
+
+Pooling: the last real token's hidden state (a causal decoder's only position that has read
+the whole text) or the mean over the text's tokens; chosen by the config, the same in the
+exported graph (plain elementwise ops and sums, which every runtime computes alike).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from workbench.engine.families import CPU_SAFE_FLAGS, HEAD_MODEL_TYPE, causal_lm_class
+
+MODEL_TYPE = HEAD_MODEL_TYPE
+POOLINGS = ("last", "mean")
+DEFAULT_POOLING = "last"
+# each family's decoder without its output layer, in the module of its causal LM
+BASE_MODELS = {"gemma3": "Gemma3TextModel", "llama": "LlamaModel", "qwen2": "Qwen2Model", "qwen3": "Qwen3Model",
+               "ernie4_5": "Ernie4_5Model"}
+HEAD_PATTERNS = [r"score\.weight", r"score\.bias"]  # what trains beside LoRA's adapters
+
+# The prompt of a head is the text alone (see engine/models/char_classifier.py): the tokenizer renders the
+# user's content and nothing else, and encode_prompt puts the model's BOS in front.
+CHAT_TEMPLATE = ("{% for message in messages %}{% if message['role'] == 'user' %}{{ message['content'] }}"
+                 "{% endif %}{% endfor %}")
+
+_CACHE: tuple | None = None
+
+
+def is_head_config(config: Any) -> bool:
+    model_type = config.get("model_type") if isinstance(config, dict) else getattr(config, "model_type", None)
+    return model_type == MODEL_TYPE
+
+
+def is_head(model) -> bool:
+    return is_head_config(getattr(model, "config", None))
+
+
+def decoder_family(config: Any) -> str | None:
+    """The family of the decoder under a head config (a mapping or a config object)."""
+    if isinstance(config, dict):
+        return config.get("decoder_family")
+    return getattr(config, "decoder_family", None)
+
+
+def _classes():
+    """The config and model classes (built lazily: paddle is imported only in engine processes)."""
+    global _CACHE
+    if _CACHE is not None:
+        return _CACHE
+    import paddle
+    import paddle.nn as nn
+    import paddle.nn.functional as F
+    from paddleformers.transformers import PretrainedConfig, PretrainedModel
+    from paddleformers.transformers.model_outputs import SequenceClassifierOutput
+
+    class DecoderClassifierConfig(PretrainedConfig):
+        model_type = MODEL_TYPE
+
+        def __init__(self, decoder: dict | None = None, decoder_family: str | None = None,
+                     pooling: str = DEFAULT_POOLING, multi_label: bool = False,
+                     class_weights: list[float] | None = None, **kwargs):
+            super().__init__(**kwargs)
+            self.decoder = dict(decoder or {})  # the decoder's own config.json
+            self.decoder_family = decoder_family
+            if pooling not in POOLINGS:
+                raise ValueError(f"pooling must be one of {POOLINGS}, not {pooling!r}")
+            self.pooling = pooling
+            self.multi_label = bool(multi_label)
+            self.class_weights = class_weights
+            self.hidden_size = int(self.decoder.get("hidden_size", 0) or 0)
+
+    class DecoderClassifier(PretrainedModel):
+        """``forward(input_ids, attention_mask, labels=None)`` -> loss (with labels) and logits
+        ``[batch, num_labels]``, as the built-in classifier's."""
+
+        config_class = DecoderClassifierConfig
+        base_model_prefix = "head"
+
+        def __init__(self, config, backbone=None):
+            super().__init__(config)
+            self.model = backbone if backbone is not None else _backbone_from_config(config)
+            self.score = nn.Linear(config.hidden_size, config.num_labels)
+            self.multi_label = bool(config.multi_label)
+            self.mean_pooling = config.pooling == "mean"  # a plain bool: the traced graph reads no config
+            weights = config.class_weights or [1.0] * config.num_labels
+            self.register_buffer("class_weight", paddle.to_tensor(weights, dtype="float32"), persistable=False)
+
+        def _init_weights(self, layer):  # the decoder comes pretrained; the head keeps nn.Linear's start
+            pass
+
+        def forward(self, input_ids, attention_mask=None, labels=None, return_dict=None, **kwargs):
+            if attention_mask is None:
+                attention_mask = paddle.ones_like(input_ids)
+            hidden = self.model(input_ids=input_ids, attention_mask=attention_mask, use_cache=False,
+                                return_dict=True).last_hidden_state
+            mask = attention_mask.astype("float32")
+            if self.mean_pooling:
+                weight = mask / mask.sum(axis=1, keepdim=True).clip(min=1.0)
+            else:  # the last real token of each (right-padded) row, picked by a one-hot weight
+                last = mask.sum(axis=1, keepdim=True) - 1.0
+                positions = paddle.cumsum(paddle.ones_like(mask), axis=1) - 1.0
+                weight = (positions == last).astype("float32")
+            pooled = (hidden.astype("float32") * weight.unsqueeze(-1)).sum(axis=1)
+            # scaled to unit root mean square: a decoder's last states are large (Gemma 3 270M's about
+            # 8, single features over 100), which made the new head's first logits tens wide (a loss
+            # of 20 over 11 labels) and each optimizer step move them by whole units
+            pooled = pooled / paddle.sqrt((pooled * pooled).mean(axis=-1, keepdim=True) + 1e-6)
+            logits = self.score(pooled)
+            loss = self._loss(logits, labels) if labels is not None else None
+            if return_dict is False:
+                return (loss, logits) if loss is not None else (logits,)
+            return SequenceClassifierOutput(loss=loss, logits=logits)
+
+        def _loss(self, logits, labels):
+            # the labels' weights steer training only: the validation loss, and the probe a saved
+            # checkpoint is checked by, are the plain cross entropy, which a model loaded without
+            # the weights (they come from the training split) computes alike
+            weight = self.class_weight if self.training else None
+            if self.multi_label:
+                return F.binary_cross_entropy_with_logits(logits, labels.astype("float32"), pos_weight=weight)
+            return F.cross_entropy(logits, labels.reshape([-1]).astype("int64"), weight=weight)
+
+    _CACHE = (DecoderClassifierConfig, DecoderClassifier)
+    return _CACHE
+
+
+def _backbone_from_config(config):
+    """A freshly built decoder (without output layer) of the head config's family and shape."""
+    causal = causal_lm_class(config.decoder_family)
+    decoder_config = causal.config_class(**{**config.decoder, **CPU_SAFE_FLAGS})
+    module = sys.modules[causal.__module__]
+    return getattr(module, BASE_MODELS[config.decoder_family])(decoder_config)
+
+
+def attach(decoder, labels: Sequence[str], *, family: str, multi_label: bool = False,
+           class_weights: list[float] | None = None, pooling: str = DEFAULT_POOLING, seed: int = 0):
+    """A head over ``labels`` on a loaded causal LM ``decoder``: its base model is kept, its
+    output layer dropped. The head's start comes from ``seed``."""
+    import paddle
+
+    config_cls, model_cls = _classes()
+    decoder_cfg = decoder.config.to_dict()
+    config = config_cls(
+        decoder=decoder_cfg, decoder_family=family, pooling=pooling, multi_label=multi_label,
+        class_weights=class_weights, num_labels=len(labels),
+        id2label={i: lab for i, lab in enumerate(labels)}, label2id={lab: i for i, lab in enumerate(labels)},
+        pad_token_id=decoder_cfg.get("pad_token_id"), bos_token_id=decoder_cfg.get("bos_token_id"),
+        eos_token_id=decoder_cfg.get("eos_token_id"))
+    paddle.seed(seed)
+    backbone = getattr(decoder, decoder.base_model_prefix)
+    model = model_cls(config, backbone=backbone)
+    model.train() if decoder.training else model.eval()
+    return model
+
+
+def load(folder: str | os.PathLike, *, for_training: bool = True):
+    """The head model saved in ``folder`` (a full fine-tuning's weights or an export's merged/)."""
+    from workbench.engine.models.family_fixes import apply_family_fixes
+
+    _, model_cls = _classes()
+    model = model_cls.from_pretrained(str(folder), load_checkpoint_format="legacy", use_safetensors=True,
+                                      convert_from_hf=False, dtype="float32")
+    if isinstance(model, tuple):
+        model = model[0]
+    apply_family_fixes(model, model.config.decoder_family)
+    model.train() if for_training else model.eval()
+    return model
+
+
+def use_text_alone(tokenizer):
+    """``tokenizer`` rendering a prompt as the user's text alone (what the head reads); returns it."""
+    tokenizer.chat_template = CHAT_TEMPLATE
+    return tokenizer
+
+
+def read_head_config(folder: str | os.PathLike) -> dict | None:
+    path = Path(folder) / "config.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if is_head_config(data) else None
