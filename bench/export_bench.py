@@ -323,7 +323,7 @@ def _classification(args) -> None:
     from workbench.engine.models import char_classifier
     from workbench.engine import examples
     from workbench.engine.export import bundle as export_bundle
-    from workbench.engine.export import graphs
+    from workbench.engine.export import graphs, static_graph
     from workbench.engine import families
     from workbench.engine.models import loading
     from workbench.engine.inference.trained import load_trained, system_prompt
@@ -362,19 +362,19 @@ def _classification(args) -> None:
     singles = [b for b in graphs.batches_for_classification(tokenizer, prompts, max_length, label_len, batch_size=1)]
 
     eager.eval()
-    predictor = export_bundle.create_predictor(out / "static" / "model", onednn=onednn)
+    predictor = static_graph.create_predictor(out / "static" / "model", onednn=onednn)
     for x in singles[:2]:  # warm-up
-        export_bundle.run_predictor(predictor, x)
-        export_bundle.run_eager(eager, x)
+        static_graph.run_predictor(predictor, x)
+        static_graph.run_eager(eager, x)
     # the same answers first
-    diff = export_bundle.max_abs_diff([export_bundle.run_eager(eager, x) for x in singles], [export_bundle.run_predictor(predictor, x) for x in singles])
+    diff = static_graph.max_abs_diff([static_graph.run_eager(eager, x) for x in singles], [static_graph.run_predictor(predictor, x) for x in singles])
 
-    static_ms = _median_ms(lambda x: export_bundle.run_predictor(predictor, x), singles, args.repeat)
-    plain = export_bundle.create_predictor(out / "static" / "model", onednn=False)
+    static_ms = _median_ms(lambda x: static_graph.run_predictor(predictor, x), singles, args.repeat)
+    plain = static_graph.create_predictor(out / "static" / "model", onednn=False)
     for x in singles[:2]:
-        export_bundle.run_predictor(plain, x)
-    plain_ms = _median_ms(lambda x: export_bundle.run_predictor(plain, x), singles, args.repeat)
-    eager_ms = _median_ms(lambda x: export_bundle.run_eager(eager, x), singles, args.repeat)
+        static_graph.run_predictor(plain, x)
+    plain_ms = _median_ms(lambda x: static_graph.run_predictor(plain, x), singles, args.repeat)
+    eager_ms = _median_ms(lambda x: static_graph.run_eager(eager, x), singles, args.repeat)
     engine_ms = _median_ms(engine, prompts, 1)
 
     n_params = sum(int(np.prod(p.shape)) for p in model.parameters())
@@ -400,11 +400,11 @@ def _classification(args) -> None:
         t = time.perf_counter()
         for _ in range(args.repeat):
             for b in batches:
-                export_bundle.run_predictor(predictor, b)
+                static_graph.run_predictor(predictor, b)
         secs = (time.perf_counter() - t) / args.repeat
         t = time.perf_counter()
         for b in batches:
-            export_bundle.run_eager(eager, b)
+            static_graph.run_eager(eager, b)
         eager_secs = time.perf_counter() - t
         print(f"  batch {bs:>2}: static {len(prompts) / secs:8.1f}   eager {len(prompts) / eager_secs:8.1f}")
 
