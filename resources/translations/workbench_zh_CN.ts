@@ -3977,6 +3977,11 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/page.py" line="513"/>
+        <source>Compute threads {0} → {1}: other work used {2:.0%} of the processor over the last minutes</source>
+        <translation>计算线程 {0} → {1}：最近几分钟其他任务占用了处理器的 {2:.0%}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/page.py" line="516"/>
         <source>The simple baseline was still being fitted when the time budget ran out; the evaluation fits it</source>
         <translation>时间预算用完时简单基线仍在拟合；评估时会再拟合它</translation>
     </message>
