@@ -802,7 +802,7 @@
 <context>
     <name>EvaluatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="414"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="416"/>
         <source>baseline {0}; {1}</source>
         <translation>基线 {0}；{1}</translation>
     </message>
@@ -882,7 +882,7 @@
         <translation>汉明损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="375"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
         <location filename="../../workbench/gui/pages/run_text.py" line="74"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
@@ -1045,121 +1045,126 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate/page.py" line="232"/>
+        <source>A classification head is trained from scratch with the run, so the model it started from has no head to compare with: the baseline beside the results is the comparison.</source>
+        <translation>分类头随本次运行从零开始训练，起始模型没有分类头可供比较：结果旁的简单基线就是比较对象。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="234"/>
         <source>Also score the model the run started from on the same rows.</source>
         <translation>同时在相同的数据行上评估本次训练的起始模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="247"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="249"/>
         <source>Evaluating {0} in a separate process…</source>
         <translation>正在独立进程中评估 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="264"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="266"/>
         <source>Evaluating: {0}…</source>
         <translation>正在评估：{0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="269"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="271"/>
         <source>Evaluation finished.</source>
         <translation>评估完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="311"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="313"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="311"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="313"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="322"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="324"/>
         <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
         <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="301"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="303"/>
         <source>The evaluation results could not be read: {0}</source>
         <translation>无法读取评估结果：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="326"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="328"/>
         <source>There is no run yet. Train one on the Train page; once it has finished, evaluate it here: the model answers every test row it never saw during training.</source>
         <translation>还没有任何训练。请先在“训练”页训练一次；训练完成后在这里评估：模型会回答训练时从未见过的每一条测试数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="329"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="331"/>
         <source>A run is training on the Train page. Once it has finished, it appears here to be evaluated.</source>
         <translation>“训练”页上有一次训练正在进行。训练完成后，它会出现在这里供评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="331"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="333"/>
         <source>No run has finished with a model to evaluate. Train one on the Train page (a stopped run can be resumed there); once it has finished, evaluate it here.</source>
         <translation>还没有哪次训练完成并留下可评估的模型。请在“训练”页训练一次（已停止的训练可在那里恢复）；训练完成后在这里评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="345"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="347"/>
         <source>No program opened the report. It is the file {0}; open it in a web browser.</source>
         <translation>没有程序打开报告。报告文件是 {0}，请用网页浏览器打开。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="374"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="376"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="374"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="376"/>
         <source>expected</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="374"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="376"/>
         <source>model&apos;s answer</source>
         <translation>模型的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="375"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="375"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="376"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="378"/>
         <source>exact match</source>
         <translation>是否完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="388"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="390"/>
         <source>The mean of each label&apos;s F1.</source>
         <translation>各标签 F1 的平均值。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="389"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="391"/>
         <source>The mean of each label&apos;s F1 over the {0} of {1} labels that have a test row or were given by the model. A label absent from the test rows and never given is left out, not counted as 0.</source>
         <translation>在 {1} 个标签中，对测试集中出现过或模型给出过的 {0} 个标签求 F1 的平均值。测试集中没有且模型从未给出的标签不计入平均，而不是按 0 计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="393"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="395"/>
         <source>{0} ({1} of {2} labels)</source>
         <translation>{0}（{2} 个标签中的 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="411"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="413"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="433"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="435"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="248"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="250"/>
         <source>Evaluating {0}</source>
         <translation>正在评估 {0}</translation>
     </message>
@@ -1169,37 +1174,37 @@
         <translation>逐条结果（各个答案对照）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="252"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="254"/>
         <source>Evaluation cancelled.</source>
         <translation>评估已取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="262"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="264"/>
         <source>Evaluating: {0}, {1} of {2} rows</source>
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="376"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="378"/>
         <source>answer before tuning</source>
         <translation>微调前的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="379"/>
         <source>correct before tuning</source>
         <translation>微调前正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="379"/>
         <source>ROUGE-L before tuning</source>
         <translation>微调前 ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="378"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="380"/>
         <source>baseline&apos;s answer</source>
         <translation>基线的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="381"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="383"/>
         <source>P({0})</source>
         <translation>P({0})</translation>
     </message>
@@ -3972,6 +3977,11 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/page.py" line="513"/>
+        <source>Compute threads {0} → {1}: other work used {2:.0%} of the processor over the last minutes</source>
+        <translation>计算线程 {0} → {1}：最近几分钟其他任务占用了处理器的 {2:.0%}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/page.py" line="516"/>
         <source>The simple baseline was still being fitted when the time budget ran out; the evaluation fits it</source>
         <translation>时间预算用完时简单基线仍在拟合；评估时会再拟合它</translation>
     </message>

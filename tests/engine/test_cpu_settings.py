@@ -123,3 +123,56 @@ def test_gemma3_layers_attend_with_the_grouped_attention(tmp_path):
     model, _ = loading.load_model_and_tokenizer(make_model_folder("gemma3", tmp_path / "g"), device="cpu")
     attention = [m for m in model.sublayers() if isinstance(m, Gemma3Attention)]
     assert attention and all(m.attn_implementation == GROUPED_ATTENTION for m in attention)
+
+
+def test_other_work_is_what_the_processor_did_besides_this_process():
+    from workbench.core.machine_load import others_busy_share
+
+    # 2 cores for 100 s: 150 CPU seconds busy, 100 of them this run's own threads
+    assert others_busy_share(150.0, 100.0, 100.0, 2) == pytest.approx(0.25)
+    assert others_busy_share(90.0, 100.0, 100.0, 2) == 0.0  # rounding never gives a negative share
+    assert others_busy_share(10.0, 0.0, 0.0, 2) == 0.0
+
+
+def test_a_runs_threads_follow_the_cores_other_work_leaves(monkeypatch):
+    """Seen on 2 cores: a run that started while other work held a core chose one thread and kept
+    it for 20 minutes after that work had ended."""
+    monkeypatch.setattr(devices, "_USER_THREADS", None)
+    monkeypatch.setattr(devices, "physical_cores", lambda: 2)
+    monkeypatch.setattr(devices, "logical_cores", lambda default=1: 2)
+    readings = iter([(0.0, 0.0, 0.0),
+                     (100.0, 100.0, 60.0),    # a minute: too soon to measure again
+                     (400.0, 200.0, 200.0),   # 200 s: 400 busy, 200 ours: other work held a core
+                     (620.0, 420.0, 400.0),   # the next 200 s: the run alone, on one thread
+                     (1020.0, 820.0, 600.0)])  # two threads, still alone
+    follower = devices.ThreadsFollower(1, every_s=180.0, read=lambda: next(readings))
+    assert follower.check() is None  # 60 s
+    assert follower.check() is None  # other work held a core: one thread stays
+    before, after, share = follower.check()
+    assert (before, after, share) == (1, 2, 0.0) and follower.threads == 2
+    assert follower.check() is None
+    monkeypatch.setattr(devices, "_USER_THREADS", "1")  # the user's setting is theirs
+    assert devices.ThreadsFollower(1, read=lambda: (0.0, 0.0, 0.0)).check() is None
+
+
+def test_a_cpu_run_measures_its_threads_as_it_trains(tmp_path, monkeypatch):
+    """The check runs inside a real training run without disturbing it; a change it makes is an
+    event the Train page words."""
+    from trained_factory import train_run
+
+    from workbench.core.project import Project, prepare
+    from workbench.core.runs import read_events
+    from workbench.core.templates import TemplateCatalog
+
+    spec = TemplateCatalog().get("finance_sentiment")
+    prepare(spec, spec.sample_path, tmp_path / "p")
+    monkeypatch.setenv("WORKBENCH_THREADS_EVERY_S", "0")
+    checks = []
+    real = devices.ThreadsFollower.check
+    monkeypatch.setattr(devices.ThreadsFollower, "check", lambda self: checks.append(self.threads) or real(self))
+    run = train_run(Project.open(tmp_path / "p"), "run-threads", steps=4)
+    events = read_events(run)
+    assert events[-1]["status"] == "completed" and len(checks) >= 4
+    for ev in events:
+        if ev.get("code") == "threads":
+            assert 1 <= ev["threads"] <= devices.physical_cores() and ev["before"] != ev["threads"]

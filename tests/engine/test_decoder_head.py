@@ -124,8 +124,12 @@ def test_the_head_run_loads_back_as_the_model_that_trained(gemma_run):
 
 def test_evaluation_answers_the_project_labels(gemma_run, capsys):
     project, _, run = gemma_run
-    assert cli_main(["eval", "--project", str(project.root), "--run", run.name, "--no-compare-base", "--json"]) == 0
+    # the untuned decoder has no head: no comparison by default, and asking for one says why
+    assert cli_main(["eval", "--project", str(project.root), "--run", run.name, "--compare-base", "--json"]) == 2
+    assert "classification head is trained from scratch" in capsys.readouterr().err
+    assert cli_main(["eval", "--project", str(project.root), "--run", run.name, "--json"]) == 0
     result = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert result["base"] is None
     m = result["metrics"]
     assert m["labels"] == project.task.labels and 0.0 <= m["macro_f1"] <= 1.0
     with open(run / "eval" / "predictions.csv", encoding="utf-8-sig") as fh:

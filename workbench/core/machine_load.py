@@ -63,3 +63,13 @@ def load_factor(share: float | None, cores: int | None = None) -> float:
         return 1.0
     free = free_cores(share, cores or logical_cores())
     return 1.0 / max(FREE_FLOOR, min(1.0, free))
+
+
+def others_busy_share(system_busy_s: float, own_s: float, elapsed_s: float, cores: int) -> float:
+    """The share of the processor (0 to 1) that work other than this process used over a window of
+    ``elapsed_s`` seconds, in which all ``cores`` (logical) were busy ``system_busy_s`` CPU seconds
+    and this process ``own_s`` of them. A run's own threads must not count as other work: measured
+    while it trains, the whole processor's use is mostly its own."""
+    if elapsed_s <= 0 or cores <= 0:
+        return 0.0
+    return max(0.0, min(1.0, (system_busy_s - own_s) / (elapsed_s * cores)))

@@ -248,7 +248,8 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
     project = Project.open(project_dir)
     trained = resolve_trained_run(project, run_id, checkpoint)
     template = trained.spec  # the run's own labels and prompt, not the template's
-    refusal = base_comparison_refusal(trained.job.base_model, template.multi_label) if compare_base else None
+    refusal = (base_comparison_refusal(trained.job.base_model, template.multi_label, trained.job.head)
+               if compare_base else None)
     if refusal:
         raise WorkbenchError(NO_BASE_COMPARISON[refusal])
     path = project.split_path(split)

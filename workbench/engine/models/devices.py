@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 
 from workbench.core.errors import WorkbenchError
-from workbench.core.machine_load import busy_cores, busy_share, logical_cores
+from workbench.core.machine_load import busy_cores, busy_share, logical_cores, others_busy_share
 
 # ----- devices --------------------------------------------------------------------------
 
@@ -205,6 +206,52 @@ def use_threads(threads: int) -> None:
     import paddle
 
     paddle.base.core.set_num_threads(int(threads))
+
+
+def _cpu_seconds() -> tuple[float, float, float] | None:
+    """(busy CPU seconds of the whole processor, of this process, wall clock) now; None where
+    they cannot be read."""
+    try:
+        import psutil
+
+        total = psutil.cpu_times()
+        idle = total.idle + getattr(total, "iowait", 0.0)
+        own = psutil.Process().cpu_times()
+        return sum(total) - idle, own.user + own.system, time.monotonic()
+    except (ImportError, OSError, AttributeError):
+        return None
+
+
+class ThreadsFollower:
+    """Re-measures, every ``every_s`` seconds of a CPU run, the cores other work leaves idle and
+    takes the threads that free up (or gives back those other work took). Seen on 2 cores: a
+    run started while other work held a core chose one thread and kept it for its whole 20
+    minutes after that work had ended. The window is the time since the last check, so one
+    measure averages minutes, not a moment; no thread count is set where the user set
+    OMP_NUM_THREADS."""
+
+    def __init__(self, threads: int, every_s: float = 180.0, read=_cpu_seconds):
+        self.threads, self.every_s, self.read = int(threads), float(every_s), read
+        self.last = read()
+        self.user_set = bool(_USER_THREADS and _USER_THREADS.isdigit())
+
+    def check(self) -> tuple[int, int, float] | None:
+        """``(threads before, after, the share of the processor other work used)`` when the count
+        changes now (and sets it), else None."""
+        if self.user_set or self.last is None:
+            return None
+        now = self.read()
+        if now is None or now[2] - self.last[2] < self.every_s:
+            return None
+        busy, own, t = (now[i] - self.last[i] for i in range(3))
+        self.last = now
+        share = others_busy_share(busy, own, t, logical_cores(physical_cores()))
+        cores = physical_cores()
+        wanted = max(1, min(cores, cores - busy_cores(share, logical_cores(cores))))
+        if wanted == self.threads:
+            return None
+        before, self.threads = self.threads, wanted
+        return before, wanted, share
 
 
 def release_freed_memory() -> None:

@@ -131,7 +131,7 @@ def _precision_flags(job: JobSpec, device: str) -> dict[str, Any]:
 
 def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_info: dict[str, Any],
                   classify_eval=None, best_metric: tuple[str, bool] | None = None, clock: RunClock | None = None,
-                  probe=None):
+                  probe=None, threads: int | None = None):
     from paddleformers.trainer import TrainerCallback
 
     class EventCallback(TrainerCallback):
@@ -157,6 +157,9 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
             # Fault injection for tests of the NaN path: an absurd learning rate does not
             # reliably give NaN here (RMSNorm and gradient clipping saturate the model instead).
             self.inject_nan_at = int(os.environ.get("WORKBENCH_INJECT_NAN_AT_STEP", "0") or 0) or None
+            # a CPU run's compute threads follow the cores other work leaves idle
+            every = float(os.environ.get("WORKBENCH_THREADS_EVERY_S", "") or 180.0)
+            self.threads = devices.ThreadsFollower(threads, every) if threads else None
 
         # -- lifecycle --
         def on_train_begin(self, args, state, control, **kwargs):
@@ -194,6 +197,12 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
                 self.stopped = True
                 control.should_save = True
                 control.should_training_stop = True
+            if self.threads is not None and (change := self.threads.check()) is not None:
+                before, after, share = change
+                devices.use_threads(after)
+                events.emit("log", level="info", code="threads", before=before, threads=after, share=share,
+                            message=f"compute threads: {before} -> {after} (other work used "
+                                    f"{share:.0%} of the processor over the last minutes)")
             if self.inject_nan_at == state.global_step:
                 _poison_weights(kwargs.get("model"))
             if self.stopped or state.global_step >= state.max_steps:
@@ -573,7 +582,7 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
             return checkpoints.measure(m if m is not None else model, probe_rows, folder)
 
     callback = make_callback(job, run_dir, events, model_info=model_info, classify_eval=classify_eval,
-                             best_metric=best_metric, clock=clock, probe=probe)
+                             best_metric=best_metric, clock=clock, probe=probe, threads=threads)
     # a decoder computes its output layer at answer positions only, over batches of similar lengths
     # (engine/training/lm_training.py); a classification head has no output layer, and the built-in
     # classifier's rows cost the same whatever their length

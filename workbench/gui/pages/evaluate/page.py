@@ -229,6 +229,8 @@ class EvaluatePage(QWidget):
                                "random: the baseline beside the results is the comparison."),
             "multi_label": self.tr("A multi-label model's head is trained from scratch, so there is no base model "
                                    "to compare with: the baseline beside the results is the comparison."),
+            "head": self.tr("A classification head is trained from scratch with the run, so the model it started "
+                            "from has no head to compare with: the baseline beside the results is the comparison."),
         }.get(why, self.tr("Also score the model the run started from on the same rows.")))
 
     def eval_args(self, run_id: str) -> list[str]:

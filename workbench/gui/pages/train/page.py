@@ -509,6 +509,9 @@ class TrainPage(QWidget):
             if code == "time_budget_reached":
                 return self.tr("The time budget of {0} is used up: training ends at step {1} of {2}").format(
                     fmt_secs(float(ev["budget_s"])), int(ev["step"]), int(ev["total_steps"]))
+            if code == "threads":
+                return self.tr("Compute threads {0} → {1}: other work used {2:.0%} of the processor over the last "
+                               "minutes").format(int(ev["before"]), int(ev["threads"]), float(ev["share"]))
             if code == "baseline_pending":
                 return self.tr("The simple baseline was still being fitted when the time budget ran out; the "
                                "evaluation fits it")
