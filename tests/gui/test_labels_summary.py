@@ -61,3 +61,30 @@ def test_several_labels_per_row_are_counted_as_rows(qtbot, session, background, 
     assert page.current_label_choice().multi_label
     text = editor.summary.text()
     assert "4 values given 90 times in 60 rows" in text and "90 rows" not in text
+
+
+def test_lists_of_values_use_the_interface_languages_separator(qtbot):
+    """Seen in the English window: "Your data has its own labels (0、1)", a Chinese enumeration
+    comma in an English sentence."""
+    from PySide6.QtWidgets import QApplication
+
+    from workbench.core.labels import LabelTable
+    from workbench.gui import i18n
+    from workbench.gui.pages.data.labels_editor import LabelsEditor
+
+    def notice() -> str:
+        editor = LabelsEditor()
+        qtbot.addWidget(editor)
+        editor.set_table(LabelTable({"0": 30, "1": 20}, ["正面", "中性", "负面"]))
+        return editor.notice.text()
+
+    app = QApplication.instance()
+    try:
+        i18n.install(app, "en")
+        english = notice()
+        assert "(0, 1)" in english and "、" not in english, english
+        i18n.install(app, "zh_CN")
+        assert "（0、1）" in notice() or "(0、1)" in notice(), notice()
+    finally:
+        i18n.install(app, "en")
+

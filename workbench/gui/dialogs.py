@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
 from ..core.library_noise import without_noise
 from ..core.runs import engine_command
 from ..core.templates import TemplateCatalog
-from .i18n import localized
+from .i18n import join_list, localized
 from .settings import Settings
 
 
@@ -210,7 +210,7 @@ class EnvironmentDialog(QDialog):
         rows = [
             self.tr("<b>PaddlePaddle</b> {0}").format(rep.get("paddle_version", "?")),
             self.tr("<b>PaddleFormers</b> {0}").format(rep.get("paddleformers_version", rep.get("paddleformers_error", "?"))),
-            self.tr("<b>Devices</b> {0}").format(", ".join(rep.get("devices", []))),
+            self.tr("<b>Devices</b> {0}").format(join_list(rep.get("devices", []))),
             self.tr("<b>Installation check</b> {0}").format(verdict),
             self.tr("<b>Python</b> {0} on {1}").format(rep.get("python", "?"), rep.get("platform", "?")),
         ]

@@ -213,7 +213,7 @@ class MainWindow(QMainWindow):
             mark = {"done": "done", "running": "running"}.get(state)
             item.setIcon(icon(f"{key}_{mark}") if mark and not icon(f"{key}_{mark}").isNull() else icon(key))
         running = self.session.monitor.running_ids()
-        self.run_label.setText(self.tr("Training: {0}").format(", ".join(running)) if running else "")
+        self.run_label.setText(self.tr("Training: {0}").format(i18n.join_list(running)) if running else "")
 
     # ----- language -----
     def changeEvent(self, event) -> None:  # noqa: N802
@@ -494,7 +494,7 @@ class MainWindow(QMainWindow):
         box.setIcon(QMessageBox.Icon.Question)
         box.setWindowTitle(self.tr("Training is running"))
         box.setText(self.tr("{0} is still training. Keep it training in the background (reopen the project to see it), "
-                            "or stop it now (it saves a checkpoint first, so it can be resumed)?").format(", ".join(running)))
+                            "or stop it now (it saves a checkpoint first, so it can be resumed)?").format(i18n.join_list(running)))
         keep = box.addButton(self.tr("Keep training"), QMessageBox.ButtonRole.AcceptRole)
         stop = box.addButton(self.tr("Stop training"), QMessageBox.ButtonRole.DestructiveRole)
         box.addButton(QMessageBox.StandardButton.Cancel)

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 
 from ....core.errors import WorkbenchError
 from ....core.labels import LabelChoice, LabelTable
-from ...i18n import content_lang
+from ...i18n import join_list
 
 
 class CodeNamesDialog(QDialog):
@@ -220,7 +220,7 @@ class LabelsEditor(QWidget):
         self.notice.setVisible(t.mismatch)
         multi = t.labelled is not None
         if t.mismatch:
-            shown = "、".join(list(t.unknown_values)[:6]) + ("…" if len(t.unknown_values) > 6 else "")
+            shown = join_list(list(t.unknown_values)[:6]) + ("…" if len(t.unknown_values) > 6 else "")
             if multi:
                 text = self.tr("{0} of the {1} labels given in {2} rows are not in the template's label set. Your "
                                "data has its own labels ({3}). Use them, or the rows cannot be trained on.").format(
@@ -293,8 +293,7 @@ class LabelsEditor(QWidget):
             if too_few:
                 parts.append(self.tr("labels with too few rows taken off {0} rows").format(f"{too_few:,}"))
         if absent:
-            joiner = "、" if content_lang() == "zh" else ", "
-            parts.append(self.tr("no row has {0}: left out of the project").format(joiner.join(absent)))
+            parts.append(self.tr("no row has {0}: left out of the project").format(join_list(absent)))
         return " · ".join(parts)
 
     @Slot()

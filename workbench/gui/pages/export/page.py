@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...commands import stage_text
+from ...i18n import join_list
 from ...resources import icon
 from ...session import ProjectSession
 from ...background import OpProgress, BackgroundWork
@@ -548,14 +549,14 @@ class ExportPage(QWidget):
                 check = f"{diff:.2e}" if diff is not None else "–"
             else:
                 check = reason or "–"
-            rows.append((format_title(fmt), status_text(status), check, ", ".join(info.get("files") or []), reason))
+            rows.append((format_title(fmt), status_text(status), check, join_list(info.get("files") or []), reason))
         int8 = result.get("int8")
         if isinstance(int8, dict):
             status = int8.get("status") or "ok"
             reason = str(int8.get("reason") or "")
             check = describe_int8(int8) if status == "ok" else (reason or "–")
             rows.append((self.tr("8-bit (int8) static model"), status_text(status), check,
-                         ", ".join(int8.get("files") or []), reason or check))
+                         join_list(int8.get("files") or []), reason or check))
         script = result.get("predict_script")
         if isinstance(script, dict) and script.get("rows"):
             check = self.tr("same answers as the evaluation on {0} of {1} test rows").format(

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout
 
 from ....core.errors import WorkbenchError
 from ....core.targets import add_target, list_targets, remove_target
+from ...i18n import join_list
 
 
 def check_args(name: str) -> list[str]:
@@ -187,11 +188,11 @@ class ServersDialog(QDialog):
         server = (report or {}).get("server") or {}
         lines = []
         if server:
-            gpus = ", ".join(f"{g['name']} ({g['memory_mb']:,} MB)" for g in server.get("gpus") or [])
+            gpus = join_list(f"{g['name']} ({g['memory_mb']:,} MB)" for g in server.get("gpus") or [])
             lines.append(self.tr("Workbench {0}, Paddle {1}, PaddleFormers {2}").format(
                 server.get("workbench_version"), server.get("paddle_version"), server.get("paddleformers_version")))
             lines.append(self.tr("Devices: {0}; {1} CPU cores").format(
-                ", ".join(map(str, server.get("devices", []))) + (f"; {gpus}" if gpus else ""),
+                join_list(server.get("devices", [])) + (f"; {gpus}" if gpus else ""),
                 server.get("cpu_count")))
             lines.append(self.tr("Free: {0:,} MB of disk in the work folder, {1:,} MB of memory").format(
                 int(server.get("disk_free_mb") or 0), int(server.get("memory_free_mb") or 0)))
