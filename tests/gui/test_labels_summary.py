@@ -88,3 +88,41 @@ def test_lists_of_values_use_the_interface_languages_separator(qtbot):
     finally:
         i18n.install(app, "en")
 
+
+def test_the_summary_is_drawn_again_in_the_language_switched_to(qtbot, tmp_path):
+    """Seen after switching to Chinese: "2 labels (the template's labels) · 2 values in 7,046 rows ·
+    0 rows outside the label set · 数据中没有…": the summary, itself joined with " · ", was put
+    into Chinese piece by piece and only its last piece was found."""
+    import pandas as pd
+    from PySide6.QtWidgets import QApplication
+
+    from workbench.core.project import prepare
+    from workbench.gui import i18n
+    from workbench.gui.main_window import MainWindow
+    from workbench.gui.settings import Settings
+
+    spec = TemplateCatalog().get("finance_sentiment")
+    frame = pd.read_csv(spec.sample_path, dtype=str)
+    neutral = {"中性", *spec.label_aliases["中性"]}
+    src = tmp_path / "two labels.csv"
+    frame[~frame[spec.columns["label"]].fillna("").str.strip().isin(neutral)].to_csv(src, index=False)
+    root = tmp_path / "projects" / "two"
+    prepare(spec, src, root)
+
+    app = QApplication.instance()
+    try:
+        i18n.install(app, "en")
+        win = MainWindow(Settings(tmp_path / "gui.ini"))
+        qtbot.addWidget(win)
+        win.background.show_dialogs = False
+        win.open_project(root)
+        win.show_step("data")
+        editor = win.pages["data"].labels_editor
+        qtbot.waitUntil(lambda: "no row has 中性" in editor.summary.text(), timeout=60000)
+        i18n.install(app, "zh_CN")
+        qtbot.waitUntil(lambda: win._language == "zh_CN", timeout=5000)
+        qtbot.waitUntil(lambda: not win.background.active, timeout=30000)
+        text = editor.summary.text()
+        assert text.startswith("2 个标签（模板的标签）") and "数据中没有“中性”的行" in text, text
+    finally:
+        i18n.install(app, "en")

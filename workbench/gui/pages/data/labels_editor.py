@@ -202,6 +202,11 @@ class LabelsEditor(QWidget):
             return self.tr("{0} (another spelling)").format(value.label)
         return value.label
 
+    def on_language_changed(self) -> None:
+        """The summary, the notice and the value states are drawn from the table again: the
+        summary joins formatted parts with " · ", which a word-by-word translation takes apart."""
+        self._show()
+
     def _show(self) -> None:
         t = self.table_data
         self.values_table.setRowCount(0)

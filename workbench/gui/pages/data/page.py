@@ -273,6 +273,7 @@ class DataPage(QWidget):
         the new language: drawn again, not translated word by word."""
         self.steps.on_language_changed()
         self.source_bar.on_language_changed()
+        self.labels_editor.on_language_changed()
 
     def _header_arg(self) -> bool | None:
         """What prepare and its command line are told: the user's choice, or "no header" as read."""
