@@ -25,7 +25,7 @@ NAMES = {
     "Shift", "Alt", "col", "Google", "M",
 }
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z]+")
-TAG = re.compile(r"<[^>]+>|&[a-z]+;|\{\w+\}|“pip [^”]*”")  # markup, placeholders, a command to type
+TAG = re.compile(r"<[^>]+>|&[a-z]+;|\{\w+\}|“(?:pip|workbench|ssh-\w+) [^”]*”")  # markup, placeholders, commands
 PATH = re.compile(r"(?:[A-Za-z]:)?[\\/]?(?:[\w.-]+[\\/])+[\w.-]*|\b[\w-]+\.(?:csv|json|jsonl|xlsx|html|py|md|lock)\b")
 
 

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 
 from ....core.errors import WorkbenchError
 from ....core.labels import LabelChoice, LabelTable
+from ...error_texts import exception_text
 from ...i18n import join_list
 
 
@@ -321,7 +322,7 @@ class LabelsEditor(QWidget):
         try:
             op(t)
         except WorkbenchError as exc:
-            self.summary.setText(str(exc))
+            self.summary.setText(exception_text(exc))
             return
         self.table_data = t
         self.dropped = None  # until the page has cleaned with the new choice

@@ -25,7 +25,7 @@ from ....core.task import TaskSpec
 from ....core.templates import PromptFormat
 from ...resources import icon
 from ...session import ProjectSession
-from ...background import BackgroundOp, BackgroundWork
+from ...background import BackgroundOp, BackgroundWork, describe_error
 from .command_line import prepare_args
 from .display import column_stats, problem_text, step_title
 from .split_panel import SplitPanel
@@ -514,7 +514,7 @@ class DataPage(QWidget):
             self.cleaned.emit()
 
         def failed(exc):
-            self.steps.summary.setText(str(exc))
+            self.steps.summary.setText(describe_error(exc)[0])
             self.background.show_error(self.tr("Cleaning failed"), exc)
 
         op = self.background.op(work, self.tr("Cleaning")).with_progress().on_success(done).on_failure(failed)

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout
 
 from ....core.errors import WorkbenchError
 from ....core.targets import add_target, list_targets, remove_target
+from ...error_texts import error_text, exception_text
 from ...i18n import join_list
 
 
@@ -82,7 +83,7 @@ class AddServerDialog(QDialog):
             add_target(self.name.text().strip(), self.url.text().strip(), devices=self.devices.text().strip() or None,
                        workdir=self.workdir.text().strip() or None, python=self.python.text().strip() or None)
         except WorkbenchError as exc:
-            self.error.setText(str(exc))
+            self.error.setText(exception_text(exc))
             return
         self.accept()
 
@@ -134,7 +135,7 @@ class ServersDialog(QDialog):
             targets = list_targets()
         except WorkbenchError as exc:
             targets = []
-            self.report.setText(str(exc))
+            self.report.setText(exception_text(exc))
         self.table.setRowCount(len(targets))
         for i, t in enumerate(targets):
             for c, value in enumerate((t.name, t.url, t.devices, t.workdir)):
@@ -176,10 +177,14 @@ class ServersDialog(QDialog):
         self.check_button.setEnabled(False)
         op = self.background.command(check_args(name), self.tr("Checking server {0}").format(name))
         op.on_success(self._show_report)
-        op.on_failure(self._show_failure)
+        op.on_failure(lambda message: self._show_failure(op, message))
         return op.run()
 
-    def _show_failure(self, message: str) -> None:
+    def _show_failure(self, op, message: str) -> None:
+        report = op.result
+        if isinstance(report, dict) and "problems" in report:  # the check ran and found problems (exit 1)
+            self._show_report(report)
+            return
         self.check_button.setEnabled(True)
         self.report.setText(message)
 
@@ -197,7 +202,8 @@ class ServersDialog(QDialog):
             lines.append(self.tr("Free: {0:,} MB of disk in the work folder, {1:,} MB of memory").format(
                 int(server.get("disk_free_mb") or 0), int(server.get("memory_free_mb") or 0)))
         problems = (report or {}).get("problems") or []
-        lines += [self.tr("Problem: {0}").format(p) for p in problems]
+        lines += [self.tr("Problem: {0}").format(error_text(p.get("code"), p.get("fields"), p.get("message", "")))
+                  if isinstance(p, dict) else self.tr("Problem: {0}").format(p) for p in problems]
         if server and not problems:
             lines.append(self.tr("Ready: choose it under \"Train on\" and start."))
         self.report.setText("\n".join(lines))
