@@ -200,3 +200,29 @@ def test_a_failed_write_is_said_in_the_interface_language(chinese):
     assert message.startswith("磁盘已满（/data/runs/run-1）"), message
     assert not set(LATIN_WORD.findall(message.replace("/data/runs/run-1", ""))), message
 
+def test_a_folder_that_is_no_project_offers_new_project_in_the_windows_words(qtbot, tmp_path):
+    """`workbench gui --project DIR` on a folder without a project advised 'workbench data prepare',
+    a command, in the window."""
+    from PySide6.QtWidgets import QMessageBox, QPushButton
+
+    from workbench.gui.dialogs import NewProjectDialog
+    from workbench.gui.main_window import MainWindow
+    from workbench.gui.settings import Settings
+
+    folder = tmp_path / "projects" / "complaints"
+    folder.mkdir(parents=True)
+    win = MainWindow(Settings(tmp_path / "gui.ini"))
+    qtbot.addWidget(win)
+    shown = []
+    win.background.error_shown.connect(lambda title, message: shown.append(message))
+    assert not win.open_project(folder)
+    box = win.findChild(QMessageBox)
+    assert box is not None and box.text() == shown[-1]
+    assert "workbench data prepare" not in box.text() and "File › New project…" in box.text(), box.text()
+    new = [b for b in box.findChildren(QPushButton) if b.text() == "New project…"]
+    assert new, [b.text() for b in box.findChildren(QPushButton)]
+    new[0].click()
+    qtbot.waitUntil(lambda: win.findChild(NewProjectDialog) is not None, timeout=5000)
+    dialog = win.findChild(NewProjectDialog)
+    assert dialog.project_dir == folder  # named after the folder it was given
+

@@ -38,12 +38,13 @@ def _folder_row(edit: QLineEdit, parent: QWidget, caption: str) -> QWidget:
 
 
 class NewProjectDialog(QDialog):
-    def __init__(self, catalog: TemplateCatalog, projects_dir: Path, template_id: str | None = None, parent=None):
+    def __init__(self, catalog: TemplateCatalog, projects_dir: Path, template_id: str | None = None, parent=None,
+                 name: str = ""):
         super().__init__(parent)
         self.setWindowTitle(self.tr("New project"))
         self.catalog = catalog
         form = QFormLayout()
-        self.name_edit = QLineEdit()
+        self.name_edit = QLineEdit(name)
         self.name_edit.setPlaceholderText(self.tr("e.g. news-sentiment"))
         self.template_combo = QComboBox()
         for spec in catalog:
