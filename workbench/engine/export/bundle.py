@@ -133,7 +133,8 @@ Progress = Callable[[str, int, int], None]
 def check_out_dir(out: Path) -> None:
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise WorkbenchError(f"The output folder {out} already exists and is not empty. Choose a new folder "
-                             "(or delete the old export first); an export never overwrites files.")
+                             "(or delete the old export first); an export never overwrites files.",
+                             code="export_folder_not_empty", path=str(out))
 
 
 def export_run(project_dir, run_id: str, out_dir=None, *, checkpoint: str = "best",
