@@ -272,12 +272,12 @@
 <context>
     <name>CommandRunner</name>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="241"/>
+        <location filename="../../workbench/gui/commands.py" line="251"/>
         <source>This version of Workbench has no &apos;{0}&apos; command yet, so this step cannot run. Update Workbench.</source>
         <translation>当前版本的 Workbench 还没有“{0}”命令，这一步无法运行。请更新 Workbench。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="247"/>
+        <location filename="../../workbench/gui/commands.py" line="257"/>
         <source>The &apos;{0}&apos; command ended with status {1}. Its last output was:
 {2}</source>
         <translation>“{0}”命令以状态 {1} 结束。最后的输出是：
@@ -365,8 +365,58 @@
     </message>
     <message>
         <location filename="../../workbench/gui/commands.py" line="224"/>
-        <source>pinning the requirements (and the wheels)</source>
-        <translation>正在固定依赖版本（以及安装包）</translation>
+        <source>generation model and its check</source>
+        <translation>生成模型及其校验</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="225"/>
+        <source>GGUF file</source>
+        <translation>GGUF 文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="226"/>
+        <source>pinning the requirements</source>
+        <translation>锁定依赖版本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="227"/>
+        <source>pinning the requirements and fetching the wheels</source>
+        <translation>锁定依赖版本并下载安装包</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="228"/>
+        <source>predicting</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="229"/>
+        <source>reading the file</source>
+        <translation>读取文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="230"/>
+        <source>converting the weights</source>
+        <translation>转换权重</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="231"/>
+        <source>writing the files</source>
+        <translation>写入文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="232"/>
+        <source>copying the files</source>
+        <translation>复制文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="233"/>
+        <source>installing the package</source>
+        <translation>安装软件包</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="234"/>
+        <source>assembling the model file</source>
+        <translation>组装模型文件</translation>
     </message>
 </context>
 <context>

@@ -200,6 +200,7 @@ def test_a_failed_write_is_said_in_the_interface_language(chinese):
     assert message.startswith("磁盘已满（/data/runs/run-1）"), message
     assert not set(LATIN_WORD.findall(message.replace("/data/runs/run-1", ""))), message
 
+
 def test_a_folder_that_is_no_project_offers_new_project_in_the_windows_words(qtbot, tmp_path):
     """`workbench gui --project DIR` on a folder without a project advised 'workbench data prepare',
     a command, in the window."""
@@ -226,3 +227,39 @@ def test_a_folder_that_is_no_project_offers_new_project_in_the_windows_words(qtb
     dialog = win.findChild(NewProjectDialog)
     assert dialog.project_dir == folder  # named after the folder it was given
 
+
+def _reported_stages() -> set[str]:
+    """The stage names the engine, the core and the command line report progress under."""
+    stages = set()
+    for path in (ROOT / "workbench").rglob("*.py"):
+        if path.relative_to(ROOT / "workbench").parts[0] in ("gui", "bundle") or "bundle" in path.parts[-2:-1]:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            at = {"report": 0, "progress": 0, "_report": 1}.get(node.func.id)
+            if at is not None and len(node.args) >= at + 2:
+                arg = node.args[at]
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    stages.add(arg.value)
+                elif isinstance(arg, ast.IfExp):
+                    stages |= {a.value for a in (arg.body, arg.orelse) if isinstance(a, ast.Constant)}
+    return stages
+
+
+def test_every_stage_a_command_reports_is_named_in_the_interface_language(chinese):
+    """Seen: the model-add dialog said "read" and "tensors", the export "gguf", as the command reported them."""
+    from workbench.gui.commands import stage_text
+
+    stages = _reported_stages()
+    assert {"import", "tensors", "copy", "requirements", "wheels", "gguf"} <= stages, stages
+    said = {stage: stage_text(stage) for stage in stages}
+    assert not [s for s, text in said.items() if text == s], said  # none shown as it came
+    assert not _english([("", "", text) for text in said.values()], {"int", "GGUF", "ONNX"}), said
+
+
+def test_export_progress_names_the_wheels_only_when_they_are_fetched(qapp):
+    """Seen: "pinning the requirements (and the wheels)" on an export that fetched no wheels."""
+    from workbench.gui.commands import stage_text
+
+    assert "wheel" not in stage_text("requirements") and "wheels" in stage_text("wheels")

@@ -221,7 +221,17 @@ def stage_text(stage: str) -> str:
         "onnx": QCoreApplication.translate("CommandRunner", "ONNX model and its check"),
         "predict.py": QCoreApplication.translate("CommandRunner", "prediction script"),
         "int8": QCoreApplication.translate("CommandRunner", "int8 model"),
-        "requirements": QCoreApplication.translate("CommandRunner", "pinning the requirements (and the wheels)"),
+        "generate": QCoreApplication.translate("CommandRunner", "generation model and its check"),
+        "gguf": QCoreApplication.translate("CommandRunner", "GGUF file"),
+        "requirements": QCoreApplication.translate("CommandRunner", "pinning the requirements"),
+        "wheels": QCoreApplication.translate("CommandRunner", "pinning the requirements and fetching the wheels"),
+        "predict": QCoreApplication.translate("CommandRunner", "predicting"),
+        "read": QCoreApplication.translate("CommandRunner", "reading the file"),
+        "tensors": QCoreApplication.translate("CommandRunner", "converting the weights"),
+        "write": QCoreApplication.translate("CommandRunner", "writing the files"),
+        "copy": QCoreApplication.translate("CommandRunner", "copying the files"),
+        "install": QCoreApplication.translate("CommandRunner", "installing the package"),
+        "assemble": QCoreApplication.translate("CommandRunner", "assembling the model file"),
     }.get(stage, stage)
 
 

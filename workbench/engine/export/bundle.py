@@ -414,7 +414,7 @@ def _export_stages(stage: Path, scratch: Path, trained: TrainedRun, template: Ta
             shutil.copyfile(BUNDLE_SOURCES.get(name, Path(__file__).parents[1] / "bundle" / name), stage / name)
         from workbench.engine.export.environment import WheelhouseError, write_environment
 
-        report("requirements", 0, 1)
+        report("wheels" if wheelhouse else "requirements", 0, 1)  # the wheels only when asked for
         try:
             checks["requirements"] = write_environment(stage, wheelhouse=wheelhouse, scripts=BUNDLE_SCRIPTS,
                                                        target=target)
