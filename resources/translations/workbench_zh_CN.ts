@@ -9,6 +9,11 @@
         <translation>添加服务器</translation>
     </message>
     <message>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="54"/>
+        <source>ssh://user@gpu-server.example.org</source>
+        <translation>ssh://用户名@服务器地址</translation>
+    </message>
+    <message>
         <location filename="../../workbench/gui/pages/train/servers.py" line="56"/>
         <source>cpu, or the devices to use, such as gpu:0 or gpu:0,1 or npu:0</source>
         <translation>cpu，或要使用的设备，例如 gpu:0、gpu:0,1 或 npu:0</translation>
@@ -1038,157 +1043,162 @@
     </message>
     <message>
         <location filename="../../workbench/gui/error_texts.py" line="136"/>
+        <source>“{0}” gives the model no id: an id needs a letter or digit in Latin script. Rename the file or folder so that its name holds one (such as qwen2-0.5b-legal), then add it again.</source>
+        <translation>“{0}”无法作为模型 ID：ID 需要含有拉丁字母或数字。请给文件或文件夹改一个含有字母或数字的名字（例如 qwen2-0.5b-legal），然后重新添加。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="139"/>
         <source>{0} does not exist. Choose a GGUF file (.gguf) or a model folder (with config.json).</source>
         <translation>{0} 不存在。请选择 GGUF 文件（.gguf）或模型文件夹（含 config.json）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="139"/>
+        <location filename="../../workbench/gui/error_texts.py" line="142"/>
         <source>{0} is neither a GGUF model file nor a folder. Choose a .gguf file, or the folder that holds config.json, the weights and the tokenizer.</source>
         <translation>{0} 既不是 GGUF 模型文件，也不是文件夹。请选择 .gguf 文件，或包含 config.json、权重和分词器的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="142"/>
+        <location filename="../../workbench/gui/error_texts.py" line="145"/>
         <source>{0} has no config.json, so it is not a model folder. Choose the folder that holds config.json, the weights (*.safetensors) and the tokenizer files.</source>
         <translation>{0} 中没有 config.json，不是模型文件夹。请选择包含 config.json、权重（*.safetensors）和分词器文件的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="145"/>
+        <location filename="../../workbench/gui/error_texts.py" line="148"/>
         <source>{0} cannot be read: the model folder looks damaged. Copy it again, then add it again.</source>
         <translation>无法读取 {0}：模型文件夹似乎已损坏。请重新复制后再添加。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="148"/>
+        <location filename="../../workbench/gui/error_texts.py" line="151"/>
         <source>The model folder {0} lacks {1} of its {2} weight files ({3}). Copy the complete folder, then add it again.</source>
         <translation>模型文件夹 {0} 的 {2} 个权重文件中缺少 {1} 个（{3}）。请复制完整的文件夹后再添加。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="151"/>
+        <location filename="../../workbench/gui/error_texts.py" line="154"/>
         <source>The model folder {0} has no weights (*.safetensors). Copy the complete folder, with its weight files (.bin and .pdparams files are not added).</source>
         <translation>模型文件夹 {0} 中没有权重（*.safetensors）。请复制包含权重文件的完整文件夹（.bin 和 .pdparams 文件不会被添加）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="154"/>
+        <location filename="../../workbench/gui/error_texts.py" line="157"/>
         <source>The model folder {0} has no tokenizer (tokenizer.json, tokenizer.model or vocab.json). Copy the model&apos;s tokenizer files into the folder.</source>
         <translation>模型文件夹 {0} 中没有分词器（tokenizer.json、tokenizer.model 或 vocab.json）。请把模型的分词器文件复制到该文件夹中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="157"/>
+        <location filename="../../workbench/gui/error_texts.py" line="160"/>
         <source>{0} is inside Workbench&apos;s own model folder; its models are in the list already.</source>
         <translation>{0} 位于 Workbench 自己的模型文件夹中，其中的模型已在列表里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="159"/>
+        <location filename="../../workbench/gui/error_texts.py" line="162"/>
         <source>The folder {0} is in the list already, as {1}. Choose that one, or remove it first.</source>
         <translation>文件夹 {0} 已在列表中，名为 {1}。请直接选择它，或先将其移除。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="162"/>
+        <location filename="../../workbench/gui/error_texts.py" line="165"/>
         <source>The output folder {0} already exists and is not empty. Choose a new folder (or delete the old export first); an export never overwrites files.</source>
         <translation>输出文件夹 {0} 已存在且不为空。请选择新文件夹（或先删除旧的导出）；导出从不覆盖文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="169"/>
+        <location filename="../../workbench/gui/error_texts.py" line="172"/>
         <source>it refused the connection</source>
         <translation>它拒绝了连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="170"/>
+        <location filename="../../workbench/gui/error_texts.py" line="173"/>
         <source>the connection timed out</source>
         <translation>连接超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="171"/>
+        <location filename="../../workbench/gui/error_texts.py" line="174"/>
         <source>there is no route to it</source>
         <translation>没有通往它的网络路由</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="172"/>
+        <location filename="../../workbench/gui/error_texts.py" line="175"/>
         <source>the network is unreachable</source>
         <translation>网络不可达</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="173"/>
+        <location filename="../../workbench/gui/error_texts.py" line="176"/>
         <source>it closed the connection</source>
         <translation>它关闭了连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="174"/>
+        <location filename="../../workbench/gui/error_texts.py" line="177"/>
         <source>the connection was reset</source>
         <translation>连接被重置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="177"/>
+        <location filename="../../workbench/gui/error_texts.py" line="180"/>
         <source>The name is not valid: use letters, digits, “.”, “_” or “-” (at most 64), starting with a letter or digit.</source>
         <translation>名称无效：请使用字母、数字、“.”、“_”或“-”（最多 64 个），并以字母或数字开头。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="179"/>
+        <location filename="../../workbench/gui/error_texts.py" line="182"/>
         <source>The address is not valid: write it as ssh://user@host or ssh://user@host:port, with no password.</source>
         <translation>地址无效：请写成 ssh://用户@主机 或 ssh://用户@主机:端口，不要包含密码。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="181"/>
+        <location filename="../../workbench/gui/error_texts.py" line="184"/>
         <source>The devices are not valid: write cpu, or a device kind and numbers such as gpu:0,1 or npu:0.</source>
         <translation>设备无效：请写 cpu，或设备类型加编号，例如 gpu:0,1 或 npu:0。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="186"/>
+        <location filename="../../workbench/gui/error_texts.py" line="189"/>
         <source>The disk is full ({0}). Free some space, for example by deleting runs you no longer need, then try again. What was saved before is intact.</source>
         <translation>磁盘已满（{0}）。请腾出空间（例如删除不再需要的训练），然后重试。之前保存的内容完好无损。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="188"/>
+        <location filename="../../workbench/gui/error_texts.py" line="191"/>
         <source>The disk is full. Free some space, for example by deleting runs you no longer need, then try again. What was saved before is intact.</source>
         <translation>磁盘已满。请腾出空间（例如删除不再需要的训练），然后重试。之前保存的内容完好无损。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="191"/>
+        <location filename="../../workbench/gui/error_texts.py" line="194"/>
         <source>Workbench may not read or write this place ({0}). Choose a folder of your own (for example in your home folder), or ask the owner of this one for access, then try again.</source>
         <translation>Workbench 无权读写这个位置（{0}）。请选择你自己的文件夹（例如主文件夹中的），或向它的所有者申请权限，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="194"/>
+        <location filename="../../workbench/gui/error_texts.py" line="197"/>
         <source>Workbench may not read or write this place. Choose a folder of your own (for example in your home folder), or ask the owner of this one for access, then try again.</source>
         <translation>Workbench 无权读写这个位置。请选择你自己的文件夹（例如主文件夹中的），或向它的所有者申请权限，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="197"/>
+        <location filename="../../workbench/gui/error_texts.py" line="200"/>
         <source>A file or folder is not where it was expected ({0}). Check the path (a folder name may be taken by a file, or a folder may be missing), then try again.</source>
         <translation>文件或文件夹不在预期的位置（{0}）。请检查路径（文件夹名可能被某个文件占用，或缺少某个文件夹），然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="199"/>
+        <location filename="../../workbench/gui/error_texts.py" line="202"/>
         <source>A file or folder is not where it was expected. Check the path (a folder name may be taken by a file, or a folder may be missing), then try again.</source>
         <translation>文件或文件夹不在预期的位置。请检查路径（文件夹名可能被某个文件占用，或缺少某个文件夹），然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="202"/>
+        <location filename="../../workbench/gui/error_texts.py" line="205"/>
         <source>A file could not be read or written ({0}): {1}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
         <translation>无法读写文件（{0}）：{1}。请确认它存在、你有权打开它且磁盘未满，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="204"/>
+        <location filename="../../workbench/gui/error_texts.py" line="207"/>
         <source>A file could not be read or written: {1}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
         <translation>无法读写文件：{1}。请确认它存在、你有权打开它且磁盘未满，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="217"/>
-        <location filename="../../workbench/gui/error_texts.py" line="230"/>
+        <location filename="../../workbench/gui/error_texts.py" line="220"/>
+        <location filename="../../workbench/gui/error_texts.py" line="233"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="227"/>
+        <location filename="../../workbench/gui/error_texts.py" line="230"/>
         <source>{0} has the suffix “{1}”, which Workbench cannot read. Supported file types are: {2}. Save or export the data in one of these formats and import it again.</source>
         <translation>{0} 的扩展名是“{1}”，Workbench 无法读取。支持的文件类型有：{2}。请把数据另存或导出为其中一种格式后重新导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="235"/>
+        <location filename="../../workbench/gui/error_texts.py" line="238"/>
         <source>Server {0} ({1}) is not known to this computer yet, so nothing was sent. It presents the key {2}. If your administrator confirms that fingerprint, accept it once with: {3}</source>
         <translation>本机还不认识服务器 {0}（{1}），因此没有发送任何内容。它出示的密钥是 {2}。如果管理员确认这个指纹无误，请运行一次以下命令接受它：{3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="239"/>
+        <location filename="../../workbench/gui/error_texts.py" line="242"/>
         <source>Server {0} ({1}) is not known to this computer yet, so nothing was sent. If your administrator confirms its key fingerprint, accept it once with: {2}</source>
         <translation>本机还不认识服务器 {0}（{1}），因此没有发送任何内容。如果管理员确认了它的密钥指纹，请运行一次以下命令接受它：{2}</translation>
     </message>

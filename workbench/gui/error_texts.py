@@ -133,6 +133,9 @@ TEXTS: dict[str, tuple[str, tuple[str, ...]]] = {
         "ErrorText", "Run {0} ended before saving a checkpoint, so it has no trained weights to evaluate or export. "
         "Train again, saving checkpoints more often."), ("run",)),
     # ----- base models (core/operations/models.py)
+    "model_name_without_id": (QT_TRANSLATE_NOOP(
+        "ErrorText", "“{0}” gives the model no id: an id needs a letter or digit in Latin script. Rename the file or "
+        "folder so that its name holds one (such as qwen2-0.5b-legal), then add it again."), ("name",)),
     "model_path_missing": (QT_TRANSLATE_NOOP(
         "ErrorText", "{0} does not exist. Choose a GGUF file (.gguf) or a model folder (with config.json)."),
         ("path",)),

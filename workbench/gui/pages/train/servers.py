@@ -51,7 +51,7 @@ class AddServerDialog(QDialog):
         form = QFormLayout(self)
         self.name = QLineEdit()
         self.url = QLineEdit()
-        self.url.setPlaceholderText("ssh://user@gpu-server.example.org")
+        self.url.setPlaceholderText(self.tr("ssh://user@gpu-server.example.org"))
         self.devices = QLineEdit("cpu")
         self.devices.setToolTip(self.tr("cpu, or the devices to use, such as gpu:0 or gpu:0,1 or npu:0"))
         self.workdir = QLineEdit()
