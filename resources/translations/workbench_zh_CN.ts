@@ -755,22 +755,22 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data/table_panel.py" line="43"/>
-        <location filename="../../workbench/gui/pages/data/table_panel.py" line="91"/>
+        <location filename="../../workbench/gui/pages/data/table_panel.py" line="104"/>
         <source>in all columns</source>
         <translation>所有列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_panel.py" line="136"/>
+        <location filename="../../workbench/gui/pages/data/table_panel.py" line="150"/>
         <source>{0} rows</source>
         <translation>{0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_panel.py" line="138"/>
+        <location filename="../../workbench/gui/pages/data/table_panel.py" line="152"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_panel.py" line="173"/>
+        <location filename="../../workbench/gui/pages/data/table_panel.py" line="187"/>
         <source>Sorting and filtering</source>
         <translation>正在排序和筛选</translation>
     </message>
@@ -1611,459 +1611,474 @@
 <context>
     <name>ExportPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="41"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="42"/>
         <source>Paddle Inference (static graph, for servers)</source>
         <translation>飞桨推理模型（静态图，用于服务器部署）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="42"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="43"/>
         <source>Merged weights (safetensors, for further training)</source>
         <translation>合并后的权重（safetensors，可继续训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="43"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="44"/>
         <source>ONNX (for ONNX Runtime)</source>
         <translation>ONNX（用于 ONNX Runtime）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="44"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="45"/>
         <source>GGUF (for llama.cpp and ollama)</source>
         <translation>GGUF（用于 llama.cpp 和 ollama）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="51"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="52"/>
         <source>Linux x86-64, Python 3.11 (the Docker image)</source>
         <translation>Linux x86-64，Python 3.11（Docker 镜像）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="52"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="53"/>
         <source>Linux ARM64, Python 3.11 (the Docker image on ARM)</source>
         <translation>Linux ARM64，Python 3.11（ARM 上的 Docker 镜像）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="53"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="54"/>
         <source>Windows x86-64, Python 3.11</source>
         <translation>Windows x86-64，Python 3.11</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="54"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="55"/>
         <source>macOS 14 or later on Apple silicon, Python 3.11</source>
         <translation>macOS 14 或更高版本（Apple 芯片），Python 3.11</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="55"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="56"/>
         <source>This computer</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="81"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="82"/>
         <source>Static model {0} ms per request</source>
         <translation>静态图模型每次请求 {0} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="84"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="85"/>
         <source>{0} samples/s at batch {1}</source>
         <translation>批大小 {1} 时每秒 {0} 条</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="88"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="89"/>
         <source>CPU with oneDNN</source>
         <translation>CPU（使用 oneDNN）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="89"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="90"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="91"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="92"/>
         <source>{0} threads</source>
         <translation>{0} 个线程</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="98"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="111"/>
+        <source>identical</source>
+        <translation>完全一致</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export/page.py" line="113"/>
+        <source>largest difference {0}% of the largest output</source>
+        <translation>最大差异为最大输出的 {0}%</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export/page.py" line="115"/>
+        <source>largest difference {0}</source>
+        <translation>最大差异 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export/page.py" line="120"/>
         <source>verified</source>
         <translation>已核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="99"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="121"/>
         <source>not made</source>
         <translation>未生成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="100"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="122"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="113"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="135"/>
         <source>accuracy {0} → {1} ({2:+.1f} points)</source>
         <translation>准确率 {0} → {1}（{2:+.1f} 个百分点）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="116"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="138"/>
         <source>perplexity {0} → {1}</source>
         <translation>困惑度 {0} → {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="121"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="143"/>
         <source>same answer as the full model on {0} of the rows</source>
         <translation>{0} 的数据与完整精度模型答案相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="124"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="146"/>
         <source>weights {0} MB instead of {1} MB</source>
         <translation>权重 {0} MB（原为 {1} MB）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="139"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="161"/>
         <source>model card: evaluation figures, checks, how to use it</source>
         <translation>模型卡：评估指标、核对结果和使用方法</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="140"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="162"/>
         <source>the bundle&apos;s description and every check&apos;s figures</source>
         <translation>包的说明和每项核对的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="141"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="163"/>
         <source>stand-alone prediction script (CSV/JSONL in, predictions out)</source>
         <translation>独立的预测脚本（输入 CSV/JSONL，输出预测）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="143"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="165"/>
         <source>every package they need, exact versions with hashes</source>
         <translation>所需的全部软件包，精确版本并带哈希值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="144"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="166"/>
         <source>those packages&apos; files, to install without internet</source>
         <translation>这些软件包的文件，可在无网络时安装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="149"/>
-        <location filename="../../workbench/gui/pages/export/page.py" line="558"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="171"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="580"/>
         <source>8-bit (int8) static model</source>
         <translation>8 位（int8）静态图模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="150"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="172"/>
         <source>tokenizer files</source>
         <translation>分词器文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="151"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="173"/>
         <source>prediction service (HTTP, OpenAI-compatible for answers)</source>
         <translation>预测服务（HTTP；生成式任务兼容 OpenAI 接口）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="152"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="174"/>
         <source>the model code predict.py and serve.py share</source>
         <translation>predict.py 与 serve.py 共用的模型代码</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="157"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="179"/>
         <source>builds a container image that runs serve.py</source>
         <translation>构建运行 serve.py 的容器镜像</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="158"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="180"/>
         <source>ONNX step of generation with a key/value cache</source>
         <translation>带键值缓存的 ONNX 逐步生成模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="196"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="218"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="198"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="220"/>
         <source>Formats</source>
         <translation>导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="216"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="238"/>
         <source>Downloaded once now, for the system chosen below; then &apos;pip install --no-index --find-links wheels -r requirements.lock&apos; needs no network there, and the Dockerfile installs from them.</source>
         <translation>现在按下方所选系统下载一次；之后在该系统上“pip install --no-index --find-links wheels -r requirements.lock”无需网络，Dockerfile 也从这些文件安装。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="225"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="247"/>
         <source>The system requirements.lock (the hashes of its packages&apos; files) and wheels/ are for. The bundle&apos;s Dockerfile builds a Linux image, so Linux x86-64 is the default.</source>
         <translation>requirements.lock（其中各软件包文件的哈希值）和 wheels/ 所针对的系统。包中的 Dockerfile 构建 Linux 镜像，因此默认为 Linux x86-64。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="228"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="250"/>
         <source>Packages for</source>
         <translation>软件包适用于</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="258"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="280"/>
         <source>Copy the bundle folder&apos;s path</source>
         <translation>复制导出文件夹的路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="301"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="323"/>
         <source>Checks</source>
         <translation>核对结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="368"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="390"/>
         <source>This export needs about {0} GB of memory.</source>
         <translation>本次导出约需 {0} GB 内存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="371"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="393"/>
         <source>This export needs about {0} GB of memory, and only {1} GB is free now: close other programs, or tick fewer formats.</source>
         <translation>本次导出约需 {0} GB 内存，而当前仅有 {1} GB 可用：请关闭其他程序，或少勾选几种格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="379"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="401"/>
         <source>Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact</source>
         <translation>同时导出 8 位（int8）模型：体积更小、在处理器上更快，精度略低</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="405"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="427"/>
         <source>No GGUF file for this run: a model with a classification head writes no text</source>
         <translation>此运行没有 GGUF 文件：带分类头的模型不生成文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="406"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="428"/>
         <source>llama.cpp and ollama run language models that write text; this model answers a probability for each of the project&apos;s labels, which has no GGUF form. Its static model (and ONNX) carry the head, and predict.py and serve.py run it.</source>
         <translation>llama.cpp 和 ollama 运行的是生成文本的语言模型；此模型为项目的每个标签给出一个概率，没有 GGUF 形式。它的静态模型（以及 ONNX）带有分类头，由 predict.py 和 serve.py 运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="411"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="433"/>
         <source>No GGUF file for this run: the built-in classifier is not a language model</source>
         <translation>此运行不提供 GGUF 文件：内置分类器不是语言模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="412"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="434"/>
         <source>llama.cpp and ollama run language models; the built-in classifier is an n-gram classifier with a classification head, which has no GGUF form. Its static model is the one to ship.</source>
         <translation>llama.cpp 和 ollama 运行的是语言模型；内置分类器是带分类头的字符 n 元组分类器，没有 GGUF 形式。请发布它的静态模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="624"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="646"/>
         <source>No program opened the bundle&apos;s folder. It is {0}; open it in a file manager, or copy its path.</source>
         <translation>没有程序打开导出文件夹。它是 {0}，请用文件管理器打开，或复制它的路径。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="214"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="236"/>
         <source>Also the files of every package it needs (wheels/, about 240 MB), so it installs on a computer without internet</source>
         <translation>同时附带所需全部软件包的文件（wheels/，约 240 MB），以便在无网络的电脑上安装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="70"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="71"/>
         <source>Per request, the exported static model takes {0} ms and the trained model run directly {1} ms: the static model is {2}× as fast</source>
         <translation>每次请求，导出的静态图模型用时 {0} 毫秒，直接运行训练所得模型用时 {1} 毫秒：静态图模型的速度是它的 {2} 倍</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="75"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="76"/>
         <source>Per request, the exported static model takes {0} ms and the trained model run directly {1} ms: the static model is slower, {2}× as long</source>
         <translation>每次请求，导出的静态图模型用时 {0} 毫秒，直接运行训练所得模型用时 {1} 毫秒：静态图模型更慢，用时是它的 {2} 倍</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="153"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="175"/>
         <source>the service&apos;s batching of concurrent requests</source>
         <translation>服务对并发请求的批处理</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="154"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="176"/>
         <source>what a request to the service may contain</source>
         <translation>服务请求可以包含的内容</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="155"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="177"/>
         <source>how predict.py reads files: the application&apos;s own rules</source>
         <translation>predict.py 读取文件的方式：与应用程序相同的规则</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="156"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="178"/>
         <source>how predict.py tells a header line from data</source>
         <translation>predict.py 区分表头行与数据的方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="231"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="253"/>
         <source>The bundle holds the model, a stand-alone predict.py, its requirements and a model card with the evaluation figures. Every format is checked against the trained model.</source>
         <translation>导出包含模型、独立的 predict.py 预测脚本、依赖清单以及附带评估结果的模型说明。每种格式都会与训练所得的模型逐一核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="243"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="265"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="246"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="268"/>
         <source>Open the bundle&apos;s folder</source>
         <translation>打开导出文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="261"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="283"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="261"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="283"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="261"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="283"/>
         <source>Check against the trained model</source>
         <translation>与训练所得模型的核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="262"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="284"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="279"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="301"/>
         <source>File or folder</source>
         <translation>文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="279"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="301"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="279"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="301"/>
         <source>What it is</source>
         <translation>说明</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="291"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="313"/>
         <source>The export command&apos;s messages appear here while it runs.</source>
         <translation>导出命令运行时的消息会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="302"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="324"/>
         <source>Bundle contents</source>
         <translation>包内容</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="303"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="325"/>
         <source>Export log</source>
         <translation>导出日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="335"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="357"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="378"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="400"/>
         <source>No 8-bit (int8) model for this run: the built-in classifier has nothing to quantise</source>
         <translation>此运行不提供 8 位（int8）模型：内置分类器没有可量化的部分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="391"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="413"/>
         <source>The built-in classifier has nothing for int8 to quantise: its weights are tables of character n-gram embeddings, and its linear layers hold under 1 % of them. Its static model is the one to ship.</source>
         <translation>内置分类器没有可做 int8 量化的部分：它的权重是字符 n 元组嵌入表，线性层只占不到 1%。请发布它的静态模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="394"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="416"/>
         <source>Weight-only int8 of the model&apos;s linear layers, checked against the fp32 model.</source>
         <translation>对模型线性层做仅权重 int8 量化，并与 fp32 模型核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="441"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="463"/>
         <source>Exported earlier into {0}.</source>
         <translation>之前已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="464"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="486"/>
         <source>No format chosen</source>
         <translation>未选择导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="464"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="486"/>
         <source>Tick at least one format to export.</source>
         <translation>请至少勾选一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="469"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="491"/>
         <source>Exporting {0} in a separate process…</source>
         <translation>正在独立进程中导出 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="499"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="521"/>
         <source>Exporting: {0}</source>
         <translation>正在导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="509"/>
-        <location filename="../../workbench/gui/pages/export/page.py" line="510"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="531"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="532"/>
         <source>The export printed no result.</source>
         <translation>导出命令没有输出结果。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="510"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="532"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="514"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="536"/>
         <source>Exported into {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="562"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="584"/>
         <source>same answers as the evaluation on {0} of {1} test rows</source>
         <translation>{1} 条测试数据中有 {0} 条与评估结果相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="564"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="586"/>
         <source>predict.py (run as a user would)</source>
         <translation>predict.py（按用户的方式运行）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="579"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="601"/>
         <source>&lt;b&gt;Speed&lt;/b&gt; (median per request on this computer): {0}</source>
         <translation>&lt;b&gt;速度&lt;/b&gt;（本机上每次请求的中位数）：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="582"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="604"/>
         <source>Processor: {0}; measured on {1} requests, one at a time.</source>
         <translation>处理器：{0}；逐条测量了 {1} 次请求。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="593"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="615"/>
         <source>{0} packages at the exported versions, with hashes</source>
         <translation>{0} 个软件包，固定为导出时的版本，带哈希值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="595"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="617"/>
         <source>{0} packages at the exported versions; no hashes: {1}</source>
         <translation>{0} 个软件包，固定为导出时的版本；无哈希值：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="598"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="620"/>
         <source>; for {0}</source>
         <translation>；适用于 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="602"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="624"/>
         <source>; wheels/: {0} files, {1} MB, installs without network (checked)</source>
         <translation>；wheels/：{0} 个文件，{1} MB，可无网络安装（已检查）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="605"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="627"/>
         <source>Requirements</source>
         <translation>依赖</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="475"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="497"/>
         <source>Exporting {0}</source>
         <translation>正在导出 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="142"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="164"/>
         <source>the packages predict.py and serve.py need</source>
         <translation>predict.py 和 serve.py 所需的软件包</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="532"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="554"/>
         <source>Export cancelled; nothing was written.</source>
         <translation>导出已取消，没有写入任何文件。</translation>
     </message>

@@ -67,7 +67,7 @@ def test_export_page_reads_an_earlier_bundle(qtbot, session, background, sample_
     qtbot.addWidget(page)
     session.open(sample_project)
     assert page.table.rowCount() == 1
-    assert page.table.item(0, 2).text() == "3.20e-06"
+    assert page.table.item(0, 2).text() == "largest difference 0.0000032"
     assert "4.2 ms" in page.latency_label.text()
     assert page.open_button.isEnabled()
     assert page.contents.item(0, 0).text() == "bundle.json"
@@ -307,3 +307,31 @@ def test_the_macro_f1_card_says_which_labels_it_averages(qtbot, session, backgro
     assert card.title_label.text() == "Macro F1 (2 of 3 labels)"
     assert card.value_label.text() == f"{(2 / 3 + 2 / 3) / 2:.1%}"
     assert "2 of 3 labels" in card.toolTip() and "not counted as 0" in card.toolTip()
+
+
+def test_the_export_check_says_identical_or_a_readable_difference(qtbot, session, background, sample_project):
+    """Seen: "0.00e+00" in the check column for a static model that answers exactly as the trained one."""
+    from PySide6.QtWidgets import QApplication
+
+    from workbench.gui import i18n
+
+    session.open(sample_project)
+    result = {"formats": {
+        "static": {"status": "ok", "max_abs_diff": 0.0, "files": ["static/model.json"]},
+        "onnx": {"status": "ok", "max_abs_diff": 3.1e-06, "relative_diff": 4.2e-07, "files": ["onnx/model.onnx"]},
+        "merged": {"status": "ok", "max_abs_diff": 0.00012, "files": ["merged/"]},
+    }}
+    app = QApplication.instance()
+    shown = {}
+    try:
+        for lang in ("en", "zh_CN"):
+            i18n.install(app, lang)
+            page = ExportPage(session, background)
+            qtbot.addWidget(page)
+            page.show_result(result)
+            shown[lang] = [page.table.item(r, 2).text() for r in range(page.table.rowCount())]
+    finally:
+        i18n.install(app, "en")
+    assert shown["en"] == ["identical", "largest difference 0.000042% of the largest output",
+                           "largest difference 0.00012"], shown
+    assert shown["zh_CN"] == ["完全一致", "最大差异为最大输出的 0.000042%", "最大差异 0.00012"], shown

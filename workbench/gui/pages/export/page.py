@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt, QUrl, Signal, Slot
@@ -91,6 +92,27 @@ def describe_latency(lat: dict) -> str:
             where += ", " + QCoreApplication.translate("ExportPage", "{0} threads").format(int(threads))
         parts.append(where)
     return " · ".join(parts)
+
+
+def plain_figure(v: float) -> str:
+    """A small figure with two significant digits and no exponent: 0.0000031, 0.12, 120."""
+    if v == 0:
+        return "0"
+    digits = max(0, 1 - math.floor(math.log10(abs(v))))
+    return f"{v:.{digits}f}"
+
+
+def difference_text(diff: float | None, relative: float | None) -> str:
+    """How far an exported model's outputs are from the trained model's: "identical", or the
+    largest difference, as a share of the largest output where the check measured that."""
+    if diff is None:
+        return "–"
+    if diff == 0:
+        return QCoreApplication.translate("ExportPage", "identical")
+    if relative is not None:
+        return QCoreApplication.translate("ExportPage", "largest difference {0}% of the largest output").format(
+            plain_figure(100 * relative))
+    return QCoreApplication.translate("ExportPage", "largest difference {0}").format(plain_figure(diff))
 
 
 def status_text(status: str | None) -> str:
@@ -546,7 +568,7 @@ class ExportPage(QWidget):
             status = info.get("status") or "ok"
             reason = str(info.get("reason") or "")
             if status == "ok":
-                check = f"{diff:.2e}" if diff is not None else "–"
+                check = difference_text(diff, _num(info.get("relative_diff")))
             else:
                 check = reason or "–"
             rows.append((format_title(fmt), status_text(status), check, join_list(info.get("files") or []), reason))
