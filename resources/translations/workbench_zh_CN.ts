@@ -1206,7 +1206,7 @@
 <context>
     <name>EvaluatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="414"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="415"/>
         <source>baseline {0}; {1}</source>
         <translation>基线 {0}；{1}</translation>
     </message>
@@ -1286,7 +1286,7 @@
         <translation>汉明损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="375"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="376"/>
         <location filename="../../workbench/gui/pages/run_text.py" line="75"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
@@ -1433,137 +1433,142 @@
         <translation>应用到文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="189"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="156"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="190"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="228"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="229"/>
         <source>The built-in model starts untrained, so the model it started from answers at random: the baseline beside the results is the comparison.</source>
         <translation>内置模型从未训练的状态开始，它的起始模型只会随机作答：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="230"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="231"/>
         <source>A multi-label model&apos;s head is trained from scratch, so there is no base model to compare with: the baseline beside the results is the comparison.</source>
         <translation>多标签模型的分类头从零开始训练，没有可对比的基础模型：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="232"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="233"/>
         <source>Also score the model the run started from on the same rows.</source>
         <translation>同时在相同的数据行上评估本次训练的起始模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="247"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="248"/>
         <source>Evaluating {0} in a separate process…</source>
         <translation>正在独立进程中评估 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="264"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="265"/>
         <source>Evaluating: {0}…</source>
         <translation>正在评估：{0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="269"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="270"/>
         <source>Evaluation finished.</source>
         <translation>评估完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="311"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="312"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="311"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="312"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="322"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="323"/>
         <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
         <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="301"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="302"/>
         <source>The evaluation results could not be read: {0}</source>
         <translation>无法读取评估结果：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="326"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="327"/>
         <source>There is no run yet. Train one on the Train page; once it has finished, evaluate it here: the model answers every test row it never saw during training.</source>
         <translation>还没有任何训练。请先在“训练”页训练一次；训练完成后在这里评估：模型会回答训练时从未见过的每一条测试数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="329"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="330"/>
         <source>A run is training on the Train page. Once it has finished, it appears here to be evaluated.</source>
         <translation>“训练”页上有一次训练正在进行。训练完成后，它会出现在这里供评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="331"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="332"/>
         <source>No run has finished with a model to evaluate. Train one on the Train page (a stopped run can be resumed there); once it has finished, evaluate it here.</source>
         <translation>还没有哪次训练完成并留下可评估的模型。请在“训练”页训练一次（已停止的训练可在那里恢复）；训练完成后在这里评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="345"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="346"/>
         <source>No program opened the report. It is the file {0}; open it in a web browser.</source>
         <translation>没有程序打开报告。报告文件是 {0}，请用网页浏览器打开。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="374"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="375"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="374"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="375"/>
         <source>expected</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="374"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="375"/>
         <source>model&apos;s answer</source>
         <translation>模型的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="375"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="376"/>
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="375"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="376"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="376"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
         <source>exact match</source>
         <translation>是否完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="388"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="389"/>
         <source>The mean of each label&apos;s F1.</source>
         <translation>各标签 F1 的平均值。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="389"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="390"/>
         <source>The mean of each label&apos;s F1 over the {0} of {1} labels that have a test row or were given by the model. A label absent from the test rows and never given is left out, not counted as 0.</source>
         <translation>在 {1} 个标签中，对测试集中出现过或模型给出过的 {0} 个标签求 F1 的平均值。测试集中没有且模型从未给出的标签不计入平均，而不是按 0 计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="393"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="394"/>
         <source>{0} ({1} of {2} labels)</source>
         <translation>{0}（{2} 个标签中的 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="411"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="412"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="433"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="434"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="248"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="249"/>
         <source>Evaluating {0}</source>
         <translation>正在评估 {0}</translation>
     </message>
@@ -1573,37 +1578,37 @@
         <translation>逐条结果（各个答案对照）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="252"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="253"/>
         <source>Evaluation cancelled.</source>
         <translation>评估已取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="262"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="263"/>
         <source>Evaluating: {0}, {1} of {2} rows</source>
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="376"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
         <source>answer before tuning</source>
         <translation>微调前的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="378"/>
         <source>correct before tuning</source>
         <translation>微调前正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="378"/>
         <source>ROUGE-L before tuning</source>
         <translation>微调前 ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="378"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="379"/>
         <source>baseline&apos;s answer</source>
         <translation>基线的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="381"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="382"/>
         <source>P({0})</source>
         <translation>P({0})</translation>
     </message>
@@ -1757,7 +1762,7 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/export/page.py" line="171"/>
-        <location filename="../../workbench/gui/pages/export/page.py" line="580"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="581"/>
         <source>8-bit (int8) static model</source>
         <translation>8 位（int8）静态图模型</translation>
     </message>
@@ -1812,52 +1817,57 @@
         <translation>软件包适用于</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="280"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="275"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export/page.py" line="281"/>
         <source>Copy the bundle folder&apos;s path</source>
         <translation>复制导出文件夹的路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="323"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="324"/>
         <source>Checks</source>
         <translation>核对结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="390"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="391"/>
         <source>This export needs about {0} GB of memory.</source>
         <translation>本次导出约需 {0} GB 内存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="393"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="394"/>
         <source>This export needs about {0} GB of memory, and only {1} GB is free now: close other programs, or tick fewer formats.</source>
         <translation>本次导出约需 {0} GB 内存，而当前仅有 {1} GB 可用：请关闭其他程序，或少勾选几种格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="401"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="402"/>
         <source>Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact</source>
         <translation>同时导出 8 位（int8）模型：体积更小、在处理器上更快，精度略低</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="427"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="428"/>
         <source>No GGUF file for this run: a model with a classification head writes no text</source>
         <translation>此运行没有 GGUF 文件：带分类头的模型不生成文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="428"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="429"/>
         <source>llama.cpp and ollama run language models that write text; this model answers a probability for each of the project&apos;s labels, which has no GGUF form. Its static model (and ONNX) carry the head, and predict.py and serve.py run it.</source>
         <translation>llama.cpp 和 ollama 运行的是生成文本的语言模型；此模型为项目的每个标签给出一个概率，没有 GGUF 形式。它的静态模型（以及 ONNX）带有分类头，由 predict.py 和 serve.py 运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="433"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="434"/>
         <source>No GGUF file for this run: the built-in classifier is not a language model</source>
         <translation>此运行不提供 GGUF 文件：内置分类器不是语言模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="434"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="435"/>
         <source>llama.cpp and ollama run language models; the built-in classifier is an n-gram classifier with a classification head, which has no GGUF form. Its static model is the one to ship.</source>
         <translation>llama.cpp 和 ollama 运行的是语言模型；内置分类器是带分类头的字符 n 元组分类器，没有 GGUF 形式。请发布它的静态模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="646"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="647"/>
         <source>No program opened the bundle&apos;s folder. It is {0}; open it in a file manager, or copy its path.</source>
         <translation>没有程序打开导出文件夹。它是 {0}，请用文件管理器打开，或复制它的路径。</translation>
     </message>
@@ -1912,163 +1922,163 @@
         <translation>打开导出文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="283"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="284"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="283"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="284"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="283"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="284"/>
         <source>Check against the trained model</source>
         <translation>与训练所得模型的核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="284"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="285"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="301"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="302"/>
         <source>File or folder</source>
         <translation>文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="301"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="302"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="301"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="302"/>
         <source>What it is</source>
         <translation>说明</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="313"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="314"/>
         <source>The export command&apos;s messages appear here while it runs.</source>
         <translation>导出命令运行时的消息会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="324"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="325"/>
         <source>Bundle contents</source>
         <translation>包内容</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="325"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="326"/>
         <source>Export log</source>
         <translation>导出日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="357"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="358"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="400"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="401"/>
         <source>No 8-bit (int8) model for this run: the built-in classifier has nothing to quantise</source>
         <translation>此运行不提供 8 位（int8）模型：内置分类器没有可量化的部分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="413"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="414"/>
         <source>The built-in classifier has nothing for int8 to quantise: its weights are tables of character n-gram embeddings, and its linear layers hold under 1 % of them. Its static model is the one to ship.</source>
         <translation>内置分类器没有可做 int8 量化的部分：它的权重是字符 n 元组嵌入表，线性层只占不到 1%。请发布它的静态模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="416"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="417"/>
         <source>Weight-only int8 of the model&apos;s linear layers, checked against the fp32 model.</source>
         <translation>对模型线性层做仅权重 int8 量化，并与 fp32 模型核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="463"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="464"/>
         <source>Exported earlier into {0}.</source>
         <translation>之前已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="486"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="487"/>
         <source>No format chosen</source>
         <translation>未选择导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="486"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="487"/>
         <source>Tick at least one format to export.</source>
         <translation>请至少勾选一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="491"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="492"/>
         <source>Exporting {0} in a separate process…</source>
         <translation>正在独立进程中导出 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="521"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="522"/>
         <source>Exporting: {0}</source>
         <translation>正在导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="531"/>
         <location filename="../../workbench/gui/pages/export/page.py" line="532"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="533"/>
         <source>The export printed no result.</source>
         <translation>导出命令没有输出结果。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="532"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="533"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="536"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="537"/>
         <source>Exported into {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="584"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="585"/>
         <source>same answers as the evaluation on {0} of {1} test rows</source>
         <translation>{1} 条测试数据中有 {0} 条与评估结果相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="586"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="587"/>
         <source>predict.py (run as a user would)</source>
         <translation>predict.py（按用户的方式运行）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="601"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="602"/>
         <source>&lt;b&gt;Speed&lt;/b&gt; (median per request on this computer): {0}</source>
         <translation>&lt;b&gt;速度&lt;/b&gt;（本机上每次请求的中位数）：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="604"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="605"/>
         <source>Processor: {0}; measured on {1} requests, one at a time.</source>
         <translation>处理器：{0}；逐条测量了 {1} 次请求。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="615"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="616"/>
         <source>{0} packages at the exported versions, with hashes</source>
         <translation>{0} 个软件包，固定为导出时的版本，带哈希值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="617"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="618"/>
         <source>{0} packages at the exported versions; no hashes: {1}</source>
         <translation>{0} 个软件包，固定为导出时的版本；无哈希值：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="620"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="621"/>
         <source>; for {0}</source>
         <translation>；适用于 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="624"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="625"/>
         <source>; wheels/: {0} files, {1} MB, installs without network (checked)</source>
         <translation>；wheels/：{0} 个文件，{1} MB，可无网络安装（已检查）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="627"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="628"/>
         <source>Requirements</source>
         <translation>依赖</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="497"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="498"/>
         <source>Exporting {0}</source>
         <translation>正在导出 {0}</translation>
     </message>
@@ -2078,7 +2088,7 @@
         <translation>predict.py 和 serve.py 所需的软件包</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="554"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="555"/>
         <source>Export cancelled; nothing was written.</source>
         <translation>导出已取消，没有写入任何文件。</translation>
     </message>
@@ -2969,12 +2979,12 @@
 <context>
     <name>OpProgress</name>
     <message>
-        <location filename="../../workbench/gui/background.py" line="335"/>
+        <location filename="../../workbench/gui/background.py" line="336"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/background.py" line="373"/>
+        <location filename="../../workbench/gui/background.py" line="375"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
@@ -3103,106 +3113,106 @@ Most likely: {1}</source>
 <context>
     <name>ResultsPanel</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="24"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="26"/>
         <source>Confusion matrix: rows are the true labels, columns the predicted ones</source>
         <translation>混淆矩阵：行是真实标签，列是预测标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="32"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="34"/>
         <source>label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="32"/>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="52"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="34"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="54"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="32"/>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="52"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="34"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="54"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="33"/>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="53"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="35"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="55"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="33"/>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="58"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="35"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="60"/>
         <source>rows</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="49"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="51"/>
         <source>Per label: precision, recall and F1 (test rows with the label in brackets)</source>
         <translation>各标签的精确率、召回率和 F1（括号内为带该标签的测试行数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="54"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="56"/>
         <source>Most confused labels</source>
         <translation>最常混淆的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="57"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="59"/>
         <source>true label</source>
         <translation>真实标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="57"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="59"/>
         <source>wrong label</source>
         <translation>错给的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="57"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="59"/>
         <source>how</source>
         <translation>方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="69"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="71"/>
         <source>No test row was given a wrong label.</source>
         <translation>没有测试行被给错标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="106"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="123"/>
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="106"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="123"/>
         <source>true</source>
         <translation>真实</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="109"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="126"/>
         <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
         <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="116"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="133"/>
         <source>Several labels per row: a label is given when its probability is {0} or more (the threshold with the best macro F1 on the validation split).</source>
         <translation>每行可有多个标签：某标签的概率不低于 {0} 时给出该标签（该阈值在验证集上取得最佳宏平均 F1）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="121"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="138"/>
         <source>The model was trained on {0} tokens, question and answer together: {1} of {2} answers were given fewer than the {3} new tokens asked for (as few as {4}), so that each question is read whole. For longer answers, train again with a larger maximum length.</source>
         <translation>模型训练时问题与回答合计 {0} 个词元：{2} 个回答中有 {1} 个少于所要求的 {3} 个新词元（最少 {4} 个），以便完整读入每个问题。如需更长的回答，请用更大的最大长度重新训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="136"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="153"/>
         <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
         <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="182"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="199"/>
         <source>given instead</source>
         <translation>代替真实标签给出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="182"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="199"/>
         <source>given along with it</source>
         <translation>与真实标签一起多给</translation>
     </message>

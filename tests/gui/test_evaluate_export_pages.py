@@ -1,6 +1,7 @@
 import json
 
 import pandas as pd
+import pytest
 from trained_factory import finished_run
 from PySide6.QtCore import Qt
 
@@ -335,3 +336,32 @@ def test_the_export_check_says_identical_or_a_readable_difference(qtbot, session
     assert shown["en"] == ["identical", "largest difference 0.000042% of the largest output",
                            "largest difference 0.00012"], shown
     assert shown["zh_CN"] == ["完全一致", "最大差异为最大输出的 0.000042%", "最大差异 0.00012"], shown
+
+
+@pytest.mark.parametrize("which", ["evaluate", "export"])
+def test_a_page_at_work_says_its_stage_once(qtbot, session, background, sample_project, monkeypatch, which):
+    """Seen: "Evaluating run-…: loading the model" beside the bar and "Evaluating: loading the model…"
+    under it, the same status twice (and so on the Export page)."""
+    import sys
+
+    from PySide6.QtWidgets import QLabel
+
+    _finished_run(sample_project)
+    script = ("import json, time\n"
+              "print(json.dumps({'event': 'progress', 'stage': 'load', 'done': 0, 'total': 1}), flush=True)\n"
+              "time.sleep(30)\n")
+    monkeypatch.setattr(background, "command", lambda args, title: background.process(
+        [sys.executable, "-c", script], title, name=args[0]))
+    page = (EvaluatePage if which == "evaluate" else ExportPage)(session, background)
+    qtbot.addWidget(page)
+    page.resize(1176, 680)
+    page.show()
+    session.open(sample_project)
+    assert (page.evaluate() if which == "evaluate" else page.export())
+    said = lambda: [w.text() for w in page.findChildren(QLabel)  # noqa: E731
+                    if w.isVisible() and "loading the model" in w.text()]
+    qtbot.waitUntil(lambda: bool(said()), timeout=20000)
+    qtbot.wait(100)
+    assert len(said()) == 1, said()
+    (page.eval_op if which == "evaluate" else page.export_op).cancel()
+

@@ -320,9 +320,10 @@ class BackgroundProgressWidget(QWidget):
 
 class OpProgress(QWidget):
     """A page's own stage, progress bar and Cancel button for one operation it started
-    (a BackgroundOp or a child command: Cancel ends the child process)."""
+    (a BackgroundOp or a child command: Cancel ends the child process). ``label=False``: the bar
+    and Cancel only, for a page whose status line says the stage (said twice otherwise)."""
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None, label: bool = True):
         super().__init__(parent)
         self.op = None
         lay = QHBoxLayout(self)
@@ -337,6 +338,7 @@ class OpProgress(QWidget):
         lay.addWidget(self.label, 2)
         lay.addWidget(self.bar, 3)
         lay.addWidget(self.cancel_button)
+        self.label.setVisible(label)
         self.hide()
 
     def follow(self, op) -> None:

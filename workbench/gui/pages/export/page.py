@@ -271,7 +271,8 @@ class ExportPage(QWidget):
         buttons.addWidget(self.export_button)
         buttons.addWidget(self.open_button)
         buttons.addStretch(1)
-        self.progress = OpProgress()  # stage, progress and Cancel while the export runs
+        self.progress = OpProgress(label=False)  # progress and Cancel while the export runs; the status says the stage
+        self.progress.cancel_button.clicked.connect(lambda: self.status_label.setText(self.tr("Cancelling…")))
         self.status_label = QLabel()
         self.status_label.setWordWrap(True)
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
