@@ -365,3 +365,22 @@ def test_a_page_at_work_says_its_stage_once(qtbot, session, background, sample_p
     assert len(said()) == 1, said()
     (page.eval_op if which == "evaluate" else page.export_op).cancel()
 
+
+def test_the_empty_state_sits_in_the_middle_of_the_results(qtbot, session, background, sample_project):
+    """Seen: "This run has not been evaluated yet…" in the right half of the page, beside an empty
+    space where the confusion matrix goes."""
+    _finished_run(sample_project)
+    page = EvaluatePage(session, background)
+    qtbot.addWidget(page)
+    page.resize(1176, 680)  # the page's share of a 1366x768 window
+    page.show()
+    qtbot.waitExposed(page)
+    session.open(sample_project)
+    empty = page.results.empty_text
+    qtbot.waitUntil(lambda: empty.isVisible() and "not been evaluated" in empty.text(), timeout=5000)
+    tab = page.results
+    middle = empty.mapTo(tab, empty.rect().center())
+    assert abs(middle.x() - tab.width() / 2) < tab.width() * 0.05, (middle.x(), tab.width())
+    assert middle.y() < tab.height() * 0.6  # where one looks, not at the bottom
+    assert empty.height() >= empty.heightForWidth(empty.width())  # every line of it, not cut
+    assert not page.heatmap.isVisible() and not page.summary_text.isVisible()
