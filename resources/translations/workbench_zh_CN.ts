@@ -1128,7 +1128,7 @@
     </message>
     <message>
         <location filename="../../workbench/gui/error_texts.py" line="180"/>
-        <source>The name is not valid: use letters, digits, “.”, “_” or “-” (at most 64), starting with a letter or digit.</source>
+        <source>The name is not valid: use letters, digits, dots, underscores or dashes (at most 64), starting with a letter or digit.</source>
         <translation>名称无效：请使用字母、数字、“.”、“_”或“-”（最多 64 个），并以字母或数字开头。</translation>
     </message>
     <message>
@@ -3177,42 +3177,42 @@ Most likely: {1}</source>
         <translation>没有测试行被给错标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="123"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="128"/>
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="123"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="128"/>
         <source>true</source>
         <translation>真实</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="126"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="131"/>
         <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
         <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="133"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="138"/>
         <source>Several labels per row: a label is given when its probability is {0} or more (the threshold with the best macro F1 on the validation split).</source>
         <translation>每行可有多个标签：某标签的概率不低于 {0} 时给出该标签（该阈值在验证集上取得最佳宏平均 F1）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="138"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="143"/>
         <source>The model was trained on {0} tokens, question and answer together: {1} of {2} answers were given fewer than the {3} new tokens asked for (as few as {4}), so that each question is read whole. For longer answers, train again with a larger maximum length.</source>
         <translation>模型训练时问题与回答合计 {0} 个词元：{2} 个回答中有 {1} 个少于所要求的 {3} 个新词元（最少 {4} 个），以便完整读入每个问题。如需更长的回答，请用更大的最大长度重新训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="153"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="158"/>
         <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
         <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="199"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="204"/>
         <source>given instead</source>
         <translation>代替真实标签给出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="199"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="204"/>
         <source>given along with it</source>
         <translation>与真实标签一起多给</translation>
     </message>

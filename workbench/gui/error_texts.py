@@ -177,8 +177,8 @@ REASONS = {  # why a server cannot be reached (core.remote.UNREACHABLE)
     "reset": QT_TRANSLATE_NOOP("ErrorText", "the connection was reset"),
 }
 SERVER_FIELDS = {  # a server's setting that is not valid (core.targets.Target)
-    "name": QT_TRANSLATE_NOOP("ErrorText", "The name is not valid: use letters, digits, “.”, “_” or “-” (at most "
-                              "64), starting with a letter or digit."),
+    "name": QT_TRANSLATE_NOOP("ErrorText", "The name is not valid: use letters, digits, dots, underscores or "
+                              "dashes (at most 64), starting with a letter or digit."),
     "url": QT_TRANSLATE_NOOP("ErrorText", "The address is not valid: write it as ssh://user@host or "
                              "ssh://user@host:port, with no password."),
     "devices": QT_TRANSLATE_NOOP("ErrorText", "The devices are not valid: write cpu, or a device kind and numbers "
