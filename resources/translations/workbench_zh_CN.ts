@@ -4,47 +4,52 @@
 <context>
     <name>AddServerDialog</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="47"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="49"/>
         <source>Add a server</source>
         <translation>添加服务器</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/servers.py" line="54"/>
+        <source>ssh://user@gpu-server.example.org</source>
+        <translation>ssh://用户名@服务器地址</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="56"/>
         <source>cpu, or the devices to use, such as gpu:0 or gpu:0,1 or npu:0</source>
         <translation>cpu，或要使用的设备，例如 gpu:0、gpu:0,1 或 npu:0</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="56"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="58"/>
         <source>workbench-server in your home folder there</source>
         <translation>服务器上您主目录下的 workbench-server</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="59"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="61"/>
         <source>Workbench logs in with your SSH key, as the ssh command does; it asks for no password and stores none.</source>
         <translation>Workbench 像 ssh 命令一样用您的 SSH 密钥登录，不询问也不保存任何密码。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="63"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="65"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="64"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="66"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="65"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="67"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="66"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="68"/>
         <source>Work folder</source>
         <translation>工作文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="67"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="69"/>
         <source>Python there</source>
         <translation>服务器上的 Python</translation>
     </message>
@@ -155,12 +160,12 @@
 <context>
     <name>BackgroundProgressWidget</name>
     <message>
-        <location filename="../../workbench/gui/background.py" line="275"/>
+        <location filename="../../workbench/gui/background.py" line="274"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/background.py" line="319"/>
+        <location filename="../../workbench/gui/background.py" line="318"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
@@ -168,17 +173,12 @@
 <context>
     <name>BackgroundWork</name>
     <message>
-        <location filename="../../workbench/gui/background.py" line="182"/>
+        <location filename="../../workbench/gui/background.py" line="183"/>
         <source>The computer ran out of memory. Close other programs or use a smaller file, then try again.</source>
         <translation>电脑内存不足。请关闭其他程序或使用更小的文件，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/background.py" line="185"/>
-        <source>A file could not be read or written: {0}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
-        <translation>无法读取或写入文件：{0}。请确认文件存在、您有权限打开、磁盘没有写满，然后重试。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/background.py" line="188"/>
+        <location filename="../../workbench/gui/background.py" line="187"/>
         <source>Something unexpected went wrong: {0}: {1}. Try again; if it happens again, send the details below to your support contact.</source>
         <translation>发生了意外错误：{0}：{1}。请重试；如果再次出现，请把下面的详细信息发给技术支持。</translation>
     </message>
@@ -186,22 +186,22 @@
 <context>
     <name>CodeNamesDialog</name>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="26"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="27"/>
         <source>Name the codes</source>
         <translation>为代码命名</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="28"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="29"/>
         <source>Give each code the label name it stands for; leave a name empty to keep the code.</source>
         <translation>为每个代码填写它代表的标签名称；留空则保留代码本身。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="32"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="33"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="32"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="33"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -277,101 +277,151 @@
 <context>
     <name>CommandRunner</name>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="223"/>
+        <location filename="../../workbench/gui/commands.py" line="251"/>
         <source>This version of Workbench has no &apos;{0}&apos; command yet, so this step cannot run. Update Workbench.</source>
         <translation>当前版本的 Workbench 还没有“{0}”命令，这一步无法运行。请更新 Workbench。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="229"/>
+        <location filename="../../workbench/gui/commands.py" line="257"/>
         <source>The &apos;{0}&apos; command ended with status {1}. Its last output was:
 {2}</source>
         <translation>“{0}”命令以状态 {1} 结束。最后的输出是：
 {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="158"/>
+        <location filename="../../workbench/gui/commands.py" line="165"/>
         <source>The &apos;{0}&apos; step could not be started: {1}</source>
         <translation>“{0}”这一步无法启动：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="201"/>
+        <location filename="../../workbench/gui/commands.py" line="209"/>
         <source>importing</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="202"/>
+        <location filename="../../workbench/gui/commands.py" line="210"/>
         <source>cleaning</source>
         <translation>清洗</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="203"/>
+        <location filename="../../workbench/gui/commands.py" line="211"/>
         <source>the trained model answers</source>
         <translation>训练后的模型作答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="204"/>
+        <location filename="../../workbench/gui/commands.py" line="212"/>
         <source>the base model answers</source>
         <translation>基础模型作答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="205"/>
+        <location filename="../../workbench/gui/commands.py" line="213"/>
         <source>evaluating</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="206"/>
+        <location filename="../../workbench/gui/commands.py" line="214"/>
         <source>the simple baseline answers</source>
         <translation>简单基线的答案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="207"/>
+        <location filename="../../workbench/gui/commands.py" line="215"/>
         <source>writing the report</source>
         <translation>正在写报告</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="208"/>
+        <location filename="../../workbench/gui/commands.py" line="216"/>
         <source>loading the model</source>
         <translation>加载模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="209"/>
+        <location filename="../../workbench/gui/commands.py" line="217"/>
         <source>saving the tokenizer</source>
         <translation>保存分词器</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="210"/>
+        <location filename="../../workbench/gui/commands.py" line="218"/>
         <source>merged weights</source>
         <translation>合并权重</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="211"/>
+        <location filename="../../workbench/gui/commands.py" line="219"/>
         <source>static model and its check</source>
         <translation>静态模型及其校验</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="212"/>
+        <location filename="../../workbench/gui/commands.py" line="220"/>
         <source>measuring speed</source>
         <translation>测量速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="213"/>
+        <location filename="../../workbench/gui/commands.py" line="221"/>
         <source>ONNX model and its check</source>
         <translation>ONNX 模型及其校验</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="214"/>
+        <location filename="../../workbench/gui/commands.py" line="222"/>
         <source>prediction script</source>
         <translation>预测脚本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="215"/>
+        <location filename="../../workbench/gui/commands.py" line="223"/>
         <source>int8 model</source>
         <translation>int8 模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="216"/>
-        <source>pinning the requirements (and the wheels)</source>
-        <translation>正在固定依赖版本（以及安装包）</translation>
+        <location filename="../../workbench/gui/commands.py" line="224"/>
+        <source>generation model and its check</source>
+        <translation>生成模型及其校验</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="225"/>
+        <source>GGUF file</source>
+        <translation>GGUF 文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="226"/>
+        <source>pinning the requirements</source>
+        <translation>锁定依赖版本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="227"/>
+        <source>pinning the requirements and fetching the wheels</source>
+        <translation>锁定依赖版本并下载安装包</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="228"/>
+        <source>predicting</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="229"/>
+        <source>reading the file</source>
+        <translation>读取文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="230"/>
+        <source>converting the weights</source>
+        <translation>转换权重</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="231"/>
+        <source>writing the files</source>
+        <translation>写入文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="232"/>
+        <source>copying the files</source>
+        <translation>复制文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="233"/>
+        <source>installing the package</source>
+        <translation>安装软件包</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="234"/>
+        <source>assembling the model file</source>
+        <translation>组装模型文件</translation>
     </message>
 </context>
 <context>
@@ -571,7 +621,7 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data/page.py" line="128"/>
-        <location filename="../../workbench/gui/pages/data/page.py" line="519"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="520"/>
         <source>Cleaning</source>
         <translation>清洗</translation>
     </message>
@@ -616,47 +666,47 @@
         <translation>请先选择模板：模板决定了数据需要哪些列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="325"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="326"/>
         <source>add {0}</source>
         <translation>添加“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="327"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="328"/>
         <source>Reading {0}</source>
         <translation>正在读取 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="364"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="365"/>
         <source>Computing column statistics</source>
         <translation>正在计算列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="393"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="394"/>
         <source>use the suggested columns</source>
         <translation>采用建议的列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="506"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="507"/>
         <source>{0} rows imported → {1} rows after cleaning.</source>
         <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="517"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="518"/>
         <source>Cleaning failed</source>
         <translation>清洗失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="554"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="555"/>
         <source>The split is not valid</source>
         <translation>划分比例无效</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="581"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="582"/>
         <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
         <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="585"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="586"/>
         <source>Preparing the data</source>
         <translation>正在准备数据</translation>
     </message>
@@ -671,17 +721,17 @@
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="606"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="607"/>
         <source>change the labels</source>
         <translation>修改标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="615"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="616"/>
         <source>edit the prompt</source>
         <translation>编辑提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="644"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="645"/>
         <source>Saving the template</source>
         <translation>正在保存模板</translation>
     </message>
@@ -705,22 +755,22 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data/table_panel.py" line="43"/>
-        <location filename="../../workbench/gui/pages/data/table_panel.py" line="91"/>
+        <location filename="../../workbench/gui/pages/data/table_panel.py" line="104"/>
         <source>in all columns</source>
         <translation>所有列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_panel.py" line="136"/>
+        <location filename="../../workbench/gui/pages/data/table_panel.py" line="150"/>
         <source>{0} rows</source>
         <translation>{0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_panel.py" line="138"/>
+        <location filename="../../workbench/gui/pages/data/table_panel.py" line="152"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_panel.py" line="173"/>
+        <location filename="../../workbench/gui/pages/data/table_panel.py" line="187"/>
         <source>Sorting and filtering</source>
         <translation>正在排序和筛选</translation>
     </message>
@@ -728,81 +778,435 @@
 <context>
     <name>EnvironmentDialog</name>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="148"/>
+        <location filename="../../workbench/gui/dialogs.py" line="149"/>
         <source>Environment</source>
         <translation>运行环境</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="150"/>
-        <location filename="../../workbench/gui/dialogs.py" line="172"/>
+        <location filename="../../workbench/gui/dialogs.py" line="151"/>
+        <location filename="../../workbench/gui/dialogs.py" line="173"/>
         <source>Checking the PaddlePaddle installation in a separate process…</source>
         <translation>正在独立进程中检查飞桨安装情况…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="158"/>
+        <location filename="../../workbench/gui/dialogs.py" line="159"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="205"/>
+        <location filename="../../workbench/gui/dialogs.py" line="206"/>
         <source>&lt;b&gt;PaddlePaddle cannot be loaded:&lt;/b&gt; {0}&lt;br&gt;Training, evaluation and export need it; reinstall the application or its dependencies.</source>
         <translation>&lt;b&gt;无法加载飞桨 PaddlePaddle：&lt;/b&gt;{0}&lt;br&gt;训练、评估和导出都需要它，请重新安装本软件或其依赖。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="209"/>
+        <location filename="../../workbench/gui/dialogs.py" line="210"/>
         <source>passed</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="209"/>
+        <location filename="../../workbench/gui/dialogs.py" line="210"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="211"/>
+        <location filename="../../workbench/gui/dialogs.py" line="212"/>
         <source>&lt;b&gt;PaddlePaddle&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;飞桨 PaddlePaddle&lt;/b&gt; {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="212"/>
+        <location filename="../../workbench/gui/dialogs.py" line="213"/>
         <source>&lt;b&gt;PaddleFormers&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;PaddleFormers&lt;/b&gt; {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="213"/>
+        <location filename="../../workbench/gui/dialogs.py" line="214"/>
         <source>&lt;b&gt;Devices&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;设备&lt;/b&gt; {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="214"/>
+        <location filename="../../workbench/gui/dialogs.py" line="215"/>
         <source>&lt;b&gt;Installation check&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;安装自检&lt;/b&gt; {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="215"/>
+        <location filename="../../workbench/gui/dialogs.py" line="216"/>
         <source>&lt;b&gt;Python&lt;/b&gt; {0} on {1}</source>
         <translation>&lt;b&gt;Python&lt;/b&gt; {0}，系统 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="173"/>
+        <location filename="../../workbench/gui/dialogs.py" line="174"/>
         <source>Checking the installation</source>
         <translation>正在检查安装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="183"/>
+        <location filename="../../workbench/gui/dialogs.py" line="184"/>
         <source>The check printed no report.</source>
         <translation>检查没有输出报告。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="188"/>
+        <location filename="../../workbench/gui/dialogs.py" line="189"/>
         <source>The check did not finish. The details below say why; reinstalling the application usually fixes it.</source>
         <translation>检查没有完成。下面的详细信息说明了原因；重新安装应用程序通常可以解决。</translation>
     </message>
 </context>
 <context>
+    <name>ErrorText</name>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="26"/>
+        <source>Warning: the identity key of server {0} ({1}) has changed since this computer last connected. Someone may be intercepting the connection, or the server was reinstalled. Nothing was sent. Ask the server&apos;s administrator for its key fingerprint; only if it matches, remove the old key with “{2}” and connect again.</source>
+        <translation>警告：服务器 {0}（{1}）的身份密钥自本机上次连接以来已经改变。可能有人在截取连接，也可能服务器重装过。本次没有发送任何内容。请向服务器管理员索取密钥指纹；只有指纹一致时，才用“{2}”删除旧密钥后重新连接。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="31"/>
+        <source>Server {0} ({1}) refused the login. Workbench asks for no password and stores none: it logs in with your SSH key. Add your public key to the server (for example with “{2}”) or load it into your SSH agent, then try again.</source>
+        <translation>服务器 {0}（{1}）拒绝了登录。Workbench 不询问也不保存密码，而是用你的 SSH 密钥登录。请把你的公钥加到服务器上（例如用“{2}”），或把它载入 SSH 代理，然后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="35"/>
+        <source>The name of server {0} ({1}) cannot be found. Check the address, or your network.</source>
+        <translation>找不到服务器 {0}（{1}）的主机名。请检查地址或网络。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="38"/>
+        <source>Server {0} ({1}) cannot be reached: {2}. Check that it is on and that SSH runs on it, then try again; a run already started there goes on meanwhile.</source>
+        <translation>无法连接服务器 {0}（{1}）：{2}。请确认它已开机并运行着 SSH，然后重试；已在那里开始的训练会继续进行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="41"/>
+        <source>The connection to server {0} ({1}) failed: {2}</source>
+        <translation>连接服务器 {0}（{1}）失败：{2}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="43"/>
+        <source>The OpenSSH client (ssh) is not installed on this computer. Install it (Debian and Ubuntu: the package openssh-client; Windows: the optional feature “OpenSSH Client”).</source>
+        <translation>本机没有安装 OpenSSH 客户端（ssh）。请安装它（Debian 和 Ubuntu：软件包 openssh-client；Windows：可选功能“OpenSSH 客户端”）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="46"/>
+        <source>Server {0} did not answer within {1} s; try again.</source>
+        <translation>服务器 {0} 在 {1} 秒内没有响应，请重试。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="48"/>
+        <source>On server {0} the command failed: {1}</source>
+        <translation>服务器 {0} 上的命令失败：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="50"/>
+        <source>The check on server {0} failed: {1}</source>
+        <translation>检查服务器 {0} 失败：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="52"/>
+        <source>This run needs about {1} GB of disk on server {0} for its checkpoints and weights, and its work folder {2} has {3} GB free. Free some space there, or keep fewer checkpoints (Checkpoints kept, now {4}), then start again.</source>
+        <translation>这次训练在服务器 {0} 上约需 {1} GB 磁盘空间存放检查点和权重，而其工作文件夹 {2} 只剩 {3} GB。请在那里腾出空间，或少保留一些检查点（“保留的检查点数”，当前为 {4}），然后重新开始。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="56"/>
+        <source>Workbench is not installed for {0} on the server. Install it there with “{1}”; “workbench targets wheelhouse DIR” on this computer writes that constraints file, and every wheel for a server without internet.</source>
+        <translation>服务器上的 {0} 没有安装 Workbench。请在那里用“{1}”安装；在本机运行“workbench targets wheelhouse DIR”可生成其中的约束文件，以及无法联网的服务器所需的全部安装包。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="60"/>
+        <source>The server has Workbench {0}, this computer {1}. Install the same version there with “{2}”; “workbench targets wheelhouse DIR” on this computer writes that constraints file.</source>
+        <translation>服务器上是 Workbench {0}，本机是 {1}。请在那里用“{2}”安装相同版本；在本机运行“workbench targets wheelhouse DIR”可生成其中的约束文件。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="64"/>
+        <source>Paddle&apos;s own check failed on the server: {0}</source>
+        <translation>服务器上 Paddle 的自检未通过：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="66"/>
+        <source>The server&apos;s Paddle finds no {0} device (it finds: {1}). Install the Paddle build for that device there, or add the server again with the devices “cpu”.</source>
+        <translation>服务器上的 Paddle 找不到 {0} 设备（它找到的是：{1}）。请在那里安装对应该设备的 Paddle 版本，或以设备“cpu”重新添加这台服务器。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="69"/>
+        <source>The list of servers in {0} cannot be read. Fix or delete the file.</source>
+        <translation>无法读取 {0} 中的服务器列表。请修复或删除该文件。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="71"/>
+        <source>No server is registered as {0}. Add it with Servers… on the Train page.</source>
+        <translation>没有名为 {0} 的服务器。请在“训练”页点击“服务器…”添加。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="73"/>
+        <source>A server named {0} is already registered; remove it first or choose another name.</source>
+        <translation>已有名为 {0} 的服务器；请先移除它，或换一个名称。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="77"/>
+        <source>The file {0} was not found. Check the path, or pick the file again.</source>
+        <translation>找不到文件 {0}。请检查路径，或重新选择文件。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="79"/>
+        <source>{0} is a folder, not a file. Choose one data file inside it.</source>
+        <translation>{0} 是文件夹，不是文件。请选择其中的一个数据文件。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="81"/>
+        <source>{0} cannot be read ({1}). Check that you may open it and that it is not damaged.</source>
+        <translation>无法读取 {0}（{1}）。请确认你有权打开它，且文件没有损坏。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="84"/>
+        <source>{0} is empty (0 bytes). Choose a file that contains data.</source>
+        <translation>{0} 是空文件（0 字节）。请选择包含数据的文件。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="86"/>
+        <source>{0} cannot be opened: you may not read it. Check its permissions, or copy it to a folder of your own.</source>
+        <translation>无法打开 {0}：你没有读取它的权限。请检查其权限，或把它复制到你自己的文件夹中。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="89"/>
+        <source>{0} is too large to load into memory on this computer. Split it into smaller files or close other programs, then try again.</source>
+        <translation>{0} 太大，本机内存装不下。请把它拆分成较小的文件，或关闭其他程序，然后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="92"/>
+        <source>{0} has no data rows: only a header (column names) was found. Add at least one row of data below the header.</source>
+        <translation>{0} 没有数据行：只找到表头（列名）。请在表头下至少添加一行数据。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="96"/>
+        <source>{0} is not a Workbench project. Create one with File › New project…, or open another folder.</source>
+        <translation>{0} 不是 Workbench 项目。请用“文件 › 新建项目…”创建一个，或打开其他文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="99"/>
+        <source>{0} is damaged and cannot be read. Restore it from a backup, or create a new project and import the data again.</source>
+        <translation>{0} 已损坏，无法读取。请从备份恢复，或新建项目并重新导入数据。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="102"/>
+        <source>Run {0} is training on this project&apos;s prepared data, so the data was not prepared again (its evaluation and a resume read the same files). Wait until it ends, or stop it on the Train page, then prepare again; your cleaning steps and choices are kept.</source>
+        <translation>训练 {0} 正在使用本项目已准备好的数据，因此没有重新准备数据（它的评估和恢复训练都要读取这些文件）。请等它结束，或在“训练”页停止它，然后再准备；你的清洗步骤和选择都会保留。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="106"/>
+        <source>{0} already holds a project of another template ({1}). Choose an empty folder or the same template.</source>
+        <translation>{0} 中已有另一模板（{1}）的项目。请选择空文件夹或相同的模板。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="109"/>
+        <source>{0} exists and is not empty. Choose an empty or new folder for the project.</source>
+        <translation>{0} 已存在且不为空。请为项目选择一个空文件夹或新文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="112"/>
+        <source>This project has no prepared data yet. Prepare it on the Data page first.</source>
+        <translation>本项目还没有准备好的数据。请先在“数据”页准备数据。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="114"/>
+        <source>Choose a base model: a built-in model, a model folder on this computer or a model id.</source>
+        <translation>请选择基础模型：内置模型、本机上的模型文件夹或模型 ID。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="116"/>
+        <source>This run needs about {0} GB of disk for its checkpoints and weights, and the disk of {2} has {1} GB free. Free some space (runs you no longer need can be deleted), or keep fewer checkpoints (Checkpoints kept, now {3}), then start again.</source>
+        <translation>这次训练约需 {0} GB 磁盘空间存放检查点和权重，而 {2} 所在磁盘只剩 {1} GB。请腾出空间（可以删除不再需要的训练），或少保留一些检查点（“保留的检查点数”，当前为 {3}），然后重新开始。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="120"/>
+        <source>Run {0} is already running. Wait until it ends, or stop it on the Train page.</source>
+        <translation>训练 {0} 已在进行中。请等它结束，或在“训练”页停止它。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="122"/>
+        <source>Run {0} has completed; start a new run to train further.</source>
+        <translation>训练 {0} 已完成；如需继续训练，请开始新的训练。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="124"/>
+        <source>Run {0} saved no checkpoint before it ended, so there is nothing to resume from. Start a new run instead.</source>
+        <translation>训练 {0} 结束前没有保存检查点，无法从中恢复。请开始新的训练。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="127"/>
+        <source>Run {0} is still training. Wait until it ends, or stop it on the Train page, then evaluate or export its last checkpoint.</source>
+        <translation>训练 {0} 仍在进行。请等它结束，或在“训练”页停止它，然后评估或导出它最后的检查点。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="130"/>
+        <source>Run {0} has not started training yet, so there is nothing to evaluate or export.</source>
+        <translation>训练 {0} 尚未开始，还没有可评估或导出的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="132"/>
+        <source>Run {0} ended before saving a checkpoint, so it has no trained weights to evaluate or export. Train again, saving checkpoints more often.</source>
+        <translation>训练 {0} 在保存检查点之前就结束了，没有可评估或导出的训练权重。请重新训练，并更频繁地保存检查点。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="136"/>
+        <source>“{0}” gives the model no id: an id needs a letter or digit in Latin script. Rename the file or folder so that its name holds one (such as qwen2-0.5b-legal), then add it again.</source>
+        <translation>“{0}”无法作为模型 ID：ID 需要含有拉丁字母或数字。请给文件或文件夹改一个含有字母或数字的名字（例如 qwen2-0.5b-legal），然后重新添加。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="139"/>
+        <source>{0} does not exist. Choose a GGUF file (.gguf) or a model folder (with config.json).</source>
+        <translation>{0} 不存在。请选择 GGUF 文件（.gguf）或模型文件夹（含 config.json）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="142"/>
+        <source>{0} is neither a GGUF model file nor a folder. Choose a .gguf file, or the folder that holds config.json, the weights and the tokenizer.</source>
+        <translation>{0} 既不是 GGUF 模型文件，也不是文件夹。请选择 .gguf 文件，或包含 config.json、权重和分词器的文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="145"/>
+        <source>{0} has no config.json, so it is not a model folder. Choose the folder that holds config.json, the weights (*.safetensors) and the tokenizer files.</source>
+        <translation>{0} 中没有 config.json，不是模型文件夹。请选择包含 config.json、权重（*.safetensors）和分词器文件的文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="148"/>
+        <source>{0} cannot be read: the model folder looks damaged. Copy it again, then add it again.</source>
+        <translation>无法读取 {0}：模型文件夹似乎已损坏。请重新复制后再添加。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="151"/>
+        <source>The model folder {0} lacks {1} of its {2} weight files ({3}). Copy the complete folder, then add it again.</source>
+        <translation>模型文件夹 {0} 的 {2} 个权重文件中缺少 {1} 个（{3}）。请复制完整的文件夹后再添加。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="154"/>
+        <source>The model folder {0} has no weights (*.safetensors). Copy the complete folder, with its weight files (.bin and .pdparams files are not added).</source>
+        <translation>模型文件夹 {0} 中没有权重（*.safetensors）。请复制包含权重文件的完整文件夹（.bin 和 .pdparams 文件不会被添加）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="157"/>
+        <source>The model folder {0} has no tokenizer (tokenizer.json, tokenizer.model or vocab.json). Copy the model&apos;s tokenizer files into the folder.</source>
+        <translation>模型文件夹 {0} 中没有分词器（tokenizer.json、tokenizer.model 或 vocab.json）。请把模型的分词器文件复制到该文件夹中。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="160"/>
+        <source>{0} is inside Workbench&apos;s own model folder; its models are in the list already.</source>
+        <translation>{0} 位于 Workbench 自己的模型文件夹中，其中的模型已在列表里。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="162"/>
+        <source>The folder {0} is in the list already, as {1}. Choose that one, or remove it first.</source>
+        <translation>文件夹 {0} 已在列表中，名为 {1}。请直接选择它，或先将其移除。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="165"/>
+        <source>The output folder {0} already exists and is not empty. Choose a new folder (or delete the old export first); an export never overwrites files.</source>
+        <translation>输出文件夹 {0} 已存在且不为空。请选择新文件夹（或先删除旧的导出）；导出从不覆盖文件。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="172"/>
+        <source>it refused the connection</source>
+        <translation>它拒绝了连接</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="173"/>
+        <source>the connection timed out</source>
+        <translation>连接超时</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="174"/>
+        <source>there is no route to it</source>
+        <translation>没有通往它的网络路由</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="175"/>
+        <source>the network is unreachable</source>
+        <translation>网络不可达</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="176"/>
+        <source>it closed the connection</source>
+        <translation>它关闭了连接</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="177"/>
+        <source>the connection was reset</source>
+        <translation>连接被重置</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="180"/>
+        <source>The name is not valid: use letters, digits, dots, underscores or dashes (at most 64), starting with a letter or digit.</source>
+        <translation>名称无效：请使用字母、数字、“.”、“_”或“-”（最多 64 个），并以字母或数字开头。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="182"/>
+        <source>The address is not valid: write it as ssh://user@host or ssh://user@host:port, with no password.</source>
+        <translation>地址无效：请写成 ssh://用户@主机 或 ssh://用户@主机:端口，不要包含密码。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="184"/>
+        <source>The devices are not valid: write cpu, or a device kind and numbers such as gpu:0,1 or npu:0.</source>
+        <translation>设备无效：请写 cpu，或设备类型加编号，例如 gpu:0,1 或 npu:0。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="189"/>
+        <source>The disk is full ({0}). Free some space, for example by deleting runs you no longer need, then try again. What was saved before is intact.</source>
+        <translation>磁盘已满（{0}）。请腾出空间（例如删除不再需要的训练），然后重试。之前保存的内容完好无损。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="191"/>
+        <source>The disk is full. Free some space, for example by deleting runs you no longer need, then try again. What was saved before is intact.</source>
+        <translation>磁盘已满。请腾出空间（例如删除不再需要的训练），然后重试。之前保存的内容完好无损。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="194"/>
+        <source>Workbench may not read or write this place ({0}). Choose a folder of your own (for example in your home folder), or ask the owner of this one for access, then try again.</source>
+        <translation>Workbench 无权读写这个位置（{0}）。请选择你自己的文件夹（例如主文件夹中的），或向它的所有者申请权限，然后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="197"/>
+        <source>Workbench may not read or write this place. Choose a folder of your own (for example in your home folder), or ask the owner of this one for access, then try again.</source>
+        <translation>Workbench 无权读写这个位置。请选择你自己的文件夹（例如主文件夹中的），或向它的所有者申请权限，然后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="200"/>
+        <source>A file or folder is not where it was expected ({0}). Check the path (a folder name may be taken by a file, or a folder may be missing), then try again.</source>
+        <translation>文件或文件夹不在预期的位置（{0}）。请检查路径（文件夹名可能被某个文件占用，或缺少某个文件夹），然后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="202"/>
+        <source>A file or folder is not where it was expected. Check the path (a folder name may be taken by a file, or a folder may be missing), then try again.</source>
+        <translation>文件或文件夹不在预期的位置。请检查路径（文件夹名可能被某个文件占用，或缺少某个文件夹），然后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="205"/>
+        <source>A file could not be read or written ({0}): {1}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
+        <translation>无法读写文件（{0}）：{1}。请确认它存在、你有权打开它且磁盘未满，然后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="207"/>
+        <source>A file could not be read or written: {1}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
+        <translation>无法读写文件：{1}。请确认它存在、你有权打开它且磁盘未满，然后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="220"/>
+        <location filename="../../workbench/gui/error_texts.py" line="233"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="230"/>
+        <source>{0} has the suffix “{1}”, which Workbench cannot read. Supported file types are: {2}. Save or export the data in one of these formats and import it again.</source>
+        <translation>{0} 的扩展名是“{1}”，Workbench 无法读取。支持的文件类型有：{2}。请把数据另存或导出为其中一种格式后重新导入。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="238"/>
+        <source>Server {0} ({1}) is not known to this computer yet, so nothing was sent. It presents the key {2}. If your administrator confirms that fingerprint, accept it once with: {3}</source>
+        <translation>本机还不认识服务器 {0}（{1}），因此没有发送任何内容。它出示的密钥是 {2}。如果管理员确认这个指纹无误，请运行一次以下命令接受它：{3}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="242"/>
+        <source>Server {0} ({1}) is not known to this computer yet, so nothing was sent. If your administrator confirms its key fingerprint, accept it once with: {2}</source>
+        <translation>本机还不认识服务器 {0}（{1}），因此没有发送任何内容。如果管理员确认了它的密钥指纹，请运行一次以下命令接受它：{2}</translation>
+    </message>
+</context>
+<context>
     <name>EvaluatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="416"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="417"/>
         <source>baseline {0}; {1}</source>
         <translation>基线 {0}；{1}</translation>
     </message>
@@ -852,58 +1256,58 @@
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="68"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="69"/>
         <source>Accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="69"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="70"/>
         <source>Macro F1</source>
         <translation>宏平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="70"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="71"/>
         <source>Macro F1 of the network alone</source>
         <translation>仅神经网络部分的宏平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="71"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="72"/>
         <source>Micro F1</source>
         <translation>微平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="72"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="73"/>
         <source>Whole label set right</source>
         <translation>标签集完全正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="73"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="74"/>
         <source>Hamming loss</source>
         <translation>汉明损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
-        <location filename="../../workbench/gui/pages/run_text.py" line="74"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="378"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="75"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="75"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="76"/>
         <source>BLEU</source>
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="76"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="77"/>
         <source>Exact match</source>
         <translation>完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="77"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="78"/>
         <source>Loss on the answers</source>
         <translation>答案部分的损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="78"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="79"/>
         <source>Perplexity</source>
         <translation>困惑度</translation>
     </message>
@@ -1029,142 +1433,147 @@
         <translation>应用到文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="189"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="156"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="190"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="228"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="229"/>
         <source>The built-in model starts untrained, so the model it started from answers at random: the baseline beside the results is the comparison.</source>
         <translation>内置模型从未训练的状态开始，它的起始模型只会随机作答：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="230"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="231"/>
         <source>A multi-label model&apos;s head is trained from scratch, so there is no base model to compare with: the baseline beside the results is the comparison.</source>
         <translation>多标签模型的分类头从零开始训练，没有可对比的基础模型：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="232"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="233"/>
         <source>A classification head is trained from scratch with the run, so the model it started from has no head to compare with: the baseline beside the results is the comparison.</source>
         <translation>分类头随本次运行从零开始训练，起始模型没有分类头可供比较：结果旁的简单基线就是比较对象。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="234"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="235"/>
         <source>Also score the model the run started from on the same rows.</source>
         <translation>同时在相同的数据行上评估本次训练的起始模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="249"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="250"/>
         <source>Evaluating {0} in a separate process…</source>
         <translation>正在独立进程中评估 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="266"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="267"/>
         <source>Evaluating: {0}…</source>
         <translation>正在评估：{0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="271"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="272"/>
         <source>Evaluation finished.</source>
         <translation>评估完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="313"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="314"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="313"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="314"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="324"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="325"/>
         <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
         <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="303"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="304"/>
         <source>The evaluation results could not be read: {0}</source>
         <translation>无法读取评估结果：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="328"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="329"/>
         <source>There is no run yet. Train one on the Train page; once it has finished, evaluate it here: the model answers every test row it never saw during training.</source>
         <translation>还没有任何训练。请先在“训练”页训练一次；训练完成后在这里评估：模型会回答训练时从未见过的每一条测试数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="331"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="332"/>
         <source>A run is training on the Train page. Once it has finished, it appears here to be evaluated.</source>
         <translation>“训练”页上有一次训练正在进行。训练完成后，它会出现在这里供评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="333"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="334"/>
         <source>No run has finished with a model to evaluate. Train one on the Train page (a stopped run can be resumed there); once it has finished, evaluate it here.</source>
         <translation>还没有哪次训练完成并留下可评估的模型。请在“训练”页训练一次（已停止的训练可在那里恢复）；训练完成后在这里评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="347"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="348"/>
         <source>No program opened the report. It is the file {0}; open it in a web browser.</source>
         <translation>没有程序打开报告。报告文件是 {0}，请用网页浏览器打开。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="376"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="376"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
         <source>expected</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="376"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
         <source>model&apos;s answer</source>
         <translation>模型的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="378"/>
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="378"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="378"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="379"/>
         <source>exact match</source>
         <translation>是否完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="390"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="391"/>
         <source>The mean of each label&apos;s F1.</source>
         <translation>各标签 F1 的平均值。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="391"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="392"/>
         <source>The mean of each label&apos;s F1 over the {0} of {1} labels that have a test row or were given by the model. A label absent from the test rows and never given is left out, not counted as 0.</source>
         <translation>在 {1} 个标签中，对测试集中出现过或模型给出过的 {0} 个标签求 F1 的平均值。测试集中没有且模型从未给出的标签不计入平均，而不是按 0 计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="395"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="396"/>
         <source>{0} ({1} of {2} labels)</source>
         <translation>{0}（{2} 个标签中的 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="413"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="414"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="435"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="436"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="250"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="251"/>
         <source>Evaluating {0}</source>
         <translation>正在评估 {0}</translation>
     </message>
@@ -1174,37 +1583,37 @@
         <translation>逐条结果（各个答案对照）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="254"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="255"/>
         <source>Evaluation cancelled.</source>
         <translation>评估已取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="264"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="265"/>
         <source>Evaluating: {0}, {1} of {2} rows</source>
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="378"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="379"/>
         <source>answer before tuning</source>
         <translation>微调前的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="379"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="380"/>
         <source>correct before tuning</source>
         <translation>微调前正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="379"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="380"/>
         <source>ROUGE-L before tuning</source>
         <translation>微调前 ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="380"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="381"/>
         <source>baseline&apos;s answer</source>
         <translation>基线的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="383"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="384"/>
         <source>P({0})</source>
         <translation>P({0})</translation>
     </message>
@@ -1212,459 +1621,479 @@
 <context>
     <name>ExportPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="40"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="42"/>
         <source>Paddle Inference (static graph, for servers)</source>
         <translation>飞桨推理模型（静态图，用于服务器部署）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="41"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="43"/>
         <source>Merged weights (safetensors, for further training)</source>
         <translation>合并后的权重（safetensors，可继续训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="42"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="44"/>
         <source>ONNX (for ONNX Runtime)</source>
         <translation>ONNX（用于 ONNX Runtime）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="43"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="45"/>
         <source>GGUF (for llama.cpp and ollama)</source>
         <translation>GGUF（用于 llama.cpp 和 ollama）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="50"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="52"/>
         <source>Linux x86-64, Python 3.11 (the Docker image)</source>
         <translation>Linux x86-64，Python 3.11（Docker 镜像）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="51"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="53"/>
         <source>Linux ARM64, Python 3.11 (the Docker image on ARM)</source>
         <translation>Linux ARM64，Python 3.11（ARM 上的 Docker 镜像）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="52"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="54"/>
         <source>Windows x86-64, Python 3.11</source>
         <translation>Windows x86-64，Python 3.11</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="53"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="55"/>
         <source>macOS 14 or later on Apple silicon, Python 3.11</source>
         <translation>macOS 14 或更高版本（Apple 芯片），Python 3.11</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="54"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="56"/>
         <source>This computer</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="80"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="82"/>
         <source>Static model {0} ms per request</source>
         <translation>静态图模型每次请求 {0} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="83"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="85"/>
         <source>{0} samples/s at batch {1}</source>
         <translation>批大小 {1} 时每秒 {0} 条</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="87"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="89"/>
         <source>CPU with oneDNN</source>
         <translation>CPU（使用 oneDNN）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="88"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="90"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="90"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="92"/>
         <source>{0} threads</source>
         <translation>{0} 个线程</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="97"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="111"/>
+        <source>identical</source>
+        <translation>完全一致</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export/page.py" line="113"/>
+        <source>largest difference {0}% of the largest output</source>
+        <translation>最大差异为最大输出的 {0}%</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export/page.py" line="115"/>
+        <source>largest difference {0}</source>
+        <translation>最大差异 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export/page.py" line="120"/>
         <source>verified</source>
         <translation>已核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="98"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="121"/>
         <source>not made</source>
         <translation>未生成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="99"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="122"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="112"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="135"/>
         <source>accuracy {0} → {1} ({2:+.1f} points)</source>
         <translation>准确率 {0} → {1}（{2:+.1f} 个百分点）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="115"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="138"/>
         <source>perplexity {0} → {1}</source>
         <translation>困惑度 {0} → {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="120"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="143"/>
         <source>same answer as the full model on {0} of the rows</source>
         <translation>{0} 的数据与完整精度模型答案相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="123"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="146"/>
         <source>weights {0} MB instead of {1} MB</source>
         <translation>权重 {0} MB（原为 {1} MB）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="138"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="161"/>
         <source>model card: evaluation figures, checks, how to use it</source>
         <translation>模型卡：评估指标、核对结果和使用方法</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="139"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="162"/>
         <source>the bundle&apos;s description and every check&apos;s figures</source>
         <translation>包的说明和每项核对的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="140"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="163"/>
         <source>stand-alone prediction script (CSV/JSONL in, predictions out)</source>
         <translation>独立的预测脚本（输入 CSV/JSONL，输出预测）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="142"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="165"/>
         <source>every package they need, exact versions with hashes</source>
         <translation>所需的全部软件包，精确版本并带哈希值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="143"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="166"/>
         <source>those packages&apos; files, to install without internet</source>
         <translation>这些软件包的文件，可在无网络时安装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="148"/>
-        <location filename="../../workbench/gui/pages/export/page.py" line="557"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="171"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="581"/>
         <source>8-bit (int8) static model</source>
         <translation>8 位（int8）静态图模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="149"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="172"/>
         <source>tokenizer files</source>
         <translation>分词器文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="150"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="173"/>
         <source>prediction service (HTTP, OpenAI-compatible for answers)</source>
         <translation>预测服务（HTTP；生成式任务兼容 OpenAI 接口）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="151"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="174"/>
         <source>the model code predict.py and serve.py share</source>
         <translation>predict.py 与 serve.py 共用的模型代码</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="156"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="179"/>
         <source>builds a container image that runs serve.py</source>
         <translation>构建运行 serve.py 的容器镜像</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="157"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="180"/>
         <source>ONNX step of generation with a key/value cache</source>
         <translation>带键值缓存的 ONNX 逐步生成模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="195"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="218"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="197"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="220"/>
         <source>Formats</source>
         <translation>导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="215"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="238"/>
         <source>Downloaded once now, for the system chosen below; then &apos;pip install --no-index --find-links wheels -r requirements.lock&apos; needs no network there, and the Dockerfile installs from them.</source>
         <translation>现在按下方所选系统下载一次；之后在该系统上“pip install --no-index --find-links wheels -r requirements.lock”无需网络，Dockerfile 也从这些文件安装。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="224"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="247"/>
         <source>The system requirements.lock (the hashes of its packages&apos; files) and wheels/ are for. The bundle&apos;s Dockerfile builds a Linux image, so Linux x86-64 is the default.</source>
         <translation>requirements.lock（其中各软件包文件的哈希值）和 wheels/ 所针对的系统。包中的 Dockerfile 构建 Linux 镜像，因此默认为 Linux x86-64。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="227"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="250"/>
         <source>Packages for</source>
         <translation>软件包适用于</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="257"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="275"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/export/page.py" line="281"/>
         <source>Copy the bundle folder&apos;s path</source>
         <translation>复制导出文件夹的路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="300"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="324"/>
         <source>Checks</source>
         <translation>核对结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="367"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="391"/>
         <source>This export needs about {0} GB of memory.</source>
         <translation>本次导出约需 {0} GB 内存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="370"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="394"/>
         <source>This export needs about {0} GB of memory, and only {1} GB is free now: close other programs, or tick fewer formats.</source>
         <translation>本次导出约需 {0} GB 内存，而当前仅有 {1} GB 可用：请关闭其他程序，或少勾选几种格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="378"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="402"/>
         <source>Also an 8-bit (int8) model: smaller and faster on processors, slightly less exact</source>
         <translation>同时导出 8 位（int8）模型：体积更小、在处理器上更快，精度略低</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="404"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="428"/>
         <source>No GGUF file for this run: a model with a classification head writes no text</source>
         <translation>此运行没有 GGUF 文件：带分类头的模型不生成文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="405"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="429"/>
         <source>llama.cpp and ollama run language models that write text; this model answers a probability for each of the project&apos;s labels, which has no GGUF form. Its static model (and ONNX) carry the head, and predict.py and serve.py run it.</source>
         <translation>llama.cpp 和 ollama 运行的是生成文本的语言模型；此模型为项目的每个标签给出一个概率，没有 GGUF 形式。它的静态模型（以及 ONNX）带有分类头，由 predict.py 和 serve.py 运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="410"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="434"/>
         <source>No GGUF file for this run: the built-in classifier is not a language model</source>
         <translation>此运行不提供 GGUF 文件：内置分类器不是语言模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="411"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="435"/>
         <source>llama.cpp and ollama run language models; the built-in classifier is an n-gram classifier with a classification head, which has no GGUF form. Its static model is the one to ship.</source>
         <translation>llama.cpp 和 ollama 运行的是语言模型；内置分类器是带分类头的字符 n 元组分类器，没有 GGUF 形式。请发布它的静态模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="623"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="647"/>
         <source>No program opened the bundle&apos;s folder. It is {0}; open it in a file manager, or copy its path.</source>
         <translation>没有程序打开导出文件夹。它是 {0}，请用文件管理器打开，或复制它的路径。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="213"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="236"/>
         <source>Also the files of every package it needs (wheels/, about 240 MB), so it installs on a computer without internet</source>
         <translation>同时附带所需全部软件包的文件（wheels/，约 240 MB），以便在无网络的电脑上安装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="69"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="71"/>
         <source>Per request, the exported static model takes {0} ms and the trained model run directly {1} ms: the static model is {2}× as fast</source>
         <translation>每次请求，导出的静态图模型用时 {0} 毫秒，直接运行训练所得模型用时 {1} 毫秒：静态图模型的速度是它的 {2} 倍</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="74"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="76"/>
         <source>Per request, the exported static model takes {0} ms and the trained model run directly {1} ms: the static model is slower, {2}× as long</source>
         <translation>每次请求，导出的静态图模型用时 {0} 毫秒，直接运行训练所得模型用时 {1} 毫秒：静态图模型更慢，用时是它的 {2} 倍</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="152"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="175"/>
         <source>the service&apos;s batching of concurrent requests</source>
         <translation>服务对并发请求的批处理</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="153"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="176"/>
         <source>what a request to the service may contain</source>
         <translation>服务请求可以包含的内容</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="154"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="177"/>
         <source>how predict.py reads files: the application&apos;s own rules</source>
         <translation>predict.py 读取文件的方式：与应用程序相同的规则</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="155"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="178"/>
         <source>how predict.py tells a header line from data</source>
         <translation>predict.py 区分表头行与数据的方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="230"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="253"/>
         <source>The bundle holds the model, a stand-alone predict.py, its requirements and a model card with the evaluation figures. Every format is checked against the trained model.</source>
         <translation>导出包含模型、独立的 predict.py 预测脚本、依赖清单以及附带评估结果的模型说明。每种格式都会与训练所得的模型逐一核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="242"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="265"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="245"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="268"/>
         <source>Open the bundle&apos;s folder</source>
         <translation>打开导出文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="260"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="284"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="260"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="284"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="260"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="284"/>
         <source>Check against the trained model</source>
         <translation>与训练所得模型的核对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="261"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="285"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="278"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="302"/>
         <source>File or folder</source>
         <translation>文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="278"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="302"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="278"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="302"/>
         <source>What it is</source>
         <translation>说明</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="290"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="314"/>
         <source>The export command&apos;s messages appear here while it runs.</source>
         <translation>导出命令运行时的消息会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="301"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="325"/>
         <source>Bundle contents</source>
         <translation>包内容</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="302"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="326"/>
         <source>Export log</source>
         <translation>导出日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="334"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="358"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="377"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="401"/>
         <source>No 8-bit (int8) model for this run: the built-in classifier has nothing to quantise</source>
         <translation>此运行不提供 8 位（int8）模型：内置分类器没有可量化的部分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="390"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="414"/>
         <source>The built-in classifier has nothing for int8 to quantise: its weights are tables of character n-gram embeddings, and its linear layers hold under 1 % of them. Its static model is the one to ship.</source>
         <translation>内置分类器没有可做 int8 量化的部分：它的权重是字符 n 元组嵌入表，线性层只占不到 1%。请发布它的静态模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="393"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="417"/>
         <source>Weight-only int8 of the model&apos;s linear layers, checked against the fp32 model.</source>
         <translation>对模型线性层做仅权重 int8 量化，并与 fp32 模型核对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="440"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="464"/>
         <source>Exported earlier into {0}.</source>
         <translation>之前已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="463"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="487"/>
         <source>No format chosen</source>
         <translation>未选择导出格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="463"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="487"/>
         <source>Tick at least one format to export.</source>
         <translation>请至少勾选一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="468"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="492"/>
         <source>Exporting {0} in a separate process…</source>
         <translation>正在独立进程中导出 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="498"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="522"/>
         <source>Exporting: {0}</source>
         <translation>正在导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="508"/>
-        <location filename="../../workbench/gui/pages/export/page.py" line="509"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="532"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="533"/>
         <source>The export printed no result.</source>
         <translation>导出命令没有输出结果。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="509"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="533"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="513"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="537"/>
         <source>Exported into {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="561"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="585"/>
         <source>same answers as the evaluation on {0} of {1} test rows</source>
         <translation>{1} 条测试数据中有 {0} 条与评估结果相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="563"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="587"/>
         <source>predict.py (run as a user would)</source>
         <translation>predict.py（按用户的方式运行）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="578"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="602"/>
         <source>&lt;b&gt;Speed&lt;/b&gt; (median per request on this computer): {0}</source>
         <translation>&lt;b&gt;速度&lt;/b&gt;（本机上每次请求的中位数）：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="581"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="605"/>
         <source>Processor: {0}; measured on {1} requests, one at a time.</source>
         <translation>处理器：{0}；逐条测量了 {1} 次请求。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="592"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="616"/>
         <source>{0} packages at the exported versions, with hashes</source>
         <translation>{0} 个软件包，固定为导出时的版本，带哈希值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="594"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="618"/>
         <source>{0} packages at the exported versions; no hashes: {1}</source>
         <translation>{0} 个软件包，固定为导出时的版本；无哈希值：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="597"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="621"/>
         <source>; for {0}</source>
         <translation>；适用于 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="601"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="625"/>
         <source>; wheels/: {0} files, {1} MB, installs without network (checked)</source>
         <translation>；wheels/：{0} 个文件，{1} MB，可无网络安装（已检查）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="604"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="628"/>
         <source>Requirements</source>
         <translation>依赖</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="474"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="498"/>
         <source>Exporting {0}</source>
         <translation>正在导出 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="141"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="164"/>
         <source>the packages predict.py and serve.py need</source>
         <translation>predict.py 和 serve.py 所需的软件包</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/export/page.py" line="531"/>
+        <location filename="../../workbench/gui/pages/export/page.py" line="555"/>
         <source>Export cancelled; nothing was written.</source>
         <translation>导出已取消，没有写入任何文件。</translation>
     </message>
@@ -1680,249 +2109,249 @@
 <context>
     <name>LabelsEditor</name>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="69"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="70"/>
         <source>Use the labels found in my data</source>
         <translation>使用我的数据中的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="72"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="73"/>
         <source>Use the template&apos;s labels</source>
         <translation>使用模板的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="80"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="81"/>
         <source>Map the label column to see its values.</source>
         <translation>映射标签列后，这里会显示它的取值。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="84"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="85"/>
         <source>Value in the data</source>
         <translation>数据中的取值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="84"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="85"/>
         <source>Rows</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="84"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="85"/>
         <source>Maps to</source>
         <translation>对应标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="96"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="97"/>
         <source>Rename…</source>
         <translation>改名…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="97"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="98"/>
         <source>Give the selected label another name; the old name becomes one of its spellings.</source>
         <translation>给所选标签改名；旧名称成为它的另一种写法。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="99"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="100"/>
         <source>Merge…</source>
         <translation>合并…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="100"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="101"/>
         <source>Make the selected labels one label; the others become its spellings.</source>
         <translation>把所选标签合并为一个，其余的成为它的其他写法。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="102"/>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="308"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="103"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="313"/>
         <source>Exclude</source>
         <translation>排除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="103"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="104"/>
         <source>Drop the rows of the selected labels (they are counted), or keep them again.</source>
         <translation>删除所选标签的行（会计数报告），或重新保留它们。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="105"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="106"/>
         <source>Name codes…</source>
         <translation>为代码命名…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="106"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="107"/>
         <source>Give code values such as 0, 1, 2 the label names they stand for.</source>
         <translation>为 0、1、2 这样的代码填写它们代表的标签名称。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="113"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="114"/>
         <source>Drop labels with fewer rows than</source>
         <translation>删除行数少于此值的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="116"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="117"/>
         <source>enough for every split</source>
         <translation>够分到每个部分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="117"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="118"/>
         <source>Counted after cleaning. By default a label needs one row for training, one for validation and one for testing.</source>
         <translation>按清洗后的行数计算。默认每个标签至少要有训练、验证、测试各一行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="123"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="124"/>
         <source>Several labels per row (multi-label)</source>
         <translation>每行可有多个标签（多标签）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="125"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="126"/>
         <source>A list cell, or labels separated by spaces, commas, 、 or semicolons in one cell, is the row&apos;s set of labels; the model then gives each label on its own.</source>
         <translation>列表单元格，或一个单元格中以空格、逗号、顿号或分号分隔的多个标签，即为该行的标签集合；模型会对每个标签分别作出判断。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="130"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="131"/>
         <source>Separator between labels:</source>
         <translation>标签分隔符：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="132"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="133"/>
         <source>spaces, commas, 、 or ;</source>
         <translation>空格、逗号、顿号或分号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="134"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="135"/>
         <source>The characters that separate the labels in one cell, taken exactly as typed (for example ; or |). Leave it empty to split on spaces, commas, 、 and semicolons. Set one when a label&apos;s own name holds one of those characters.</source>
         <translation>同一单元格中分隔各个标签的字符，按输入原样使用（例如 ; 或 |）。留空则按空格、逗号、顿号和分号拆分。标签名称本身含有这些字符时，请指定分隔符。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="148"/>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="159"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="149"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="160"/>
         <source>drop them (counted)</source>
         <translation>删除这些行（会计数报告）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="149"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="150"/>
         <source>keep the first label</source>
         <translation>保留第一个标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="158"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="159"/>
         <source>keep them as rows with no label</source>
         <translation>保留为无标签的行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="161"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="162"/>
         <source>In multi-label data a row may have none of the labels (most sentences of a case name no article). Kept, the model learns to give no label to such rows, and micro-F1 and subset accuracy count them.</source>
         <translation>多标签数据中一行可能不属于任何标签（案件中的大多数句子不涉及任何法条）。保留后，模型会学会对这类行不给出标签，微平均 F1 和完全匹配准确率也会计入这些行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="196"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="197"/>
         <source>not in the label set: rows dropped</source>
         <translation>不在标签集中：这些行会被删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="198"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="199"/>
         <source>{0} · excluded: rows dropped</source>
         <translation>{0} · 已排除：这些行会被删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="200"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="201"/>
         <source>{0} · fewer than {1} rows: dropped</source>
         <translation>{0} · 少于 {1} 行：会被删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="202"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="203"/>
         <source>{0} (another spelling)</source>
         <translation>{0}（另一种写法）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="225"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="231"/>
         <source>{0} of the {1} labels given in {2} rows are not in the template&apos;s label set. Your data has its own labels ({3}). Use them, or the rows cannot be trained on.</source>
         <translation>{2} 行中给出的 {1} 个标签里有 {0} 个不在模板的标签集中。你的数据有自己的标签（{3}）。请使用这些标签，否则这些行无法用于训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="230"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="236"/>
         <source>{0} of {1} rows have labels that are not in the template&apos;s label set. Your data has its own labels ({2}). Use them, or the rows cannot be trained on.</source>
         <translation>{1} 行中有 {0} 行的标签不在模板的标签集中。你的数据有自己的标签（{2}）。请使用这些标签，否则这些行无法用于训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="245"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="251"/>
         <source>the template&apos;s labels</source>
         <translation>模板的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="245"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="251"/>
         <source>the labels found in the data</source>
         <translation>数据中的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="246"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="252"/>
         <source>your own list</source>
         <translation>自定义列表</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="281"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="287"/>
         <source>{0} labels ({1}) · {2} values in {3} rows · {4} rows outside the label set</source>
         <translation>{0} 个标签（{1}）· {3} 行中有 {2} 种取值 · {4} 行不在标签集中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="260"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="266"/>
         <source>{0} rows list several labels:</source>
         <translation>{0} 行列出了多个标签：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="266"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="272"/>
         <source>{0} rows have no label:</source>
         <translation>{0} 行没有标签：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="284"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="290"/>
         <source>{0} rows of excluded labels dropped</source>
         <translation>已删除 {0} 行被排除标签的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="286"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="292"/>
         <source>{0} rows of labels with too few rows dropped</source>
         <translation>已删除 {0} 行样本过少标签的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="288"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="294"/>
         <source>{0} labels ({1}) · {2} values given {3} times in {4} rows · {5} times outside the label set</source>
         <translation>{0} 个标签（{1}）· {2} 个取值在 {4} 行中共出现 {3} 次 · {5} 次不在标签集中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="292"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="298"/>
         <source>excluded labels taken off {0} rows</source>
         <translation>已从 {0} 行中去掉被排除的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="294"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="300"/>
         <source>labels with too few rows taken off {0} rows</source>
         <translation>已从 {0} 行中去掉样本过少的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="297"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="302"/>
         <source>no row has {0}: left out of the project</source>
         <translation>数据中没有“{0}”的行：项目的标签中不含它</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="308"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="313"/>
         <source>Include again</source>
         <translation>重新保留</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="357"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="362"/>
         <source>Rename the label</source>
         <translation>标签改名</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="358"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="363"/>
         <source>New name for “{0}”:</source>
         <translation>“{0}”的新名称：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="367"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="372"/>
         <source>Merge labels</source>
         <translation>合并标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="368"/>
+        <location filename="../../workbench/gui/pages/data/labels_editor.py" line="373"/>
         <source>Keep this label; the others become its spellings:</source>
         <translation>保留这个标签，其余的成为它的其他写法：</translation>
     </message>
@@ -2001,243 +2430,249 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="37"/>
-        <location filename="../../workbench/gui/main_window.py" line="396"/>
+        <location filename="../../workbench/gui/main_window.py" line="38"/>
+        <location filename="../../workbench/gui/main_window.py" line="417"/>
         <source>Workbench</source>
         <translation>Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="185"/>
+        <location filename="../../workbench/gui/main_window.py" line="186"/>
         <source>1  Template</source>
         <translation>1  模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="186"/>
+        <location filename="../../workbench/gui/main_window.py" line="187"/>
         <source>2  Data</source>
         <translation>2  数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="187"/>
+        <location filename="../../workbench/gui/main_window.py" line="188"/>
         <source>3  Train</source>
         <translation>3  训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="188"/>
+        <location filename="../../workbench/gui/main_window.py" line="189"/>
         <source>4  Evaluate</source>
         <translation>4  评估</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="189"/>
+        <location filename="../../workbench/gui/main_window.py" line="190"/>
         <source>5  Export</source>
         <translation>5  导出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="195"/>
+        <location filename="../../workbench/gui/main_window.py" line="196"/>
         <source>done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="196"/>
+        <location filename="../../workbench/gui/main_window.py" line="197"/>
         <source>training…</source>
         <translation>训练中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="197"/>
+        <location filename="../../workbench/gui/main_window.py" line="198"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="198"/>
+        <location filename="../../workbench/gui/main_window.py" line="199"/>
         <source>needs data</source>
         <translation>需要数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="216"/>
+        <location filename="../../workbench/gui/main_window.py" line="217"/>
         <source>Training: {0}</source>
         <translation>正在训练：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="257"/>
+        <location filename="../../workbench/gui/main_window.py" line="258"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="258"/>
+        <location filename="../../workbench/gui/main_window.py" line="259"/>
         <source>&amp;New project…</source>
         <translation>新建项目(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="259"/>
+        <location filename="../../workbench/gui/main_window.py" line="260"/>
         <source>&amp;Open project…</source>
         <translation>打开项目(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="260"/>
+        <location filename="../../workbench/gui/main_window.py" line="261"/>
         <source>Open a &amp;sample project</source>
         <translation>打开示例项目(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="261"/>
+        <location filename="../../workbench/gui/main_window.py" line="262"/>
         <source>&amp;Import data file…</source>
         <translation>导入数据文件(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="262"/>
+        <location filename="../../workbench/gui/main_window.py" line="263"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="265"/>
+        <location filename="../../workbench/gui/main_window.py" line="266"/>
         <source>Open &amp;recent</source>
         <translation>最近的项目(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="272"/>
+        <location filename="../../workbench/gui/main_window.py" line="273"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="280"/>
+        <location filename="../../workbench/gui/main_window.py" line="281"/>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="281"/>
+        <location filename="../../workbench/gui/main_window.py" line="282"/>
         <source>&amp;Environment…</source>
         <translation>运行环境(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="282"/>
+        <location filename="../../workbench/gui/main_window.py" line="283"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="283"/>
+        <location filename="../../workbench/gui/main_window.py" line="284"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="284"/>
+        <location filename="../../workbench/gui/main_window.py" line="285"/>
         <source>&amp;About Workbench</source>
         <translation>关于 Workbench(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="300"/>
+        <location filename="../../workbench/gui/main_window.py" line="301"/>
         <source>(none yet)</source>
         <translation>（暂无）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="312"/>
+        <location filename="../../workbench/gui/main_window.py" line="316"/>
+        <location filename="../../workbench/gui/main_window.py" line="330"/>
         <source>The project could not be opened</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="319"/>
+        <location filename="../../workbench/gui/main_window.py" line="323"/>
         <source>Open a project folder</source>
         <translation>打开项目文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="332"/>
+        <location filename="../../workbench/gui/main_window.py" line="335"/>
+        <source>New project…</source>
+        <translation>新建项目…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/main_window.py" line="353"/>
         <source>The project could not be created</source>
         <translation>无法创建项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="361"/>
+        <location filename="../../workbench/gui/main_window.py" line="382"/>
         <source>Preparing the sample project</source>
         <translation>正在准备示例项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="364"/>
+        <location filename="../../workbench/gui/main_window.py" line="385"/>
         <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
         <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="365"/>
+        <location filename="../../workbench/gui/main_window.py" line="386"/>
         <source>Import a data file</source>
         <translation>导入数据文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="371"/>
+        <location filename="../../workbench/gui/main_window.py" line="392"/>
         <source>Choose a template first</source>
         <translation>请先选择模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="372"/>
+        <location filename="../../workbench/gui/main_window.py" line="393"/>
         <source>Data is imported into a project, and a project starts from a template. Pick a template and click “Use this template”, then drop the file again.</source>
         <translation>数据要导入到项目中，而项目从模板开始。请先选择一个模板并点击“使用此模板”，然后再拖入文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="395"/>
+        <location filename="../../workbench/gui/main_window.py" line="416"/>
         <source>No project open: start from a template, or File &gt; Open a sample project</source>
         <translation>未打开项目：从模板开始，或使用“文件 &gt; 打开示例项目”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="400"/>
+        <location filename="../../workbench/gui/main_window.py" line="421"/>
         <source>Project {0} · {1} · {2}</source>
         <translation>项目 {0} · {1} · {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="401"/>
+        <location filename="../../workbench/gui/main_window.py" line="422"/>
         <source>{0} – Workbench</source>
         <translation>{0} – Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="428"/>
+        <location filename="../../workbench/gui/main_window.py" line="449"/>
         <source>Restart Workbench to use the new templates folder.</source>
         <translation>请重新启动 Workbench 以使用新的模板文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="436"/>
+        <location filename="../../workbench/gui/main_window.py" line="457"/>
         <source>&lt;b&gt;Workbench&lt;/b&gt; version {0}&lt;br&gt;Fine-tune, evaluate and export language models on PaddlePaddle without writing code.&lt;br&gt;&lt;br&gt;Chinese text uses Noto Sans CJK (SIL Open Font License).</source>
         <translation>&lt;b&gt;Workbench&lt;/b&gt; 版本 {0}&lt;br&gt;无需编程，在飞桨上微调、评估和导出语言模型。&lt;br&gt;&lt;br&gt;中文显示使用 Noto Sans CJK 字体（SIL 开放字体许可证）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="441"/>
+        <location filename="../../workbench/gui/main_window.py" line="462"/>
         <source>About Workbench</source>
         <translation>关于 Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="450"/>
+        <location filename="../../workbench/gui/main_window.py" line="471"/>
         <source>Welcome to Workbench</source>
         <translation>欢迎使用 Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="451"/>
+        <location filename="../../workbench/gui/main_window.py" line="472"/>
         <source>Would you like to open a sample project? It uses the financial news sentiment template, its sample data and the built-in model, which trains on this computer in a few minutes.</source>
         <translation>要打开一个示例项目吗？它使用“财经新闻情感分析”模板、示例数据和内置模型，在本机几分钟即可训练完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="453"/>
+        <location filename="../../workbench/gui/main_window.py" line="474"/>
         <source>Open the sample project</source>
         <translation>打开示例项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="454"/>
+        <location filename="../../workbench/gui/main_window.py" line="475"/>
         <source>Start empty</source>
         <translation>从空白开始</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="495"/>
+        <location filename="../../workbench/gui/main_window.py" line="516"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="496"/>
+        <location filename="../../workbench/gui/main_window.py" line="517"/>
         <source>{0} is still training. Keep it training in the background (reopen the project to see it), or stop it now (it saves a checkpoint first, so it can be resumed)?</source>
         <translation>{0} 仍在训练。要让它在后台继续训练（重新打开项目即可查看），还是现在停止（会先保存检查点，之后可以恢复）？</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="498"/>
+        <location filename="../../workbench/gui/main_window.py" line="519"/>
         <source>Keep training</source>
         <translation>继续在后台训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="499"/>
+        <location filename="../../workbench/gui/main_window.py" line="520"/>
         <source>Stop training</source>
         <translation>停止训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="199"/>
+        <location filename="../../workbench/gui/main_window.py" line="200"/>
         <source>last run failed</source>
         <translation>上次运行失败</translation>
     </message>
@@ -2501,47 +2936,47 @@
 <context>
     <name>NewProjectDialog</name>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="43"/>
+        <location filename="../../workbench/gui/dialogs.py" line="44"/>
         <source>New project</source>
         <translation>新建项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="47"/>
+        <location filename="../../workbench/gui/dialogs.py" line="48"/>
         <source>e.g. news-sentiment</source>
         <translation>例如 新闻情感</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="54"/>
+        <location filename="../../workbench/gui/dialogs.py" line="55"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="55"/>
+        <location filename="../../workbench/gui/dialogs.py" line="56"/>
         <source>Template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="56"/>
+        <location filename="../../workbench/gui/dialogs.py" line="57"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="56"/>
+        <location filename="../../workbench/gui/dialogs.py" line="57"/>
         <source>Projects folder</source>
         <translation>项目文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="84"/>
+        <location filename="../../workbench/gui/dialogs.py" line="85"/>
         <source>Give the project a name.</source>
         <translation>请为项目起个名字。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="86"/>
+        <location filename="../../workbench/gui/dialogs.py" line="87"/>
         <source>A name cannot contain any of \ / : * ? &quot; &lt; &gt; |.</source>
         <translation>名称中不能包含 \ / : * ? &quot; &lt; &gt; | 这些字符。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="88"/>
+        <location filename="../../workbench/gui/dialogs.py" line="89"/>
         <source>A folder of this name already exists and is not empty.</source>
         <translation>同名文件夹已存在且不是空的。</translation>
     </message>
@@ -2554,7 +2989,7 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/background.py" line="374"/>
+        <location filename="../../workbench/gui/background.py" line="375"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
@@ -2683,106 +3118,106 @@ Most likely: {1}</source>
 <context>
     <name>ResultsPanel</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="24"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="26"/>
         <source>Confusion matrix: rows are the true labels, columns the predicted ones</source>
         <translation>混淆矩阵：行是真实标签，列是预测标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="32"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="34"/>
         <source>label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="32"/>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="52"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="34"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="54"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="32"/>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="52"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="34"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="54"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="33"/>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="53"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="35"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="55"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="33"/>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="58"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="35"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="60"/>
         <source>rows</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="49"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="51"/>
         <source>Per label: precision, recall and F1 (test rows with the label in brackets)</source>
         <translation>各标签的精确率、召回率和 F1（括号内为带该标签的测试行数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="54"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="56"/>
         <source>Most confused labels</source>
         <translation>最常混淆的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="57"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="59"/>
         <source>true label</source>
         <translation>真实标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="57"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="59"/>
         <source>wrong label</source>
         <translation>错给的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="57"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="59"/>
         <source>how</source>
         <translation>方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="69"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="71"/>
         <source>No test row was given a wrong label.</source>
         <translation>没有测试行被给错标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="106"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="128"/>
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="106"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="128"/>
         <source>true</source>
         <translation>真实</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="109"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="131"/>
         <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
         <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="116"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="138"/>
         <source>Several labels per row: a label is given when its probability is {0} or more (the threshold with the best macro F1 on the validation split).</source>
         <translation>每行可有多个标签：某标签的概率不低于 {0} 时给出该标签（该阈值在验证集上取得最佳宏平均 F1）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="121"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="143"/>
         <source>The model was trained on {0} tokens, question and answer together: {1} of {2} answers were given fewer than the {3} new tokens asked for (as few as {4}), so that each question is read whole. For longer answers, train again with a larger maximum length.</source>
         <translation>模型训练时问题与回答合计 {0} 个词元：{2} 个回答中有 {1} 个少于所要求的 {3} 个新词元（最少 {4} 个），以便完整读入每个问题。如需更长的回答，请用更大的最大长度重新训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="136"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="158"/>
         <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
         <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="182"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="204"/>
         <source>given instead</source>
         <translation>代替真实标签给出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="182"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="204"/>
         <source>given along with it</source>
         <translation>与真实标签一起多给</translation>
     </message>
@@ -2861,92 +3296,93 @@ Most likely: {1}</source>
 <context>
     <name>ServersDialog</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="97"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="99"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="100"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="102"/>
         <source>Runs can train on a GPU server or a cluster reached over SSH. The data, the curves and the evaluation stay here; the run folder is mirrored while it trains.</source>
         <translation>训练可以在通过 SSH 连接的 GPU 服务器或集群上进行。数据、曲线和评估留在本机；训练期间运行文件夹会同步到本机。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="105"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="107"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="105"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="107"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="105"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="107"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="106"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="108"/>
         <source>Work folder</source>
         <translation>工作文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="116"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="118"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="118"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="120"/>
         <source>Check</source>
         <translation>检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="120"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="122"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="122"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="124"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="163"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="165"/>
         <source>Removed {0}; its files on the server stay.</source>
         <translation>已移除 {0}；它在服务器上的文件保留。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="174"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="176"/>
         <source>Connecting to {0}…</source>
         <translation>正在连接 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="176"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="178"/>
         <source>Checking server {0}</source>
         <translation>正在检查服务器 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="191"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="197"/>
         <source>Workbench {0}, Paddle {1}, PaddleFormers {2}</source>
         <translation>Workbench {0}，Paddle {1}，PaddleFormers {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="193"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="199"/>
         <source>Devices: {0}; {1} CPU cores</source>
         <translation>设备：{0}；{1} 个 CPU 核心</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="196"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="202"/>
         <source>Free: {0:,} MB of disk in the work folder, {1:,} MB of memory</source>
         <translation>可用：工作文件夹所在磁盘 {0:,} MB，内存 {1:,} MB</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="199"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="205"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="206"/>
         <source>Problem: {0}</source>
         <translation>问题：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="201"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="208"/>
         <source>Ready: choose it under &quot;Train on&quot; and start.</source>
         <translation>就绪：在“训练位置”中选择它，然后开始。</translation>
     </message>
@@ -2954,52 +3390,52 @@ Most likely: {1}</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="97"/>
+        <location filename="../../workbench/gui/dialogs.py" line="98"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="101"/>
+        <location filename="../../workbench/gui/dialogs.py" line="102"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="106"/>
+        <location filename="../../workbench/gui/dialogs.py" line="107"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="107"/>
+        <location filename="../../workbench/gui/dialogs.py" line="108"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="111"/>
+        <location filename="../../workbench/gui/dialogs.py" line="112"/>
         <source>Language</source>
         <translation>界面语言</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="112"/>
+        <location filename="../../workbench/gui/dialogs.py" line="113"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="113"/>
+        <location filename="../../workbench/gui/dialogs.py" line="114"/>
         <source>Projects folder</source>
         <translation>项目文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="114"/>
+        <location filename="../../workbench/gui/dialogs.py" line="115"/>
         <source>Your organisation&apos;s templates</source>
         <translation>本单位的模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="114"/>
+        <location filename="../../workbench/gui/dialogs.py" line="115"/>
         <source>Templates folder</source>
         <translation>模板文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="115"/>
+        <location filename="../../workbench/gui/dialogs.py" line="116"/>
         <source>The language changes as soon as you click OK; a new templates folder takes effect the next time Workbench starts.</source>
         <translation>点击“确定”后界面语言立即切换；新的模板文件夹在下次启动 Workbench 时生效。</translation>
     </message>
@@ -3383,112 +3819,112 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>StepsPanel</name>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="49"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="50"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="49"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="50"/>
         <source>Rows dropped</source>
         <translation>删除的行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="49"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="50"/>
         <source>Cells changed</source>
         <translation>修改的单元格</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="64"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="65"/>
         <source>Add step</source>
         <translation>添加步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="80"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="81"/>
         <source>Remove the selected step</source>
         <translation>删除选中的步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="84"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="85"/>
         <source>Move the step up</source>
         <translation>上移该步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="88"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="89"/>
         <source>Move the step down</source>
         <translation>下移该步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="104"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="105"/>
         <source>Affected rows (before → after)</source>
         <translation>受影响的行（处理前 → 处理后）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="108"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="109"/>
         <source>Row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="108"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="109"/>
         <source>Column</source>
         <translation>列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="108"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="109"/>
         <source>Before</source>
         <translation>处理前</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="108"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="109"/>
         <source>After</source>
         <translation>处理后</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="186"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="187"/>
         <source>Select a step to see and change its settings.</source>
         <translation>选择一个步骤以查看和修改它的设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="210"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="211"/>
         <source>(row dropped)</source>
         <translation>（该行已删除）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="223"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="224"/>
         <source>Affected rows (before → after): {0} of them shown</source>
         <translation>受影响的行（处理前 → 处理后）：显示其中 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="224"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="225"/>
         <source>Affected rows: none in this data</source>
         <translation>受影响的行：这份数据中没有</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="246"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="247"/>
         <source>add {0}</source>
         <translation>添加“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="255"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="256"/>
         <source>remove {0}</source>
         <translation>删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="264"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="265"/>
         <source>move {0}</source>
         <translation>移动“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="272"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="273"/>
         <source>switch on {0}</source>
         <translation>开启“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="272"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="273"/>
         <source>switch off {0}</source>
         <translation>关闭“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="297"/>
+        <location filename="../../workbench/gui/pages/data/steps_panel.py" line="298"/>
         <source>change {0}</source>
         <translation>修改“{0}”</translation>
     </message>
@@ -3496,12 +3932,12 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>TargetCombo</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="32"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="34"/>
         <source>This computer</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/servers.py" line="38"/>
+        <location filename="../../workbench/gui/pages/train/servers.py" line="40"/>
         <source>Server {0} ({1})</source>
         <translation>服务器 {0}（{1}）</translation>
     </message>
@@ -3601,7 +4037,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>TrainPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="115"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="116"/>
         <location filename="../../workbench/gui/pages/train/settings_panel.py" line="57"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
@@ -3652,32 +4088,32 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>权重衰减</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="39"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="40"/>
         <source>created</source>
         <translation>已创建</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="40"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="41"/>
         <source>running</source>
         <translation>训练中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="41"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="42"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="42"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="43"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="43"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="44"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="44"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="45"/>
         <source>crashed</source>
         <translation>意外中断</translation>
     </message>
@@ -3702,7 +4138,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="26"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="27"/>
         <source>by epochs</source>
         <translation>按轮数</translation>
     </message>
@@ -3767,258 +4203,258 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>允许 pickle 权重</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="20"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="21"/>
         <source>default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="22"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="23"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="22"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="23"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="28"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="29"/>
         <source>built-in tiny model</source>
         <translation>内置微型模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="29"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="30"/>
         <source>built-in small model</source>
         <translation>内置小型模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="31"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="32"/>
         <source>full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="80"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="81"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="83"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="84"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="85"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="86"/>
         <source>Resume</source>
         <translation>恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="100"/>
-        <location filename="../../workbench/gui/pages/train/page.py" line="349"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="101"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="350"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="112"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="113"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="112"/>
-        <location filename="../../workbench/gui/pages/train/page.py" line="115"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="113"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="116"/>
         <source>step</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="113"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="114"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="114"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="115"/>
         <source>validation loss</source>
         <translation>验证集损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="116"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="117"/>
         <source>learning rate</source>
         <translation>当前学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="145"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="146"/>
         <source>Runs</source>
         <translation>训练记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="146"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="147"/>
         <source>Compare runs</source>
         <translation>对比训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="147"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="148"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="204"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="205"/>
         <source>The data is not prepared</source>
         <translation>数据尚未准备好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="205"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="206"/>
         <source>Prepare the data on the Data page first (Save and prepare the data).</source>
         <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="214"/>
-        <location filename="../../workbench/gui/pages/train/page.py" line="250"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="215"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="251"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="254"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="255"/>
         <source>Starting the run on server {0}</source>
         <translation>正在服务器 {0} 上启动训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="267"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="268"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="284"/>
-        <location filename="../../workbench/gui/pages/train/page.py" line="288"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="285"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="289"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="292"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="293"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="364"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="365"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="406"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="407"/>
         <source>{0} to {1}</source>
         <translation>{0} 至 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="408"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="409"/>
         <source> · the whole run: {0}, measured from its first {1} steps</source>
         <translation> · 整个训练：{0}，按前 {1} 步实测推算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="409"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="410"/>
         <source> · the whole run: {0}, estimated before it started</source>
         <translation> · 整个训练：{0}，开始前的估计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="446"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="447"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="454"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="455"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="456"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="457"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="459"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="460"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="469"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="470"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="492"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="493"/>
         <source>Preparing the base model</source>
         <translation>正在准备基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="494"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="495"/>
         <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
         <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="497"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="498"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="501"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="502"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="504"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="505"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="508"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="509"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="510"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="511"/>
         <source>The time budget of {0} is used up: training ends at step {1} of {2}</source>
         <translation>时间预算 {0} 已用完：训练在第 {1} 步（共 {2} 步）结束</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="513"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="514"/>
         <source>Compute threads {0} → {1}: other work used {2:.0%} of the processor over the last minutes</source>
         <translation>计算线程 {0} → {1}：最近几分钟其他任务占用了处理器的 {2:.0%}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="516"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="517"/>
         <source>The simple baseline was still being fitted when the time budget ran out; the evaluation fits it</source>
         <translation>时间预算用完时简单基线仍在拟合；评估时会再拟合它</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="388"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="389"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="285"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="286"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="362"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="363"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="367"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="368"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="368"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="369"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="392"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="393"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="427"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="428"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>

@@ -209,7 +209,7 @@ def test_gguf_alone_builds_no_paddle_inference_model(inst, tmp_path):
     stages = []
     res = _export(project, runs["llama"], out, formats=["gguf"], gguf_type="f32", check_script=True,
                   progress=lambda stage, done, total: stages.append(stage))
-    assert not {"static", "generate", "latency", "tokenizer", "requirements", "predict.py"} & set(stages), stages
+    assert not {"static", "generate", "latency", "tokenizer", "requirements", "wheels", "predict.py"} & set(stages), stages
     assert sorted(p.name for p in out.iterdir()) == ["README.md", "bundle.json", "gguf"]
     assert sorted(p.name for p in (out / "gguf").iterdir()) == ["Modelfile", "model-f32.gguf"]
     assert set(res["formats"]) == {"gguf"} and "static" not in res["checks"] and res["checks"]["gguf"]["ok"]

@@ -25,7 +25,7 @@ NAMES = {
     "Shift", "Alt", "col", "Google", "M",
 }
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z]+")
-TAG = re.compile(r"<[^>]+>|&[a-z]+;|\{\w+\}|“pip [^”]*”")  # markup, placeholders, a command to type
+TAG = re.compile(r"<[^>]+>|&[a-z]+;|\{\w+\}|“(?:pip|workbench|ssh-\w+) [^”]*”")  # markup, placeholders, commands
 PATH = re.compile(r"(?:[A-Za-z]:)?[\\/]?(?:[\w.-]+[\\/])+[\w.-]*|\b[\w-]+\.(?:csv|json|jsonl|xlsx|html|py|md|lock)\b")
 
 
@@ -181,3 +181,104 @@ def test_what_the_reader_noted_is_said_in_chinese(qtbot, session, background, tm
         assert not english, line
     finally:
         i18n.install(app, "en")
+
+
+def _dialog_texts(dialog) -> list[tuple[str, str]]:
+    """(widget class, text) of what a dialog shows: its title, labels, buttons, fields' hints,
+    boxes and table headers and cells."""
+    from PySide6.QtWidgets import (
+        QAbstractButton, QComboBox, QGroupBox, QLabel, QLineEdit, QPlainTextEdit, QTableWidget, QWidget,
+    )
+
+    out = [("title", dialog.windowTitle())]
+    for w in dialog.findChildren(QWidget):
+        if not w.isVisibleTo(dialog):
+            continue
+        kind, texts = type(w).__name__, [w.toolTip()]
+        if isinstance(w, (QLabel, QAbstractButton)):
+            texts.append(w.text())
+        if isinstance(w, QGroupBox):
+            texts.append(w.title())
+        if isinstance(w, (QLineEdit, QPlainTextEdit)):
+            texts.append(w.placeholderText())
+        if isinstance(w, QComboBox):
+            texts += [w.itemText(i) for i in range(w.count())]
+        if isinstance(w, QTableWidget):
+            texts += [w.horizontalHeaderItem(c).text() for c in range(w.columnCount()) if w.horizontalHeaderItem(c)]
+        out += [(kind, t) for t in texts if t]
+    return out
+
+
+def test_the_dialogs_and_the_errors_they_show_in_chinese_have_no_english_words(qtbot, tmp_path, sample_project):
+    """The walk above went through the pages only; the dialogs showed English: the Servers dialog's
+    check error, a refused server, the New project dialog's warnings."""
+    from PySide6.QtWidgets import QApplication
+
+    from workbench.core.targets import add_target
+    from workbench.gui import i18n
+    from workbench.gui.dialogs import EnvironmentDialog, NewProjectDialog
+    from workbench.gui.main_window import MainWindow
+    from workbench.gui.pages.train.servers import AddServerDialog, ServersDialog
+    from workbench.gui.settings import Settings
+
+    add_target("fake2", "ssh://nobody@127.0.0.1:1")  # nothing listens on port 1
+    empty_model = tmp_path / "空模型"
+    empty_model.mkdir()
+    app = QApplication.instance()
+    seen: list[tuple[str, str, str]] = []
+    try:
+        i18n.install(app, "zh_CN")
+        win = MainWindow(Settings(tmp_path / "gui.ini"))
+        qtbot.addWidget(win)
+        win.background.show_dialogs = False
+        shown = []
+        win.background.error_shown.connect(lambda title, message: shown.append((title, message)))
+        win.open_project(sample_project)
+        train = win.pages["train"]
+
+        train.servers_button.click()  # the Servers dialog, and its check of a server out of reach
+        servers = win.findChild(ServersDialog)
+        seen += [("servers", *t) for t in _dialog_texts(servers)]
+        servers.check("fake2")
+        qtbot.waitUntil(servers.check_button.isEnabled, timeout=60000)
+        seen.append(("servers", "report", servers.report.text()))
+
+        add = AddServerDialog(servers)  # Add server, and what it says of a name it refuses
+        seen += [("add server", *t) for t in _dialog_texts(add)]
+        add.name.setText("gpu box")
+        add.url.setText("ssh://ana@10.0.0.5")
+        add._on_buttons_accepted()
+        seen.append(("add server", "error", add.error.text()))
+        servers.close()
+
+        win.new_project()  # New project, and its warning for a name it cannot take
+        new = win.findChild(NewProjectDialog)
+        seen += [("new project", *t) for t in _dialog_texts(new)]
+        new.name_edit.setText("a/b")
+        seen.append(("new project", "message", new.message.text()))
+        new.reject()
+
+        seen.append(("about", "text", win.about_text()))
+        env = EnvironmentDialog(win.background, win)  # the environment, as its check reports it
+        env.show_report({"paddle_version": "3.0.0", "paddleformers_version": "0.2", "devices": ["cpu"],
+                         "run_check": {"ok": True, "output": ""}, "python": "3.11.9", "platform": "Linux"})
+        seen += [("environment", *t) for t in _dialog_texts(env)]
+
+        panel = train.models_panel  # adding a model: the menu, the progress, and a folder it refuses
+        seen += [("models", "menu", a.text()) for a in panel.add_button.menu().actions()]
+        op = panel.add_model(empty_model)
+        seen.append(("models", "progress", panel.progress_dialog.labelText()))
+        qtbot.waitUntil(lambda: not op.running and panel.op is None, timeout=60000)
+        assert shown, "the refused model folder said nothing"
+        seen += [("error", title, message) for title, message in shown]
+        win.open_project(tmp_path)  # a folder that is no project
+        seen += [("error", title, message) for title, message in shown[-1:]]
+    finally:
+        i18n.install(app, "en")
+    assert any("无法连接服务器 fake2" in text for *_, text in seen), seen
+    words = {"fake", "nobody", "ana", "box", "SSH", "ssh", "cpu", "gpu", "npu", "python", "Noto", "Sans", "CJK", "SIL",
+             "Open", "Font", "License", "workbench", "server", "qwen", "legal"}  # names, values, the work folder's
+    # default name, an example model id | _data_words(sample_project) | set(LATIN_WORD.findall(str(tmp_path)))
+    english = _english(seen, words)
+    _dump(english)
+    assert not english, english[:15]

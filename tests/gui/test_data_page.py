@@ -162,5 +162,5 @@ def test_save_and_prepare_says_why_while_a_run_trains(qtbot, session, background
             page.prepare()
     finally:
         lock.release()
-    assert "Run 'run-busy' is training" in blocker.args[1]
+    assert "Run run-busy is training" in blocker.args[1]
     assert {p.name: p.read_bytes() for p in data.iterdir()} == before

@@ -1,6 +1,7 @@
 import json
 
 import pandas as pd
+import pytest
 from trained_factory import finished_run
 from PySide6.QtCore import Qt
 
@@ -68,7 +69,7 @@ def test_export_page_reads_an_earlier_bundle(qtbot, session, background, sample_
     qtbot.addWidget(page)
     session.open(sample_project)
     assert page.table.rowCount() == 1
-    assert page.table.item(0, 2).text() == "3.20e-06"
+    assert page.table.item(0, 2).text() == "largest difference 0.0000032"
     assert "4.2 ms" in page.latency_label.text()
     assert page.open_button.isEnabled()
     assert page.contents.item(0, 0).text() == "bundle.json"
@@ -325,3 +326,79 @@ def test_the_macro_f1_card_says_which_labels_it_averages(qtbot, session, backgro
     assert card.title_label.text() == "Macro F1 (2 of 3 labels)"
     assert card.value_label.text() == f"{(2 / 3 + 2 / 3) / 2:.1%}"
     assert "2 of 3 labels" in card.toolTip() and "not counted as 0" in card.toolTip()
+
+
+def test_the_export_check_says_identical_or_a_readable_difference(qtbot, session, background, sample_project):
+    """Seen: "0.00e+00" in the check column for a static model that answers exactly as the trained one."""
+    from PySide6.QtWidgets import QApplication
+
+    from workbench.gui import i18n
+
+    session.open(sample_project)
+    result = {"formats": {
+        "static": {"status": "ok", "max_abs_diff": 0.0, "files": ["static/model.json"]},
+        "onnx": {"status": "ok", "max_abs_diff": 3.1e-06, "relative_diff": 4.2e-07, "files": ["onnx/model.onnx"]},
+        "merged": {"status": "ok", "max_abs_diff": 0.00012, "files": ["merged/"]},
+    }}
+    app = QApplication.instance()
+    shown = {}
+    try:
+        for lang in ("en", "zh_CN"):
+            i18n.install(app, lang)
+            page = ExportPage(session, background)
+            qtbot.addWidget(page)
+            page.show_result(result)
+            shown[lang] = [page.table.item(r, 2).text() for r in range(page.table.rowCount())]
+    finally:
+        i18n.install(app, "en")
+    assert shown["en"] == ["identical", "largest difference 0.000042% of the largest output",
+                           "largest difference 0.00012"], shown
+    assert shown["zh_CN"] == ["完全一致", "最大差异为最大输出的 0.000042%", "最大差异 0.00012"], shown
+
+
+@pytest.mark.parametrize("which", ["evaluate", "export"])
+def test_a_page_at_work_says_its_stage_once(qtbot, session, background, sample_project, monkeypatch, which):
+    """Seen: "Evaluating run-…: loading the model" beside the bar and "Evaluating: loading the model…"
+    under it, the same status twice (and so on the Export page)."""
+    import sys
+
+    from PySide6.QtWidgets import QLabel
+
+    _finished_run(sample_project)
+    script = ("import json, time\n"
+              "print(json.dumps({'event': 'progress', 'stage': 'load', 'done': 0, 'total': 1}), flush=True)\n"
+              "time.sleep(30)\n")
+    monkeypatch.setattr(background, "command", lambda args, title: background.process(
+        [sys.executable, "-c", script], title, name=args[0]))
+    page = (EvaluatePage if which == "evaluate" else ExportPage)(session, background)
+    qtbot.addWidget(page)
+    page.resize(1176, 680)
+    page.show()
+    session.open(sample_project)
+    assert (page.evaluate() if which == "evaluate" else page.export())
+    said = lambda: [w.text() for w in page.findChildren(QLabel)  # noqa: E731
+                    if w.isVisible() and "loading the model" in w.text()]
+    qtbot.waitUntil(lambda: bool(said()), timeout=20000)
+    qtbot.wait(100)
+    assert len(said()) == 1, said()
+    (page.eval_op if which == "evaluate" else page.export_op).cancel()
+
+
+def test_the_empty_state_sits_in_the_middle_of_the_results(qtbot, session, background, sample_project):
+    """Seen: "This run has not been evaluated yet…" in the right half of the page, beside an empty
+    space where the confusion matrix goes."""
+    _finished_run(sample_project)
+    page = EvaluatePage(session, background)
+    qtbot.addWidget(page)
+    page.resize(1176, 680)  # the page's share of a 1366x768 window
+    page.show()
+    qtbot.waitExposed(page)
+    session.open(sample_project)
+    empty = page.results.empty_text
+    qtbot.waitUntil(lambda: empty.isVisible() and "not been evaluated" in empty.text(), timeout=5000)
+    tab = page.results
+    middle = empty.mapTo(tab, empty.rect().center())
+    assert abs(middle.x() - tab.width() / 2) < tab.width() * 0.05, (middle.x(), tab.width())
+    assert middle.y() < tab.height() * 0.6  # where one looks, not at the bottom
+    assert empty.height() >= empty.heightForWidth(empty.width())  # every line of it, not cut
+    assert not page.heatmap.isVisible() and not page.summary_text.isVisible()

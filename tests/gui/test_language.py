@@ -332,3 +332,37 @@ def test_the_samples_table_names_its_columns_in_the_interface_language(qtbot, se
         assert list(page.predictions["correct"]) == ["True", "True", "False", "True"]  # ... and values
     finally:
         i18n.install(app, "en")
+
+
+def test_the_filter_column_box_reads_whole_after_a_language_switch(qtbot, tmp_path, sample_project):
+    """Seen at 1366x768: a window opened in Chinese and switched to English showed the filter's
+    column box as "in all co": the box kept the width of "所有列" it was first shown with."""
+    from PySide6.QtWidgets import QApplication
+
+    from workbench.gui import i18n
+    from workbench.gui.main_window import MainWindow
+    from workbench.gui.settings import Settings
+
+    app = QApplication.instance()
+    try:
+        for first, then in (("zh_CN", "en"), ("en", "zh_CN")):
+            i18n.install(app, first)
+            win = MainWindow(Settings(tmp_path / f"{first}.ini"))
+            qtbot.addWidget(win)
+            win.background.show_dialogs = False
+            win.resize(1366, 768)
+            win.show()
+            win.open_project(sample_project)
+            win.show_step("data")
+            box = win.pages["data"].table_panel.filter_column
+            qtbot.waitUntil(lambda: box.count() > 1, timeout=60000)
+            i18n.install(app, then)
+            qtbot.waitUntil(lambda: win._language == then, timeout=5000)
+            qtbot.waitUntil(lambda: not win.background.active, timeout=30000)
+            qtbot.wait(50)
+            text = box.itemText(0)
+            assert text == {"en": "in all columns", "zh_CN": "所有列"}[then]
+            # the text and the box's arrow (about 20 pixels) fit
+            assert box.width() >= box.fontMetrics().horizontalAdvance(text) + 20, (then, box.width())
+    finally:
+        i18n.install(app, "en")

@@ -170,7 +170,7 @@ def test_the_evaluate_page_says_what_to_do_before_an_evaluation_and_notes_in_its
     page.show()
     session.open(sample_project)
     assert page.run_combo.currentData() == "run-s"
-    assert page.summary_text.isVisible() and "Evaluate" in page.summary_text.text()  # not a blank page
+    assert page.results.empty_text.isVisible() and "Evaluate" in page.results.empty_text.text()  # not a blank page
     (run_dir / "eval").mkdir()
     (run_dir / "eval" / "metrics.json").write_text(json.dumps({
         "run": "run-s", "task": "classification", "split": "test", "rows": 2, "base_model": "builtin:tiny",

@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from workbench.cli import data, demo, evaluate_export, models, runs, targets, templates
-from workbench.core.errors import WorkbenchError, os_error_message
+from workbench.core.errors import WorkbenchError, os_error
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,6 +24,17 @@ def build_parser() -> argparse.ArgumentParser:
     for group in (templates, data, runs, targets, demo, evaluate_export, models):
         group.add_parser(sub)
     return p
+
+
+def _failed(exc: WorkbenchError, args: argparse.Namespace) -> int:
+    """Bad input: the message for people on stderr and, under ``--json``, the error's code and
+    fields as the last line on stdout, which the window words in its own language."""
+    print(f"error: {exc}", file=sys.stderr)
+    if getattr(args, "json", False):
+        from workbench.core.progress import error_record, print_result
+
+        print_result(error_record(exc))
+    return 2
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,11 +63,9 @@ def main(argv: list[str] | None = None) -> int:
             return run_on_server(args, argv)
         return int(args.func(args) or 0)
     except WorkbenchError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _failed(exc, args)
     except OSError as exc:  # a path that is a file, a full disk, a folder without rights
-        print(f"error: {os_error_message(exc)}", file=sys.stderr)
-        return 2
+        return _failed(os_error(exc), args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

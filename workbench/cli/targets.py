@@ -54,7 +54,7 @@ def cmd_targets_check(args: argparse.Namespace) -> int:
               f"{server.get('memory_free_mb') or 0:,} MB of memory")
         print(f"  Paddle's own check: {'passed' if (server.get('run_check') or {}).get('ok') else 'FAILED'}")
     for p in report["problems"]:
-        print(f"problem: {p}")
+        print(f"problem: {p['message']}")
     if not report["problems"]:
         print("ready: train there with --on " + report["target"])
     return 0 if not report["problems"] else 1

@@ -106,7 +106,8 @@ def model_id_from_name(name: str) -> str:
     slug = re.sub(r"[^a-z0-9]+", "-", text).strip("-")[:64].strip("-")
     if not slug:
         raise ModelStoreError(f"'{name}' gives no usable model id (it needs a letter or digit in Latin script). "
-                              "Give the model a name such as 'qwen2-0.5b-legal' with --name.")
+                              "Give the model a name such as 'qwen2-0.5b-legal' with --name.", code="model_name_without_id",
+                              name=name)
     return slug
 
 

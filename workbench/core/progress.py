@@ -15,6 +15,7 @@ import sys
 from typing import IO, Any
 
 PROGRESS_EVENT = "progress"
+ERROR_EVENT = "error"
 BAR_WIDTH = 24
 
 
@@ -37,6 +38,29 @@ def parse_progress(line: str) -> dict[str, Any] | None:
     if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (done, total)):
         return None
     return {"stage": str(ev.get("stage", "")), "done": done, "total": total}
+
+
+def error_record(exc) -> dict[str, Any]:
+    """A failed command's last line under ``--json``: the error's code, fields and English
+    message (core.errors.WorkbenchError), for a front end that words the code itself."""
+    return {"event": ERROR_EVENT, "code": getattr(exc, "code", None), "fields": getattr(exc, "fields", {}) or {},
+            "message": str(exc)}
+
+
+def parse_error(line: str) -> dict[str, Any] | None:
+    """The error a line holds (``code``, ``fields``, ``message``), or None."""
+    line = line.strip()
+    if not line.startswith('{"event"'):
+        return None
+    try:
+        ev = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(ev, dict) or ev.get("event") != ERROR_EVENT or not isinstance(ev.get("message"), str):
+        return None
+    code, fields = ev.get("code"), ev.get("fields")
+    return {"code": code if isinstance(code, str) else None, "fields": fields if isinstance(fields, dict) else {},
+            "message": ev["message"]}
 
 
 def fraction(done: float, total: float) -> float:

@@ -122,12 +122,14 @@ class Project:
         path = root / PROJECT_FILE
         if not path.is_file():
             raise ProjectError(f"{root} is not a Workbench project (it has no {PROJECT_FILE}). "
-                               "Create one with 'workbench data prepare' or choose another folder.")
+                               "Create one with 'workbench data prepare' or choose another folder.",
+                               code="not_a_project", path=str(root))
         try:
             config = ProjectConfig.model_validate_json(path.read_text(encoding="utf-8"))
         except (ValidationError, ValueError) as exc:
             raise ProjectError(f"{path} is damaged and cannot be read ({str(exc).splitlines()[0]}). "
-                               "Restore it from a backup or prepare the data again into a new folder.") from None
+                               "Restore it from a backup or prepare the data again into a new folder.",
+                               code="project_damaged", path=str(path)) from None
         return cls(root, config)
 
     def save(self) -> None:
@@ -183,7 +185,7 @@ def refuse_while_training(root: str | os.PathLike) -> None:
         raise ProjectError(
             f"Run '{busy[0]}' is training on this project's prepared data, so the data was not prepared again "
             "(its evaluation and a resume read the same files). Wait until it ends, or stop it, then prepare "
-            "again; your cleaning steps and choices are kept.")
+            "again; your cleaning steps and choices are kept.", code="prepare_while_training", run=busy[0])
 
 
 def write_prepared(
@@ -278,9 +280,11 @@ def prepare(
         if old.template != template.id:
             raise ProjectError(
                 f"{root} already holds a project for template '{old.template}', not '{template.id}'. "
-                "Choose an empty folder or the same template.")
+                "Choose an empty folder or the same template.", code="project_of_other_template", path=str(root),
+                template=old.template)
     elif root.exists() and any(p.name not in (RUNS_DIR, "exports", "data") for p in root.iterdir()):
-        raise ProjectError(f"{root} exists and is not empty. Choose an empty or new folder for the project.")
+        raise ProjectError(f"{root} exists and is not empty. Choose an empty or new folder for the project.",
+                           code="folder_not_empty", path=str(root))
 
     if header is None and old is not None and old.source is not None \
             and Path(old.source.path) == Path(input_path).resolve():

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import WorkbenchError
+from .errors import WorkbenchError, coded
 from .fsutil import atomic_write_text
 from .jobs import JobSpec, read_job, write_job
 from .project import PROJECT_FILE, SPLITS, Project
@@ -83,6 +83,11 @@ def _fingerprint(target: Target) -> str | None:
     return ", ".join(sorted(set(prints))) or None
 
 
+# what ssh says when a server cannot be reached, and the reason's code (the window words it)
+UNREACHABLE = {"Connection refused": "refused", "timed out": "timed_out", "No route to host": "no_route",
+               "Network is unreachable": "no_network", "Connection closed": "closed", "Connection reset": "reset"}
+
+
 def explain(target: Target, stderr: str) -> RemoteError:
     """What an ssh failure (exit status 255) means for the user, and what to do."""
     where = f"'{target.name}' ({target.url})"
@@ -91,26 +96,35 @@ def explain(target: Target, stderr: str) -> RemoteError:
             f"WARNING: the identity key of server {where} has CHANGED since this computer last connected. Someone "
             "may be intercepting the connection, or the server was reinstalled. Nothing was sent. Ask the server's "
             f"administrator for its key fingerprint; only if it matches, remove the old key with "
-            f"'ssh-keygen -R {target.host}' and connect again.")
+            f"'ssh-keygen -R {target.host}' and connect again.",
+            code="server_key_changed", command=f"ssh-keygen -R {target.host}", server=target.name, url=target.url)
     if "Host key verification failed" in stderr or "No ED25519 host key is known" in stderr \
             or "host key is known" in stderr:
         fp = _fingerprint(target)
         seen = f" It presents the key {fp}." if fp else ""
         return RemoteError(
             f"Server {where} is not known to this computer yet, so nothing was sent.{seen} If your administrator "
-            f"confirms that fingerprint, accept it once with: {_accept_command(target)}")
+            f"confirms that fingerprint, accept it once with: {_accept_command(target)}",
+            code="server_key_unknown", fingerprint=fp or "", command=_accept_command(target), server=target.name,
+            url=target.url)
     if "Permission denied" in stderr:
         return RemoteError(
             f"Server {where} refused the login{' as ' + target.user if target.user else ''}. Workbench asks for no "
             "password and stores none: it logs in with your SSH key. Add your public key to the server (for "
-            f"example 'ssh-copy-id {target.destination}') or load it into your SSH agent, then try again.")
+            f"example 'ssh-copy-id {target.destination}') or load it into your SSH agent, then try again.",
+            code="server_login_refused", user=target.user or "", command=f"ssh-copy-id {target.destination}",
+            server=target.name, url=target.url)
     if any(s in stderr for s in ("Could not resolve", "Name or service not known")):
-        return RemoteError(f"The name of server {where} cannot be resolved. Check the address, or your network.")
-    if any(s in stderr for s in ("Connection refused", "timed out", "No route to host", "Network is unreachable",
-                                 "Connection closed", "Connection reset")):
+        return RemoteError(f"The name of server {where} cannot be resolved. Check the address, or your network.",
+                           code="server_name_unknown", server=target.name, url=target.url)
+    reason = next((code for said, code in UNREACHABLE.items() if said in stderr), None)
+    if reason:
         return RemoteError(f"Server {where} cannot be reached ({_last_line(stderr)}). Check that it is on and "
-                           "that SSH runs on it, then try again; a run already started there goes on meanwhile.")
-    return RemoteError(f"The connection to server {where} failed: {_last_line(stderr)}")
+                           "that SSH runs on it, then try again; a run already started there goes on meanwhile.",
+                           code="server_unreachable", reason=reason, detail=_last_line(stderr), server=target.name,
+                           url=target.url)
+    return RemoteError(f"The connection to server {where} failed: {_last_line(stderr)}",
+                       code="server_connection_failed", detail=_last_line(stderr), server=target.name, url=target.url)
 
 
 def _last_line(text: str) -> str:
@@ -126,13 +140,17 @@ def run(target: Target, command: str, *, input: bytes | None = None, timeout: fl
                              stdin=None if input is not None else subprocess.DEVNULL)
     except FileNotFoundError as exc:
         raise RemoteError("The OpenSSH client (ssh) is not installed on this computer. Install it (Debian and "
-                          "Ubuntu: openssh-client; Windows: the optional feature 'OpenSSH Client').") from exc
+                          "Ubuntu: openssh-client; Windows: the optional feature 'OpenSSH Client').",
+                          code="ssh_missing") from exc
     except subprocess.TimeoutExpired as exc:
-        raise RemoteError(f"Server '{target.name}' did not answer within {timeout:.0f} s; try again.") from exc
+        raise RemoteError(f"Server '{target.name}' did not answer within {timeout:.0f} s; try again.",
+                          code="server_no_answer", server=target.name, seconds=round(timeout)) from exc
     if res.returncode == 255:
         raise explain(target, res.stderr.decode(errors="replace"))
     if check and res.returncode != 0:
-        raise RemoteError(f"On server '{target.name}' the command failed: {_last_line(res.stderr.decode(errors='replace'))}")
+        detail = _last_line(res.stderr.decode(errors="replace"))
+        raise RemoteError(f"On server '{target.name}' the command failed: {detail}",
+                          code="server_command_failed", server=target.name, detail=detail)
     return res
 
 
@@ -169,13 +187,17 @@ def local_versions() -> dict[str, str | None]:
     return out
 
 
-def install_command(target: Target) -> str:
-    """The command that installs this computer's Workbench, with its pins, on the server."""
+def pip_command(target: Target) -> str:
+    """The pip line that installs this computer's Workbench, with its pins, on the server."""
     from .. import __version__
 
-    return (f"{target.python} -m pip install 'workbench=={__version__}' -c constraints.txt (the constraints file "
-            "of this computer's 'workbench targets wheelhouse DIR', which also writes every wheel for a server "
-            "without internet: then add --no-index --find-links DIR)")
+    return f"{target.python} -m pip install 'workbench=={__version__}' -c constraints.txt"
+
+
+def install_command(target: Target) -> str:
+    """The pip line and where its constraints file comes from."""
+    return (f"{pip_command(target)} (the constraints file of this computer's 'workbench targets wheelhouse DIR', "
+            "which also writes every wheel for a server without internet: then add --no-index --find-links DIR)")
 
 
 def wheelhouse(out: str | os.PathLike, *, deps: bool = True) -> list[Path]:
@@ -209,28 +231,37 @@ def check(target: Target) -> dict[str, Any]:
     wd = workdir(target)
     res = run(target, f"cd {q(wd)} && {q(target.python)} -m workbench.engine.envcheck --workdir {q(wd)}",
               timeout=300, check=False)
+    # each problem is its English message with a code and fields (core.errors.coded)
     report: dict[str, Any] = {"target": target.name, "url": target.url, "workdir": wd, "problems": []}
     err = res.stderr.decode(errors="replace")
     if res.returncode != 0:
         if "No module named" in err or "not found" in err:
-            report["problems"].append(f"Workbench is not installed for {target.python} on the server. Install it "
-                                      f"with: {install_command(target)}")
+            report["problems"].append(coded(
+                f"Workbench is not installed for {target.python} on the server. Install it with: "
+                f"{install_command(target)}", "server_without_workbench", python=target.python,
+                command=pip_command(target)))
             return report
-        raise RemoteError(f"The check on server '{target.name}' failed: {_last_line(err)}")
+        raise RemoteError(f"The check on server '{target.name}' failed: {_last_line(err)}",
+                          code="server_check_failed", server=target.name, detail=_last_line(err))
     server = json.loads(res.stdout.decode().strip().splitlines()[-1])
     report["server"] = server
     local = local_versions()
     if server.get("workbench_version") != local["workbench"]:
-        report["problems"].append(f"The server has Workbench {server.get('workbench_version')}, this computer "
-                                  f"{local['workbench']}. Install the same version there: {install_command(target)}")
+        report["problems"].append(coded(
+            f"The server has Workbench {server.get('workbench_version')}, this computer {local['workbench']}. "
+            f"Install the same version there: {install_command(target)}", "server_other_version",
+            there=str(server.get("workbench_version")), here=str(local["workbench"]), command=pip_command(target)))
     if not (server.get("run_check") or {}).get("ok"):
-        report["problems"].append("Paddle's own check failed on the server: "
-                                  + _last_line((server.get("run_check") or {}).get("output", "")))
+        detail = _last_line((server.get("run_check") or {}).get("output", ""))
+        report["problems"].append(coded(f"Paddle's own check failed on the server: {detail}",
+                                        "server_paddle_check_failed", detail=detail))
     wanted = target.devices.split(":")[0]
-    if wanted != "cpu" and not any(str(d).startswith(wanted) for d in server.get("devices", [])):
-        report["problems"].append(f"The server's Paddle finds no {wanted} device (it finds: "
-                                  f"{', '.join(map(str, server.get('devices', []))) or 'none'}); install the "
-                                  "Paddle build for that device, or register the server with --devices cpu.")
+    found = [str(d) for d in server.get("devices", [])]
+    if wanted != "cpu" and not any(d.startswith(wanted) for d in found):
+        report["problems"].append(coded(
+            f"The server's Paddle finds no {wanted} device (it finds: {', '.join(found) or 'none'}); install the "
+            "Paddle build for that device, or register the server with --devices cpu.", "server_without_device",
+            device=wanted, devices=found))
     return report
 
 
@@ -364,7 +395,9 @@ def start(project: Project, run_dir: Path, target: Target, need_mb: float = 0.0)
             f"This run needs about {need_mb / 1024:.1f} GB of disk on server '{target.name}' for its checkpoints and "
             f"weights, and its work folder {wd} has {free / 1024:.1f} GB free. Free some space there (runs you no "
             "longer need can be deleted with 'workbench runs --delete'), or keep fewer checkpoints "
-            f"(--save-total-limit; now {job.save_total_limit}), then start again.")
+            f"(--save-total-limit; now {job.save_total_limit}), then start again.",
+            code="server_disk_small", server=target.name, need_gb=round(need_mb / 1024, 1), folder=wd,
+            free_gb=round(free / 1024, 1), keep=job.save_total_limit)
     rp = _project_dir(wd, project)
     remote_job = job.model_copy(update={"project": rp, "device": _device(target)})
     base = Path(job.base_model)

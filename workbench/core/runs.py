@@ -183,7 +183,8 @@ class RunBusy(WorkbenchError):
         self.run_id, self.pid = run_id, pid
         who = f"process {pid}" if pid else "another process"
         super().__init__(f"Run '{run_id}' is already running ({who} is training it). Wait until it ends, "
-                         f"or stop it with 'workbench stop --project ... {run_id}'.")
+                         f"or stop it with 'workbench stop --project ... {run_id}'.", code="run_busy", run=run_id,
+                         pid=pid or 0)
 
 
 def _lock(run_dir: str | os.PathLike):

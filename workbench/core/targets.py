@@ -99,7 +99,8 @@ def list_targets() -> list[Target]:
         data = json.loads(path.read_text(encoding="utf-8"))
         return [Target.model_validate(t) for t in data.get("targets", [])]
     except (ValueError, ValidationError, AttributeError) as exc:
-        raise WorkbenchError(f"The list of servers in {path} cannot be read ({exc}). Fix or delete the file.") from exc
+        raise WorkbenchError(f"The list of servers in {path} cannot be read ({exc}). Fix or delete the file.",
+                             code="servers_unreadable", path=str(path)) from exc
 
 
 def _save(targets: list[Target]) -> None:
@@ -112,9 +113,10 @@ def get_target(name: str) -> Target:
     for t in list_targets():
         if t.name == name:
             return t
-    known = ", ".join(t.name for t in list_targets()) or "none yet"
-    raise WorkbenchError(f"No server is registered as '{name}' (registered: {known}). Add it with "
-                         "'workbench targets add NAME ssh://user@host'.")
+    known = [t.name for t in list_targets()]
+    raise WorkbenchError(f"No server is registered as '{name}' (registered: {', '.join(known) or 'none yet'}). Add "
+                         "it with 'workbench targets add NAME ssh://user@host'.",
+                         code="server_not_registered", server=name, known=known)
 
 
 def add_target(name: str, url: str, **fields) -> Target:
@@ -124,10 +126,12 @@ def add_target(name: str, url: str, **fields) -> Target:
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(x) for x in err["loc"]) or "target"
-        raise WorkbenchError(f"The server's {field} is not valid: {err['msg']}.") from exc
+        raise WorkbenchError(f"The server's {field} is not valid: {err['msg']}.", code="server_field_invalid",
+                             field=field, detail=str(err["msg"])) from exc
     targets = list_targets()
     if any(t.name == name for t in targets):
-        raise WorkbenchError(f"A server named '{name}' is already registered; remove it first or choose another name.")
+        raise WorkbenchError(f"A server named '{name}' is already registered; remove it first or choose another name.",
+                             code="server_name_taken", server=name)
     _save([*targets, target])
     return target
 

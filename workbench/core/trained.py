@@ -186,9 +186,10 @@ def resolve_trained_run(project: Project | str | os.PathLike, run_id: str, check
         who = f" (process {pid})" if pid else ""
         raise WorkbenchError(
             f"Run '{run_id}' is still training{who}. Wait until it ends, or stop it ('workbench stop') and then "
-            "evaluate or export its last checkpoint.")
+            "evaluate or export its last checkpoint.", code="run_still_training", run=run_id, pid=pid or 0)
     if status == "created":
-        raise WorkbenchError(f"Run '{run_id}' has not started training yet, so there is nothing to evaluate or export.")
+        raise WorkbenchError(f"Run '{run_id}' has not started training yet, so there is nothing to evaluate or export.",
+                             code="run_not_started", run=run_id)
     from .remote import fetch_weights, remote_info
 
     if remote_info(run_dir) is not None:  # trained on a server: its weights come down on demand
@@ -198,7 +199,8 @@ def resolve_trained_run(project: Project | str | os.PathLike, run_id: str, check
         why = {"crashed": "crashed", "failed": "failed", "stopped": "was stopped"}.get(status, "ended")
         raise WorkbenchError(
             f"Run '{run_id}' {why} before saving a checkpoint, so it has no trained weights to evaluate or "
-            "export. Train again (save checkpoints more often with --save-steps).")
+            "export. Train again (save checkpoints more often with --save-steps).", code="run_without_weights",
+            run=run_id, status=status)
     source, weights, which = found
     final = run_dir / FINAL_DIR
     info = _run_info(final) if final.is_dir() else {}

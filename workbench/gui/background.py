@@ -8,8 +8,8 @@ cancellation; results, errors and progress come back as queued signals, so every
 runs on the UI thread, and what the work captured and returned is released there too
 (see ``BackgroundOp._on_done``).
 
-An error becomes a dialog that says what happened and what to do
-(the messages of :class:`~workbench.core.errors.WorkbenchError` are written that way);
+An error becomes a dialog that says what happened and what to do, in the interface language
+(a :class:`~workbench.core.errors.WorkbenchError`'s code, worded by gui.error_texts);
 a cancelled operation ends quietly.
 """
 
@@ -24,6 +24,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMessageBox, QProgressBar, QPushButton, QWidget
 
 from ..core.errors import WorkbenchError
+from .error_texts import exception_text
 
 
 class OpCancelled(BaseException):
@@ -177,14 +178,12 @@ class BackgroundOp(QObject):
 def describe_error(exc: BaseException) -> tuple[str, str | None]:
     """(message for the user, technical details or None)."""
     if isinstance(exc, WorkbenchError):
-        return str(exc), None
+        return exception_text(exc), None
     if isinstance(exc, MemoryError):
         return (QCoreApplication.translate("BackgroundWork", "The computer ran out of memory. Close other programs or use a smaller file, "
                            "then try again."), getattr(exc, "__wb_traceback__", None))
     if isinstance(exc, OSError):
-        return (QCoreApplication.translate("BackgroundWork", "A file could not be read or written: {0}. Check that it exists, that you may "
-                           "open it and that the disk is not full, then try again.").format(exc),
-                getattr(exc, "__wb_traceback__", None))
+        return exception_text(exc), getattr(exc, "__wb_traceback__", None)
     msg = QCoreApplication.translate("BackgroundWork", "Something unexpected went wrong: {0}: {1}. Try again; if it happens again, "
                      "send the details below to your support contact.").format(type(exc).__name__, exc)
     return msg, getattr(exc, "__wb_traceback__", None)
@@ -321,9 +320,10 @@ class BackgroundProgressWidget(QWidget):
 
 class OpProgress(QWidget):
     """A page's own stage, progress bar and Cancel button for one operation it started
-    (a BackgroundOp or a child command: Cancel ends the child process)."""
+    (a BackgroundOp or a child command: Cancel ends the child process). ``label=False``: the bar
+    and Cancel only, for a page whose status line says the stage (said twice otherwise)."""
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None, label: bool = True):
         super().__init__(parent)
         self.op = None
         lay = QHBoxLayout(self)
@@ -338,6 +338,7 @@ class OpProgress(QWidget):
         lay.addWidget(self.label, 2)
         lay.addWidget(self.bar, 3)
         lay.addWidget(self.cancel_button)
+        self.label.setVisible(label)
         self.hide()
 
     def follow(self, op) -> None:

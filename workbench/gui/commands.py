@@ -15,7 +15,8 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QProcess, QProcessEnvironment, Signal, Slot
 
-from ..core.progress import fraction, parse_progress
+from ..core.progress import fraction, parse_error, parse_progress
+from .error_texts import error_text
 
 
 def parse_json_output(text: str) -> Any:
@@ -114,6 +115,12 @@ class CommandOp(QObject):
                 self.proc.waitForFinished(3000)
 
     @property
+    def result(self):
+        """The last JSON line the command printed, whatever its exit status (a check that found
+        problems exits 1 after its report)."""
+        return parse_json_output(self._out.decode("utf-8", "replace"))
+
+    @property
     def stderr_text(self) -> str:
         return plain_text(self._err.decode("utf-8", "replace"))
 
@@ -172,7 +179,8 @@ class CommandOp(QObject):
             if self._cancelled:
                 self.cancelled.emit()
             elif code != 0 or message:
-                msg = message or explain_failure(self.name, code if code is not None else -1, self.stderr_text)
+                msg = message or failure_text(self.name, code if code is not None else -1,
+                                              self._out.decode("utf-8", "replace"), self.stderr_text)
                 self.failed.emit(msg)
                 if self._failure is not None:
                     self._failure(msg)
@@ -213,8 +221,28 @@ def stage_text(stage: str) -> str:
         "onnx": QCoreApplication.translate("CommandRunner", "ONNX model and its check"),
         "predict.py": QCoreApplication.translate("CommandRunner", "prediction script"),
         "int8": QCoreApplication.translate("CommandRunner", "int8 model"),
-        "requirements": QCoreApplication.translate("CommandRunner", "pinning the requirements (and the wheels)"),
+        "generate": QCoreApplication.translate("CommandRunner", "generation model and its check"),
+        "gguf": QCoreApplication.translate("CommandRunner", "GGUF file"),
+        "requirements": QCoreApplication.translate("CommandRunner", "pinning the requirements"),
+        "wheels": QCoreApplication.translate("CommandRunner", "pinning the requirements and fetching the wheels"),
+        "predict": QCoreApplication.translate("CommandRunner", "predicting"),
+        "read": QCoreApplication.translate("CommandRunner", "reading the file"),
+        "tensors": QCoreApplication.translate("CommandRunner", "converting the weights"),
+        "write": QCoreApplication.translate("CommandRunner", "writing the files"),
+        "copy": QCoreApplication.translate("CommandRunner", "copying the files"),
+        "install": QCoreApplication.translate("CommandRunner", "installing the package"),
+        "assemble": QCoreApplication.translate("CommandRunner", "assembling the model file"),
     }.get(stage, stage)
+
+
+def failure_text(command: str, code: int, stdout: str, stderr: str) -> str:
+    """A failed command's message for the user: its error line's code in the interface language
+    (core.progress.error_record, under --json), else what its exit status and stderr say."""
+    for line in reversed(stdout.splitlines()[-20:]):
+        error = parse_error(line)
+        if error is not None:
+            return error_text(error["code"], error["fields"], error["message"])
+    return explain_failure(command, code, stderr)
 
 
 def explain_failure(command: str, code: int, stderr: str) -> str:

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
 from ..core.library_noise import without_noise
 from ..core.runs import engine_command
 from ..core.templates import TemplateCatalog
-from .i18n import localized
+from .i18n import join_list, localized
 from .settings import Settings
 
 
@@ -38,12 +38,13 @@ def _folder_row(edit: QLineEdit, parent: QWidget, caption: str) -> QWidget:
 
 
 class NewProjectDialog(QDialog):
-    def __init__(self, catalog: TemplateCatalog, projects_dir: Path, template_id: str | None = None, parent=None):
+    def __init__(self, catalog: TemplateCatalog, projects_dir: Path, template_id: str | None = None, parent=None,
+                 name: str = ""):
         super().__init__(parent)
         self.setWindowTitle(self.tr("New project"))
         self.catalog = catalog
         form = QFormLayout()
-        self.name_edit = QLineEdit()
+        self.name_edit = QLineEdit(name)
         self.name_edit.setPlaceholderText(self.tr("e.g. news-sentiment"))
         self.template_combo = QComboBox()
         for spec in catalog:
@@ -210,7 +211,7 @@ class EnvironmentDialog(QDialog):
         rows = [
             self.tr("<b>PaddlePaddle</b> {0}").format(rep.get("paddle_version", "?")),
             self.tr("<b>PaddleFormers</b> {0}").format(rep.get("paddleformers_version", rep.get("paddleformers_error", "?"))),
-            self.tr("<b>Devices</b> {0}").format(", ".join(rep.get("devices", []))),
+            self.tr("<b>Devices</b> {0}").format(join_list(rep.get("devices", []))),
             self.tr("<b>Installation check</b> {0}").format(verdict),
             self.tr("<b>Python</b> {0} on {1}").format(rep.get("python", "?"), rep.get("platform", "?")),
         ]

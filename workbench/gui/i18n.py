@@ -60,6 +60,12 @@ def content_lang() -> str:
     return "zh" if _current.startswith("zh") else "en"
 
 
+def join_list(items) -> str:
+    """Values named in a sentence (labels, columns, files), with the interface language's
+    separator: "0, 1" in English, "0、1" in Chinese."""
+    return ("、" if content_lang() == "zh" else ", ").join(str(item) for item in items)
+
+
 def localized(value) -> str:
     """A Localized (zh/en) template text in the interface language."""
     if value is None:

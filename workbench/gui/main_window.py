@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
 
 from ..core.errors import WorkbenchError
 from . import i18n
+from .error_texts import exception_text
 from .dialogs import EnvironmentDialog, NewProjectDialog, SettingsDialog
 from .resources import icon
 from .session import ProjectSession
@@ -213,7 +214,7 @@ class MainWindow(QMainWindow):
             mark = {"done": "done", "running": "running"}.get(state)
             item.setIcon(icon(f"{key}_{mark}") if mark and not icon(f"{key}_{mark}").isNull() else icon(key))
         running = self.session.monitor.running_ids()
-        self.run_label.setText(self.tr("Training: {0}").format(", ".join(running)) if running else "")
+        self.run_label.setText(self.tr("Training: {0}").format(i18n.join_list(running)) if running else "")
 
     # ----- language -----
     def changeEvent(self, event) -> None:  # noqa: N802
@@ -309,7 +310,10 @@ class MainWindow(QMainWindow):
             self.session.open(path)
         except WorkbenchError as exc:
             self.settings.remove_recent(path)
-            self.background.show_error(self.tr("The project could not be opened"), exc)
+            if exc.code == "not_a_project":
+                self._offer_new_project(Path(path), exc)
+            else:
+                self.background.show_error(self.tr("The project could not be opened"), exc)
             return False
         self.settings.add_recent(path)
         self.show_step("data" if not self.session.is_prepared else "train")
@@ -320,8 +324,25 @@ class MainWindow(QMainWindow):
         if d:
             self.open_project(d)
 
-    def new_project(self, template_id: str | None = None) -> None:
-        dlg = NewProjectDialog(self.session.catalog, self.settings.projects_dir, template_id, self)
+    def _offer_new_project(self, folder: Path, exc: WorkbenchError) -> None:
+        """A folder that holds no project: said in the window's words, with New project at hand
+        (named after the folder, where the folder is empty or not there yet)."""
+        title, message = self.tr("The project could not be opened"), exception_text(exc)
+        self.background.error_shown.emit(title, message)
+        if not self.background.show_dialogs:
+            return
+        box = QMessageBox(QMessageBox.Icon.Information, title, message, QMessageBox.StandardButton.Cancel, self)
+        new = box.addButton(self.tr("New project…"), QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(new)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        empty = not folder.exists() or (folder.is_dir() and not any(folder.iterdir()))
+        new.clicked.connect(lambda: self.new_project(folder=folder if empty else None))
+        box.open()
+
+    def new_project(self, template_id: str | None = None, folder: Path | None = None) -> None:
+        """The New project dialog; ``folder`` names the project and the folder it goes in."""
+        where, name = (folder.parent, folder.name) if folder is not None else (self.settings.projects_dir, "")
+        dlg = NewProjectDialog(self.session.catalog, where, template_id, self, name=name)
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
         def accepted():
@@ -494,7 +515,7 @@ class MainWindow(QMainWindow):
         box.setIcon(QMessageBox.Icon.Question)
         box.setWindowTitle(self.tr("Training is running"))
         box.setText(self.tr("{0} is still training. Keep it training in the background (reopen the project to see it), "
-                            "or stop it now (it saves a checkpoint first, so it can be resumed)?").format(", ".join(running)))
+                            "or stop it now (it saves a checkpoint first, so it can be resumed)?").format(i18n.join_list(running)))
         keep = box.addButton(self.tr("Keep training"), QMessageBox.ButtonRole.AcceptRole)
         stop = box.addButton(self.tr("Stop training"), QMessageBox.ButtonRole.DestructiveRole)
         box.addButton(QMessageBox.StandardButton.Cancel)

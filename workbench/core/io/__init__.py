@@ -76,22 +76,27 @@ def _read(path, sheet, progress, preview_rows, header=None) -> tuple[pd.DataFram
     p = Path(path)
     name = p.name
     if not p.exists():
-        raise DataError(f"The file '{p}' was not found. Check the path, or pick the file again.")
+        raise DataError(f"The file '{p}' was not found. Check the path, or pick the file again.",
+                        code="file_not_found", path=str(p))
     if p.is_dir():
-        raise DataError(f"'{p}' is a folder, not a file. Choose one data file inside it.")
+        raise DataError(f"'{p}' is a folder, not a file. Choose one data file inside it.",
+                        code="file_is_folder", path=str(p))
     suffix = p.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
         raise DataError(
             f"'{name}' has the suffix '{p.suffix or '(none)'}', which Workbench cannot read. "
             f"Supported file types are: {', '.join(SUPPORTED_SUFFIXES)}. "
-            "Save or export the data in one of these formats and import it again."
+            "Save or export the data in one of these formats and import it again.",
+            code="file_type_unknown", name=name, suffix=p.suffix, supported=list(SUPPORTED_SUFFIXES),
         )
     try:
         size = p.stat().st_size
     except OSError as exc:
-        raise DataError(f"'{name}' cannot be read ({exc.strerror}). Check that you may open it.") from None
+        raise DataError(f"'{name}' cannot be read ({exc.strerror}). Check that you may open it.",
+                        code="file_unreadable", name=name, reason=str(exc.strerror or exc)) from None
     if size == 0:
-        raise DataError(f"'{name}' is empty (0 bytes). Choose a file that contains data.")
+        raise DataError(f"'{name}' is empty (0 bytes). Choose a file that contains data.", code="file_empty",
+                        name=name)
 
     report = _Reporter(progress)
     notes: list[str] = []
@@ -107,20 +112,22 @@ def _read(path, sheet, progress, preview_rows, header=None) -> tuple[pd.DataFram
         else:
             df, info = _read_tfrecord(p, size, report, notes)
     except PermissionError:
-        raise DataError(f"'{name}' cannot be opened: permission denied. Check that you may read it.") from None
+        raise DataError(f"'{name}' cannot be opened: permission denied. Check that you may read it.",
+                        code="file_no_permission", name=name) from None
     except MemoryError:
         raise DataError(
             f"'{name}' is too large to load into memory on this computer. "
-            "Split it into smaller files or close other programs and try again."
+            "Split it into smaller files or close other programs and try again.", code="file_too_large", name=name,
         ) from None
     except OSError as exc:
-        raise DataError(f"'{name}' could not be read ({exc.strerror or exc}). Check the file and try again.") from None
+        raise DataError(f"'{name}' could not be read ({exc.strerror or exc}). Check the file and try again.",
+                        code="file_unreadable", name=name, reason=str(exc.strerror or exc)) from None
 
     df = _finish_columns(df, name, notes)
     if len(df) == 0:
         raise DataError(
             f"'{name}' has no data rows: only a header (column names) was found. "
-            "Add at least one row of data below the header."
+            "Add at least one row of data below the header.", code="file_without_rows", name=name,
         )
     info.path = str(p)
     info.columns = [str(c) for c in df.columns]

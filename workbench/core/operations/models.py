@@ -96,27 +96,31 @@ def source_kind(path: str | os.PathLike) -> str:
     """'gguf' or 'folder' for what the user pointed at, or an error in their words."""
     p = Path(path).expanduser()
     if not p.exists():
-        raise WorkbenchError(f"{p} does not exist. Give a GGUF file (.gguf) or a model folder (with config.json).")
+        raise WorkbenchError(f"{p} does not exist. Give a GGUF file (.gguf) or a model folder (with config.json).",
+                             code="model_path_missing", path=str(p))
     if p.is_dir():
         return "folder"
     if is_gguf(p):
         return "gguf"
     raise WorkbenchError(f"{p} is neither a GGUF model file nor a folder (its first bytes are not 'GGUF'). "
-                         "Give a .gguf file, or the folder that holds config.json, the weights and the tokenizer.")
+                         "Give a .gguf file, or the folder that holds config.json, the weights and the tokenizer.",
+                         code="model_not_gguf", path=str(p))
 
 
 def _config(folder: Path) -> dict:
     path = folder / "config.json"
     if not path.is_file():
         raise WorkbenchError(f"{folder} has no config.json, so it is not a model folder. Choose the folder that "
-                             "holds config.json, the weights (*.safetensors) and the tokenizer files.")
+                             "holds config.json, the weights (*.safetensors) and the tokenizer files.",
+                             code="model_without_config", path=str(folder))
     try:
         cfg = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise WorkbenchError(f"{path} cannot be read as JSON ({exc}). The model folder looks damaged; "
-                             "copy it again.") from None
+                             "copy it again.", code="model_damaged", path=str(path)) from None
     if not isinstance(cfg, dict):
-        raise WorkbenchError(f"{path} does not hold a model configuration (a JSON object). Copy the folder again.")
+        raise WorkbenchError(f"{path} does not hold a model configuration (a JSON object). Copy the folder again.",
+                             code="model_damaged", path=str(path))
     return cfg
 
 
@@ -127,16 +131,20 @@ def weight_files(folder: Path) -> list[Path]:
         try:
             names = sorted(set(json.loads(index.read_text(encoding="utf-8"))["weight_map"].values()))
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            raise WorkbenchError(f"{index} is damaged (no weight map). Copy the model folder again.") from None
+            raise WorkbenchError(f"{index} is damaged (no weight map). Copy the model folder again.",
+                                 code="model_damaged", path=str(index)) from None
         missing = [n for n in names if not (folder / n).is_file()]
         if missing:
             raise WorkbenchError(f"The model folder {folder} lacks {len(missing)} of its {len(names)} weight files "
-                                 f"({', '.join(missing[:3])}). Copy the complete folder, then add it again.")
+                                 f"({', '.join(missing[:3])}). Copy the complete folder, then add it again.",
+                                 code="model_weights_missing", path=str(folder), missing=len(missing),
+                                 total=len(names), files=missing[:3])
         return [folder / n for n in names]
     files = sorted(folder.glob("*.safetensors"))
     if not files:
         raise WorkbenchError(f"The model folder {folder} has no weights (*.safetensors). Copy the complete folder, "
-                             "including its weight files (pickle-based .bin/.pdparams files are not registered).")
+                             "including its weight files (pickle-based .bin/.pdparams files are not registered).",
+                             code="model_without_weights", path=str(folder))
     return files
 
 
@@ -154,7 +162,8 @@ def count_parameters(files: list[Path]) -> int | None:
                         n *= d
                     total += n
     except Exception as exc:  # a header safetensors cannot parse: the weights are damaged
-        raise WorkbenchError(f"The weights {f} cannot be read ({exc}). Copy the model folder again.") from None
+        raise WorkbenchError(f"The weights {f} cannot be read ({exc}). Copy the model folder again.",
+                             code="model_damaged", path=str(f)) from None
     return total
 
 
@@ -164,7 +173,8 @@ def check_folder(folder: Path) -> dict[str, Any]:
     files = weight_files(folder)
     if not any((folder / n).is_file() for n in TOKENIZER_FILES):
         raise WorkbenchError(f"The model folder {folder} has no tokenizer (tokenizer.json, tokenizer.model or "
-                             "vocab.json). Copy the tokenizer files of the model into the folder.")
+                             "vocab.json). Copy the tokenizer files of the model into the folder.",
+                             code="model_without_tokenizer", path=str(folder))
     return {"config": cfg, "parameters": count_parameters(files)}
 
 
@@ -241,11 +251,12 @@ def _check_not_registered(folder: Path) -> None:
     root = store.store_dir().resolve()
     if folder == root or root in folder.parents:
         raise WorkbenchError(f"{folder} is inside Workbench's model store ({root}); its models are listed "
-                             "already ('workbench models list').")
+                             "already ('workbench models list').", code="model_in_store", path=str(folder))
     for m in store.list_models():
         if m.path.resolve() == folder:
             raise WorkbenchError(f"The folder {folder} is registered already, as '{m.name}' (id {m.id}). Use that "
-                                 f"id, or remove it first ('workbench models remove {m.id}').")
+                                 f"id, or remove it first ('workbench models remove {m.id}').",
+                                 code="model_registered", path=str(folder), name=m.name)
 
 
 def _entry(model_id: str, name: str, folder: Path, info: dict, source: store.ModelSource,

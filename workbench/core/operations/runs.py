@@ -112,10 +112,12 @@ def build_job(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: st
         raise TypeError(f"unknown settings: {', '.join(sorted(unknown))}")
     if not project.is_prepared:
         raise WorkbenchError(f"Project {project.root} has no prepared data. Prepare the data first "
-                             "('workbench data prepare' or the Data page).")
+                             "('workbench data prepare' or the Data page).", code="project_not_prepared",
+                             path=str(project.root))
     base_model = (base_model or "").strip()
     if not base_model:
-        raise WorkbenchError("Choose a base model: a built-in model, a model folder on this computer or a model id.")
+        raise WorkbenchError("Choose a base model: a built-in model, a model folder on this computer or a model id.",
+                             code="no_base_model")
     base_model, base_model_name = resolve_base_model(base_model)
     template = template or _template(project)
     settings["head"] = uses_head(template.task.value, base_model, settings.get("head"))
@@ -238,7 +240,9 @@ def check_disk_space(project: Project, job: JobSpec) -> None:
             f"This run needs about {need / 1024:.1f} GB of disk for its checkpoints and weights, and the disk of "
             f"{project.root} has {free / 1024:.1f} GB free. Free some space (runs you no longer need can be "
             f"deleted from {project.runs_dir}), or keep fewer checkpoints (the setting 'Checkpoints kept', "
-            f"--save-total-limit; now {job.save_total_limit}), then start again.")
+            f"--save-total-limit; now {job.save_total_limit}), then start again.", code="disk_too_small",
+            need_gb=round(need / 1024, 1), free_gb=round(free / 1024, 1), path=str(project.root),
+            keep=job.save_total_limit)
 
 
 def start_run(project: Project, job: JobSpec, detach: bool = True, on: str | None = None) -> Started:
@@ -300,11 +304,12 @@ def resume_run(project: Project, run_id: str, checkpoint: str | None = None, det
         if s.status == "running":
             raise RunBusy(run_id, worker_pid(run_dir))
         if s.status == "completed":
-            raise WorkbenchError(f"Run '{run_id}' has completed; start a new run to train further.")
+            raise WorkbenchError(f"Run '{run_id}' has completed; start a new run to train further.",
+                                 code="run_completed", run=run_id)
         ckpt = checkpoint or s.last_checkpoint
         if not ckpt:
             raise WorkbenchError(f"Run '{run_id}' saved no checkpoint before it ended, so there is nothing to "
-                                 "resume from. Start a new run instead.")
+                                 "resume from. Start a new run instead.", code="run_without_checkpoint", run=run_id)
         if where(run_dir):  # the checkpoints stay on the server: it resumes there
             from .. import remote
 

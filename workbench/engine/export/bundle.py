@@ -133,7 +133,8 @@ Progress = Callable[[str, int, int], None]
 def check_out_dir(out: Path) -> None:
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise WorkbenchError(f"The output folder {out} already exists and is not empty. Choose a new folder "
-                             "(or delete the old export first); an export never overwrites files.")
+                             "(or delete the old export first); an export never overwrites files.",
+                             code="export_folder_not_empty", path=str(out))
 
 
 def export_run(project_dir, run_id: str, out_dir=None, *, checkpoint: str = "best",
@@ -413,7 +414,7 @@ def _export_stages(stage: Path, scratch: Path, trained: TrainedRun, template: Ta
             shutil.copyfile(BUNDLE_SOURCES.get(name, Path(__file__).parents[1] / "bundle" / name), stage / name)
         from workbench.engine.export.environment import WheelhouseError, write_environment
 
-        report("requirements", 0, 1)
+        report("wheels" if wheelhouse else "requirements", 0, 1)  # the wheels only when asked for
         try:
             checks["requirements"] = write_environment(stage, wheelhouse=wheelhouse, scripts=BUNDLE_SCRIPTS,
                                                        target=target)

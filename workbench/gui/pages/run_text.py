@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 
 from ...core.runs import run_to_show
+from ..i18n import join_list
 
 
 def setting_text(name: str, value: Any) -> str:
@@ -21,7 +22,7 @@ def setting_text(name: str, value: Any) -> str:
     if isinstance(value, bool):
         return QCoreApplication.translate("TrainPage", "yes") if value else QCoreApplication.translate("TrainPage", "no")
     if isinstance(value, (list, tuple)):
-        return ", ".join(map(str, value))
+        return join_list(value)
     if name == "max_steps" and value <= 0:
         return QCoreApplication.translate("TrainPage", "by epochs")
     if name == "base_model":

@@ -12,7 +12,7 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from ....core.cleaning import STEPS
-from ...i18n import content_lang
+from ...i18n import content_lang, join_list
 from ..role_names import role_name
 
 
@@ -35,17 +35,17 @@ def problem_text(p) -> str:
     if p.code == "no_rows":
         return QCoreApplication.translate("DataPage", "No rows are left after cleaning. Check the mapping and loosen the cleaning steps.")
     if p.code == "few_classes":
-        found = "、".join(a[0]) if a[0] else QCoreApplication.translate("DataPage", "none")
+        found = join_list(a[0]) if a[0] else QCoreApplication.translate("DataPage", "none")
         return QCoreApplication.translate("DataPage", "The labels have fewer than two different values after cleaning (found: {0}). "
                              "Classification needs at least two: check the column chosen for “{1}”.").format(found, role)
     if p.code == "labels_outside":
         return QCoreApplication.translate("DataPage", "{0} rows have labels outside the template's set ({1}). Add them as other spellings in "
                              "the step “{2}”, or drop rows with other labels.").format(
-            f"{a[0]:,}", "、".join(a[1]), step_title("normalize_labels"))
+            f"{a[0]:,}", join_list(a[1]), step_title("normalize_labels"))
     if p.code == "labels_mismatch":
         return QCoreApplication.translate("DataPage", "{0} of {1} rows have labels outside the template's set; your data "
                                           "has its own ({2}). On the Labels tab, use the labels found in your data.").format(
-            f"{a[0]:,}", f"{a[1]:,}", "、".join(a[2]))
+            f"{a[0]:,}", f"{a[1]:,}", join_list(a[2]))
     if p.code == "labels_too_few":
         return QCoreApplication.translate("DataPage", "Labels with fewer than {0} rows after cleaning were dropped: {1}. "
                                           "Lower the least rows per label on the Labels tab, or add rows.").format(a[0], a[1])
@@ -102,7 +102,7 @@ def step_name(op: str, params: dict | None) -> str:
     masking the answers, one flagging the questions; a length filter for each column)."""
     params = params or {}
     if op == "sensitive_terms":
-        columns = ("、" if content_lang() == "zh" else ", ").join(role_name(c) for c in params.get("columns") or []) or \
+        columns = join_list(role_name(c) for c in params.get("columns") or []) or \
             QCoreApplication.translate("DataPage", "every text column")
         said = {
             "mask": QCoreApplication.translate("DataPage", "Mask sensitive terms in {0}"),

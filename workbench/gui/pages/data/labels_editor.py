@@ -15,7 +15,8 @@ from PySide6.QtWidgets import (
 
 from ....core.errors import WorkbenchError
 from ....core.labels import LabelChoice, LabelTable
-from ...i18n import content_lang
+from ...error_texts import exception_text
+from ...i18n import join_list
 
 
 class CodeNamesDialog(QDialog):
@@ -202,6 +203,11 @@ class LabelsEditor(QWidget):
             return self.tr("{0} (another spelling)").format(value.label)
         return value.label
 
+    def on_language_changed(self) -> None:
+        """The summary, the notice and the value states are drawn from the table again: the
+        summary joins formatted parts with " · ", which a word-by-word translation takes apart."""
+        self._show()
+
     def _show(self) -> None:
         t = self.table_data
         self.values_table.setRowCount(0)
@@ -220,7 +226,7 @@ class LabelsEditor(QWidget):
         self.notice.setVisible(t.mismatch)
         multi = t.labelled is not None
         if t.mismatch:
-            shown = "、".join(list(t.unknown_values)[:6]) + ("…" if len(t.unknown_values) > 6 else "")
+            shown = join_list(list(t.unknown_values)[:6]) + ("…" if len(t.unknown_values) > 6 else "")
             if multi:
                 text = self.tr("{0} of the {1} labels given in {2} rows are not in the template's label set. Your "
                                "data has its own labels ({3}). Use them, or the rows cannot be trained on.").format(
@@ -293,8 +299,7 @@ class LabelsEditor(QWidget):
             if too_few:
                 parts.append(self.tr("labels with too few rows taken off {0} rows").format(f"{too_few:,}"))
         if absent:
-            joiner = "、" if content_lang() == "zh" else ", "
-            parts.append(self.tr("no row has {0}: left out of the project").format(joiner.join(absent)))
+            parts.append(self.tr("no row has {0}: left out of the project").format(join_list(absent)))
         return " · ".join(parts)
 
     @Slot()
@@ -317,7 +322,7 @@ class LabelsEditor(QWidget):
         try:
             op(t)
         except WorkbenchError as exc:
-            self.summary.setText(str(exc))
+            self.summary.setText(exception_text(exc))
             return
         self.table_data = t
         self.dropped = None  # until the page has cleaned with the new choice

@@ -25,7 +25,7 @@ from ....core.task import TaskSpec
 from ....core.templates import PromptFormat
 from ...resources import icon
 from ...session import ProjectSession
-from ...background import BackgroundOp, BackgroundWork
+from ...background import BackgroundOp, BackgroundWork, describe_error
 from .command_line import prepare_args
 from .display import column_stats, problem_text, step_title
 from .split_panel import SplitPanel
@@ -273,6 +273,7 @@ class DataPage(QWidget):
         the new language: drawn again, not translated word by word."""
         self.steps.on_language_changed()
         self.source_bar.on_language_changed()
+        self.labels_editor.on_language_changed()
 
     def _header_arg(self) -> bool | None:
         """What prepare and its command line are told: the user's choice, or "no header" as read."""
@@ -513,7 +514,7 @@ class DataPage(QWidget):
             self.cleaned.emit()
 
         def failed(exc):
-            self.steps.summary.setText(str(exc))
+            self.steps.summary.setText(describe_error(exc)[0])
             self.background.show_error(self.tr("Cleaning failed"), exc)
 
         op = self.background.op(work, self.tr("Cleaning")).with_progress().on_success(done).on_failure(failed)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from ....core.cleaning import STEPS, Recipe, Step, StepReport
 from ....core.cleaning.steps import parse_params
 from ....core.errors import WorkbenchError
+from ...error_texts import exception_text
 from ...resources import icon
 from ...widgets.step_editor import StepParamsEditor
 from .display import (
@@ -288,7 +289,7 @@ class StepsPanel(QWidget):
         try:
             parse_params(step, row + 1)
         except WorkbenchError as exc:
-            self.params_message.setText(str(exc))
+            self.params_message.setText(exception_text(exc))
             return
         self.params_message.setText("")
         if params == steps[row]["params"]:

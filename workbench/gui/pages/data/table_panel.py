@@ -4,9 +4,9 @@ read cell by cell on demand (gui/table_model.py)."""
 from __future__ import annotations
 
 import pandas as pd
-from PySide6.QtCore import Qt, QTimer, Signal, Slot
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QTableView,
-                               QVBoxLayout, QWidget)
+from PySide6.QtCore import QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QStyle,
+                               QStyleOptionComboBox, QTableView, QVBoxLayout, QWidget)
 
 from ...table_model import DataFrameTableModel, RowHeader, filtered_positions, sorted_positions
 from ...background import BackgroundOp, BackgroundWork
@@ -42,6 +42,8 @@ class DataTablePanel(QWidget):
         self.filter_column = QComboBox()
         self.filter_column.addItem(self.tr("in all columns"), -1)
         self.filter_column.currentIndexChanged.connect(lambda _i: self._filter_timer.start())
+        self.filter_column.model().dataChanged.connect(self._fit_filter_column)  # a language switch renames it
+        self._fit_filter_column()
         self.rows_label = QLabel()
         bar.addWidget(self.which_combo)
         bar.addWidget(self.filter_edit, 1)
@@ -66,6 +68,17 @@ class DataTablePanel(QWidget):
         self.table.selectionModel().currentChanged.connect(self._on_table_current_changed)
         lv.addLayout(bar)
         lv.addWidget(self.table, 1)
+
+    @Slot()
+    def _fit_filter_column(self) -> None:
+        """The column box at least as wide as "in all columns" in the interface language: sized
+        when first shown, it kept the width of "所有列" after a switch to English ("in all co")."""
+        box = self.filter_column
+        opt = QStyleOptionComboBox()
+        box.initStyleOption(opt)
+        fm = box.fontMetrics()
+        text = QSize(fm.horizontalAdvance(box.itemText(0)), fm.height())
+        box.setMinimumWidth(box.style().sizeFromContents(QStyle.ContentsType.CT_ComboBox, opt, text, box).width())
 
     def showing_cleaned(self) -> bool:
         return self.which_combo.currentData() == "clean"
@@ -92,6 +105,7 @@ class DataTablePanel(QWidget):
         for i, c in enumerate(df.columns):
             self.filter_column.addItem(str(c), i)
         self.filter_column.blockSignals(False)
+        self._fit_filter_column()
         self._update_rows_label()
         if self.filter_edit.text().strip():
             self.update_view()

@@ -152,7 +152,8 @@ class EvaluatePage(QWidget):
         self.apply = ApplyFileWidget(self.session, self.background, lambda: self.run_combo.currentData())
         self.tabs.addTab(self.apply, self.tr("Apply to a file"))
 
-        self.eval_progress = OpProgress()
+        self.eval_progress = OpProgress(label=False)  # the status line below says the stage
+        self.eval_progress.cancel_button.clicked.connect(lambda: self.status_label.setText(self.tr("Cancelling…")))
 
         lay = QVBoxLayout(self)
         lay.addLayout(top)

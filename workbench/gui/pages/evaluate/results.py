@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QSizePolicy, QSplitter, QStackedWidget, QTableWidget,
+    QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
 from ....core.trained import FINAL_DIR
@@ -15,11 +16,12 @@ from ..run_text import setting_text
 from .words import baseline_sentence, method_name, split_name
 
 
-class ResultsPanel(QSplitter):
-    """Shows an evaluation's ``metrics.json`` (see :meth:`show_result`)."""
+class ResultsPanel(QStackedWidget):
+    """Shows an evaluation's ``metrics.json`` (see :meth:`show_result`), or, before there is one,
+    what to do (:meth:`show_nothing`) in the middle of the tab."""
 
     def __init__(self, parent=None):
-        super().__init__(Qt.Orientation.Horizontal, parent)
+        super().__init__(parent)
         self.heatmap = HeatMap()
         self.heat_title = QLabel(self.tr("Confusion matrix: rows are the true labels, columns the predicted ones"))
         self.heat_title.setObjectName("sectionTitle")
@@ -90,12 +92,32 @@ class ResultsPanel(QSplitter):
         hv.addWidget(self.heatmap, 1)
         hv.addWidget(self.bars_title)
         hv.addWidget(self.label_bars, 1)
-        self.addWidget(hm)
-        self.addWidget(side)
-        self.setSizes([520, 400])
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(hm)
+        self.splitter.addWidget(side)
+        self.splitter.setSizes([520, 400])
+        # no evaluation yet: the text alone, where one looks, not beside an empty matrix
+        self.empty_text = QLabel()
+        self.empty_text.setWordWrap(True)
+        self.empty_text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_text.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.empty_text.setMaximumWidth(560)  # lines one reads at a glance
+        empty = QWidget()
+        ev = QVBoxLayout(empty)
+        row = QHBoxLayout()  # centred by stretches: a layout alignment would cut the wrapped lines
+        row.addStretch(1)
+        row.addWidget(self.empty_text, 10)
+        row.addStretch(1)
+        ev.addStretch(1)
+        ev.addLayout(row)
+        ev.addStretch(2)
+        self.empty = empty
+        self.addWidget(self.splitter)
+        self.addWidget(empty)
 
     def show_result(self, result: dict) -> None:
         """An evaluation's figures; ``{}`` shows none."""
+        self.setCurrentWidget(self.splitter)
         m = result.get("metrics") or {}
         baseline = result.get("baseline") or {}
         labels = m.get("labels") or []
@@ -143,8 +165,8 @@ class ResultsPanel(QSplitter):
         """No evaluation to show: ``text`` says why and what to do."""
         self.show_result({})
         self.heatmap.set_matrix([], [])
-        self.summary_text.setText(text)
-        self.summary_text.setVisible(True)
+        self.empty_text.setText(text)
+        self.setCurrentWidget(self.empty)
 
     def _show_class_table(self, per: dict) -> None:
         self.class_table.setRowCount(len(per))

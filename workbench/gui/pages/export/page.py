@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt, QUrl, Signal, Slot
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...commands import stage_text
+from ...i18n import join_list
 from ...resources import icon
 from ...session import ProjectSession
 from ...background import OpProgress, BackgroundWork
@@ -90,6 +92,27 @@ def describe_latency(lat: dict) -> str:
             where += ", " + QCoreApplication.translate("ExportPage", "{0} threads").format(int(threads))
         parts.append(where)
     return " · ".join(parts)
+
+
+def plain_figure(v: float) -> str:
+    """A small figure with two significant digits and no exponent: 0.0000031, 0.12, 120."""
+    if v == 0:
+        return "0"
+    digits = max(0, 1 - math.floor(math.log10(abs(v))))
+    return f"{v:.{digits}f}"
+
+
+def difference_text(diff: float | None, relative: float | None) -> str:
+    """How far an exported model's outputs are from the trained model's: "identical", or the
+    largest difference, as a share of the largest output where the check measured that."""
+    if diff is None:
+        return "–"
+    if diff == 0:
+        return QCoreApplication.translate("ExportPage", "identical")
+    if relative is not None:
+        return QCoreApplication.translate("ExportPage", "largest difference {0}% of the largest output").format(
+            plain_figure(100 * relative))
+    return QCoreApplication.translate("ExportPage", "largest difference {0}").format(plain_figure(diff))
 
 
 def status_text(status: str | None) -> str:
@@ -248,7 +271,8 @@ class ExportPage(QWidget):
         buttons.addWidget(self.export_button)
         buttons.addWidget(self.open_button)
         buttons.addStretch(1)
-        self.progress = OpProgress()  # stage, progress and Cancel while the export runs
+        self.progress = OpProgress(label=False)  # progress and Cancel while the export runs; the status says the stage
+        self.progress.cancel_button.clicked.connect(lambda: self.status_label.setText(self.tr("Cancelling…")))
         self.status_label = QLabel()
         self.status_label.setWordWrap(True)
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -545,17 +569,17 @@ class ExportPage(QWidget):
             status = info.get("status") or "ok"
             reason = str(info.get("reason") or "")
             if status == "ok":
-                check = f"{diff:.2e}" if diff is not None else "–"
+                check = difference_text(diff, _num(info.get("relative_diff")))
             else:
                 check = reason or "–"
-            rows.append((format_title(fmt), status_text(status), check, ", ".join(info.get("files") or []), reason))
+            rows.append((format_title(fmt), status_text(status), check, join_list(info.get("files") or []), reason))
         int8 = result.get("int8")
         if isinstance(int8, dict):
             status = int8.get("status") or "ok"
             reason = str(int8.get("reason") or "")
             check = describe_int8(int8) if status == "ok" else (reason or "–")
             rows.append((self.tr("8-bit (int8) static model"), status_text(status), check,
-                         ", ".join(int8.get("files") or []), reason or check))
+                         join_list(int8.get("files") or []), reason or check))
         script = result.get("predict_script")
         if isinstance(script, dict) and script.get("rows"):
             check = self.tr("same answers as the evaluation on {0} of {1} test rows").format(

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import (
 )
 
 from ....core.templates import TemplateSpec
-from ...i18n import localized
+from ...i18n import join_list, localized
 from ...table_model import DataFrameTableModel
 from ...session import ProjectSession
 from ...background import BackgroundWork
@@ -201,8 +201,8 @@ class TemplatePage(QWidget):
 
         facts = [
             self.tr("<b>Task:</b> {0}").format(task_name(spec.task.value, spec.multi_label)),
-            self.tr("<b>Columns:</b> {0}").format(", ".join(f"{role_name(r)} ← {c}" for r, c in spec.columns.items())),
-            self.tr("<b>Metrics:</b> {0}").format(", ".join(metric_title(m) for m in spec.metrics)),
+            self.tr("<b>Columns:</b> {0}").format(join_list(f"{role_name(r)} ← {c}" for r, c in spec.columns.items())),
+            self.tr("<b>Metrics:</b> {0}").format(join_list(metric_title(m) for m in spec.metrics)),
         ]
         if spec.labels:
             facts.insert(1, self.tr("<b>Labels:</b> {0}").format(" · ".join(spec.labels)))

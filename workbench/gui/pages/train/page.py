@@ -24,6 +24,7 @@ from ....core.runs import RunBusy, format_duration
 from ...resources import icon
 from ...session import ProjectSession
 from ...background import BackgroundWork
+from ...i18n import join_list
 from ...widgets.curves import PALETTE, CurvePlot
 from ..run_text import metric_title, status_text
 from . import delete_run
@@ -441,7 +442,7 @@ class TrainPage(QWidget):
                 last_step = ev
             elif kind == "eval":
                 self.loss_plot.append("eval_loss", ev.get("step", 0), ev.get("eval_loss"))
-                m = ", ".join(f"{metric_title(k)} {v:.4f}" for k, v in (ev.get("metrics") or {}).items()
+                m = join_list(f"{metric_title(k)} {v:.4f}" for k, v in (ev.get("metrics") or {}).items()
                               if isinstance(v, (int, float)))
                 self._append_log(self.tr("step {0}: validation loss {1:.4f} {2}").format(
                     ev.get("step"), ev.get("eval_loss") or float("nan"), m))

@@ -10,6 +10,8 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout
 
 from ....core.errors import WorkbenchError
 from ....core.targets import add_target, list_targets, remove_target
+from ...error_texts import error_text, exception_text
+from ...i18n import join_list
 
 
 def check_args(name: str) -> list[str]:
@@ -49,7 +51,7 @@ class AddServerDialog(QDialog):
         form = QFormLayout(self)
         self.name = QLineEdit()
         self.url = QLineEdit()
-        self.url.setPlaceholderText("ssh://user@gpu-server.example.org")
+        self.url.setPlaceholderText(self.tr("ssh://user@gpu-server.example.org"))
         self.devices = QLineEdit("cpu")
         self.devices.setToolTip(self.tr("cpu, or the devices to use, such as gpu:0 or gpu:0,1 or npu:0"))
         self.workdir = QLineEdit()
@@ -81,7 +83,7 @@ class AddServerDialog(QDialog):
             add_target(self.name.text().strip(), self.url.text().strip(), devices=self.devices.text().strip() or None,
                        workdir=self.workdir.text().strip() or None, python=self.python.text().strip() or None)
         except WorkbenchError as exc:
-            self.error.setText(str(exc))
+            self.error.setText(exception_text(exc))
             return
         self.accept()
 
@@ -133,7 +135,7 @@ class ServersDialog(QDialog):
             targets = list_targets()
         except WorkbenchError as exc:
             targets = []
-            self.report.setText(str(exc))
+            self.report.setText(exception_text(exc))
         self.table.setRowCount(len(targets))
         for i, t in enumerate(targets):
             for c, value in enumerate((t.name, t.url, t.devices, t.workdir)):
@@ -175,10 +177,14 @@ class ServersDialog(QDialog):
         self.check_button.setEnabled(False)
         op = self.background.command(check_args(name), self.tr("Checking server {0}").format(name))
         op.on_success(self._show_report)
-        op.on_failure(self._show_failure)
+        op.on_failure(lambda message: self._show_failure(op, message))
         return op.run()
 
-    def _show_failure(self, message: str) -> None:
+    def _show_failure(self, op, message: str) -> None:
+        report = op.result
+        if isinstance(report, dict) and "problems" in report:  # the check ran and found problems (exit 1)
+            self._show_report(report)
+            return
         self.check_button.setEnabled(True)
         self.report.setText(message)
 
@@ -187,16 +193,17 @@ class ServersDialog(QDialog):
         server = (report or {}).get("server") or {}
         lines = []
         if server:
-            gpus = ", ".join(f"{g['name']} ({g['memory_mb']:,} MB)" for g in server.get("gpus") or [])
+            gpus = join_list(f"{g['name']} ({g['memory_mb']:,} MB)" for g in server.get("gpus") or [])
             lines.append(self.tr("Workbench {0}, Paddle {1}, PaddleFormers {2}").format(
                 server.get("workbench_version"), server.get("paddle_version"), server.get("paddleformers_version")))
             lines.append(self.tr("Devices: {0}; {1} CPU cores").format(
-                ", ".join(map(str, server.get("devices", []))) + (f"; {gpus}" if gpus else ""),
+                join_list(server.get("devices", [])) + (f"; {gpus}" if gpus else ""),
                 server.get("cpu_count")))
             lines.append(self.tr("Free: {0:,} MB of disk in the work folder, {1:,} MB of memory").format(
                 int(server.get("disk_free_mb") or 0), int(server.get("memory_free_mb") or 0)))
         problems = (report or {}).get("problems") or []
-        lines += [self.tr("Problem: {0}").format(p) for p in problems]
+        lines += [self.tr("Problem: {0}").format(error_text(p.get("code"), p.get("fields"), p.get("message", "")))
+                  if isinstance(p, dict) else self.tr("Problem: {0}").format(p) for p in problems]
         if server and not problems:
             lines.append(self.tr("Ready: choose it under \"Train on\" and start."))
         self.report.setText("\n".join(lines))
