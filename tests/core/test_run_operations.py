@@ -180,3 +180,36 @@ def test_a_checkpoint_is_complete_only_once_the_worker_marked_it(tmp_path):
     assert [p.name for p in list_checkpoints(tmp_path)] == ["checkpoint-4"]  # 8 was cut short
     mark_checkpoint_complete(ck / "checkpoint-8", 8)
     assert [p.name for p in list_checkpoints(tmp_path)] == ["checkpoint-4", "checkpoint-8"]
+
+
+GEMMA_270M_SHAPE = {"model_type": "gemma3_text", "hidden_size": 640, "num_hidden_layers": 18, "vocab_size": 262144,
+                    "intermediate_size": 2048, "num_attention_heads": 4, "num_key_value_heads": 1, "head_dim": 256}
+
+
+def _gemma_shaped(tmp_path) -> str:
+    folder = tmp_path / "gemma-shape"
+    folder.mkdir(exist_ok=True)
+    (folder / "config.json").write_text(json.dumps(GEMMA_270M_SHAPE), encoding="utf-8")
+    return str(folder)
+
+
+def test_a_server_runs_settings_are_recommended_for_its_devices(project, tmp_path, monkeypatch):
+    """Seen on the Train page: a GPU server chosen kept this processor's settings, and with them
+    the share of one pass the time budget allows here, so the run there would stop where this
+    laptop must."""
+    from workbench.core.targets import add_target
+
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "home"))
+    add_target("lab", "ssh://ana@gpu.example.org", devices="gpu:0,1")
+    add_target("box", "ssh://ana@cpu.example.org")
+    model = _gemma_shaped(tmp_path)
+    assert run_operations.recommendation_device("lab") == "gpu:0"
+    assert run_operations.recommendation_device("box") == run_operations.recommendation_device(None) == "cpu"
+    here = run_operations.build_job(project, model, time_budget_min=0.5)
+    there = run_operations.build_job(project, model, time_budget_min=0.5, on="lab")
+    _, gpu = run_operations.recommended_settings(project, model, device="gpu:0", time_budget_min=0.5)
+    assert (there.batch_size, there.epochs) == (gpu.batch_size, gpu.epochs)
+    assert here.epochs < 1 <= there.epochs and there.batch_size > here.batch_size
+    values, _ = run_operations.recommended_settings(project, model, time_budget_min=0.5, on="lab")
+    assert (values["batch_size"], values["epochs"]) == (there.batch_size, there.epochs)
+

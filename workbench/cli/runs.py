@@ -97,11 +97,13 @@ def cmd_train(args: argparse.Namespace) -> int:
         settings = {k: getattr(args, k, None) for k in run_operations.SETTINGS}
         settings["head"] = {"head": True, "label-text": False}.get(getattr(args, "classify_by", None))
         settings["allow_pickle"] = args.allow_pickle or None
-        job = run_operations.build_job(project, args.base_model, args.method, time_budget_min=args.time_budget, **settings)
+        # settings recommended for where it trains: a server's devices with --on
+        job = run_operations.build_job(project, args.base_model, args.method, time_budget_min=args.time_budget,
+                                       on=args.on, **settings)
         job = run_operations.with_processor_load(job, args.on)  # the estimate counts on the processor's load now
         started = run_operations.start_run(project, job, detach=False, on=args.on)
         _, rec = run_operations.recommended_settings(project, job.base_model, job.method, time_budget_min=args.time_budget,
-                                          head=job.head)
+                                                     head=job.head, on=args.on)
         span = run_operations.estimate_range(job)  # the range the Train page shows for this job
         from workbench.core.timing import planned_share
 
@@ -117,7 +119,9 @@ def cmd_train(args: argparse.Namespace) -> int:
                         "busy processor, and ")
             print(f"recommended for this data: batch {rec.batch_size}, max length {rec.max_length}, "
                   f"{rec.epochs:g} epochs, learning rate {rec.learning_rate:g}; "
-                  f"this run about {took}{rec.est_memory_mb:.0f} MB on the CPU")
+                  f"this run about {took}{rec.est_memory_mb:.0f} MB "
+                  + (f"on server {args.on}'s {run_operations.recommendation_device(args.on)}" if args.on
+                     else "on the CPU"))
             for note in rec.notes:
                 print(f"note: {note}")
             if span and span.load_factor > 1:

@@ -58,16 +58,29 @@ def resolve_base_model(base_model: str) -> tuple[str, str | None]:
     return (folder, base_model) if folder else (base_model, None)
 
 
+def recommendation_device(on: str | None = None, device: str = "cpu") -> str:
+    """The device a run's settings are recommended for: a server's (its first device, as its
+    run uses it) when it trains on server ``on``, else ``device``."""
+    if not on:
+        return device
+    from ..targets import get_target
+
+    return get_target(on).device
+
+
 def recommended_settings(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: str | None = None,
                          template=None, device: str = "cpu",
-                         time_budget_min: float | None = None, head: bool | None = None) -> tuple[dict[str, Any], Any]:
+                         time_budget_min: float | None = None, head: bool | None = None,
+                         on: str | None = None) -> tuple[dict[str, Any], Any]:
     """The template's defaults with what the data recommends on top, and the recommendation
     itself (time and memory estimates, notes). ``time_budget_min`` bounds the training time
     (default 10 minutes, see core/recommend.py). ``base_model`` may be a registered id;
-    ``head`` as :func:`uses_head` decides it."""
+    ``head`` as :func:`uses_head` decides it; ``on``: the server the run trains on, whose
+    devices the settings are for (:func:`recommendation_device`)."""
     from ..recommend import recommend
 
     template = template or _template(project)
+    device = recommendation_device(on, device)
     base_model, _ = resolve_base_model(base_model)
     method = method or default_method(base_model)
     rec = recommend(template, project.config.stats, device, base_model, method, time_budget_min=time_budget_min,
@@ -101,8 +114,10 @@ def uses_head(task: str, base_model: str, head: bool | None = None) -> bool:
 
 
 def build_job(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: str | None = None,
-              template=None, time_budget_min: float | None = None, **settings: Any) -> JobSpec:
-    """The job for a new run. A setting left out or None takes the recommended value.
+              template=None, time_budget_min: float | None = None, on: str | None = None,
+              **settings: Any) -> JobSpec:
+    """The job for a new run. A setting left out or None takes the recommended value: for the
+    devices of server ``on`` where it trains there.
 
     Checking and saving go together unless asked otherwise: ``save_steps`` defaults to
     ``eval_steps`` and the loss is logged at least every 5 steps.
@@ -123,7 +138,7 @@ def build_job(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: st
         raise MultiLabelNeedsBuiltin(base_model)
     method = method or default_method(base_model)
     values, rec = recommended_settings(project, base_model, method, template=template,
-                                       time_budget_min=time_budget_min, head=settings["head"])
+                                       time_budget_min=time_budget_min, head=settings["head"], on=on)
     given = {k: v for k, v in settings.items() if v is not None}
     if given.get("max_steps") is not None and given["max_steps"] <= 0:
         given["max_steps"] = -1
