@@ -143,6 +143,8 @@ def test_lora_settings_only_for_lora(qtbot, session, background, sample_project)
     assert not page.hp_form.isRowVisible(page.spins["lora_r"])
     assert "starts untrained" in page.method_hint.text()
     page.model_combo.setCurrentIndex(page.model_combo.findData("id"))
+    page.model_edit.setText("Qwen/Qwen2.5-0.5B")  # the settings are a model's: none until one is named
+    page.model_edit.editingFinished.emit()
     page.method_combo.setCurrentIndex(page.method_combo.findData("lora"))
     assert page.spins["lora_r"].isEnabled() and page.hp_form.isRowVisible(page.spins["lora_r"])
     assert page.method_hint.isHidden()

@@ -50,6 +50,9 @@ HYPER = {
     "weight_decay": (False, 3),
 }
 LORA_ONLY = ("lora_r", "lora_alpha", "lora_dropout")
+# what a setting shows while there is nothing to recommend it for: no project, no prepared data or
+# no model chosen
+NO_VALUE = "—"
 
 
 def hyper_label(name: str) -> str:
@@ -104,6 +107,8 @@ class TrainSettingsPanel(QWidget):
         self._load_timer = QTimer(self)
         self._load_timer.setInterval(LOAD_INTERVAL_MS)
         self._load_timer.timeout.connect(self._on_load_timer_timeout)
+        # the model the settings on the page were recommended or restored for (None: none yet)
+        self._settings_model: str | None = None
         self._build()
 
     def _build(self) -> None:
@@ -122,7 +127,7 @@ class TrainSettingsPanel(QWidget):
         self.model_combo.currentIndexChanged.connect(self._on_model_combo_changed)
         self.model_edit = QLineEdit()
         self.model_edit.setPlaceholderText(self.tr("folder or model id"))
-        self.model_edit.editingFinished.connect(self._update_estimate)
+        self.model_edit.editingFinished.connect(self._on_model_edit_finished)
         self.browse_button = QPushButton(self.tr("Browse…"))
         self.browse_button.clicked.connect(self._on_browse_button_clicked)
         row = QHBoxLayout()
@@ -150,6 +155,7 @@ class TrainSettingsPanel(QWidget):
         sv.addWidget(model_box)
 
         hp_box = QGroupBox(self.tr("Settings"))
+        self.hp_box = hp_box
         hv = QVBoxLayout(hp_box)
         prow = QHBoxLayout()
         self.preset_combo = QComboBox()
@@ -212,8 +218,9 @@ class TrainSettingsPanel(QWidget):
         cv.addWidget(self.estimate_label)
         where = QHBoxLayout()
         self.target_combo = TargetCombo()
-        # a server's processor is not this one: the estimate drops this computer's load
-        self.target_combo.currentIndexChanged.connect(self._on_hyper_changed)
+        # a server's devices are not this computer's: the settings are recommended for them, and
+        # the estimate drops this computer's load
+        self.target_combo.currentIndexChanged.connect(self._on_target_changed)
         self.servers_button = QPushButton(self.tr("Servers…"))
         self.servers_button.clicked.connect(self._on_servers_button_clicked)
         where.addWidget(QLabel(self.tr("Train on")))
@@ -255,6 +262,10 @@ class TrainSettingsPanel(QWidget):
         self.model_combo.blockSignals(True)
         self.model_combo.setCurrentIndex(max(0, idx))
         self.model_combo.blockSignals(False)
+        # each project its own model: not the folder typed in the previous one (its last run's
+        # comes back below)
+        self.model_edit.clear()
+        self._settings_model = None
         self._on_model_combo_changed()
         if last is not None:  # reopening continues with the settings the user chose last
             self.restore_settings(last)
@@ -371,20 +382,37 @@ class TrainSettingsPanel(QWidget):
         self.model_edit.setEnabled(custom)
         self.browse_button.setEnabled(kind == "folder")
         builtin = str(kind).startswith("builtin:")
+        self.method_combo.blockSignals(True)  # the recommendation below follows the method too
         if builtin:
             self.method_combo.setCurrentIndex(self.method_combo.findData("full"))
         elif not self.method_combo.isEnabled():  # leaving a built-in model: a pretrained one starts with LoRA
             self.method_combo.setCurrentIndex(self.method_combo.findData(run_operations.default_method(str(kind))))
+        self.method_combo.blockSignals(False)
         self.method_combo.setEnabled(not builtin)
         self._update_models_hint()
         self._on_method_changed()
         self.apply_recommended()
 
     @Slot()
+    def _on_model_edit_finished(self) -> None:
+        """A folder or model id typed (Enter, Tab or a click elsewhere): another model gets its own
+        recommended settings, as a model chosen in the list does; the same one keeps the page's."""
+        if self.base_model() != self._settings_model:
+            self._on_model_combo_changed()
+
+    @Slot()
     def _on_browse_button_clicked(self) -> None:
         d = QFileDialog.getExistingDirectory(self, self.tr("Choose a model folder (with config.json)"))
         if d:
             self.model_edit.setText(d)
+            self._on_model_edit_finished()
+
+    @Slot()
+    def _on_target_changed(self, *_) -> None:
+        """Another place to train: the recommended settings are for its devices (the user's own stay)."""
+        if self.preset_combo.currentData() == RECOMMENDED:
+            self.apply_recommended()
+        else:
             self._update_estimate()
 
     @Slot()
@@ -413,33 +441,58 @@ class TrainSettingsPanel(QWidget):
         self.method_hint.setText(text)
         self.method_hint.setVisible(bool(text))
 
-    def recommendation(self):
-        template = self.session.template
-        if template is None or self.session.project is None:
+    def _recommended(self) -> tuple[dict[str, Any], Any] | None:
+        """Core's recommended values and recommendation for the chosen model, method, time budget
+        and place to train; None where there is nothing to recommend for (no project, no prepared
+        data, no model chosen yet, a server no longer registered)."""
+        template, base = self.session.template, self.base_model()
+        if template is None or not self.session.is_prepared or not base:
             return None
-        base = self.base_model() or run_operations.DEFAULT_BASE_MODEL
-        return run_operations.recommended_settings(self.session.project, base, self.method_combo.currentData(),
-                                        template=template, time_budget_min=self.time_budget.value())[1]
+        try:
+            return run_operations.recommended_settings(self.session.project, base, self.method_combo.currentData(),
+                                                       template=template, time_budget_min=self.time_budget.value(),
+                                                       on=self.target_combo.currentData())
+        except WorkbenchError:
+            return None
+
+    def recommendation(self):
+        got = self._recommended()
+        return got[1] if got is not None else None
 
     def apply_recommended(self) -> None:
-        template = self.session.template
-        if template is None or self.session.project is None:
-            return
-        base = self.base_model() or run_operations.DEFAULT_BASE_MODEL
-        values, _ = run_operations.recommended_settings(self.session.project, base, self.method_combo.currentData(),
-                                             template=template, time_budget_min=self.time_budget.value())
-        self.eval_steps.setValue(int(values.pop("eval_steps", self.eval_steps.value())))
-        self._set_values(values)
-        self.preset_combo.blockSignals(True)
-        self.preset_combo.setCurrentIndex(0)
-        self.preset_combo.blockSignals(False)
+        self._settings_model = self.base_model()
+        got = self._recommended()
+        if got is None:  # nothing to recommend for: no values rather than another model's or zeros
+            self._show_no_values()
+        else:
+            values = dict(got[0])
+            self._set_values(values | {"eval_steps": int(values.get("eval_steps") or self.eval_steps.value())})
+            self.preset_combo.blockSignals(True)
+            self.preset_combo.setCurrentIndex(0)
+            self.preset_combo.blockSignals(False)
         self._update_estimate()
+
+    def _value_spins(self) -> list[QDoubleSpinBox | QSpinBox]:
+        return [*self.spins.values(), self.eval_steps]
+
+    def _show_no_values(self) -> None:
+        """Dashes in the settings, which cannot be edited, until a project and a model give them values."""
+        for spin in self._value_spins():
+            spin.blockSignals(True)
+            spin.setSpecialValueText(NO_VALUE)
+            spin.setValue(spin.minimum())
+            spin.blockSignals(False)
+        self.hp_box.setEnabled(False)
 
     def _set_values(self, values: dict[str, Any]) -> None:
         """Settings put on the page by the program, not by the user's hand (no signals)."""
+        if not self.hp_box.isEnabled():  # values again after dashes
+            for spin in self._value_spins():
+                spin.setSpecialValueText("")
+            self.hp_box.setEnabled(True)
         for name, v in values.items():
-            spin = self.max_steps if name == "max_steps" else self.spins.get(name)
-            if spin is not None:
+            spin = {"max_steps": self.max_steps, "eval_steps": self.eval_steps}.get(name) or self.spins.get(name)
+            if spin is not None and v is not None:
                 spin.blockSignals(True)
                 spin.setValue(int(v) if isinstance(spin, QSpinBox) else float(v))
                 spin.blockSignals(False)
@@ -507,9 +560,10 @@ class TrainSettingsPanel(QWidget):
             return
         notes = self._notes(rec)
         on = self.target_combo.currentData()
-        if on:  # the figures are this computer's: a server's devices set its own pace
-            notes.insert(0, self.tr("It trains on server {0}: these figures are this computer's; the server's "
-                                    "devices set its time, which its curves show once it runs.").format(on))
+        if on:  # recommended for the server's devices; its curves show its real pace
+            notes.insert(0, self.tr("It trains on server {0}: the settings and times above are recommended and "
+                                    "estimated for its devices ({1}); its curves show its real pace once it "
+                                    "runs.").format(on, run_operations.recommendation_device(on)))
         if span.load_factor > 1:  # the range counts on the load: say so, first
             notes.insert(0, self.tr("The processor is {0}% busy with other work: the times above count on about "
                                     "{1:.1f} times as long as on an idle processor.").format(
@@ -520,6 +574,10 @@ class TrainSettingsPanel(QWidget):
                            "run there; {3:.0f} MB of memory (an estimate from the data size and the model, not a "
                            "promise).").format(max(1, int(steps * share)), steps, fmt_secs(span.seconds),
                                                rec.est_memory_mb)
+        elif on:
+            text = self.tr("About {0} steps, {1} to {2} and {3:.0f} MB of memory (an estimate from the data size and "
+                           "the model, not a promise).").format(
+                steps, fmt_secs(span.low), fmt_secs(span.high), rec.est_memory_mb)
         else:
             text = self.tr("About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer's processor (an "
                            "estimate from the data size and the model, not a promise).").format(
@@ -566,9 +624,9 @@ class TrainSettingsPanel(QWidget):
             for name in LORA_ONLY:
                 values.pop(name)
         job = run_operations.build_job(self.session.project, base, self.method_combo.currentData(),
-                            template=self.session.template, time_budget_min=self.time_budget.value(),
-                            max_steps=self.max_steps.value(),
-                            eval_steps=self.eval_steps.value(), **values)
+                                       template=self.session.template, time_budget_min=self.time_budget.value(),
+                                       on=self.target_combo.currentData(), max_steps=self.max_steps.value(),
+                                       eval_steps=self.eval_steps.value(), **values)
         # the load read last (none yet: Start reads it); a server's run carries none of this computer's
         return run_operations.with_processor_load(job, self.target_combo.currentData(), self._cpu_busy, self._cpu_cores,
                                        measure=False)
