@@ -213,3 +213,36 @@ def test_a_server_runs_settings_are_recommended_for_its_devices(project, tmp_pat
     values, _ = run_operations.recommended_settings(project, model, time_budget_min=0.5, on="lab")
     assert (values["batch_size"], values["epochs"]) == (there.batch_size, there.epochs)
 
+
+def test_the_steps_a_budget_leaves_and_the_rows_they_read_are_one_count(project, tmp_path):
+    """Seen on the Train page: "About 126 of the 420 steps planned" became 105 as the processor's
+    load changed, beside "training reads about 42 % of them" that stayed. The steps the budget
+    leaves and the share of the rows they read come from one count, at every load."""
+    import math
+
+    from workbench.core.recommend import planned_steps
+
+    job = run_operations.build_job(project, _gemma_shaped(tmp_path), time_budget_min=0.5)
+    rows = int(project.config.stats["splits"]["train"])
+    per_epoch = math.ceil(rows / job.batch_size)
+    assert job.epochs < 1  # the budget allows part of one pass
+    seen = []
+    for busy in (None, 0.7, 0.9):
+        loaded = run_operations.with_processor_load(job, busy=busy, cores=2, measure=False)
+        reach = run_operations.expected_reach(project, loaded)
+        assert reach.planned == planned_steps(rows, job.batch_size, job.epochs) == job.epochs * per_epoch // 1
+        assert reach.data_share == pytest.approx(reach.steps / per_epoch)
+        seen.append(reach.steps)
+    assert seen[0] == reach.planned and seen[0] > seen[1] > seen[2] >= 1  # the load leaves fewer
+
+
+def test_the_head_is_weighed_against_the_built_in_models_run_at_the_same_load(project, tmp_path):
+    job = run_operations.build_job(project, _gemma_shaped(tmp_path))
+    _, rec = run_operations.recommended_settings(project, job.base_model, job.method, head=job.head)
+    idle = run_operations.compared_times(job, rec)
+    _, builtin = run_operations.recommended_settings(project, "builtin:small", time_budget_min=10)
+    assert idle == (pytest.approx(job.estimate_s), pytest.approx(builtin.est_seconds))
+    busy = run_operations.compared_times(run_operations.with_processor_load(job, busy=0.9, cores=2), rec)
+    assert busy[0] > idle[0] and busy[1] > idle[1]  # both at the load the estimate counts on
+    _, plain = run_operations.recommended_settings(project, "builtin:small")
+    assert run_operations.compared_times(run_operations.build_job(project, "builtin:small"), plain) is None

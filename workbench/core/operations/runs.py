@@ -186,6 +186,47 @@ def estimate_range(job: JobSpec):
     return start_estimate(job.estimate_s, job.time_budget_s, job.cpu_busy, job.cpu_cores)
 
 
+@dataclass(frozen=True)
+class Reach:
+    """How far a run of a job gets, as its start estimate counts: the steps its settings plan, of
+    them the steps its time budget leaves it (fewer where the processor's load makes the budget
+    end it first), and the share of one pass over the training rows those steps read."""
+
+    planned: int
+    steps: int
+    data_share: float
+
+
+def expected_reach(project: Project, job: JobSpec, span=None) -> Reach:
+    """The one count of a run's steps and of the training rows they read that the Train page and
+    ``train`` show beside its estimate (``span``: :func:`estimate_range` of ``job``)."""
+    from ..recommend import planned_steps
+    from ..timing import planned_share
+
+    rows = int((project.config.stats or {}).get("splits", {}).get("train", 0))
+    accumulation = int(job.gradient_accumulation_steps or 1)
+    planned = planned_steps(rows, job.batch_size, job.epochs, job.max_steps, accumulation)
+    span = estimate_range(job) if span is None else span
+    share = planned_share(span, job.estimate_s) if span is not None else 1.0
+    steps = planned if share >= 1 else max(1, int(planned * share))
+    return Reach(planned, steps, steps / planned_steps(rows, job.batch_size, 1.0, 0, accumulation))
+
+
+def compared_times(job: JobSpec, rec) -> tuple[float, float] | None:
+    """For a run whose recommendation weighs it against the built-in small model's (a
+    classification head on the processor: ``rec.builtin_seconds``): the two runs' times, each
+    its start estimate at the processor's load the job carries; None for any other run."""
+    from ..timing import start_estimate
+
+    if getattr(rec, "builtin_seconds", None) is None:
+        return None
+    mine = estimate_range(job)
+    theirs = start_estimate(rec.builtin_seconds, job.time_budget_s, job.cpu_busy, job.cpu_cores)
+    if mine is None or theirs is None:
+        return None
+    return mine.seconds, theirs.seconds
+
+
 def runs_on_processor(job: JobSpec, on: str | None = None) -> bool:
     """Whether a run of ``job`` computes on this computer's processor as far as core can tell:
     here, on the CPU or the device found at start (a GPU found then drops the load, engine/training/trainer.py)."""

@@ -22,10 +22,9 @@ from ....core.errors import WorkbenchError
 from ....core.jobs import JobSpec
 from ....core.machine_load import busy_share
 from workbench.core.operations import runs as run_operations
-from ....core.recommend import DEFAULT_TIME_BUDGET_MIN, HEAD_NOTE, planned_steps
+from ....core.recommend import DEFAULT_TIME_BUDGET_MIN, HEAD_NOTE_START, minutes
 from ....core.runs import format_duration
 from ....core.templates import TaskKind
-from ....core.timing import planned_share
 from ...i18n import localized
 from ...session import ProjectSession
 from ...background import BackgroundWork
@@ -274,7 +273,9 @@ class TrainSettingsPanel(QWidget):
     def on_language_changed(self) -> None:
         if self.session.template is not None:
             self._show_template_texts(self.session.template)
+        self._update_method_texts()
         self._update_estimate()  # its notes come from the core in English: put into words again
+        self._fit_settings_column()  # the other language's texts are wider or narrower
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -390,6 +391,7 @@ class TrainSettingsPanel(QWidget):
         self.method_combo.blockSignals(False)
         self.method_combo.setEnabled(not builtin)
         self._update_models_hint()
+        self._update_method_texts()
         self._on_method_changed()
         self.apply_recommended()
 
@@ -429,6 +431,30 @@ class TrainSettingsPanel(QWidget):
             self.hp_form.setRowVisible(self.spins[name], lora)
         self._update_method_hint()
         self._update_estimate()
+
+    def _trains_head(self) -> bool:
+        """Whether a run of the chosen model trains a classification head (core decides: a
+        pretrained model on a classification project)."""
+        template = self.session.template
+        kind = str(self.model_combo.currentData())
+        return template is not None and run_operations.uses_head(template.task.value, kind)
+
+    def _head_method_name(self) -> str:
+        """What a head run of the chosen method trains, as the method list names it."""
+        return (self.tr("LoRA + classification head") if self.method_combo.currentData() == "lora"
+                else self.tr("Full fine-tuning + classification head"))
+
+    def _update_method_texts(self) -> None:
+        """The method list names what a run trains: with a classification head beside LoRA's add-on
+        (or beside every weight) where the project classifies with a pretrained model."""
+        lora, full = self.method_combo.findData("lora"), self.method_combo.findData("full")
+        if self._trains_head():
+            self.method_combo.setItemText(lora, self.tr("LoRA + classification head (small add-on, fast)"))
+            self.method_combo.setItemText(full, self.tr("Full fine-tuning + classification head (all weights)"))
+        else:
+            self.method_combo.setItemText(lora, self.tr("LoRA (small add-on, fast)"))
+            self.method_combo.setItemText(full, self.tr("Full fine-tuning (all weights)"))
+        self._fit_settings_column()  # the longer names widen the list
 
     def _update_method_hint(self) -> None:
         if str(self.model_combo.currentData()).startswith("builtin:"):
@@ -544,21 +570,17 @@ class TrainSettingsPanel(QWidget):
 
     def _update_estimate(self) -> None:
         rec = self.recommendation()
-        if rec is None:
-            self.estimate_label.setText("")
-            return
-        rows = int(self.session.project.config.stats.get("splits", {}).get("train", 0))
-        steps = planned_steps(rows, self.spins["batch_size"].value(), self.spins["epochs"].value(),
-                              self.max_steps.value(), self.spins["gradient_accumulation_steps"].value())
         try:  # the range core makes for the job these settings start, as `train` prints it
-            job = self.job_spec()
-            span = run_operations.estimate_range(job)
+            job = self.job_spec() if rec is not None else None
+            span = run_operations.estimate_range(job) if job is not None else None
         except (WorkbenchError, ValueError, TypeError):  # no model chosen yet, a setting out of range
             span = None
         if span is None:
             self.estimate_label.setText("")
             return
-        notes = self._notes(rec)
+        # the steps, those the budget leaves and the rows they read: one count (core), said once here
+        reach = run_operations.expected_reach(self.session.project, job, span)
+        notes = self._notes(rec, job)
         on = self.target_combo.currentData()
         if on:  # recommended for the server's devices; its curves show its real pace
             notes.insert(0, self.tr("It trains on server {0}: the settings and times above are recommended and "
@@ -568,29 +590,45 @@ class TrainSettingsPanel(QWidget):
             notes.insert(0, self.tr("The processor is {0}% busy with other work: the times above count on about "
                                     "{1:.1f} times as long as on an idle processor.").format(
                 round(100 * (span.busy or 0.0)), span.load_factor))
-        share = planned_share(span, job.estimate_s)
-        if share < 1:  # the load makes the budget end the run first: say where, not a range past it
+        if reach.steps < reach.planned:  # the load makes the budget end the run first: say where, not a range past it
             text = self.tr("About {0} of the {1} steps planned: on this busy processor the time budget, {2}, ends the "
                            "run there; {3:.0f} MB of memory (an estimate from the data size and the model, not a "
-                           "promise).").format(max(1, int(steps * share)), steps, fmt_secs(span.seconds),
-                                               rec.est_memory_mb)
+                           "promise).").format(reach.steps, reach.planned, fmt_secs(span.seconds), rec.est_memory_mb)
         elif on:
             text = self.tr("About {0} steps, {1} to {2} and {3:.0f} MB of memory (an estimate from the data size and "
                            "the model, not a promise).").format(
-                steps, fmt_secs(span.low), fmt_secs(span.high), rec.est_memory_mb)
+                reach.planned, fmt_secs(span.low), fmt_secs(span.high), rec.est_memory_mb)
         else:
             text = self.tr("About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer's processor (an "
                            "estimate from the data size and the model, not a promise).").format(
-                steps, fmt_secs(span.low), fmt_secs(span.high), rec.est_memory_mb)
+                reach.planned, fmt_secs(span.low), fmt_secs(span.high), rec.est_memory_mb)
+        if reach.data_share < 1 and (reach.steps < reach.planned or rec.data_share is not None):
+            # the time budget, not the settings, leaves part of the rows unread: under the steps it counts
+            text += "\n" + self.tr("These steps read about {0:.0%} of the training rows; a larger time budget or a "
+                                  "GPU trains on all of them.").format(reach.data_share)
         self.estimate_label.setText(text + "".join(f"\n{n}" for n in notes))
 
-    def _notes(self, rec) -> list[str]:
+    def model_shown_name(self) -> str:
+        """The chosen model as the model list names it (a registered model chosen by its folder
+        too), else its folder's name or its id."""
+        kind = str(self.model_combo.currentData())
+        entries = models_panel.registered_models()
+        if kind in ("folder", "id"):
+            base = self.base_model()
+            entry = models_panel.registered_for(base, entries)
+            return entry.name if entry is not None else (Path(base).name or base)
+        entry = next((e for e in entries if e.id == kind), None)
+        return entry.name if entry is not None else self.model_combo.currentText()
+
+    def _notes(self, rec, job: JobSpec | None = None) -> list[str]:
         """The recommendation's notes in the interface language (the built-in model's note is
-        the method hint's)."""
+        the method hint's; how much of the data a run reads is the estimate's own line)."""
         out = []
         for n in rec.notes:
             if n.startswith("The built-in model is trained from scratch"):
                 continue
+            if n.startswith("One pass over the training rows"):
+                continue  # said by the estimate, from the same count as its steps
             lowered = re.match(r"Rows per step lowered to (\d+) so that training fits in this computer's (\d+) GB", n)
             if lowered:
                 n = self.tr("Rows per step lowered to {0} so that training fits in this computer's {1} GB of "
@@ -601,15 +639,15 @@ class TrainSettingsPanel(QWidget):
                 n = self.tr("Layers are recomputed in the backward pass, {0} rows a step, so that training fits in "
                             "this computer's {1} GB of memory; each step takes about {2}x as long.").format(
                     *recomputed.groups())
-            if n.startswith("One pass over the training rows") and rec.data_share and rec.epoch_seconds:
-                n = self.tr("One pass over the training rows takes about {0} on this computer, more than the time "
-                            "budget, so training reads about {1:.0%} of them; a larger budget or a GPU trains on "
-                            "all of them.").format(fmt_secs(rec.epoch_seconds), rec.data_share)
-            if n == HEAD_NOTE:  # what the head measured against the built-in model
-                n = self.tr("Measured on four public Chinese classification sets on 2 cores, the classification "
-                            "head beat the built-in model only on question pairs (do two questions ask the same "
-                            "thing?), in 27 minutes; on query intents and dialogue acts it matched it, after 6 to "
-                            "19 minutes against about one: for such data try builtin:small first.")
+            if n.startswith(HEAD_NOTE_START):  # whether the head pays here, and at what time
+                times = run_operations.compared_times(job, rec) if job is not None else None
+                if times is None:
+                    continue
+                n = self.tr("{0} with {1} is unlikely to pay off on this data: on four public Chinese sets it beat "
+                            "the {2} only on question pairs, and this run takes about {3} min against about {4} min "
+                            "for the {2}.").format(self.model_shown_name(), self._head_method_name(),
+                                                   self.tr("Built-in small model"), minutes(times[0]),
+                                                   minutes(times[1]))
             if n.startswith("This would take hours on the CPU"):
                 n = self.tr("This would take hours on the processor: a GPU, a smaller model or fewer epochs help.")
             out.append(n)
