@@ -4038,52 +4038,52 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     <name>TrainPage</name>
     <message>
         <location filename="../../workbench/gui/pages/train/page.py" line="116"/>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="57"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="59"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="58"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="60"/>
         <source>Epochs</source>
         <translation>训练轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="59"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="61"/>
         <source>Rows per step (batch)</source>
         <translation>每批条数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="60"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="62"/>
         <source>Maximum length (tokens)</source>
         <translation>最大长度（词元）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="61"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="63"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="62"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="64"/>
         <source>LoRA scaling</source>
         <translation>LoRA 缩放系数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="63"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="65"/>
         <source>LoRA dropout</source>
         <translation>LoRA 随机丢弃比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="64"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="66"/>
         <source>Warm-up share</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="65"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="67"/>
         <source>Gradient accumulation</source>
         <translation>梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="66"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="68"/>
         <source>Weight decay</source>
         <translation>权重衰减</translation>
     </message>
@@ -4118,22 +4118,22 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>意外中断</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="67"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="69"/>
         <source>Base model</source>
         <translation>基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="81"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="83"/>
         <source>Vocabulary trained over</source>
         <translation>训练所用词表</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="82"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="84"/>
         <source>Layers recomputed (less memory)</source>
         <translation>逐层重算（省内存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="68"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="70"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
@@ -4143,62 +4143,62 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>按轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="69"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="71"/>
         <source>Stop after steps</source>
         <translation>训练步数上限</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="70"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="72"/>
         <source>Check every (steps)</source>
         <translation>每隔多少步检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="71"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="73"/>
         <source>Save every (steps)</source>
         <translation>每隔多少步保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="72"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="74"/>
         <source>Log every (steps)</source>
         <translation>每隔多少步记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="73"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="75"/>
         <source>Checkpoints kept</source>
         <translation>保留的检查点数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="74"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="76"/>
         <source>Random seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="75"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="77"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="76"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="78"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="77"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="79"/>
         <source>Quantisation</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="78"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="80"/>
         <source>Learning rate schedule</source>
         <translation>学习率调度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="79"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="81"/>
         <source>LoRA layers</source>
         <translation>LoRA 作用的层</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="80"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="82"/>
         <source>Pickle weights allowed</source>
         <translation>允许 pickle 权重</translation>
     </message>
@@ -4492,202 +4492,234 @@ Its log: {2}</source>
 <context>
     <name>TrainSettingsPanel</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="112"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="116"/>
         <source>Base model</source>
         <translation>基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="115"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="119"/>
         <source>Built-in tiny model (trains in a minute)</source>
         <translation>内置微型模型（约一分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="116"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="120"/>
         <source>Built-in small model (trains in minutes)</source>
         <translation>内置小模型（几分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="117"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="121"/>
         <source>A model folder on this computer…</source>
         <translation>本机上的模型文件夹…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="118"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="122"/>
         <source>A model id (downloaded)</source>
         <translation>模型 ID（需联网下载）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="119"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="123"/>
         <source>The built-in models are trained from scratch on your data so that everything works offline on any computer; they show the flow, not production quality. For real use pick a downloaded ERNIE, Qwen or Llama folder.</source>
         <translation>内置模型会在您的数据上从零开始训练，因此在任何电脑上都能离线跑通全流程；它们用于演示流程，达不到生产质量。实际使用请选择已下载的 ERNIE、Qwen 或 Llama 模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="124"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="128"/>
         <source>folder or model id</source>
         <translation>文件夹或模型 ID</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="126"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="130"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="132"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="136"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="455"/>
         <source>LoRA (small add-on, fast)</source>
         <translation>LoRA（附加小模块，速度快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="133"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="137"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="456"/>
         <source>Full fine-tuning (all weights)</source>
         <translation>全量微调（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="134"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="138"/>
         <source>LoRA trains a small add-on and keeps the base model unchanged: faster and needs less memory. Full fine-tuning changes every weight.</source>
         <translation>LoRA 只训练一个附加的小模块，基础模型保持不变：更快、更省内存。全量微调会修改全部权重。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="137"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="141"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="145"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="149"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="152"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="156"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="157"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="162"/>
         <source>Preset</source>
         <translation>预设方案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="165"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="170"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="166"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="171"/>
         <source>How long training may take: the recommended settings fit this time on this computer, for every model (a pretrained one may read only part of the data).</source>
         <translation>训练最多可用的时间：推荐设置会让每种模型的训练都在这台电脑上于此时间内完成（预训练模型可能只读取部分数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="173"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="178"/>
         <source>Time budget</source>
         <translation>时间预算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="183"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="188"/>
         <source>by epochs</source>
         <translation>按轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="185"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="190"/>
         <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
         <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="189"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="194"/>
         <source>How often (in steps) the model is checked on the validation rows and saved.</source>
         <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="190"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="195"/>
         <source>Stop after steps</source>
         <translation>训练步数上限</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="191"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="196"/>
         <source>Check and save every</source>
         <translation>每隔多少步检查并保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="217"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="223"/>
         <source>Servers…</source>
         <translation>服务器…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="219"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="225"/>
         <source>Train on</source>
         <translation>训练位置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="231"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="237"/>
         <source>Recommended for this data</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="245"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="251"/>
         <source>Your own settings</source>
         <translation>自定义设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="385"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="407"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="407"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="444"/>
+        <source>LoRA + classification head</source>
+        <translation>LoRA + 分类头</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="445"/>
+        <source>Full fine-tuning + classification head</source>
+        <translation>全量微调 + 分类头</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="452"/>
+        <source>LoRA + classification head (small add-on, fast)</source>
+        <translation>LoRA + 分类头（附加小模块，速度快）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="453"/>
+        <source>Full fine-tuning + classification head (all weights)</source>
+        <translation>全量微调 + 分类头（训练全部权重）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="461"/>
         <source>The built-in model is built from this project&apos;s data and starts untrained, so all of it is trained here (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型由本项目的数据构建，从未训练的状态开始，所以全部在这里训练（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="410"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="464"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="511"/>
-        <source>It trains on server {0}: these figures are this computer&apos;s; the server&apos;s devices set its time, which its curves show once it runs.</source>
-        <translation>在服务器 {0} 上训练：以上数字是本机的估计；服务器的设备决定实际用时，开始训练后曲线会显示。</translation>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="586"/>
+        <source>It trains on server {0}: the settings and times above are recommended and estimated for its devices ({1}); its curves show its real pace once it runs.</source>
+        <translation>在服务器 {0} 上训练：以上设置和时间是按它的设备（{1}）推荐和估算的；开始训练后，曲线会显示实际速度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="514"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="646"/>
+        <source>{0} with {1} is unlikely to pay off on this data: on four public Chinese sets it beat the {2} only on question pairs, and this run takes about {3} min against about {4} min for the {2}.</source>
+        <translation>{0}（{1}）用在这份数据上多半不划算：在四个公开中文数据集上，它只在问句对上胜过{2}，而本次训练约需 {3} 分钟，{2}约需 {4} 分钟。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="649"/>
+        <source>Built-in small model</source>
+        <translation>内置小模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="590"/>
         <source>The processor is {0}% busy with other work: the times above count on about {1:.1f} times as long as on an idle processor.</source>
         <translation>处理器有 {0}% 正忙于其他工作：上面的时间按空闲处理器的约 {1:.1f} 倍计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="519"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="594"/>
         <source>About {0} of the {1} steps planned: on this busy processor the time budget, {2}, ends the run there; {3:.0f} MB of memory (an estimate from the data size and the model, not a promise).</source>
         <translation>约为计划的 {1} 步中的 {0} 步：处理器正忙，时间预算 {2} 会在此结束训练；内存约 {3:.0f} MB（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="524"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="598"/>
+        <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory (an estimate from the data size and the model, not a promise).</source>
+        <translation>约 {0} 步，大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="602"/>
         <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="538"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="607"/>
+        <source>These steps read about {0:.0%} of the training rows; a larger time budget or a GPU trains on all of them.</source>
+        <translation>这些步数只读到约 {0:.0%} 的训练数据；更长的时间预算或 GPU 能用上全部数据。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="634"/>
         <source>Rows per step lowered to {0} so that training fits in this computer&apos;s {1} GB of memory.</source>
         <translation>每批条数已降为 {0}，使训练能放进这台电脑 {1} GB 的内存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="543"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="639"/>
         <source>Layers are recomputed in the backward pass, {0} rows a step, so that training fits in this computer&apos;s {1} GB of memory; each step takes about {2}x as long.</source>
         <translation>反向传播时逐层重算激活值，每步 {0} 行，使训练放得进这台电脑的 {1} GB 内存；每步耗时约为原来的 {2} 倍。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="547"/>
-        <source>One pass over the training rows takes about {0} on this computer, more than the time budget, so training reads about {1:.0%} of them; a larger budget or a GPU trains on all of them.</source>
-        <translation>在这台电脑上把训练数据完整学习一遍大约需要 {0}，超出了时间预算，所以这次训练只读取其中约 {1:.0%} 的数据；加大时间预算或使用 GPU 可以学完全部数据。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="551"/>
-        <source>Measured on four public Chinese classification sets on 2 cores, the classification head beat the built-in model only on question pairs (do two questions ask the same thing?), in 27 minutes; on query intents and dialogue acts it matched it, after 6 to 19 minutes against about one: for such data try builtin:small first.</source>
-        <translation>在四个公开中文分类数据集上用 2 个处理器核心实测：分类头只在问句对（两个问题是否同义）上胜过内置模型，用时 27 分钟；在查询意图和对话行为上与内置模型效果相当，却需要 6 到 19 分钟，而内置模型约一分钟：这类数据请先试 builtin:small。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="556"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="652"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="563"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="659"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>

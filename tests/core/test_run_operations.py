@@ -180,3 +180,69 @@ def test_a_checkpoint_is_complete_only_once_the_worker_marked_it(tmp_path):
     assert [p.name for p in list_checkpoints(tmp_path)] == ["checkpoint-4"]  # 8 was cut short
     mark_checkpoint_complete(ck / "checkpoint-8", 8)
     assert [p.name for p in list_checkpoints(tmp_path)] == ["checkpoint-4", "checkpoint-8"]
+
+
+GEMMA_270M_SHAPE = {"model_type": "gemma3_text", "hidden_size": 640, "num_hidden_layers": 18, "vocab_size": 262144,
+                    "intermediate_size": 2048, "num_attention_heads": 4, "num_key_value_heads": 1, "head_dim": 256}
+
+
+def _gemma_shaped(tmp_path) -> str:
+    folder = tmp_path / "gemma-shape"
+    folder.mkdir(exist_ok=True)
+    (folder / "config.json").write_text(json.dumps(GEMMA_270M_SHAPE), encoding="utf-8")
+    return str(folder)
+
+
+def test_a_server_runs_settings_are_recommended_for_its_devices(project, tmp_path, monkeypatch):
+    """Seen on the Train page: a GPU server chosen kept this processor's settings, and with them
+    the share of one pass the time budget allows here, so the run there would stop where this
+    laptop must."""
+    from workbench.core.targets import add_target
+
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "home"))
+    add_target("lab", "ssh://ana@gpu.example.org", devices="gpu:0,1")
+    add_target("box", "ssh://ana@cpu.example.org")
+    model = _gemma_shaped(tmp_path)
+    assert run_operations.recommendation_device("lab") == "gpu:0"
+    assert run_operations.recommendation_device("box") == run_operations.recommendation_device(None) == "cpu"
+    here = run_operations.build_job(project, model, time_budget_min=0.5)
+    there = run_operations.build_job(project, model, time_budget_min=0.5, on="lab")
+    _, gpu = run_operations.recommended_settings(project, model, device="gpu:0", time_budget_min=0.5)
+    assert (there.batch_size, there.epochs) == (gpu.batch_size, gpu.epochs)
+    assert here.epochs < 1 <= there.epochs and there.batch_size > here.batch_size
+    values, _ = run_operations.recommended_settings(project, model, time_budget_min=0.5, on="lab")
+    assert (values["batch_size"], values["epochs"]) == (there.batch_size, there.epochs)
+
+
+def test_the_steps_a_budget_leaves_and_the_rows_they_read_are_one_count(project, tmp_path):
+    """Seen on the Train page: "About 126 of the 420 steps planned" became 105 as the processor's
+    load changed, beside "training reads about 42 % of them" that stayed. The steps the budget
+    leaves and the share of the rows they read come from one count, at every load."""
+    import math
+
+    from workbench.core.recommend import planned_steps
+
+    job = run_operations.build_job(project, _gemma_shaped(tmp_path), time_budget_min=0.5)
+    rows = int(project.config.stats["splits"]["train"])
+    per_epoch = math.ceil(rows / job.batch_size)
+    assert job.epochs < 1  # the budget allows part of one pass
+    seen = []
+    for busy in (None, 0.7, 0.9):
+        loaded = run_operations.with_processor_load(job, busy=busy, cores=2, measure=False)
+        reach = run_operations.expected_reach(project, loaded)
+        assert reach.planned == planned_steps(rows, job.batch_size, job.epochs) == job.epochs * per_epoch // 1
+        assert reach.data_share == pytest.approx(reach.steps / per_epoch)
+        seen.append(reach.steps)
+    assert seen[0] == reach.planned and seen[0] > seen[1] > seen[2] >= 1  # the load leaves fewer
+
+
+def test_the_head_is_weighed_against_the_built_in_models_run_at_the_same_load(project, tmp_path):
+    job = run_operations.build_job(project, _gemma_shaped(tmp_path))
+    _, rec = run_operations.recommended_settings(project, job.base_model, job.method, head=job.head)
+    idle = run_operations.compared_times(job, rec)
+    _, builtin = run_operations.recommended_settings(project, "builtin:small", time_budget_min=10)
+    assert idle == (pytest.approx(job.estimate_s), pytest.approx(builtin.est_seconds))
+    busy = run_operations.compared_times(run_operations.with_processor_load(job, busy=0.9, cores=2), rec)
+    assert busy[0] > idle[0] and busy[1] > idle[1]  # both at the load the estimate counts on
+    _, plain = run_operations.recommended_settings(project, "builtin:small")
+    assert run_operations.compared_times(run_operations.build_job(project, "builtin:small"), plain) is None

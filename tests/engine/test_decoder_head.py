@@ -220,7 +220,7 @@ def test_the_recommendation_says_what_the_head_measured_before_a_run_on_this_pro
     matched it on the others at 10-30 times its time: every head run on the processor says so
     before it starts, and one that cannot read the training rows once says how much it reads; a
     GPU's run says neither."""
-    from workbench.core.recommend import HEAD_NOTE, recommend
+    from workbench.core.recommend import HEAD_NOTE_START, head_note, recommend
     from workbench.core.templates import TemplateCatalog
 
     folder = tmp_path / "gemma-shape"
@@ -231,20 +231,28 @@ def test_the_recommendation_says_what_the_head_measured_before_a_run_on_this_pro
     def stats(rows):
         return {"splits": {"train": rows, "val": rows // 10}, "rows_clean": rows, "text_chars": {"p95": 30, "mean": 15}}
 
+    def said(rec):  # whether the head pays, and at what time against builtin:small's run
+        notes = [n for n in rec.notes if n.startswith(HEAD_NOTE_START)]
+        if rec.builtin_seconds is None:
+            return bool(notes)
+        assert notes == [head_note("lora", rec.est_seconds, rec.builtin_seconds)]
+        assert rec.builtin_seconds < rec.est_seconds
+        return True
+
     def part_read(rec):
         return any(n.startswith("One pass over the training rows") for n in rec.notes)
 
     big = recommend(template, stats(60000), "cpu", str(folder), "lora", time_budget_min=10, head=True)
-    assert big.epochs < 1 and HEAD_NOTE in big.notes and part_read(big)
+    assert big.epochs < 1 and said(big) and part_read(big)
     small = recommend(template, stats(300), "cpu", str(folder), "lora", time_budget_min=30, head=True)
-    assert small.epochs >= 1 and HEAD_NOTE in small.notes and not part_read(small)
+    assert small.epochs >= 1 and said(small) and not part_read(small)
     gpu = recommend(template, stats(60000), "gpu", str(folder), "lora", time_budget_min=10, head=True)
-    assert HEAD_NOTE not in gpu.notes  # a server's GPU: not what was measured
+    assert not said(gpu)  # a server's GPU: not what was measured
     builtin = recommend(template, stats(60000), "cpu", "builtin:small", time_budget_min=10)
-    assert HEAD_NOTE not in builtin.notes
+    assert not said(builtin)
     # the head's rows are the text alone: shorter than the label-writing route's prompt and label
     text = recommend(template, stats(60000), "cpu", str(folder), "lora", time_budget_min=10, head=False)
-    assert big.max_length < text.max_length and HEAD_NOTE not in text.notes
+    assert big.max_length < text.max_length and not said(text)
 
 
 def test_early_stopping_waits_for_one_pass_when_evaluations_read_a_sample(tmp_path):

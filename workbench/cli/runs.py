@@ -97,13 +97,15 @@ def cmd_train(args: argparse.Namespace) -> int:
         settings = {k: getattr(args, k, None) for k in run_operations.SETTINGS}
         settings["head"] = {"head": True, "label-text": False}.get(getattr(args, "classify_by", None))
         settings["allow_pickle"] = args.allow_pickle or None
-        job = run_operations.build_job(project, args.base_model, args.method, time_budget_min=args.time_budget, **settings)
+        # settings recommended for where it trains: a server's devices with --on
+        job = run_operations.build_job(project, args.base_model, args.method, time_budget_min=args.time_budget,
+                                       on=args.on, **settings)
         job = run_operations.with_processor_load(job, args.on)  # the estimate counts on the processor's load now
         started = run_operations.start_run(project, job, detach=False, on=args.on)
         _, rec = run_operations.recommended_settings(project, job.base_model, job.method, time_budget_min=args.time_budget,
-                                          head=job.head)
+                                                     head=job.head, on=args.on)
         span = run_operations.estimate_range(job)  # the range the Train page shows for this job
-        from workbench.core.timing import planned_share
+        from workbench.core.recommend import HEAD_NOTE_START, head_note
 
         if args.json:  # the first line: what was recommended, and this run's estimate and budget
             print(json.dumps({"v": 1, "event": "recommendation", "run": started.run_id, **rec.to_dict(),
@@ -112,14 +114,28 @@ def cmd_train(args: argparse.Namespace) -> int:
                              ensure_ascii=False), flush=True)
         else:
             took = f"{format_seconds(span.low)} to {format_seconds(span.high)} and " if span else ""
-            if span and planned_share(span, job.estimate_s) < 1:  # the load makes the budget end it first
-                took = (f"{format_seconds(span.seconds)}, where the time budget ends it before the planned steps on this "
-                        "busy processor, and ")
+            # the steps and the training rows they read: the Train page's one count
+            reach = run_operations.expected_reach(project, job, span) if span else None
+            if reach and reach.steps < reach.planned:  # the load makes the budget end it first
+                took = (f"{format_seconds(span.seconds)}, where the time budget ends it after about {reach.steps} of "
+                        f"the {reach.planned} planned steps on this busy processor, and ")
             print(f"recommended for this data: batch {rec.batch_size}, max length {rec.max_length}, "
                   f"{rec.epochs:g} epochs, learning rate {rec.learning_rate:g}; "
-                  f"this run about {took}{rec.est_memory_mb:.0f} MB on the CPU")
+                  f"this run about {took}{rec.est_memory_mb:.0f} MB "
+                  + (f"on server {args.on}'s {run_operations.recommendation_device(args.on)}" if args.on
+                     else "on the CPU"))
             for note in rec.notes:
+                if note.startswith("One pass over the training rows"):
+                    continue  # the count below, from the same steps as the estimate
+                if note.startswith(HEAD_NOTE_START):  # both runs' times at the load the estimate counts on
+                    times = run_operations.compared_times(job, rec)
+                    if times is None:
+                        continue
+                    note = head_note(job.method, *times)
                 print(f"note: {note}")
+            if reach and reach.data_share < 1 and (reach.steps < reach.planned or rec.data_share is not None):
+                print(f"note: these steps read about {reach.data_share:.0%} of the training rows; a larger time "
+                      "budget or a GPU trains on all of them")
             if span and span.load_factor > 1:
                 from workbench.core.timing import busy_note
 

@@ -58,16 +58,29 @@ def resolve_base_model(base_model: str) -> tuple[str, str | None]:
     return (folder, base_model) if folder else (base_model, None)
 
 
+def recommendation_device(on: str | None = None, device: str = "cpu") -> str:
+    """The device a run's settings are recommended for: a server's (its first device, as its
+    run uses it) when it trains on server ``on``, else ``device``."""
+    if not on:
+        return device
+    from ..targets import get_target
+
+    return get_target(on).device
+
+
 def recommended_settings(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: str | None = None,
                          template=None, device: str = "cpu",
-                         time_budget_min: float | None = None, head: bool | None = None) -> tuple[dict[str, Any], Any]:
+                         time_budget_min: float | None = None, head: bool | None = None,
+                         on: str | None = None) -> tuple[dict[str, Any], Any]:
     """The template's defaults with what the data recommends on top, and the recommendation
     itself (time and memory estimates, notes). ``time_budget_min`` bounds the training time
     (default 10 minutes, see core/recommend.py). ``base_model`` may be a registered id;
-    ``head`` as :func:`uses_head` decides it."""
+    ``head`` as :func:`uses_head` decides it; ``on``: the server the run trains on, whose
+    devices the settings are for (:func:`recommendation_device`)."""
     from ..recommend import recommend
 
     template = template or _template(project)
+    device = recommendation_device(on, device)
     base_model, _ = resolve_base_model(base_model)
     method = method or default_method(base_model)
     rec = recommend(template, project.config.stats, device, base_model, method, time_budget_min=time_budget_min,
@@ -101,8 +114,10 @@ def uses_head(task: str, base_model: str, head: bool | None = None) -> bool:
 
 
 def build_job(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: str | None = None,
-              template=None, time_budget_min: float | None = None, **settings: Any) -> JobSpec:
-    """The job for a new run. A setting left out or None takes the recommended value.
+              template=None, time_budget_min: float | None = None, on: str | None = None,
+              **settings: Any) -> JobSpec:
+    """The job for a new run. A setting left out or None takes the recommended value: for the
+    devices of server ``on`` where it trains there.
 
     Checking and saving go together unless asked otherwise: ``save_steps`` defaults to
     ``eval_steps`` and the loss is logged at least every 5 steps.
@@ -125,7 +140,7 @@ def build_job(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: st
         raise MultiLabelNeedsBuiltin(base_model)
     method = method or default_method(base_model)
     values, rec = recommended_settings(project, base_model, method, template=template,
-                                       time_budget_min=time_budget_min, head=settings["head"])
+                                       time_budget_min=time_budget_min, head=settings["head"], on=on)
     given = {k: v for k, v in settings.items() if v is not None}
     if given.get("max_steps") is not None and given["max_steps"] <= 0:
         given["max_steps"] = -1
@@ -171,6 +186,47 @@ def estimate_range(job: JobSpec):
     from ..timing import start_estimate
 
     return start_estimate(job.estimate_s, job.time_budget_s, job.cpu_busy, job.cpu_cores)
+
+
+@dataclass(frozen=True)
+class Reach:
+    """How far a run of a job gets, as its start estimate counts: the steps its settings plan, of
+    them the steps its time budget leaves it (fewer where the processor's load makes the budget
+    end it first), and the share of one pass over the training rows those steps read."""
+
+    planned: int
+    steps: int
+    data_share: float
+
+
+def expected_reach(project: Project, job: JobSpec, span=None) -> Reach:
+    """The one count of a run's steps and of the training rows they read that the Train page and
+    ``train`` show beside its estimate (``span``: :func:`estimate_range` of ``job``)."""
+    from ..recommend import planned_steps
+    from ..timing import planned_share
+
+    rows = int((project.config.stats or {}).get("splits", {}).get("train", 0))
+    accumulation = int(job.gradient_accumulation_steps or 1)
+    planned = planned_steps(rows, job.batch_size, job.epochs, job.max_steps, accumulation)
+    span = estimate_range(job) if span is None else span
+    share = planned_share(span, job.estimate_s) if span is not None else 1.0
+    steps = planned if share >= 1 else max(1, int(planned * share))
+    return Reach(planned, steps, steps / planned_steps(rows, job.batch_size, 1.0, 0, accumulation))
+
+
+def compared_times(job: JobSpec, rec) -> tuple[float, float] | None:
+    """For a run whose recommendation weighs it against the built-in small model's (a
+    classification head on the processor: ``rec.builtin_seconds``): the two runs' times, each
+    its start estimate at the processor's load the job carries; None for any other run."""
+    from ..timing import start_estimate
+
+    if getattr(rec, "builtin_seconds", None) is None:
+        return None
+    mine = estimate_range(job)
+    theirs = start_estimate(rec.builtin_seconds, job.time_budget_s, job.cpu_busy, job.cpu_cores)
+    if mine is None or theirs is None:
+        return None
+    return mine.seconds, theirs.seconds
 
 
 def runs_on_processor(job: JobSpec, on: str | None = None) -> bool:

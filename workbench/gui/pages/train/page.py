@@ -183,8 +183,8 @@ class TrainPage(QWidget):
     def _update_estimate(self) -> None:
         self.settings_panel._update_estimate()
 
-    def _notes(self, rec) -> list[str]:
-        return self.settings_panel._notes(rec)
+    def _notes(self, rec, job: JobSpec | None = None) -> list[str]:
+        return self.settings_panel._notes(rec, job)
 
     @Slot()
     def _on_session_project_changed(self) -> None:

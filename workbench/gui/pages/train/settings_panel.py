@@ -22,10 +22,9 @@ from ....core.errors import WorkbenchError
 from ....core.jobs import JobSpec
 from ....core.machine_load import busy_share
 from workbench.core.operations import runs as run_operations
-from ....core.recommend import DEFAULT_TIME_BUDGET_MIN, HEAD_NOTE, planned_steps
+from ....core.recommend import DEFAULT_TIME_BUDGET_MIN, HEAD_NOTE_START, minutes
 from ....core.runs import format_duration
 from ....core.templates import TaskKind
-from ....core.timing import planned_share
 from ...i18n import localized
 from ...session import ProjectSession
 from ...background import BackgroundWork
@@ -50,6 +49,9 @@ HYPER = {
     "weight_decay": (False, 3),
 }
 LORA_ONLY = ("lora_r", "lora_alpha", "lora_dropout")
+# what a setting shows while there is nothing to recommend it for: no project, no prepared data or
+# no model chosen
+NO_VALUE = "—"
 
 
 def hyper_label(name: str) -> str:
@@ -104,6 +106,8 @@ class TrainSettingsPanel(QWidget):
         self._load_timer = QTimer(self)
         self._load_timer.setInterval(LOAD_INTERVAL_MS)
         self._load_timer.timeout.connect(self._on_load_timer_timeout)
+        # the model the settings on the page were recommended or restored for (None: none yet)
+        self._settings_model: str | None = None
         self._build()
 
     def _build(self) -> None:
@@ -122,7 +126,7 @@ class TrainSettingsPanel(QWidget):
         self.model_combo.currentIndexChanged.connect(self._on_model_combo_changed)
         self.model_edit = QLineEdit()
         self.model_edit.setPlaceholderText(self.tr("folder or model id"))
-        self.model_edit.editingFinished.connect(self._update_estimate)
+        self.model_edit.editingFinished.connect(self._on_model_edit_finished)
         self.browse_button = QPushButton(self.tr("Browse…"))
         self.browse_button.clicked.connect(self._on_browse_button_clicked)
         row = QHBoxLayout()
@@ -150,6 +154,7 @@ class TrainSettingsPanel(QWidget):
         sv.addWidget(model_box)
 
         hp_box = QGroupBox(self.tr("Settings"))
+        self.hp_box = hp_box
         hv = QVBoxLayout(hp_box)
         prow = QHBoxLayout()
         self.preset_combo = QComboBox()
@@ -212,8 +217,9 @@ class TrainSettingsPanel(QWidget):
         cv.addWidget(self.estimate_label)
         where = QHBoxLayout()
         self.target_combo = TargetCombo()
-        # a server's processor is not this one: the estimate drops this computer's load
-        self.target_combo.currentIndexChanged.connect(self._on_hyper_changed)
+        # a server's devices are not this computer's: the settings are recommended for them, and
+        # the estimate drops this computer's load
+        self.target_combo.currentIndexChanged.connect(self._on_target_changed)
         self.servers_button = QPushButton(self.tr("Servers…"))
         self.servers_button.clicked.connect(self._on_servers_button_clicked)
         where.addWidget(QLabel(self.tr("Train on")))
@@ -255,6 +261,10 @@ class TrainSettingsPanel(QWidget):
         self.model_combo.blockSignals(True)
         self.model_combo.setCurrentIndex(max(0, idx))
         self.model_combo.blockSignals(False)
+        # each project its own model: not the folder typed in the previous one (its last run's
+        # comes back below)
+        self.model_edit.clear()
+        self._settings_model = None
         self._on_model_combo_changed()
         if last is not None:  # reopening continues with the settings the user chose last
             self.restore_settings(last)
@@ -263,7 +273,9 @@ class TrainSettingsPanel(QWidget):
     def on_language_changed(self) -> None:
         if self.session.template is not None:
             self._show_template_texts(self.session.template)
+        self._update_method_texts()
         self._update_estimate()  # its notes come from the core in English: put into words again
+        self._fit_settings_column()  # the other language's texts are wider or narrower
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -371,20 +383,38 @@ class TrainSettingsPanel(QWidget):
         self.model_edit.setEnabled(custom)
         self.browse_button.setEnabled(kind == "folder")
         builtin = str(kind).startswith("builtin:")
+        self.method_combo.blockSignals(True)  # the recommendation below follows the method too
         if builtin:
             self.method_combo.setCurrentIndex(self.method_combo.findData("full"))
         elif not self.method_combo.isEnabled():  # leaving a built-in model: a pretrained one starts with LoRA
             self.method_combo.setCurrentIndex(self.method_combo.findData(run_operations.default_method(str(kind))))
+        self.method_combo.blockSignals(False)
         self.method_combo.setEnabled(not builtin)
         self._update_models_hint()
+        self._update_method_texts()
         self._on_method_changed()
         self.apply_recommended()
+
+    @Slot()
+    def _on_model_edit_finished(self) -> None:
+        """A folder or model id typed (Enter, Tab or a click elsewhere): another model gets its own
+        recommended settings, as a model chosen in the list does; the same one keeps the page's."""
+        if self.base_model() != self._settings_model:
+            self._on_model_combo_changed()
 
     @Slot()
     def _on_browse_button_clicked(self) -> None:
         d = QFileDialog.getExistingDirectory(self, self.tr("Choose a model folder (with config.json)"))
         if d:
             self.model_edit.setText(d)
+            self._on_model_edit_finished()
+
+    @Slot()
+    def _on_target_changed(self, *_) -> None:
+        """Another place to train: the recommended settings are for its devices (the user's own stay)."""
+        if self.preset_combo.currentData() == RECOMMENDED:
+            self.apply_recommended()
+        else:
             self._update_estimate()
 
     @Slot()
@@ -402,6 +432,30 @@ class TrainSettingsPanel(QWidget):
         self._update_method_hint()
         self._update_estimate()
 
+    def _trains_head(self) -> bool:
+        """Whether a run of the chosen model trains a classification head (core decides: a
+        pretrained model on a classification project)."""
+        template = self.session.template
+        kind = str(self.model_combo.currentData())
+        return template is not None and run_operations.uses_head(template.task.value, kind)
+
+    def _head_method_name(self) -> str:
+        """What a head run of the chosen method trains, as the method list names it."""
+        return (self.tr("LoRA + classification head") if self.method_combo.currentData() == "lora"
+                else self.tr("Full fine-tuning + classification head"))
+
+    def _update_method_texts(self) -> None:
+        """The method list names what a run trains: with a classification head beside LoRA's add-on
+        (or beside every weight) where the project classifies with a pretrained model."""
+        lora, full = self.method_combo.findData("lora"), self.method_combo.findData("full")
+        if self._trains_head():
+            self.method_combo.setItemText(lora, self.tr("LoRA + classification head (small add-on, fast)"))
+            self.method_combo.setItemText(full, self.tr("Full fine-tuning + classification head (all weights)"))
+        else:
+            self.method_combo.setItemText(lora, self.tr("LoRA (small add-on, fast)"))
+            self.method_combo.setItemText(full, self.tr("Full fine-tuning (all weights)"))
+        self._fit_settings_column()  # the longer names widen the list
+
     def _update_method_hint(self) -> None:
         if str(self.model_combo.currentData()).startswith("builtin:"):
             text = self.tr("The built-in model is built from this project's data and starts untrained, so all of it "
@@ -413,33 +467,58 @@ class TrainSettingsPanel(QWidget):
         self.method_hint.setText(text)
         self.method_hint.setVisible(bool(text))
 
-    def recommendation(self):
-        template = self.session.template
-        if template is None or self.session.project is None:
+    def _recommended(self) -> tuple[dict[str, Any], Any] | None:
+        """Core's recommended values and recommendation for the chosen model, method, time budget
+        and place to train; None where there is nothing to recommend for (no project, no prepared
+        data, no model chosen yet, a server no longer registered)."""
+        template, base = self.session.template, self.base_model()
+        if template is None or not self.session.is_prepared or not base:
             return None
-        base = self.base_model() or run_operations.DEFAULT_BASE_MODEL
-        return run_operations.recommended_settings(self.session.project, base, self.method_combo.currentData(),
-                                        template=template, time_budget_min=self.time_budget.value())[1]
+        try:
+            return run_operations.recommended_settings(self.session.project, base, self.method_combo.currentData(),
+                                                       template=template, time_budget_min=self.time_budget.value(),
+                                                       on=self.target_combo.currentData())
+        except WorkbenchError:
+            return None
+
+    def recommendation(self):
+        got = self._recommended()
+        return got[1] if got is not None else None
 
     def apply_recommended(self) -> None:
-        template = self.session.template
-        if template is None or self.session.project is None:
-            return
-        base = self.base_model() or run_operations.DEFAULT_BASE_MODEL
-        values, _ = run_operations.recommended_settings(self.session.project, base, self.method_combo.currentData(),
-                                             template=template, time_budget_min=self.time_budget.value())
-        self.eval_steps.setValue(int(values.pop("eval_steps", self.eval_steps.value())))
-        self._set_values(values)
-        self.preset_combo.blockSignals(True)
-        self.preset_combo.setCurrentIndex(0)
-        self.preset_combo.blockSignals(False)
+        self._settings_model = self.base_model()
+        got = self._recommended()
+        if got is None:  # nothing to recommend for: no values rather than another model's or zeros
+            self._show_no_values()
+        else:
+            values = dict(got[0])
+            self._set_values(values | {"eval_steps": int(values.get("eval_steps") or self.eval_steps.value())})
+            self.preset_combo.blockSignals(True)
+            self.preset_combo.setCurrentIndex(0)
+            self.preset_combo.blockSignals(False)
         self._update_estimate()
+
+    def _value_spins(self) -> list[QDoubleSpinBox | QSpinBox]:
+        return [*self.spins.values(), self.eval_steps]
+
+    def _show_no_values(self) -> None:
+        """Dashes in the settings, which cannot be edited, until a project and a model give them values."""
+        for spin in self._value_spins():
+            spin.blockSignals(True)
+            spin.setSpecialValueText(NO_VALUE)
+            spin.setValue(spin.minimum())
+            spin.blockSignals(False)
+        self.hp_box.setEnabled(False)
 
     def _set_values(self, values: dict[str, Any]) -> None:
         """Settings put on the page by the program, not by the user's hand (no signals)."""
+        if not self.hp_box.isEnabled():  # values again after dashes
+            for spin in self._value_spins():
+                spin.setSpecialValueText("")
+            self.hp_box.setEnabled(True)
         for name, v in values.items():
-            spin = self.max_steps if name == "max_steps" else self.spins.get(name)
-            if spin is not None:
+            spin = {"max_steps": self.max_steps, "eval_steps": self.eval_steps}.get(name) or self.spins.get(name)
+            if spin is not None and v is not None:
                 spin.blockSignals(True)
                 spin.setValue(int(v) if isinstance(spin, QSpinBox) else float(v))
                 spin.blockSignals(False)
@@ -491,48 +570,65 @@ class TrainSettingsPanel(QWidget):
 
     def _update_estimate(self) -> None:
         rec = self.recommendation()
-        if rec is None:
-            self.estimate_label.setText("")
-            return
-        rows = int(self.session.project.config.stats.get("splits", {}).get("train", 0))
-        steps = planned_steps(rows, self.spins["batch_size"].value(), self.spins["epochs"].value(),
-                              self.max_steps.value(), self.spins["gradient_accumulation_steps"].value())
         try:  # the range core makes for the job these settings start, as `train` prints it
-            job = self.job_spec()
-            span = run_operations.estimate_range(job)
+            job = self.job_spec() if rec is not None else None
+            span = run_operations.estimate_range(job) if job is not None else None
         except (WorkbenchError, ValueError, TypeError):  # no model chosen yet, a setting out of range
             span = None
         if span is None:
             self.estimate_label.setText("")
             return
-        notes = self._notes(rec)
+        # the steps, those the budget leaves and the rows they read: one count (core), said once here
+        reach = run_operations.expected_reach(self.session.project, job, span)
+        notes = self._notes(rec, job)
         on = self.target_combo.currentData()
-        if on:  # the figures are this computer's: a server's devices set its own pace
-            notes.insert(0, self.tr("It trains on server {0}: these figures are this computer's; the server's "
-                                    "devices set its time, which its curves show once it runs.").format(on))
+        if on:  # recommended for the server's devices; its curves show its real pace
+            notes.insert(0, self.tr("It trains on server {0}: the settings and times above are recommended and "
+                                    "estimated for its devices ({1}); its curves show its real pace once it "
+                                    "runs.").format(on, run_operations.recommendation_device(on)))
         if span.load_factor > 1:  # the range counts on the load: say so, first
             notes.insert(0, self.tr("The processor is {0}% busy with other work: the times above count on about "
                                     "{1:.1f} times as long as on an idle processor.").format(
                 round(100 * (span.busy or 0.0)), span.load_factor))
-        share = planned_share(span, job.estimate_s)
-        if share < 1:  # the load makes the budget end the run first: say where, not a range past it
+        if reach.steps < reach.planned:  # the load makes the budget end the run first: say where, not a range past it
             text = self.tr("About {0} of the {1} steps planned: on this busy processor the time budget, {2}, ends the "
                            "run there; {3:.0f} MB of memory (an estimate from the data size and the model, not a "
-                           "promise).").format(max(1, int(steps * share)), steps, fmt_secs(span.seconds),
-                                               rec.est_memory_mb)
+                           "promise).").format(reach.steps, reach.planned, fmt_secs(span.seconds), rec.est_memory_mb)
+        elif on:
+            text = self.tr("About {0} steps, {1} to {2} and {3:.0f} MB of memory (an estimate from the data size and "
+                           "the model, not a promise).").format(
+                reach.planned, fmt_secs(span.low), fmt_secs(span.high), rec.est_memory_mb)
         else:
             text = self.tr("About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer's processor (an "
                            "estimate from the data size and the model, not a promise).").format(
-                steps, fmt_secs(span.low), fmt_secs(span.high), rec.est_memory_mb)
+                reach.planned, fmt_secs(span.low), fmt_secs(span.high), rec.est_memory_mb)
+        if reach.data_share < 1 and (reach.steps < reach.planned or rec.data_share is not None):
+            # the time budget, not the settings, leaves part of the rows unread: under the steps it counts
+            text += "\n" + self.tr("These steps read about {0:.0%} of the training rows; a larger time budget or a "
+                                  "GPU trains on all of them.").format(reach.data_share)
         self.estimate_label.setText(text + "".join(f"\n{n}" for n in notes))
 
-    def _notes(self, rec) -> list[str]:
+    def model_shown_name(self) -> str:
+        """The chosen model as the model list names it (a registered model chosen by its folder
+        too), else its folder's name or its id."""
+        kind = str(self.model_combo.currentData())
+        entries = models_panel.registered_models()
+        if kind in ("folder", "id"):
+            base = self.base_model()
+            entry = models_panel.registered_for(base, entries)
+            return entry.name if entry is not None else (Path(base).name or base)
+        entry = next((e for e in entries if e.id == kind), None)
+        return entry.name if entry is not None else self.model_combo.currentText()
+
+    def _notes(self, rec, job: JobSpec | None = None) -> list[str]:
         """The recommendation's notes in the interface language (the built-in model's note is
-        the method hint's)."""
+        the method hint's; how much of the data a run reads is the estimate's own line)."""
         out = []
         for n in rec.notes:
             if n.startswith("The built-in model is trained from scratch"):
                 continue
+            if n.startswith("One pass over the training rows"):
+                continue  # said by the estimate, from the same count as its steps
             lowered = re.match(r"Rows per step lowered to (\d+) so that training fits in this computer's (\d+) GB", n)
             if lowered:
                 n = self.tr("Rows per step lowered to {0} so that training fits in this computer's {1} GB of "
@@ -543,15 +639,15 @@ class TrainSettingsPanel(QWidget):
                 n = self.tr("Layers are recomputed in the backward pass, {0} rows a step, so that training fits in "
                             "this computer's {1} GB of memory; each step takes about {2}x as long.").format(
                     *recomputed.groups())
-            if n.startswith("One pass over the training rows") and rec.data_share and rec.epoch_seconds:
-                n = self.tr("One pass over the training rows takes about {0} on this computer, more than the time "
-                            "budget, so training reads about {1:.0%} of them; a larger budget or a GPU trains on "
-                            "all of them.").format(fmt_secs(rec.epoch_seconds), rec.data_share)
-            if n == HEAD_NOTE:  # what the head measured against the built-in model
-                n = self.tr("Measured on four public Chinese classification sets on 2 cores, the classification "
-                            "head beat the built-in model only on question pairs (do two questions ask the same "
-                            "thing?), in 27 minutes; on query intents and dialogue acts it matched it, after 6 to "
-                            "19 minutes against about one: for such data try builtin:small first.")
+            if n.startswith(HEAD_NOTE_START):  # whether the head pays here, and at what time
+                times = run_operations.compared_times(job, rec) if job is not None else None
+                if times is None:
+                    continue
+                n = self.tr("{0} with {1} is unlikely to pay off on this data: on four public Chinese sets it beat "
+                            "the {2} only on question pairs, and this run takes about {3} min against about {4} min "
+                            "for the {2}.").format(self.model_shown_name(), self._head_method_name(),
+                                                   self.tr("Built-in small model"), minutes(times[0]),
+                                                   minutes(times[1]))
             if n.startswith("This would take hours on the CPU"):
                 n = self.tr("This would take hours on the processor: a GPU, a smaller model or fewer epochs help.")
             out.append(n)
@@ -566,9 +662,9 @@ class TrainSettingsPanel(QWidget):
             for name in LORA_ONLY:
                 values.pop(name)
         job = run_operations.build_job(self.session.project, base, self.method_combo.currentData(),
-                            template=self.session.template, time_budget_min=self.time_budget.value(),
-                            max_steps=self.max_steps.value(),
-                            eval_steps=self.eval_steps.value(), **values)
+                                       template=self.session.template, time_budget_min=self.time_budget.value(),
+                                       on=self.target_combo.currentData(), max_steps=self.max_steps.value(),
+                                       eval_steps=self.eval_steps.value(), **values)
         # the load read last (none yet: Start reads it); a server's run carries none of this computer's
         return run_operations.with_processor_load(job, self.target_combo.currentData(), self._cpu_busy, self._cpu_cores,
                                        measure=False)
