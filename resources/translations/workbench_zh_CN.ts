@@ -82,72 +82,67 @@
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="104"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="103"/>
         <source>File to predict</source>
         <translation>要预测的文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="105"/>
-        <source>Data files ({0})</source>
-        <translation>数据文件（{0}）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="136"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="134"/>
         <source>Predicting {0} in a separate process…</source>
         <translation>正在独立进程中预测 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="140"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="138"/>
         <source>Predicting {0}</source>
         <translation>正在预测 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="165"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="163"/>
         <source>Predicting: {0} of {1} rows</source>
         <translation>正在预测：第 {0} 行，共 {1} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="170"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="168"/>
         <source>Cancelled; nothing was written.</source>
         <translation>已取消；未写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="177"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="175"/>
         <source>Prediction failed</source>
         <translation>预测失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="182"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="180"/>
         <source>The prediction ended without a result.</source>
         <translation>预测结束，但没有返回结果。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="186"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="184"/>
         <source>{0} rows predicted; the result is in {1}.</source>
         <translation>已预测 {0} 行；结果保存在 {1}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="187"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="185"/>
         <source>Reading the result</source>
         <translation>正在读取结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="208"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="206"/>
         <source>Save the predictions</source>
         <translation>保存预测结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="209"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="207"/>
         <source>CSV (*.csv);;Excel (*.xlsx)</source>
         <translation>CSV（*.csv）;;Excel（*.xlsx）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="215"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="213"/>
         <source>Saving the predictions</source>
         <translation>正在保存预测结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="216"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="214"/>
         <source>Saved to {0}.</source>
         <translation>已保存到 {0}。</translation>
     </message>
@@ -403,6 +398,19 @@
     </message>
 </context>
 <context>
+    <name>DataFiles</name>
+    <message>
+        <location filename="../../workbench/gui/dialogs.py" line="27"/>
+        <source>Data files ({0})</source>
+        <translation>数据文件 ({0})</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/dialogs.py" line="28"/>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+</context>
+<context>
     <name>DataPage</name>
     <message>
         <location filename="../../workbench/gui/pages/role_names.py" line="13"/>
@@ -571,7 +579,7 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data/page.py" line="128"/>
-        <location filename="../../workbench/gui/pages/data/page.py" line="519"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="520"/>
         <source>Cleaning</source>
         <translation>清洗</translation>
     </message>
@@ -596,67 +604,62 @@
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="246"/>
-        <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
-        <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="247"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="248"/>
         <source>Import a data file</source>
         <translation>导入数据文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="253"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="254"/>
         <source>No template chosen</source>
         <translation>未选择模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="254"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="255"/>
         <source>Choose a template first: it says which columns the data needs.</source>
         <translation>请先选择模板：模板决定了数据需要哪些列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="325"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="326"/>
         <source>add {0}</source>
         <translation>添加“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="327"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="328"/>
         <source>Reading {0}</source>
         <translation>正在读取 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="364"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="365"/>
         <source>Computing column statistics</source>
         <translation>正在计算列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="393"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="394"/>
         <source>use the suggested columns</source>
         <translation>采用建议的列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="506"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="507"/>
         <source>{0} rows imported → {1} rows after cleaning.</source>
         <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="517"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="518"/>
         <source>Cleaning failed</source>
         <translation>清洗失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="554"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="555"/>
         <source>The split is not valid</source>
         <translation>划分比例无效</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="581"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="582"/>
         <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
         <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="585"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="586"/>
         <source>Preparing the data</source>
         <translation>正在准备数据</translation>
     </message>
@@ -671,17 +674,17 @@
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="606"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="607"/>
         <source>change the labels</source>
         <translation>修改标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="615"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="616"/>
         <source>edit the prompt</source>
         <translation>编辑提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="644"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="645"/>
         <source>Saving the template</source>
         <translation>正在保存模板</translation>
     </message>
@@ -728,73 +731,73 @@
 <context>
     <name>EnvironmentDialog</name>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="148"/>
+        <location filename="../../workbench/gui/dialogs.py" line="158"/>
         <source>Environment</source>
         <translation>运行环境</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="150"/>
-        <location filename="../../workbench/gui/dialogs.py" line="172"/>
+        <location filename="../../workbench/gui/dialogs.py" line="160"/>
+        <location filename="../../workbench/gui/dialogs.py" line="182"/>
         <source>Checking the PaddlePaddle installation in a separate process…</source>
         <translation>正在独立进程中检查飞桨安装情况…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="158"/>
+        <location filename="../../workbench/gui/dialogs.py" line="168"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="205"/>
+        <location filename="../../workbench/gui/dialogs.py" line="215"/>
         <source>&lt;b&gt;PaddlePaddle cannot be loaded:&lt;/b&gt; {0}&lt;br&gt;Training, evaluation and export need it; reinstall the application or its dependencies.</source>
         <translation>&lt;b&gt;无法加载飞桨 PaddlePaddle：&lt;/b&gt;{0}&lt;br&gt;训练、评估和导出都需要它，请重新安装本软件或其依赖。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="209"/>
+        <location filename="../../workbench/gui/dialogs.py" line="219"/>
         <source>passed</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="209"/>
+        <location filename="../../workbench/gui/dialogs.py" line="219"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="211"/>
+        <location filename="../../workbench/gui/dialogs.py" line="221"/>
         <source>&lt;b&gt;PaddlePaddle&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;飞桨 PaddlePaddle&lt;/b&gt; {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="212"/>
+        <location filename="../../workbench/gui/dialogs.py" line="222"/>
         <source>&lt;b&gt;PaddleFormers&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;PaddleFormers&lt;/b&gt; {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="213"/>
+        <location filename="../../workbench/gui/dialogs.py" line="223"/>
         <source>&lt;b&gt;Devices&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;设备&lt;/b&gt; {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="214"/>
+        <location filename="../../workbench/gui/dialogs.py" line="224"/>
         <source>&lt;b&gt;Installation check&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;安装自检&lt;/b&gt; {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="215"/>
+        <location filename="../../workbench/gui/dialogs.py" line="225"/>
         <source>&lt;b&gt;Python&lt;/b&gt; {0} on {1}</source>
         <translation>&lt;b&gt;Python&lt;/b&gt; {0}，系统 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="173"/>
+        <location filename="../../workbench/gui/dialogs.py" line="183"/>
         <source>Checking the installation</source>
         <translation>正在检查安装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="183"/>
+        <location filename="../../workbench/gui/dialogs.py" line="193"/>
         <source>The check printed no report.</source>
         <translation>检查没有输出报告。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="188"/>
+        <location filename="../../workbench/gui/dialogs.py" line="198"/>
         <source>The check did not finish. The details below say why; reinstalling the application usually fixes it.</source>
         <translation>检查没有完成。下面的详细信息说明了原因；重新安装应用程序通常可以解决。</translation>
     </message>
@@ -1667,7 +1670,7 @@
 <context>
     <name>FolderRow</name>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="28"/>
+        <location filename="../../workbench/gui/dialogs.py" line="38"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
@@ -1996,243 +1999,238 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="37"/>
-        <location filename="../../workbench/gui/main_window.py" line="396"/>
+        <location filename="../../workbench/gui/main_window.py" line="43"/>
+        <location filename="../../workbench/gui/main_window.py" line="401"/>
         <source>Workbench</source>
         <translation>Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="185"/>
+        <location filename="../../workbench/gui/main_window.py" line="191"/>
         <source>1  Template</source>
         <translation>1  模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="186"/>
+        <location filename="../../workbench/gui/main_window.py" line="192"/>
         <source>2  Data</source>
         <translation>2  数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="187"/>
+        <location filename="../../workbench/gui/main_window.py" line="193"/>
         <source>3  Train</source>
         <translation>3  训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="188"/>
+        <location filename="../../workbench/gui/main_window.py" line="194"/>
         <source>4  Evaluate</source>
         <translation>4  评估</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="189"/>
+        <location filename="../../workbench/gui/main_window.py" line="195"/>
         <source>5  Export</source>
         <translation>5  导出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="195"/>
+        <location filename="../../workbench/gui/main_window.py" line="201"/>
         <source>done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="196"/>
+        <location filename="../../workbench/gui/main_window.py" line="202"/>
         <source>training…</source>
         <translation>训练中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="197"/>
+        <location filename="../../workbench/gui/main_window.py" line="203"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="198"/>
+        <location filename="../../workbench/gui/main_window.py" line="204"/>
         <source>needs data</source>
         <translation>需要数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="216"/>
+        <location filename="../../workbench/gui/main_window.py" line="222"/>
         <source>Training: {0}</source>
         <translation>正在训练：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="257"/>
+        <location filename="../../workbench/gui/main_window.py" line="263"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="258"/>
+        <location filename="../../workbench/gui/main_window.py" line="264"/>
         <source>&amp;New project…</source>
         <translation>新建项目(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="259"/>
+        <location filename="../../workbench/gui/main_window.py" line="265"/>
         <source>&amp;Open project…</source>
         <translation>打开项目(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="260"/>
+        <location filename="../../workbench/gui/main_window.py" line="266"/>
         <source>Open a &amp;sample project</source>
         <translation>打开示例项目(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="261"/>
+        <location filename="../../workbench/gui/main_window.py" line="267"/>
         <source>&amp;Import data file…</source>
         <translation>导入数据文件(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="262"/>
+        <location filename="../../workbench/gui/main_window.py" line="268"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="265"/>
+        <location filename="../../workbench/gui/main_window.py" line="271"/>
         <source>Open &amp;recent</source>
         <translation>最近的项目(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="272"/>
+        <location filename="../../workbench/gui/main_window.py" line="278"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="280"/>
+        <location filename="../../workbench/gui/main_window.py" line="286"/>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="281"/>
+        <location filename="../../workbench/gui/main_window.py" line="287"/>
         <source>&amp;Environment…</source>
         <translation>运行环境(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="282"/>
+        <location filename="../../workbench/gui/main_window.py" line="288"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="283"/>
+        <location filename="../../workbench/gui/main_window.py" line="289"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="284"/>
+        <location filename="../../workbench/gui/main_window.py" line="290"/>
         <source>&amp;About Workbench</source>
         <translation>关于 Workbench(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="300"/>
+        <location filename="../../workbench/gui/main_window.py" line="306"/>
         <source>(none yet)</source>
         <translation>（暂无）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="312"/>
+        <location filename="../../workbench/gui/main_window.py" line="318"/>
         <source>The project could not be opened</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="319"/>
+        <location filename="../../workbench/gui/main_window.py" line="325"/>
         <source>Open a project folder</source>
         <translation>打开项目文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="332"/>
+        <location filename="../../workbench/gui/main_window.py" line="338"/>
         <source>The project could not be created</source>
         <translation>无法创建项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="361"/>
+        <location filename="../../workbench/gui/main_window.py" line="367"/>
         <source>Preparing the sample project</source>
         <translation>正在准备示例项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="364"/>
-        <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
-        <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/main_window.py" line="365"/>
+        <location filename="../../workbench/gui/main_window.py" line="370"/>
         <source>Import a data file</source>
         <translation>导入数据文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="371"/>
+        <location filename="../../workbench/gui/main_window.py" line="376"/>
         <source>Choose a template first</source>
         <translation>请先选择模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="372"/>
+        <location filename="../../workbench/gui/main_window.py" line="377"/>
         <source>Data is imported into a project, and a project starts from a template. Pick a template and click “Use this template”, then drop the file again.</source>
         <translation>数据要导入到项目中，而项目从模板开始。请先选择一个模板并点击“使用此模板”，然后再拖入文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="395"/>
+        <location filename="../../workbench/gui/main_window.py" line="400"/>
         <source>No project open: start from a template, or File &gt; Open a sample project</source>
         <translation>未打开项目：从模板开始，或使用“文件 &gt; 打开示例项目”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="400"/>
+        <location filename="../../workbench/gui/main_window.py" line="405"/>
         <source>Project {0} · {1} · {2}</source>
         <translation>项目 {0} · {1} · {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="401"/>
+        <location filename="../../workbench/gui/main_window.py" line="406"/>
         <source>{0} – Workbench</source>
         <translation>{0} – Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="428"/>
+        <location filename="../../workbench/gui/main_window.py" line="433"/>
         <source>Restart Workbench to use the new templates folder.</source>
         <translation>请重新启动 Workbench 以使用新的模板文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="436"/>
+        <location filename="../../workbench/gui/main_window.py" line="441"/>
         <source>&lt;b&gt;Workbench&lt;/b&gt; version {0}&lt;br&gt;Fine-tune, evaluate and export language models on PaddlePaddle without writing code.&lt;br&gt;&lt;br&gt;Chinese text uses Noto Sans CJK (SIL Open Font License).</source>
         <translation>&lt;b&gt;Workbench&lt;/b&gt; 版本 {0}&lt;br&gt;无需编程，在飞桨上微调、评估和导出语言模型。&lt;br&gt;&lt;br&gt;中文显示使用 Noto Sans CJK 字体（SIL 开放字体许可证）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="441"/>
+        <location filename="../../workbench/gui/main_window.py" line="446"/>
         <source>About Workbench</source>
         <translation>关于 Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="450"/>
+        <location filename="../../workbench/gui/main_window.py" line="455"/>
         <source>Welcome to Workbench</source>
         <translation>欢迎使用 Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="451"/>
+        <location filename="../../workbench/gui/main_window.py" line="456"/>
         <source>Would you like to open a sample project? It uses the financial news sentiment template, its sample data and the built-in model, which trains on this computer in a few minutes.</source>
         <translation>要打开一个示例项目吗？它使用“财经新闻情感分析”模板、示例数据和内置模型，在本机几分钟即可训练完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="453"/>
+        <location filename="../../workbench/gui/main_window.py" line="458"/>
         <source>Open the sample project</source>
         <translation>打开示例项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="454"/>
+        <location filename="../../workbench/gui/main_window.py" line="459"/>
         <source>Start empty</source>
         <translation>从空白开始</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="495"/>
+        <location filename="../../workbench/gui/main_window.py" line="500"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="496"/>
+        <location filename="../../workbench/gui/main_window.py" line="501"/>
         <source>{0} is still training. Keep it training in the background (reopen the project to see it), or stop it now (it saves a checkpoint first, so it can be resumed)?</source>
         <translation>{0} 仍在训练。要让它在后台继续训练（重新打开项目即可查看），还是现在停止（会先保存检查点，之后可以恢复）？</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="498"/>
+        <location filename="../../workbench/gui/main_window.py" line="503"/>
         <source>Keep training</source>
         <translation>继续在后台训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="499"/>
+        <location filename="../../workbench/gui/main_window.py" line="504"/>
         <source>Stop training</source>
         <translation>停止训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="199"/>
+        <location filename="../../workbench/gui/main_window.py" line="205"/>
         <source>last run failed</source>
         <translation>上次运行失败</translation>
     </message>
@@ -2496,47 +2494,47 @@
 <context>
     <name>NewProjectDialog</name>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="43"/>
+        <location filename="../../workbench/gui/dialogs.py" line="53"/>
         <source>New project</source>
         <translation>新建项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="47"/>
+        <location filename="../../workbench/gui/dialogs.py" line="57"/>
         <source>e.g. news-sentiment</source>
         <translation>例如 新闻情感</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="54"/>
+        <location filename="../../workbench/gui/dialogs.py" line="64"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="55"/>
+        <location filename="../../workbench/gui/dialogs.py" line="65"/>
         <source>Template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="56"/>
+        <location filename="../../workbench/gui/dialogs.py" line="66"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="56"/>
+        <location filename="../../workbench/gui/dialogs.py" line="66"/>
         <source>Projects folder</source>
         <translation>项目文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="84"/>
+        <location filename="../../workbench/gui/dialogs.py" line="94"/>
         <source>Give the project a name.</source>
         <translation>请为项目起个名字。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="86"/>
+        <location filename="../../workbench/gui/dialogs.py" line="96"/>
         <source>A name cannot contain any of \ / : * ? &quot; &lt; &gt; |.</source>
         <translation>名称中不能包含 \ / : * ? &quot; &lt; &gt; | 这些字符。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="88"/>
+        <location filename="../../workbench/gui/dialogs.py" line="98"/>
         <source>A folder of this name already exists and is not empty.</source>
         <translation>同名文件夹已存在且不是空的。</translation>
     </message>
@@ -2949,52 +2947,52 @@ Most likely: {1}</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="97"/>
+        <location filename="../../workbench/gui/dialogs.py" line="107"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="101"/>
+        <location filename="../../workbench/gui/dialogs.py" line="111"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="106"/>
+        <location filename="../../workbench/gui/dialogs.py" line="116"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="107"/>
+        <location filename="../../workbench/gui/dialogs.py" line="117"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="111"/>
+        <location filename="../../workbench/gui/dialogs.py" line="121"/>
         <source>Language</source>
         <translation>界面语言</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="112"/>
+        <location filename="../../workbench/gui/dialogs.py" line="122"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="113"/>
+        <location filename="../../workbench/gui/dialogs.py" line="123"/>
         <source>Projects folder</source>
         <translation>项目文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="114"/>
+        <location filename="../../workbench/gui/dialogs.py" line="124"/>
         <source>Your organisation&apos;s templates</source>
         <translation>本单位的模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="114"/>
+        <location filename="../../workbench/gui/dialogs.py" line="124"/>
         <source>Templates folder</source>
         <translation>模板文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="115"/>
+        <location filename="../../workbench/gui/dialogs.py" line="125"/>
         <source>The language changes as soon as you click OK; a new templates folder takes effect the next time Workbench starts.</source>
         <translation>点击“确定”后界面语言立即切换；新的模板文件夹在下次启动 Workbench 时生效。</translation>
     </message>

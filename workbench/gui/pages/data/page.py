@@ -243,8 +243,9 @@ class DataPage(QWidget):
     def _on_import_button_clicked(self) -> None:
         from PySide6.QtWidgets import QFileDialog
 
-        filters = self.tr("Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)")
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Import a data file"), str(Path.home()), filters)
+        from ...dialogs import data_file_filter
+
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Import a data file"), str(Path.home()), data_file_filter())
         if path:
             self.import_file(path)
 
