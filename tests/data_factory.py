@@ -123,10 +123,11 @@ def bank_question_pairs(path, n=300, controls=16):
     lines = []
     for i in range(n):
         thing, ask = BANK_THINGS[i % len(BANK_THINGS)], i // len(BANK_THINGS) % len(BANK_ASKS)
-        opening = BANK_OPENINGS[i // (len(BANK_THINGS) * len(BANK_ASKS)) % len(BANK_OPENINGS)]
-        first = opening + BANK_ASKS[ask].format(thing)
+        block = i // (len(BANK_THINGS) * len(BANK_ASKS))
+        first = BANK_OPENINGS[block % len(BANK_OPENINGS)] + BANK_ASKS[ask].format(thing)
         same = i % 2 == 0
-        other = BANK_REPHRASED[ask if same else (ask + 3) % len(BANK_ASKS)].format(thing)
+        other = (BANK_OPENINGS[(block + 1) % len(BANK_OPENINGS)]
+                 + BANK_REPHRASED[ask if same else (ask + 3) % len(BANK_ASKS)].format(thing))
         lines.append(("\x08" if i < controls else "") + f"{first}\t{other}\t{1 if same else 0}")
     with open(path, "w", encoding="utf-8", newline="") as fh:
         fh.write("\n".join(lines) + "\n")

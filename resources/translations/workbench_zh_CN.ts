@@ -438,139 +438,139 @@
         <translation>回答 / 输出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="25"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="27"/>
         <source>Choose the column that holds “{0}”: it is required.</source>
         <translation>请选择存放“{0}”的列：这一项是必需的。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="27"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="29"/>
         <source>The column “{0}” is not in this file; choose another one.</source>
         <translation>文件中没有“{0}”这一列，请选择其他列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="29"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="31"/>
         <source>The column “{0}” is already used for “{1}”; each column can hold one thing only.</source>
         <translation>“{0}”列已用于“{1}”；每一列只能对应一项。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="32"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="34"/>
         <source>“{0}” takes one column only; choose one.</source>
         <translation>“{0}”只能对应一列，请选择其中一列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="34"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="36"/>
         <source>This template has no field “{0}”.</source>
         <translation>此模板没有“{0}”这一项。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="36"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="38"/>
         <source>No rows are left after cleaning. Check the mapping and loosen the cleaning steps.</source>
         <translation>清洗后没有剩下任何行。请检查列映射并放宽清洗步骤。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="38"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="40"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="39"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="41"/>
         <source>The labels have fewer than two different values after cleaning (found: {0}). Classification needs at least two: check the column chosen for “{1}”.</source>
         <translation>清洗后标签只有不到两种取值（找到：{0}）。分类至少需要两种：请检查为“{1}”选择的列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="42"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="44"/>
         <source>{0} rows have labels outside the template&apos;s set ({1}). Add them as other spellings in the step “{2}”, or drop rows with other labels.</source>
         <translation>有 {0} 行的标签不在模板的标签集中（{1}）。请在“{2}”步骤中把它们添加为其他写法，或删除带有其他标签的行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="46"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="48"/>
         <source>{0} of {1} rows have labels outside the template&apos;s set; your data has its own ({2}). On the Labels tab, use the labels found in your data.</source>
         <translation>{1} 行中有 {0} 行的标签不在模板的标签集中；你的数据有自己的标签（{2}）。请在“标签”页中使用数据中的标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="50"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="52"/>
         <source>Labels with fewer than {0} rows after cleaning were dropped: {1}. Lower the least rows per label on the Labels tab, or add rows.</source>
         <translation>清洗后少于 {0} 行的标签已删除：{1}。请在“标签”页调低每个标签的最少行数，或补充数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="53"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="55"/>
         <source>Every row&apos;s “{0}” is empty: choose the column that holds it.</source>
         <translation>所有行的“{0}”都为空：请选择存放它的列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="55"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="57"/>
         <source>{0} rows have an empty “{1}”; the step “{2}” on it removes them.</source>
         <translation>有 {0} 行的“{1}”为空；对它使用“{2}”步骤可以删除这些行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="63"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="65"/>
         <source>{0} distinct short values</source>
         <translation>{0} 个不同的简短取值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="65"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="67"/>
         <source>free text, {0:.0f} characters on average</source>
         <translation>自由文本，平均 {0:.0f} 个字符</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="66"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="68"/>
         <source>“{0}” ← {1} ({2})</source>
         <translation>“{0}” ← {1}（{2}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="73"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="75"/>
         <source>JSON (Alpaca)</source>
         <translation>JSON（Alpaca）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="74"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="76"/>
         <source>JSON (ShareGPT)</source>
         <translation>JSON（ShareGPT）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="75"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="77"/>
         <source>JSON (chat messages)</source>
         <translation>JSON（对话消息）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="76"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="78"/>
         <source>JSON (src/tgt)</source>
         <translation>JSON（src/tgt）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="87"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="89"/>
         <source>UTF-8 with BOM</source>
         <translation>UTF-8（带 BOM）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="106"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="108"/>
         <source>every text column</source>
         <translation>所有文本列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="108"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="110"/>
         <source>Mask sensitive terms in {0}</source>
         <translation>为“{0}”中的敏感词打码</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="109"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="111"/>
         <source>Drop rows with sensitive terms in {0}</source>
         <translation>删除“{0}”中含敏感词的行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="110"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="112"/>
         <source>Flag sensitive terms in {0} for review</source>
         <translation>标记“{0}”中的敏感词供复核</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="115"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="117"/>
         <source>Filter rows by the length of {0}</source>
         <translation>按“{0}”的长度过滤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="200"/>
-        <source>In the marked changes: · a space, □ a full-width space, → a tab, ° a no-break space, ◇ a character of no width, ⏎ a line break.</source>
-        <translation>标出的改动中：· 表示空格，□ 表示全角空格，→ 表示制表符，° 表示不换行空格，◇ 表示零宽字符，⏎ 表示换行。</translation>
+        <location filename="../../workbench/gui/pages/data/display.py" line="215"/>
+        <source>In the marked changes: · a space, □ a full-width space, → a tab, ° a no-break space, ◇ a character of no width, ⏎ a line break, ␈ (and the like) a control character.</source>
+        <translation>标出的改动中：· 表示空格，□ 表示全角空格，→ 表示制表符，° 表示不换行空格，◇ 表示零宽字符，⏎ 表示换行，␈ 等表示控制字符。</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data/page.py" line="125"/>

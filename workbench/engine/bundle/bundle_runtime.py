@@ -94,6 +94,10 @@ def silence_native_stdout():
 # checks it against the workbench's own cleaning steps on the sample data.
 _H_SPACE = "\t\x0b\x0c \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"
 _CJK_PUNCTUATION = "，：；！？（）"
+# control characters save tab and line breaks, zero-width and other format characters (the
+# workbench's core/cleaning/steps.py INVISIBLE)
+_INVISIBLE = ("\x00-\x08\x0e-\x1f\x7f-\x9f\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
+              "\u2066-\u206f\ufeff")
 
 
 def normalize_text(text, spec):
@@ -102,6 +106,8 @@ def normalize_text(text, spec):
 
     if not spec or not text:
         return text
+    if spec.get("remove_invisible"):
+        text = re.sub(f"[{_INVISIBLE}]", "", text)
     if spec.get("trim"):
         text = text.strip()
         text = re.sub("\r\n?", "\n", text)

@@ -3,6 +3,7 @@ steps, per-column statistics and the before/after snippets of a cleaning step.""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 import numpy as np
@@ -12,6 +13,7 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from ....core.cleaning import STEPS
+from ....core.cleaning.steps import is_invisible
 from ...i18n import content_lang
 from ..role_names import role_name
 
@@ -179,19 +181,32 @@ def change_window(before: str, after: str | None, width: int = 60, lead: int = 6
 
 # characters a change may consist of that draw nothing (or collapse in a line of HTML): in the
 # marked change each is drawn as a sign, so "Trim whitespace" shows what it trimmed
-INVISIBLE_SIGNS = {" ": "·", "\u3000": "□", "\t": "→", "\u00a0": "°", "\r": "⏎", "\n": "⏎",
-                   **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff", "◇")}
+INVISIBLE_SIGNS = {" ": "·", "\u3000": "□", "\t": "→", "\u00a0": "°", "\r": "⏎", "\n": "⏎"}
+
+
+def invisible_sign(ch: str) -> str | None:
+    """The sign a character of the marked change is drawn as, or None for one that shows itself:
+    white space as above; what "Remove control and zero-width characters" removes as its control
+    picture (␈ for a backspace, ⌧ for a control without one) or ◇ (no width)."""
+    if ch in INVISIBLE_SIGNS:
+        return INVISIBLE_SIGNS[ch]
+    if not is_invisible(ch):
+        return None
+    if unicodedata.category(ch) != "Cc":
+        return "◇"
+    code = ord(ch)
+    return chr(0x2400 + code) if code < 0x20 else ("␡" if code == 0x7F else "⌧")
 
 
 def has_invisible(text: str) -> bool:
-    return any(ch in INVISIBLE_SIGNS for ch in text)
+    return any(invisible_sign(ch) for ch in text)
 
 
 def html_snippet(parts: tuple[str, str, str], color: str) -> str:
     import html
 
     head, tail = (html.escape(x).replace("\n", " ⏎ ") for x in (parts[0], parts[2]))
-    changed = html.escape("".join(INVISIBLE_SIGNS.get(ch, ch) for ch in parts[1]))
+    changed = html.escape("".join(invisible_sign(ch) or ch for ch in parts[1]))
     mark = f"<span style='background:{color}'>{changed}</span>" if changed else ""
     return f"{head}{mark}{tail}"
 
@@ -199,7 +214,7 @@ def html_snippet(parts: tuple[str, str, str], color: str) -> str:
 def invisible_legend() -> str:
     return QCoreApplication.translate(
         "DataPage", "In the marked changes: · a space, □ a full-width space, → a tab, ° a no-break space, "
-                    "◇ a character of no width, ⏎ a line break.")
+                    "◇ a character of no width, ⏎ a line break, ␈ (and the like) a control character.")
 
 
 class SnippetDelegate(QStyledItemDelegate):

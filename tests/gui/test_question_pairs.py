@@ -1,0 +1,46 @@
+"""The Data page on a bank's customer-service question pairs: a TSV named .data without a
+header, a backspace before some questions, 0/1 labels (two questions ask the same or not)."""
+
+from __future__ import annotations
+
+import pytest
+
+from data_factory import bank_question_pairs
+from workbench.core.templates import TemplateCatalog
+from workbench.gui.pages.data.page import DataPage
+
+
+@pytest.fixture
+def page(qtbot, session, background, tmp_path):
+    session.create(tmp_path / "projects" / "bank", TemplateCatalog().get("finance_sentiment"))
+    page = DataPage(session, background)
+    qtbot.addWidget(page)
+    with qtbot.waitSignal(page.loaded, timeout=30000):
+        page.import_file(bank_question_pairs(tmp_path / "bank.data", n=120, controls=16))
+    return page
+
+
+def _map(qtbot, page, **mapping):
+    """Choose each role's column in its box; the cleaning runs once the mapping is whole."""
+    *first, last = mapping.items()
+    for role, column in first:
+        page.mapping_combos[role].setCurrentIndex(page.mapping_combos[role].findData(column))
+    role, column = last
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        page.mapping_combos[role].setCurrentIndex(page.mapping_combos[role].findData(column))
+
+
+def test_the_backspaces_are_removed_and_shown(qtbot, page):
+    _map(qtbot, page, label="col3", text="col1")
+    assert page.raw["col1"].str.startswith("\x08").sum() == 16  # the file as read keeps them
+    assert not page.cleaned_df["text"].str.contains("\x08").any()
+    row = [s.op for s in page.recipe.steps].index("remove_invisible")
+    assert row == 0 and page.steps.steps_table.item(row, 2).text() == "16"
+    page.steps.steps_table.selectRow(row)
+    table = page.steps.examples_table
+    assert table.rowCount() == 5
+    from workbench.gui.pages.data.display import SnippetDelegate
+
+    assert "␈" in table.item(0, 2).data(SnippetDelegate.HTML_ROLE)
+    note = page.steps.invisible_note
+    assert not note.isHidden() and "a control character" in note.text()
