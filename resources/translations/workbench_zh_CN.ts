@@ -504,71 +504,76 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data/display.py" line="65"/>
+        <source>“{0}” ← {1} + {2} (a pair of short texts beside a label of two values: read together, one a line)</source>
+        <translation>“{0}” ← {1} + {2}（两列短文本配一个只有两个取值的标签，是成对的文本：合并读取，各占一行）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/display.py" line="69"/>
         <source>{0} distinct short values</source>
         <translation>{0} 个不同的简短取值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="67"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="71"/>
         <source>free text, {0:.0f} characters on average</source>
         <translation>自由文本，平均 {0:.0f} 个字符</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="68"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="72"/>
         <source>“{0}” ← {1} ({2})</source>
         <translation>“{0}” ← {1}（{2}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="75"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="79"/>
         <source>JSON (Alpaca)</source>
         <translation>JSON（Alpaca）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="76"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="80"/>
         <source>JSON (ShareGPT)</source>
         <translation>JSON（ShareGPT）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="77"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="81"/>
         <source>JSON (chat messages)</source>
         <translation>JSON（对话消息）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="78"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="82"/>
         <source>JSON (src/tgt)</source>
         <translation>JSON（src/tgt）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="89"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="93"/>
         <source>UTF-8 with BOM</source>
         <translation>UTF-8（带 BOM）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="108"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="112"/>
         <source>every text column</source>
         <translation>所有文本列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="110"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="114"/>
         <source>Mask sensitive terms in {0}</source>
         <translation>为“{0}”中的敏感词打码</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="111"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="115"/>
         <source>Drop rows with sensitive terms in {0}</source>
         <translation>删除“{0}”中含敏感词的行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="112"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="116"/>
         <source>Flag sensitive terms in {0} for review</source>
         <translation>标记“{0}”中的敏感词供复核</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="117"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="121"/>
         <source>Filter rows by the length of {0}</source>
         <translation>按“{0}”的长度过滤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="215"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="219"/>
         <source>In the marked changes: · a space, □ a full-width space, → a tab, ° a no-break space, ◇ a character of no width, ⏎ a line break, ␈ (and the like) a control character.</source>
         <translation>标出的改动中：· 表示空格，□ 表示全角空格，→ 表示制表符，° 表示不换行空格，◇ 表示零宽字符，⏎ 表示换行，␈ 等表示控制字符。</translation>
     </message>

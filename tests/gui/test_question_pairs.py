@@ -44,3 +44,17 @@ def test_the_backspaces_are_removed_and_shown(qtbot, page):
     assert "␈" in table.item(0, 2).data(SnippetDelegate.HTML_ROLE)
     note = page.steps.invisible_note
     assert not note.isHidden() and "a control character" in note.text()
+
+
+def test_the_two_questions_are_offered_as_the_text_read_together(qtbot, page):
+    assert page.mapping == {"text": None, "label": None}
+    assert "col1 + col2" in page.guess_label.text() and "col3" in page.guess_label.text()
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        page.guess_button.click()
+    assert page.mapping == {"text": "col1+col2", "label": "col3"}
+    assert page.mapping_combos["text"].currentData() == "col1"
+    assert page.mapping_second["text"].currentData() == "col2"
+    with qtbot.waitSignal(page.cleaned, timeout=30000):  # 0 and 1 are not the template's labels
+        page.labels_editor.use_found_button.click()
+    first = page.raw.iloc[0]
+    assert page.cleaned_df["text"].iloc[0] == first["col1"].lstrip("\x08") + "\n" + first["col2"]

@@ -61,6 +61,10 @@ def problem_text(p) -> str:
 
 def guess_text(g) -> str:
     """A column guessed from its cells (core.column_guess) in the interface language."""
+    if g.code == "text_pair":
+        return QCoreApplication.translate(
+            "DataPage", "“{0}” ← {1} + {2} (a pair of short texts beside a label of two values: read together, "
+                        "one a line)").format(role_name(g.role), g.args[2], g.args[3])
     if g.code == "few_values":
         why = QCoreApplication.translate("DataPage", "{0} distinct short values").format(f"{g.args[0]:,}")
     else:
