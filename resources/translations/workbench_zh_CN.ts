@@ -2268,37 +2268,37 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="78"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="112"/>
         <source>+ no second column</source>
         <translation>+ 不加第二列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="81"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="78"/>
         <source>Read a second column with this one (a title and a question, say): its text follows on a new line.</source>
         <translation>与此列一起读取第二列（例如标题和问题）：第二列的文本另起一行接在后面。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="111"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="122"/>
         <source>Import a data file first; then choose which column holds what.</source>
         <translation>请先导入数据文件，再选择每一列的用途。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="118"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="129"/>
         <source>Fix the mapping above; cleaning and preparing wait for it.</source>
         <translation>请先修正上面的列对应关系，清洗和准备数据需要它。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="120"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="131"/>
         <source>The mapping is complete.</source>
         <translation>列对应关系已完整。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="127"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="138"/>
         <source>No column&apos;s name says what it holds; from the contents, Workbench suggests: {0}. Check it and confirm.</source>
         <translation>没有列名能说明各列的内容；根据内容，Workbench 建议：{0}。请检查后确认。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="142"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="153"/>
         <source>map {0}</source>
         <translation>对应“{0}”</translation>
     </message>

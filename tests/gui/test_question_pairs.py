@@ -58,3 +58,19 @@ def test_the_two_questions_are_offered_as_the_text_read_together(qtbot, page):
         page.labels_editor.use_found_button.click()
     first = page.raw.iloc[0]
     assert page.cleaned_df["text"].iloc[0] == first["col1"].lstrip("\x08") + "\n" + first["col2"]
+
+
+def test_the_second_column_is_neither_the_first_nor_the_label(qtbot, page):
+    _map(qtbot, page, label="col3", text="col1")
+    second = page.mapping_second["text"]
+    offered = [second.itemData(i) for i in range(second.count())]
+    assert offered == [None, "col2"]
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        second.setCurrentIndex(second.findData("col2"))
+    assert page.mapping["text"] == "col1+col2"
+    # the first column changed to the second's: the second box no longer offers it, and says none
+    combo = page.mapping_combos["text"]
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        combo.setCurrentIndex(combo.findData("col2"))
+    assert page.mapping["text"] == "col2" and second.currentData() is None
+    assert [second.itemData(i) for i in range(second.count())] == [None, "col1"]

@@ -58,6 +58,15 @@ def join_columns(columns: Sequence[str]) -> str:
     return JOIN.join(columns)
 
 
+def joinable_columns(mapping: dict[str, str | None], role: str, columns: Sequence[str]) -> list[str]:
+    """The columns ``role`` may read after its first one: not that one, and none another role reads
+    (a column holds one thing only, see :func:`check_mapping`)."""
+    columns = [str(c) for c in columns]
+    first = (mapped_columns(mapping.get(role), columns) or [None])[0]
+    others = {c for r, v in mapping.items() if r != role and v for c in (mapped_columns(v, columns) or [])}
+    return [c for c in columns if c != first and c not in others]
+
+
 def mapped_values(df: pd.DataFrame, value: str) -> pd.Series:
     """A role's cells: the column's, or the joined columns' non-blank texts, one per line."""
     cols = mapped_columns(value, list(df.columns))
