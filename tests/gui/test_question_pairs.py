@@ -74,3 +74,19 @@ def test_the_second_column_is_neither_the_first_nor_the_label(qtbot, page):
         combo.setCurrentIndex(combo.findData("col2"))
     assert page.mapping["text"] == "col2" and second.currentData() is None
     assert [second.itemData(i) for i in range(second.count())] == [None, "col1"]
+
+
+def test_changing_the_text_column_keeps_the_page_on_its_tab(qtbot, page):
+    _map(qtbot, page, label="col3", text="col1")
+    # 0 and 1 are not the template's labels: the page shows the Labels tab once, when it finds that
+    assert page.labels_editor.table_data.mismatch and page.tabs.currentIndex() == page.labels_tab
+    page.tabs.setCurrentIndex(page.mapping_tab)
+    _map(qtbot, page, text="col2")
+    assert page.mapping["text"] == "col2" and page.labels_editor.table_data.mismatch
+    assert page.tabs.currentIndex() == page.mapping_tab
+    shown = page.tabs.indexOf(page.steps)  # the Cleaning tab
+    page.tabs.setCurrentIndex(shown)
+    second = page.mapping_second["text"]
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        second.setCurrentIndex(second.findData("col1"))
+    assert page.tabs.currentIndex() == shown
