@@ -578,118 +578,118 @@
         <translation>标出的改动中：· 表示空格，□ 表示全角空格，→ 表示制表符，° 表示不换行空格，◇ 表示零宽字符，⏎ 表示换行，␈ 等表示控制字符。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="125"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="126"/>
         <source>Columns</source>
         <translation>列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="128"/>
-        <location filename="../../workbench/gui/pages/data/page.py" line="520"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="129"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="529"/>
         <source>Cleaning</source>
         <translation>清洗</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="129"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="130"/>
         <source>Mapping</source>
         <translation>列对应</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="133"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="134"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="149"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="150"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="156"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="157"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="248"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="250"/>
         <source>Import a data file</source>
         <translation>导入数据文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="254"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="256"/>
         <source>No template chosen</source>
         <translation>未选择模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="255"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="257"/>
         <source>Choose a template first: it says which columns the data needs.</source>
         <translation>请先选择模板：模板决定了数据需要哪些列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="326"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="329"/>
         <source>add {0}</source>
         <translation>添加“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="328"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="331"/>
         <source>Reading {0}</source>
         <translation>正在读取 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="365"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="368"/>
         <source>Computing column statistics</source>
         <translation>正在计算列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="394"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="397"/>
         <source>use the suggested columns</source>
         <translation>采用建议的列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="507"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="516"/>
         <source>{0} rows imported → {1} rows after cleaning.</source>
         <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="518"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="527"/>
         <source>Cleaning failed</source>
         <translation>清洗失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="555"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="564"/>
         <source>The split is not valid</source>
         <translation>划分比例无效</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="582"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="591"/>
         <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
         <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="586"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="595"/>
         <source>Preparing the data</source>
         <translation>正在准备数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="132"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="133"/>
         <source>Labels</source>
         <translation>标签集</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="136"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="137"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="607"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="616"/>
         <source>change the labels</source>
         <translation>修改标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="616"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="625"/>
         <source>edit the prompt</source>
         <translation>编辑提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="645"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="654"/>
         <source>Saving the template</source>
         <translation>正在保存模板</translation>
     </message>
@@ -2560,62 +2560,68 @@
 <context>
     <name>PlaygroundPanel</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="36"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="105"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="190"/>
         <source>Type a text or a question, as in your data, and press Enter</source>
         <translation>像数据中那样输入一段文本或一个问题，然后按回车</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="38"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="107"/>
         <source>Ask the model</source>
         <translation>向模型提问</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="82"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="151"/>
         <source>It was stopped after {0} of its {1} training steps.</source>
         <translation>它在计划的 {1} 个训练步中只训练了 {0} 步就被停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="84"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="153"/>
         <source>It trained for only {0} steps.</source>
         <translation>它只训练了 {0} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="86"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="155"/>
         <source>Its loss rose from {0:.2f} to {1:.2f}.</source>
         <translation>它的损失从 {0:.2f} 升到了 {1:.2f}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="88"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="157"/>
         <source>Its loss fell only from {0:.2f} to {1:.2f}.</source>
         <translation>它的损失只从 {0:.2f} 降到 {1:.2f}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="90"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="159"/>
         <source>Its validation macro F1, {0:.2f}, is no better than picking one of its {1} labels at random.</source>
         <translation>它在验证集上的宏平均 F1 为 {0:.2f}，并不比在 {1} 个标签中随机挑一个更好。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="92"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="161"/>
         <source>This run&apos;s answers may be poor.</source>
         <translation>这次运行的回答可能很差。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="93"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="162"/>
         <source>Train longer, or resume the run, before relying on them.</source>
         <translation>请先训练更久（或继续这次运行），再依赖它的回答。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="117"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="187"/>
+        <source>The model reads “{0}” and “{1}” one a line: type each on a line of its own (Enter starts the next), then press Ctrl+Enter</source>
+        <translation>模型按行读取“{0}”和“{1}”：每项各写一行（按 Enter 换到下一行），写完按 Ctrl+Enter 提问</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="208"/>
         <source>Asking the model</source>
         <translation>正在询问模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="139"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="230"/>
         <source>(Answers are at most {0} tokens here: the model was trained on shorter texts, question and answer together.)</source>
         <translation>（这里的回答最多 {0} 个词元：模型训练时的文本（问题与回答合计）更短。）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="148"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="239"/>
         <source>Label: {0}
 Most likely: {1}</source>
         <translation>标签：{0}

@@ -90,3 +90,50 @@ def test_changing_the_text_column_keeps_the_page_on_its_tab(qtbot, page):
     with qtbot.waitSignal(page.cleaned, timeout=30000):
         second.setCurrentIndex(second.findData("col1"))
     assert page.tabs.currentIndex() == shown
+
+
+@pytest.fixture
+def pair_project(tmp_path):
+    """A project whose text is the two questions joined, with a finished run of it."""
+    from trained_factory import finished_run
+
+    from workbench.core.labels import LabelChoice
+    from workbench.core.project import prepare
+
+    root = tmp_path / "projects" / "pairs"
+    prepare(TemplateCatalog().get("finance_sentiment"), bank_question_pairs(tmp_path / "bank.data", n=120), root,
+            mapping={"text": "col1+col2", "label": "col3"}, labels=LabelChoice(source="data"))
+    finished_run(root, "run-pairs")
+    return root
+
+
+def test_the_playground_takes_the_two_questions_on_two_lines(qtbot, session, background, pair_project,
+                                                             sample_project, monkeypatch):
+    from PySide6.QtCore import Qt
+
+    from workbench.gui.pages.evaluate.page import EvaluatePage
+
+    session.open(pair_project)
+    page = EvaluatePage(session, background)
+    qtbot.addWidget(page)
+    page.show()
+    qtbot.waitUntil(lambda: page.run_combo.currentData() == "run-pairs", timeout=10000)
+    box = page.prompt_edit
+    assert box.is_multi_line() and "“col1” and “col2”" in box.placeholderText()
+    asked = []
+    monkeypatch.setattr(page.playground, "ask", lambda: asked.append(page.prompt_edit.text()))
+    box.lines.setFocus()
+    box.lines.insertPlainText("借呗怎么办理")  # typed (QTest types ASCII keys only)
+    qtbot.keyClick(box.lines, Qt.Key.Key_Return)  # the next question, on a line of its own
+    box.lines.insertPlainText("请问借呗如何办理")
+    assert not asked
+    qtbot.keyClick(box.lines, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert asked == ["借呗怎么办理\n请问借呗如何办理"]
+    assert page.playground_args("run-pairs", asked[0])[-1] == "借呗怎么办理\n请问借呗如何办理"
+    # a project whose text is one column: one line, Enter asks
+    from trained_factory import finished_run
+
+    finished_run(sample_project, "run-x")
+    session.open(sample_project)
+    qtbot.waitUntil(lambda: page.run_combo.currentData() == "run-x", timeout=10000)
+    assert not box.is_multi_line() and box.height() < 40

@@ -53,6 +53,13 @@ def mapped_columns(value: str | None, columns: Sequence[str]) -> list[str] | Non
     return None
 
 
+def joined_parts(value: str | None) -> list[str]:
+    """The columns a mapping value reads joined ("title+ask" -> title, ask), told without the
+    file (a prepared task's columns); [] for a value of one column."""
+    parts = [p.strip() for p in (value or "").split(JOIN)]
+    return parts if len(parts) > 1 and all(parts) else []
+
+
 def join_columns(columns: Sequence[str]) -> str:
     """The mapping value for ``columns`` read together (see :func:`mapped_columns`)."""
     return JOIN.join(columns)
