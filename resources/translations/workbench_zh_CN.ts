@@ -810,7 +810,7 @@
 <context>
     <name>EvaluatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="414"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="420"/>
         <source>baseline {0}; {1}</source>
         <translation>基线 {0}；{1}</translation>
     </message>
@@ -890,7 +890,7 @@
         <translation>汉明损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="375"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="381"/>
         <location filename="../../workbench/gui/pages/run_text.py" line="74"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
@@ -1112,57 +1112,62 @@
         <translation>没有程序打开报告。报告文件是 {0}，请用网页浏览器打开。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="374"/>
-        <source>prompt</source>
-        <translation>提示词</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="374"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="380"/>
         <source>expected</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="374"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="380"/>
         <source>model&apos;s answer</source>
         <translation>模型的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="375"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="380"/>
+        <source>template&apos;s prompt + text</source>
+        <translation>模板提示词 + 文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="380"/>
+        <source>input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="381"/>
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="375"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="381"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="376"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="382"/>
         <source>exact match</source>
         <translation>是否完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="388"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="394"/>
         <source>The mean of each label&apos;s F1.</source>
         <translation>各标签 F1 的平均值。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="389"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="395"/>
         <source>The mean of each label&apos;s F1 over the {0} of {1} labels that have a test row or were given by the model. A label absent from the test rows and never given is left out, not counted as 0.</source>
         <translation>在 {1} 个标签中，对测试集中出现过或模型给出过的 {0} 个标签求 F1 的平均值。测试集中没有且模型从未给出的标签不计入平均，而不是按 0 计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="393"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="399"/>
         <source>{0} ({1} of {2} labels)</source>
         <translation>{0}（{2} 个标签中的 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="411"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="417"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="433"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="439"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
@@ -1187,27 +1192,27 @@
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="376"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="382"/>
         <source>answer before tuning</source>
         <translation>微调前的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="383"/>
         <source>correct before tuning</source>
         <translation>微调前正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="383"/>
         <source>ROUGE-L before tuning</source>
         <translation>微调前 ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="378"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="384"/>
         <source>baseline&apos;s answer</source>
         <translation>基线的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="381"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="387"/>
         <source>P({0})</source>
         <translation>P({0})</translation>
     </message>

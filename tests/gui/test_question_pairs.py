@@ -4,6 +4,7 @@ header, a backspace before some questions, 0/1 labels (two questions ask the sam
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 
 from data_factory import bank_question_pairs
 from workbench.core.templates import TemplateCatalog
@@ -137,3 +138,54 @@ def test_the_playground_takes_the_two_questions_on_two_lines(qtbot, session, bac
     session.open(sample_project)
     qtbot.waitUntil(lambda: page.run_combo.currentData() == "run-x", timeout=10000)
     assert not box.is_multi_line() and box.height() < 40
+
+
+def _evaluated(run_dir, holds, inputs):
+    """The eval folder of a classification run whose samples' inputs hold ``holds`` ("fields",
+    "prompt", or None for a result written before evaluations said)."""
+    import json
+
+    import pandas as pd
+
+    (run_dir / "eval").mkdir()
+    labels = ["0", "1"]
+    metrics = {"accuracy": 0.5, "macro_f1": 0.5, "labels": labels, "confusion": [[1, 1], [1, 1]],
+               "per_class": {lab: {"precision": 0.5, "recall": 0.5, "f1": 0.5, "support": 2} for lab in labels}}
+    result = {"run": run_dir.name, "task": "classification", "split": "test", "rows": len(inputs),
+              "base_model": "builtin:tiny", "method": "full", "metrics": metrics, "baseline": None}
+    if holds:
+        result["input"] = holds
+    (run_dir / "eval" / "metrics.json").write_text(json.dumps(result), encoding="utf-8")
+    pd.DataFrame({"input": inputs, "reference": ["1", "0"] * (len(inputs) // 2), "prediction": ["1"] * len(inputs),
+                  "correct": [True, False] * (len(inputs) // 2)}).to_csv(
+        run_dir / "eval" / "predictions.csv", index=False, encoding="utf-8-sig")
+
+
+def test_the_evaluated_pairs_are_shown_without_the_templates_prompt(qtbot, session, background, tmp_path):
+    from trained_factory import finished_run
+
+    from workbench.core.labels import LabelChoice
+    from workbench.core.project import prepare
+    from workbench.gui.pages.evaluate.page import EvaluatePage
+
+    root = tmp_path / "projects" / "pairs"
+    project, _ = prepare(TemplateCatalog().get("finance_sentiment"),
+                         bank_question_pairs(tmp_path / "bank.data", n=120), root,
+                         mapping={"text": "col1+col2", "label": "col3"}, labels=LabelChoice(source="data"))
+    pairs = ["借呗怎么办理\n请问借呗如何办理", "房贷可以提前还吗\n房贷怎么突然冻结了"]
+    _evaluated(finished_run(root, "run-fields"), "fields", pairs)
+    # a language model's inputs: the template's prompt around the pair
+    prompted = [project.task.user_text({"text": p}) for p in pairs]
+    assert all(t.startswith("请判断以下财经新闻的情感倾向") for t in prompted)
+    _evaluated(finished_run(root, "run-prompt"), "prompt", prompted)
+    page = EvaluatePage(session, background)
+    qtbot.addWidget(page)
+    session.open(root)
+    for run_id in ("run-fields", "run-prompt"):
+        with qtbot.waitSignal(page.results_shown, timeout=5000):
+            page.run_combo.setCurrentIndex(page.run_combo.findData(run_id))
+        model = page.samples_model
+        titles = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+        assert titles[0] == "Text", (run_id, titles)  # the pair as the user wrote it, no prompt, in both
+        assert [model.data(model.index(r, 0)) for r in range(model.rowCount())] == [
+            p.replace("\n", " ⏎ ") for p in pairs]  # a line break drawn as a sign in a one-line cell
