@@ -573,9 +573,9 @@
         <translation>按“{0}”的长度过滤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="219"/>
-        <source>In the marked changes: · a space, □ a full-width space, → a tab, ° a no-break space, ◇ a character of no width, ⏎ a line break, ␈ (and the like) a control character.</source>
-        <translation>标出的改动中：· 表示空格，□ 表示全角空格，→ 表示制表符，° 表示不换行空格，◇ 表示零宽字符，⏎ 表示换行，␈ 等表示控制字符。</translation>
+        <location filename="../../workbench/gui/pages/data/display.py" line="217"/>
+        <source>In the marked changes: · a space, □ a full-width space, → a tab, ° a no-break space, ◇ a character of no width, ⏎ a line break, ⌧ a control character.</source>
+        <translation>标出的改动中：· 表示空格，□ 表示全角空格，→ 表示制表符，° 表示不换行空格，◇ 表示零宽字符，⏎ 表示换行，⌧ 表示控制字符。</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data/page.py" line="126"/>
@@ -3052,133 +3052,133 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data/source_bar.py" line="59"/>
-        <source>No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window.</source>
-        <translation>还没有数据：请导入 CSV、Excel、JSON/JSONL 或 Parquet 文件，或把文件拖到窗口上。</translation>
+        <source>No data yet: import a table of text (CSV, TSV, any text file), an Excel, JSON/JSONL or Parquet file, or drop it on the window.</source>
+        <translation>还没有数据：请导入文本表格（CSV、TSV 或任意文本文件）、Excel、JSON/JSONL 或 Parquet 文件，或把文件拖到窗口上。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="96"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="97"/>
         <source>{0} · {1} rows · {2} columns · {3}</source>
         <translation>{0} · {1} 行 · {2} 列 · {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="101"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="102"/>
         <source>{0}
 Shown from the project&apos;s copy of it, taken when the data was prepared.</source>
         <translation>{0}
 显示的是准备数据时保存在项目中的副本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="109"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="110"/>
         <source>the first row is data: the columns are named col1 … col{0}</source>
         <translation>第一行是数据：各列命名为 col1 … col{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="110"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="111"/>
         <source>JSON Lines under a .json name: read line by line</source>
         <translation>这是以 .json 命名的 JSON Lines 文件：已逐行读取</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="111"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="112"/>
         <source>one row per record of each line; column {0} names the document</source>
         <translation>每行中的每条记录为一行；{0} 列标明所属文档</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="125"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="126"/>
         <source>commas</source>
         <translation>逗号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="125"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="126"/>
         <source>tabs</source>
         <translation>制表符</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="125"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="126"/>
         <source>semicolons</source>
         <translation>分号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="126"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="127"/>
         <source>vertical bars</source>
         <translation>竖线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="128"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="129"/>
         <source>read as the alpaca fine-tuning format: its fields are the columns {0}</source>
         <translation>识别为 alpaca 微调格式：各字段对应 {0} 列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="130"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="131"/>
         <source>read as PaddleNLP&apos;s src/tgt format: its fields are the columns {0}</source>
         <translation>识别为 PaddleNLP 的 src/tgt 格式：各字段对应 {0} 列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="132"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="133"/>
         <source>read as conversations, one row each, in the columns {0}: the last user turn is the instruction, the final assistant turn the output, earlier turns are kept in history</source>
         <translation>识别为对话数据，每段对话一行，对应 {0} 列：最后一轮用户发言作为指令，最后一轮助手回复作为输出，更早的轮次保留在 history 列中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="135"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="136"/>
         <source>{0} conversations do not end with an answer: their output is empty</source>
         <translation>有 {0} 段对话没有以回答结尾：它们的输出为空</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="137"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="138"/>
         <source>{0} columns had no name in the header: they were named column_ and their position</source>
         <translation>表头中有 {0} 列没有名称：已按位置命名为 column_ 加序号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="139"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="140"/>
         <source>columns of the same name were told apart: {0}</source>
         <translation>同名的列已加以区分：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="140"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="141"/>
         <source>no separator found: each line was read as one text</source>
         <translation>没有找到分隔符：每一行都作为一条文本读取</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="141"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="142"/>
         <source>columns are separated by {0}</source>
         <translation>各列以{0}分隔</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="142"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="143"/>
         <source>the encoding ({0}) was recognised beyond the first part of the file</source>
         <translation>文件的编码（{0}）是在文件开头之后才识别出来的</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="144"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="145"/>
         <source>each line ends with a separator: the empty last field was ignored</source>
         <translation>每一行都以分隔符结尾：已忽略末尾的空字段</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="146"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="147"/>
         <source>read the sheet “{0}” of {1} sheets</source>
         <translation>读取了 {1} 个工作表中的“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="147"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="148"/>
         <source>the records are lists without field names: their fields are named col1 … col{0}</source>
         <translation>记录是没有字段名的列表：各字段已命名为 col1 … col{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="149"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="150"/>
         <source>every record was wrapped in a list of one ({0} levels); the wrapping was removed</source>
         <translation>每条记录都被包在只有一个元素的列表中（{0} 层）；已去掉这层包装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="151"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="152"/>
         <source>the records were taken from the list under “{0}”</source>
         <translation>记录取自“{0}”下的列表</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="152"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="153"/>
         <source>fields holding bytes that are not text were kept as base64: {0}</source>
         <translation>含有非文本字节的字段已按 base64 保留：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="154"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="155"/>
         <source>the file is gzip-compressed</source>
         <translation>文件经过 gzip 压缩</translation>
     </message>

@@ -42,7 +42,7 @@ def test_the_backspaces_are_removed_and_shown(qtbot, page):
     assert table.rowCount() == 5
     from workbench.gui.pages.data.display import SnippetDelegate
 
-    assert "␈" in table.item(0, 2).data(SnippetDelegate.HTML_ROLE)
+    assert "⌧" in table.item(0, 2).data(SnippetDelegate.HTML_ROLE)
     note = page.steps.invisible_note
     assert not note.isHidden() and "a control character" in note.text()
 

@@ -190,16 +190,14 @@ INVISIBLE_SIGNS = {" ": "·", "\u3000": "□", "\t": "→", "\u00a0": "°", "\r"
 
 def invisible_sign(ch: str) -> str | None:
     """The sign a character of the marked change is drawn as, or None for one that shows itself:
-    white space as above; what "Remove control and zero-width characters" removes as its control
-    picture (␈ for a backspace, ⌧ for a control without one) or ◇ (no width)."""
+    white space as above; what "Remove control and zero-width characters" removes as ⌧ (a control
+    character: the box a table draws for one, and a sign the bundled and common fonts have, which
+    the control pictures ␈ ␀ are not) or ◇ (no width)."""
     if ch in INVISIBLE_SIGNS:
         return INVISIBLE_SIGNS[ch]
     if not is_invisible(ch):
         return None
-    if unicodedata.category(ch) != "Cc":
-        return "◇"
-    code = ord(ch)
-    return chr(0x2400 + code) if code < 0x20 else ("␡" if code == 0x7F else "⌧")
+    return "⌧" if unicodedata.category(ch) == "Cc" else "◇"
 
 
 def has_invisible(text: str) -> bool:
@@ -218,7 +216,7 @@ def html_snippet(parts: tuple[str, str, str], color: str) -> str:
 def invisible_legend() -> str:
     return QCoreApplication.translate(
         "DataPage", "In the marked changes: · a space, □ a full-width space, → a tab, ° a no-break space, "
-                    "◇ a character of no width, ⏎ a line break, ␈ (and the like) a control character.")
+                    "◇ a character of no width, ⏎ a line break, ⌧ a control character.")
 
 
 class SnippetDelegate(QStyledItemDelegate):
