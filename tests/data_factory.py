@@ -103,3 +103,32 @@ def tags_csv(path, n=70, sep=" "):
             w.writerow([f"第{i}条：{'、'.join(tags)}相关消息，市场关注度上升{i % 9}个百分点。",
                         sep.join(dict.fromkeys(tags))])
     return path
+
+
+# A bank's customer-service question pairs: two ways of asking the same thing (1) or two
+# different questions (0), as a paraphrase set is exported: tab-separated, no header line, the
+# suffix .data, and a backspace (\x08) left before some questions by the system they came from.
+BANK_ASKS = ["{0}怎么办理", "我的{0}为什么还没到账", "{0}需要带什么证件", "怎么查询{0}的进度", "{0}可以提前还吗",
+             "为什么我的{0}被冻结了", "{0}的额度怎么提高", "{0}手续费是多少", "在手机上能办{0}吗", "{0}逾期了会怎样"]
+BANK_REPHRASED = ["{0}要怎么办理", "{0}一直没有到账是什么原因", "办{0}要准备哪些证件", "{0}办到哪一步了在哪里查",
+                  "{0}能不能提前还款", "{0}怎么突然冻结了", "怎样提升{0}额度", "办理{0}收多少手续费",
+                  "{0}能在手机银行办吗", "{0}过了还款日会有什么影响"]
+BANK_THINGS = ["借呗", "信用卡", "房贷", "转账", "分期", "储蓄卡", "贷款", "理财", "车贷", "临时额度"]
+BANK_OPENINGS = ["", "请问", "你好，", "麻烦问下，"]
+
+
+def bank_question_pairs(path, n=300, controls=16):
+    """``n`` rows of question, question, 0/1 (half of each), tab-separated without a header, in
+    UTF-8; ``controls`` of the first questions start with a backspace."""
+    lines = []
+    for i in range(n):
+        thing, ask = BANK_THINGS[i % len(BANK_THINGS)], i // len(BANK_THINGS) % len(BANK_ASKS)
+        block = i // (len(BANK_THINGS) * len(BANK_ASKS))
+        first = BANK_OPENINGS[block % len(BANK_OPENINGS)] + BANK_ASKS[ask].format(thing)
+        same = i % 2 == 0
+        other = (BANK_OPENINGS[(block + 1) % len(BANK_OPENINGS)]
+                 + BANK_REPHRASED[ask if same else (ask + 3) % len(BANK_ASKS)].format(thing))
+        lines.append(("\x08" if i < controls else "") + f"{first}\t{other}\t{1 if same else 0}")
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        fh.write("\n".join(lines) + "\n")
+    return path

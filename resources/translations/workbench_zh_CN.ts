@@ -87,72 +87,67 @@
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="104"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="103"/>
         <source>File to predict</source>
         <translation>要预测的文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="105"/>
-        <source>Data files ({0})</source>
-        <translation>数据文件（{0}）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="136"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="134"/>
         <source>Predicting {0} in a separate process…</source>
         <translation>正在独立进程中预测 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="140"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="138"/>
         <source>Predicting {0}</source>
         <translation>正在预测 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="165"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="163"/>
         <source>Predicting: {0} of {1} rows</source>
         <translation>正在预测：第 {0} 行，共 {1} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="170"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="168"/>
         <source>Cancelled; nothing was written.</source>
         <translation>已取消；未写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="177"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="175"/>
         <source>Prediction failed</source>
         <translation>预测失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="182"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="180"/>
         <source>The prediction ended without a result.</source>
         <translation>预测结束，但没有返回结果。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="186"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="184"/>
         <source>{0} rows predicted; the result is in {1}.</source>
         <translation>已预测 {0} 行；结果保存在 {1}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="187"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="185"/>
         <source>Reading the result</source>
         <translation>正在读取结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="208"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="206"/>
         <source>Save the predictions</source>
         <translation>保存预测结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="209"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="207"/>
         <source>CSV (*.csv);;Excel (*.xlsx)</source>
         <translation>CSV（*.csv）;;Excel（*.xlsx）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="215"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="213"/>
         <source>Saving the predictions</source>
         <translation>正在保存预测结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/apply_file.py" line="216"/>
+        <location filename="../../workbench/gui/pages/apply_file.py" line="214"/>
         <source>Saved to {0}.</source>
         <translation>已保存到 {0}。</translation>
     </message>
@@ -453,6 +448,19 @@
     </message>
 </context>
 <context>
+    <name>DataFiles</name>
+    <message>
+        <location filename="../../workbench/gui/dialogs.py" line="27"/>
+        <source>Data files ({0})</source>
+        <translation>数据文件 ({0})</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/dialogs.py" line="28"/>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+</context>
+<context>
     <name>DataPage</name>
     <message>
         <location filename="../../workbench/gui/pages/role_names.py" line="13"/>
@@ -480,258 +488,258 @@
         <translation>回答 / 输出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="25"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="27"/>
         <source>Choose the column that holds “{0}”: it is required.</source>
         <translation>请选择存放“{0}”的列：这一项是必需的。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="27"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="29"/>
         <source>The column “{0}” is not in this file; choose another one.</source>
         <translation>文件中没有“{0}”这一列，请选择其他列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="29"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="31"/>
         <source>The column “{0}” is already used for “{1}”; each column can hold one thing only.</source>
         <translation>“{0}”列已用于“{1}”；每一列只能对应一项。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="32"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="34"/>
         <source>“{0}” takes one column only; choose one.</source>
         <translation>“{0}”只能对应一列，请选择其中一列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="34"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="36"/>
         <source>This template has no field “{0}”.</source>
         <translation>此模板没有“{0}”这一项。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="36"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="38"/>
         <source>No rows are left after cleaning. Check the mapping and loosen the cleaning steps.</source>
         <translation>清洗后没有剩下任何行。请检查列映射并放宽清洗步骤。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="38"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="40"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="39"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="41"/>
         <source>The labels have fewer than two different values after cleaning (found: {0}). Classification needs at least two: check the column chosen for “{1}”.</source>
         <translation>清洗后标签只有不到两种取值（找到：{0}）。分类至少需要两种：请检查为“{1}”选择的列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="42"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="44"/>
         <source>{0} rows have labels outside the template&apos;s set ({1}). Add them as other spellings in the step “{2}”, or drop rows with other labels.</source>
         <translation>有 {0} 行的标签不在模板的标签集中（{1}）。请在“{2}”步骤中把它们添加为其他写法，或删除带有其他标签的行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="46"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="48"/>
         <source>{0} of {1} rows have labels outside the template&apos;s set; your data has its own ({2}). On the Labels tab, use the labels found in your data.</source>
         <translation>{1} 行中有 {0} 行的标签不在模板的标签集中；你的数据有自己的标签（{2}）。请在“标签”页中使用数据中的标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="50"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="52"/>
         <source>Labels with fewer than {0} rows after cleaning were dropped: {1}. Lower the least rows per label on the Labels tab, or add rows.</source>
         <translation>清洗后少于 {0} 行的标签已删除：{1}。请在“标签”页调低每个标签的最少行数，或补充数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="53"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="55"/>
         <source>Every row&apos;s “{0}” is empty: choose the column that holds it.</source>
         <translation>所有行的“{0}”都为空：请选择存放它的列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="55"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="57"/>
         <source>{0} rows have an empty “{1}”; the step “{2}” on it removes them.</source>
         <translation>有 {0} 行的“{1}”为空；对它使用“{2}”步骤可以删除这些行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="63"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="65"/>
+        <source>“{0}” ← {1} + {2} (a pair of short texts beside a label of two values: read together, one a line)</source>
+        <translation>“{0}” ← {1} + {2}（两列短文本配一个只有两个取值的标签，是成对的文本：合并读取，各占一行）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/display.py" line="69"/>
         <source>{0} distinct short values</source>
         <translation>{0} 个不同的简短取值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="65"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="71"/>
         <source>free text, {0:.0f} characters on average</source>
         <translation>自由文本，平均 {0:.0f} 个字符</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="66"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="72"/>
         <source>“{0}” ← {1} ({2})</source>
         <translation>“{0}” ← {1}（{2}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="73"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="79"/>
         <source>JSON (Alpaca)</source>
         <translation>JSON（Alpaca）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="74"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="80"/>
         <source>JSON (ShareGPT)</source>
         <translation>JSON（ShareGPT）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="75"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="81"/>
         <source>JSON (chat messages)</source>
         <translation>JSON（对话消息）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="76"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="82"/>
         <source>JSON (src/tgt)</source>
         <translation>JSON（src/tgt）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="87"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="93"/>
         <source>UTF-8 with BOM</source>
         <translation>UTF-8（带 BOM）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="106"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="112"/>
         <source>every text column</source>
         <translation>所有文本列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="108"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="114"/>
         <source>Mask sensitive terms in {0}</source>
         <translation>为“{0}”中的敏感词打码</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="109"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="115"/>
         <source>Drop rows with sensitive terms in {0}</source>
         <translation>删除“{0}”中含敏感词的行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="110"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="116"/>
         <source>Flag sensitive terms in {0} for review</source>
         <translation>标记“{0}”中的敏感词供复核</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="115"/>
+        <location filename="../../workbench/gui/pages/data/display.py" line="121"/>
         <source>Filter rows by the length of {0}</source>
         <translation>按“{0}”的长度过滤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/display.py" line="200"/>
-        <source>In the marked changes: · a space, □ a full-width space, → a tab, ° a no-break space, ◇ a character of no width, ⏎ a line break.</source>
-        <translation>标出的改动中：· 表示空格，□ 表示全角空格，→ 表示制表符，° 表示不换行空格，◇ 表示零宽字符，⏎ 表示换行。</translation>
+        <location filename="../../workbench/gui/pages/data/display.py" line="217"/>
+        <source>In the marked changes: · a space, □ a full-width space, → a tab, ° a no-break space, ◇ a character of no width, ⏎ a line break, ⌧ a control character.</source>
+        <translation>标出的改动中：· 表示空格，□ 表示全角空格，→ 表示制表符，° 表示不换行空格，◇ 表示零宽字符，⏎ 表示换行，⌧ 表示控制字符。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="125"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="126"/>
         <source>Columns</source>
         <translation>列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="128"/>
-        <location filename="../../workbench/gui/pages/data/page.py" line="520"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="129"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="530"/>
         <source>Cleaning</source>
         <translation>清洗</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="129"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="130"/>
         <source>Mapping</source>
         <translation>列对应</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="133"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="134"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="149"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="150"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="156"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="157"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="246"/>
-        <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
-        <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="247"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="250"/>
         <source>Import a data file</source>
         <translation>导入数据文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="253"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="256"/>
         <source>No template chosen</source>
         <translation>未选择模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="254"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="257"/>
         <source>Choose a template first: it says which columns the data needs.</source>
         <translation>请先选择模板：模板决定了数据需要哪些列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="326"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="330"/>
         <source>add {0}</source>
         <translation>添加“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="328"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="332"/>
         <source>Reading {0}</source>
         <translation>正在读取 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="365"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="369"/>
         <source>Computing column statistics</source>
         <translation>正在计算列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="394"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="398"/>
         <source>use the suggested columns</source>
         <translation>采用建议的列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="507"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="517"/>
         <source>{0} rows imported → {1} rows after cleaning.</source>
         <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="518"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="528"/>
         <source>Cleaning failed</source>
         <translation>清洗失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="555"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="565"/>
         <source>The split is not valid</source>
         <translation>划分比例无效</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="582"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="592"/>
         <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
         <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="586"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="596"/>
         <source>Preparing the data</source>
         <translation>正在准备数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="132"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="133"/>
         <source>Labels</source>
         <translation>标签集</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="136"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="137"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="607"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="617"/>
         <source>change the labels</source>
         <translation>修改标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="616"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="626"/>
         <source>edit the prompt</source>
         <translation>编辑提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="645"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="655"/>
         <source>Saving the template</source>
         <translation>正在保存模板</translation>
     </message>
@@ -778,73 +786,73 @@
 <context>
     <name>EnvironmentDialog</name>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="149"/>
+        <location filename="../../workbench/gui/dialogs.py" line="159"/>
         <source>Environment</source>
         <translation>运行环境</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="151"/>
-        <location filename="../../workbench/gui/dialogs.py" line="173"/>
+        <location filename="../../workbench/gui/dialogs.py" line="161"/>
+        <location filename="../../workbench/gui/dialogs.py" line="183"/>
         <source>Checking the PaddlePaddle installation in a separate process…</source>
         <translation>正在独立进程中检查飞桨安装情况…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="159"/>
+        <location filename="../../workbench/gui/dialogs.py" line="169"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="206"/>
+        <location filename="../../workbench/gui/dialogs.py" line="216"/>
         <source>&lt;b&gt;PaddlePaddle cannot be loaded:&lt;/b&gt; {0}&lt;br&gt;Training, evaluation and export need it; reinstall the application or its dependencies.</source>
         <translation>&lt;b&gt;无法加载飞桨 PaddlePaddle：&lt;/b&gt;{0}&lt;br&gt;训练、评估和导出都需要它，请重新安装本软件或其依赖。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="210"/>
+        <location filename="../../workbench/gui/dialogs.py" line="220"/>
         <source>passed</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="210"/>
+        <location filename="../../workbench/gui/dialogs.py" line="220"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="212"/>
+        <location filename="../../workbench/gui/dialogs.py" line="222"/>
         <source>&lt;b&gt;PaddlePaddle&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;飞桨 PaddlePaddle&lt;/b&gt; {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="213"/>
+        <location filename="../../workbench/gui/dialogs.py" line="223"/>
         <source>&lt;b&gt;PaddleFormers&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;PaddleFormers&lt;/b&gt; {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="214"/>
+        <location filename="../../workbench/gui/dialogs.py" line="224"/>
         <source>&lt;b&gt;Devices&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;设备&lt;/b&gt; {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="215"/>
+        <location filename="../../workbench/gui/dialogs.py" line="225"/>
         <source>&lt;b&gt;Installation check&lt;/b&gt; {0}</source>
         <translation>&lt;b&gt;安装自检&lt;/b&gt; {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="216"/>
+        <location filename="../../workbench/gui/dialogs.py" line="226"/>
         <source>&lt;b&gt;Python&lt;/b&gt; {0} on {1}</source>
         <translation>&lt;b&gt;Python&lt;/b&gt; {0}，系统 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="174"/>
+        <location filename="../../workbench/gui/dialogs.py" line="184"/>
         <source>Checking the installation</source>
         <translation>正在检查安装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="184"/>
+        <location filename="../../workbench/gui/dialogs.py" line="194"/>
         <source>The check printed no report.</source>
         <translation>检查没有输出报告。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="189"/>
+        <location filename="../../workbench/gui/dialogs.py" line="199"/>
         <source>The check did not finish. The details below say why; reinstalling the application usually fixes it.</source>
         <translation>检查没有完成。下面的详细信息说明了原因；重新安装应用程序通常可以解决。</translation>
     </message>
@@ -1183,22 +1191,21 @@
     </message>
     <message>
         <location filename="../../workbench/gui/error_texts.py" line="220"/>
-        <location filename="../../workbench/gui/error_texts.py" line="233"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/error_texts.py" line="230"/>
-        <source>{0} has the suffix “{1}”, which Workbench cannot read. Supported file types are: {2}. Save or export the data in one of these formats and import it again.</source>
-        <translation>{0} 的扩展名是“{1}”，Workbench 无法读取。支持的文件类型有：{2}。请把数据另存或导出为其中一种格式后重新导入。</translation>
+        <source>{0} is not a text file Workbench can read: it holds binary data, or text in an encoding that could not be recognised. Workbench reads tables of text (CSV, TSV, or any text file with one row a line, whatever its suffix), Excel workbooks, JSON or JSON Lines, Parquet and TFRecord files. Check that you picked the right file, or save the data as CSV UTF-8 in the program that made it and import that file.</source>
+        <translation>{0} 不是 Workbench 能读取的文本文件：它包含二进制数据，或者是无法识别编码的文本。Workbench 能读取文本表格（CSV、TSV，或任何每行一条记录的文本文件，不论后缀）、Excel 工作簿、JSON 或 JSON Lines、Parquet 和 TFRecord 文件。请确认选对了文件，或在生成它的程序中把数据另存为 CSV UTF-8 后再导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="238"/>
+        <location filename="../../workbench/gui/error_texts.py" line="240"/>
         <source>Server {0} ({1}) is not known to this computer yet, so nothing was sent. It presents the key {2}. If your administrator confirms that fingerprint, accept it once with: {3}</source>
         <translation>本机还不认识服务器 {0}（{1}），因此没有发送任何内容。它出示的密钥是 {2}。如果管理员确认这个指纹无误，请运行一次以下命令接受它：{3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="242"/>
+        <location filename="../../workbench/gui/error_texts.py" line="244"/>
         <source>Server {0} ({1}) is not known to this computer yet, so nothing was sent. If your administrator confirms its key fingerprint, accept it once with: {2}</source>
         <translation>本机还不认识服务器 {0}（{1}），因此没有发送任何内容。如果管理员确认了它的密钥指纹，请运行一次以下命令接受它：{2}</translation>
     </message>
@@ -1206,7 +1213,7 @@
 <context>
     <name>EvaluatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="417"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="423"/>
         <source>baseline {0}; {1}</source>
         <translation>基线 {0}；{1}</translation>
     </message>
@@ -1286,7 +1293,7 @@
         <translation>汉明损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="378"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="384"/>
         <location filename="../../workbench/gui/pages/run_text.py" line="75"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
@@ -1518,57 +1525,62 @@
         <translation>没有程序打开报告。报告文件是 {0}，请用网页浏览器打开。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
-        <source>prompt</source>
-        <translation>提示词</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="383"/>
         <source>expected</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="377"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="383"/>
         <source>model&apos;s answer</source>
         <translation>模型的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="378"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="383"/>
+        <source>template&apos;s prompt + text</source>
+        <translation>模板提示词 + 文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="383"/>
+        <source>input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="384"/>
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="378"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="384"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="379"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="385"/>
         <source>exact match</source>
         <translation>是否完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="391"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="397"/>
         <source>The mean of each label&apos;s F1.</source>
         <translation>各标签 F1 的平均值。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="392"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="398"/>
         <source>The mean of each label&apos;s F1 over the {0} of {1} labels that have a test row or were given by the model. A label absent from the test rows and never given is left out, not counted as 0.</source>
         <translation>在 {1} 个标签中，对测试集中出现过或模型给出过的 {0} 个标签求 F1 的平均值。测试集中没有且模型从未给出的标签不计入平均，而不是按 0 计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="396"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="402"/>
         <source>{0} ({1} of {2} labels)</source>
         <translation>{0}（{2} 个标签中的 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="414"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="420"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="436"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="442"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
@@ -1593,27 +1605,27 @@
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="379"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="385"/>
         <source>answer before tuning</source>
         <translation>微调前的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="380"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="386"/>
         <source>correct before tuning</source>
         <translation>微调前正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="380"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="386"/>
         <source>ROUGE-L before tuning</source>
         <translation>微调前 ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="381"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="387"/>
         <source>baseline&apos;s answer</source>
         <translation>基线的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="384"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="390"/>
         <source>P({0})</source>
         <translation>P({0})</translation>
     </message>
@@ -2101,7 +2113,7 @@
 <context>
     <name>FolderRow</name>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="28"/>
+        <location filename="../../workbench/gui/dialogs.py" line="38"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
@@ -2430,249 +2442,244 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="38"/>
-        <location filename="../../workbench/gui/main_window.py" line="417"/>
+        <location filename="../../workbench/gui/main_window.py" line="44"/>
+        <location filename="../../workbench/gui/main_window.py" line="422"/>
         <source>Workbench</source>
         <translation>Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="186"/>
+        <location filename="../../workbench/gui/main_window.py" line="192"/>
         <source>1  Template</source>
         <translation>1  模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="187"/>
+        <location filename="../../workbench/gui/main_window.py" line="193"/>
         <source>2  Data</source>
         <translation>2  数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="188"/>
+        <location filename="../../workbench/gui/main_window.py" line="194"/>
         <source>3  Train</source>
         <translation>3  训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="189"/>
+        <location filename="../../workbench/gui/main_window.py" line="195"/>
         <source>4  Evaluate</source>
         <translation>4  评估</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="190"/>
+        <location filename="../../workbench/gui/main_window.py" line="196"/>
         <source>5  Export</source>
         <translation>5  导出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="196"/>
+        <location filename="../../workbench/gui/main_window.py" line="202"/>
         <source>done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="197"/>
+        <location filename="../../workbench/gui/main_window.py" line="203"/>
         <source>training…</source>
         <translation>训练中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="198"/>
+        <location filename="../../workbench/gui/main_window.py" line="204"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="199"/>
+        <location filename="../../workbench/gui/main_window.py" line="205"/>
         <source>needs data</source>
         <translation>需要数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="217"/>
+        <location filename="../../workbench/gui/main_window.py" line="223"/>
         <source>Training: {0}</source>
         <translation>正在训练：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="258"/>
+        <location filename="../../workbench/gui/main_window.py" line="264"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="259"/>
+        <location filename="../../workbench/gui/main_window.py" line="265"/>
         <source>&amp;New project…</source>
         <translation>新建项目(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="260"/>
+        <location filename="../../workbench/gui/main_window.py" line="266"/>
         <source>&amp;Open project…</source>
         <translation>打开项目(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="261"/>
+        <location filename="../../workbench/gui/main_window.py" line="267"/>
         <source>Open a &amp;sample project</source>
         <translation>打开示例项目(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="262"/>
+        <location filename="../../workbench/gui/main_window.py" line="268"/>
         <source>&amp;Import data file…</source>
         <translation>导入数据文件(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="263"/>
+        <location filename="../../workbench/gui/main_window.py" line="269"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="266"/>
+        <location filename="../../workbench/gui/main_window.py" line="272"/>
         <source>Open &amp;recent</source>
         <translation>最近的项目(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="273"/>
+        <location filename="../../workbench/gui/main_window.py" line="279"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="281"/>
+        <location filename="../../workbench/gui/main_window.py" line="287"/>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="282"/>
+        <location filename="../../workbench/gui/main_window.py" line="288"/>
         <source>&amp;Environment…</source>
         <translation>运行环境(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="283"/>
+        <location filename="../../workbench/gui/main_window.py" line="289"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="284"/>
+        <location filename="../../workbench/gui/main_window.py" line="290"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="285"/>
+        <location filename="../../workbench/gui/main_window.py" line="291"/>
         <source>&amp;About Workbench</source>
         <translation>关于 Workbench(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="301"/>
+        <location filename="../../workbench/gui/main_window.py" line="307"/>
         <source>(none yet)</source>
         <translation>（暂无）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="316"/>
-        <location filename="../../workbench/gui/main_window.py" line="330"/>
+        <location filename="../../workbench/gui/main_window.py" line="322"/>
+        <location filename="../../workbench/gui/main_window.py" line="336"/>
         <source>The project could not be opened</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="323"/>
+        <location filename="../../workbench/gui/main_window.py" line="329"/>
         <source>Open a project folder</source>
         <translation>打开项目文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="335"/>
+        <location filename="../../workbench/gui/main_window.py" line="341"/>
         <source>New project…</source>
         <translation>新建项目…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="353"/>
+        <location filename="../../workbench/gui/main_window.py" line="359"/>
         <source>The project could not be created</source>
         <translation>无法创建项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="382"/>
+        <location filename="../../workbench/gui/main_window.py" line="388"/>
         <source>Preparing the sample project</source>
         <translation>正在准备示例项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="385"/>
-        <source>Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)</source>
-        <translation>数据文件 (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/main_window.py" line="386"/>
+        <location filename="../../workbench/gui/main_window.py" line="391"/>
         <source>Import a data file</source>
         <translation>导入数据文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="392"/>
+        <location filename="../../workbench/gui/main_window.py" line="397"/>
         <source>Choose a template first</source>
         <translation>请先选择模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="393"/>
+        <location filename="../../workbench/gui/main_window.py" line="398"/>
         <source>Data is imported into a project, and a project starts from a template. Pick a template and click “Use this template”, then drop the file again.</source>
         <translation>数据要导入到项目中，而项目从模板开始。请先选择一个模板并点击“使用此模板”，然后再拖入文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="416"/>
+        <location filename="../../workbench/gui/main_window.py" line="421"/>
         <source>No project open: start from a template, or File &gt; Open a sample project</source>
         <translation>未打开项目：从模板开始，或使用“文件 &gt; 打开示例项目”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="421"/>
+        <location filename="../../workbench/gui/main_window.py" line="426"/>
         <source>Project {0} · {1} · {2}</source>
         <translation>项目 {0} · {1} · {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="422"/>
+        <location filename="../../workbench/gui/main_window.py" line="427"/>
         <source>{0} – Workbench</source>
         <translation>{0} – Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="449"/>
+        <location filename="../../workbench/gui/main_window.py" line="454"/>
         <source>Restart Workbench to use the new templates folder.</source>
         <translation>请重新启动 Workbench 以使用新的模板文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="457"/>
+        <location filename="../../workbench/gui/main_window.py" line="462"/>
         <source>&lt;b&gt;Workbench&lt;/b&gt; version {0}&lt;br&gt;Fine-tune, evaluate and export language models on PaddlePaddle without writing code.&lt;br&gt;&lt;br&gt;Chinese text uses Noto Sans CJK (SIL Open Font License).</source>
         <translation>&lt;b&gt;Workbench&lt;/b&gt; 版本 {0}&lt;br&gt;无需编程，在飞桨上微调、评估和导出语言模型。&lt;br&gt;&lt;br&gt;中文显示使用 Noto Sans CJK 字体（SIL 开放字体许可证）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="462"/>
+        <location filename="../../workbench/gui/main_window.py" line="467"/>
         <source>About Workbench</source>
         <translation>关于 Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="471"/>
+        <location filename="../../workbench/gui/main_window.py" line="476"/>
         <source>Welcome to Workbench</source>
         <translation>欢迎使用 Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="472"/>
+        <location filename="../../workbench/gui/main_window.py" line="477"/>
         <source>Would you like to open a sample project? It uses the financial news sentiment template, its sample data and the built-in model, which trains on this computer in a few minutes.</source>
         <translation>要打开一个示例项目吗？它使用“财经新闻情感分析”模板、示例数据和内置模型，在本机几分钟即可训练完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="474"/>
+        <location filename="../../workbench/gui/main_window.py" line="479"/>
         <source>Open the sample project</source>
         <translation>打开示例项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="475"/>
+        <location filename="../../workbench/gui/main_window.py" line="480"/>
         <source>Start empty</source>
         <translation>从空白开始</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="516"/>
+        <location filename="../../workbench/gui/main_window.py" line="521"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="517"/>
+        <location filename="../../workbench/gui/main_window.py" line="522"/>
         <source>{0} is still training. Keep it training in the background (reopen the project to see it), or stop it now (it saves a checkpoint first, so it can be resumed)?</source>
         <translation>{0} 仍在训练。要让它在后台继续训练（重新打开项目即可查看），还是现在停止（会先保存检查点，之后可以恢复）？</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="519"/>
+        <location filename="../../workbench/gui/main_window.py" line="524"/>
         <source>Keep training</source>
         <translation>继续在后台训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="520"/>
+        <location filename="../../workbench/gui/main_window.py" line="525"/>
         <source>Stop training</source>
         <translation>停止训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/main_window.py" line="200"/>
+        <location filename="../../workbench/gui/main_window.py" line="206"/>
         <source>last run failed</source>
         <translation>上次运行失败</translation>
     </message>
@@ -2705,37 +2712,37 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="78"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="112"/>
         <source>+ no second column</source>
         <translation>+ 不加第二列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="81"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="78"/>
         <source>Read a second column with this one (a title and a question, say): its text follows on a new line.</source>
         <translation>与此列一起读取第二列（例如标题和问题）：第二列的文本另起一行接在后面。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="111"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="122"/>
         <source>Import a data file first; then choose which column holds what.</source>
         <translation>请先导入数据文件，再选择每一列的用途。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="118"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="129"/>
         <source>Fix the mapping above; cleaning and preparing wait for it.</source>
         <translation>请先修正上面的列对应关系，清洗和准备数据需要它。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="120"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="131"/>
         <source>The mapping is complete.</source>
         <translation>列对应关系已完整。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="127"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="138"/>
         <source>No column&apos;s name says what it holds; from the contents, Workbench suggests: {0}. Check it and confirm.</source>
         <translation>没有列名能说明各列的内容；根据内容，Workbench 建议：{0}。请检查后确认。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="142"/>
+        <location filename="../../workbench/gui/pages/data/mapping_editor.py" line="153"/>
         <source>map {0}</source>
         <translation>对应“{0}”</translation>
     </message>
@@ -2936,47 +2943,47 @@
 <context>
     <name>NewProjectDialog</name>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="44"/>
+        <location filename="../../workbench/gui/dialogs.py" line="54"/>
         <source>New project</source>
         <translation>新建项目</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="48"/>
+        <location filename="../../workbench/gui/dialogs.py" line="58"/>
         <source>e.g. news-sentiment</source>
         <translation>例如 新闻情感</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="55"/>
+        <location filename="../../workbench/gui/dialogs.py" line="65"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="56"/>
+        <location filename="../../workbench/gui/dialogs.py" line="66"/>
         <source>Template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="57"/>
+        <location filename="../../workbench/gui/dialogs.py" line="67"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="57"/>
+        <location filename="../../workbench/gui/dialogs.py" line="67"/>
         <source>Projects folder</source>
         <translation>项目文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="85"/>
+        <location filename="../../workbench/gui/dialogs.py" line="95"/>
         <source>Give the project a name.</source>
         <translation>请为项目起个名字。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="87"/>
+        <location filename="../../workbench/gui/dialogs.py" line="97"/>
         <source>A name cannot contain any of \ / : * ? &quot; &lt; &gt; |.</source>
         <translation>名称中不能包含 \ / : * ? &quot; &lt; &gt; | 这些字符。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="89"/>
+        <location filename="../../workbench/gui/dialogs.py" line="99"/>
         <source>A folder of this name already exists and is not empty.</source>
         <translation>同名文件夹已存在且不是空的。</translation>
     </message>
@@ -2997,62 +3004,68 @@
 <context>
     <name>PlaygroundPanel</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="36"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="105"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="190"/>
         <source>Type a text or a question, as in your data, and press Enter</source>
         <translation>像数据中那样输入一段文本或一个问题，然后按回车</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="38"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="107"/>
         <source>Ask the model</source>
         <translation>向模型提问</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="82"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="151"/>
         <source>It was stopped after {0} of its {1} training steps.</source>
         <translation>它在计划的 {1} 个训练步中只训练了 {0} 步就被停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="84"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="153"/>
         <source>It trained for only {0} steps.</source>
         <translation>它只训练了 {0} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="86"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="155"/>
         <source>Its loss rose from {0:.2f} to {1:.2f}.</source>
         <translation>它的损失从 {0:.2f} 升到了 {1:.2f}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="88"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="157"/>
         <source>Its loss fell only from {0:.2f} to {1:.2f}.</source>
         <translation>它的损失只从 {0:.2f} 降到 {1:.2f}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="90"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="159"/>
         <source>Its validation macro F1, {0:.2f}, is no better than picking one of its {1} labels at random.</source>
         <translation>它在验证集上的宏平均 F1 为 {0:.2f}，并不比在 {1} 个标签中随机挑一个更好。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="92"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="161"/>
         <source>This run&apos;s answers may be poor.</source>
         <translation>这次运行的回答可能很差。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="93"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="162"/>
         <source>Train longer, or resume the run, before relying on them.</source>
         <translation>请先训练更久（或继续这次运行），再依赖它的回答。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="117"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="187"/>
+        <source>The model reads “{0}” and “{1}” one a line: type each on a line of its own (Enter starts the next), then press Ctrl+Enter</source>
+        <translation>模型按行读取“{0}”和“{1}”：每项各写一行（按 Enter 换到下一行），写完按 Ctrl+Enter 提问</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="208"/>
         <source>Asking the model</source>
         <translation>正在询问模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="139"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="230"/>
         <source>(Answers are at most {0} tokens here: the model was trained on shorter texts, question and answer together.)</source>
         <translation>（这里的回答最多 {0} 个词元：模型训练时的文本（问题与回答合计）更短。）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="148"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="239"/>
         <source>Label: {0}
 Most likely: {1}</source>
         <translation>标签：{0}
@@ -3390,52 +3403,52 @@ Most likely: {1}</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="98"/>
+        <location filename="../../workbench/gui/dialogs.py" line="108"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="102"/>
+        <location filename="../../workbench/gui/dialogs.py" line="112"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="107"/>
+        <location filename="../../workbench/gui/dialogs.py" line="117"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="108"/>
+        <location filename="../../workbench/gui/dialogs.py" line="118"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="112"/>
+        <location filename="../../workbench/gui/dialogs.py" line="122"/>
         <source>Language</source>
         <translation>界面语言</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="113"/>
+        <location filename="../../workbench/gui/dialogs.py" line="123"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="114"/>
+        <location filename="../../workbench/gui/dialogs.py" line="124"/>
         <source>Projects folder</source>
         <translation>项目文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="115"/>
+        <location filename="../../workbench/gui/dialogs.py" line="125"/>
         <source>Your organisation&apos;s templates</source>
         <translation>本单位的模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="115"/>
+        <location filename="../../workbench/gui/dialogs.py" line="125"/>
         <source>Templates folder</source>
         <translation>模板文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/dialogs.py" line="116"/>
+        <location filename="../../workbench/gui/dialogs.py" line="126"/>
         <source>The language changes as soon as you click OK; a new templates folder takes effect the next time Workbench starts.</source>
         <translation>点击“确定”后界面语言立即切换；新的模板文件夹在下次启动 Workbench 时生效。</translation>
     </message>
@@ -3479,133 +3492,133 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data/source_bar.py" line="59"/>
-        <source>No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window.</source>
-        <translation>还没有数据：请导入 CSV、Excel、JSON/JSONL 或 Parquet 文件，或把文件拖到窗口上。</translation>
+        <source>No data yet: import a table of text (CSV, TSV, any text file), an Excel, JSON/JSONL or Parquet file, or drop it on the window.</source>
+        <translation>还没有数据：请导入文本表格（CSV、TSV 或任意文本文件）、Excel、JSON/JSONL 或 Parquet 文件，或把文件拖到窗口上。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="96"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="97"/>
         <source>{0} · {1} rows · {2} columns · {3}</source>
         <translation>{0} · {1} 行 · {2} 列 · {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="101"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="102"/>
         <source>{0}
 Shown from the project&apos;s copy of it, taken when the data was prepared.</source>
         <translation>{0}
 显示的是准备数据时保存在项目中的副本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="109"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="110"/>
         <source>the first row is data: the columns are named col1 … col{0}</source>
         <translation>第一行是数据：各列命名为 col1 … col{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="110"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="111"/>
         <source>JSON Lines under a .json name: read line by line</source>
         <translation>这是以 .json 命名的 JSON Lines 文件：已逐行读取</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="111"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="112"/>
         <source>one row per record of each line; column {0} names the document</source>
         <translation>每行中的每条记录为一行；{0} 列标明所属文档</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="125"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="126"/>
         <source>commas</source>
         <translation>逗号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="125"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="126"/>
         <source>tabs</source>
         <translation>制表符</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="125"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="126"/>
         <source>semicolons</source>
         <translation>分号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="126"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="127"/>
         <source>vertical bars</source>
         <translation>竖线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="128"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="129"/>
         <source>read as the alpaca fine-tuning format: its fields are the columns {0}</source>
         <translation>识别为 alpaca 微调格式：各字段对应 {0} 列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="130"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="131"/>
         <source>read as PaddleNLP&apos;s src/tgt format: its fields are the columns {0}</source>
         <translation>识别为 PaddleNLP 的 src/tgt 格式：各字段对应 {0} 列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="132"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="133"/>
         <source>read as conversations, one row each, in the columns {0}: the last user turn is the instruction, the final assistant turn the output, earlier turns are kept in history</source>
         <translation>识别为对话数据，每段对话一行，对应 {0} 列：最后一轮用户发言作为指令，最后一轮助手回复作为输出，更早的轮次保留在 history 列中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="135"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="136"/>
         <source>{0} conversations do not end with an answer: their output is empty</source>
         <translation>有 {0} 段对话没有以回答结尾：它们的输出为空</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="137"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="138"/>
         <source>{0} columns had no name in the header: they were named column_ and their position</source>
         <translation>表头中有 {0} 列没有名称：已按位置命名为 column_ 加序号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="139"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="140"/>
         <source>columns of the same name were told apart: {0}</source>
         <translation>同名的列已加以区分：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="140"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="141"/>
         <source>no separator found: each line was read as one text</source>
         <translation>没有找到分隔符：每一行都作为一条文本读取</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="141"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="142"/>
         <source>columns are separated by {0}</source>
         <translation>各列以{0}分隔</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="142"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="143"/>
         <source>the encoding ({0}) was recognised beyond the first part of the file</source>
         <translation>文件的编码（{0}）是在文件开头之后才识别出来的</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="144"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="145"/>
         <source>each line ends with a separator: the empty last field was ignored</source>
         <translation>每一行都以分隔符结尾：已忽略末尾的空字段</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="146"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="147"/>
         <source>read the sheet “{0}” of {1} sheets</source>
         <translation>读取了 {1} 个工作表中的“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="147"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="148"/>
         <source>the records are lists without field names: their fields are named col1 … col{0}</source>
         <translation>记录是没有字段名的列表：各字段已命名为 col1 … col{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="149"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="150"/>
         <source>every record was wrapped in a list of one ({0} levels); the wrapping was removed</source>
         <translation>每条记录都被包在只有一个元素的列表中（{0} 层）；已去掉这层包装</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="151"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="152"/>
         <source>the records were taken from the list under “{0}”</source>
         <translation>记录取自“{0}”下的列表</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="152"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="153"/>
         <source>fields holding bytes that are not text were kept as base64: {0}</source>
         <translation>含有非文本字节的字段已按 base64 保留：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/source_bar.py" line="154"/>
+        <location filename="../../workbench/gui/pages/data/source_bar.py" line="155"/>
         <source>the file is gzip-compressed</source>
         <translation>文件经过 gzip 压缩</translation>
     </message>

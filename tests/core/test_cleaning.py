@@ -41,6 +41,7 @@ def frame(**cols):
 def test_registry_lists_every_op_with_title_and_schema():
     expected = {
         "trim_whitespace",
+        "remove_invisible",
         "normalize_unicode",
         "drop_empty",
         "drop_duplicates",
@@ -77,6 +78,44 @@ def test_trim_single_inner_spaces_kept_and_tab_becomes_space():
     out, rep = run(frame(text=["a b", "a\tb", "a\u3000b"]), "trim_whitespace", columns=["text"])
     assert col(out) == ["a b", "a b", "a b"]
     assert rep.cells_changed == 2
+
+
+def test_remove_invisible_takes_control_and_zero_width_characters_and_keeps_line_breaks():
+    df = frame(text=["\x08信用卡怎么办理", "借\u200b呗\u200d到账", "第一行\n第二行\t尾", "\ufeff房贷\u00ad提前还",
+                     "\u202e反向\u202c", "正常的问题", None],
+               label=["1", "0\x00", "1", "0", "1", "0", "1"])
+    out, rep = run(df, "remove_invisible", columns=None)
+    assert col(out) == ["信用卡怎么办理", "借呗到账", "第一行\n第二行\t尾", "房贷提前还", "反向", "正常的问题", None]
+    assert col(out, "label") == ["1", "0", "1", "0", "1", "0", "1"]
+    assert rep.cells_changed == 5 and rep.rows_out == 7
+    assert rep.details["removed"] == {"U+0008": 1, "U+200B": 1, "U+200D": 1, "U+FEFF": 1, "U+00AD": 1,
+                                      "U+202E": 1, "U+202C": 1, "U+0000": 1}
+    assert [(e.row, e.column, e.before, e.after) for e in rep.examples][:2] == [
+        (0, "text", "\x08信用卡怎么办理", "信用卡怎么办理"), (1, "text", "借\u200b呗\u200d到账", "借呗到账")]
+    # only the named columns
+    out, rep = run(df, "remove_invisible", columns=["label"])
+    assert col(out) == col(df) and rep.cells_changed == 1
+
+
+def test_the_default_recipe_leaves_no_control_character_in_the_bank_questions(tmp_path):
+    from data_factory import bank_question_pairs
+
+    from workbench.core.dataio import read_table
+    from workbench.core.mapping import apply_mapping
+    from workbench.core.templates import TemplateCatalog
+
+    template = TemplateCatalog().get("finance_sentiment")
+    df, _ = read_table(bank_question_pairs(tmp_path / "bank.data", n=120, controls=16))
+    mapped = apply_mapping(df, template, {"text": "col1+col2", "label": "col3"})
+    assert mapped["text"].str.contains("\x08").sum() == 16
+    recipe = Recipe.from_template(template)
+    recipe.steps = [s for s in recipe.steps if s.op != "normalize_labels"]  # 0/1 are not the template's labels
+    out, reports = recipe.apply(mapped)
+    assert not out["text"].str.contains("[\x00-\x08\x0e-\x1f]").any()
+    assert out["text"].str.contains("\n").all()  # the two questions stay apart, one a line
+    report = next(r for r in reports if r.op == "remove_invisible")
+    assert report.cells_changed == 16 and report.details["removed"] == {"U+0008": 16}
+    assert report.examples[0].before.startswith("\x08") and not report.examples[0].after.startswith("\x08")
 
 
 def test_normalize_unicode_nfkc():

@@ -295,6 +295,28 @@ def test_cli_prepare_with_text_from_title_and_question_and_predict_reads_the_sam
     assert suggest_mapping(task, ["ask", "department", "title"])["text"] == "title+ask"
 
 
+def test_two_short_texts_beside_a_yes_no_label_are_offered_as_a_pair(tmp_path):
+    from data_factory import bank_question_pairs
+
+    path = bank_question_pairs(tmp_path / "bank.data", n=80)
+    df, _ = read_table(path)
+    assert {g.role: g.column for g in guess_columns(df, ("text", "label"))} == {"text": "col1+col2", "label": "col3"}
+    # the label already mapped by its name: the pair is still seen
+    named = df.rename(columns={"col3": "label"})
+    assert [(g.role, g.column) for g in guess_missing(named, ["text"], {"text": None, "label": "label"})] == [
+        ("text", "col1+col2")]
+    # the CLI names the pair in its hint, and prepare with it reads both questions, one a line
+    with pytest.raises(DataError) as err:
+        prepare(CATALOG.get("finance_sentiment"), path, tmp_path / "p")
+    assert "--mapping text=col1+col2 label=col3" in str(err.value) and "a pair of texts" in str(err.value)
+    assert "a pair of texts" in inspect_file(path).guesses["text"]
+    # three labels, or a long text, are no pair: the longest text is the text as before
+    three = df.assign(col3=[str(i % 3) for i in range(len(df))])
+    assert {g.role: g.column for g in guess_columns(three, ("text", "label"))}["text"] == "col2"
+    long = df.assign(col2=df["col2"] + "。" + "详细情况如下所述" * 12)
+    assert {g.role: g.column for g in guess_columns(long, ("text", "label"))}["text"] == "col2"
+
+
 def test_inspect_json_lists_the_guesses(tmp_path):
     path = tmp_path / "h.csv"
     _headline_frame().to_csv(path, index=False)

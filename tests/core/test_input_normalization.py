@@ -14,7 +14,8 @@ from workbench.core.mapping import apply_mapping, suggest_mapping
 from workbench.core.templates import TemplateCatalog
 
 CATALOG = TemplateCatalog()
-TRICKY = ["  ＡＢＣ１２３，你好！  ", "a\u3000\u3000b\tc", "行一\r\n\r\n  行二", "（括号）：；？", "café ﬁ ½", "", " "]
+TRICKY = ["  ＡＢＣ１２３，你好！  ", "a\u3000\u3000b\tc", "行一\r\n\r\n  行二", "（括号）：；？", "café ﬁ ½", "", " ",
+          "\x08 信用卡怎么办理", "借\u200b呗\u200d\u2060到账\u00ad", "\ufeff头\x7f尾\x85", "\x0b分页\x0c"]
 
 
 def _predict_module():
@@ -33,6 +34,7 @@ def test_bundle_normalisation_matches_the_recipe(template_id):
     fields = [r for r in template.roles if r not in ("label", "output")]
     specs = input_normalization(recipe, fields)
     assert specs[fields[0]]["trim"] and specs[fields[0]]["unicode_form"] == "NFKC"
+    assert specs[fields[0]]["remove_invisible"]
     df, _ = read_table(template.sample_path)
     mapped = apply_mapping(df, template, suggest_mapping(template, list(df.columns)))
     for field in fields:
@@ -49,5 +51,5 @@ def test_normalize_record_follows_the_recipe_switches():
     assert normalize_record({"other": " ＡＢ "}, base) == {"other": "ＡＢ"}  # NFKC was for 'text' only
     base["steps"][1]["enabled"] = False
     assert normalize_record({"text": " ＡＢ，C "}, base) == {"text": "ＡＢ，C"}
-    assert input_normalization(None, ["text"]) == {"text": {"trim": False, "unicode_form": None,
-                                                            "keep_cjk_punctuation": True}}
+    assert input_normalization(None, ["text"]) == {"text": {"remove_invisible": False, "trim": False,
+                                                            "unicode_form": None, "keep_cjk_punctuation": True}}

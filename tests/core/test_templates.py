@@ -30,7 +30,7 @@ MULTI_LABEL = ["legal_case_type_multi"]  # several labels per row, the cell spli
 INSTRUCTION = ["finance_service_qa", "medical_qa", "legal_consult_qa"]
 
 CLEANING_OPS = {
-    "trim_whitespace", "normalize_unicode", "drop_empty", "drop_duplicates", "drop_near_duplicates",
+    "remove_invisible", "trim_whitespace", "normalize_unicode", "drop_empty", "drop_duplicates", "drop_near_duplicates",
     "length_filter", "mask_pii", "sensitive_terms", "normalize_labels",
 }
 REQUIRED_HPARAMS = {
@@ -186,8 +186,11 @@ def test_cleaning_recipes_use_known_ops_and_roles(catalog):
             if step["op"] == "normalize_labels":
                 assert p["labels"] == spec.labels and isinstance(p["drop_unknown"], bool)
         assert ("normalize_labels" in ops) == (spec.task.value == "classification")
-        for must in ("trim_whitespace", "normalize_unicode", "drop_empty", "drop_duplicates", "mask_pii"):
+        for must in ("remove_invisible", "trim_whitespace", "normalize_unicode", "drop_empty", "drop_duplicates",
+                     "mask_pii"):
             assert must in ops, (spec.id, must)
+        # first, over every column: the white space a removed character leaves is trimmed next
+        assert ops[0] == "remove_invisible" and spec.cleaning[0].params.get("columns") is None, spec.id
         assert spec.sensitive_terms
 
 

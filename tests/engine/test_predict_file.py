@@ -361,6 +361,11 @@ FILES = {
     "pretty.jsonl": ("".join(json.dumps({"新闻正文": t, "ok": True}, ensure_ascii=False, indent=2) + "\n"
                              for t in NEWS), "utf-8"),
     "mixed-lines.jsonl": (json.dumps([{"sentence": NEWS[0]}], ensure_ascii=False) + "\n\"一句话\"\n", "utf-8"),
+    # read by their content, whatever the suffix: a headerless TSV, a text a line, JSON Lines
+    "pairs.data": ("".join(f"\x08{t}\t{t[:8]}\t{i % 2}\n" for i, t in enumerate(NEWS)), "utf-8"),
+    "quoted-lines.dat": ('"引号里的话",后面还有\n' + "\n".join(NEWS) + "\n", "gb18030"),
+    "no-suffix": ("".join(json.dumps({"新闻正文": t}, ensure_ascii=False) + "\n" for t in NEWS), "utf-8"),
+    "brackets.txt": ("新闻正文\n" + "".join(f"[快讯]{t}\n" for t in NEWS), "utf-8"),
     "header-only.txt": ("新闻正文\n", "utf-8"),
     "blank.csv": ("\n\n", "utf-8"),
     "broken.jsonl": (json.dumps({"新闻正文": NEWS[0]}, ensure_ascii=False) + "\n{\"新闻正文\": 1\n", "utf-8"),

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # words of the names, files and commands the texts hold
 NAMES = {"SSH", "OpenSSH", "openssh", "client", "Debian", "Ubuntu", "workbench", "targets", "wheelhouse", "DIR",
          "config", "tokenizer", "model", "vocab", "bin", "pdparams", "gguf", "cpu", "gpu", "npu", "ssh", "user",
-         "host", "port", "qwen", "legal"}
+         "host", "port", "qwen", "legal", "Lines", "TFRecord"}
 
 
 def _raised_codes() -> dict[str, set[str]]:

@@ -53,9 +53,25 @@ def mapped_columns(value: str | None, columns: Sequence[str]) -> list[str] | Non
     return None
 
 
+def joined_parts(value: str | None) -> list[str]:
+    """The columns a mapping value reads joined ("title+ask" -> title, ask), told without the
+    file (a prepared task's columns); [] for a value of one column."""
+    parts = [p.strip() for p in (value or "").split(JOIN)]
+    return parts if len(parts) > 1 and all(parts) else []
+
+
 def join_columns(columns: Sequence[str]) -> str:
     """The mapping value for ``columns`` read together (see :func:`mapped_columns`)."""
     return JOIN.join(columns)
+
+
+def joinable_columns(mapping: dict[str, str | None], role: str, columns: Sequence[str]) -> list[str]:
+    """The columns ``role`` may read after its first one: not that one, and none another role reads
+    (a column holds one thing only, see :func:`check_mapping`)."""
+    columns = [str(c) for c in columns]
+    first = (mapped_columns(mapping.get(role), columns) or [None])[0]
+    others = {c for r, v in mapping.items() if r != role and v for c in (mapped_columns(v, columns) or [])}
+    return [c for c in columns if c != first and c not in others]
 
 
 def mapped_values(df: pd.DataFrame, value: str) -> pd.Series:

@@ -1,8 +1,9 @@
 """The user's own text of an evaluated row, read back from the prompt the model was given.
 
-An evaluation writes each row's user turn (the task's prompt filled with the row's fields,
-e.g. "请判断以下财经新闻的情感倾向：\\n<the news>"); a reviewer wants to read the news, not
-the prompt's fixed words above every row.
+An evaluation writes each row's user turn as the model read it: a language model's the task's
+prompt filled with the row's fields (e.g. "请判断以下财经新闻的情感倾向：\\n<the news>"), a
+classification head's the fields alone; a reviewer wants to read the news, not the prompt's
+fixed words above every row.
 """
 
 from __future__ import annotations
@@ -32,10 +33,15 @@ def _format_pattern(user_format: str) -> tuple[re.Pattern | None, list[str]]:
     return re.compile(r"\A\s*" + "".join(parts) + r"\s*\Z", re.DOTALL), roles
 
 
-def input_fields(task: TaskSpec, user_texts: Sequence[str]) -> dict[str, list[str]] | None:
+def input_fields(task: TaskSpec, user_texts: Sequence[str], holds: str = "prompt") -> dict[str, list[str]] | None:
     """The input roles' values of each user turn ``task``'s prompt wrote (role -> one value
     per text), or None when a text is not one the prompt wrote (another prompt, a hand-made
-    file): then the texts are shown as they are."""
+    file): then the texts are shown as they are. ``holds``: what an evaluation says its inputs
+    hold (engine/evaluation: "prompt", or "fields" for a classification head, which reads the
+    fields alone, one a line: a single field's text is its own)."""
+    if holds == "fields":
+        roles = task.input_roles
+        return {roles[0]: [str(t) for t in user_texts]} if len(roles) == 1 else None
     try:
         pattern, roles = _format_pattern(task.user_format)
     except ValueError:  # a format string Python cannot parse

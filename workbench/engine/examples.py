@@ -184,12 +184,21 @@ def build_features(tokenizer, records: Iterable[Mapping[str, Any]], *, task: str
     return features
 
 
+def reads_prompt(model) -> bool:
+    """Whether ``model`` reads the template's prompt around a row's fields: a language model
+    does; a classification head (the built-in classifier, a head on a decoder) reads the fields
+    alone (see engine/models/char_classifier.py)."""
+    from workbench.engine.models.char_classifier import is_classifier
+
+    return not is_classifier(model)
+
+
 def prompt_spec(model, system: str | None, user_format: str, input_roles: Sequence[str]) -> tuple[str | None, str]:
     """``(system, user_format)`` a model reads its prompt with: the template's for language
-    models; for the built-in classifier the input fields alone (see engine/models/char_classifier.py)."""
-    from workbench.engine.models.char_classifier import input_format, is_classifier
+    models; for a classification head the input fields alone, one a line (:func:`reads_prompt`)."""
+    from workbench.engine.models.char_classifier import input_format
 
-    if is_classifier(model):
+    if not reads_prompt(model):
         return None, input_format(input_roles)
     return system, user_format
 

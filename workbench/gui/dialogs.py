@@ -18,6 +18,16 @@ from .i18n import join_list, localized
 from .settings import Settings
 
 
+def data_file_filter() -> str:
+    """The file dialogs' filter for a data file: the usual suffixes first, then every file (any other
+    text file is read by its content, see core.io)."""
+    from ..core.dataio import SUPPORTED_SUFFIXES
+
+    patterns = " ".join(f"*{s}" for s in SUPPORTED_SUFFIXES)
+    return ";;".join([QCoreApplication.translate("DataFiles", "Data files ({0})").format(patterns),
+                      QCoreApplication.translate("DataFiles", "All files (*)")])
+
+
 def _folder_row(edit: QLineEdit, parent: QWidget, caption: str) -> QWidget:
     w = QWidget()
     lay = QHBoxLayout(w)

@@ -226,11 +226,13 @@ def _server_field(fields: dict[str, Any]) -> str | None:
     return _tr(text) if text else None
 
 
-def _file_type(fields: dict[str, Any]) -> str:
+def _not_text(fields: dict[str, Any]) -> str:
     return _tr(QT_TRANSLATE_NOOP(
-        "ErrorText", "{0} has the suffix “{1}”, which Workbench cannot read. Supported file types are: {2}. Save or "
-        "export the data in one of these formats and import it again.")).format(
-        fields["name"], fields["suffix"] or _tr(QT_TRANSLATE_NOOP("ErrorText", "none")), join_list(fields["supported"]))
+        "ErrorText", "{0} is not a text file Workbench can read: it holds binary data, or text in an encoding that "
+        "could not be recognised. Workbench reads tables of text (CSV, TSV, or any text file with one row a line, "
+        "whatever its suffix), Excel workbooks, JSON or JSON Lines, Parquet and TFRecord files. Check that you "
+        "picked the right file, or save the data as CSV UTF-8 in the program that made it and import that "
+        "file.")).format(fields["name"])
 
 
 def _key_unknown(fields: dict[str, Any]) -> str:
@@ -256,7 +258,7 @@ def _os_error(code: str) -> Callable[[dict[str, Any]], str]:
 WORDED: dict[str, Callable[[dict[str, Any]], str | None]] = {
     "server_field_invalid": _server_field,
     "server_key_unknown": _key_unknown,
-    "file_type_unknown": _file_type,
+    "file_not_text": _not_text,
     **{code: _os_error(code) for code in OS_ERRORS},
 }
 

@@ -14,14 +14,20 @@ from PySide6.QtWidgets import (
 from ..core.errors import WorkbenchError
 from . import i18n
 from .error_texts import exception_text
-from .dialogs import EnvironmentDialog, NewProjectDialog, SettingsDialog
+from .dialogs import EnvironmentDialog, NewProjectDialog, SettingsDialog, data_file_filter
 from .resources import icon
 from .session import ProjectSession
 from .settings import Settings
 from .background import BackgroundWork, BackgroundProgressWidget
 
 STEPS = ("template", "data", "train", "evaluate", "export")
-DATA_SUFFIXES = (".csv", ".tsv", ".txt", ".xlsx", ".xlsm", ".xls", ".json", ".jsonl", ".parquet", ".tfrecord")
+
+
+def _dropped_file(url) -> str | None:
+    """The local file a drop brings, whatever its suffix (the reader tells a data file by its
+    content and says what is wrong with any other); None for a folder or a web address."""
+    path = url.toLocalFile()
+    return path if path and Path(path).is_file() else None
 
 
 class MainWindow(QMainWindow):
@@ -382,8 +388,7 @@ class MainWindow(QMainWindow):
         self.background.op(work, self.tr("Preparing the sample project")).with_progress().on_success(self.open_project).run()
 
     def import_data_dialog(self) -> None:
-        filters = self.tr("Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)")
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Import a data file"), str(Path.home()), filters)
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Import a data file"), str(Path.home()), data_file_filter())
         if path:
             self.import_file(path)
 
@@ -481,15 +486,15 @@ class MainWindow(QMainWindow):
     # ----- drag and drop -----
     def dragEnterEvent(self, event) -> None:  # noqa: N802
         urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
-        if any(u.toLocalFile().lower().endswith(DATA_SUFFIXES) for u in urls):
+        if any(_dropped_file(u) for u in urls):
             event.acceptProposedAction()
         else:
             event.ignore()
 
     def dropEvent(self, event) -> None:  # noqa: N802
         for u in event.mimeData().urls():
-            path = u.toLocalFile()
-            if path.lower().endswith(DATA_SUFFIXES):
+            path = _dropped_file(u)
+            if path:
                 event.acceptProposedAction()
                 QTimer.singleShot(0, lambda p=path: self.import_file(p))
                 return

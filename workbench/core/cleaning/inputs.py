@@ -2,7 +2,7 @@
 
 A model trained on cleaned text must see new text cleaned the same way, or it meets
 characters it never saw (full-width digits, ASCII for Chinese punctuation, doubled
-spaces). Only the steps that rewrite a text in place carry over; steps that drop rows or
+spaces, a control character). Only the steps that rewrite a text in place carry over; steps that drop rows or
 mask data are for the training set.
 """
 
@@ -16,7 +16,7 @@ import pandas as pd
 from .recipe import Recipe
 from .steps import Step, apply_step
 
-TEXT_STEPS = ("trim_whitespace", "normalize_unicode")
+TEXT_STEPS = ("remove_invisible", "trim_whitespace", "normalize_unicode")
 
 
 def _as_recipe(recipe: Recipe | Mapping | None) -> Recipe:
@@ -38,13 +38,17 @@ def input_steps(recipe: Recipe | Mapping | None, field: str) -> list[Step]:
 
 
 def input_normalization(recipe: Recipe | Mapping | None, fields: list[str]) -> dict[str, dict[str, Any]]:
-    """Per field, what prediction must do to a text: ``{"trim": bool, "unicode_form": str|None,
-    "keep_cjk_punctuation": bool}`` (written into an exported bundle for its predict.py)."""
+    """Per field, what prediction must do to a text: ``{"remove_invisible": bool, "trim": bool,
+    "unicode_form": str|None, "keep_cjk_punctuation": bool}`` (written into an exported bundle
+    for its predict.py, which does them in this order)."""
     out = {}
     for field in fields:
-        spec: dict[str, Any] = {"trim": False, "unicode_form": None, "keep_cjk_punctuation": True}
+        spec: dict[str, Any] = {"remove_invisible": False, "trim": False, "unicode_form": None,
+                                "keep_cjk_punctuation": True}
         for step in input_steps(recipe, field):
-            if step.op == "trim_whitespace":
+            if step.op == "remove_invisible":
+                spec["remove_invisible"] = True
+            elif step.op == "trim_whitespace":
                 spec["trim"] = True
             else:
                 spec["unicode_form"] = step.params.get("form", "NFKC")

@@ -87,6 +87,10 @@ class TrimParams(ColumnsParams):
     pass
 
 
+class RemoveInvisibleParams(ColumnsParams):
+    pass
+
+
 class NormalizeUnicodeParams(ColumnsParams):
     form: Literal["NFKC", "NFC", "NFKD", "NFD"] = Field(
         default="NFKC", description='one of "NFKC", "NFC", "NFKD", "NFD"'
@@ -329,6 +333,49 @@ def _trim_whitespace(df: pd.DataFrame, p: TrimParams, where: str):
         return arrow_ops.regex_replace(a, f"[{_H}]{{2,}}|[{_H.replace(' ', '')}]", " ")
 
     return _map_columns(df, _columns(df, p.columns, where), fn)
+
+
+# Characters a text holds but never shows: the C0 and C1 control characters (a backspace an old
+# system left before a question, NUL, ESC, DEL…) and the format characters of no width (zero-width
+# space, non-joiner and joiner, word joiner, soft hyphen, direction marks and embeddings, a
+# byte-order mark inside a cell). Kept: tab, line feed, carriage return, vertical tab and form
+# feed, which are white space; "Trim whitespace" decides what each column keeps of them, and
+# removing a line break here would glue two lines' words together. The bundle's predict.py
+# keeps a copy of this set (engine/bundle/bundle_runtime.py), checked against it by the tests.
+INVISIBLE = ("\x00-\x08\x0e-\x1f\x7f-\x9f\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
+             "\u2066-\u206f\ufeff")
+_INVISIBLE_RE = re.compile(f"[{INVISIBLE}]")
+# the same set for RE2, which finds the cells that hold one
+_INVISIBLE_RE2 = "[" + re.sub(r"[^-]", lambda m: f"\\x{{{ord(m.group()):x}}}", INVISIBLE) + "]"
+
+
+def is_invisible(ch: str) -> bool:
+    """Whether ``remove_invisible`` removes the character ``ch``."""
+    return bool(_INVISIBLE_RE.fullmatch(ch))
+
+
+@_register("remove_invisible", "Remove control and zero-width characters", "删除控制字符和零宽字符", RemoveInvisibleParams)
+def _remove_invisible(df: pd.DataFrame, p: RemoveInvisibleParams, where: str):
+    """Remove the characters of :data:`INVISIBLE` (control characters save tab and line breaks;
+    zero-width and other format characters; a byte-order mark inside a cell).
+    details["removed"] counts them by code point ("U+0008": 16)."""
+    counts: dict[str, int] = {}
+
+    def clean(text: str) -> str:
+        for ch in _INVISIBLE_RE.findall(text):
+            key = f"U+{ord(ch):04X}"
+            counts[key] = counts.get(key, 0) + 1
+        return _INVISIBLE_RE.sub("", text)
+
+    def fn(a: pa.ChunkedArray, _c: str) -> pa.ChunkedArray:
+        pos = np.flatnonzero(arrow_ops.contains(a, _INVISIBLE_RE2))  # RE2 over the whole column
+        if not len(pos):
+            return a
+        return arrow_ops.put(a, pos, [clean(v) for v in arrow_ops.take_py(a, pos)])
+
+    out, res = _map_columns(df, _columns(df, p.columns, where), fn)
+    res.details = {"removed": dict(sorted(counts.items(), key=lambda kv: -kv[1]))}
+    return out, res
 
 
 @_register("normalize_unicode", "Normalise Unicode (full-width to half-width)", "统一字符宽度", NormalizeUnicodeParams)

@@ -1,7 +1,8 @@
 """Reading the user's data files into a table of text.
 
-One entry point for every format the Data page accepts: CSV/TSV/TXT (encoding and
-delimiter detected), Excel, JSON, JSONL, Parquet and TFRecord. Fine-tuning formats
+One entry point for every format the Data page accepts: CSV/TSV and any other text table
+(encoding and delimiter detected, whatever the file's suffix: .txt, .dat, .data, none), Excel,
+JSON, JSONL, Parquet and TFRecord. Fine-tuning formats
 (alpaca, ShareGPT, OpenAI-style messages, PaddleNLP src/tgt) are recognised and flattened
 into ordinary columns, so that the rest of the program only ever sees a table.
 
@@ -24,6 +25,7 @@ from .base import (
     _EXCEL_SUFFIXES,
     _JSON_SUFFIXES,
     _PARQUET_SUFFIXES,
+    _TFRECORD_SUFFIXES,
     SUPPORTED_SUFFIXES,
     FileInfo,
     Progress,
@@ -32,11 +34,13 @@ from .base import (
     coded_notes,
 )
 from .delimited import _read_delimited
+from .encodings import _decode_sample, _detect_encoding, _not_text, _read_sample
 from .excel import _read_excel
 from .jsonfile import _read_json
 from .parquet import _read_parquet
 from .profile import profile_columns
-from .tfrecord import _read_tfrecord
+from .textsniff import reads_as_json
+from .tfrecord import _read_tfrecord, looks_like_tfrecord
 
 __all__ = ["FileInfo", "SUPPORTED_SUFFIXES", "inspect_file", "profile_columns", "read_table"]
 
@@ -72,6 +76,47 @@ def read_table(
     return _read(path, sheet, progress, 5, header)
 
 
+def _kind(p: Path, suffix: str, size: int) -> str:
+    """Which reader reads the file: the one its suffix names (.csv, .tsv, .xlsx, .json, .parquet,
+    .tfrecord…); for any other suffix, or none, the one its content says (a workbook, Parquet or
+    TFRecord by its first bytes, JSON where its text starts as JSON does, else a table of text).
+    A file that is neither text nor one of these is refused, saying what it looks like."""
+    if suffix in _CSV_SUFFIXES:
+        return "delimited"
+    if suffix in _EXCEL_SUFFIXES:
+        return "excel"
+    if suffix in _JSON_SUFFIXES:
+        return "json"
+    if suffix in _PARQUET_SUFFIXES:
+        return "parquet"
+    if suffix in _TFRECORD_SUFFIXES:
+        return "tfrecord"
+    sample, complete = _read_sample(p, size)
+    if sample.startswith(b"PK\x03\x04"):
+        if _is_workbook(p):
+            return "excel"
+        raise _not_text(p.name, sample, "a zip archive that holds no Excel workbook (a Word document or "
+                                        "another archive)")
+    if sample.startswith(b"\xd0\xcf\x11\xe0"):  # an .xls workbook (or another old Office file)
+        return "excel"
+    if sample.startswith(b"PAR1"):
+        return "parquet"
+    if looks_like_tfrecord(sample[:64]):
+        return "tfrecord"
+    encoding = _detect_encoding(p.name, sample, complete)  # refuses what is not text
+    return "json" if reads_as_json(suffix, _decode_sample(sample, encoding)) else "delimited"
+
+
+def _is_workbook(p: Path) -> bool:
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(p) as archive:
+            return "xl/workbook.xml" in archive.namelist()
+    except (zipfile.BadZipFile, OSError):
+        return False
+
+
 def _read(path, sheet, progress, preview_rows, header=None) -> tuple[pd.DataFrame, FileInfo]:
     p = Path(path)
     name = p.name
@@ -82,13 +127,6 @@ def _read(path, sheet, progress, preview_rows, header=None) -> tuple[pd.DataFram
         raise DataError(f"'{p}' is a folder, not a file. Choose one data file inside it.",
                         code="file_is_folder", path=str(p))
     suffix = p.suffix.lower()
-    if suffix not in SUPPORTED_SUFFIXES:
-        raise DataError(
-            f"'{name}' has the suffix '{p.suffix or '(none)'}', which Workbench cannot read. "
-            f"Supported file types are: {', '.join(SUPPORTED_SUFFIXES)}. "
-            "Save or export the data in one of these formats and import it again.",
-            code="file_type_unknown", name=name, suffix=p.suffix, supported=list(SUPPORTED_SUFFIXES),
-        )
     try:
         size = p.stat().st_size
     except OSError as exc:
@@ -101,13 +139,14 @@ def _read(path, sheet, progress, preview_rows, header=None) -> tuple[pd.DataFram
     report = _Reporter(progress)
     notes: list[str] = []
     try:
-        if suffix in _CSV_SUFFIXES:
+        kind = _kind(p, suffix, size)
+        if kind == "delimited":
             df, info = _read_delimited(p, size, suffix, report, notes, header)
-        elif suffix in _EXCEL_SUFFIXES:
+        elif kind == "excel":
             df, info = _read_excel(p, sheet, notes, header)
-        elif suffix in _JSON_SUFFIXES:
+        elif kind == "json":
             df, info = _read_json(p, size, report, notes)
-        elif suffix in _PARQUET_SUFFIXES:
+        elif kind == "parquet":
             df, info = _read_parquet(p, notes)
         else:
             df, info = _read_tfrecord(p, size, report, notes)

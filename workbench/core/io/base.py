@@ -13,18 +13,18 @@ import pandas as pd
 from pydantic import BaseModel, Field
 
 from ..errors import DataError
-from .textsniff import SAMPLE_BYTES, json_cell
+from .textsniff import JSON_SUFFIXES, SAMPLE_BYTES, TABLE_SUFFIXES, json_cell
 
 Progress = Callable[[float], None]
 
 
-_CSV_SUFFIXES = (".csv", ".tsv", ".txt")
+_CSV_SUFFIXES = TABLE_SUFFIXES  # .csv, .tsv; every other text file is read by its content
 
 
 _EXCEL_SUFFIXES = (".xlsx", ".xlsm", ".xls")
 
 
-_JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
+_JSON_SUFFIXES = JSON_SUFFIXES
 
 
 _PARQUET_SUFFIXES = (".parquet",)
@@ -33,8 +33,14 @@ _PARQUET_SUFFIXES = (".parquet",)
 _TFRECORD_SUFFIXES = (".tfrecord", ".tfrecords")
 
 
+# Suffixes text tables often have besides .csv and .tsv
+_TEXT_SUFFIXES = (".txt", ".tab", ".dat", ".data")
+
+
+# The suffixes a file dialog lists as data files. A file of any other suffix, or of none, is read
+# all the same: a text file by its content, a workbook, Parquet or TFRecord file by its first bytes.
 SUPPORTED_SUFFIXES: tuple[str, ...] = (
-    _CSV_SUFFIXES + _EXCEL_SUFFIXES + _JSON_SUFFIXES + _PARQUET_SUFFIXES + _TFRECORD_SUFFIXES
+    _CSV_SUFFIXES + _TEXT_SUFFIXES + _EXCEL_SUFFIXES + _JSON_SUFFIXES + _PARQUET_SUFFIXES + _TFRECORD_SUFFIXES
 )
 
 

@@ -1,4 +1,5 @@
-"""CSV, TSV and TXT: delimiter sniffing, chunked reading, ragged rows."""
+"""CSV, TSV and every other text table (.txt, .dat, .data, no suffix): delimiter sniffing, chunked
+reading, ragged rows."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from ..errors import DataError
 from .base import _BOM, _CHUNK_BYTES, FileInfo, _ProgressRaw, _Reporter, headless_names, headless_note
 from .header import SAMPLE_ROWS, sniff_header
 from .textsniff import DELIMITER_NAMES as _DELIMITER_NAMES
-from .textsniff import sample_rows
+from .textsniff import one_value_per_line, preferred_delimiter, sample_rows
 from .textsniff import sniff_delimiter as _sniff_delimiter
 from .encodings import (
     _ascii_start,
@@ -44,12 +45,12 @@ def _read_delimited(path: Path, size: int, suffix: str, report: _Reporter, notes
     if not text.strip(_BOM + " \t\r\n"):
         raise DataError(f"'{name}' is empty (it holds only blank lines). Choose a file that contains data.")
 
-    preferred = "\t" if suffix == ".tsv" else ","
+    preferred = preferred_delimiter(suffix)
     delimiter = _sniff_delimiter(text, complete, preferred)
-    single_column = delimiter is None
-    if single_column:
+    by_lines = one_value_per_line(suffix, delimiter)
+    if delimiter is None:
         delimiter = preferred
-        if suffix == ".txt":
+        if by_lines:
             notes.append("no delimiter found: each line was read as one text value")
     elif delimiter != preferred:
         notes.append(f"columns are separated by {_DELIMITER_NAMES[delimiter]}s")
@@ -62,7 +63,7 @@ def _read_delimited(path: Path, size: int, suffix: str, report: _Reporter, notes
         engine="c",
         skip_blank_lines=True,
     )
-    if single_column and suffix == ".txt":
+    if by_lines:
         # One value per line: no delimiter, and quotes are part of the text.
         options.update(sep="\x1f", quoting=csv.QUOTE_NONE)
     sniffed = header is None

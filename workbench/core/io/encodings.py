@@ -21,17 +21,24 @@ _MAGIC = (
 )
 
 
-def _not_text(name: str, head: bytes) -> DataError:
-    for magic, what in _MAGIC:
-        if head.startswith(magic):
-            return DataError(
-                f"'{name}' is not a text file: it looks like {what}. "
-                "Check that you picked the right file, or give it the suffix that matches its real type."
-            )
+# What Workbench reads, for a message about a file it cannot
+READS = ("tables of text (CSV, TSV, or any text file with one row a line, whatever its suffix), Excel "
+         "workbooks, JSON or JSON Lines, Parquet and TFRecord files")
+
+
+def _not_text(name: str, head: bytes, what: str | None = None) -> DataError:
+    """The refusal of a file that is neither text nor a format Workbench reads (``what``: what
+    it looks like, where its first bytes do not say)."""
+    what = what or next((said for magic, said in _MAGIC if head.startswith(magic)), None)
+    if what:
+        found = f"it looks like {what}"
+    else:
+        found = "it holds binary data, or text in an encoding that could not be recognised"
     return DataError(
-        f"'{name}' does not contain readable text (it looks like binary data, or uses an "
-        "encoding that could not be recognised). Save it again as UTF-8 text "
-        "(in Excel: 'CSV UTF-8') and import it again."
+        f"'{name}' is not a text file Workbench can read: {found}. Workbench reads {READS}. "
+        "Check that you picked the right file; or open it in the program that made it, save the data as "
+        "CSV UTF-8 (in Excel: 'CSV UTF-8') and import that file.",
+        code="file_not_text", name=name, looks_like=what,
     )
 
 

@@ -1,6 +1,7 @@
 """How a text file is cut into rows: the decisions the importer and every exported bundle's
-reader share (which delimiter splits the lines, the sample the choices are made on, which
-values a JSON file holds and where a JSON Lines file is broken, a spreadsheet cell's text).
+reader share (whether a text file of any suffix is JSON or a table, which delimiter splits the
+lines, the sample the choices are made on, which values a JSON file holds and where a JSON
+Lines file is broken, a spreadsheet cell's text).
 
 Standard library only, and no import from the workbench: export copies this file into each
 bundle (as ``io_sniff.py``, beside ``header.py`` as ``io_header.py``), so that the bundle's
@@ -16,6 +17,7 @@ import datetime
 import io
 import json
 import math
+import re
 
 SAMPLE_BYTES = 64 * 1024  # the start of a file the delimiter, the encoding and the header are told from
 BOM = "\ufeff"
@@ -25,6 +27,38 @@ DELIMITER_NAMES = {",": "comma", "\t": "tab", ";": "semicolon", "|": "vertical b
 
 class TextFileError(ValueError):
     """A file that cannot be read as it is; the message says what was wrong and what to do."""
+
+
+# ----- what a text file holds, whatever its name -------------------------------------------------
+
+JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
+# Files named as tables. Any other text file (.txt, .dat, .data, .tab, no suffix at all) is read
+# by its content: JSON where it starts as JSON does, else a table whose delimiter is sniffed.
+TABLE_SUFFIXES = (".csv", ".tsv")
+_TAB_SUFFIXES = (".tsv", ".tab")
+# an object's first key, or a list of objects, lists or strings: not a table's first line
+# ("[公告]某公司…" starts with a bracket too)
+_JSON_START = re.compile(r'\s*(?:\{\s*["}]|\[\s*[\[{"\]])')
+
+
+def reads_as_json(suffix: str, text: str) -> bool:
+    """Whether a text file is read as JSON: it is named so, or, not named as a table, its
+    text starts as JSON does."""
+    suffix = suffix.lower()
+    if suffix in JSON_SUFFIXES:
+        return True
+    return suffix not in TABLE_SUFFIXES and bool(_JSON_START.match(text.lstrip(BOM)))
+
+
+def preferred_delimiter(suffix: str) -> str:
+    """The delimiter that wins a tie between delimiters that cut the lines equally well."""
+    return "\t" if suffix.lower() in _TAB_SUFFIXES else ","
+
+
+def one_value_per_line(suffix: str, delimiter: str | None) -> bool:
+    """A text file in which no delimiter was found holds one value a line, quotes and commas
+    and all; only a file named .csv or .tsv keeps quotes around a value of its one column."""
+    return delimiter is None and suffix.lower() not in TABLE_SUFFIXES
 
 
 def sniff_delimiter(text: str, complete: bool, preferred: str) -> str | None:

@@ -63,6 +63,19 @@ def _masked_crc(data: bytes) -> int:
     return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
 
 
+def looks_like_tfrecord(head: bytes) -> bool:
+    """Whether a file's first bytes (gzip-compressed or not) are a TFRecord record's header:
+    a length and its checksum, which no text and no other format has by chance."""
+    if head.startswith(b"\x1f\x8b"):
+        try:
+            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 12)
+        except zlib.error:
+            return False
+    if len(head) < 12:
+        return False
+    return _masked_crc(head[:8]) == struct.unpack("<I", head[8:12])[0]
+
+
 def _feature_value(feature, key: str, binary: set[str]) -> str:
     kind = feature.WhichOneof("kind")
     if kind is None:

@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..cleaning.inputs import input_steps
 from ..cleaning.steps import Step, apply_step
-from ..dataio import SUPPORTED_SUFFIXES, read_table
+from ..dataio import read_table
 from ..errors import DataError, WorkbenchError
 from ..fsutil import atomic_write
 from ..io.header import added_column
@@ -54,9 +54,6 @@ def check_paths(input_path, output_path) -> None:
     src, dst = Path(input_path), Path(output_path)
     if not src.is_file():
         raise DataError(f"The input file '{src}' was not found. Check the path, or pick the file again.")
-    if src.suffix.lower() not in SUPPORTED_SUFFIXES:
-        raise DataError(f"'{src.name}' has the suffix '{src.suffix or '(none)'}', which Workbench cannot read. "
-                        f"Supported file types are: {', '.join(SUPPORTED_SUFFIXES)}.")
     if dst.suffix.lower() not in OUTPUT_SUFFIXES:
         raise WorkbenchError(f"The output '{dst.name}' must end in {' or '.join(OUTPUT_SUFFIXES)} "
                              "(CSV or Excel).")

@@ -94,6 +94,10 @@ def silence_native_stdout():
 # checks it against the workbench's own cleaning steps on the sample data.
 _H_SPACE = "\t\x0b\x0c \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"
 _CJK_PUNCTUATION = "，：；！？（）"
+# control characters save tab and line breaks, zero-width and other format characters (the
+# workbench's core/cleaning/steps.py INVISIBLE)
+_INVISIBLE = ("\x00-\x08\x0e-\x1f\x7f-\x9f\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
+              "\u2066-\u206f\ufeff")
 
 
 def normalize_text(text, spec):
@@ -102,6 +106,8 @@ def normalize_text(text, spec):
 
     if not spec or not text:
         return text
+    if spec.get("remove_invisible"):
+        text = re.sub(f"[{_INVISIBLE}]", "", text)
     if spec.get("trim"):
         text = text.strip()
         text = re.sub("\r\n?", "\n", text)
@@ -345,7 +351,6 @@ def _rows_from_json(values, fmt, docs, name):
     return header, rows
 
 
-JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
 EXCEL_SUFFIXES = (".xlsx", ".xlsm")
 
 
@@ -364,14 +369,12 @@ def read_table(path, sheet=None):
         raise InputError(f"{path} could not be read ({exc.strerror or exc}).") from None
     if not raw:
         raise InputError(f"'{name}' is empty (0 bytes). Choose a file that contains data.")
-    if suffix in EXCEL_SUFFIXES:
+    if suffix in EXCEL_SUFFIXES or raw.startswith(b"PK\x03\x04"):  # a workbook, whatever its suffix
         return _read_excel(path, name, sheet)
-    if raw.startswith(b"PK\x03\x04"):
-        raise InputError(f"{name} is a zip archive (an Excel workbook?); give it the suffix .xlsx.")
     encoding = detect_encoding(raw, name)
     text = raw.decode(encoding)
     try:
-        if suffix in JSON_SUFFIXES:
+        if io_sniff.reads_as_json(suffix, text):
             return _read_json(text, suffix, name)
         return _read_delimited(raw, text, encoding, suffix, name)
     except io_sniff.TextFileError as exc:
@@ -391,9 +394,9 @@ def _read_delimited(raw, text, encoding, suffix, name):
         raise InputError(f"'{name}' is empty (it holds only blank lines). Choose a file that contains data.")
     complete = len(raw) <= io_sniff.SAMPLE_BYTES
     sample = codecs.getincrementaldecoder(encoding)("replace").decode(raw[:io_sniff.SAMPLE_BYTES], False)
-    preferred = "\t" if suffix == ".tsv" else ","
+    preferred = io_sniff.preferred_delimiter(suffix)
     delimiter = io_sniff.sniff_delimiter(sample, complete, preferred)
-    one_value_per_line = delimiter is None and suffix == ".txt"  # quotes and commas are part of the text
+    one_value_per_line = io_sniff.one_value_per_line(suffix, delimiter)  # quotes and commas are part of the text
     delimiter = delimiter or preferred
     has_header = io_header.sniff_header(io_sniff.sample_rows(sample, complete, delimiter, one_value_per_line,
                                                              io_header.SAMPLE_ROWS + 1))

@@ -18,12 +18,13 @@ faster). Classification: the static model takes token ids and returns the probab
 of each label. Instruction models: the static model returns next-token logits and the
 generation loop in bundle_runtime.py turns them into an answer.
 
-Input file: CSV/TSV/TXT in UTF-8, GB18030 or UTF-16, JSON or JSONL, or Excel (.xlsx, with
-openpyxl installed). One column per prompt field named as in bundle.json "fields" (e.g.
+Input file: a table of text in UTF-8, GB18030 or UTF-16 (CSV, TSV, or any text file whatever
+its suffix: .txt, .dat, .data or none), JSON or JSONL, or Excel (.xlsx, with openpyxl installed). One column per prompt field named as in bundle.json "fields" (e.g.
 "text", or "instruction" and "input"), or as in the project's data ("columns" in
 bundle.json); a file with a single column is read as the main field. The file is cut into
-rows by the workbench's own rules (io_sniff.py, io_header.py): a .txt without a delimiter
-holds one text per line, commas and all; a first line that is already data is kept as a
+rows by the workbench's own rules (io_sniff.py, io_header.py): a text file that starts as
+JSON does is JSON; a text file without a delimiter not named .csv or .tsv holds one text per
+line, commas and all; a first line that is already data is kept as a
 row (the columns are then col1, col2, ...); a file without data rows is refused (exit 2).
 The output is the file's columns as read, then prediction (classification: confidence and
 p_<label> too); where the file already has a column of that name it is kept, and the new
@@ -47,7 +48,7 @@ from bundle_runtime import LABEL_SET_JOINER, InputError, Predictor, added_column
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("text", nargs="?", help="one input text")
-    p.add_argument("--input", help="file to predict (CSV, TSV, TXT, JSON, JSONL or Excel)")
+    p.add_argument("--input", help="file to predict (CSV, TSV or another text table, JSON, JSONL or Excel)")
     p.add_argument("--output", help="CSV file to write (default: print)")
     p.add_argument("--sheet", help="the Excel sheet to read (default: the first)")
     p.add_argument("--device", default="auto", choices=["auto", "cpu", "gpu"])

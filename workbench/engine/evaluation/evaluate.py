@@ -119,6 +119,7 @@ def predict_label_sets(model, tokenizer, records: Sequence[dict], template: Task
     labels = list(template.labels)
     report = progress or (lambda s, d, t: None)
     report(stage, 0, len(records))
+    user_format = examples.prompt_spec(model, system_prompt(template), template.user_format, template.input_roles)[1]
     probs = label_set_probabilities(model, tokenizer, records, template, max_length=max_length,
                                     progress=lambda d, t: report(stage, d, t))
     truth = [list(r.get("labels") or []) for r in records]
@@ -128,13 +129,19 @@ def predict_label_sets(model, tokenizer, records: Sequence[dict], template: Task
     metrics["confused_pairs"] = scoring.confused_label_pairs(truth, preds)
     rows = []
     for r, ref, pred, p in zip(records, truth, preds, probs):
-        rows.append({"input": examples.format_user(template.user_format, r), "reference": ref, "prediction": pred,
+        rows.append({"input": examples.format_user(user_format, r), "reference": ref, "prediction": pred,
                      "correct": set(pred) == set(ref),
                      # the certainty of the least certain yes/no decision
                      "confidence": min(max(v, 1 - v) for v in p), "probabilities": dict(zip(labels, p))})
     metrics["eval_loss"] = _set_loss(probs, truth, labels)  # over labels: no perplexity
     report(stage, len(records), len(records))
-    return {"metrics": metrics, "rows": rows}
+    return {"metrics": metrics, "rows": rows, "input": input_kind(model)}
+
+
+def input_kind(model) -> str:
+    """What a sample's ``input`` holds: "prompt", the template's prompt filled with the row's
+    fields, or "fields", the fields alone, one a line: what ``model`` read (examples.reads_prompt)."""
+    return "prompt" if examples.reads_prompt(model) else "fields"
 
 
 def predict_split(model, tokenizer, records: Sequence[dict], template: TaskSpec, *, max_length: int,
@@ -142,11 +149,13 @@ def predict_split(model, tokenizer, records: Sequence[dict], template: TaskSpec,
                   stage: str = "predict") -> dict[str, Any]:
     """Predictions and figures of one model on ``records``.
 
-    Returns ``{"metrics": {...}, "rows": [...per-sample dicts...]}``.
+    Returns ``{"metrics": {...}, "rows": [...per-sample dicts...], "input": ...}``: each row's
+    ``input`` is what the model read (:func:`input_kind`).
     """
     task = template.task.value
     prompts = task_prompts(model, tokenizer, template, records)
-    inputs = [examples.format_user(template.user_format, r) for r in records]
+    user_format = examples.prompt_spec(model, system_prompt(template), template.user_format, template.input_roles)[1]
+    inputs = [examples.format_user(user_format, r) for r in records]
     report = progress or (lambda s, d, t: None)
     report(stage, 0, len(records))
     rows: list[dict[str, Any]] = []
@@ -186,7 +195,7 @@ def predict_split(model, tokenizer, records: Sequence[dict], template: TaskSpec,
     if not char_classifier.is_classifier(model):  # a classification head's loss is over labels, not tokens
         metrics["perplexity"] = scoring.perplexity(loss)
     report(stage, len(records), len(records))
-    return {"metrics": metrics, "rows": rows}
+    return {"metrics": metrics, "rows": rows, "input": input_kind(model)}
 
 
 def best_and_worst(rows: Sequence[dict], task: str, n: int = N_BEST_WORST) -> tuple[list[dict], list[dict]]:
@@ -317,6 +326,9 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
         "split": split,
         "rows": len(records),
         "split_rows": split_rows,
+        # what each sample's input holds: the template's prompt and the row's fields ("prompt"),
+        # or the fields alone ("fields"), as the model read them; a result without it: "prompt"
+        "input": tuned["input"],
         "metrics": tuned["metrics"],
         "base": base["metrics"] if base else None,
         "baseline": baseline,

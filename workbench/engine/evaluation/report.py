@@ -201,7 +201,9 @@ def _fmt(v: Any) -> str:
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(c))}</td>" for c in row) + "</tr>" for row in rows)
+    # a text's lines as lines (the two questions of a pair, an answer's paragraphs)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(c)).replace(chr(10), '<br>')}</td>" for c in row)
+                   + "</tr>" for row in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
@@ -276,6 +278,12 @@ def build_report(result: dict, rows: Sequence[dict], base_rows: Sequence[dict] |
     if loss_png:
         parts.append("<h2>Training curves</h2>" + _img(loss_png, "loss per step"))
 
+    # what the model read: the template's prompt around the row's text, or the text alone
+    prompted = result.get("input", "prompt") == "prompt"
+    input_name = "input (template's prompt + text)" if prompted else "text"
+    inputs_note = ("Each input is what the model read: the template's prompt filled with the row's fields."
+                   if prompted else "Each input is the row's text as the model read it: this model classifies "
+                   "the text alone, and the template's prompt takes no part in it.")
     if task == "classification":
         labels = list(m["labels"])
         ticks = labels if has_cjk or all(lab.isascii() for lab in labels) else [f"C{i + 1}" for i in range(len(labels))]
@@ -309,7 +317,7 @@ def build_report(result: dict, rows: Sequence[dict], base_rows: Sequence[dict] |
         conf = {"correct": [r["confidence"] for r in rows if r["correct"]],
                 "wrong": [r["confidence"] for r in rows if not r["correct"]]}
         parts.append(_img(_hist_plot(conf, "confidence of the predicted label"), "confidence distribution"))
-        cols = ["#", "input", "reference", "prediction", "confidence"]
+        cols = ["#", input_name, "reference", "prediction", "confidence"]
         pick = lambda r: [r["index"] + 1, _clip(r["input"]), _joined(r["reference"]), _joined(r["prediction"]),  # noqa: E731
                           r["confidence"]]
     else:
@@ -318,14 +326,15 @@ def build_report(result: dict, rows: Sequence[dict], base_rows: Sequence[dict] |
             series["base model"] = [r["score"] for r in base_rows]
         parts.append("<h2>Score distribution</h2>")
         parts.append(_img(_hist_plot(series, "ROUGE-L per sample"), "ROUGE-L distribution"))
-        cols = ["#", "input", "reference", "prediction", "ROUGE-L"]
+        cols = ["#", input_name, "reference", "prediction", "ROUGE-L"]
         pick = lambda r: [r["index"] + 1, _clip(r["input"]), _clip(r["reference"]), _clip(r["prediction"]), r["score"]]  # noqa: E731
 
+    parts.append(f'<p class="muted">{html.escape(inputs_note)}</p>')
     parts.append("<h2>Best samples</h2>" + _table(cols, [pick(r) for r in result["best"]]))
     parts.append("<h2>Worst samples</h2>" + _table(cols, [pick(r) for r in result["worst"]]))
     if base_rows:
         parts.append("<h2>Base model vs fine-tuned (first 10 samples)</h2>")
-        parts.append(_table(["#", "input", "reference", "base model", "fine-tuned"],
+        parts.append(_table(["#", input_name, "reference", "base model", "fine-tuned"],
                             [[i + 1, _clip(r["input"], 160), _clip(r["reference"], 160), _clip(b["prediction"], 160),
                               _clip(r["prediction"], 160)] for i, (r, b) in enumerate(zip(rows[:10], base_rows[:10]))]))
     parts.append(f'<p class="muted">Written {time.strftime("%Y-%m-%d %H:%M")}. All samples with predictions are '

@@ -18,11 +18,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.dataio import SUPPORTED_SUFFIXES
 from ...core.operations.predict import default_output, predict_args, read_result, save_result_as
 from ..table_model import DataFrameTableModel
 from ..session import ProjectSession
 from ..background import BackgroundWork
+from ..dialogs import data_file_filter
 
 
 class ApplyFileWidget(QWidget):
@@ -100,9 +100,7 @@ class ApplyFileWidget(QWidget):
     # ------------------------------------------------------------------ choosing and running
     @Slot()
     def _on_choose_button_clicked(self) -> None:
-        patterns = " ".join(f"*{s}" for s in SUPPORTED_SUFFIXES)
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("File to predict"), "",
-                                              self.tr("Data files ({0})").format(patterns))
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("File to predict"), "", data_file_filter())
         if path:
             self.set_input(path)
 

@@ -3,6 +3,7 @@ steps, per-column statistics and the before/after snippets of a cleaning step.""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 import numpy as np
@@ -12,6 +13,7 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from ....core.cleaning import STEPS
+from ....core.cleaning.steps import is_invisible
 from ...i18n import content_lang, join_list
 from ..role_names import role_name
 
@@ -59,6 +61,10 @@ def problem_text(p) -> str:
 
 def guess_text(g) -> str:
     """A column guessed from its cells (core.column_guess) in the interface language."""
+    if g.code == "text_pair":
+        return QCoreApplication.translate(
+            "DataPage", "“{0}” ← {1} + {2} (a pair of short texts beside a label of two values: read together, "
+                        "one a line)").format(role_name(g.role), g.args[2], g.args[3])
     if g.code == "few_values":
         why = QCoreApplication.translate("DataPage", "{0} distinct short values").format(f"{g.args[0]:,}")
     else:
@@ -179,19 +185,30 @@ def change_window(before: str, after: str | None, width: int = 60, lead: int = 6
 
 # characters a change may consist of that draw nothing (or collapse in a line of HTML): in the
 # marked change each is drawn as a sign, so "Trim whitespace" shows what it trimmed
-INVISIBLE_SIGNS = {" ": "·", "\u3000": "□", "\t": "→", "\u00a0": "°", "\r": "⏎", "\n": "⏎",
-                   **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff", "◇")}
+INVISIBLE_SIGNS = {" ": "·", "\u3000": "□", "\t": "→", "\u00a0": "°", "\r": "⏎", "\n": "⏎"}
+
+
+def invisible_sign(ch: str) -> str | None:
+    """The sign a character of the marked change is drawn as, or None for one that shows itself:
+    white space as above; what "Remove control and zero-width characters" removes as ⌧ (a control
+    character: the box a table draws for one, and a sign the bundled and common fonts have, which
+    the control pictures ␈ ␀ are not) or ◇ (no width)."""
+    if ch in INVISIBLE_SIGNS:
+        return INVISIBLE_SIGNS[ch]
+    if not is_invisible(ch):
+        return None
+    return "⌧" if unicodedata.category(ch) == "Cc" else "◇"
 
 
 def has_invisible(text: str) -> bool:
-    return any(ch in INVISIBLE_SIGNS for ch in text)
+    return any(invisible_sign(ch) for ch in text)
 
 
 def html_snippet(parts: tuple[str, str, str], color: str) -> str:
     import html
 
     head, tail = (html.escape(x).replace("\n", " ⏎ ") for x in (parts[0], parts[2]))
-    changed = html.escape("".join(INVISIBLE_SIGNS.get(ch, ch) for ch in parts[1]))
+    changed = html.escape("".join(invisible_sign(ch) or ch for ch in parts[1]))
     mark = f"<span style='background:{color}'>{changed}</span>" if changed else ""
     return f"{head}{mark}{tail}"
 
@@ -199,7 +216,7 @@ def html_snippet(parts: tuple[str, str, str], color: str) -> str:
 def invisible_legend() -> str:
     return QCoreApplication.translate(
         "DataPage", "In the marked changes: · a space, □ a full-width space, → a tab, ° a no-break space, "
-                    "◇ a character of no width, ⏎ a line break.")
+                    "◇ a character of no width, ⏎ a line break, ⌧ a control character.")
 
 
 class SnippetDelegate(QStyledItemDelegate):

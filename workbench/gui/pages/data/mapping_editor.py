@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from ....core.mapping import NOT_JOINED, join_columns, mapped_columns
+from ....core.mapping import NOT_JOINED, join_columns, joinable_columns, mapped_columns
 from ..role_names import role_name
 from .display import guess_text, problem_text
 
@@ -74,10 +74,7 @@ class MappingEditor(QWidget):
             self.grid.addWidget(msg, 2 * i + 1, 1, 1, 2)
             self.combos[role], self.messages[role] = combo, msg
             if role not in NOT_JOINED:
-                second = QComboBox()
-                second.addItem(self.tr("+ no second column"), None)
-                for c in columns:
-                    second.addItem("+ " + c, c)
+                second = QComboBox()  # its columns: show_mapping, by the mapping
                 second.setToolTip(self.tr("Read a second column with this one (a title and a question, say): "
                                           "its text follows on a new line."))
                 second.currentIndexChanged.connect(lambda _i, r=role: self._on_combo_changed(r))
@@ -88,12 +85,15 @@ class MappingEditor(QWidget):
         self.show_mapping(mapping)
 
     def show_mapping(self, mapping: dict[str, str | None]) -> None:
-        """Each role's boxes set to its column, or to the first and second of a joined pair."""
+        """Each role's boxes set to its column, or to the first and second of a joined pair; a
+        second box offers the columns the role may read after its first (core.mapping)."""
         self.mapping = dict(mapping)
         for role, combo in self.combos.items():
             value = self.mapping.get(role)
             parts = mapped_columns(value, self.columns) or ([value] if value else [])
             second = self.second.get(role)
+            if second is not None:
+                self._offer_second(second, role, parts[1] if len(parts) > 1 else None)
             for box, col in ((combo, parts[0] if parts else None), (second, parts[1] if len(parts) > 1 else None)):
                 if box is None:
                     continue
@@ -102,6 +102,17 @@ class MappingEditor(QWidget):
                 box.blockSignals(False)
             if second is not None:
                 second.setEnabled(bool(parts))
+
+    def _offer_second(self, box: QComboBox, role: str, current: str | None) -> None:
+        offered = joinable_columns(self.mapping, role, self.columns)
+        if current is not None and current not in offered:  # what the mapping says, shown as it is
+            offered.append(current)
+        box.blockSignals(True)
+        box.clear()
+        box.addItem(self.tr("+ no second column"), None)
+        for c in offered:
+            box.addItem("+ " + c, c)
+        box.blockSignals(False)
 
     def show_problems(self, problems: list | None) -> None:
         """The mapping's problems under their roles (None: no file yet)."""

@@ -87,6 +87,7 @@ class DataPage(QWidget):
         self.header_choice: bool | None = None
         self.group_column: str | None = None  # the document of each row (JSON Lines of documents)
         self.guesses: list = []  # core.column_guess: columns told from their cells, for roles left empty
+        self._label_mismatch: tuple | None = None  # the labels found not to be the template's, once shown
         self._guessed_recipe: Recipe | None = None  # the recipe with the quotes step, if the guessed label is quoted
         self.task: TaskSpec | None = None  # as the last preview decided it
         self.undo_stack = QUndoStack(self)
@@ -197,6 +198,7 @@ class DataPage(QWidget):
         self.mapping = {}
         self.label_choice, self.prompt, self.list_columns, self.task = None, None, [], None
         self.header, self.header_choice, self.guesses, self._guessed_recipe = None, None, [], None
+        self._label_mismatch = None
         self.group_column = None
         self._show_header_check()
         self._show_guesses()
@@ -243,8 +245,9 @@ class DataPage(QWidget):
     def _on_import_button_clicked(self) -> None:
         from PySide6.QtWidgets import QFileDialog
 
-        filters = self.tr("Data files (*.csv *.tsv *.txt *.xlsx *.xls *.json *.jsonl *.parquet *.tfrecord);;All files (*)")
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Import a data file"), str(Path.home()), filters)
+        from ...dialogs import data_file_filter
+
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Import a data file"), str(Path.home()), data_file_filter())
         if path:
             self.import_file(path)
 
@@ -309,6 +312,7 @@ class DataPage(QWidget):
             self.undo_stack.clear()
             self.mapping = suggested
             self.guesses = guesses
+            self._label_mismatch = None  # a new file: its labels are told anew
             self._guessed_recipe = quoted if quoted is not None and not suggested.get("label") else None
             self._show_header_check()
             self._show_guesses()
@@ -501,8 +505,14 @@ class DataPage(QWidget):
             self.prompt_editor.update_labels(result.task)
             self.labels_editor.set_table(result.labels, default_min_rows(ratios),
                                          dropped=(sum(result.excluded.values()), sum(result.too_few.values())))
-            if result.labels is not None and result.labels.mismatch:
+            # the Labels tab is shown when the label column is found not to hold the template's
+            # labels, not again while it still does not: an edit elsewhere (the text column, a
+            # step) leaves the page where the user is
+            mismatch = tuple(sorted(result.labels.counts)) if result.labels is not None and \
+                result.labels.mismatch else None
+            if mismatch is not None and mismatch != self._label_mismatch:
                 self.tabs.setCurrentIndex(self.labels_tab)
+            self._label_mismatch = mismatch
             self._refresh_steps_table()
             self.steps.summary.setText(self.tr("{0} rows imported → {1} rows after cleaning.").format(
                 f"{len(raw):,}", f"{len(cleaned):,}") + "".join(f"\n⚠ {problem_text(p)}" for p in problems))

@@ -56,7 +56,8 @@ class SourceBar(QWidget):
     # ------------------------------------------------------------------ what was read
     def clear_source(self) -> None:
         self._source_text = None
-        self.source_label.setText(self.tr("No data yet: import a CSV, Excel, JSON/JSONL or Parquet file, or drop it on the window."))  # noqa: E501
+        self.source_label.setText(self.tr("No data yet: import a table of text (CSV, TSV, any text file), an Excel, "
+                                          "JSON/JSONL or Parquet file, or drop it on the window."))
         self.source_label.setToolTip("")
 
     def show_source(self, df, info, source: Path, path: Path, from_snapshot: bool, fmt: str | None,

@@ -358,7 +358,8 @@ class EvaluatePage(QWidget):
         if "input" not in df.columns or self.session.project is None:
             return df, {}
         try:
-            fields = input_fields(run_task(run_dir, self.session.project), df["input"].tolist())
+            fields = input_fields(run_task(run_dir, self.session.project), df["input"].tolist(),
+                                  self._inputs_hold())
         except (WorkbenchError, OSError, ValueError):
             fields = None
         if not fields:
@@ -371,10 +372,15 @@ class EvaluatePage(QWidget):
             roles[column] = role
         return shown, roles
 
+    def _inputs_hold(self) -> str:
+        """What the evaluation's inputs hold: "prompt" (the template's, filled) or "fields"."""
+        return (self.metrics or {}).get("input", "prompt")
+
     def _sample_titles(self, columns, roles: dict[str, str]) -> dict[str, str]:
         """The column names of a run's predictions (engine/evaluation/ writes them), and the rows' own
         fields (column -> role), as the page's language names them."""
-        titles = {"input": self.tr("prompt"), "reference": self.tr("expected"), "prediction": self.tr("model's answer"),
+        prompted = self._inputs_hold() == "prompt"
+        titles = {"input": self.tr("template's prompt + text") if prompted else self.tr("input"), "reference": self.tr("expected"), "prediction": self.tr("model's answer"),
                   "correct": self.tr("correct"), "confidence": self.tr("confidence"), "score": self.tr("ROUGE-L"),
                   "exact": self.tr("exact match"), "base_prediction": self.tr("answer before tuning"),
                   "base_correct": self.tr("correct before tuning"), "base_score": self.tr("ROUGE-L before tuning"),

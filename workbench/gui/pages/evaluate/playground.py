@@ -7,15 +7,84 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from PySide6.QtCore import Signal, Slot
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton, QSizePolicy, QStackedLayout, QVBoxLayout, QWidget,
+)
 
 from ....core.errors import WorkbenchError
 from ....core.jobs import run_task
+from ....core.mapping import joined_parts
 from ....core.operations.caveats import answers_caveat
 from ...i18n import content_lang
 from ...session import ProjectSession
 from ...background import OpProgress, BackgroundWork
+
+
+class PromptInput(QWidget):
+    """The question box: one line, Enter asks; or, for a model that reads several texts joined
+    one a line (a pair of questions), several lines, Enter starts the next part and Ctrl+Enter
+    asks. ``text()``/``setText()`` as a line edit's."""
+
+    returnPressed = Signal()  # noqa: N815  (a line edit's name)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.line = QLineEdit()
+        self.line.returnPressed.connect(self.returnPressed)
+        self.lines = QPlainTextEdit()
+        self.lines.setTabChangesFocus(True)
+        self.lines.installEventFilter(self)
+        self.lines.setFixedHeight(self.lines.fontMetrics().lineSpacing() * 4 + 12)
+        self.stack = QStackedLayout(self)
+        self.stack.setContentsMargins(0, 0, 0, 0)
+        self.stack.addWidget(self.line)
+        self.stack.addWidget(self.lines)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self._fit()
+
+    def _fit(self) -> None:
+        # the stack's own size is its tallest page's: the box is as tall as the page it shows
+        self.setFixedHeight(self.lines.minimumHeight() if self.is_multi_line() else self.line.sizeHint().height())
+
+    def is_multi_line(self) -> bool:
+        return self.stack.currentWidget() is self.lines
+
+    def set_multi_line(self, multi: bool) -> None:
+        if multi == self.is_multi_line():
+            return
+        text = self.text()
+        self.stack.setCurrentWidget(self.lines if multi else self.line)
+        self.setText(text)
+        self._fit()
+
+    def text(self) -> str:
+        return self.lines.toPlainText() if self.is_multi_line() else self.line.text()
+
+    def setText(self, text: str) -> None:  # noqa: N802  (a line edit's name)
+        if self.is_multi_line():
+            self.lines.setPlainText(text)
+        else:
+            self.line.setText(text.replace("\n", " "))
+
+    def clear(self) -> None:
+        self.line.clear()
+        self.lines.clear()
+
+    def setPlaceholderText(self, text: str) -> None:  # noqa: N802
+        self.line.setPlaceholderText(text)
+        self.lines.setPlaceholderText(text)
+
+    def placeholderText(self) -> str:  # noqa: N802
+        return self.stack.currentWidget().placeholderText()
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802
+        if watched is self.lines and event.type() == QEvent.Type.KeyPress \
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) \
+                and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            self.returnPressed.emit()
+            return True
+        return super().eventFilter(watched, event)
 
 
 class PlaygroundPanel(QWidget):
@@ -32,13 +101,13 @@ class PlaygroundPanel(QWidget):
         self._labelled = False  # the answer has its label line
         pv = QVBoxLayout(self)
         prow = QHBoxLayout()
-        self.prompt_edit = QLineEdit()
+        self.prompt_edit = PromptInput()
         self.prompt_edit.setPlaceholderText(self.tr("Type a text or a question, as in your data, and press Enter"))
         self.prompt_edit.returnPressed.connect(self.ask)
         self.generate_button = QPushButton(self.tr("Ask the model"))
         self.generate_button.clicked.connect(self.ask)
         prow.addWidget(self.prompt_edit, 1)
-        prow.addWidget(self.generate_button)
+        prow.addWidget(self.generate_button, 0, Qt.AlignmentFlag.AlignTop)
         pv.addLayout(prow)
         # working: loading a model and its first words can take tens of seconds on a processor
         self.progress = OpProgress()
@@ -97,6 +166,28 @@ class PlaygroundPanel(QWidget):
         text = self.warning_text()
         self.warning.setText(text)
         self.warning.setVisible(bool(text))
+        self.update_input()
+
+    def update_input(self) -> None:
+        """One line, or one line per column where the chosen run's model reads its text from
+        several columns joined, one a line (core.mapping), as it was trained."""
+        run_id = self.run_id()
+        st = self.session.monitor.runs.get(run_id) if run_id else None
+        parts: list[str] = []
+        if st is not None and self.session.project is not None:
+            try:
+                task = run_task(st.path, self.session.project)
+            except (WorkbenchError, OSError):
+                task = None
+            if task is not None and task.input_roles:
+                parts = joined_parts(task.columns.get(task.input_roles[0]))
+        self.prompt_edit.set_multi_line(bool(parts))
+        if parts:
+            self.prompt_edit.setPlaceholderText(self.tr(
+                "The model reads “{0}” and “{1}” one a line: type each on a line of its own (Enter starts the "
+                "next), then press Ctrl+Enter").format(parts[0], "”, “".join(parts[1:])))
+        else:
+            self.prompt_edit.setPlaceholderText(self.tr("Type a text or a question, as in your data, and press Enter"))
 
     # ------------------------------------------------------------------ asking
     def args(self, run_id: str, prompt: str) -> list[str]:
