@@ -1195,17 +1195,27 @@
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="230"/>
-        <source>{0} is not a text file Workbench can read: it holds binary data, or text in an encoding that could not be recognised. Workbench reads tables of text (CSV, TSV, or any text file with one row a line, whatever its suffix), Excel workbooks, JSON or JSON Lines, Parquet and TFRecord files. Check that you picked the right file, or save the data as CSV UTF-8 in the program that made it and import that file.</source>
-        <translation>{0} 不是 Workbench 能读取的文本文件：它包含二进制数据，或者是无法识别编码的文本。Workbench 能读取文本表格（CSV、TSV，或任何每行一条记录的文本文件，不论后缀）、Excel 工作簿、JSON 或 JSON Lines、Parquet 和 TFRecord 文件。请确认选对了文件，或在生成它的程序中把数据另存为 CSV UTF-8 后再导入。</translation>
+        <location filename="../../workbench/gui/error_texts.py" line="231"/>
+        <source>{0} is not a text file Workbench can read: it looks like a {1} file.</source>
+        <translation>{0} 不是 Workbench 能读取的文本文件：它看起来是 {1} 文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="240"/>
+        <location filename="../../workbench/gui/error_texts.py" line="234"/>
+        <source>{0} is not a text file Workbench can read: it holds binary data, or text in an encoding that could not be recognised.</source>
+        <translation>{0} 不是 Workbench 能读取的文本文件：它包含二进制数据，或者是无法识别编码的文本。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="237"/>
+        <source>Workbench reads tables of text (CSV, TSV, or any text file with one row a line, whatever its suffix), Excel workbooks, JSON or JSON Lines, Parquet and TFRecord files. Check that you picked the right file, or save the data as CSV UTF-8 in the program that made it and import that file.</source>
+        <translation>Workbench 能读取文本表格（CSV、TSV，或任何每行一条记录的文本文件，不论后缀）、Excel 工作簿、JSON 或 JSON Lines、Parquet 和 TFRecord 文件。请确认选对了文件，或在生成它的程序中把数据另存为 CSV UTF-8 后再导入。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="245"/>
         <source>Server {0} ({1}) is not known to this computer yet, so nothing was sent. It presents the key {2}. If your administrator confirms that fingerprint, accept it once with: {3}</source>
         <translation>本机还不认识服务器 {0}（{1}），因此没有发送任何内容。它出示的密钥是 {2}。如果管理员确认这个指纹无误，请运行一次以下命令接受它：{3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="244"/>
+        <location filename="../../workbench/gui/error_texts.py" line="249"/>
         <source>Server {0} ({1}) is not known to this computer yet, so nothing was sent. If your administrator confirms its key fingerprint, accept it once with: {2}</source>
         <translation>本机还不认识服务器 {0}（{1}），因此没有发送任何内容。如果管理员确认了它的密钥指纹，请运行一次以下命令接受它：{2}</translation>
     </message>

@@ -227,12 +227,17 @@ def _server_field(fields: dict[str, Any]) -> str | None:
 
 
 def _not_text(fields: dict[str, Any]) -> str:
-    return _tr(QT_TRANSLATE_NOOP(
-        "ErrorText", "{0} is not a text file Workbench can read: it holds binary data, or text in an encoding that "
-        "could not be recognised. Workbench reads tables of text (CSV, TSV, or any text file with one row a line, "
-        "whatever its suffix), Excel workbooks, JSON or JSON Lines, Parquet and TFRecord files. Check that you "
-        "picked the right file, or save the data as CSV UTF-8 in the program that made it and import that "
-        "file.")).format(fields["name"])
+    if fields.get("kind"):
+        found = _tr(QT_TRANSLATE_NOOP("ErrorText", "{0} is not a text file Workbench can read: it looks like a {1} "
+                                                   "file.")).format(fields["name"], fields["kind"])
+    else:
+        found = _tr(QT_TRANSLATE_NOOP("ErrorText", "{0} is not a text file Workbench can read: it holds binary data, "
+                                                   "or text in an encoding that could not be recognised.")).format(
+            fields["name"])
+    return found + " " + _tr(QT_TRANSLATE_NOOP(
+        "ErrorText", "Workbench reads tables of text (CSV, TSV, or any text file with one row a line, whatever its "
+        "suffix), Excel workbooks, JSON or JSON Lines, Parquet and TFRecord files. Check that you picked the right "
+        "file, or save the data as CSV UTF-8 in the program that made it and import that file."))
 
 
 def _key_unknown(fields: dict[str, Any]) -> str:

@@ -8,16 +8,16 @@ from pathlib import Path
 from ..errors import DataError
 from .base import _SAMPLE_BYTES
 
-_MAGIC = (
-    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
-    (b"\xff\xd8\xff", "a JPEG image"),
-    (b"GIF8", "a GIF image"),
-    (b"%PDF", "a PDF document"),
-    (b"PK\x03\x04", "a zip archive (an .xlsx workbook is one)"),
-    (b"\xd0\xcf\x11\xe0", "an old-style Office document (.xls/.doc)"),
-    (b"\x1f\x8b", "a gzip-compressed file"),
-    (b"PAR1", "a Parquet file"),
-    (b"SQLite format 3", "an SQLite database"),
+_MAGIC = (  # first bytes, what they are, and the format's name the window shows in either language
+    (b"\x89PNG\r\n\x1a\n", "a PNG image", "PNG"),
+    (b"\xff\xd8\xff", "a JPEG image", "JPEG"),
+    (b"GIF8", "a GIF image", "GIF"),
+    (b"%PDF", "a PDF document", "PDF"),
+    (b"PK\x03\x04", "a zip archive (an .xlsx workbook is one)", "ZIP"),
+    (b"\xd0\xcf\x11\xe0", "an old-style Office document (.xls/.doc)", "Office (.xls/.doc)"),
+    (b"\x1f\x8b", "a gzip-compressed file", "gzip"),
+    (b"PAR1", "a Parquet file", "Parquet"),
+    (b"SQLite format 3", "an SQLite database", "SQLite"),
 )
 
 
@@ -29,7 +29,9 @@ READS = ("tables of text (CSV, TSV, or any text file with one row a line, whatev
 def _not_text(name: str, head: bytes, what: str | None = None) -> DataError:
     """The refusal of a file that is neither text nor a format Workbench reads (``what``: what
     it looks like, where its first bytes do not say)."""
-    what = what or next((said for magic, said in _MAGIC if head.startswith(magic)), None)
+    found_magic = next(((said, kind) for magic, said, kind in _MAGIC if head.startswith(magic)), (None, None))
+    kind = None if what else found_magic[1]
+    what = what or found_magic[0]
     if what:
         found = f"it looks like {what}"
     else:
@@ -38,7 +40,7 @@ def _not_text(name: str, head: bytes, what: str | None = None) -> DataError:
         f"'{name}' is not a text file Workbench can read: {found}. Workbench reads {READS}. "
         "Check that you picked the right file; or open it in the program that made it, save the data as "
         "CSV UTF-8 (in Excel: 'CSV UTF-8') and import that file.",
-        code="file_not_text", name=name, looks_like=what,
+        code="file_not_text", name=name, kind=kind,
     )
 
 
@@ -67,7 +69,7 @@ def _detect_encoding(name: str, sample: bytes, complete: bool) -> str:
         if even.count(0) > 0.3 * len(even) and odd.count(0) == 0 and _decodes(sample, "utf-16-be", complete):
             return "utf-16-be"
         raise _not_text(name, sample)
-    for head, _ in _MAGIC[:5]:
+    for head, *_ in _MAGIC[:5]:
         if sample.startswith(head):
             raise _not_text(name, sample)
     if _decodes(sample, "utf-8", complete):
