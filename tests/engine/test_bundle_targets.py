@@ -115,6 +115,7 @@ def test_a_requirement_only_the_target_has_is_resolved_for_it(own_cache):
     assert "# Not installed where it was exported, so at the newest version the index had then: tqdm==" in lock
 
 
+@pytest.mark.slow
 def test_a_foreign_wheelhouse_holds_that_platforms_wheels(tmp_path, own_cache):
     pins = [(BINARY, version(BINARY)), ("colorama", "0.4.6")]
     hashes, reason, _ = environment.wheel_hashes(pins, WINDOWS)

@@ -281,6 +281,7 @@ def test_the_builtin_instruction_model_exports_a_gguf_file_llama_cpp_reads(inst_
     assert gen["no_repeat_ngram"] > 0 and "(no-repeat n-grams); ollama and llama.cpp have no such setting" in card
 
 
+@pytest.mark.slow
 def test_a_gemma3_lora_run_is_written_as_q8_0_and_checked(inst_project, tmp_path):
     """The 'gguf' step alone (export_run adds the static and generation models around it)."""
     from workbench.core.trained import resolve_trained_run

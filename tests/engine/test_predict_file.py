@@ -288,6 +288,7 @@ def test_an_excel_sheet_chosen_by_name(tool, projects, bundle, tmp_path, capsys)
     assert code == 2 and "no sheet named '数据'" in err and "'readme', 'data'" in err, err
 
 
+@pytest.mark.slow
 def test_the_service_answers_texts_with_commas_as_predict_py_reads_them(bundle, tmp_path, capsys, projects):
     """serve.py has no file to read: the texts it is sent are the texts, commas and all."""
     import http.client

@@ -77,6 +77,7 @@ def _write(root: Path, template_project: Path, events: bytes, job: bytes | None,
     return run
 
 
+@pytest.mark.slow
 def test_runs_eval_resolution_and_reattach_never_raise(qtbot, sample_project, tmp_path):
     from workbench.gui.pages.train.page import TrainPage
     from workbench.gui.session import ProjectSession
