@@ -44,6 +44,7 @@ def train_run(project: Project, name: str, *, steps: int = 4, **job) -> Path:
     task = project.task
     fields = dict(base_model="builtin:tiny", method="full", max_steps=steps, eval_steps=steps, save_steps=2,
                   logging_steps=1, batch_size=8, max_length=128, learning_rate=5e-3, device="cpu", seed=3)
+    fields["data_version"] = project.config.data_version  # as a run started from the window records it
     spec = JobSpec(project=str(project.root), template=task.template, task=task.task.value, **{**fields, **job})
     run_dir = project.runs_dir / name
     write_job(run_dir, spec)

@@ -12,7 +12,7 @@ import pytest
 
 from workbench.core.errors import DataError, ProjectError
 from workbench.core.mapping import check_mapping, check_prepared, suggest_mapping
-from workbench.core.project import Project, prepare
+from workbench.core.project import Project, SplitSettings, prepare
 from workbench.core.split import split_frame
 from workbench.core.templates import TemplateCatalog
 
@@ -95,10 +95,12 @@ def test_prepare_each_sample_into_a_project(tmp_path, template_id):
     records = [json.loads(l) for l in project.split_path("train").read_text(encoding="utf-8").splitlines()]
     assert len(records) == st["splits"]["train"]
     if template.multi_label:  # prepared rows carry the label set as a list
-        assert set(records[0]) == {"text", "labels"}
+        assert set(records[0]) == {"text", "labels", "row_id"}
         assert {lab for r in records for lab in r["labels"]} == set(template.labels)
     else:
-        assert set(records[0]) == set(template.roles)
+        assert set(records[0]) == {*template.roles, "row_id"}
+    ids = [r["row_id"] for s in ("train", "val", "test") for r in map(json.loads, project.split_path(s).open())]
+    assert len(set(ids)) == len(ids) == st["rows_clean"], "each row has an id of its own"
     if template.task.value == "classification" and not template.multi_label:
         assert {r["label"] for r in records} == set(template.labels)
     text = "".join(project.split_path(s).read_text(encoding="utf-8") for s in ("train", "val", "test"))
@@ -125,14 +127,15 @@ def test_prepare_replays_a_saved_recipe_identically(tmp_path):
 def test_failed_prepare_leaves_the_project_untouched(tmp_path):
     template = CATALOG.get("finance_sentiment")
     project, _ = prepare(template, template.sample_path, tmp_path / "p")
-    snapshot = {p.name: p.read_bytes() for p in (tmp_path / "p" / "data").iterdir()}
+    data = tmp_path / "p" / "data"
+    snapshot = {p.relative_to(data): p.read_bytes() for p in data.rglob("*") if p.is_file()}
     pj = (tmp_path / "p" / "project.json").read_bytes()
     bad = tmp_path / "bad.csv"
     bad.write_text("新闻内容,情感倾向\n只有一类新闻,正面\n又一条新闻,正面\n第三条新闻,正面\n", encoding="utf-8")
     with pytest.raises(DataError, match="fewer than two classes"):
         prepare(template, bad, tmp_path / "p")
     assert (tmp_path / "p" / "project.json").read_bytes() == pj
-    assert {p.name: p.read_bytes() for p in (tmp_path / "p" / "data").iterdir()} == snapshot
+    assert {p.relative_to(data): p.read_bytes() for p in data.rglob("*") if p.is_file()} == snapshot
 
 
 def test_prepare_refuses_a_foreign_or_non_empty_folder(tmp_path):
@@ -267,20 +270,34 @@ def test_a_full_disk_says_what_to_do():
     assert "may not" in os_error_message(PermissionError(errno.EACCES, "Permission denied", "/srv/shared"))
 
 
-def test_preparing_is_refused_while_a_run_trains_and_the_data_stays(tmp_path):
+def test_preparing_while_a_run_trains_leaves_the_runs_version_as_it_was(tmp_path):
+    """A run reads the data version it started on, so the data may be prepared again while it
+    trains; a run that records no version (one started before versions) reads data/ itself,
+    and preparing then is still refused."""
+    from workbench.core.jobs import JobSpec, write_job
     from workbench.core.runs import acquire_run_lock
 
     t = CATALOG.get("finance_sentiment")
     project, _ = prepare(t, t.sample_path, tmp_path / "p")
-    before = {p.name: p.read_bytes() for p in (tmp_path / "p" / "data").iterdir()}
+    version = project.config.data_version
+    folder = tmp_path / "p" / "data" / "versions" / version
+    before = {f.name: f.read_bytes() for f in folder.iterdir()}
     run_dir = tmp_path / "p" / "runs" / "run-training"
-    run_dir.mkdir(parents=True)
+    job = JobSpec(project=str(project.root), template=t.id, task="classification", data_version=version)
+    write_job(run_dir, job)
     lock = acquire_run_lock(run_dir)  # this process plays the worker
     try:
+        again, summary = prepare(t, t.sample_path, tmp_path / "p", split=SplitSettings(seed=7))
+        assert again.config.data_version != version, "other splits are another version"
+        assert {f.name: f.read_bytes() for f in folder.iterdir()} == before, "the run's rows stay as they were"
+        assert Project.open(tmp_path / "p").at_version(version).split_path("test").read_bytes() == before["test.jsonl"]
+        write_job(run_dir, job.model_copy(update={"data_version": None}))
+        data = tmp_path / "p" / "data"
+        current = {f.name: f.read_bytes() for f in data.iterdir() if f.is_file()}
         with pytest.raises(ProjectError, match="Run 'run-training' is training") as info:
             prepare(t, t.sample_path, tmp_path / "p", split=None)
         assert "stop it, then prepare again" in str(info.value)
-        assert {p.name: p.read_bytes() for p in (tmp_path / "p" / "data").iterdir()} == before
+        assert {f.name: f.read_bytes() for f in data.iterdir() if f.is_file()} == current
     finally:
         lock.release()
     prepare(t, t.sample_path, tmp_path / "p")  # once it ended

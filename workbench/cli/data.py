@@ -239,3 +239,82 @@ def add_parser(sub) -> None:
     dp.add_argument("--seed", type=int)
     dp.add_argument("--json", action="store_true")
     dp.set_defaults(func=cmd_data_prepare)
+    add_correction_parsers(dsub)
+
+
+def cmd_data_correct(args: argparse.Namespace) -> int:
+    from workbench.core import corrections
+    from workbench.core.operations.corrections import correct
+
+    labels: list[tuple[str, str | None]] = []
+    if args.from_file:
+        labels += corrections.read_file(args.from_file)
+    for item in args.set or []:
+        rid, sep, label = item.partition("=")
+        if not sep or not rid.strip():
+            raise WorkbenchError(f"--set '{item}' must be ROW_ID=LABEL (an empty label excludes the row).",
+                                 code="corrections_bad_set", item=item)
+        labels.append((rid.strip(), label.strip() or None))
+    if not (labels or args.not_sure or args.undo):
+        raise WorkbenchError("Nothing to correct: give --from FILE.csv, --set ROW_ID=LABEL, --not-sure or --undo.",
+                             code="corrections_nothing")
+    applied = correct(args.project, labels, not_sure=args.not_sure or [], undo=args.undo or [],
+                      add_labels=args.add_labels)
+    if args.json:
+        print_json(applied.to_dict())
+        return 0
+    print(f"data version   {applied.version}")
+    print(f"corrected      {applied.corrected} rows")
+    print(f"excluded       {applied.excluded} rows")
+    if applied.not_sure:
+        print(f"not sure       {applied.not_sure} rows (marked; their labels are kept)")
+    if applied.added_labels:
+        print(f"labels added   {', '.join(applied.added_labels)}")
+    if applied.unmatched:
+        print(f"warning: {len(applied.unmatched)} recorded correction(s) match no row of the prepared data: "
+              f"{', '.join(applied.unmatched[:10])}", file=sys.stderr)
+    return 0
+
+
+def cmd_data_versions(args: argparse.Namespace) -> int:
+    import time
+
+    from workbench.core.operations.corrections import versions
+
+    found = versions(args.project)
+    if args.json:
+        print_json({"versions": found})
+        return 0
+    if not found:
+        print("no data versions: prepare the data first")
+        return 0
+    print(f"{'version':<14} {'made':<17} {'kind':<12} {'train/val/test':<18} changes")
+    for v in found:
+        rows = "/".join(str(v["rows"].get(s, 0)) for s in ("train", "val", "test"))
+        what = f"{v['corrected']} corrected, {v['excluded']} excluded" if v["kind"] == "corrections" else "prepared"
+        mark = " (current)" if v["current"] else ""
+        made = time.strftime("%Y-%m-%d %H:%M", time.localtime(v["created"]))
+        print(f"{v['id']:<14} {made:<17} {v['kind']:<12} {rows:<18} {what}{mark}")
+    return 0
+
+
+def add_correction_parsers(dsub) -> None:
+    """``workbench data correct`` and ``data versions``."""
+    dc = dsub.add_parser("correct", help="correct labels of prepared rows (a new data version; your file is kept)")
+    dc.add_argument("--project", required=True)
+    dc.add_argument("--from", dest="from_file", metavar="FILE.csv",
+                    help="a CSV file with the columns row_id,label; an empty label excludes the row")
+    dc.add_argument("--set", action="append", metavar="ROW_ID=LABEL",
+                    help="one correction (repeatable); ROW_ID= with no label excludes the row")
+    dc.add_argument("--not-sure", nargs="+", action="extend", metavar="ROW_ID",
+                    help="mark rows as not sure: they keep their labels and are listed")
+    dc.add_argument("--undo", nargs="+", action="extend", metavar="ROW_ID",
+                    help="take back the corrections of these rows")
+    dc.add_argument("--add-labels", action="store_true",
+                    help="add a label the project does not have yet, where a correction names one")
+    dc.add_argument("--json", action="store_true")
+    dc.set_defaults(func=cmd_data_correct)
+    dv = dsub.add_parser("versions", help="list the data versions, with what changed in each")
+    dv.add_argument("--project", required=True)
+    dv.add_argument("--json", action="store_true")
+    dv.set_defaults(func=cmd_data_versions)

@@ -176,8 +176,8 @@ def cmd_runs(args: argparse.Namespace) -> int:
         loss = f"{r.last_loss:.4f}" if r.last_loss is not None else "-"
         metrics = " ".join(f"{k} {v:.3f}" for k, v in r.metrics.items())
         where = f" on {r.server}" if r.server else ""
-        print(f"{r.id:<28} {r.status + where:<10} step {r.last_step}/{r.total_steps or '?'} loss {loss} "
-              f"checkpoint {r.last_checkpoint or '-'} {metrics}")
+        print(f"{r.id:<28} {r.status + where:<10} data {r.data_version or '-':<12} step {r.last_step}/"
+              f"{r.total_steps or '?'} loss {loss} checkpoint {r.last_checkpoint or '-'} {metrics}")
     return 0
 
 

@@ -79,6 +79,8 @@ class JobSpec(BaseModel):
 
     resume_from: str | None = None  # a checkpoint folder of this run or another one
     parent_run: str | None = None  # the run this one resumes, for the curves
+    # the data version it trains on (core/versions.py); its evaluation, resume and export read it
+    data_version: str | None = None
 
     @model_validator(mode="after")
     def _check(self) -> "JobSpec":

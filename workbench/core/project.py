@@ -9,8 +9,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -24,6 +22,7 @@ from .labels import LabelChoice
 from .runs import RUNS_DIR, worker_alive
 from .task import TaskSpec
 from .templates import PromptFormat, TemplateSpec, TaskKind
+from .versions import ROW_ID, DataVersion, row_ids, version_dir, write_version
 
 PROJECT_FILE = "project.json"
 SPLITS = ("train", "val", "test")
@@ -69,12 +68,28 @@ class ProjectConfig(BaseModel):
     # owned their task (Project.task then falls back to the template's)
     task: TaskSpec | None = None
     labels: LabelChoice | None = None  # how the label set was decided (the Data page's label table)
+    # the current data version (core/versions.py), and the prepared one its corrections apply to;
+    # None in a project prepared before versions (its rows have no ids until it is prepared again)
+    data_version: str | None = None
+    data_base: str | None = None
 
 
 class Project:
-    def __init__(self, root: str | os.PathLike, config: ProjectConfig):
+    def __init__(self, root: str | os.PathLike, config: ProjectConfig, version: str | None = None):
         self.root = Path(root)
         self.config = config
+        self.version = version  # a data version this view reads; None: the current one
+
+    def at_version(self, version: str | None) -> "Project":
+        """The project seen at data ``version`` (a run's): its splits are that version's. None,
+        or a version that is the current one, gives the project as it is."""
+        if not version or version == self.config.data_version:
+            return self
+        if not version_dir(self.data_dir, version).is_dir():
+            raise ProjectError(f"Data version {version} of {self.root} is missing, so a run that trained on it cannot "
+                               "read its rows. Restore the project's data folder from a backup.",
+                               code="data_version_missing", version=version, path=str(self.root))
+        return Project(self.root, self.config, version)
 
     # ----- folders ----------------------------------------------------------
     @property
@@ -99,6 +114,8 @@ class Project:
         return self.data_dir / "snapshot.parquet"
 
     def split_path(self, name: str) -> Path:
+        if self.version:
+            return version_dir(self.data_dir, self.version) / f"{name}.jsonl"
         return self.data_dir / f"{name}.jsonl"
 
     @property
@@ -159,7 +176,11 @@ def file_sha256(path: str | os.PathLike) -> str:
     return h.hexdigest()
 
 
-def _records(df: pd.DataFrame, roles: list[str]) -> str:
+def split_records(df: pd.DataFrame, roles: list[str], multi_label: bool = False) -> str:
+    """A split's JSON lines: the template's roles and the row id of each row."""
+    roles = list(roles) + ([ROW_ID] if ROW_ID in df.columns else [])
+    if multi_label:
+        return _multi_label_records(df, roles)
     # to_json is vectorised; an explicit fillna keeps blanks as "" rather than null.
     return df[roles].fillna("").astype(str).to_json(orient="records", lines=True, force_ascii=False)
 
@@ -176,11 +197,22 @@ def _multi_label_records(df: pd.DataFrame, roles: list[str]) -> str:
 
 
 def refuse_while_training(root: str | os.PathLike) -> None:
-    """A :class:`ProjectError` while a run of the project in ``root`` trains: the data is not
-    prepared again under it. The worker read its splits when it started, but its evaluation
-    and a resume read them later, and would then score or train on other rows than it did."""
+    """A :class:`ProjectError` while a run of the project in ``root`` that records no data
+    version trains (one started before versions): it reads ``data/`` itself, and its
+    evaluation and a resume would then score or train on other rows than it did. A run that
+    records its version reads that version's own folder, so the data may change under it."""
+    from .jobs import read_job
+
     runs = Path(root) / RUNS_DIR
-    busy = sorted(d.name for d in runs.iterdir() if d.is_dir() and worker_alive(d)) if runs.is_dir() else []
+    busy = []
+    for d in sorted(runs.iterdir()) if runs.is_dir() else []:
+        if d.is_dir() and worker_alive(d):
+            try:
+                pinned = read_job(d).data_version is not None
+            except Exception:  # a job file being written: treat the run as reading data/
+                pinned = False
+            if not pinned:
+                busy.append(d.name)
     if busy:
         raise ProjectError(
             f"Run '{busy[0]}' is training on this project's prepared data, so the data was not prepared again "
@@ -194,28 +226,35 @@ def write_prepared(
     snapshot: pd.DataFrame,
     splits: dict[str, pd.DataFrame],
     config: ProjectConfig,
+    corrected: dict[str, pd.DataFrame] | None = None,
 ) -> Project:
-    """Write snapshot and splits into a staging folder, move them in, then project.json."""
+    """Write the snapshot and the splits as a data version (and, where corrections apply, the
+    corrected ``corrected`` as the current version over it), then project.json."""
     refuse_while_training(root)
     root.mkdir(parents=True, exist_ok=True)
     (root / RUNS_DIR).mkdir(exist_ok=True)
     (root / "exports").mkdir(exist_ok=True)
     data = root / "data"
     data.mkdir(exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=data))
-    try:
-        snap = snapshot.copy()
-        snap.columns = [str(c) for c in snap.columns]
-        snap.astype("string").to_parquet(staging / "snapshot.parquet", index=False)
-        roles = list(template.roles)
-        multi = config.task is not None and config.task.multi_label
-        for name in SPLITS:
-            text = _multi_label_records(splits[name], roles) if multi else _records(splits[name], roles)
-            (staging / f"{name}.jsonl").write_text(text, encoding="utf-8")
-        for f in staging.iterdir():
-            os.replace(f, data / f.name)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    snap = snapshot.copy()
+    snap.columns = [str(c) for c in snap.columns]
+    from .fsutil import atomic_write
+
+    atomic_write(data / "snapshot.parquet", lambda p: snap.astype("string").to_parquet(p, index=False))
+    roles = list(template.roles)
+    multi = config.task is not None and config.task.multi_label
+    parent = config.data_version
+    base = write_version(data, {n: split_records(splits[n], roles, multi) for n in SPLITS},
+                         DataVersion(id="", kind="prepare", parent=parent,
+                                     source_sha256=config.source.sha256 if config.source else None))
+    current = base
+    if corrected is not None:
+        current = write_version(data, {n: split_records(corrected[n], roles, multi) for n in SPLITS},
+                                DataVersion(id="", kind="corrections", base=base.id, parent=parent,
+                                            source_sha256=base.source_sha256,
+                                            corrected=int(config.stats.get("corrections", {}).get("corrected", 0)),
+                                            excluded=int(config.stats.get("corrections", {}).get("excluded", 0))))
+    config.data_version, config.data_base = current.id, base.id
     project = Project(root, config)
     project.save()
     return project
@@ -347,13 +386,33 @@ def prepare(
                   split_frame(strat, settings.ratios, settings.seed, "_stratum", groups).items()}
     else:
         splits = split_frame(cleaned, settings.ratios, settings.seed, stratify, groups)
+    ids = pd.Series(row_ids(df), index=df.index)
+    splits = {k: v.assign(**{ROW_ID: ids.loc[v.index].to_numpy()}) for k, v in splits.items()}
+    # the person's corrections, replayed on the rows they name; the splits were drawn from the
+    # prepared labels, so a correction never moves a row to another split
+    corrected, applied = None, None
+    if template.task is TaskKind.classification and not spec.multi_label:
+        from . import corrections
+
+        recorded = corrections.load(root)
+        if recorded:
+            corrected, applied = corrections.apply(splits, recorded)
+            added = sorted({c.label for c in recorded.values() if c.action == "label" and c.label}
+                           - set(spec.labels))
+            if added:  # labels the person added with a correction
+                spec = spec.model_copy(update={"labels": [*spec.labels, *added]})
+                applied["added_labels"] = added
+            cleaned = pd.concat(list(corrected.values()))
 
     stats: dict[str, Any] = {
         "rows_imported": int(len(df)),
         "label_set": result.label_summary(),
         "rows_clean": int(len(cleaned)),
-        "splits": {k: int(len(v)) for k, v in splits.items()},
+        "splits": {k: int(len(v)) for k, v in (corrected or splits).items()},
     }
+    if applied is not None:
+        stats["corrections"] = {k: applied[k] for k in ("corrected", "excluded", "not_sure")} | {
+            "unmatched": len(applied["unmatched"])}
     if groups is not None:  # each document in one split: how many in each
         stats["split_groups"] = {"column": info.group_column, **{
             k: int(groups.loc[v.index].nunique()) for k, v in splits.items()}}
@@ -393,9 +452,10 @@ def prepare(
         reports=[r.model_dump() for r in step_reports],
         task=spec,
         labels=result.labels.choice if result.labels is not None else None,
+        data_version=old.data_version if old else None,
     )
     report("write", 0.0)
-    project = write_prepared(root, template, df, splits, config)
+    project = write_prepared(root, template, df, splits, config, corrected)
     report("write", 1.0)
     summary = {
         "project": str(root.resolve()),
@@ -407,5 +467,8 @@ def prepare(
         "steps": [r.model_dump() for r in step_reports],
         "warnings": [p.message for p in problems if p.severity == "warning"],
         "stats": stats,
+        "data_version": project.config.data_version,
     }
+    if applied is not None:
+        summary["corrections"] = applied
     return project, summary

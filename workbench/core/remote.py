@@ -405,10 +405,11 @@ def start(project: Project, run_dir: Path, target: Target, need_mb: float = 0.0)
         remote_job = remote_job.model_copy(update={"base_model": upload_model(target, wd, base)})
     info = RemoteRun(target=target.name, project=rp, run=f"runs/{run_dir.name}")
     files: dict[str, Path | bytes] = {PROJECT_FILE: project.root / PROJECT_FILE}
+    versioned = project.at_version(job.data_version)  # the server reads the run's own version too
     for split in SPLITS:
-        path = project.split_path(split)
+        path = versioned.split_path(split)
         if path.is_file():
-            files[f"data/{path.name}"] = path
+            files[path.relative_to(project.root).as_posix()] = path
     for f in run_dir.iterdir():
         if f.is_file() and f.name not in (EVENTS_FILE, REMOTE_FILE, LOG_FILE, JOB_FILE) and f.suffix == ".json":
             files[f"{info.run}/{f.name}"] = f

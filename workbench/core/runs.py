@@ -246,6 +246,7 @@ class RunSummary:
     base_model: str | None = None
     method: str | None = None
     server: str | None = None  # the registered server the run trains on; None: this computer
+    data_version: str | None = None  # the data version it trains on (core/versions.py)
 
     def to_dict(self) -> dict[str, Any]:
         d = self.__dict__.copy()
@@ -353,6 +354,7 @@ def new_summary(run_dir: str | os.PathLike) -> RunSummary:
             # a registered model by its id, not by the folder it lives in
             s.base_model = _str(job.get("base_model_name") or job.get("base_model"))
             s.method = _str(job.get("method"))
+            s.data_version = _str(job.get("data_version"))
     except (OSError, ValueError):
         pass
     try:

@@ -180,6 +180,7 @@ def resolve_trained_run(project: Project | str | os.PathLike, run_id: str, check
     run_dir = run_dir_of(project.root, run_id)
     run_id = run_dir.name
     job = read_job(run_dir)
+    project = project.at_version(job.data_version)  # the rows it trained on
     status = summarize(run_dir).status
     if status == "running":
         pid = worker_pid(run_dir)

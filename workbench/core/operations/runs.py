@@ -153,6 +153,7 @@ def build_job(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: st
     fields = set(JobSpec.model_fields)
     return JobSpec(project=str(project.root.resolve()), template=template.id, task=template.task.value,
                    base_model=base_model, base_model_name=base_model_name, method=method,
+                   data_version=project.config.data_version,
                    **{k: v for k, v in values.items() if k in fields})
 
 

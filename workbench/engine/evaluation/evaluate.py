@@ -256,6 +256,7 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
     """Evaluate a run on ``split`` and write ``<run>/eval/``; returns the metrics.json content."""
     project = Project.open(project_dir)
     trained = resolve_trained_run(project, run_id, checkpoint)
+    project = trained.project  # at the data version the run trained on
     template = trained.spec  # the run's own labels and prompt, not the template's
     refusal = (base_comparison_refusal(trained.job.base_model, template.multi_label, trained.job.head)
                if compare_base else None)
@@ -324,6 +325,7 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
         "base_model": trained.job.base_model,
         "method": trained.method,
         "split": split,
+        "data_version": trained.job.data_version,  # whose labels scored it
         "rows": len(records),
         "split_rows": split_rows,
         # what each sample's input holds: the template's prompt and the row's fields ("prompt"),
@@ -343,6 +345,8 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
     frame = predictions_frame(tuned["rows"], task, template.labels, base["rows"] if base else None)
     if baseline_preds is not None:
         frame["baseline_prediction"] = baseline_preds
+    if records and all("row_id" in r for r in records):  # a test row can be corrected from its prediction
+        frame.insert(0, "row_id", [r["row_id"] for r in records])
     atomic_write(out / "predictions.csv", lambda p: frame.to_csv(p, index=False, encoding="utf-8-sig"))
     atomic_write_json(out / "metrics.json", result)
     if write_report:

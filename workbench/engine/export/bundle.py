@@ -159,6 +159,7 @@ def export_run(project_dir, run_id: str, out_dir=None, *, checkpoint: str = "bes
         raise WorkbenchError(f"GGUF type {gguf_type!r} is unknown; choose f16, q8_0 or f32.")
     project = Project.open(project_dir)
     trained = resolve_trained_run(project, run_id, checkpoint)
+    project = trained.project  # at the data version the run trained on
     out = Path(out_dir) if out_dir else project.exports_dir / trained.run_id
     check_out_dir(out)
     template = trained.spec  # the run's own labels, prompt and columns

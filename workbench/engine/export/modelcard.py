@@ -12,6 +12,7 @@ from typing import Any
 from workbench.core.project import prepared_from_sample
 from workbench.core.task import TaskSpec, origin_template
 from workbench.core.trained import TrainedRun
+from workbench.core.versions import read_version
 
 HYPERPARAMETERS = ("method", "epochs", "max_steps", "learning_rate", "lr_scheduler", "warmup_ratio", "weight_decay",
                    "batch_size", "gradient_accumulation_steps", "max_length", "lora_r", "lora_alpha", "lora_dropout",
@@ -306,6 +307,12 @@ def _model_sections(add, bundle: dict, trained: TrainedRun, spec: TaskSpec, eval
     if left_out:  # dropped by the label choice, after the cleaning steps listed below
         add(_row("left out by the label choice", ", ".join(left_out)))
     splits = stats.get("splits") or {}
+    version = read_version(trained.project.data_dir, trained.job.data_version) if trained.job.data_version else None
+    if version is not None:  # the rows the run trained on, whatever was prepared since
+        splits = version.rows
+        fixed = f", {version.corrected} labels corrected and {version.excluded} rows excluded by hand" \
+            if version.kind == "corrections" else ""
+        add(_row("data version", f"`{version.id}`{fixed}"))
     add(_row("split (train / validation / test)", " / ".join(str(splits.get(k, "–")) for k in ("train", "val", "test"))))
     if stats.get("labels"):
         add(_row("rows per label (after cleaning)", ", ".join(f"{k} {v}" for k, v in stats["labels"].items())))

@@ -394,7 +394,7 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
     from paddleformers.trainer import Trainer, TrainingArguments
 
     loading.set_library_log_level("WARNING")
-    project = Project.open(job.project)
+    project = Project.open(job.project).at_version(job.data_version)  # the rows it started on
     template = run_task(run_dir, project)  # the labels and prompt the run started with
     if not (run_dir / TASK_FILE).is_file():  # a run folder written by hand keeps its task all the same
         write_run_task(run_dir, template)

@@ -1,0 +1,141 @@
+"""Corrections and data versions: a person's labels kept as project records, replayed on every
+prepare, never in the user's file and never moving a row between splits."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from data_factory import hospital_export
+from workbench.core.errors import DataError, ProjectError
+from workbench.core.operations.corrections import correct, versions
+from workbench.core.project import Project, prepare
+from workbench.core.labels import LabelChoice
+from workbench.core.templates import TemplateCatalog
+from workbench.core.versions import row_ids
+
+TEMPLATE = TemplateCatalog().get("medical_triage")
+OWN_LABELS = LabelChoice(source="data")
+MAPPING = {"text": "主诉内容", "label": "科别"}
+
+
+def wb(*args):
+    return subprocess.run([sys.executable, "-m", "workbench", *args], capture_output=True, text=True, timeout=120)
+
+
+def rows(project: Project, split: str) -> dict[str, dict]:
+    return {r["row_id"]: r for r in map(json.loads, project.split_path(split).read_text(encoding="utf-8").splitlines())}
+
+
+@pytest.fixture
+def hospital(tmp_path):
+    src = hospital_export(tmp_path / "门诊导出.csv", per_label=20)
+    project, _ = prepare(TEMPLATE, src, tmp_path / "p", labels=OWN_LABELS, mapping=MAPPING)
+    return src, project
+
+
+def test_row_ids_follow_the_rows_content_not_their_place():
+    df = pd.DataFrame({"主诉": ["头痛三天", "腹痛", "头痛三天"], "科别": ["神经内科", "消化科", "神经内科"]})
+    ids = row_ids(df)
+    assert ids[0] != ids[1] and ids[2] == f"{ids[0]}-2", "identical rows get ids of their own"
+    moved = df.iloc[[1, 0]][["科别", "主诉"]]  # other row order, other column order
+    assert row_ids(moved) == [ids[1], ids[0]]
+    assert row_ids(df.assign(科别=["神经内科", "消化科", "肝病科"]))[2] != ids[2], "other content, other id"
+
+
+def test_a_correction_makes_a_version_and_keeps_every_row_in_its_split(hospital):
+    src, project = hospital
+    before_file = src.read_bytes()
+    base = project.config.data_version
+    train, test = rows(project, "train"), rows(project, "test")
+    rid, row = next(iter(train.items()))
+    other = next(lab for lab in project.task.labels if lab != row["label"])
+    tid = next(iter(test))
+    gone = list(train)[1]
+    applied = correct(project.root, [(rid, other), (gone, None)], not_sure=[tid])
+    assert (applied.corrected, applied.excluded, applied.not_sure) == (1, 1, 1)
+    now = Project.open(project.root)
+    assert now.config.data_version == applied.version != base
+    assert rows(now, "train")[rid]["label"] == other and gone not in rows(now, "train")
+    assert set(rows(now, "test")) == set(test), "no row moved split"
+    assert rows(now, "test")[tid]["label"] == test[tid]["label"], "not sure keeps the label"
+    assert rows(now.at_version(base), "train")[rid]["label"] == row["label"], "the prepared version is kept"
+    assert src.read_bytes() == before_file, "the user's file is never modified"
+    listed = versions(project.root)
+    assert [v["kind"] for v in listed] == ["prepare", "corrections"] and listed[-1]["current"]
+    assert (listed[-1]["corrected"], listed[-1]["excluded"]) == (1, 1)
+    # undoing every correction gives the prepared content back: the same version
+    back = correct(project.root, undo=[rid, gone, tid])
+    assert back.version == base and Project.open(project.root).config.data_version == base
+
+
+def test_corrections_are_replayed_when_a_newer_file_is_prepared(hospital, tmp_path):
+    src, project = hospital
+    rid, row = next(iter(rows(project, "val").items()))
+    other = next(lab for lab in project.task.labels if lab != row["label"])
+    correct(project.root, [(rid, other)])
+    newer = pd.read_csv(src, dtype=str, encoding="utf-8-sig")
+    newer = pd.concat([newer.iloc[::-1], pd.DataFrame([{"就诊号": "MZ99999", "主诉内容": "新来的病人咳嗽两周",
+                                                        "科别": "呼吸科"}])])
+    newer_path = tmp_path / "门诊导出-新.csv"
+    newer.to_csv(newer_path, index=False, encoding="utf-8-sig")
+    again, summary = prepare(TEMPLATE, newer_path, project.root)
+    assert summary["corrections"]["corrected"] == 1 and not summary["corrections"]["unmatched"]
+    found = [s for s in ("train", "val", "test") if rid in rows(again, s)]
+    assert len(found) == 1 and rows(again, found[0])[rid]["label"] == other
+
+
+def test_the_command_line_corrects_from_a_file_and_reports_as_json(hospital, tmp_path):
+    _, project = hospital
+    train = rows(project, "train")
+    (a, ra), (b, _) = list(train.items())[:2]
+    other = next(lab for lab in project.task.labels if lab != ra["label"])
+    fixes = tmp_path / "fixes.csv"
+    fixes.write_text(f"row_id,label\n{a},{other}\n{b},\n", encoding="utf-8")
+    res = wb("data", "correct", "--project", str(project.root), "--from", str(fixes), "--json")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert (out["corrected"], out["excluded"], out["unmatched"]) == (1, 1, [])
+    res = wb("data", "versions", "--project", str(project.root), "--json")
+    listed = json.loads(res.stdout.strip().splitlines()[-1])["versions"]
+    assert listed[-1]["id"] == out["data_version"] and listed[-1]["current"]
+    res = wb("runs", "--project", str(project.root))
+    assert res.returncode == 0 and "no runs yet" in res.stdout
+
+
+def test_bad_corrections_name_the_rows_and_change_nothing(hospital, tmp_path):
+    _, project = hospital
+    recorded = project.root / "corrections.json"
+    rid = next(iter(rows(project, "train")))
+    version = project.config.data_version
+    fixes = tmp_path / "fixes.csv"
+    fixes.write_text(f"row_id,label\n{rid},肝病科\nnot-a-row,肝病科\nalso-missing,\n", encoding="utf-8")
+    res = wb("data", "correct", "--project", str(project.root), "--from", str(fixes))
+    assert res.returncode == 2
+    assert "2 row id(s) match no row" in res.stderr and "not-a-row, also-missing" in res.stderr
+    bad = tmp_path / "bad.csv"
+    bad.write_text(f"id,new label\n{rid},肝病科\n", encoding="utf-8")
+    res = wb("data", "correct", "--project", str(project.root), "--from", str(bad), "--json")
+    assert res.returncode == 2 and "must have the columns row_id and label" in res.stderr
+    assert json.loads(res.stdout.strip().splitlines()[-1])["code"] == "corrections_bad_header"
+    with pytest.raises(DataError, match="has no label 儿科.*--add-labels"):
+        correct(project.root, [(rid, "儿科")])
+    assert not recorded.exists() and Project.open(project.root).config.data_version == version
+    added = correct(project.root, [(rid, "儿科")], add_labels=True)
+    assert added.added_labels == ["儿科"] and "儿科" in Project.open(project.root).task.labels
+
+
+def test_a_damaged_corrections_file_and_an_unversioned_project_get_clear_messages(hospital):
+    _, project = hospital
+    (project.root / "corrections.json").write_text("[{\"row_id\": 3", encoding="utf-8")
+    with pytest.raises(DataError, match="damaged"):
+        correct(project.root, [])
+    (project.root / "corrections.json").unlink()
+    project.config.data_base = None  # as a project prepared before rows had ids
+    project.save()
+    with pytest.raises(ProjectError, match="Prepare the data again"):
+        correct(project.root, [("x", "肝病科")])

@@ -1,0 +1,129 @@
+"""Corrections: the person's own judgement of a row's label, kept as a project record.
+
+A correction is keyed by the row's id (core/versions.py: made from the source row's
+content), never written into the user's file. ``corrections.json`` holds the latest word
+on each row: a new label, "exclude", or "not sure" (a mark only: the row keeps its label).
+They are replayed after the cleaning recipe whenever the data is prepared, so a newer file
+keeps them, and applying them never moves a row between splits: the splits are drawn from
+the prepared labels, then corrected.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Literal
+
+import pandas as pd
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+
+from .errors import DataError
+from .fsutil import atomic_write_text
+from .versions import ROW_ID
+
+CORRECTIONS_FILE = "corrections.json"
+Action = Literal["label", "exclude", "not_sure"]
+
+
+class Correction(BaseModel):
+    row_id: str
+    action: Action = "label"
+    label: str | None = None  # the new label (action "label")
+    original: str | None = None  # the label the row had when it was corrected
+    split: str | None = None
+    text: str | None = None  # the row's text then, for the list (cut to 200 characters)
+    source: str = "command line"  # where it was made: review, table, predictions, command line
+    at: float = Field(default_factory=time.time)
+
+
+_LIST = TypeAdapter(list[Correction])
+
+
+def corrections_path(root: str | os.PathLike) -> Path:
+    return Path(root) / CORRECTIONS_FILE
+
+
+def _lock(root: str | os.PathLike):
+    from filelock import FileLock
+
+    return FileLock(str(Path(root) / f".{CORRECTIONS_FILE}.lock"), timeout=30)
+
+
+def load(root: str | os.PathLike) -> dict[str, Correction]:
+    """row id -> its correction, as recorded."""
+    path = corrections_path(root)
+    if not path.is_file():
+        return {}
+    try:
+        items = _LIST.validate_json(path.read_text(encoding="utf-8"))
+    except (ValidationError, ValueError):
+        raise DataError(f"{path} is damaged and cannot be read. Restore it from a backup, or remove it to start "
+                        "without corrections.", code="corrections_damaged", path=str(path)) from None
+    return {c.row_id: c for c in items}
+
+
+def save(root: str | os.PathLike, items: Mapping[str, Correction]) -> None:
+    data = [c.model_dump(exclude_none=True) for c in sorted(items.values(), key=lambda c: c.at)]
+    atomic_write_text(corrections_path(root), json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+
+
+def update(root: str | os.PathLike, new: Iterable[Correction] = (), undo: Iterable[str] = ()) -> dict[str, Correction]:
+    """Record ``new`` (the latest word on a row replaces an earlier one) and drop the rows in
+    ``undo``, under a lock, written atomically; returns what is recorded now."""
+    with _lock(root):
+        items = load(root)
+        for rid in undo:
+            items.pop(rid, None)
+        for c in new:
+            items[c.row_id] = c
+        save(root, items)
+        return items
+
+
+def apply(frames: Mapping[str, pd.DataFrame], items: Mapping[str, Correction]) -> tuple[dict[str, pd.DataFrame], dict]:
+    """The splits with the corrections applied: labels replaced, excluded rows taken out; no
+    row changes split. Returns the frames and what was done: ``corrected``, ``excluded``,
+    ``not_sure`` and ``unmatched`` (row ids found in no split, e.g. rows a newer file lacks)."""
+    out: dict[str, pd.DataFrame] = {}
+    seen: set[str] = set()
+    corrected = excluded = 0
+    for name, frame in frames.items():
+        if ROW_ID not in frame.columns or not items:
+            out[name] = frame
+            continue
+        ids = frame[ROW_ID].astype(str)
+        seen.update(set(ids) & set(items))
+        drop = ids.map(lambda r: r in items and items[r].action == "exclude")
+        relabel = {r: c.label for r, c in items.items() if c.action == "label" and c.label is not None}
+        new = ids.map(relabel)
+        changed = new.notna() & ~drop & (new != frame["label"].astype(str))
+        frame = frame.copy()
+        frame.loc[changed, "label"] = new[changed]
+        corrected += int(changed.sum())
+        excluded += int(drop.sum())
+        out[name] = frame[~drop]
+    return out, {"corrected": corrected, "excluded": excluded,
+                 "not_sure": sum(c.action == "not_sure" for c in items.values()),
+                 "unmatched": sorted(set(items) - seen)}
+
+
+def read_file(path: str | os.PathLike) -> list[tuple[str, str | None]]:
+    """``row_id,label`` rows of a CSV file; an empty label excludes the row."""
+    from .dataio import read_table
+
+    df, _ = read_table(path, header=True)
+    cols = [str(c).strip().lower() for c in df.columns]
+    if cols[:2] != ["row_id", "label"] and not {"row_id", "label"} <= set(cols):
+        raise DataError(f"{path} must have the columns row_id and label (it has {', '.join(map(str, df.columns))}). "
+                        "Write one row per correction, an empty label to exclude the row.",
+                        code="corrections_bad_header", path=str(path), columns=list(map(str, df.columns)))
+    df.columns = cols
+    out = []
+    for rid, label in zip(df["row_id"].astype("string").fillna(""), df["label"].astype("string").fillna("")):
+        rid, label = str(rid).strip(), str(label).strip()
+        if rid:
+            out.append((rid, label or None))
+    return out

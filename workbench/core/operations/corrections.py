@@ -1,0 +1,158 @@
+"""Correct labels and make the next data version: what ``workbench data correct`` and the
+window's Review tab, data table and predictions do with a person's judgement."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from .. import corrections
+from ..corrections import Correction
+from ..errors import DataError, ProjectError
+from ..project import SPLITS, Project, split_records
+from ..templates import TaskKind
+from ..versions import ROW_ID, DataVersion, list_versions, version_dir, write_version
+
+SHOWN_IDS = 10  # row ids named in a message; the rest are counted
+
+
+@dataclass
+class Applied:
+    """What a set of corrections did: the new version and its counts."""
+
+    version: str
+    corrected: int
+    excluded: int
+    not_sure: int
+    unmatched: list[str] = field(default_factory=list)
+    added_labels: list[str] = field(default_factory=list)
+    recorded: int = 0
+
+    def to_dict(self) -> dict:
+        return {"data_version": self.version, "corrected": self.corrected, "excluded": self.excluded,
+                "not_sure": self.not_sure, "unmatched": self.unmatched, "added_labels": self.added_labels,
+                "recorded": self.recorded}
+
+
+def check_correctable(project: Project) -> None:
+    """A :class:`ProjectError` unless ``project`` is a prepared single-label classification
+    project whose rows have ids."""
+    if not project.is_prepared:
+        raise ProjectError("The project has no prepared data yet, so there are no rows to correct. Prepare the data "
+                           "first.", code="not_prepared")
+    task = project.task
+    if task.task is not TaskKind.classification:
+        raise ProjectError("Corrections are for classification labels; this project writes answers.",
+                           code="corrections_not_classification")
+    if task.multi_label:
+        raise ProjectError("Corrections of label sets (several labels per row) are not supported yet; correct the "
+                           "file and prepare again.", code="corrections_multi_label")
+    if not project.config.data_base or not version_dir(project.data_dir, project.config.data_base).is_dir():
+        raise ProjectError("This project was prepared before rows had ids, so a correction could not find its row "
+                           "again. Prepare the data again (your steps and choices are kept), then correct.",
+                           code="corrections_need_prepare")
+
+
+def base_frames(project: Project) -> dict[str, pd.DataFrame]:
+    """The prepared splits before any correction: the version corrections apply to."""
+    base = project.at_version(project.config.data_base)
+    return {s: pd.read_json(base.split_path(s), lines=True, dtype=False) for s in SPLITS}
+
+
+def _short(ids: Sequence[str]) -> str:
+    shown = ", ".join(ids[:SHOWN_IDS])
+    return shown + (f" and {len(ids) - SHOWN_IDS} more" if len(ids) > SHOWN_IDS else "")
+
+
+def correct(project_dir: str | os.PathLike, labels: Iterable[tuple[str, str | None]] = (), *,
+            not_sure: Iterable[str] = (), undo: Iterable[str] = (), add_labels: bool = False,
+            source: str = "command line") -> Applied:
+    """Record corrections (row id -> new label; None excludes the row), "not sure" marks and
+    undos, then write the data version they make. Unknown row ids, or labels the project does
+    not have (unless ``add_labels``), are refused before anything is written."""
+    project = Project.open(project_dir)
+    check_correctable(project)
+    frames = base_frames(project)
+    rows = {str(r): (name, lab, txt) for name, f in frames.items()
+            for r, lab, txt in zip(f[ROW_ID], f["label"].astype(str), _texts(project, f))}
+    labels = list(labels)
+    not_sure, undo = list(not_sure), list(undo)
+    unknown = [r for r in [*(r for r, _ in labels), *not_sure] if r not in rows]
+    if unknown:
+        raise DataError(f"{len(unknown)} row id(s) match no row of the project: {_short(unknown)}. Nothing was "
+                        "changed. Take the ids from 'workbench review' or the data table.",
+                        code="corrections_unknown_rows", count=len(unknown), rows=unknown[:SHOWN_IDS])
+    known = set(project.task.labels)
+    new_labels = sorted({lab for _, lab in labels if lab is not None and lab not in known})
+    if new_labels and not add_labels:
+        raise DataError(f"The project has no label {', '.join(new_labels)}. Nothing was changed. Add it with "
+                        "--add-labels, or use one of: " + ", ".join(project.task.labels) + ".",
+                        code="corrections_unknown_labels", labels=new_labels, known=list(project.task.labels))
+
+    def made(rid: str, action: str, label: str | None) -> Correction:
+        split, original, text = rows[rid]
+        return Correction(row_id=rid, action=action, label=label, original=original, split=split,
+                          text=text[:200], source=source)
+
+    new = [made(r, "label" if lab is not None else "exclude", lab) for r, lab in labels]
+    new += [made(r, "not_sure", None) for r in not_sure]
+    recorded = corrections.update(project.root, new, undo)
+    applied = rebuild(project, recorded)
+    applied.recorded = len(new) + len(undo)
+    return applied
+
+
+def _texts(project: Project, frame: pd.DataFrame) -> list[str]:
+    roles = [r for r in project.task.input_roles if r in frame.columns]
+    return frame[roles].fillna("").astype(str).agg("\n".join, axis=1).tolist() if roles else [""] * len(frame)
+
+
+def rebuild(project: Project, recorded: dict[str, Correction] | None = None) -> Applied:
+    """Write the version the recorded corrections make over the prepared splits, and make it
+    the project's current one."""
+    recorded = corrections.load(project.root) if recorded is None else recorded
+    frames = base_frames(project)
+    fixed, done = corrections.apply(frames, recorded)
+    task = project.task
+    added = sorted({c.label for c in recorded.values() if c.action == "label" and c.label} - set(task.labels))
+    roles = [c for c in frames["train"].columns if c != ROW_ID]
+    config = project.config
+    changed = bool(done["corrected"] or done["excluded"])
+    # every correction undone: the same content as the prepared version, which is reused
+    version = write_version(project.data_dir, {s: split_records(fixed[s], roles) for s in SPLITS}, DataVersion(
+        id="", kind="corrections" if changed else "prepare", base=config.data_base, parent=config.data_version,
+        corrected=done["corrected"], excluded=done["excluded"],
+        source_sha256=config.source.sha256 if config.source else None))
+    if added:
+        config.task = task.model_copy(update={"labels": [*task.labels, *added]})
+    counts = pd.concat([fixed[s]["label"].astype(str) for s in SPLITS]).value_counts()
+    stats = dict(config.stats or {})
+    stats["splits"] = {s: int(len(fixed[s])) for s in SPLITS}
+    stats["rows_clean"] = int(sum(stats["splits"].values()))
+    stats["labels"] = {lab: int(counts.get(lab, 0)) for lab in config.task.labels} if config.task else stats.get("labels")
+    stats["corrections"] = {k: done[k] for k in ("corrected", "excluded", "not_sure")} | {
+        "unmatched": len(done["unmatched"])}
+    config.stats = stats
+    config.data_version = version.id
+    project.save()
+    return Applied(version=version.id, corrected=done["corrected"], excluded=done["excluded"],
+                   not_sure=done["not_sure"], unmatched=done["unmatched"], added_labels=added)
+
+
+def versions(project_dir: str | os.PathLike) -> list[dict]:
+    """The project's data versions, oldest first, each with what changed from its parent and
+    which one is current."""
+    project = Project.open(project_dir)
+    out = []
+    for v in list_versions(project.data_dir):
+        out.append({**v.model_dump(), "current": v.id == project.config.data_version})
+    return out
+
+
+def correction_list(project_dir: str | os.PathLike) -> list[dict]:
+    """The recorded corrections, oldest first."""
+    return [c.model_dump() for c in sorted(corrections.load(Path(project_dir)).values(), key=lambda c: c.at)]
