@@ -139,3 +139,28 @@ def test_a_damaged_corrections_file_and_an_unversioned_project_get_clear_message
     project.save()
     with pytest.raises(ProjectError, match="Prepare the data again"):
         correct(project.root, [("x", "肝病科")])
+
+
+def test_corrections_recorded_one_by_one_wait_for_one_version(hospital):
+    """The window records every key press and writes the version once; versions no run reads
+    are pruned, those a run records stay."""
+    from workbench.core.jobs import JobSpec, write_job
+    from workbench.core.operations.corrections import pending, rebuild
+    from workbench.core.versions import version_dir
+
+    _, project = hospital
+    base = project.config.data_version
+    train = list(rows(project, "train").items())[:3]
+    for rid, row in train:
+        other = next(lab for lab in project.task.labels if lab != row["label"])
+        assert correct(project.root, [(rid, other)], write_version=False, source="review") is None
+    assert pending(project.root) == 3 and Project.open(project.root).config.data_version == base
+    first = rebuild(Project.open(project.root))
+    assert pending(project.root) == 0 and first.corrected == 3
+    write_job(project.runs_dir / "run-1", JobSpec(project=str(project.root), template=TEMPLATE.id,
+                                                   task="classification", data_version=first.version))
+    second = correct(project.root, [(train[0][0], None)])
+    third = correct(project.root, [(train[1][0], None)])
+    assert version_dir(project.data_dir, first.version).is_dir(), "a run trained on it"
+    assert not version_dir(project.data_dir, second.version).is_dir(), "nothing reads it any more"
+    assert version_dir(project.data_dir, third.version).is_dir() and version_dir(project.data_dir, base).is_dir()

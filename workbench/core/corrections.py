@@ -110,6 +110,17 @@ def apply(frames: Mapping[str, pd.DataFrame], items: Mapping[str, Correction]) -
                  "unmatched": sorted(set(items) - seen)}
 
 
+def fingerprint(items: Mapping[str, Correction]) -> str | None:
+    """What the corrections do to the data (row, action, label), as a short hash: a version
+    records the one it applied, so the window can tell corrections not yet in the data."""
+    import hashlib
+
+    done = sorted((c.row_id, c.action, c.label or "") for c in items.values() if c.action != "not_sure")
+    if not done:
+        return None
+    return hashlib.sha256(json.dumps(done, ensure_ascii=False).encode("utf-8")).hexdigest()[:12]
+
+
 def read_file(path: str | os.PathLike) -> list[tuple[str, str | None]]:
     """``row_id,label`` rows of a CSV file; an empty label excludes the row."""
     from .dataio import read_table

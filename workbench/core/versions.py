@@ -45,6 +45,7 @@ class DataVersion(BaseModel):
     corrected: int = 0  # rows whose label a correction changed
     excluded: int = 0  # rows a correction took out
     source_sha256: str | None = None  # the imported file
+    corrections: str | None = None  # the fingerprint of the corrections applied (core/corrections.py)
 
 
 def row_ids(frame: pd.DataFrame) -> list[str]:
@@ -143,3 +144,15 @@ def label_differences(data_dir: str | os.PathLike, a: str | None, b: str | None,
         return None
     la, lb = read_labels(pa), read_labels(pb)
     return sum(la.get(k) != lb.get(k) for k in set(la) | set(lb))
+
+
+def prune_versions(data_dir: str | os.PathLike, keep: set[str]) -> list[str]:
+    """Remove the corrections versions not in ``keep`` (the current one, its base, and those a
+    run records): each set of corrections in the window writes one, and only these are read
+    again. Prepared versions stay, as the history of what was imported."""
+    removed = []
+    for v in list_versions(data_dir):
+        if v.kind == "corrections" and v.id not in keep:
+            shutil.rmtree(version_dir(data_dir, v.id), ignore_errors=True)
+            removed.append(v.id)
+    return removed

@@ -15,7 +15,10 @@ from ..corrections import Correction
 from ..errors import DataError, ProjectError
 from ..project import SPLITS, Project, split_records
 from ..templates import TaskKind
-from ..versions import ROW_ID, DataVersion, list_versions, version_dir, write_version
+from ..jobs import read_job
+from ..runs import run_dirs
+from ..versions import ROW_ID, DataVersion, list_versions, prune_versions, read_version, version_dir
+from ..versions import write_version as write_split_version
 
 SHOWN_IDS = 10  # row ids named in a message; the rest are counted
 
@@ -70,10 +73,11 @@ def _short(ids: Sequence[str]) -> str:
 
 def correct(project_dir: str | os.PathLike, labels: Iterable[tuple[str, str | None]] = (), *,
             not_sure: Iterable[str] = (), undo: Iterable[str] = (), add_labels: bool = False,
-            source: str = "command line") -> Applied:
+            source: str = "command line", write_version: bool = True) -> Applied | None:
     """Record corrections (row id -> new label; None excludes the row), "not sure" marks and
-    undos, then write the data version they make. Unknown row ids, or labels the project does
-    not have (unless ``add_labels``), are refused before anything is written."""
+    undos, then write the data version they make (``write_version``; the window records each
+    key press and writes the version once, with :func:`rebuild`). Unknown row ids, or labels
+    the project does not have (unless ``add_labels``), are refused before anything is written."""
     project = Project.open(project_dir)
     check_correctable(project)
     frames = base_frames(project)
@@ -101,6 +105,8 @@ def correct(project_dir: str | os.PathLike, labels: Iterable[tuple[str, str | No
     new = [made(r, "label" if lab is not None else "exclude", lab) for r, lab in labels]
     new += [made(r, "not_sure", None) for r in not_sure]
     recorded = corrections.update(project.root, new, undo)
+    if not write_version:
+        return None
     applied = rebuild(project, recorded)
     applied.recorded = len(new) + len(undo)
     return applied
@@ -123,9 +129,9 @@ def rebuild(project: Project, recorded: dict[str, Correction] | None = None) -> 
     config = project.config
     changed = bool(done["corrected"] or done["excluded"])
     # every correction undone: the same content as the prepared version, which is reused
-    version = write_version(project.data_dir, {s: split_records(fixed[s], roles) for s in SPLITS}, DataVersion(
+    version = write_split_version(project.data_dir, {s: split_records(fixed[s], roles) for s in SPLITS}, DataVersion(
         id="", kind="corrections" if changed else "prepare", base=config.data_base, parent=config.data_version,
-        corrected=done["corrected"], excluded=done["excluded"],
+        corrected=done["corrected"], excluded=done["excluded"], corrections=corrections.fingerprint(recorded),
         source_sha256=config.source.sha256 if config.source else None))
     if added:
         config.task = task.model_copy(update={"labels": [*task.labels, *added]})
@@ -139,8 +145,31 @@ def rebuild(project: Project, recorded: dict[str, Correction] | None = None) -> 
     config.stats = stats
     config.data_version = version.id
     project.save()
+    prune_versions(project.data_dir, {version.id, config.data_base or "", *runs_versions(project)})
     return Applied(version=version.id, corrected=done["corrected"], excluded=done["excluded"],
                    not_sure=done["not_sure"], unmatched=done["unmatched"], added_labels=added)
+
+
+def runs_versions(project: Project) -> set[str]:
+    """The data versions the project's runs record."""
+    found = set()
+    for d in run_dirs(project.root):
+        try:
+            if read_job(d).data_version:
+                found.add(read_job(d).data_version)
+        except Exception:  # a run folder without a readable job: it records nothing
+            continue
+    return found
+
+
+def pending(project_dir: str | os.PathLike) -> int:
+    """How many recorded corrections the current data version does not hold yet (0: none)."""
+    project = Project.open(project_dir)
+    items = corrections.load(project.root)
+    current = read_version(project.data_dir, project.config.data_version) if project.config.data_version else None
+    if current is None or corrections.fingerprint(items) == current.corrections:
+        return 0
+    return sum(c.action != "not_sure" for c in items.values()) or 1  # all undone: the version still has some
 
 
 def versions(project_dir: str | os.PathLike) -> list[dict]:
