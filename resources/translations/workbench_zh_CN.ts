@@ -628,118 +628,123 @@
         <translation>标出的改动中：· 表示空格，□ 表示全角空格，→ 表示制表符，° 表示不换行空格，◇ 表示零宽字符，⏎ 表示换行，⌧ 表示控制字符。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="126"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="128"/>
         <source>Columns</source>
         <translation>列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="129"/>
-        <location filename="../../workbench/gui/pages/data/page.py" line="530"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="131"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="541"/>
         <source>Cleaning</source>
         <translation>清洗</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="130"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="132"/>
         <source>Mapping</source>
         <translation>列对应</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="134"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="137"/>
+        <source>Review</source>
+        <translation>复核</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/page.py" line="138"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="150"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="159"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="157"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="166"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="250"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="260"/>
         <source>Import a data file</source>
         <translation>导入数据文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="256"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="266"/>
         <source>No template chosen</source>
         <translation>未选择模板</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="257"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="267"/>
         <source>Choose a template first: it says which columns the data needs.</source>
         <translation>请先选择模板：模板决定了数据需要哪些列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="330"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="340"/>
         <source>add {0}</source>
         <translation>添加“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="332"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="342"/>
         <source>Reading {0}</source>
         <translation>正在读取 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="369"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="380"/>
         <source>Computing column statistics</source>
         <translation>正在计算列统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="398"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="409"/>
         <source>use the suggested columns</source>
         <translation>采用建议的列</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="517"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="528"/>
         <source>{0} rows imported → {1} rows after cleaning.</source>
         <translation>导入 {0} 行 → 清洗后 {1} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="528"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="539"/>
         <source>Cleaning failed</source>
         <translation>清洗失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="565"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="576"/>
         <source>The split is not valid</source>
         <translation>划分比例无效</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="592"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="603"/>
         <source>Prepared: {0} training, {1} validation, {2} test rows.</source>
         <translation>已准备好：训练 {0} 行，验证 {1} 行，测试 {2} 行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="596"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="607"/>
         <source>Preparing the data</source>
         <translation>正在准备数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="133"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="135"/>
         <source>Labels</source>
         <translation>标签集</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="137"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="141"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="617"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="628"/>
         <source>change the labels</source>
         <translation>修改标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="626"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="637"/>
         <source>edit the prompt</source>
         <translation>编辑提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/page.py" line="655"/>
+        <location filename="../../workbench/gui/pages/data/page.py" line="666"/>
         <source>Saving the template</source>
         <translation>正在保存模板</translation>
     </message>
@@ -3246,6 +3251,159 @@ Most likely: {1}</source>
     </message>
 </context>
 <context>
+    <name>ReviewPanel</name>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="24"/>
+        <source>models fitted without this row give {1:.0%} to {0}</source>
+        <translation>不含此行拟合的模型给 {0} 的概率为 {1:.0%}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="26"/>
+        <source>{0} identical texts are labelled {1}</source>
+        <translation>{0} 条相同的文本标注为 {1}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="28"/>
+        <source>{0} nearly identical texts are labelled {1}</source>
+        <translation>{0} 条几乎相同的文本标注为 {1}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="58"/>
+        <source>The rows whose label looks wrong: models fitted without each row disagree with its label, or the same text carries other labels. Your decisions are kept in the project, never in your file, and are replayed whenever the data is prepared again.</source>
+        <translation>标签可能有误的行：不含该行拟合的模型与其标签不一致，或相同文本带有别的标签。您的判断保存在项目中，绝不写入您的文件，每次重新准备数据时都会重新应用。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="63"/>
+        <source>Find rows to review</source>
+        <translation>查找需要复核的行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="70"/>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="70"/>
+        <source>label</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="70"/>
+        <source>suggested</source>
+        <translation>建议标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="71"/>
+        <source>doubt</source>
+        <translation>存疑度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="71"/>
+        <source>why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="71"/>
+        <source>your decision</source>
+        <translation>您的判断</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="83"/>
+        <source>Accept the suggestion (A)</source>
+        <translation>采纳建议 (A)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="85"/>
+        <source>Set this label (L)</source>
+        <translation>设为此标签 (L)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="86"/>
+        <source>Not sure (N)</source>
+        <translation>不确定 (N)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="87"/>
+        <source>Exclude the row (X)</source>
+        <translation>排除此行 (X)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="88"/>
+        <source>Undo (U)</source>
+        <translation>撤销 (U)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="106"/>
+        <source>Make the next data version</source>
+        <translation>生成新的数据版本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="124"/>
+        <source>Open a project first.</source>
+        <translation>请先打开一个项目。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="175"/>
+        <source>excluded</source>
+        <translation>已排除</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="177"/>
+        <source>not sure</source>
+        <translation>不确定</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="178"/>
+        <source>→ {0}</source>
+        <translation>→ {0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="189"/>
+        <source>Corrections not in the data yet: {0}. They apply to the next data version, made here or when you train again.</source>
+        <translation>尚未写入数据的修正：{0} 条。它们将在此处生成新数据版本或再次训练时生效。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="191"/>
+        <source>Every correction is in the current data version.</source>
+        <translation>所有修正都已包含在当前数据版本中。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="201"/>
+        <source>Finding rows to review</source>
+        <translation>正在查找需要复核的行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="203"/>
+        <source>Fitting models on the other rows…</source>
+        <translation>正在用其余各行拟合模型…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="230"/>
+        <source>{0} rows to review, most doubtful first ({1} rows read).</source>
+        <translation>共 {0} 行待复核，最可疑的在前（已读取 {1} 行）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="232"/>
+        <source>No row&apos;s label looks wrong.</source>
+        <translation>没有发现标签可能有误的行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="321"/>
+        <source>Recording your correction</source>
+        <translation>正在记录您的修正</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="341"/>
+        <source>Data version {0}: {1} labels corrected, {2} rows excluded. New runs train on it.</source>
+        <translation>数据版本 {0}：修正 {1} 个标签，排除 {2} 行。新的训练将使用此版本。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="349"/>
+        <source>Making the next data version</source>
+        <translation>正在生成新的数据版本</translation>
+    </message>
+</context>
+<context>
     <name>RunsTable</name>
     <message>
         <location filename="../../workbench/gui/pages/train/runs_list.py" line="58"/>
@@ -3950,6 +4108,59 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <location filename="../../workbench/gui/pages/data/steps_panel.py" line="298"/>
         <source>change {0}</source>
         <translation>修改“{0}”</translation>
+    </message>
+</context>
+<context>
+    <name>TableCorrections</name>
+    <message>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="81"/>
+        <source>Corrected by you; the label was {0}</source>
+        <translation>已由您修正；原标签为 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="84"/>
+        <source>Excluded by you: the next data version leaves this row out</source>
+        <translation>已由您排除：下一个数据版本将不含此行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="86"/>
+        <source>Marked not sure by you; the label is kept</source>
+        <translation>您标记为不确定；标签保持不变</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="101"/>
+        <source>Matching your corrections</source>
+        <translation>正在匹配您的修正</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="129"/>
+        <source>Correct the label to</source>
+        <translation>将标签改为</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="132"/>
+        <source>Exclude this row</source>
+        <translation>排除此行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="133"/>
+        <source>Mark as not sure</source>
+        <translation>标记为不确定</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="134"/>
+        <source>Undo my correction</source>
+        <translation>撤销我的修正</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="157"/>
+        <source>The correction was not recorded</source>
+        <translation>修正未能记录</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="159"/>
+        <source>Recording your correction</source>
+        <translation>正在记录您的修正</translation>
     </message>
 </context>
 <context>

@@ -77,6 +77,9 @@ class DataFrameTableModel(QAbstractTableModel):
         self._df = df if df is not None else pd.DataFrame()
         self._view: np.ndarray | None = None  # row positions shown, or None for all in order
         self._highlight: dict[int, QColor] = {}  # row position -> background
+        # one column's marked cells: row position -> (text shown or None, tooltip, background)
+        self._mark_column: int | None = None
+        self._marks: dict[int, tuple[str | None, str, QColor]] = {}
         self._show_index = True
         self._titles: dict[str, str] = {}  # column name -> the header shown (translated), where it differs
         self._words: dict[str, dict[str, str]] = {}  # column name -> {cell text: the text shown}
@@ -105,6 +108,7 @@ class DataFrameTableModel(QAbstractTableModel):
         self._df = df
         self._view = None
         self._highlight = {}
+        self._mark_column, self._marks = None, {}
         self._blocks = {}
         self.endResetModel()
 
@@ -119,6 +123,13 @@ class DataFrameTableModel(QAbstractTableModel):
         if self.rowCount():
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1),
                                   [Qt.ItemDataRole.BackgroundRole])
+
+    def set_marks(self, column: int | None, marks: dict[int, tuple[str | None, str, QColor]]) -> None:
+        """Mark cells of ``column`` (a person's corrections): by row position, the text to show
+        in place of the cell's (None: the cell's own), a tooltip and a background."""
+        self._mark_column, self._marks = column, dict(marks)
+        if self.rowCount() and column is not None:
+            self.dataChanged.emit(self.index(0, column), self.index(self.rowCount() - 1, column))
 
     def position(self, row: int) -> int:
         """The frame row position shown in view row ``row``."""
@@ -147,6 +158,15 @@ class DataFrameTableModel(QAbstractTableModel):
         return self._block(row)[0][column][row % self.BLOCK_ROWS]
 
     def _role_data(self, row: int, column: int, role: int):
+        if column == self._mark_column and self._marks:
+            mark = self._marks.get(self.position(row))
+            if mark is not None:
+                if role == _DISPLAY and mark[0] is not None:
+                    return mark[0]
+                if role == _TOOLTIP:
+                    return mark[1]
+                if role == _BACKGROUND:
+                    return QBrush(mark[2])
         if role == _DISPLAY:
             s = self._text(row, column).replace("\n", " ⏎ ")
             return s if len(s) <= MAX_CELL_CHARS else s[: MAX_CELL_CHARS - 1] + "…"

@@ -34,8 +34,10 @@ from .labels_editor import LabelsEditor
 from .mapping_editor import MappingEditor
 from .prompt_editor import PromptEditor
 from .reading import read_for_page
+from .review_panel import ReviewPanel
 from .source_bar import SourceBar
 from .steps_panel import StepsPanel
+from .table_corrections import TableCorrections
 from .table_panel import DataTablePanel
 
 
@@ -131,10 +133,17 @@ class DataPage(QWidget):
         self.labels_editor = LabelsEditor()
         self.labels_editor.choice_edited.connect(self._on_labels_editor_choice_edited)
         self.labels_tab = self.tabs.addTab(self.labels_editor, self.tr("Labels"))
+        self.review_panel = ReviewPanel(self.session, self.background)
+        self.review_tab = self.tabs.addTab(self.review_panel, self.tr("Review"))
         self.tabs.addTab(self._build_split_tab(), self.tr("Split"))
         self.prompt_editor = PromptEditor()
         self.prompt_editor.prompt_edited.connect(self._on_prompt_editor_prompt_edited)
         self.tabs.addTab(self.prompt_editor, self.tr("Prompt"))
+
+        # the person's corrections in the table, and the Review tab's, kept in step
+        self.table_corrections = TableCorrections(self)
+        self.table_corrections.changed.connect(self.review_panel.reset)
+        self.review_panel.corrections_changed.connect(self.table_corrections.refresh)
 
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
@@ -209,6 +218,7 @@ class DataPage(QWidget):
         self._build_mapping_rows()
         self.labels_editor.set_table(None)
         self.tabs.setTabVisible(self.labels_tab, template is not None and "label" in template.roles)
+        self.tabs.setTabVisible(self.review_tab, template is not None and "label" in template.roles)
         self._show_frame()
         self.source_bar.clear_source()
         self.stats_panel.clear()
@@ -346,6 +356,7 @@ class DataPage(QWidget):
         df = self.current_frame()
         self.table_panel.set_frame(df)
         self.stats_panel.set_columns([str(c) for c in (df.columns if df is not None else [])])
+        self.table_corrections.refresh()
 
     def _on_header_section_clicked(self, column: int) -> None:
         self.table_panel.sort_by(column)

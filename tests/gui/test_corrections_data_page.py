@@ -1,0 +1,63 @@
+"""Corrections on the Data page: the table's menu corrects a row, the cell is marked with the
+original on hover, the Review tab counts what is not in the data yet and makes the version."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import Qt
+
+from workbench.core import corrections
+from workbench.core.operations.corrections import pending
+from workbench.core.project import Project
+from workbench.gui.pages.data.page import DataPage
+
+
+def _page(qtbot, session, background, root):
+    page = DataPage(session, background)
+    qtbot.addWidget(page)
+    with qtbot.waitSignal(page.cleaned, timeout=30000):
+        session.open(root)
+    page.which_combo.setCurrentIndex(page.which_combo.findData("clean"))
+    return page
+
+
+def _label_cell(page, row):
+    model = page.table_model
+    return model.index(row, list(map(str, model.frame.columns)).index("label"))
+
+
+def test_the_tables_menu_corrects_a_row_and_marks_it(qtbot, session, background, sample_project):
+    page = _page(qtbot, session, background, sample_project)
+    qtbot.waitUntil(lambda: page.table_corrections.row_id_at(0) is not None, timeout=10000)
+    rid = page.table_corrections.row_id_at(0)
+    train = [json.loads(x) for x in Project.open(sample_project).split_path("train").read_text("utf-8").splitlines()]
+    test = [json.loads(x) for x in Project.open(sample_project).split_path("test").read_text("utf-8").splitlines()]
+    prepared = {r["row_id"]: r["label"] for r in train + test}
+    view_row = next(i for i in range(page.table_model.rowCount()) if page.table_corrections.row_id_at(i) in prepared)
+    rid = page.table_corrections.row_id_at(view_row)
+    original = prepared[rid]
+    other = next(lab for lab in session.project.task.labels if lab != original)
+    menu = page.table_corrections.menu_for(view_row)
+    titles = [a.text() for a in menu.actions()]
+    assert titles[1:] == ["Exclude this row", "Mark as not sure", "Undo my correction"]
+    assert not menu.actions()[3].isEnabled(), "nothing to undo yet"
+    to = menu.actions()[0].menu()
+    with qtbot.waitSignal(page.table_corrections.changed, timeout=10000):
+        next(a for a in to.actions() if a.text() == other).trigger()
+    assert corrections.load(sample_project)[rid].label == other
+    cell = _label_cell(page, view_row)
+    assert cell.data(Qt.ItemDataRole.DisplayRole) == other
+    assert original in cell.data(Qt.ItemDataRole.ToolTipRole)
+    assert pending(sample_project) == 1
+    assert "not in the data yet: 1." in page.review_panel.pending_label.text() and page.review_panel.apply_button.isEnabled()
+    before = Project.open(sample_project).config.data_version
+    with qtbot.waitSignal(session.data_prepared, timeout=10000):
+        page.review_panel.apply_button.click()
+    assert Project.open(sample_project).config.data_version != before and pending(sample_project) == 0
+    assert not page.review_panel.apply_button.isEnabled()
+    # undo from the same menu: the mark goes
+    with qtbot.waitSignal(page.table_corrections.changed, timeout=10000):
+        page.table_corrections.menu_for(view_row).actions()[3].trigger()
+    assert _label_cell(page, view_row).data(Qt.ItemDataRole.DisplayRole) == original
+    assert rid not in corrections.load(sample_project)
