@@ -109,7 +109,7 @@ def test_the_command_line_corrects_from_a_file_and_reports_as_json(hospital, tmp
 
 def test_bad_corrections_name_the_rows_and_change_nothing(hospital, tmp_path):
     _, project = hospital
-    recorded = project.root / "corrections.json"
+    recorded = project.root / "judgements" / "corrections.json"
     rid = next(iter(rows(project, "train")))
     version = project.config.data_version
     fixes = tmp_path / "fixes.csv"
@@ -131,10 +131,10 @@ def test_bad_corrections_name_the_rows_and_change_nothing(hospital, tmp_path):
 
 def test_a_damaged_corrections_file_and_an_unversioned_project_get_clear_messages(hospital):
     _, project = hospital
-    (project.root / "corrections.json").write_text("[{\"row_id\": 3", encoding="utf-8")
+    (project.root / "judgements" / "corrections.json").write_text("[{\"row_id\": 3", encoding="utf-8")
     with pytest.raises(DataError, match="damaged"):
         correct(project.root, [])
-    (project.root / "corrections.json").unlink()
+    (project.root / "judgements" / "corrections.json").unlink()
     project.config.data_base = None  # as a project prepared before rows had ids
     project.save()
     with pytest.raises(ProjectError, match="Prepare the data again"):

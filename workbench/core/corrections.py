@@ -1,7 +1,7 @@
 """Corrections: the person's own judgement of a row's label, kept as a project record.
 
 A correction is keyed by the row's id (core/versions.py: made from the source row's
-content), never written into the user's file. ``corrections.json`` holds the latest word
+content), never written into the user's file. ``judgements/corrections.json`` holds the latest word
 on each row: a new label, "exclude", or "not sure" (a mark only: the row keeps its label).
 They are replayed after the cleaning recipe whenever the data is prepared, so a newer file
 keeps them, and applying them never moves a row between splits: the splits are drawn from
@@ -24,6 +24,7 @@ from .errors import DataError
 from .fsutil import atomic_write_text
 from .versions import ROW_ID
 
+JUDGEMENTS_DIR = "judgements"  # what the person decided: corrections here, answer ratings beside them
 CORRECTIONS_FILE = "corrections.json"
 Action = Literal["label", "exclude", "not_sure"]
 
@@ -43,13 +44,15 @@ _LIST = TypeAdapter(list[Correction])
 
 
 def corrections_path(root: str | os.PathLike) -> Path:
-    return Path(root) / CORRECTIONS_FILE
+    return Path(root) / JUDGEMENTS_DIR / CORRECTIONS_FILE
 
 
 def _lock(root: str | os.PathLike):
     from filelock import FileLock
 
-    return FileLock(str(Path(root) / f".{CORRECTIONS_FILE}.lock"), timeout=30)
+    folder = Path(root) / JUDGEMENTS_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    return FileLock(str(folder / f".{CORRECTIONS_FILE}.lock"), timeout=30)
 
 
 def load(root: str | os.PathLike) -> dict[str, Correction]:
