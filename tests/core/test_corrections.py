@@ -131,6 +131,7 @@ def test_bad_corrections_name_the_rows_and_change_nothing(hospital, tmp_path):
 
 def test_a_damaged_corrections_file_and_an_unversioned_project_get_clear_messages(hospital):
     _, project = hospital
+    (project.root / "judgements").mkdir()
     (project.root / "judgements" / "corrections.json").write_text("[{\"row_id\": 3", encoding="utf-8")
     with pytest.raises(DataError, match="damaged"):
         correct(project.root, [])
