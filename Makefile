@@ -23,17 +23,22 @@ run: $(STAMP)
 		$(VENV)/bin/workbench demo; \
 	fi
 
+# Two test processes (pytest-xdist), each taking whole files so a module's fixtures are built
+# once: most tests wait on child processes, files and Qt, so two share two cores well (the
+# fast set in about half the time). PARALLEL= runs them in one process.
+PARALLEL ?= -n 2 --dist loadfile
+
 # the rules first (real errors, the layer contracts in pyproject.toml), then the tests
 # but the long end-to-end ones (marked slow in tests/; pyproject.toml defines the marker)
 test: $(STAMP)
 	$(VENV)/bin/ruff check workbench tests bench docs installer
 	$(VENV)/bin/lint-imports
-	QT_QPA_PLATFORM=offscreen $(VENV)/bin/python -m pytest -q -m "not slow"
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/python -m pytest -q -m "not slow" $(PARALLEL)
 
 # the long end-to-end tests: real training runs, exports loaded back, served bundles,
 # every bench's smoke run
 test-slow: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(VENV)/bin/python -m pytest -q -m slow
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/python -m pytest -q -m slow $(PARALLEL)
 
 bench: $(STAMP)
 	$(VENV)/bin/python bench/data_bench.py

@@ -81,11 +81,14 @@ class Project:
         self.version = version  # a data version this view reads; None: the current one
 
     def at_version(self, version: str | None) -> "Project":
-        """The project seen at data ``version`` (a run's): its splits are that version's. None,
-        or a version that is the current one, gives the project as it is."""
-        if not version or version == self.config.data_version:
+        """The project seen at data ``version`` (a run's): its splits are that version's folder,
+        which no prepare changes (``data/`` is rewritten before project.json names the new
+        version). None gives the project as it is."""
+        if not version:
             return self
         if not version_dir(self.data_dir, version).is_dir():
+            if version == self.config.data_version:
+                return self
             raise ProjectError(f"Data version {version} of {self.root} is missing, so a run that trained on it cannot "
                                "read its rows. Restore the project's data folder from a backup.",
                                code="data_version_missing", version=version, path=str(self.root))

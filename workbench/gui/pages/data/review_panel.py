@@ -21,12 +21,18 @@ from ...session import ProjectSession
 CONTEXT = "ReviewPanel"
 # why a row is listed, by the review's code: (text, the fields that fill {0}, {1}...)
 REASONS = {
-    "model_prefers": (QT_TRANSLATE_NOOP("ReviewPanel", "models fitted without this row give {1:.0%} to {0}"),
-                      ("label", "p")),
-    "duplicates_disagree": (QT_TRANSLATE_NOOP("ReviewPanel", "{0} identical texts are labelled {1}"),
+    "model_prefers": (QT_TRANSLATE_NOOP(
+        "ReviewPanel", "models fitted without this row give {1:.0%} to {0} and {3:.0%} to {2}"),
+        ("label", "probability", "given", "given_probability")),
+    "model_unsure": (QT_TRANSLATE_NOOP("ReviewPanel", "models fitted without this row give only {1:.0%} to {0}"),
+                     ("given", "given_probability")),
+    "run_prefers": (QT_TRANSLATE_NOOP("ReviewPanel", "run {0} gives {2:.0%} to {1} and {4:.0%} to {3}"),
+                    ("run", "label", "probability", "given", "given_probability")),
+    "duplicates_disagree": (QT_TRANSLATE_NOOP("ReviewPanel", "identical texts labelled {1}: {0}"),
                             ("count", "label")),
-    "near_duplicates_disagree": (QT_TRANSLATE_NOOP("ReviewPanel", "{0} nearly identical texts are labelled {1}"),
-                                 ("count", "label")),
+    "near_duplicates_disagree": (QT_TRANSLATE_NOOP(
+        "ReviewPanel", "nearly identical texts labelled {1}: {0} (similarity {2:.2f})"),
+        ("count", "label", "similarity")),
 }
 DECIDED = QColor(225, 240, 225)  # a row the person has judged
 COLUMNS = 6  # text, label, suggested, doubt, why, decision
