@@ -14,52 +14,67 @@ from pathlib import Path
 
 import pytest
 
+from error_sites import codes_of, coded_calls
 from test_chinese_pages import LATIN_WORD, _english
 
 ROOT = Path(__file__).resolve().parents[2]
 # words of the names, files and commands the texts hold
 NAMES = {"SSH", "OpenSSH", "openssh", "client", "Debian", "Ubuntu", "workbench", "targets", "wheelhouse", "DIR",
          "config", "tokenizer", "model", "vocab", "bin", "pdparams", "gguf", "cpu", "gpu", "npu", "ssh", "user",
-         "host", "port", "qwen", "legal", "Lines", "TFRecord"}
+         "host", "port", "qwen", "legal", "Lines", "TFRecord", "TFRecordWriter", "Example", "io", "tf", "train",
+         "YAML", "sample", "data", "hospital", "triage", "pickle", "assemble", "float", "bfloat", "Modelfile",
+         "RoPE", "rope", "freqs", "linear", "yarn", "BPE", "SentencePiece", "gpt", "ggml", "merges", "token",
+         "embd", "embed", "weight"}
 
 
-def _raised_codes() -> dict[str, set[str]]:
+def _raised_codes() -> dict[str, list[tuple[str, set[str]]]]:
     """Every code the core, the engine and the command line give an error or a problem, with
-    the fields given with it."""
-    found: dict[str, set[str]] = {}
-    for path in (ROOT / "workbench").rglob("*.py"):
-        if path.relative_to(ROOT / "workbench").parts[0] == "gui":
-            continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not isinstance(node, ast.Call):
-                continue
-            func = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
-            if not (func in ("coded", "__init__") or (func.endswith("Error") and func != "HTTPError")):
-                continue  # the worker's log events and the mapping's problems have codes of their own
-            names = {k.arg for k in node.keywords if k.arg}
-            code = next((k.value.value for k in node.keywords if k.arg == "code"
-                         and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)), None)
-            if func == "coded" and len(node.args) >= 2:
-                code = node.args[1].value
-            if code:
-                assert not any(k.arg is None for k in node.keywords), (path, code, "fields by name, not **")
-                found.setdefault(code, set()).update(names - {"code"})
+    the sites that give it and the fields each gives."""
+    found: dict[str, list[tuple[str, set[str]]]] = {}
+    for path, line, call in coded_calls():
+        names = {k.arg for k in call.keywords if k.arg and k.arg != "code"}
+        assert not any(k.arg is None for k in call.keywords), (path, line, "fields by name, not **")
+        for code in codes_of(call):
+            found.setdefault(code, []).append((f"{path}:{line}", names))
     return found
 
 
-def _sample(name: str):
+# values of the fields a text words itself (the rest are shown as they come)
+WORDED_SAMPLES = {
+    ("no_base_comparison", "why"): "builtin", ("no_int8", "why"): "builtin_classifier", ("no_gguf", "why"): "head",
+}
+FIGURES = {"difference": "0.51", "scale": "12.3", "relative": "0.041", "times": "400", "rounding": "1e-04",
+           "tokens": 3, "positions": 64}
+
+
+def _sample(name: str, code: str = ""):
+    if (code, name) in WORDED_SAMPLES:
+        return WORDED_SAMPLES[code, name]
     if name == "reason":
         return "refused"
     if name == "field":
         return "name"
-    if name in ("known", "devices", "files", "supported"):
+    if name == "part":
+        return "static"
+    if name == "figures":
+        return FIGURES
+    if name == "op":
+        return "replace"
+    if name == "delimiter":
+        return "semicolon"
+    if name == "split":
+        return "test"
+    if name in ("known", "devices", "files", "supported", "columns", "sheets", "runs", "formats", "ratios"):
         return ["x1", "x2"]
-    if name in ("need_gb", "free_gb", "seconds", "keep", "missing", "total", "pid"):
+    if name in ("need_gb", "free_gb", "seconds", "keep", "missing", "total", "pid", "step", "line", "row",
+                "minutes", "rows", "tokens"):
         return 3
     return f"v{len(name)}"
 
 
 def test_every_code_the_core_gives_has_a_text_in_both_languages():
+    """Each site's own fields fill its code's text: a field a text names but one site leaves out
+    would show that site's error in English."""
     from PySide6.QtWidgets import QApplication
 
     from workbench.gui import i18n
@@ -71,13 +86,40 @@ def test_every_code_the_core_gives_has_a_text_in_both_languages():
     try:
         for lang in ("en", "zh_CN"):
             i18n.install(app, lang)
-            for code, names in sorted(codes.items()):
-                text = error_text(code, {n: _sample(n) for n in names}, "FALLBACK")
-                assert text != "FALLBACK" and "{" not in text, (lang, code, text)
-                if lang == "zh_CN":
-                    assert not _english([("", "", text)], NAMES | {"refused"}), (code, text)  # an OS's reason
+            for code, sites in sorted(codes.items()):
+                for site, names in sites:
+                    text = error_text(code, {n: _sample(n, code) for n in names}, "FALLBACK")
+                    assert text != "FALLBACK" and "{" not in text, (lang, code, site, sorted(names), text)
+                    if lang == "zh_CN":
+                        assert not _english([("", "", text)], NAMES | {"refused"}), (code, text)  # an OS's reason
     finally:
         i18n.install(app, "en")
+
+
+def test_every_text_of_the_window_has_its_chinese():
+    """Every text gui/error_texts.py words a code with, and the words it fills in, has a finished
+    Chinese translation that keeps the text's placeholders."""
+    import re
+    import xml.etree.ElementTree as ET
+
+    source = ROOT / "workbench" / "gui" / "error_texts.py"
+    texts = {node.args[1].value for node in ast.walk(ast.parse(source.read_text(encoding="utf-8")))
+             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "QT_TRANSLATE_NOOP"
+             and node.args[0].value == "ErrorText"}
+    assert len(texts) > 50, len(texts)  # the walk finds the texts at all
+    translated = {}
+    ts = ET.parse(ROOT / "resources" / "translations" / "workbench_zh_CN.ts").getroot()
+    for context in ts.iter("context"):
+        if context.findtext("name") == "ErrorText":
+            for m in context.iter("message"):
+                tr = m.find("translation")
+                if tr.get("type") not in ("unfinished", "vanished", "obsolete") and (tr.text or "").strip():
+                    translated[m.findtext("source")] = tr.text
+    missing = sorted(texts - set(translated))
+    assert not missing, missing
+    placeholder = re.compile(r"\{\d\}")
+    for text in texts:
+        assert sorted(set(placeholder.findall(text))) == sorted(set(placeholder.findall(translated[text]))), text
 
 
 def test_an_unknown_code_shows_the_cores_message():
