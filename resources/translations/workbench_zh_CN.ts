@@ -1105,119 +1105,619 @@
         <translation>输出文件夹 {0} 已存在且不为空。请选择新文件夹（或先删除旧的导出）；导出从不覆盖文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="172"/>
+        <location filename="../../workbench/gui/error_texts.py" line="169"/>
+        <source>This project has no {0} prepared. Prepare the data again on the Data page.</source>
+        <translation>本项目没有准备好的{0}。请在“数据”页重新准备数据。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="171"/>
+        <source>This project&apos;s {0} are empty, so there is nothing to evaluate on. Prepare the data again with a test share above zero (Split, on the Data page).</source>
+        <translation>本项目的{0}为空，没有可评估的内容。请在“数据”页的“划分”中把测试比例设为大于零，然后重新准备数据。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="174"/>
+        <source>This model was not trained for several labels per row. Train the multi-label project again with the built-in classifier.</source>
+        <translation>此模型不是按每行多个标签训练的。请用内置分类器重新训练这个多标签项目。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="177"/>
+        <source>The LoRA adapter in {0} cannot be loaded onto {1} ({2}).</source>
+        <translation>无法把 {0} 中的 LoRA 适配器加载到 {1} 上（{2}）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="180"/>
+        <source>Unknown export formats: {0}. Choose from {1}.</source>
+        <translation>未知的导出格式：{0}。请从 {1} 中选择。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="182"/>
+        <source>The GGUF type {0} is unknown; choose f16, q8_0 or f32.</source>
+        <translation>GGUF 类型 {0} 未知；请选择 f16、q8_0 或 f32。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="184"/>
+        <source>Packages cannot be pinned for {0}; choose one of {1} under Packages for.</source>
+        <translation>无法为 {0} 锁定软件包；请在“软件包适用于”中选择 {1} 之一。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="187"/>
+        <source>The exported tokenizer.json splits a test prompt into other tokens than the model&apos;s tokenizer, so predict.py would feed the model different tokens. So nothing was exported.</source>
+        <translation>导出的 tokenizer.json 对一条测试提示词的分词结果与模型自身的分词器不同，predict.py 会向模型输入不同的词元，因此没有导出任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="190"/>
+        <source>The exported classifier gives other label sets than the evaluation on some test inputs, so it was not exported.</source>
+        <translation>导出的分类器在部分测试输入上给出的标签组合与评估结果不同，因此没有导出。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="193"/>
+        <source>The exported classifier picks a different label from the evaluation on some test inputs, so it was not exported.</source>
+        <translation>导出的分类器在部分测试输入上选出的标签与评估结果不同，因此没有导出。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="196"/>
+        <source>The bundle&apos;s predict.py failed on test rows (exit status {0}): {1}</source>
+        <translation>导出包中的 predict.py 在测试数据上运行失败（退出状态 {0}）：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="198"/>
+        <source>On test rows the bundle&apos;s predict.py answered {0} where the evaluation answers {1}.</source>
+        <translation>在测试数据上，导出包中的 predict.py 给出的是 {0}，而评估给出的是 {1}。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="201"/>
+        <source>The package {0}, which the bundle needs, is not installed here, so the bundle&apos;s requirements cannot be pinned. Reinstall Workbench.</source>
+        <translation>导出包所需的软件包 {0} 没有安装在本机上，因此无法锁定导出包的依赖版本。请重新安装 Workbench。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="204"/>
+        <source>This installation has no pip, so it cannot download the bundle&apos;s packages. Export without them (untick Also the files of every package it needs), then download them into the bundle on a computer with Python (“pip download -r requirements.lock -d wheels”).</source>
+        <translation>此安装中没有 pip，因此无法下载导出包所需的软件包。请不带软件包导出（取消勾选“同时附带所需全部软件包的文件”），然后在装有 Python 的电脑上把它们下载到导出包中（“pip download -r requirements.lock -d wheels”）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="208"/>
+        <source>Downloading the bundle&apos;s packages took longer than {0} minutes. Export again, or without them (untick Also the files of every package it needs).</source>
+        <translation>下载导出包所需的软件包超过了 {0} 分钟。请重新导出，或不带软件包导出（取消勾选“同时附带所需全部软件包的文件”）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="211"/>
+        <source>The bundle&apos;s packages could not be downloaded (this needs a package index once, at export): {0}. Export without them, or where the index is reachable.</source>
+        <translation>无法下载导出包所需的软件包（导出时需要访问一次软件包索引）：{0}。请不带软件包导出，或在能访问该索引的地方导出。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="214"/>
+        <source>The downloaded packages do not install the bundle&apos;s requirements.lock on their own: {0}</source>
+        <translation>下载的软件包无法单独装好导出包的 requirements.lock：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="217"/>
+        <source>The bundle&apos;s packages cannot be fetched: {0}. Export without them, or for another system under Packages for.</source>
+        <translation>无法获取导出包所需的软件包：{0}。请不带软件包导出，或在“软件包适用于”中选择其他系统。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="220"/>
+        <source>The bundle&apos;s packages cannot be fetched: {0}. Export without them, or where a package index is reachable.</source>
+        <translation>无法获取导出包所需的软件包：{0}。请不带软件包导出，或在能访问软件包索引的地方导出。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="223"/>
+        <source>The generation model could not be exported: {0} So nothing was exported.</source>
+        <translation>无法导出生成模型：{0} 因此没有导出任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="225"/>
+        <source>The model&apos;s tokenizer ({0}) has no tokenizer.json and could not be converted to one ({1}), so predict.py could not tokenize without the training software.</source>
+        <translation>模型的分词器（{0}）没有 tokenizer.json，也无法转换出一个（{1}），因此 predict.py 离开训练软件就无法分词。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="228"/>
+        <source>This model has no linear layers for weight-only int8 to quantise. Export it without the 8-bit (int8) model.</source>
+        <translation>此模型没有可做仅权重 int8 量化的线性层。请不带 8 位（int8）模型导出。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="231"/>
+        <source>The tokenizer&apos;s chat template changes the user&apos;s text, so the prompt cannot be written as plain text for predict.py.</source>
+        <translation>分词器的对话模板会改动用户的文本，因此无法把提示词写成供 predict.py 使用的纯文本。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="234"/>
+        <source>The tokenizer&apos;s chat template formats some inputs differently from a fixed prefix and suffix, so predict.py could not reproduce the prompt.</source>
+        <translation>分词器的对话模板对部分输入的排版不同于固定的前缀和后缀，因此 predict.py 无法重现提示词。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="237"/>
+        <source>The static model&apos;s files were not written ({0}). Export again.</source>
+        <translation>静态图模型的文件没有写出（{0}）。请重新导出。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="239"/>
+        <source>The exported model returned outputs of shape {0} where the trained model returns {1}.</source>
+        <translation>导出的模型输出的形状是 {0}，而训练所得模型输出的形状是 {1}。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="242"/>
+        <source>The GGUF file&apos;s scores have the shape {0} where the trained model&apos;s have {1}, so it was not exported.</source>
+        <translation>GGUF 文件输出的分数形状为 {0}，而训练所得模型的为 {1}，因此没有导出。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="245"/>
+        <source>The GGUF file&apos;s own answers leave the trained model&apos;s on {0} of {1} test prompts at a token the trained model clearly prefers, so llama.cpp would answer differently from the trained model; it was not exported. Untick GGUF and export again.</source>
+        <translation>在 {1} 条测试提示词中，有 {0} 条由 GGUF 文件自行生成的回答在训练所得模型明显偏好的词元处偏离了它，llama.cpp 给出的回答会与训练所得模型不同，因此没有导出。请取消勾选 GGUF 后重新导出。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="249"/>
+        <source>The GGUF file&apos;s scores differ from the trained model&apos;s by up to {0} (allowed {1}; the next token agrees at {2} % of {3} positions), so it was not exported. Untick GGUF and export again.</source>
+        <translation>GGUF 文件输出的分数与训练所得模型相差最多 {0}（允许 {1}；在 {3} 个位置中，下一个词元一致的占 {2}%），因此没有导出。请取消勾选 GGUF 后重新导出。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="253"/>
+        <source>The vocabulary written to the GGUF file splits {0} of {1} test prompts into other tokens than the model&apos;s tokenizer, so llama.cpp would feed the model other tokens; it was not exported.</source>
+        <translation>在 {1} 条测试提示词中，写入 GGUF 文件的词表有 {0} 条的分词结果与模型的分词器不同，llama.cpp 会向模型输入不同的词元，因此没有导出。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="257"/>
+        <source>The Modelfile&apos;s template gives other prompts than the engine for some test inputs, so ollama would not prompt the model as it was trained.</source>
+        <translation>对部分测试输入，Modelfile 的模板生成的提示词与训练时不同，ollama 将无法按训练时的方式向模型提问。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="260"/>
+        <source>The model&apos;s chat template repeats or drops the user&apos;s text, so it cannot be written as an ollama template.</source>
+        <translation>模型的对话模板会重复或丢掉用户的文本，因此无法写成 ollama 模板。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="263"/>
+        <source>The text holds three double quotation marks in a row, which a Modelfile cannot quote.</source>
+        <translation>文本中有三个连续的双引号，Modelfile 无法为其加引号。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="266"/>
+        <source>Cancelled; nothing was written and nothing is left behind.</source>
+        <translation>已取消；没有写入任何内容，也没有留下任何文件。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="268"/>
+        <source>{0} is not a readable GGUF file ({1}). It may be incomplete (a download that stopped early) or another kind of file; download or copy it again.</source>
+        <translation>{0} 不是可读取的 GGUF 文件（{1}）。它可能不完整（下载中途停止），也可能是其他类型的文件；请重新下载或复制。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="271"/>
+        <source>{0} is cut short: its tensor {1} ends past the end of the file ({2} bytes). Download or copy the file again.</source>
+        <translation>{0} 不完整：其中的张量 {1} 超出了文件末尾（文件共 {2} 字节）。请重新下载或复制该文件。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="274"/>
+        <source>{0} holds a model of the {1} architecture, which Workbench cannot convert. It converts GGUF files of these families: {2}. Choose a GGUF file of one of them.</source>
+        <translation>{0} 中是 {1} 架构的模型，Workbench 无法转换。它能转换以下系列的 GGUF 文件：{2}。请选择其中某个系列的 GGUF 文件。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="277"/>
+        <source>The tensor {0} is stored as {1}, which Workbench cannot read yet. Use a GGUF file of another quantisation (for example Q4_K_M, Q8_0 or F16).</source>
+        <translation>张量 {0} 以 {1} 格式存储，Workbench 暂时无法读取。请使用其他量化格式的 GGUF 文件（例如 Q4_K_M、Q8_0 或 F16）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="280"/>
+        <source>The tensor {0} holds {1} values where the file&apos;s header says {2}: the file is damaged. Download or copy it again.</source>
+        <translation>张量 {0} 含有 {1} 个值，而文件头标明的形状是 {2}：文件已损坏。请重新下载或复制。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="283"/>
+        <source>The tensor {0} has the shape {1}, not {2}.</source>
+        <translation>张量 {0} 的形状是 {1}，而不是 {2}。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="285"/>
+        <source>The GGUF file lacks {0}, which describes the model. The file may be damaged or written by an unusual tool; use another copy.</source>
+        <translation>GGUF 文件缺少描述模型的 {0}。文件可能已损坏，或是由不常见的工具写出的；请换一份副本。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="288"/>
+        <source>The model uses {0} rope scaling, which Workbench cannot carry over yet.</source>
+        <translation>该模型使用 {0} 方式的 RoPE 缩放，Workbench 暂时无法转换。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="290"/>
+        <source>The model scales its rope frequencies in a way Workbench does not recognise (its rope_freqs tensor is not Llama 3.1&apos;s scaling); it cannot be converted yet.</source>
+        <translation>该模型缩放 RoPE 频率的方式 Workbench 无法识别（其 rope_freqs 张量不是 Llama 3.1 的缩放方式），暂时无法转换。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="293"/>
+        <source>The model rotates {0} of its {1} head dimensions, which a plain {2} model does not; Workbench cannot convert this variant.</source>
+        <translation>该模型只对其 {1} 个注意力头维度中的 {0} 个做旋转，普通的 {2} 模型不会这样；Workbench 无法转换这种变体。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="296"/>
+        <source>{0} holds no tokenizer vocabulary (tokenizer.ggml.tokens), which the model needs. Use a GGUF file converted with its tokenizer.</source>
+        <translation>{0} 中没有模型所需的分词器词表（tokenizer.ggml.tokens）。请使用连同分词器一起转换的 GGUF 文件。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="299"/>
+        <source>{0} holds a tensor {1} that a plain {2} model does not have; it may be a variant (mixture of experts, vision) Workbench cannot convert.</source>
+        <translation>{0} 中有普通 {2} 模型所没有的张量 {1}；它可能是 Workbench 无法转换的变体（混合专家或视觉模型）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="302"/>
+        <source>{0} has no token embedding (token_embd.weight); the file is incomplete.</source>
+        <translation>{0} 中没有词元嵌入（token_embd.weight）；文件不完整。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="304"/>
+        <source>{0} has {1} tokens in its vocabulary but {2} rows in its embedding; the file is inconsistent.</source>
+        <translation>{0} 的词表有 {1} 个词元，而嵌入有 {2} 行；文件内容前后不一致。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="307"/>
+        <source>The GGUF file&apos;s byte-level vocabulary has no merge list (tokenizer.ggml.merges); its tokenizer cannot be rebuilt. Use another copy of the file.</source>
+        <translation>GGUF 文件的字节级词表没有合并列表（tokenizer.ggml.merges），无法重建其分词器。请换一份该文件的副本。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="310"/>
+        <source>The GGUF file&apos;s tokenizer is of the {0} kind; Workbench rebuilds SentencePiece (llama) and byte-level BPE (gpt2) tokenizers. Use a model with one of them.</source>
+        <translation>GGUF 文件的分词器属于 {0} 类型；Workbench 只能重建 SentencePiece（llama）和字节级 BPE（gpt2）分词器。请使用带有其中一种分词器的模型。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="313"/>
+        <source>The folder {0} already exists. Choose a new folder name for the converted model.</source>
+        <translation>文件夹 {0} 已存在。请为转换后的模型另选一个新的文件夹名。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="315"/>
+        <source>The folder {0} does not exist. Create it first, or choose another place.</source>
+        <translation>文件夹 {0} 不存在。请先创建它，或另选位置。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="317"/>
+        <source>{0} could not be read ({1}). Export the model again.</source>
+        <translation>无法读取 {0}（{1}）。请重新导出模型。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="319"/>
+        <source>{0} holds no .safetensors weights; a GGUF file is written from merged weights (the format Merged weights).</source>
+        <translation>{0} 中没有 .safetensors 权重；GGUF 文件要由合并后的权重写出（“合并后的权重”格式）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="322"/>
+        <source>{0} has no tokenizer.json, which the GGUF file needs for its vocabulary. Export the model again.</source>
+        <translation>{0} 中没有 GGUF 文件的词表所需的 tokenizer.json。请重新导出模型。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="325"/>
+        <source>The tensor {0} in {1} is stored as {2}; only float32, float16 and bfloat16 weights can be written to GGUF.</source>
+        <translation>{1} 中的张量 {0} 以 {2} 格式存储；只有 float32、float16 和 bfloat16 权重可以写入 GGUF。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="328"/>
+        <source>This model is the built-in classifier, which has no GGUF form; GGUF files are written for {0} language models.</source>
+        <translation>此模型是内置分类器，没有 GGUF 形式；GGUF 文件只为 {0} 语言模型写出。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="331"/>
+        <source>This model is of the type {0}, which has no GGUF form here; GGUF files are written for {1} language models.</source>
+        <translation>此模型的类型是 {0}，这里没有它的 GGUF 形式；GGUF 文件只为 {1} 语言模型写出。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="334"/>
+        <source>This Gemma 3 model scales its queries by {0}, where llama.cpp uses {1} for its size, so llama.cpp would not compute it as trained; it has no GGUF form.</source>
+        <translation>此 Gemma 3 模型用 {0} 缩放查询向量，而 llama.cpp 对这种规模的模型用的是 {1}，因此 llama.cpp 无法按训练时的方式计算它；它没有 GGUF 形式。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="337"/>
+        <source>The model&apos;s rope scaling ({0}) has no GGUF form here; linear, yarn and Llama 3.1&apos;s scaling are written.</source>
+        <translation>该模型的 RoPE 缩放方式（{0}）在这里没有 GGUF 形式；只能写出 linear、yarn 和 Llama 3.1 的缩放方式。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="340"/>
+        <source>The model&apos;s tokenizer is of type {0}; GGUF files are written for BPE tokenizers (byte-level or SentencePiece-style).</source>
+        <translation>模型的分词器类型是 {0}；GGUF 文件只支持 BPE 分词器（字节级或 SentencePiece 风格）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="343"/>
+        <source>The weights hold a tensor {0} that a plain {1} model does not have, so the model has no GGUF form here.</source>
+        <translation>权重中有普通 {1} 模型所没有的张量 {0}，因此该模型在这里没有 GGUF 形式。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="346"/>
+        <source>The weights have no token embedding (model.embed_tokens.weight). Export the model again.</source>
+        <translation>权重中没有词元嵌入（model.embed_tokens.weight）。请重新导出模型。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="348"/>
+        <source>{0} already exists; a GGUF file is never overwritten. Choose another name.</source>
+        <translation>{0} 已存在；GGUF 文件从不覆盖已有文件。请另选一个名称。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="350"/>
+        <source>The tokenizer has {0} tokens but the embedding has {1} rows: the folder&apos;s tokenizer does not belong to its weights.</source>
+        <translation>分词器有 {0} 个词元，而嵌入有 {1} 行：文件夹中的分词器与其权重不匹配。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="354"/>
+        <source>Model type {0} is not supported. Workbench fine-tunes ERNIE 4.5, Qwen2, Qwen3, Llama and Gemma 3 models (dense, text only). Choose a model of one of these families.</source>
+        <translation>不支持模型类型 {0}。Workbench 可以微调 ERNIE 4.5、Qwen2、Qwen3、Llama 和 Gemma 3 模型（稠密、纯文本）。请选择这些系列之一的模型。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="357"/>
+        <source>The model folder {0} does not exist. Choose an existing folder.</source>
+        <translation>模型文件夹 {0} 不存在。请选择一个已有的文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="359"/>
+        <source>{0} is a file, not a folder. Choose the folder that holds config.json and the weights.</source>
+        <translation>{0} 是文件，不是文件夹。请选择包含 config.json 和权重的文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="362"/>
+        <source>The model folder {0} only has pickle-based weight files ({1}). Loading them can run arbitrary code, so Workbench does not load them. Convert the model to safetensors, then choose it again.</source>
+        <translation>模型文件夹 {0} 中只有基于 pickle 的权重文件（{1}）。加载它们可能执行任意代码，因此 Workbench 不会加载。请把模型转换为 safetensors 格式后再选择。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="366"/>
+        <source>The weights in {0} do not match the model its config.json describes: {1} missing. The folder may be incomplete or hold a different model; copy it again.</source>
+        <translation>{0} 中的权重与其 config.json 描述的模型不符：缺少 {1}。文件夹可能不完整，或装的是另一个模型；请重新复制。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="369"/>
+        <source>The model in {0} could not be loaded ({1}). The folder may be incomplete or damaged; copy it again.</source>
+        <translation>无法加载 {0} 中的模型（{1}）。文件夹可能不完整或已损坏；请重新复制。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="372"/>
+        <source>The tokenizer in {0} cannot be loaded ({1}).</source>
+        <translation>无法加载 {0} 中的分词器（{1}）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="374"/>
+        <source>The tokenizer in {0} defines no end-of-sequence token, which training needs.</source>
+        <translation>{0} 中的分词器没有定义训练所需的序列结束词元。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="376"/>
+        <source>A quantised base model cannot be used here: {0}</source>
+        <translation>此处无法使用量化的基础模型：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="378"/>
+        <source>A quantised base model needs the precision float16 or bfloat16.</source>
+        <translation>量化的基础模型需要 float16 或 bfloat16 精度。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="380"/>
+        <source>{0} is not a folder on this computer, and the model hub ({1}) cannot be reached: this computer looks offline. Add a model you have with Add a model…, or get Gemma 3 270M, on the Train page.</source>
+        <translation>{0} 不是本机上的文件夹，而且无法连接模型库（{1}）：本机似乎没有联网。请在“训练”页用“添加模型…”添加你已有的模型，或获取 Gemma 3 270M。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="384"/>
+        <source>Downloading {0} from {1} failed ({2}). Check the model id, or choose a model folder on this computer.</source>
+        <translation>从 {1} 下载 {0} 失败（{2}）。请检查模型 ID，或选择本机上的模型文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="387"/>
+        <source>{0} could not be downloaded from {1}. Check the model id, or choose a model folder on this computer.</source>
+        <translation>无法从 {1} 下载 {0}。请检查模型 ID，或选择本机上的模型文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="390"/>
+        <source>Device {0} is not available on this computer (available: {1}). Choose one of those.</source>
+        <translation>本机上没有设备 {0}（可用的有：{1}）。请从中选择一个。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="393"/>
+        <source>The checkpoint weights in {0} cannot be read ({1}). The checkpoint may be incomplete; train the run again.</source>
+        <translation>无法读取 {0} 中的检查点权重（{1}）。该检查点可能不完整；请重新训练。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="396"/>
+        <source>The checkpoint in {0} does not fit this model: {1}. It was saved by another model or another version of the run; train again.</source>
+        <translation>{0} 中的检查点与此模型不符：{1}。它是由其他模型或这次训练的其他版本保存的；请重新训练。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="399"/>
+        <source>The weights of {0} do not load back as the model that saved them: on {1} validation rows their loss is {2} where the run measured {3} when it saved them. Their answers would be wrong, so they are not used. Resume the run, or train again.</source>
+        <translation>{0} 的权重重新加载后与保存它们的模型不一致：在 {1} 行验证数据上，其损失为 {2}，而训练在保存时测得的是 {3}。它们给出的回答会是错的，因此不予使用。请恢复这次训练，或重新训练。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="407"/>
         <source>it refused the connection</source>
         <translation>它拒绝了连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="173"/>
+        <location filename="../../workbench/gui/error_texts.py" line="408"/>
         <source>the connection timed out</source>
         <translation>连接超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="174"/>
+        <location filename="../../workbench/gui/error_texts.py" line="409"/>
         <source>there is no route to it</source>
         <translation>没有通往它的网络路由</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="175"/>
+        <location filename="../../workbench/gui/error_texts.py" line="410"/>
         <source>the network is unreachable</source>
         <translation>网络不可达</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="176"/>
+        <location filename="../../workbench/gui/error_texts.py" line="411"/>
         <source>it closed the connection</source>
         <translation>它关闭了连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="177"/>
+        <location filename="../../workbench/gui/error_texts.py" line="412"/>
         <source>the connection was reset</source>
         <translation>连接被重置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="180"/>
+        <location filename="../../workbench/gui/error_texts.py" line="415"/>
         <source>The name is not valid: use letters, digits, dots, underscores or dashes (at most 64), starting with a letter or digit.</source>
         <translation>名称无效：请使用字母、数字、“.”、“_”或“-”（最多 64 个），并以字母或数字开头。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="182"/>
+        <location filename="../../workbench/gui/error_texts.py" line="417"/>
         <source>The address is not valid: write it as ssh://user@host or ssh://user@host:port, with no password.</source>
         <translation>地址无效：请写成 ssh://用户@主机 或 ssh://用户@主机:端口，不要包含密码。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="184"/>
+        <location filename="../../workbench/gui/error_texts.py" line="419"/>
         <source>The devices are not valid: write cpu, or a device kind and numbers such as gpu:0,1 or npu:0.</source>
         <translation>设备无效：请写 cpu，或设备类型加编号，例如 gpu:0,1 或 npu:0。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="189"/>
+        <location filename="../../workbench/gui/error_texts.py" line="424"/>
         <source>The disk is full ({0}). Free some space, for example by deleting runs you no longer need, then try again. What was saved before is intact.</source>
         <translation>磁盘已满（{0}）。请腾出空间（例如删除不再需要的训练），然后重试。之前保存的内容完好无损。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="191"/>
+        <location filename="../../workbench/gui/error_texts.py" line="426"/>
         <source>The disk is full. Free some space, for example by deleting runs you no longer need, then try again. What was saved before is intact.</source>
         <translation>磁盘已满。请腾出空间（例如删除不再需要的训练），然后重试。之前保存的内容完好无损。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="194"/>
+        <location filename="../../workbench/gui/error_texts.py" line="429"/>
         <source>Workbench may not read or write this place ({0}). Choose a folder of your own (for example in your home folder), or ask the owner of this one for access, then try again.</source>
         <translation>Workbench 无权读写这个位置（{0}）。请选择你自己的文件夹（例如主文件夹中的），或向它的所有者申请权限，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="197"/>
+        <location filename="../../workbench/gui/error_texts.py" line="432"/>
         <source>Workbench may not read or write this place. Choose a folder of your own (for example in your home folder), or ask the owner of this one for access, then try again.</source>
         <translation>Workbench 无权读写这个位置。请选择你自己的文件夹（例如主文件夹中的），或向它的所有者申请权限，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="200"/>
+        <location filename="../../workbench/gui/error_texts.py" line="435"/>
         <source>A file or folder is not where it was expected ({0}). Check the path (a folder name may be taken by a file, or a folder may be missing), then try again.</source>
         <translation>文件或文件夹不在预期的位置（{0}）。请检查路径（文件夹名可能被某个文件占用，或缺少某个文件夹），然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="202"/>
+        <location filename="../../workbench/gui/error_texts.py" line="437"/>
         <source>A file or folder is not where it was expected. Check the path (a folder name may be taken by a file, or a folder may be missing), then try again.</source>
         <translation>文件或文件夹不在预期的位置。请检查路径（文件夹名可能被某个文件占用，或缺少某个文件夹），然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="205"/>
+        <location filename="../../workbench/gui/error_texts.py" line="440"/>
         <source>A file could not be read or written ({0}): {1}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
         <translation>无法读写文件（{0}）：{1}。请确认它存在、你有权打开它且磁盘未满，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="207"/>
+        <location filename="../../workbench/gui/error_texts.py" line="442"/>
         <source>A file could not be read or written: {1}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
         <translation>无法读写文件：{1}。请确认它存在、你有权打开它且磁盘未满，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="220"/>
+        <location filename="../../workbench/gui/error_texts.py" line="447"/>
+        <source>test rows</source>
+        <translation>测试数据</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="448"/>
+        <source>validation rows</source>
+        <translation>验证数据</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="449"/>
+        <source>training rows</source>
+        <translation>训练数据</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="452"/>
+        <source>The built-in model starts untrained, so the model it started from answers at random: it is not worth comparing with. The baseline beside the results is the comparison.</source>
+        <translation>内置模型从零开始训练，它起步时的模型只会随机作答，不值得对比。结果旁的基线就是对照。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="455"/>
+        <source>A multi-label model has no base model to compare with (its head is trained from scratch); the baseline beside the results is the comparison.</source>
+        <translation>多标签模型没有可对比的基础模型（它的分类头是从零开始训练的）；结果旁的基线就是对照。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="458"/>
+        <source>A classification head is trained from scratch with the run, so the model it started from has no head to compare with; the baseline beside the results is the comparison.</source>
+        <translation>分类头是随这次训练从零开始训练的，起步时的模型没有分类头可供对比；结果旁的基线就是对照。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="463"/>
+        <source>The built-in classifier has nothing for int8 to quantise: its weights are tables of character n-gram embeddings, and its linear layers hold under 1 % of them. Export it without the 8-bit (int8) model: its static model is the one to ship.</source>
+        <translation>内置分类器没有可做 int8 量化的部分：它的权重是字符 n 元组嵌入表，线性层只占不到 1%。请不带 8 位（int8）模型导出：应发布的是它的静态图模型。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="469"/>
+        <source>The built-in classifier has no GGUF form: llama.cpp and ollama run language models, and this is an n-gram classifier with a classification head. Untick GGUF and export again.</source>
+        <translation>内置分类器没有 GGUF 形式：llama.cpp 和 ollama 运行的是语言模型，而它是带分类头的 n 元组分类器。请取消勾选 GGUF 后重新导出。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="472"/>
+        <source>A model with a classification head has no GGUF form: llama.cpp and ollama run language models that write text, and this one answers a probability for each of the project&apos;s labels. Untick GGUF and export again: its static model (and ONNX) carry the head, and predict.py and serve.py run it.</source>
+        <translation>带分类头的模型没有 GGUF 形式：llama.cpp 和 ollama 运行的是生成文本的语言模型，而此模型为项目的每个标签给出一个概率。请取消勾选 GGUF 后重新导出：它的静态图模型（以及 ONNX）包含分类头，可由 predict.py 和 serve.py 运行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="478"/>
+        <source>The Paddle Inference model</source>
+        <translation>飞桨推理模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="479"/>
+        <source>The reloaded merged model</source>
+        <translation>重新加载的合并模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="493"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="231"/>
+        <location filename="../../workbench/gui/error_texts.py" line="504"/>
         <source>{0} is not a text file Workbench can read: it looks like a {1} file.</source>
         <translation>{0} 不是 Workbench 能读取的文本文件：它看起来是 {1} 文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="234"/>
+        <location filename="../../workbench/gui/error_texts.py" line="507"/>
         <source>{0} is not a text file Workbench can read: it holds binary data, or text in an encoding that could not be recognised.</source>
         <translation>{0} 不是 Workbench 能读取的文本文件：它包含二进制数据，或者是无法识别编码的文本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="237"/>
+        <location filename="../../workbench/gui/error_texts.py" line="510"/>
         <source>Workbench reads tables of text (CSV, TSV, or any text file with one row a line, whatever its suffix), Excel workbooks, JSON or JSON Lines, Parquet and TFRecord files. Check that you picked the right file, or save the data as CSV UTF-8 in the program that made it and import that file.</source>
         <translation>Workbench 能读取文本表格（CSV、TSV，或任何每行一条记录的文本文件，不论后缀）、Excel 工作簿、JSON 或 JSON Lines、Parquet 和 TFRecord 文件。请确认选对了文件，或在生成它的程序中把数据另存为 CSV UTF-8 后再导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="245"/>
+        <location filename="../../workbench/gui/error_texts.py" line="518"/>
         <source>Server {0} ({1}) is not known to this computer yet, so nothing was sent. It presents the key {2}. If your administrator confirms that fingerprint, accept it once with: {3}</source>
         <translation>本机还不认识服务器 {0}（{1}），因此没有发送任何内容。它出示的密钥是 {2}。如果管理员确认这个指纹无误，请运行一次以下命令接受它：{3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="249"/>
+        <location filename="../../workbench/gui/error_texts.py" line="522"/>
         <source>Server {0} ({1}) is not known to this computer yet, so nothing was sent. If your administrator confirms its key fingerprint, accept it once with: {2}</source>
         <translation>本机还不认识服务器 {0}（{1}），因此没有发送任何内容。如果管理员确认了它的密钥指纹，请运行一次以下命令接受它：{2}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="550"/>
+        <source>{0} returns outputs of shape {1} where the trained model returns {2}: the graph was traced wrongly.</source>
+        <translation>{0}输出的形状是 {1}，而训练所得模型输出的形状是 {2}：计算图转换有误。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="554"/>
+        <source>{0} returns values that are not finite (NaN or infinite) where the trained model&apos;s are finite: an operator converts incorrectly.</source>
+        <translation>{0}输出了非有限值（NaN 或无穷大），而训练所得模型的输出都是有限值：某个算子转换有误。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="558"/>
+        <source>{0} differs from the trained model by up to {1} on outputs of scale {2}, a relative difference of {3}.</source>
+        <translation>{0}与训练所得模型的差异最大为 {1}（输出的量级为 {2}），相对差异为 {3}。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="562"/>
+        <source>That is {0} times the {1} that fp32 rounding explains for this model&apos;s size.</source>
+        <translation>这是该规模模型的 fp32 舍入误差所能解释的 {1} 的 {0} 倍。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="565"/>
+        <source>It picks another most likely token at {0} of {1} positions where the trained model&apos;s choice is clear.</source>
+        <translation>在训练所得模型选择明确的 {1} 个位置中，它有 {0} 处选了另一个最可能的词元。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="568"/>
+        <source>This is not rounding: an operator of the exported graph computes something else than the trained model (report it with the model family and the Paddle version).</source>
+        <translation>这不是舍入误差：导出计算图中的某个算子与训练所得模型的计算结果不一致（请连同模型系列和 Paddle 版本一起报告此问题）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="571"/>
+        <source>So nothing was exported.</source>
+        <translation>因此没有导出任何内容。</translation>
     </message>
 </context>
 <context>

@@ -81,7 +81,9 @@ def test_every_code_the_core_gives_has_a_text_in_both_languages():
     from workbench.gui.error_texts import error_text
 
     codes = _raised_codes()
-    assert {"server_unreachable", "not_a_project", "file_empty", "disk_full", "server_other_version"} <= set(codes)
+    assert {"server_unreachable", "not_a_project", "file_empty", "disk_full", "server_other_version",
+            "model_folder_missing", "gguf_unreadable", "export_differs", "no_gguf", "checkpoint_weights_wrong",
+            "cancelled"} <= set(codes)
     app = QApplication.instance() or QApplication([])
     try:
         for lang in ("en", "zh_CN"):
@@ -231,6 +233,25 @@ def test_a_data_file_the_page_cannot_read_is_said_in_the_interface_language(qtbo
         read_table(empty)
     message, details = describe_error(caught.value)
     assert message == "客户反馈.csv 是空文件（0 字节）。请选择包含数据的文件。" and details is None
+
+
+def test_a_file_that_is_not_gguf_is_said_in_the_interface_language(qtbot, background, chinese, tmp_path):
+    """Seen in the Chinese window: adding a .gguf file that was a download cut short said "… is not a
+    readable GGUF file (…)" in English. The engine's refusal comes back from the real
+    'workbench models add' child with its code, and the window says it in Chinese."""
+    from workbench.core import models_store as store
+    from workbench.gui.pages.train.models_panel import ModelsPanel
+
+    fake = tmp_path / "法律助手-q4_k_m.gguf"
+    fake.write_bytes(b"GGUF\x03\x00")  # a download that stopped after its first bytes
+    panel = ModelsPanel(background)
+    qtbot.addWidget(panel)
+    with qtbot.waitSignal(background.error_shown, timeout=120000) as shown:
+        assert panel.add_model(fake) is not None
+    message = shown.args[1]
+    assert message.startswith("法律助手-q4_k_m.gguf 不是可读取的 GGUF 文件（"), message
+    assert message.endswith("它可能不完整（下载中途停止），也可能是其他类型的文件；请重新下载或复制。"), message
+    assert store.list_models() == []
 
 
 def test_a_failed_write_is_said_in_the_interface_language(chinese):
