@@ -470,7 +470,8 @@ def run_dir_of(project_dir: str | os.PathLike, run_id: str) -> Path:
     if not run_id or "/" in run_id or "\\" in run_id or not (run_dir / JOB_FILE).is_file():
         known = [s.id for s in list_runs(project_dir)]
         hint = f" Runs in this project: {', '.join(known)}." if known else " This project has no runs yet."
-        raise WorkbenchError(f"Run '{run_id}' does not exist in {project_dir}.{hint}")
+        raise WorkbenchError(f"Run '{run_id}' does not exist in {project_dir}.{hint}", code="run_missing", run=run_id,
+                             runs=known)
     return run_dir
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
+from ..core.cleaning.steps import STEPS
 from ..core.errors import os_error
 from .i18n import content_lang, join_list
 
@@ -165,6 +166,225 @@ TEXTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "export_folder_not_empty": (QT_TRANSLATE_NOOP(
         "ErrorText", "The output folder {0} already exists and is not empty. Choose a new folder (or delete the old "
         "export first); an export never overwrites files."), ("path",)),
+    # ----- data files (core/io), continued
+    "file_blank": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} is empty: it holds only blank lines or spaces. Choose a file that contains data."),
+        ("name",)),
+    "file_without_columns": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} has no columns. Its first line or record should name the columns."), ("name",)),
+    "file_without_header": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} has no columns: no header line was found. Its first line should hold the column names."),
+        ("name",)),
+    "table_extra_fields": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} has rows with more fields than the header has column names (the first is data row {1}, "
+        "counting from the line after the header: {2} fields, header {3}). A value probably contains the delimiter "
+        "without quotes. Put that value in quotes, or add the missing column name to the header, then import the "
+        "file again."), ("name", "row", "width", "header")),
+    "table_ragged": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} is not a regular table: line {1} has {2} fields but the header has {3} (fields are "
+        "separated by {4}). A value probably contains the delimiter without quotes. Put that value in double quotes, "
+        "or fix the line, then import the file again."), ("name", "line", "found", "expected", "delimiter")),
+    "table_open_quote": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} has a quotation mark that is never closed, starting at row {1}. Close or remove the stray "
+        "quotation mark, then import the file again."), ("name", "row")),
+    "table_unreadable": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} could not be read as a table ({1}). Check that it is a CSV or TSV file, then import it "
+        "again."), ("name", "detail")),
+    "file_mixed_encoding": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} could not be decoded as {1} text (a byte at position {2} does not fit): the file probably "
+        "mixes encodings. Save it again as UTF-8 (in Excel: “CSV UTF-8”), then import it again."),
+        ("name", "encoding", "position")),
+    "excel_holds_text": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} is not a real Excel workbook: its content looks like text (perhaps a CSV file). Open it in "
+        "Excel and save it as .xlsx, or give it the suffix of its real type."), ("name",)),
+    "excel_not_workbook": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} is not a real Excel workbook: its content looks like some other kind of file. Open it in "
+        "Excel and save it as .xlsx, or give it the suffix of its real type."), ("name",)),
+    "excel_unreadable": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} could not be opened as an Excel workbook ({1}). It may be damaged, password-protected or "
+        "not really an Excel file. Open it in Excel, save it again as .xlsx, then import it again."),
+        ("name", "detail")),
+    "excel_without_sheets": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} contains no worksheets. Add a sheet with data, then import it again."), ("name",)),
+    "excel_sheet_missing": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} has no sheet named {1}. Its sheets are: {2}. Choose one of them."),
+        ("name", "sheet", "sheets")),
+    "excel_sheet_empty": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Sheet {0} of {1} is empty. Choose the sheet that holds the data (sheets: {2})."),
+        ("sheet", "name", "sheets")),
+    "record_without_turns": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0}: record {1} has no “{2}” list of turns like the other records. Fix or remove that record, "
+        "then import the file again."), ("name", "record", "key")),
+    "json_bad_start": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} is not valid JSON: it should start with a square bracket (a list of records) or a curly "
+        "brace (one record per line, JSON Lines). Check that the file really is JSON."), ("name",)),
+    "json_invalid": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} is not valid JSON: {1} at line {2}, column {3}. Fix the file there (a missing comma, quote "
+        "or bracket is the usual cause), then try again."), ("name", "detail", "line", "column")),
+    "jsonl_line_invalid": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0}: line {1} is not valid JSON ({2}, column {3}). In a JSON Lines file every line holds one "
+        "complete JSON value. Fix that line, then try again."), ("name", "line", "detail", "column")),
+    "jsonl_line_not_array": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0}: line {1} is not an array like the lines before it. Make every line the same kind, then "
+        "try again."), ("name", "line")),
+    "json_empty_list": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} has no data rows: the JSON holds an empty list. Add records, then import it again."),
+        ("name",)),
+    "json_item_not_object": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0}: item {1} of the list is not an object with named fields like the other records. Make "
+        "every record the same kind, then import the file again."), ("name", "position")),
+    "jsonl_line_not_object": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0}: line {1} is not an object with named fields like the other records. Make every record the "
+        "same kind, then import the file again."), ("name", "position")),
+    "parquet_unreadable": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} could not be read as a Parquet file ({1}). It may be damaged or not really Parquet. Export "
+        "it again, then import it again."), ("name", "detail")),
+    "tfrecord_not_examples": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} is not a TFRecord file of tf.train.Example records ({1}). Check that you picked the right "
+        "file, and that it was written with tf.io.TFRecordWriter."), ("name", "detail")),
+    "tfrecord_damaged": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} is damaged at record {1} ({3}); the {2} records before it are fine. Write or copy the file "
+        "again, then import it again."), ("name", "record", "good", "detail")),
+    "tfrecord_empty": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} has no data rows: it holds no records. Choose a file with data."), ("name",)),
+    "tfrecord_without_features": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} has no columns: its records hold no features."), ("name",)),
+    "column_not_in_file": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The file has no column “{0}”; its columns are {1}."), ("column", "columns")),
+    # ----- cleaning steps and labels (core/cleaning, core/labels)
+    "recipe_too_new": (QT_TRANSLATE_NOOP(
+        "ErrorText", "This cleaning recipe was written by a newer Workbench (recipe version {0}; this version reads "
+        "version {1} and older). Update Workbench to use it."), ("version", "newest")),
+    "recipe_invalid": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The cleaning recipe is not valid: at “{0}”, {1}. Fix the recipe, then try again."),
+        ("entry", "detail")),
+    "recipe_not_json": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The cleaning recipe is not valid JSON ({0})."), ("detail",)),
+    "recipe_file_not_json": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The cleaning recipe {0} is not valid JSON ({1})."), ("path", "detail")),
+    "recipe_unreadable": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The cleaning recipe {0} cannot be read ({1}). Check that it exists and that you may open it."),
+        ("path", "detail")),
+    "step_column_missing": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} works on the column “{1}”, which the data does not have (its columns: {2}). Choose another "
+        "column in the step, or remove the step."), ("step", "column", "columns")),
+    "step_unknown": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} is of a kind this version of Workbench does not know. Update Workbench, or remove the step."),
+        ("step",)),
+    "step_settings_invalid": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} has a setting that is not valid: {1} Correct it in the step."), ("step", "detail")),
+    "step_regex_invalid": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0}: the text to find or its replacement is not a valid regular expression ({1}). Correct it, "
+        "or untick Regular expression."), ("step", "detail")),
+    "label_unknown": (QT_TRANSLATE_NOOP(
+        "ErrorText", "“{0}” is not a label of this project."), ("label",)),
+    "label_name_empty": (QT_TRANSLATE_NOOP(
+        "ErrorText", "A label name cannot be empty."), ()),
+    # ----- the split and the templates (core/split.py, core/templates.py, core/operations/save_template.py)
+    "split_ratios_invalid": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The split shares {0} must not be negative, the training share must be above zero, and together "
+        "they must make 1."), ("ratios",)),
+    "too_few_rows_to_split": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Only {0} rows are left; at least 3 are needed to split them into training, validation and test "
+        "rows."), ("rows",)),
+    "too_few_documents": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The rows come from only {0} documents; at least 3 are needed to keep each document in one of "
+        "training, validation and test."), ("documents",)),
+    "template_without_spec": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The template folder {0} has no {1}. Add one, or remove the folder."), ("path", "file")),
+    "template_not_yaml": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The template file {0} is not valid YAML ({1}). Fix the file, then try again."),
+        ("path", "detail")),
+    "template_not_mapping": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The template file {0} must hold a mapping of fields at the top level."), ("path",)),
+    "template_invalid": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The template file {0} is not valid: {1}. Fix the file, then try again."), ("path", "detail")),
+    "template_sample_missing": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The template file {0} names the sample data {1}, which is not in {2}. Add the file, or correct "
+        "the field sample_data."), ("path", "sample", "folder")),
+    "template_unknown": (QT_TRANSLATE_NOOP(
+        "ErrorText", "There is no template {0}. The templates are: {1}."), ("template", "known")),
+    "template_id_invalid": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The template id “{0}” may use only lower-case letters, digits, “_” and “-”, and must start "
+        "with a letter or digit (for example hospital_triage)."), ("id",)),
+    "template_id_taken": (QT_TRANSLATE_NOOP(
+        "ErrorText", "A template with the id {0} exists already. Choose another id."), ("id",)),
+    "template_folder_exists": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} exists already. Choose another id, or remove that folder."), ("path",)),
+    # ----- runs (core/jobs.py, core/runs.py, core/trained.py, core/remote.py)
+    "not_a_run": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} is not a run folder (it has no job.json)."), ("path",)),
+    "run_file_damaged": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} is damaged ({1}); the run cannot be read."), ("path", "detail")),
+    "run_missing": (QT_TRANSLATE_NOOP(
+        "ErrorText", "There is no run {0} in this project. Its runs: {1}."), ("run", "runs")),
+    "checkpoint_choice_unknown": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Checkpoint {0} is not a choice; choose the best or the last checkpoint."), ("checkpoint",)),
+    "multi_label_needs_head": (QT_TRANSLATE_NOOP(
+        "ErrorText", "This project has several labels per row, which a model writing its label as text does not "
+        "learn. Train {0} with a classification head (the default), or choose the built-in classifier."), ("model",)),
+    "run_is_local": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Run {0} trains on this computer, not on a server."), ("run",)),
+    "server_copy_failed": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Copying to server {0} failed: {1}"), ("server", "detail")),
+    "server_runs_unlisted": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Server {0} did not list its runs. Check it with Servers… on the Train page."), ("server",)),
+    "server_delete_failed": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Server {0} did not delete run {1}: {2}"), ("server", "run", "detail")),
+    "wheels_not_written": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The package files could not be written: {0}"), ("detail",)),
+    # ----- the list of models and the registry's models (core/models_store.py, core/operations/models.py)
+    "model_list_locked": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The list of models ({0}) is being changed by another Workbench window or command and stayed "
+        "locked for {1} s. Wait for it to finish, then try again."), ("path", "seconds")),
+    "model_list_damaged": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The list of models {0} is damaged ({1}). Move it aside to start an empty list (the model "
+        "folders beside it stay), then add the models again."), ("path", "detail")),
+    "model_id_unknown": (QT_TRANSLATE_NOOP(
+        "ErrorText", "No model in the list has the id {0} (the list holds: {1})."), ("model", "known")),
+    "registered_model_missing": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The model {0} (id {1}) in the list has no model in its folder {2} any more. Put the folder "
+        "back, or remove the model from the list (Remove, beside the list of models on the Train page) and add it "
+        "again."), ("name", "model", "path")),
+    "model_name_taken": (QT_TRANSLATE_NOOP(
+        "ErrorText", "A model named {0} (id {1}) is already registered. Remove that one first (Remove, beside the "
+        "list of models on the Train page), or add this one from a file or folder of another name."),
+        ("name", "model")),
+    "registry_model_unknown": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} is not a model Workbench can get from the package registry; it has {1}. A model of your "
+        "own is added with Add a model… on the Train page."), ("model", "known")),
+    "registry_needs_pip": (QT_TRANSLATE_NOOP(
+        "ErrorText", "This build of Workbench cannot install packages, and {0} is not part of it. Install it with "
+        "pip in a Python 3.11 environment, take the GGUF file its assemble() writes, and add that file with Add a "
+        "model… on the Train page."), ("package",)),
+    "pip_not_started": (QT_TRANSLATE_NOOP(
+        "ErrorText", "pip could not be started ({1}), so {0} cannot be installed. Install it yourself (“pip install "
+        "{0}”), then try again."), ("package", "detail")),
+    "registry_unreachable": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The package registry could not be reached, or it does not have {0} (pip said: {1}). Check the "
+        "network connection and the registry settings. On a computer without access, download the packages on one "
+        "that has it (“pip download {0} -d wheels”), bring the folder over and install them (“pip install --no-index "
+        "--find-links wheels {0}”), then try again."), ("package", "detail")),
+    "pip_failed": (QT_TRANSLATE_NOOP(
+        "ErrorText", "pip could not install {0} (pip said: {1}). Check the network connection and the registry "
+        "settings. On a computer without access, download the packages on one that has it (“pip download {0} -d "
+        "wheels”), bring the folder over and install them (“pip install --no-index --find-links wheels {0}”), then "
+        "try again."), ("package", "detail")),
+    "licence_not_accepted": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} comes under the {1}. Read them ({2}), then get the model again and accept them when "
+        "Workbench asks (it asks once)."), ("name", "licence", "where")),
+    # ----- predicting a file (core/operations/predict.py)
+    "output_suffix_wrong": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The output {0} must end in .csv or .xlsx (CSV or Excel)."), ("name",)),
+    "output_is_input": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The output must be a new file: your input file is never overwritten."), ()),
+    "output_is_folder": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The output {0} is a folder; give a file name ending in .csv or .xlsx."), ("path",)),
+    "input_text_column_missing": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The file has no column for the text the model reads ({0}); its columns are {1}. Rename that "
+        "column, or keep only the text column."), ("wanted", "columns")),
+    "input_without_rows": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} has no rows to predict."), ("name",)),
     # ----- evaluation (engine/evaluation, engine/inference)
     "split_missing": (QT_TRANSLATE_NOOP(
         "ErrorText", "This project has no {0} prepared. Prepare the data again on the Data page."), ("split",)),
@@ -443,6 +663,12 @@ OS_ERRORS = {  # a read or write the system refused (core.errors.os_error): with
                           "open it and that the disk is not full, then try again.")),
 }
 
+DELIMITERS = {  # what separates a table's fields (core.io.textsniff.DELIMITER_NAMES)
+    "comma": QT_TRANSLATE_NOOP("ErrorText", "commas"),
+    "tab": QT_TRANSLATE_NOOP("ErrorText", "tabs"),
+    "semicolon": QT_TRANSLATE_NOOP("ErrorText", "semicolons"),
+    "vertical bar": QT_TRANSLATE_NOOP("ErrorText", "vertical bars"),
+}
 SPLITS = {  # a prepared split of the project's rows
     "test": QT_TRANSLATE_NOOP("ErrorText", "test rows"),
     "val": QT_TRANSLATE_NOOP("ErrorText", "validation rows"),
@@ -484,9 +710,24 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate(CONTEXT, text)
 
 
+def _step(fields: dict[str, Any]) -> str:
+    """A cleaning step as the Data page names it: its number and its title, "Cleaning step 3 (Find
+    and replace)"."""
+    info = STEPS.get(str(fields.get("op")))
+    title = (info.title_zh if content_lang() == "zh" else info.title) if info else str(fields.get("op"))
+    number = fields.get("step")
+    if number is None:
+        return _tr(QT_TRANSLATE_NOOP("ErrorText", "Cleaning step “{0}”")).format(title)
+    return _tr(QT_TRANSLATE_NOOP("ErrorText", "Cleaning step {0} ({1})")).format(number, title)
+
+
 def _value(name: str, value: Any, fields: dict[str, Any]) -> Any:
     if name == "reason" and value in REASONS:
         return _tr(REASONS[value])
+    if name == "step":
+        return _step(fields)
+    if name == "delimiter" and value in DELIMITERS:
+        return _tr(DELIMITERS[value])
     if name == "split" and value in SPLITS:
         return _tr(SPLITS[value])
     if isinstance(value, (list, tuple)):
