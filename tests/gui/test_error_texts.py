@@ -254,6 +254,33 @@ def test_a_file_that_is_not_gguf_is_said_in_the_interface_language(qtbot, backgr
     assert store.list_models() == []
 
 
+def test_a_run_whose_model_folder_is_gone_fails_in_the_interface_language(qtbot, session, background, chinese,
+                                                                         sample_project, tmp_path):
+    """Seen: a run of a model folder moved away since failed at once, and the Train page said why in
+    English. The real worker ends the run with the error's code and fields beside its message."""
+    import json
+
+    from workbench.core.jobs import JobSpec, new_run_id, write_job
+    from workbench.core.runs import launch_worker
+    from workbench.gui.pages.train.page import TrainPage
+
+    gone = tmp_path / "models" / "qwen2-legal"
+    config = json.loads((sample_project / "project.json").read_text(encoding="utf-8"))
+    job = JobSpec(project=str(sample_project), template=config["template"], task="classification",
+                  base_model=str(gone), method="lora", device="cpu")
+    run_dir = sample_project / "runs" / new_run_id()
+    write_job(run_dir, job)
+    assert launch_worker(run_dir, detach=False).wait(timeout=240) == 1
+    page = TrainPage(session, background)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    page.select_run(run_dir.name)
+    summary = session.monitor.summary(run_dir.name)
+    assert summary.error_code == "model_folder_missing" and summary.error_fields == {"path": str(gone)}
+    assert summary.error.startswith(f"The model folder {gone} does not exist.")  # the command line's English
+    assert f"模型文件夹 {gone} 不存在。请选择一个已有的文件夹。" in page.failure_banner.text(), page.failure_banner.text()
+
+
 def test_a_failed_write_is_said_in_the_interface_language(chinese):
     import errno
 
