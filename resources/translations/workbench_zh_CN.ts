@@ -1905,237 +1905,287 @@
         <translation>{0} 的权重重新加载后与保存它们的模型不一致：在 {1} 行验证数据上，其损失为 {2}，而训练在保存时测得的是 {3}。它们给出的回答会是错的，因此不予使用。请恢复这次训练，或重新训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="627"/>
+        <location filename="../../workbench/gui/error_texts.py" line="624"/>
+        <source>Corrections are for classification labels; this project writes answers.</source>
+        <translation>修正只适用于分类标签；此项目的任务是生成回答。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="626"/>
+        <source>Corrections of label sets (several labels per row) are not supported yet; correct the file and prepare again.</source>
+        <translation>暂不支持修正标签集合（每行多个标签）；请修改文件后重新准备数据。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="629"/>
+        <source>This project was prepared before rows had ids, so a correction could not find its row again. Prepare the data again on the Data page (your steps and choices are kept), then correct.</source>
+        <translation>此项目准备数据时各行还没有编号，修正无法再找到对应的行。请在“数据”页重新准备数据（您的步骤和选择会保留），然后再修正。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="632"/>
+        <source>{0} row id(s) match no row of the project: {1}. Nothing was changed.</source>
+        <translation>有 {0} 个行编号在项目中找不到对应的行：{1}。未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="634"/>
+        <source>The project has no label {0}. Nothing was changed. Use one of: {1}.</source>
+        <translation>项目中没有标签 {0}。未做任何更改。请使用以下标签之一：{1}。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="636"/>
+        <source>{0} must have the columns row_id and label (it has {1}). Write one row per correction, an empty label to exclude the row.</source>
+        <translation>{0} 必须包含 row_id 和 label 两列（现有列：{1}）。每条修正写一行，标签留空表示排除该行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="639"/>
+        <source>{0} is damaged and cannot be read. Restore it from a backup, or remove it to start without corrections.</source>
+        <translation>{0} 已损坏，无法读取。请从备份恢复，或删除它以不带修正重新开始。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="642"/>
+        <source>“{0}” must be ROW_ID=LABEL (an empty label excludes the row).</source>
+        <translation>“{0}” 应写作 行编号=标签（标签留空表示排除该行）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="644"/>
+        <source>Nothing to correct: give a corrections file, a row and its label, rows that are not sure, or corrections to undo.</source>
+        <translation>没有要修正的内容：请提供修正文件、某行及其标签、不确定的行，或要撤销的修正。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="647"/>
+        <source>Data version {0} of {1} is missing, so a run that trained on it cannot read its rows. Restore the project&apos;s data folder from a backup.</source>
+        <translation>{1} 的数据版本 {0} 缺失，在该版本上训练的任务无法读取其数据行。请从备份恢复项目的数据文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="654"/>
         <source>it refused the connection</source>
         <translation>它拒绝了连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="628"/>
+        <location filename="../../workbench/gui/error_texts.py" line="655"/>
         <source>the connection timed out</source>
         <translation>连接超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="629"/>
+        <location filename="../../workbench/gui/error_texts.py" line="656"/>
         <source>there is no route to it</source>
         <translation>没有通往它的网络路由</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="630"/>
+        <location filename="../../workbench/gui/error_texts.py" line="657"/>
         <source>the network is unreachable</source>
         <translation>网络不可达</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="631"/>
+        <location filename="../../workbench/gui/error_texts.py" line="658"/>
         <source>it closed the connection</source>
         <translation>它关闭了连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="632"/>
+        <location filename="../../workbench/gui/error_texts.py" line="659"/>
         <source>the connection was reset</source>
         <translation>连接被重置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="635"/>
+        <location filename="../../workbench/gui/error_texts.py" line="662"/>
         <source>The name is not valid: use letters, digits, dots, underscores or dashes (at most 64), starting with a letter or digit.</source>
         <translation>名称无效：请使用字母、数字、“.”、“_”或“-”（最多 64 个），并以字母或数字开头。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="637"/>
+        <location filename="../../workbench/gui/error_texts.py" line="664"/>
         <source>The address is not valid: write it as ssh://user@host or ssh://user@host:port, with no password.</source>
         <translation>地址无效：请写成 ssh://用户@主机 或 ssh://用户@主机:端口，不要包含密码。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="639"/>
+        <location filename="../../workbench/gui/error_texts.py" line="666"/>
         <source>The devices are not valid: write cpu, or a device kind and numbers such as gpu:0,1 or npu:0.</source>
         <translation>设备无效：请写 cpu，或设备类型加编号，例如 gpu:0,1 或 npu:0。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="644"/>
+        <location filename="../../workbench/gui/error_texts.py" line="671"/>
         <source>The disk is full ({0}). Free some space, for example by deleting runs you no longer need, then try again. What was saved before is intact.</source>
         <translation>磁盘已满（{0}）。请腾出空间（例如删除不再需要的训练），然后重试。之前保存的内容完好无损。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="646"/>
+        <location filename="../../workbench/gui/error_texts.py" line="673"/>
         <source>The disk is full. Free some space, for example by deleting runs you no longer need, then try again. What was saved before is intact.</source>
         <translation>磁盘已满。请腾出空间（例如删除不再需要的训练），然后重试。之前保存的内容完好无损。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="649"/>
+        <location filename="../../workbench/gui/error_texts.py" line="676"/>
         <source>Workbench may not read or write this place ({0}). Choose a folder of your own (for example in your home folder), or ask the owner of this one for access, then try again.</source>
         <translation>Workbench 无权读写这个位置（{0}）。请选择你自己的文件夹（例如主文件夹中的），或向它的所有者申请权限，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="652"/>
+        <location filename="../../workbench/gui/error_texts.py" line="679"/>
         <source>Workbench may not read or write this place. Choose a folder of your own (for example in your home folder), or ask the owner of this one for access, then try again.</source>
         <translation>Workbench 无权读写这个位置。请选择你自己的文件夹（例如主文件夹中的），或向它的所有者申请权限，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="655"/>
+        <location filename="../../workbench/gui/error_texts.py" line="682"/>
         <source>A file or folder is not where it was expected ({0}). Check the path (a folder name may be taken by a file, or a folder may be missing), then try again.</source>
         <translation>文件或文件夹不在预期的位置（{0}）。请检查路径（文件夹名可能被某个文件占用，或缺少某个文件夹），然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="657"/>
+        <location filename="../../workbench/gui/error_texts.py" line="684"/>
         <source>A file or folder is not where it was expected. Check the path (a folder name may be taken by a file, or a folder may be missing), then try again.</source>
         <translation>文件或文件夹不在预期的位置。请检查路径（文件夹名可能被某个文件占用，或缺少某个文件夹），然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="660"/>
+        <location filename="../../workbench/gui/error_texts.py" line="687"/>
         <source>A file could not be read or written ({0}): {1}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
         <translation>无法读写文件（{0}）：{1}。请确认它存在、你有权打开它且磁盘未满，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="662"/>
+        <location filename="../../workbench/gui/error_texts.py" line="689"/>
         <source>A file could not be read or written: {1}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
         <translation>无法读写文件：{1}。请确认它存在、你有权打开它且磁盘未满，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="667"/>
+        <location filename="../../workbench/gui/error_texts.py" line="694"/>
         <source>commas</source>
         <translation>逗号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="668"/>
+        <location filename="../../workbench/gui/error_texts.py" line="695"/>
         <source>tabs</source>
         <translation>制表符</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="669"/>
+        <location filename="../../workbench/gui/error_texts.py" line="696"/>
         <source>semicolons</source>
         <translation>分号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="670"/>
+        <location filename="../../workbench/gui/error_texts.py" line="697"/>
         <source>vertical bars</source>
         <translation>竖线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="673"/>
+        <location filename="../../workbench/gui/error_texts.py" line="700"/>
         <source>test rows</source>
         <translation>测试数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="674"/>
+        <location filename="../../workbench/gui/error_texts.py" line="701"/>
         <source>validation rows</source>
         <translation>验证数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="675"/>
+        <location filename="../../workbench/gui/error_texts.py" line="702"/>
         <source>training rows</source>
         <translation>训练数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="678"/>
+        <location filename="../../workbench/gui/error_texts.py" line="705"/>
         <source>The built-in model starts untrained, so the model it started from answers at random: it is not worth comparing with. The baseline beside the results is the comparison.</source>
         <translation>内置模型从零开始训练，它起步时的模型只会随机作答，不值得对比。结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="681"/>
+        <location filename="../../workbench/gui/error_texts.py" line="708"/>
         <source>A multi-label model has no base model to compare with (its head is trained from scratch); the baseline beside the results is the comparison.</source>
         <translation>多标签模型没有可对比的基础模型（它的分类头是从零开始训练的）；结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="684"/>
+        <location filename="../../workbench/gui/error_texts.py" line="711"/>
         <source>A classification head is trained from scratch with the run, so the model it started from has no head to compare with; the baseline beside the results is the comparison.</source>
         <translation>分类头是随这次训练从零开始训练的，起步时的模型没有分类头可供对比；结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="689"/>
+        <location filename="../../workbench/gui/error_texts.py" line="716"/>
         <source>The built-in classifier has nothing for int8 to quantise: its weights are tables of character n-gram embeddings, and its linear layers hold under 1 % of them. Export it without the 8-bit (int8) model: its static model is the one to ship.</source>
         <translation>内置分类器没有可做 int8 量化的部分：它的权重是字符 n 元组嵌入表，线性层只占不到 1%。请不带 8 位（int8）模型导出：应发布的是它的静态图模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="695"/>
+        <location filename="../../workbench/gui/error_texts.py" line="722"/>
         <source>The built-in classifier has no GGUF form: llama.cpp and ollama run language models, and this is an n-gram classifier with a classification head. Untick GGUF and export again.</source>
         <translation>内置分类器没有 GGUF 形式：llama.cpp 和 ollama 运行的是语言模型，而它是带分类头的 n 元组分类器。请取消勾选 GGUF 后重新导出。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="698"/>
+        <location filename="../../workbench/gui/error_texts.py" line="725"/>
         <source>A model with a classification head has no GGUF form: llama.cpp and ollama run language models that write text, and this one answers a probability for each of the project&apos;s labels. Untick GGUF and export again: its static model (and ONNX) carry the head, and predict.py and serve.py run it.</source>
         <translation>带分类头的模型没有 GGUF 形式：llama.cpp 和 ollama 运行的是生成文本的语言模型，而此模型为项目的每个标签给出一个概率。请取消勾选 GGUF 后重新导出：它的静态图模型（以及 ONNX）包含分类头，可由 predict.py 和 serve.py 运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="704"/>
+        <location filename="../../workbench/gui/error_texts.py" line="731"/>
         <source>The Paddle Inference model</source>
         <translation>飞桨推理模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="705"/>
+        <location filename="../../workbench/gui/error_texts.py" line="732"/>
         <source>The reloaded merged model</source>
         <translation>重新加载的合并模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="720"/>
+        <location filename="../../workbench/gui/error_texts.py" line="747"/>
         <source>Cleaning step “{0}”</source>
         <translation>清洗步骤“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="721"/>
+        <location filename="../../workbench/gui/error_texts.py" line="748"/>
         <source>Cleaning step {0} ({1})</source>
         <translation>清洗步骤 {0}（{1}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="734"/>
+        <location filename="../../workbench/gui/error_texts.py" line="761"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="745"/>
+        <location filename="../../workbench/gui/error_texts.py" line="772"/>
         <source>{0} is not a text file Workbench can read: it looks like a {1} file.</source>
         <translation>{0} 不是 Workbench 能读取的文本文件：它看起来是 {1} 文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="748"/>
+        <location filename="../../workbench/gui/error_texts.py" line="775"/>
         <source>{0} is not a text file Workbench can read: it holds binary data, or text in an encoding that could not be recognised.</source>
         <translation>{0} 不是 Workbench 能读取的文本文件：它包含二进制数据，或者是无法识别编码的文本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="751"/>
+        <location filename="../../workbench/gui/error_texts.py" line="778"/>
         <source>Workbench reads tables of text (CSV, TSV, or any text file with one row a line, whatever its suffix), Excel workbooks, JSON or JSON Lines, Parquet and TFRecord files. Check that you picked the right file, or save the data as CSV UTF-8 in the program that made it and import that file.</source>
         <translation>Workbench 能读取文本表格（CSV、TSV，或任何每行一条记录的文本文件，不论后缀）、Excel 工作簿、JSON 或 JSON Lines、Parquet 和 TFRecord 文件。请确认选对了文件，或在生成它的程序中把数据另存为 CSV UTF-8 后再导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="759"/>
+        <location filename="../../workbench/gui/error_texts.py" line="786"/>
         <source>Server {0} ({1}) is not known to this computer yet, so nothing was sent. It presents the key {2}. If your administrator confirms that fingerprint, accept it once with: {3}</source>
         <translation>本机还不认识服务器 {0}（{1}），因此没有发送任何内容。它出示的密钥是 {2}。如果管理员确认这个指纹无误，请运行一次以下命令接受它：{3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="763"/>
+        <location filename="../../workbench/gui/error_texts.py" line="790"/>
         <source>Server {0} ({1}) is not known to this computer yet, so nothing was sent. If your administrator confirms its key fingerprint, accept it once with: {2}</source>
         <translation>本机还不认识服务器 {0}（{1}），因此没有发送任何内容。如果管理员确认了它的密钥指纹，请运行一次以下命令接受它：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="791"/>
+        <location filename="../../workbench/gui/error_texts.py" line="818"/>
         <source>{0} returns outputs of shape {1} where the trained model returns {2}: the graph was traced wrongly.</source>
         <translation>{0}输出的形状是 {1}，而训练所得模型输出的形状是 {2}：计算图转换有误。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="795"/>
+        <location filename="../../workbench/gui/error_texts.py" line="822"/>
         <source>{0} returns values that are not finite (NaN or infinite) where the trained model&apos;s are finite: an operator converts incorrectly.</source>
         <translation>{0}输出了非有限值（NaN 或无穷大），而训练所得模型的输出都是有限值：某个算子转换有误。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="799"/>
+        <location filename="../../workbench/gui/error_texts.py" line="826"/>
         <source>{0} differs from the trained model by up to {1} on outputs of scale {2}, a relative difference of {3}.</source>
         <translation>{0}与训练所得模型的差异最大为 {1}（输出的量级为 {2}），相对差异为 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="803"/>
+        <location filename="../../workbench/gui/error_texts.py" line="830"/>
         <source>That is {0} times the {1} that fp32 rounding explains for this model&apos;s size.</source>
         <translation>这是该规模模型的 fp32 舍入误差所能解释的 {1} 的 {0} 倍。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="806"/>
+        <location filename="../../workbench/gui/error_texts.py" line="833"/>
         <source>It picks another most likely token at {0} of {1} positions where the trained model&apos;s choice is clear.</source>
         <translation>在训练所得模型选择明确的 {1} 个位置中，它有 {0} 处选了另一个最可能的词元。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="809"/>
+        <location filename="../../workbench/gui/error_texts.py" line="836"/>
         <source>This is not rounding: an operator of the exported graph computes something else than the trained model (report it with the model family and the Paddle version).</source>
         <translation>这不是舍入误差：导出计算图中的某个算子与训练所得模型的计算结果不一致（请连同模型系列和 Paddle 版本一起报告此问题）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="812"/>
+        <location filename="../../workbench/gui/error_texts.py" line="839"/>
         <source>So nothing was exported.</source>
         <translation>因此没有导出任何内容。</translation>
     </message>

@@ -620,6 +620,33 @@ TEXTS: dict[str, tuple[str, tuple[str, ...]]] = {
         "ErrorText", "The weights of {0} do not load back as the model that saved them: on {1} validation rows their "
         "loss is {2} where the run measured {3} when it saved them. Their answers would be wrong, so they are not "
         "used. Resume the run, or train again."), ("source", "rows", "loss", "measured")),
+    # ----- corrections and data versions (core/corrections.py, core/operations/corrections.py)
+    "corrections_not_classification": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Corrections are for classification labels; this project writes answers."), ()),
+    "corrections_multi_label": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Corrections of label sets (several labels per row) are not supported yet; correct the file "
+        "and prepare again."), ()),
+    "corrections_need_prepare": (QT_TRANSLATE_NOOP(
+        "ErrorText", "This project was prepared before rows had ids, so a correction could not find its row again. "
+        "Prepare the data again on the Data page (your steps and choices are kept), then correct."), ()),
+    "corrections_unknown_rows": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} row id(s) match no row of the project: {1}. Nothing was changed."), ("count", "rows")),
+    "corrections_unknown_labels": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The project has no label {0}. Nothing was changed. Use one of: {1}."), ("labels", "known")),
+    "corrections_bad_header": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} must have the columns row_id and label (it has {1}). Write one row per correction, an "
+        "empty label to exclude the row."), ("path", "columns")),
+    "corrections_damaged": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} is damaged and cannot be read. Restore it from a backup, or remove it to start without "
+        "corrections."), ("path",)),
+    "corrections_bad_set": (QT_TRANSLATE_NOOP(
+        "ErrorText", "“{0}” must be ROW_ID=LABEL (an empty label excludes the row)."), ("item",)),
+    "corrections_nothing": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Nothing to correct: give a corrections file, a row and its label, rows that are not sure, or "
+        "corrections to undo."), ()),
+    "data_version_missing": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Data version {0} of {1} is missing, so a run that trained on it cannot read its rows. Restore "
+        "the project's data folder from a backup."), ("version", "path")),
 }
 
 # the words a field's value stands for
