@@ -23,6 +23,7 @@ NAMES = {
     "ARM", "ARM64", "x86", "VisualDL", "alpaca", "Alpaca", "ShareGPT", "src", "tgt", "tokens", "TF", "IDF", "n-gram", "gram",
     "Hugging", "Face", "builtin", "tiny", "small", "run", "step", "eval", "loss", "lr", "Enter", "Tab", "Ctrl",
     "Shift", "Alt", "col", "Google", "M",
+    "row", "label",  # row_id and label: the two columns a corrections file has, as the file must name them
 }
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z]+")
 TAG = re.compile(r"<[^>]+>|&[a-z]+;|\{\w+\}|“(?:pip|workbench|ssh-\w+) [^”]*”")  # markup, placeholders, commands

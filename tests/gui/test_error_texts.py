@@ -14,70 +14,114 @@ from pathlib import Path
 
 import pytest
 
+from error_sites import codes_of, coded_calls
 from test_chinese_pages import LATIN_WORD, _english
 
 ROOT = Path(__file__).resolve().parents[2]
 # words of the names, files and commands the texts hold
 NAMES = {"SSH", "OpenSSH", "openssh", "client", "Debian", "Ubuntu", "workbench", "targets", "wheelhouse", "DIR",
          "config", "tokenizer", "model", "vocab", "bin", "pdparams", "gguf", "cpu", "gpu", "npu", "ssh", "user",
-         "host", "port", "qwen", "legal", "Lines", "TFRecord"}
+         "host", "port", "qwen", "legal", "Lines", "TFRecord", "TFRecordWriter", "Example", "io", "tf", "train",
+         "YAML", "sample", "data", "hospital", "triage", "pickle", "assemble", "float", "bfloat", "Modelfile",
+         "RoPE", "rope", "freqs", "linear", "yarn", "BPE", "SentencePiece", "gpt", "ggml", "merges", "token",
+         "embd", "embed", "weight"}
 
 
-def _raised_codes() -> dict[str, set[str]]:
+def _raised_codes() -> dict[str, list[tuple[str, set[str]]]]:
     """Every code the core, the engine and the command line give an error or a problem, with
-    the fields given with it."""
-    found: dict[str, set[str]] = {}
-    for path in (ROOT / "workbench").rglob("*.py"):
-        if path.relative_to(ROOT / "workbench").parts[0] == "gui":
-            continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not isinstance(node, ast.Call):
-                continue
-            func = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
-            if not (func in ("coded", "__init__") or (func.endswith("Error") and func != "HTTPError")):
-                continue  # the worker's log events and the mapping's problems have codes of their own
-            names = {k.arg for k in node.keywords if k.arg}
-            code = next((k.value.value for k in node.keywords if k.arg == "code"
-                         and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)), None)
-            if func == "coded" and len(node.args) >= 2:
-                code = node.args[1].value
-            if code:
-                assert not any(k.arg is None for k in node.keywords), (path, code, "fields by name, not **")
-                found.setdefault(code, set()).update(names - {"code"})
+    the sites that give it and the fields each gives."""
+    found: dict[str, list[tuple[str, set[str]]]] = {}
+    for path, line, call in coded_calls():
+        names = {k.arg for k in call.keywords if k.arg and k.arg != "code"}
+        assert not any(k.arg is None for k in call.keywords), (path, line, "fields by name, not **")
+        for code in codes_of(call):
+            found.setdefault(code, []).append((f"{path}:{line}", names))
     return found
 
 
-def _sample(name: str):
+# values of the fields a text words itself (the rest are shown as they come)
+WORDED_SAMPLES = {
+    ("no_base_comparison", "why"): "builtin", ("no_int8", "why"): "builtin_classifier", ("no_gguf", "why"): "head",
+}
+FIGURES = {"difference": "0.51", "scale": "12.3", "relative": "0.041", "times": "400", "rounding": "1e-04",
+           "tokens": 3, "positions": 64}
+
+
+def _sample(name: str, code: str = ""):
+    if (code, name) in WORDED_SAMPLES:
+        return WORDED_SAMPLES[code, name]
     if name == "reason":
         return "refused"
     if name == "field":
         return "name"
-    if name in ("known", "devices", "files", "supported"):
+    if name == "part":
+        return "static"
+    if name == "figures":
+        return FIGURES
+    if name == "op":
+        return "replace"
+    if name == "delimiter":
+        return "semicolon"
+    if name == "split":
+        return "test"
+    if name in ("known", "devices", "files", "supported", "columns", "sheets", "runs", "formats", "ratios"):
         return ["x1", "x2"]
-    if name in ("need_gb", "free_gb", "seconds", "keep", "missing", "total", "pid"):
+    if name in ("need_gb", "free_gb", "seconds", "keep", "missing", "total", "pid", "step", "line", "row",
+                "minutes", "rows", "tokens"):
         return 3
     return f"v{len(name)}"
 
 
 def test_every_code_the_core_gives_has_a_text_in_both_languages():
+    """Each site's own fields fill its code's text: a field a text names but one site leaves out
+    would show that site's error in English."""
     from PySide6.QtWidgets import QApplication
 
     from workbench.gui import i18n
     from workbench.gui.error_texts import error_text
 
     codes = _raised_codes()
-    assert {"server_unreachable", "not_a_project", "file_empty", "disk_full", "server_other_version"} <= set(codes)
+    assert {"server_unreachable", "not_a_project", "file_empty", "disk_full", "server_other_version",
+            "model_folder_missing", "gguf_unreadable", "model_name_taken", "export_differs", "no_gguf",
+            "licence_not_accepted", "checkpoint_weights_wrong", "cancelled", "jsonl_line_invalid"} <= set(codes)
     app = QApplication.instance() or QApplication([])
     try:
         for lang in ("en", "zh_CN"):
             i18n.install(app, lang)
-            for code, names in sorted(codes.items()):
-                text = error_text(code, {n: _sample(n) for n in names}, "FALLBACK")
-                assert text != "FALLBACK" and "{" not in text, (lang, code, text)
-                if lang == "zh_CN":
-                    assert not _english([("", "", text)], NAMES | {"refused"}), (code, text)  # an OS's reason
+            for code, sites in sorted(codes.items()):
+                for site, names in sites:
+                    text = error_text(code, {n: _sample(n, code) for n in names}, "FALLBACK")
+                    assert text != "FALLBACK" and "{" not in text, (lang, code, site, sorted(names), text)
+                    if lang == "zh_CN":
+                        assert not _english([("", "", text)], NAMES | {"refused"}), (code, text)  # an OS's reason
     finally:
         i18n.install(app, "en")
+
+
+def test_every_text_of_the_window_has_its_chinese():
+    """Every text gui/error_texts.py words a code with, and the words it fills in, has a finished
+    Chinese translation that keeps the text's placeholders."""
+    import re
+    import xml.etree.ElementTree as ET
+
+    source = ROOT / "workbench" / "gui" / "error_texts.py"
+    texts = {node.args[1].value for node in ast.walk(ast.parse(source.read_text(encoding="utf-8")))
+             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "QT_TRANSLATE_NOOP"
+             and node.args[0].value == "ErrorText"}
+    assert len(texts) > 200, len(texts)  # the walk finds the texts at all
+    translated = {}
+    ts = ET.parse(ROOT / "resources" / "translations" / "workbench_zh_CN.ts").getroot()
+    for context in ts.iter("context"):
+        if context.findtext("name") == "ErrorText":
+            for m in context.iter("message"):
+                tr = m.find("translation")
+                if tr.get("type") not in ("unfinished", "vanished", "obsolete") and (tr.text or "").strip():
+                    translated[m.findtext("source")] = tr.text
+    missing = sorted(texts - set(translated))
+    assert not missing, missing
+    placeholder = re.compile(r"\{\d\}")
+    for text in texts:
+        assert sorted(set(placeholder.findall(text))) == sorted(set(placeholder.findall(translated[text]))), text
 
 
 def test_an_unknown_code_shows_the_cores_message():
@@ -189,6 +233,52 @@ def test_a_data_file_the_page_cannot_read_is_said_in_the_interface_language(qtbo
         read_table(empty)
     message, details = describe_error(caught.value)
     assert message == "客户反馈.csv 是空文件（0 字节）。请选择包含数据的文件。" and details is None
+
+
+def test_a_file_that_is_not_gguf_is_said_in_the_interface_language(qtbot, background, chinese, tmp_path):
+    """Seen in the Chinese window: adding a .gguf file that was a download cut short said "… is not a
+    readable GGUF file (…)" in English. The engine's refusal comes back from the real
+    'workbench models add' child with its code, and the window says it in Chinese."""
+    from workbench.core import models_store as store
+    from workbench.gui.pages.train.models_panel import ModelsPanel
+
+    fake = tmp_path / "法律助手-q4_k_m.gguf"
+    fake.write_bytes(b"GGUF\x03\x00")  # a download that stopped after its first bytes
+    panel = ModelsPanel(background)
+    qtbot.addWidget(panel)
+    with qtbot.waitSignal(background.error_shown, timeout=120000) as shown:
+        assert panel.add_model(fake) is not None
+    message = shown.args[1]
+    assert message.startswith("法律助手-q4_k_m.gguf 不是可读取的 GGUF 文件（"), message
+    assert message.endswith("它可能不完整（下载中途停止），也可能是其他类型的文件；请重新下载或复制。"), message
+    assert store.list_models() == []
+
+
+def test_a_run_whose_model_folder_is_gone_fails_in_the_interface_language(qtbot, session, background, chinese,
+                                                                         sample_project, tmp_path):
+    """Seen: a run of a model folder moved away since failed at once, and the Train page said why in
+    English. The real worker ends the run with the error's code and fields beside its message."""
+    import json
+
+    from workbench.core.jobs import JobSpec, new_run_id, write_job
+    from workbench.core.runs import launch_worker
+    from workbench.gui.pages.train.page import TrainPage
+
+    gone = tmp_path / "models" / "qwen2-legal"
+    config = json.loads((sample_project / "project.json").read_text(encoding="utf-8"))
+    job = JobSpec(project=str(sample_project), template=config["template"], task="classification",
+                  base_model=str(gone), method="lora", device="cpu")
+    run_dir = sample_project / "runs" / new_run_id()
+    write_job(run_dir, job)
+    assert launch_worker(run_dir, detach=False).wait(timeout=240) == 1
+    page = TrainPage(session, background)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    page.select_run(run_dir.name)
+    summary = session.monitor.summary(run_dir.name)
+    assert summary.error_code == "model_folder_missing" and summary.error_fields == {"path": str(gone)}
+    assert summary.error.startswith(f"The model folder {gone} does not exist.")  # the command line's English
+    assert f"模型文件夹 {gone} 不存在。请选择一个已有的文件夹。" in page.failure_banner.text(), page.failure_banner.text()
 
 
 def test_a_failed_write_is_said_in_the_interface_language(chinese):

@@ -102,11 +102,12 @@ def write_job(run_dir: str | os.PathLike, job: JobSpec) -> Path:
 def read_job(run_dir: str | os.PathLike) -> JobSpec:
     path = Path(run_dir) / "job.json"
     if not path.is_file():
-        raise ProjectError(f"{run_dir} is not a run folder (no job.json).")
+        raise ProjectError(f"{run_dir} is not a run folder (no job.json).", code="not_a_run", path=str(run_dir))
     try:
         return JobSpec.model_validate(json.loads(path.read_text(encoding="utf-8")))
     except (ValidationError, ValueError) as exc:
-        raise WorkbenchError(f"{path} is invalid: {str(exc).splitlines()[0]}") from None
+        raise WorkbenchError(f"{path} is invalid: {str(exc).splitlines()[0]}", code="run_file_damaged",
+                             path=str(path), detail=str(exc).splitlines()[0]) from None
 
 
 TASK_FILE = "task.json"
@@ -127,5 +128,6 @@ def run_task(run_dir: str | os.PathLike, project):
         try:
             return TaskSpec.model_validate(json.loads(path.read_text(encoding="utf-8")))
         except (ValidationError, ValueError) as exc:
-            raise ProjectError(f"{path} is damaged ({exc.__class__.__name__}); the run's labels cannot be read.") from exc
+            raise ProjectError(f"{path} is damaged ({exc.__class__.__name__}); the run's labels cannot be read.",
+                               code="run_file_damaged", path=str(path), detail=exc.__class__.__name__) from exc
     return project.task

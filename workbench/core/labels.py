@@ -301,9 +301,9 @@ class LabelTable:
         """Rename a label; its old spelling becomes an alias. Onto an existing label: a merge."""
         new = new.strip()
         if label not in self.labels:
-            raise DataError(f"'{label}' is not a label of this project.")
+            raise DataError(f"'{label}' is not a label of this project.", code="label_unknown", label=str(label))
         if not new:
-            raise DataError("A label name cannot be empty.")
+            raise DataError("A label name cannot be empty.", code="label_name_empty")
         renames = dict(self.choice.renames)
         # renaming a label that was itself renamed: rename the original
         original = next((o for o, n in renames.items() if n == label), label)
@@ -313,11 +313,11 @@ class LabelTable:
     def merge(self, labels: Iterable[str], into: str) -> "LabelTable":
         """Merge labels into ``into``; their spellings become its aliases."""
         if into not in self.labels:
-            raise DataError(f"'{into}' is not a label of this project.")
+            raise DataError(f"'{into}' is not a label of this project.", code="label_unknown", label=str(into))
         merges = dict(self.choice.merges)
         for lab in labels:
             if lab not in self.labels:
-                raise DataError(f"'{lab}' is not a label of this project.")
+                raise DataError(f"'{lab}' is not a label of this project.", code="label_unknown", label=str(lab))
             if lab != into:
                 merges[lab] = into
         return self._update(merges=merges)
@@ -325,7 +325,7 @@ class LabelTable:
     def exclude(self, label: str, excluded: bool = True) -> "LabelTable":
         """Drop (or keep again) the rows of a label; they are counted as excluded."""
         if label not in self.labels:
-            raise DataError(f"'{label}' is not a label of this project.")
+            raise DataError(f"'{label}' is not a label of this project.", code="label_unknown", label=str(label))
         current = [lab for lab in self.choice.excluded if lab != label]
         return self._update(excluded=current + [label] if excluded else current)
 

@@ -78,7 +78,8 @@ def mapped_values(df: pd.DataFrame, value: str) -> pd.Series:
     """A role's cells: the column's, or the joined columns' non-blank texts, one per line."""
     cols = mapped_columns(value, list(df.columns))
     if cols is None:
-        raise DataError(f"The file has no column '{value}'; its columns are {', '.join(map(str, df.columns))}.")
+        raise DataError(f"The file has no column '{value}'; its columns are {', '.join(map(str, df.columns))}.",
+                        code="column_not_in_file", column=str(value), columns=[str(c) for c in df.columns])
     if len(cols) == 1:
         return df[cols[0]].astype("string")
     out = df[cols[0]].astype("string").fillna("").to_numpy(dtype=object)

@@ -127,7 +127,8 @@ def _locked() -> Iterator[None]:
     except Timeout:
         raise ModelStoreError(f"The model list {store_dir() / STORE_FILE} is being changed by another Workbench "
                               f"process and stayed locked for {LOCK_TIMEOUT_S} s. Wait for it to finish, "
-                              "then try again.") from None
+                              "then try again.", code="model_list_locked", path=str(store_dir() / STORE_FILE),
+                              seconds=LOCK_TIMEOUT_S) from None
 
 
 def _read() -> _StoreFile:
@@ -141,7 +142,8 @@ def _read() -> _StoreFile:
     except (ValueError, ValidationError) as exc:
         raise ModelStoreError(f"The model list {path} is damaged ({str(exc).splitlines()[0]}). Move it aside to "
                               "start an empty list (the model folders beside it stay), then add the models "
-                              "again.") from None
+                              "again.", code="model_list_damaged", path=str(path),
+                              detail=str(exc).splitlines()[0]) from None
 
 
 def _write(data: _StoreFile) -> None:
@@ -163,9 +165,10 @@ def get_model(model_id: str) -> ModelEntry | None:
 def require_model(model_id: str) -> ModelEntry:
     entry = get_model(model_id)
     if entry is None:
-        known = ", ".join(m.id for m in list_models()) or "none yet"
+        ids = [m.id for m in list_models()]
+        known = ", ".join(ids) or "none yet"
         raise ModelStoreError(f"No registered model has the id '{model_id}' (registered: {known}). "
-                              "See 'workbench models list'.")
+                              "See 'workbench models list'.", code="model_id_unknown", model=model_id, known=ids)
     return entry
 
 
@@ -179,7 +182,8 @@ def resolve(base_model: str) -> str | None:
     if entry.missing:
         raise ModelStoreError(
             f"The registered model '{entry.id}' ({entry.name}) has no model in its folder {entry.path} any more. "
-            f"Put the folder back, or remove the model ('workbench models remove {entry.id}') and add it again.")
+            f"Put the folder back, or remove the model ('workbench models remove {entry.id}') and add it again.",
+            code="registered_model_missing", model=entry.id, name=entry.name, path=str(entry.path))
     return str(entry.path)
 
 
@@ -197,7 +201,8 @@ def check_new(model_id: str, name: str) -> None:
         if m.id == model_id or m.name.casefold() == name.casefold():
             raise ModelStoreError(
                 f"A model named '{m.name}' (id {m.id}) is already registered. Give this one another name with "
-                f"--name, or remove that one first ('workbench models remove {m.id}').")
+                f"--name, or remove that one first ('workbench models remove {m.id}').", code="model_name_taken",
+                name=m.name, model=m.id)
 
 
 def add_entry(entry: ModelEntry, staged: Path | None = None) -> ModelEntry:
@@ -209,7 +214,8 @@ def add_entry(entry: ModelEntry, staged: Path | None = None) -> ModelEntry:
             if m.id == entry.id or m.name.casefold() == entry.name.casefold():
                 raise ModelStoreError(
                     f"A model named '{m.name}' (id {m.id}) is already registered. Give this one another name "
-                    f"with --name, or remove that one first ('workbench models remove {m.id}').")
+                    f"with --name, or remove that one first ('workbench models remove {m.id}').",
+                    code="model_name_taken", name=m.name, model=m.id)
         if entry.owned:
             target = store_dir() / entry.id
             if target.exists():  # left by a model removed by hand from models.json
@@ -228,9 +234,10 @@ def remove_model(model_id: str) -> ModelEntry:
         data = _read()
         entry = next((m for m in data.models if m.id == model_id), None)
         if entry is None:
-            known = ", ".join(m.id for m in data.models) or "none yet"
+            ids = [m.id for m in data.models]
+            known = ", ".join(ids) or "none yet"
             raise ModelStoreError(f"No registered model has the id '{model_id}' (registered: {known}). "
-                                  "See 'workbench models list'.")
+                                  "See 'workbench models list'.", code="model_id_unknown", model=model_id, known=ids)
         data.models = [m for m in data.models if m.id != model_id]
         _write(data)
         if entry.owned and entry.path.exists() and entry.path.parent == store_dir():

@@ -221,7 +221,8 @@ def wheelhouse(out: str | os.PathLike, *, deps: bool = True) -> list[Path]:
     res = subprocess.run(cmd, capture_output=True, text=True)
     if res.returncode != 0:
         errors = [line.strip() for line in res.stderr.splitlines() if "error" in line.lower()]
-        raise WorkbenchError(f"The wheels could not be written: {(errors or [_last_line(res.stderr)])[0]}")
+        detail = (errors or [_last_line(res.stderr)])[0]
+        raise WorkbenchError(f"The wheels could not be written: {detail}", code="wheels_not_written", detail=detail)
     return sorted(out.glob("*.whl"))
 
 
@@ -303,7 +304,7 @@ def upload(target: Target, dest: str, files: dict[str, Path | bytes]) -> None:
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=errors)
     except FileNotFoundError as exc:
-        raise RemoteError("The OpenSSH client (ssh) is not installed on this computer.") from exc
+        raise RemoteError("The OpenSSH client (ssh) is not installed on this computer.", code="ssh_missing") from exc
     try:
         assert proc.stdin is not None
         with tarfile.open(fileobj=proc.stdin, mode="w|") as tar:
@@ -327,7 +328,8 @@ def upload(target: Target, dest: str, files: dict[str, Path | bytes]) -> None:
     if code == 255:
         raise explain(target, message)
     if code != 0:
-        raise RemoteError(f"Copying to server '{target.name}' failed: {_last_line(message)}")
+        raise RemoteError(f"Copying to server '{target.name}' failed: {_last_line(message)}",
+                          code="server_copy_failed", server=target.name, detail=_last_line(message))
 
 
 def _folder_hash(folder: Path) -> str:
@@ -423,7 +425,8 @@ def start(project: Project, run_dir: Path, target: Target, need_mb: float = 0.0)
 def _info_and_target(run_dir: Path) -> tuple[RemoteRun, Target]:
     info = remote_info(run_dir)
     if info is None:
-        raise WorkbenchError(f"Run '{run_dir.name}' trains on this computer, not on a server.")
+        raise WorkbenchError(f"Run '{run_dir.name}' trains on this computer, not on a server.", code="run_is_local",
+                             run=run_dir.name)
     return info, get_target(info.target)
 
 
@@ -491,7 +494,7 @@ def sync(run_dir: str | os.PathLike) -> str:
     cut = out.rfind(b'{"runs"')
     if cut < 0:
         raise RemoteError(f"Server '{target.name}' did not list its runs; check it with 'workbench targets check "
-                          f"{target.name}'.")
+                          f"{target.name}'.", code="server_runs_unlisted", server=target.name)
     _append_at(run_dir / EVENTS_FILE, offset, out[:cut])
     return _record_status(run_dir, info, out[cut:])
 
@@ -609,7 +612,8 @@ def delete(run_dir: str | os.PathLike) -> int:
         err = res.stderr.decode(errors="replace")
         if "does not exist" in err:
             return 0  # already gone there
-        raise RemoteError(f"Server '{target.name}' did not delete run {run_dir.name}: {_last_line(err)}")
+        raise RemoteError(f"Server '{target.name}' did not delete run {run_dir.name}: {_last_line(err)}",
+                          code="server_delete_failed", server=target.name, run=run_dir.name, detail=_last_line(err))
     return int(json.loads(res.stdout.decode().strip().splitlines()[-1]).get("freed_bytes", 0))
 
 

@@ -85,8 +85,8 @@ def parse_event_line(line: bytes) -> dict[str, Any] | None:
 # future file) is dropped, so every reader may format and plot what it gets
 _NUMBER_FIELDS = ("t", "step", "epoch", "loss", "lr", "eval_loss", "tokens_per_s", "eta_s", "total_steps",
                   "initial_step", "trainable_params", "total_params", "peak_rss_mb", "threads")
-_TEXT_FIELDS = ("status", "error", "path", "device", "message", "level", "base_model", "family", "method",
-                "builtin")
+_TEXT_FIELDS = ("status", "error", "error_code", "path", "device", "message", "level", "base_model", "family",
+                "method", "builtin")
 
 
 def _sanitize(ev: dict[str, Any]) -> dict[str, Any]:
@@ -240,6 +240,8 @@ class RunSummary:
     best_eval_loss: float | None = None
     metrics: dict[str, float] = field(default_factory=dict)
     error: str | None = None
+    error_code: str | None = None  # the error's code and fields (core.errors), for the window's words
+    error_fields: dict[str, Any] = field(default_factory=dict)
     started: float | None = None
     ended: float | None = None
     device: str | None = None
@@ -374,7 +376,8 @@ def fold_events(s: RunSummary, events: Iterable[dict[str, Any]]) -> RunSummary:
             s.total_steps = _int(ev.get("total_steps")) or None
             s.device = _str(ev.get("device"))
             s.last_step = max(s.last_step, _int(ev.get("initial_step")))
-            s.error = s.ended = None
+            s.error = s.ended = s.error_code = None
+            s.error_fields = {}
         elif kind == "step":
             s.last_step = max(s.last_step, _int(ev.get("step")))
             s.last_loss = _num(ev.get("loss"))
@@ -389,6 +392,9 @@ def fold_events(s: RunSummary, events: Iterable[dict[str, Any]]) -> RunSummary:
             s.last_checkpoint = _str(ev.get("path"))
         elif kind == "end":
             s.error = _str(ev.get("error"))
+            s.error_code = _str(ev.get("error_code"))
+            fields = ev.get("error_fields")
+            s.error_fields = dict(fields) if isinstance(fields, dict) else {}
             s.ended = _num(ev.get("t"))
     return s
 
@@ -472,7 +478,8 @@ def run_dir_of(project_dir: str | os.PathLike, run_id: str) -> Path:
     if not run_id or "/" in run_id or "\\" in run_id or not (run_dir / JOB_FILE).is_file():
         known = [s.id for s in list_runs(project_dir)]
         hint = f" Runs in this project: {', '.join(known)}." if known else " This project has no runs yet."
-        raise WorkbenchError(f"Run '{run_id}' does not exist in {project_dir}.{hint}")
+        raise WorkbenchError(f"Run '{run_id}' does not exist in {project_dir}.{hint}", code="run_missing", run=run_id,
+                             runs=known)
     return run_dir
 
 

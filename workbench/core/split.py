@@ -45,11 +45,13 @@ def split_frame(
     every class in train and keeps the totals at the ratios, which is what small business data needs.
     """
     if abs(sum(ratios) - 1.0) > 1e-6 or min(ratios) < 0 or ratios[0] <= 0:
-        raise DataError(f"Split ratios {ratios} must be non-negative, train above zero, and add up to 1.")
+        raise DataError(f"Split ratios {ratios} must be non-negative, train above zero, and add up to 1.",
+                        code="split_ratios_invalid", ratios=[float(r) for r in ratios])
     if groups is not None:
         return _split_groups(df, ratios, seed, stratify, groups)
     if len(df) < 3:
-        raise DataError(f"Only {len(df)} rows are left; at least 3 are needed to split into train, validation and test.")
+        raise DataError(f"Only {len(df)} rows are left; at least 3 are needed to split into train, validation and test.",
+                        code="too_few_rows_to_split", rows=len(df))
     rng = np.random.default_rng(seed)
     groups = [np.arange(len(df))] if stratify is None else [
         idx for _, idx in sorted(df.groupby(stratify, sort=True, dropna=False).indices.items(), key=lambda kv: str(kv[0]))
@@ -78,7 +80,8 @@ def _split_groups(df: pd.DataFrame, ratios, seed: int, stratify: str | None, gro
     codes, uniques = pd.factorize(pd.Series(groups).astype(str).to_numpy(), sort=False)
     if len(uniques) < 3:
         raise DataError(f"The rows come from only {len(uniques)} document(s); at least 3 are needed to keep each "
-                        "document in one of train, validation and test.")
+                        "document in one of train, validation and test.", code="too_few_documents",
+                        documents=len(uniques))
     if stratify is None:
         table = pd.DataFrame(index=range(len(uniques)))
     else:

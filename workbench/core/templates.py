@@ -228,7 +228,8 @@ def user_templates_dir() -> Path:
     return user_data_dir() / "templates"
 
 
-def _format_validation_error(path: Path, exc: ValidationError) -> str:
+def _validation_problems(exc: ValidationError) -> str:
+    """What is wrong with a template's fields, at most five of them."""
     parts = []
     for err in exc.errors()[:5]:
         loc = ".".join(str(x) for x in err["loc"])
@@ -241,7 +242,7 @@ def _format_validation_error(path: Path, exc: ValidationError) -> str:
         got_txt = "" if isinstance(got, dict) or got is None else f" (got {got!r})"
         parts.append(f"field '{loc}': {msg}{got_txt}")
     more = f"; and {len(exc.errors()) - 5} more" if len(exc.errors()) > 5 else ""
-    return f"Template file {path} is invalid: " + "; ".join(parts) + more + ". Fix the file and try again."
+    return "; ".join(parts) + more
 
 
 def load_template(folder: str | os.PathLike) -> TemplateSpec:
@@ -249,22 +250,28 @@ def load_template(folder: str | os.PathLike) -> TemplateSpec:
     folder = Path(folder)
     path = folder / SPEC_FILE
     if not path.is_file():
-        raise TemplateError(f"Template folder {folder} has no {SPEC_FILE}. Add one or remove the folder.")
+        raise TemplateError(f"Template folder {folder} has no {SPEC_FILE}. Add one or remove the folder.",
+                            code="template_without_spec", path=str(folder), file=SPEC_FILE)
     try:
         raw = yaml.load(path.read_text(encoding="utf-8"), Loader=YAML_LOADER)
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise TemplateError(f"Template file {path} is not valid YAML: {exc}. Fix the file and try again.") from None
+        raise TemplateError(f"Template file {path} is not valid YAML: {exc}. Fix the file and try again.",
+                            code="template_not_yaml", path=str(path), detail=str(exc)) from None
     if not isinstance(raw, dict):
-        raise TemplateError(f"Template file {path} must hold a mapping of fields at the top level.")
+        raise TemplateError(f"Template file {path} must hold a mapping of fields at the top level.",
+                            code="template_not_mapping", path=str(path))
     try:
         spec = TemplateSpec.model_validate(raw)
     except ValidationError as exc:
-        raise TemplateError(_format_validation_error(path, exc)) from None
+        problems = _validation_problems(exc)
+        raise TemplateError(f"Template file {path} is invalid: {problems}. Fix the file and try again.",
+                            code="template_invalid", path=str(path), detail=problems) from None
     spec.folder = folder.resolve()
     if not spec.sample_path.is_file():
         raise TemplateError(
             f"Template file {path}: field 'sample_data' names {spec.sample_data}, which does not exist "
-            f"in {folder}. Add the file or correct the field."
+            f"in {folder}. Add the file or correct the field.",
+            code="template_sample_missing", path=str(path), sample=str(spec.sample_data), folder=str(folder),
         )
     return spec
 
@@ -300,7 +307,8 @@ class TemplateCatalog:
             known = ", ".join(sorted(self.templates)) or "(none)"
             raise TemplateError(
                 f"Unknown template '{template_id}'. Known templates: {known}. "
-                "Run 'workbench templates' to list them."
+                "Run 'workbench templates' to list them.",
+                code="template_unknown", template=str(template_id), known=sorted(self.templates),
             ) from None
 
     def __iter__(self):

@@ -172,7 +172,8 @@ def resolve_trained_run(project: Project | str | os.PathLike, run_id: str, check
     that ended without ``final/`` and without a complete checkpoint.
     """
     if checkpoint not in CHECKPOINT_CHOICES:
-        raise WorkbenchError(f"Checkpoint '{checkpoint}' is not a choice; use 'best' or 'last'.")
+        raise WorkbenchError(f"Checkpoint '{checkpoint}' is not a choice; use 'best' or 'last'.",
+                             code="checkpoint_choice_unknown", checkpoint=str(checkpoint))
     from .runs import run_dir_of, worker_pid
 
     if not isinstance(project, Project):

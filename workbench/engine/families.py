@@ -100,7 +100,8 @@ def model_family(config: Any) -> str:
     shown = model_type or (architectures[0] if architectures else "unknown")
     raise ModelLoadError(
         f"Model type '{shown}' is not supported. Workbench fine-tunes ERNIE 4.5, Qwen2, Qwen3, Llama and "
-        "Gemma 3 models (dense, text only). Choose a model of one of these families."
+        "Gemma 3 models (dense, text only). Choose a model of one of these families.",
+        code="model_type_unsupported", model_type=str(shown),
     )
 
 
@@ -110,15 +111,17 @@ def read_config(folder: str | os.PathLike) -> dict:
     if not path.is_file():
         raise ModelLoadError(
             f"The folder {folder} has no config.json, so it is not a model folder. Choose the folder "
-            "that holds config.json, the tokenizer files and the *.safetensors weights."
+            "that holds config.json, the tokenizer files and the *.safetensors weights.",
+            code="model_without_config", path=str(folder),
         )
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ModelLoadError(f"{path} cannot be read as JSON ({exc}). The model folder looks damaged; "
-                             "copy it again.") from None
+                             "copy it again.", code="model_damaged", path=str(path)) from None
     if not isinstance(data, dict):
-        raise ModelLoadError(f"{path} does not hold a JSON object. The model folder looks damaged; copy it again.")
+        raise ModelLoadError(f"{path} does not hold a JSON object. The model folder looks damaged; copy it again.",
+                             code="model_damaged", path=str(path))
     return data
 
 

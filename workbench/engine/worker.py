@@ -38,6 +38,7 @@ def run(run_dir: Path) -> int:
     # under paddle.distributed.launch every rank trains; only rank 0 reports
     events = EventWriter(run_dir) if primary else _NullWriter()
     status, error = "failed", None
+    code, fields = None, {}  # a WorkbenchError's, for the window to word the error in its language
     try:
         job = read_job(run_dir)
         from workbench.engine.training.trainer import TrainingAborted, run_training
@@ -46,6 +47,7 @@ def run(run_dir: Path) -> int:
             status, error = run_training(job, run_dir, events)
         except (TrainingAborted, WorkbenchError) as exc:
             status, error = "failed", str(exc)
+            code, fields = getattr(exc, "code", None), getattr(exc, "fields", None) or {}
     except BaseException as exc:  # the end event must say why, whatever happened
         text = f"{type(exc).__name__}: {exc}"
         traceback.print_exc()
@@ -60,7 +62,8 @@ def run(run_dir: Path) -> int:
                                        "saved are kept: once that is fixed, resume the run, or start it again.")
         else:
             status, error = "failed", f"Training failed: {text}. The details are in worker.log."
-    events.emit("end", status=status, error=error, peak_rss_mb=_peak_rss_mb(), cpu_seconds=_cpu_seconds())
+    coded = {"error_code": code, "error_fields": fields} if code else {}
+    events.emit("end", status=status, error=error, **coded, peak_rss_mb=_peak_rss_mb(), cpu_seconds=_cpu_seconds())
     events.close()
     if lock is not None:
         lock.release()

@@ -79,7 +79,8 @@ class Recipe(BaseModel):
         if self.version > RECIPE_VERSION:
             raise DataError(
                 f"This cleaning recipe has version {self.version}; this version of Workbench "
-                f"reads version {RECIPE_VERSION} and older. Update Workbench to use it."
+                f"reads version {RECIPE_VERSION} and older. Update Workbench to use it.",
+                code="recipe_too_new", version=self.version, newest=RECIPE_VERSION,
             )
         available = None if columns is None else list(columns)
         for i, step in enumerate(self.steps, 1):
@@ -95,7 +96,9 @@ class Recipe(BaseModel):
                     avail = ", ".join(repr(x) for x in available) or "(none)"
                     raise DataError(
                         f"Cleaning step {i} '{step.op}': column {c!r} does not exist. "
-                        f"Available columns: {avail}. Correct the column name in the recipe."
+                        f"Available columns: {avail}. Correct the column name in the recipe.",
+                        code="step_column_missing", step=i, op=step.op, column=str(c),
+                        columns=[str(x) for x in available],
                     )
 
     # ----- (de)serialising -----------------------------------------------------------
@@ -115,7 +118,8 @@ class Recipe(BaseModel):
             err = exc.errors()[0]
             loc = ".".join(str(x) for x in err["loc"]) or "(top level)"
             raise DataError(
-                f"{source} is invalid: field '{loc}': {err['msg']}. Fix the recipe and try again."
+                f"{source} is invalid: field '{loc}': {err['msg']}. Fix the recipe and try again.",
+                code="recipe_invalid", entry=loc, detail=str(err["msg"]),
             ) from None
         recipe.check()
         return recipe
@@ -125,7 +129,8 @@ class Recipe(BaseModel):
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise DataError(f"The cleaning recipe is not valid JSON: {exc}.") from None
+            raise DataError(f"The cleaning recipe is not valid JSON: {exc}.", code="recipe_not_json",
+                            detail=str(exc)) from None
         return cls.from_dict(data)
 
     def save(self, path: str | os.PathLike) -> Path:
@@ -137,11 +142,13 @@ class Recipe(BaseModel):
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise DataError(f"Cannot read the cleaning recipe {path}: {exc}.") from None
+            raise DataError(f"Cannot read the cleaning recipe {path}: {exc}.", code="recipe_unreadable",
+                            path=str(path), detail=str(exc)) from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise DataError(f"The cleaning recipe {path} is not valid JSON: {exc}.") from None
+            raise DataError(f"The cleaning recipe {path} is not valid JSON: {exc}.", code="recipe_file_not_json",
+                            path=str(path), detail=str(exc)) from None
         return cls.from_dict(data, source=f"The cleaning recipe {path}")
 
     @classmethod

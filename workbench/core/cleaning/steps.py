@@ -240,8 +240,18 @@ class _Result:
     details: dict[str, Any] | None = None
 
 
-def _where(op: str, index: int | None) -> str:
-    return f"Cleaning step {index} '{op}'" if index is not None else f"Cleaning step '{op}'"
+class _Where(str):
+    """"Cleaning step 3 'replace'": where an error happened, in its message; with the step's
+    operation and number for the error's fields."""
+
+    op: str
+    index: int | None
+
+
+def _where(op: str, index: int | None) -> _Where:
+    where = _Where(f"Cleaning step {index} '{op}'" if index is not None else f"Cleaning step '{op}'")
+    where.op, where.index = op, index
+    return where
 
 
 def _label(label: Any) -> int | str:
@@ -256,7 +266,9 @@ def _check_columns(df: pd.DataFrame, cols: list[str], where: str) -> None:
             avail = ", ".join(repr(str(x)) for x in df.columns) or "(none)"
             raise DataError(
                 f"{where}: column {c!r} does not exist. Available columns: {avail}. "
-                "Correct the column name in the recipe."
+                "Correct the column name in the recipe.",
+                code="step_column_missing", step=getattr(where, "index", None), op=getattr(where, "op", ""),
+                column=str(c), columns=[str(x) for x in df.columns],
             )
 
 
@@ -674,7 +686,9 @@ def _replace(df: pd.DataFrame, p: ReplaceParams, where: str):
             if p.regex:
                 pattern.sub(p.replace, "")  # a bad group reference in 'replace' shows here
         except (re.error, IndexError) as exc:
-            raise DataError(f"{where}: parameter 'find' or 'replace' is not a valid regular expression: {exc}.") from None
+            raise DataError(f"{where}: parameter 'find' or 'replace' is not a valid regular expression: {exc}.",
+                            code="step_regex_invalid", step=getattr(where, "index", None),
+                            op=getattr(where, "op", ""), detail=str(exc)) from None
         repl: Any = p.replace if p.regex else (lambda _m: p.replace)
 
         def fn(a: pa.ChunkedArray, _c: str) -> pa.ChunkedArray:
@@ -697,7 +711,8 @@ def _replace(df: pd.DataFrame, p: ReplaceParams, where: str):
 # ----- running one step --------------------------------------------------------------
 
 
-def _format_param_error(where: str, model: type[Params], exc: ValidationError) -> str:
+def _param_problems(model: type[Params], exc: ValidationError) -> str:
+    """What is wrong with a step's parameters, in at most three sentences."""
     parts = []
     for err in exc.errors()[:3]:
         loc = ".".join(str(x) for x in err["loc"])
@@ -714,7 +729,7 @@ def _format_param_error(where: str, model: type[Params], exc: ValidationError) -
         else:
             msg = err["msg"].removeprefix("Value error, ")
             parts.append(f"parameter '{loc}' is invalid: {msg} (got {err.get('input')!r}).{expected}")
-    return f"{where}: " + " ".join(parts)
+    return " ".join(parts)
 
 
 def step_info(op: str, index: int | None = None) -> StepInfo:
@@ -722,7 +737,8 @@ def step_info(op: str, index: int | None = None) -> StepInfo:
         return STEPS[op]
     except KeyError:
         raise DataError(
-            f"{_where(op, index)}: unknown operation {op!r}. Known operations: {', '.join(STEPS)}."
+            f"{_where(op, index)}: unknown operation {op!r}. Known operations: {', '.join(STEPS)}.",
+            code="step_unknown", step=index, op=str(op),
         ) from None
 
 
@@ -732,7 +748,9 @@ def parse_params(step: Step, index: int | None = None) -> Params:
     try:
         return info.params.model_validate(step.params)
     except ValidationError as exc:
-        raise DataError(_format_param_error(_where(step.op, index), info.params, exc)) from None
+        problems = _param_problems(info.params, exc)
+        raise DataError(f"{_where(step.op, index)}: {problems}", code="step_settings_invalid", step=index,
+                        op=step.op, detail=problems) from None
 
 
 def run_step(df: pd.DataFrame, step: Step, index: int | None = None) -> tuple[pd.DataFrame, StepReport]:

@@ -219,7 +219,8 @@ def _frame(columns: dict[Any, list[str]]) -> pd.DataFrame:
 def _finish_columns(df: pd.DataFrame, name: str, notes: list[str]) -> pd.DataFrame:
     """Strip header names, name blank ones, make duplicates unique; never NaN cells."""
     if len(df.columns) == 0:
-        raise DataError(f"'{name}' has no columns. The first line or record should name the columns.")
+        raise DataError(f"'{name}' has no columns. The first line or record should name the columns.",
+                        code="file_without_columns", name=name)
     cleaned = []
     blank = 0
     for i, column in enumerate(df.columns, 1):

@@ -43,7 +43,8 @@ def _read_delimited(path: Path, size: int, suffix: str, report: _Reporter, notes
     encoding = _detect_encoding(name, sample, complete)
     text = _decode_sample(sample, encoding)
     if not text.strip(_BOM + " \t\r\n"):
-        raise DataError(f"'{name}' is empty (it holds only blank lines). Choose a file that contains data.")
+        raise DataError(f"'{name}' is empty (it holds only blank lines). Choose a file that contains data.",
+                        code="file_blank", name=name)
 
     preferred = preferred_delimiter(suffix)
     delimiter = _sniff_delimiter(text, complete, preferred)
@@ -112,7 +113,8 @@ def _read_delimited(path: Path, size: int, suffix: str, report: _Reporter, notes
         df = load()
     except pd.errors.EmptyDataError:
         raise DataError(f"'{name}' has no columns: no header line was found. "
-                        "The first line should hold the column names.") from None
+                        "The first line should hold the column names.", code="file_without_header",
+                        name=name) from None
     except pd.errors.ParserError as exc:
         raise _parser_error(name, str(exc), delimiter) from None
     except UnicodeDecodeError as exc:
@@ -157,7 +159,8 @@ def _extra_column_check(read, name: str, width: int, header: list, notes: list[s
             f"(the first is data row {row}, counting from the line after the header: "
             f"{width} fields, header {width - 1}). "
             "A value probably contains the delimiter without quotes. Quote that value, "
-            "or add the missing column name to the header, and import the file again."
+            "or add the missing column name to the header, and import the file again.",
+            code="table_extra_fields", name=name, row=row, width=width, header=width - 1,
         )
     notes.append("each line ends with a delimiter: the empty last field was ignored")
     df = df.drop(columns=[width - 1])
@@ -173,13 +176,17 @@ def _parser_error(name: str, message: str, delimiter: str) -> DataError:
             f"'{name}' is not a regular table: line {line} has {saw} fields but the header has "
             f"{expected} (fields are separated by {_DELIMITER_NAMES.get(delimiter, repr(delimiter))}s). "
             "A value probably contains the delimiter without quotes. Put that value in double "
-            "quotes, or fix the line, and import the file again."
+            "quotes, or fix the line, and import the file again.",
+            code="table_ragged", name=name, line=int(line), found=int(saw), expected=int(expected),
+            delimiter=_DELIMITER_NAMES.get(delimiter, repr(delimiter)),
         )
     match = _EOF_QUOTE.search(message)
     if match:
         return DataError(
             f"'{name}' has a quote (\") that is never closed, starting at row {match.group(1)}. "
-            "Close or remove the stray quote and import the file again."
+            "Close or remove the stray quote and import the file again.",
+            code="table_open_quote", name=name, row=int(match.group(1)),
         )
     return DataError(f"'{name}' could not be read as a table ({message.strip()}). "
-                     "Check that it is a CSV/TSV file and import it again.")
+                     "Check that it is a CSV/TSV file and import it again.", code="table_unreadable", name=name,
+                     detail=message.strip())

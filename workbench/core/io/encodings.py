@@ -102,5 +102,6 @@ def _mixed_encoding(name: str, encoding: str, exc: UnicodeDecodeError) -> DataEr
     return DataError(
         f"'{name}' could not be decoded as {encoding} text (a byte at position {exc.start} "
         "does not fit). The file probably mixes encodings. Save it again as UTF-8 "
-        "(in Excel: 'CSV UTF-8') and import it again."
+        "(in Excel: 'CSV UTF-8') and import it again.",
+        code="file_mixed_encoding", name=name, encoding=encoding, position=exc.start,
     )

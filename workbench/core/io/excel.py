@@ -17,10 +17,12 @@ def _excel_rows(path: Path, sheet: str | None) -> tuple[list[str], str, list[lis
     with open(path, "rb") as fh:
         head = fh.read(8)
     if not head.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):
-        what = "text (perhaps a CSV file)" if _looks_like_text(head) else "some other kind of file"
+        text = _looks_like_text(head)
+        what = "text (perhaps a CSV file)" if text else "some other kind of file"
         raise DataError(
             f"'{name}' is not a real Excel workbook: its content looks like {what}. "
-            "Open it in Excel and save it as .xlsx, or give it the suffix of its real type."
+            "Open it in Excel and save it as .xlsx, or give it the suffix of its real type.",
+            code="excel_holds_text" if text else "excel_not_workbook", name=name,
         )
     try:
         import python_calamine
@@ -62,18 +64,21 @@ def _bad_excel(name: str, exc: Exception) -> DataError:
     return DataError(
         f"'{name}' could not be opened as an Excel workbook ({exc}). It may be damaged, "
         "password-protected or not really an Excel file. Open it in Excel, save it again "
-        "as .xlsx, and import it again."
+        "as .xlsx, and import it again.",
+        code="excel_unreadable", name=name, detail=str(exc),
     )
 
 
 def _choose_sheet(name: str, sheets: list[str], sheet: str | None) -> str:
     if not sheets:
-        raise DataError(f"'{name}' contains no worksheets. Add a sheet with data and import it again.")
+        raise DataError(f"'{name}' contains no worksheets. Add a sheet with data and import it again.",
+                        code="excel_without_sheets", name=name)
     if sheet is None:
         return sheets[0]
     if sheet not in sheets:
         listed = ", ".join(f"'{s}'" for s in sheets)
-        raise DataError(f"'{name}' has no sheet named '{sheet}'. Its sheets are: {listed}. Choose one of them.")
+        raise DataError(f"'{name}' has no sheet named '{sheet}'. Its sheets are: {listed}. Choose one of them.",
+                        code="excel_sheet_missing", name=name, sheet=sheet, sheets=list(sheets))
     return sheet
 
 
@@ -84,7 +89,8 @@ def _read_excel(path: Path, sheet: str | None, notes: list[str], header: bool | 
     if not texts:
         raise DataError(
             f"Sheet '{chosen}' of '{path.name}' is empty. Choose the sheet that holds the data"
-            + (f" (sheets: {', '.join(sheets)})." if len(sheets) > 1 else ".")
+            + (f" (sheets: {', '.join(sheets)})." if len(sheets) > 1 else "."),
+            code="excel_sheet_empty", name=path.name, sheet=chosen, sheets=list(sheets),
         )
     width = max(len(r) for r in texts)
     texts = [r + [""] * (width - len(r)) for r in texts]

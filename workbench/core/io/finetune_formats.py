@@ -52,7 +52,8 @@ def _conversations(name: str, records: list[dict], key: str, notes: list[str]) -
         if not isinstance(turns, list) or not all(isinstance(t, dict) for t in turns):
             raise DataError(
                 f"'{name}': record {number} has no '{key}' list of turns like the other records. "
-                "Fix or remove that record and import the file again."
+                "Fix or remove that record and import the file again.",
+                code="record_without_turns", name=name, record=number, key=key,
             )
         system_parts: list[str] = []
         rest: list[dict[str, str]] = []

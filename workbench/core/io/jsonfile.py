@@ -37,7 +37,7 @@ def _read_json(path: Path, size: int, report: _Reporter, notes: list[str]):
     try:
         records, fmt, docs, by_lines = json_values(text, path.suffix, name, report)
     except TextFileError as exc:
-        raise DataError(str(exc)) from None
+        raise DataError(str(exc), code=exc.code, **exc.fields) from None
     if by_lines and path.suffix.lower() == ".json":
         notes.append(jsonl_note(name))
     if fmt == "json" and isinstance(records, dict):
@@ -45,7 +45,8 @@ def _read_json(path: Path, size: int, report: _Reporter, notes: list[str]):
     group: str | None = None
     report(0.7)
     if not records:
-        raise DataError(f"'{name}' has no data rows: the JSON holds an empty list. Add records and import it again.")
+        raise DataError(f"'{name}' has no data rows: the JSON holds an empty list. Add records and import it again.",
+                        code="json_empty_list", name=name)
     records = _unwrap(records, notes)
     list_columns: list[str] = []
     if all(isinstance(r, list) for r in records):
@@ -58,7 +59,9 @@ def _read_json(path: Path, size: int, report: _Reporter, notes: list[str]):
             where = f"line {bad + 1}" if fmt == "jsonl" else f"item {bad + 1} of the list"
             raise DataError(
                 f"'{name}': {where} is {_json_kind(records[bad])}, but the other records are objects with "
-                "named fields, like {\"text\": \"...\", \"label\": \"...\"}. Make every record the same kind."
+                "named fields, like {\"text\": \"...\", \"label\": \"...\"}. Make every record the same kind.",
+                code="jsonl_line_not_object" if fmt == "jsonl" else "json_item_not_object", name=name,
+                position=bad + 1,
             )
         recognised, columns = _normalise_records(
             name, records, notes, plain=lambda recs: _flat_columns(recs, list_columns))

@@ -24,7 +24,8 @@ def _read_parquet(path: Path, notes: list[str]):
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise DataError(
             f"'{name}' could not be read as a Parquet file ({exc}). It may be damaged or not "
-            "really Parquet. Export it again and import it again."
+            "really Parquet. Export it again and import it again.",
+            code="parquet_unreadable", name=name, detail=str(exc),
         ) from None
     names = table.column_names
     if "messages" in names or "conversations" in names or {"instruction", "output"} <= set(names) \

@@ -26,7 +26,15 @@ DELIMITER_NAMES = {",": "comma", "\t": "tab", ";": "semicolon", "|": "vertical b
 
 
 class TextFileError(ValueError):
-    """A file that cannot be read as it is; the message says what was wrong and what to do."""
+    """A file that cannot be read as it is; the message says what was wrong and what to do.
+
+    ``code`` and ``fields`` name the problem as the importer's errors do (core.errors), so the
+    importer passes them on; a bundle's reader prints the message alone."""
+
+    def __init__(self, message: str, *, code: str | None = None, **fields):
+        super().__init__(message)
+        self.code = code
+        self.fields = fields
 
 
 # ----- what a text file holds, whatever its name -------------------------------------------------
@@ -112,7 +120,8 @@ def json_values(text: str, suffix: str, name: str, report=None) -> tuple[list, s
     is called with a fraction between 0.3 and 0.7 every 100,000 lines."""
     stripped = text.lstrip()
     if not stripped:
-        raise TextFileError(f"'{name}' is empty (it holds only blank space). Choose a file that contains data.")
+        raise TextFileError(f"'{name}' is empty (it holds only blank space). Choose a file that contains data.",
+                            code="file_blank", name=name)
     named_lines = suffix.lower() in (".jsonl", ".ndjson")
     first_line = stripped.split("\n", 1)[0]
     if stripped[0] == "[":
@@ -135,7 +144,8 @@ def json_values(text: str, suffix: str, name: str, report=None) -> tuple[list, s
             raise _json_error(name, exc) from None
         return ([doc], "jsonl", None, False) if named_lines else (doc, "json", None, False)
     raise TextFileError(f"'{name}' is not valid JSON: it should start with '[' (a list of records) or "
-                        "'{' (one record per line, JSONL). Check that the file really is JSON.")
+                        "'{' (one record per line, JSONL). Check that the file really is JSON.",
+                        code="json_bad_start", name=name)
 
 
 def documents(lines: list) -> tuple[list, list[int] | None]:
@@ -183,7 +193,8 @@ def _is_json(line: str, kind: type) -> bool:
 
 def _json_error(name: str, exc: json.JSONDecodeError) -> TextFileError:
     return TextFileError(f"'{name}' is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}. "
-                         "Fix the file there (a missing comma, quote or bracket is the usual cause) and try again.")
+                         "Fix the file there (a missing comma, quote or bracket is the usual cause) and try again.",
+                         code="json_invalid", name=name, detail=exc.msg, line=exc.lineno, column=exc.colno)
 
 
 def _parse_lines(name: str, text: str, kind: type, report=None) -> list:
@@ -201,12 +212,14 @@ def _parse_lines(name: str, text: str, kind: type, report=None) -> list:
         except json.JSONDecodeError as exc:
             raise TextFileError(
                 f"'{name}': line {number} is not valid JSON ({exc.msg}, column {exc.colno}). "
-                f"In a JSONL file every line must hold one complete JSON {what}. Fix that line and try again."
+                f"In a JSONL file every line must hold one complete JSON {what}. Fix that line and try again.",
+                code="jsonl_line_invalid", name=name, line=number, detail=exc.msg, column=exc.colno,
             ) from None
         if kind is list and not isinstance(value, list):
             kind_of = "an object" if isinstance(value, dict) else "a single value"
             raise TextFileError(f"'{name}': line {number} is {kind_of}, but the lines before it are arrays "
-                                "([…]). Make every line the same kind and try again.")
+                                "([…]). Make every line the same kind and try again.",
+                                code="jsonl_line_not_array", name=name, line=number)
         values.append(value)
         if report is not None and number % 100_000 == 0:
             report(0.3 + 0.4 * number / total)

@@ -115,11 +115,13 @@ def _read_tfrecord(path: Path, size: int, report: _Reporter, notes: list[str]):
             return DataError(
                 f"'{name}' is not a TFRecord file of tf.train.Example records ({why}). "
                 "Check that you picked the right file, and that it was written with "
-                "tf.io.TFRecordWriter."
+                "tf.io.TFRecordWriter.",
+                code="tfrecord_not_examples", name=name, detail=why,
             )
         return DataError(
             f"'{name}' is damaged at record {len(records) + 1} ({why}); the {len(records)} records "
-            "before it are fine. Write or copy the file again and import it again."
+            "before it are fine. Write or copy the file again and import it again.",
+            code="tfrecord_damaged", name=name, record=len(records) + 1, good=len(records), detail=why,
         )
 
     with opener(path, "rb") as fh:
@@ -155,12 +157,14 @@ def _read_tfrecord(path: Path, size: int, report: _Reporter, notes: list[str]):
         except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
             raise damaged(f"compressed data is damaged: {exc}") from None
     if not records:
-        raise DataError(f"'{name}' has no data rows: it holds no records. Choose a file with data.")
+        raise DataError(f"'{name}' has no data rows: it holds no records. Choose a file with data.",
+                        code="tfrecord_empty", name=name)
     if binary:
         notes.append("features holding non-text bytes were kept as base64: " + ", ".join(sorted(binary)))
     columns = _records_to_columns(records)
     if not columns:
-        raise DataError(f"'{name}' has no columns: its records hold no features.")
+        raise DataError(f"'{name}' has no columns: its records hold no features.",
+                        code="tfrecord_without_features", name=name)
     if compressed:
         notes.append("file is gzip-compressed")
     return _frame(columns), FileInfo(path=str(path), format="tfrecord")

@@ -46,7 +46,7 @@ def check_correctable(project: Project) -> None:
     project whose rows have ids."""
     if not project.is_prepared:
         raise ProjectError("The project has no prepared data yet, so there are no rows to correct. Prepare the data "
-                           "first.", code="not_prepared")
+                           "first.", code="project_not_prepared")
     task = project.task
     if task.task is not TaskKind.classification:
         raise ProjectError("Corrections are for classification labels; this project writes answers.",

@@ -188,4 +188,5 @@ def bundle_target(key: str | None) -> BundleTarget:
     try:
         return BUNDLE_TARGETS[key or DEFAULT_TARGET]
     except KeyError:
-        raise WorkbenchError(f"Unknown target platform {key!r}; choose one of {', '.join(BUNDLE_TARGETS)}.") from None
+        raise WorkbenchError(f"Unknown target platform {key!r}; choose one of {', '.join(BUNDLE_TARGETS)}.",
+                             code="target_platform_unknown", platform=str(key), known=list(BUNDLE_TARGETS)) from None

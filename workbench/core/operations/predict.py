@@ -53,14 +53,17 @@ def check_paths(input_path, output_path) -> None:
     """Refuse what cannot work before a model is loaded."""
     src, dst = Path(input_path), Path(output_path)
     if not src.is_file():
-        raise DataError(f"The input file '{src}' was not found. Check the path, or pick the file again.")
+        raise DataError(f"The input file '{src}' was not found. Check the path, or pick the file again.",
+                        code="file_not_found", path=str(src))
     if dst.suffix.lower() not in OUTPUT_SUFFIXES:
         raise WorkbenchError(f"The output '{dst.name}' must end in {' or '.join(OUTPUT_SUFFIXES)} "
-                             "(CSV or Excel).")
+                             "(CSV or Excel).", code="output_suffix_wrong", name=dst.name)
     if dst.resolve() == src.resolve():
-        raise WorkbenchError("The output must be a new file: your input file is never overwritten.")
+        raise WorkbenchError("The output must be a new file: your input file is never overwritten.",
+                             code="output_is_input")
     if dst.is_dir():
-        raise WorkbenchError(f"The output '{dst}' is a folder; give a file name ending in .csv or .xlsx.")
+        raise WorkbenchError(f"The output '{dst}' is a folder; give a file name ending in .csv or .xlsx.",
+                             code="output_is_folder", path=str(dst))
 
 
 def input_mapping(task: TaskSpec, columns: list[str]) -> dict[str, str]:
@@ -81,7 +84,8 @@ def input_mapping(task: TaskSpec, columns: list[str]) -> dict[str, str]:
             return {fields[0]: columns[0]}
         wanted = " / ".join(dict.fromkeys(c for c in (mapping.get(fields[0]), fields[0]) if c))
         raise DataError(f"The file has no column for the text the model reads ({wanted}); its columns are "
-                        f"{', '.join(map(str, columns))}. Rename that column, or keep only the text column.")
+                        f"{', '.join(map(str, columns))}. Rename that column, or keep only the text column.",
+                        code="input_text_column_missing", wanted=wanted, columns=[str(c) for c in columns])
     return out
 
 
@@ -90,7 +94,8 @@ def load_inputs(project: Project, path, *, sheet: str | None = None,
     """``(original, records)``: the file as read, and one cleaned column per prompt field."""
     df, _info = read_table(path, sheet=sheet, progress=progress)
     if df.empty:
-        raise DataError(f"'{Path(path).name}' has no rows to predict.")
+        raise DataError(f"'{Path(path).name}' has no rows to predict.", code="input_without_rows",
+                        name=Path(path).name)
     task = project.task
     mapping = input_mapping(task, [str(c) for c in df.columns])
     records = pd.DataFrame(index=df.index)
@@ -148,7 +153,8 @@ def save_result_as(src, dst) -> Path:
     """Save a prediction result under another name, as CSV or Excel by the new suffix."""
     dst = Path(dst)
     if dst.suffix.lower() not in OUTPUT_SUFFIXES:
-        raise WorkbenchError(f"'{dst.name}' must end in {' or '.join(OUTPUT_SUFFIXES)} (CSV or Excel).")
+        raise WorkbenchError(f"'{dst.name}' must end in {' or '.join(OUTPUT_SUFFIXES)} (CSV or Excel).",
+                             code="output_suffix_wrong", name=dst.name)
     return write_result(read_result(src), dst)
 
 

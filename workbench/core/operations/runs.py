@@ -102,7 +102,7 @@ class MultiLabelNeedsBuiltin(WorkbenchError):
         super().__init__(
             f"This project has several labels per row, which a model writing its label as text does not learn: "
             f"train {base_model} with a classification head (the default; leave out --classify-by label-text) "
-            "or choose builtin:small.")
+            "or choose builtin:small.", code="multi_label_needs_head", model=base_model)
 
 
 def uses_head(task: str, base_model: str, head: bool | None = None) -> bool:

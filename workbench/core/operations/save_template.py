@@ -61,7 +61,8 @@ def _sample(project: Project, columns: dict[str, str], n: int, joiner: str | Non
     frames = [project.load_split(s) for s in SPLITS if project.split_path(s).is_file()]
     df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if df.empty:
-        raise TemplateError(f"Project {project.root} has no prepared rows to sample. Prepare its data first.")
+        raise TemplateError(f"Project {project.root} has no prepared rows to sample. Prepare its data first.",
+                            code="project_not_prepared")
     if joiner is not None and "labels" in df.columns:
         df = df.assign(label=[joiner.join(s) for s in df["labels"]])
     roles = [r for r in columns if r in df.columns]
@@ -80,15 +81,19 @@ def save_as_template(project: Project | str | os.PathLike, template_id: str, *, 
     template_id = (template_id or "").strip()
     if not re.fullmatch(ID_PATTERN, template_id):
         raise TemplateError(f"Template id '{template_id}' may use only lower-case letters, digits, '_' and '-', "
-                            "and must start with a letter or digit (e.g. hospital_triage).")
+                            "and must start with a letter or digit (e.g. hospital_triage).",
+                            code="template_id_invalid", id=template_id)
     if template_id in TemplateCatalog().templates:
-        raise TemplateError(f"A template with the id '{template_id}' already exists. Choose another id.")
+        raise TemplateError(f"A template with the id '{template_id}' already exists. Choose another id.",
+                            code="template_id_taken", id=template_id)
     base = Path(dest) if dest is not None else user_templates_dir()
     folder = base / template_id
     if folder.exists():
-        raise TemplateError(f"{folder} already exists. Choose another id or remove that folder.")
+        raise TemplateError(f"{folder} already exists. Choose another id or remove that folder.",
+                            code="template_folder_exists", path=str(folder))
     if not project.is_prepared:
-        raise TemplateError(f"Project {project.root} is not prepared yet. Prepare its data, then save it as a template.")
+        raise TemplateError(f"Project {project.root} is not prepared yet. Prepare its data, then save it as a template.",
+                            code="project_not_prepared")
 
     task = project.task
     origin = origin_template(task)

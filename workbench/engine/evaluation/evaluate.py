@@ -261,10 +261,11 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
     refusal = (base_comparison_refusal(trained.job.base_model, template.multi_label, trained.job.head)
                if compare_base else None)
     if refusal:
-        raise WorkbenchError(NO_BASE_COMPARISON[refusal])
+        raise WorkbenchError(NO_BASE_COMPARISON[refusal], code="no_base_comparison", why=refusal)
     path = project.split_path(split)
     if not path.is_file():
-        raise WorkbenchError(f"Project {project.root} has no '{split}' split. Prepare the data again.")
+        raise WorkbenchError(f"Project {project.root} has no '{split}' split. Prepare the data again.",
+                             code="split_missing", split=split)
     records = examples.read_jsonl(path)
     split_rows = len(records)
     if limit is None and template.task.value == "instruction":
@@ -273,7 +274,7 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
         records = records[:limit]
     if not records:
         raise WorkbenchError(f"The '{split}' split of {project.root} is empty, so there is nothing to evaluate on. "
-                             "Prepare the data again with a test share above zero.")
+                             "Prepare the data again with a test share above zero.", code="split_empty", split=split)
     loading.set_library_log_level("ERROR")
     started = time.time()
     task = template.task.value

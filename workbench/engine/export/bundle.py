@@ -154,9 +154,11 @@ def export_run(project_dir, run_id: str, out_dir=None, *, checkpoint: str = "bes
     unknown = sorted(set(formats) - set(FORMATS))
     if unknown or not formats:
         raise WorkbenchError(f"Unknown export format(s) {', '.join(unknown) or '(none)'}; choose from "
-                             f"{', '.join(FORMATS)}.")
+                             f"{', '.join(FORMATS)}.", code="export_formats_unknown", formats=unknown,
+                             known=list(FORMATS))
     if "gguf" in formats and gguf_type not in ("f16", "q8_0", "f32"):
-        raise WorkbenchError(f"GGUF type {gguf_type!r} is unknown; choose f16, q8_0 or f32.")
+        raise WorkbenchError(f"GGUF type {gguf_type!r} is unknown; choose f16, q8_0 or f32.", code="gguf_type_unknown",
+                             type=str(gguf_type))
     project = Project.open(project_dir)
     trained = resolve_trained_run(project, run_id, checkpoint)
     project = trained.project  # at the data version the run trained on
@@ -165,10 +167,11 @@ def export_run(project_dir, run_id: str, out_dir=None, *, checkpoint: str = "bes
     template = trained.spec  # the run's own labels, prompt and columns
     bundle_target(target)  # an unknown platform is refused before anything is made
     if int8 and int8_refusal(trained.job.base_model, trained.task):
-        raise WorkbenchError(NO_INT8[int8_refusal(trained.job.base_model, trained.task)])
+        why = int8_refusal(trained.job.base_model, trained.task)
+        raise WorkbenchError(NO_INT8[why], code="no_int8", why=why)
     no_gguf = gguf_refusal(trained.job.base_model, trained.task, trained.job.head) if "gguf" in formats else None
     if no_gguf:  # before anything is loaded or evaluated
-        raise WorkbenchError(NO_GGUF[no_gguf])
+        raise WorkbenchError(NO_GGUF[no_gguf], code="no_gguf", why=no_gguf)
     report = progress or (lambda s, d, t: None)
 
     eval_result = None
@@ -225,7 +228,8 @@ def _export_stages(stage: Path, scratch: Path, trained: TrainedRun, template: Ta
     family = families.model_family(model.config)
     classifier = char_classifier.is_classifier(model)
     if classifier and "gguf" in formats:
-        raise ExportError(NO_GGUF["builtin_classifier" if char_classifier.is_builtin_classifier(model) else "head"])
+        why = "builtin_classifier" if char_classifier.is_builtin_classifier(model) else "head"
+        raise ExportError(NO_GGUF[why], code="no_gguf", why=why)
     # the Paddle Inference model, predict.py and serve.py: only where a format needs them
     runtime = bool(set(formats) & set(RUNTIME_FORMATS)) or int8
     system, user_format = examples.prompt_spec(model, system_prompt(template), template.user_format, template.input_roles)
@@ -333,7 +337,7 @@ def _export_stages(stage: Path, scratch: Path, trained: TrainedRun, template: Ta
                 merged_folder=stage / "merged" if "merged" in formats else None, dtype=gguf_type,
                 registered_id=job.base_model_name, progress=report)
         except GGUFExportError as exc:
-            raise ExportError(str(exc)) from exc
+            raise ExportError(str(exc), code=exc.code, **exc.fields) from exc
 
     models_map: dict[str, str] = {}
     if runtime:
@@ -420,7 +424,7 @@ def _export_stages(stage: Path, scratch: Path, trained: TrainedRun, template: Ta
             checks["requirements"] = write_environment(stage, wheelhouse=wheelhouse, scripts=BUNDLE_SCRIPTS,
                                                        target=target)
         except WheelhouseError as exc:
-            raise ExportError(str(exc)) from exc
+            raise ExportError(str(exc), code=exc.code, **exc.fields) from exc
 
     script_rows = 4 if task == "classification" else 2
     if check_script and runtime:  # the engine's answers first: int8 rewrites the model's linears

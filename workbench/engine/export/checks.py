@@ -57,7 +57,8 @@ def _check_tokenizer_file(path: Path, tokenizer, prompts: Sequence[str]) -> None
         b = list(tokenizer.encode(prompt, add_special_tokens=False))
         if a != b:
             raise ExportError("The exported tokenizer.json tokenizes a test prompt differently from the model's "
-                              "tokenizer, so predict.py would feed the model different tokens.")
+                              "tokenizer, so predict.py would feed the model different tokens.",
+                              code="export_tokenizer_differs")
 
 
 def _check_static(prefix: Path, inputs, expected, bound: float, **compare_kw) -> dict[str, Any]:
@@ -70,7 +71,8 @@ def _check_static(prefix: Path, inputs, expected, bound: float, **compare_kw) ->
     del plain
     release_freed_memory()
     if not figures["ok"]:
-        raise ExportError(parity.explain("The Paddle Inference model", figures) + " It was not exported.")
+        raise ExportError(parity.explain("The Paddle Inference model", figures) + " It was not exported.",
+                          code="export_differs", part="static", figures=parity.error_figures(figures))
     fast = None
     try:
         fast = create_predictor(prefix, onednn=True)
@@ -148,14 +150,14 @@ def _check_labels_against_engine(model, tokenizer, prompts, labels, expected, ma
         clear = np.abs(engine - threshold).min(axis=1) > 1e-3
         if np.any(~agree & clear):
             raise ExportError("The exported classifier gives other label sets than the evaluation on some test "
-                              "inputs, so it was not exported.")
+                              "inputs, so it was not exported.", code="export_label_sets_differ")
         return {"engine_label_agreement": float(agree.mean()), "engine_max_abs_diff": diff}
     agree = ours.argmax(1) == engine.argmax(1)
     top2 = np.sort(engine, axis=1)[:, -2:]
     clear = (top2[:, 1] - top2[:, 0]) > 1e-3
     if np.any(~agree & clear):
         raise ExportError("The exported classifier picks a different label from the evaluation on some test "
-                          "inputs, so it was not exported.")
+                          "inputs, so it was not exported.", code="export_labels_differ")
     return {"engine_label_agreement": float(agree.mean()), "engine_max_abs_diff": diff}
 
 
@@ -168,7 +170,8 @@ def _check_merged(saved: dict[str, Any], bound: float) -> dict[str, Any]:
     del reloaded
     figures = parity.compare(saved["expected"], got, bound, probabilities=saved["classifier"])
     if not figures["ok"]:
-        raise ExportError(parity.explain("The merged weights, reloaded,", figures) + " They were not exported.")
+        raise ExportError(parity.explain("The merged weights, reloaded,", figures) + " They were not exported.",
+                          code="export_differs", part="merged", figures=parity.error_figures(figures))
     safe = sorted(p.name for p in folder.glob("*.safetensors"))
     layout = loading._weights_layout(loading._safetensors_shapes([folder / s for s in safe]), saved["config"]) if safe else None
     return {"status": "ok", "max_abs_diff": figures["max_abs_diff"], "layout": layout,
@@ -265,12 +268,14 @@ def _check_predict_script(stage: Path, rows, template, want: list[str]) -> dict[
         secs = time.perf_counter() - t
         if res.returncode != 0:
             tail = " | ".join((res.stderr or "").strip().splitlines()[-4:])
-            raise ExportError(f"The bundle's predict.py failed on test rows (exit {res.returncode}): {tail[:600]}")
+            raise ExportError(f"The bundle's predict.py failed on test rows (exit {res.returncode}): {tail[:600]}",
+                              code="bundle_script_failed", status=res.returncode, detail=tail[:600])
         with open(dst, encoding="utf-8-sig", newline="") as fh:
             got = [r["prediction"] for r in csv.DictReader(fh)]
     if template.task.value == "classification" and got != want:
         what = "label sets" if template.multi_label else "labels"
-        raise ExportError(f"The bundle's predict.py gave {what} {got} where the evaluation gives {want}.")
+        raise ExportError(f"The bundle's predict.py gave {what} {got} where the evaluation gives {want}.",
+                          code="bundle_script_differs", got=got, want=want)
     # two empty answers agree and prove nothing: they are not counted as the same, and the check fails
     empty = sum(not a.strip() and not b.strip() for a, b in zip(got, want))
     same = sum(a == b and bool(a.strip()) for a, b in zip(got, want)) if template.task.value == "instruction" \
@@ -294,4 +299,5 @@ def parity_records(trained: TrainedRun, n: int) -> list[dict]:
             records = examples.read_jsonl(path)
             if records:
                 return records[:n]
-    raise ExportError(f"Project {project.root} has no prepared records to check the export on.")
+    raise ExportError(f"Project {project.root} has no prepared records to check the export on.",
+                      code="project_not_prepared")

@@ -113,7 +113,8 @@ def pinned_closure(roots: Iterable[str], environment: dict[str, str] | None = No
                 unmet.append(why)
                 continue
             raise WorkbenchError(f"The package {name}, which the bundle needs, is not installed here, so the "
-                                 "bundle's requirements cannot be pinned. Reinstall Workbench.") from exc
+                                 "bundle's requirements cannot be pinned. Reinstall Workbench.",
+                                 code="bundle_package_missing", package=str(name)) from exc
         extras = extras | (found[key][2] if key in found else frozenset())
         found[key] = (dist.metadata["Name"], dist.version, extras)
         for line in dist.requires or []:
@@ -333,7 +334,7 @@ def download_wheels(lock: Path, folder: Path, target: BundleTarget | None = None
     if pip is None:
         raise WheelhouseError("This installation has no pip, so it cannot download the bundle's wheels. Export "
                               "without the wheelhouse, then run 'pip download -r requirements.lock -d wheels' "
-                              "in the bundle on a machine with Python.")
+                              "in the bundle on a machine with Python.", code="wheelhouse_without_pip")
     folder.mkdir(parents=True, exist_ok=True)
     cmd = pip + ["download", "--no-deps", "--only-binary=:all:", *pip_target_args(target),
                  "--disable-pip-version-check", "--quiet", "--retries", "1", "--timeout", "30", "-d", str(folder),
@@ -342,11 +343,14 @@ def download_wheels(lock: Path, folder: Path, target: BundleTarget | None = None
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=PIP_TIMEOUT_S)
     except subprocess.TimeoutExpired as exc:
         raise WheelhouseError("Downloading the bundle's wheels took longer than "
-                              f"{PIP_TIMEOUT_S // 60} minutes; export again, or without the wheelhouse.") from exc
+                              f"{PIP_TIMEOUT_S // 60} minutes; export again, or without the wheelhouse.",
+                              code="wheelhouse_timeout", minutes=PIP_TIMEOUT_S // 60) from exc
     if r.returncode != 0:
+        said = _short(r.stderr or r.stdout) or "pip gave no reason"
         raise WheelhouseError("The bundle's wheels could not be downloaded (the wheelhouse needs a package index "
-                              "once, at export): " + (_short(r.stderr or r.stdout) or "pip gave no reason")
-                              + "\nExport without the wheelhouse, or where the index is reachable.")
+                              "once, at export): " + said
+                              + "\nExport without the wheelhouse, or where the index is reachable.",
+                              code="wheelhouse_download_failed", detail=said)
     env = dict(os.environ, PIP_CONFIG_FILE=os.devnull)  # only this folder: no configured index or links
     for k in ("PIP_FIND_LINKS", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_NO_INDEX"):
         env.pop(k, None)
@@ -355,8 +359,9 @@ def download_wheels(lock: Path, folder: Path, target: BundleTarget | None = None
                    "--only-binary=:all:", *pip_target_args(target), *([] if with_deps else ["--no-deps"]), "--quiet", "-r", str(lock)]
     r = subprocess.run(check, capture_output=True, text=True, timeout=PIP_TIMEOUT_S, env=env)
     if r.returncode != 0:
+        said = _short(r.stderr or r.stdout) or "pip gave no reason"
         raise WheelhouseError("The downloaded wheels do not install the bundle's requirements.lock on their own: "
-                              + (_short(r.stderr or r.stdout) or "pip gave no reason"))
+                              + said, code="wheelhouse_incomplete", detail=said)
     wheels = sorted(p.name for p in folder.glob("*.whl"))
     return {"status": "ok", "wheels": len(wheels), "size_mb": round(sum(p.stat().st_size for p in folder.iterdir())
                                                                     / 1e6, 1), "offline_install_checked": True,
@@ -373,9 +378,12 @@ def write_environment(stage: Path, *, wheelhouse: bool, scripts: Sequence[str],
     pins = pinned_closure(bundle_needs(), target_environment(target), unmet)
     hashes, reason, resolved = wheel_hashes(pins, target, unmet)
     if wheelhouse and not hashes:
+        no_wheel = "has no wheel" in (reason or "")
         raise WheelhouseError(f"The bundle's wheels cannot be fetched: {reason}. Export without the wheelhouse, "
-                              + ("or for another target platform." if "has no wheel" in (reason or "")
-                                 else "or where a package index is reachable."))
+                              + ("or for another target platform." if no_wheel
+                                 else "or where a package index is reachable."),
+                              code="wheelhouse_platform_lacks_wheel" if no_wheel else "wheelhouse_unavailable",
+                              detail=str(reason))
     (stage / "requirements.txt").write_text(requirements_txt(pins), encoding="utf-8")
     lock = stage / "requirements.lock"
     locked = sorted([*pins, *resolved], key=lambda nv: canonicalize_name(nv[0]))

@@ -55,7 +55,8 @@ def _export_generation(model, tokenizer, prompts, stage: Path, max_length: int, 
         prefix = cached_generation.save_generation_model(model, stage / "static" / "generate")
         return cached_generation.check_generation(prefix, model, prompt_ids, bound)
     except cached_generation.GenerationExportError as exc:
-        raise ExportError(f"{exc} So the bundle was not exported.") from exc
+        raise ExportError(f"{exc} So the bundle was not exported.", code="generation_export_failed",
+                          detail=str(exc)) from exc
 
 
 def _eos_ids(tokenizer, model) -> list[int]:
@@ -79,7 +80,8 @@ def _export_tokenizer(tokenizer, folder: Path) -> Path:
             raise ExportError(
                 f"The model's tokenizer ({type(tokenizer).__name__}) has no tokenizer.json and could not be "
                 f"converted to one ({type(exc).__name__}: {str(exc)[:200]}), so predict.py could not tokenize "
-                "without the training software.") from exc
+                "without the training software.", code="tokenizer_not_convertible",
+                tokenizer=type(tokenizer).__name__, detail=f"{type(exc).__name__}: {str(exc)[:200]}") from exc
     backend.save(str(path))
     return path
 
@@ -204,7 +206,8 @@ def _export_int8(model, make_layer, prefix: Path, input_names, trained, template
     del fp32
     replaced = _int8_linears(model)
     if not replaced:  # never a copy of the fp32 model under the name int8
-        raise ExportError("This model has no linear layers for weight-only int8 to quantise. Export it without int8.")
+        raise ExportError("This model has no linear layers for weight-only int8 to quantise. Export it without int8.",
+                          code="int8_nothing_to_quantise")
     save_static(make_layer(model), prefix, input_names)
     q = create_predictor(prefix, onednn=onednn)
     got = [run_predictor(q, x) for x in inputs]

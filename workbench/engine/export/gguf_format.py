@@ -49,7 +49,8 @@ def compare_logits(expected: Sequence[np.ndarray], got: Sequence[np.ndarray], dt
         b = b.astype(np.float64)
         if a.shape != b.shape:
             raise GGUFExportError(f"The GGUF file's logits have shape {list(b.shape)} where the trained model's "
-                                  f"have {list(a.shape)}.")
+                                  f"have {list(a.shape)}.", code="gguf_logits_shape", got=str(list(b.shape)),
+                                  want=str(list(a.shape)))
         diff = max(diff, float(np.abs(a - b).max()))
         scale = max(scale, float(np.abs(a).max()))
     allowed = TOLERANCE[dtype] * max(1.0, scale)
@@ -138,7 +139,8 @@ def export_gguf(stage: Path, *, source_folder: Path, dtype: str, name: str | Non
     model folder ``source_folder`` and check them (see the module's doc). Returns the figures
     for the bundle's checks; raises GGUFExportError when a check fails."""
     if dtype not in DTYPES:
-        raise GGUFExportError(f"GGUF type {dtype!r} is not one of {', '.join(DTYPES)}.")
+        raise GGUFExportError(f"GGUF type {dtype!r} is not one of {', '.join(DTYPES)}.", code="gguf_type_unknown",
+                              type=str(dtype))
     folder = stage / "gguf"
     folder.mkdir(parents=True, exist_ok=True)
     out = folder / f"model-{dtype}.gguf"
@@ -162,18 +164,23 @@ def export_gguf(stage: Path, *, source_folder: Path, dtype: str, name: str | Non
                 f"The GGUF file's own greedy answers leave the trained model's on {forks} of "
                 f"{figures['greedy']['prompts']} test prompts at a token the trained model clearly prefers, so "
                 f"llama.cpp would answer differently from the trained model; it was not exported. Try --gguf-type "
-                + ("f16 or f32." if dtype == "q8_0" else "f32."))
+                + ("f16 or f32." if dtype == "q8_0" else "f32."), code="gguf_answers_differ", forks=forks,
+                prompts=figures["greedy"]["prompts"])
         if not figures["ok"]:
             raise GGUFExportError(
                 f"The GGUF file's logits differ from the trained model's by up to {figures['max_abs_diff']:.3g} "
                 f"(allowed {figures['allowed_abs_diff']:.3g}; next token agrees at "
                 f"{100 * (figures['argmax_agreement'] or 0):.1f} % of {figures['positions']} positions), so it "
-                "was not exported. Try --gguf-type f16 or f32.")
+                "was not exported. Try --gguf-type f16 or f32.", code="gguf_logits_differ",
+                difference=f"{figures['max_abs_diff']:.3g}", allowed=f"{figures['allowed_abs_diff']:.3g}",
+                agreement=f"{100 * (figures['argmax_agreement'] or 0):.1f}", positions=figures["positions"])
         tok = check_tokenizer(out, encode, prompts)
         if tok["same_ids"] != tok["texts"]:
             raise GGUFExportError(f"The vocabulary written to the GGUF file tokenizes {tok['texts'] - tok['same_ids']} "
                                   f"of {tok['texts']} test prompts differently from the model's tokenizer, so "
-                                  "llama.cpp would feed the model other tokens; it was not exported.")
+                                  "llama.cpp would feed the model other tokens; it was not exported.",
+                                  code="gguf_vocabulary_differs", differ=tok["texts"] - tok["same_ids"],
+                                  prompts=tok["texts"])
         rendered = 0
         for text in user_texts:
             want = build_prompt(system, text)
@@ -181,7 +188,8 @@ def export_gguf(stage: Path, *, source_folder: Path, dtype: str, name: str | Non
                 want = want[len(bos_text):]
             if template.render(system, text) != want:
                 raise GGUFExportError("The Modelfile's template gives other prompts than the engine for some test "
-                                      "inputs, so ollama would not prompt the model as it was trained.")
+                                      "inputs, so ollama would not prompt the model as it was trained.",
+                                      code="gguf_modelfile_differs")
             rendered += 1
         text = ollama_modelfile.modelfile(out.name, template, system=system, stops=stops, parameters=parameters,
                             licence=ollama_modelfile.licence_text(*licence))

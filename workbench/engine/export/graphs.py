@@ -175,7 +175,7 @@ class PromptFormat:
         full = examples.build_prompt(tokenizer, system, USER_SENTINEL)
         if full.count(USER_SENTINEL) != 1:
             raise ExportError("The tokenizer's chat template changes the user's text, so the prompt cannot be "
-                              "written as plain text for predict.py.")
+                              "written as plain text for predict.py.", code="chat_template_changes_text")
         self.prefix, self.suffix = full.split(USER_SENTINEL)
         self.tokenizer, self.system = tokenizer, system
 
@@ -183,7 +183,8 @@ class PromptFormat:
         for text in user_texts:
             if self.prefix + text + self.suffix != examples.build_prompt(self.tokenizer, self.system, text):
                 raise ExportError("The tokenizer's chat template formats some inputs differently from a fixed "
-                                  "prefix and suffix, so predict.py could not reproduce the prompt.")
+                                  "prefix and suffix, so predict.py could not reproduce the prompt.",
+                                  code="chat_template_not_fixed")
 
 
 def batches_for_classification(tokenizer, prompts: Sequence[str], max_length: int, label_len: int,

@@ -176,6 +176,24 @@ def explain(what: str, figures: dict[str, Any]) -> str:
             "else than the trained model (report it with the model family and the Paddle version).")
 
 
+def error_figures(figures: dict[str, Any]) -> dict[str, Any]:
+    """What :func:`explain` says, as the figures of the error's fields (the window words them
+    itself): the shapes, a value that is not finite, or the differences, rounded as there."""
+    if "shape_mismatch" in figures:
+        want, got = figures["shape_mismatch"]
+        return {"want": str(list(want)), "got": str(list(got))}
+    if not figures.get("finite", True):
+        return {"finite": False}
+    rel, bound = figures["relative_diff"], figures["bound"]
+    out: dict[str, Any] = {"difference": f"{figures['max_abs_diff']:.3g}", "scale": f"{figures['scale']:.3g}",
+                           "relative": f"{rel:.2g}"}
+    if rel > bound:
+        out.update(times=f"{rel / bound:.0f}", rounding=f"{bound:.2g}")
+    if figures.get("greedy_clear_disagreements"):
+        out.update(tokens=int(figures["greedy_clear_disagreements"]), positions=int(figures["positions"]))
+    return out
+
+
 def summary(figures: dict[str, Any]) -> dict[str, Any]:
     """The figures as bundle.json keeps them (rounded, JSON-safe)."""
     out = {}

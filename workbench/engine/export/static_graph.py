@@ -84,7 +84,8 @@ def save_static(layer, prefix: Path, input_names: Sequence[str]) -> Path:
         static = paddle.jit.to_static(layer, input_spec=spec, full_graph=True)
         paddle.jit.save(static, str(prefix))
     if not (prefix.with_suffix(".json").is_file() and prefix.with_suffix(".pdiparams").is_file()):
-        raise ExportError(f"paddle.jit.save did not write {prefix}.json and {prefix}.pdiparams.")
+        raise ExportError(f"paddle.jit.save did not write {prefix}.json and {prefix}.pdiparams.",
+                          code="static_model_not_written", path=str(prefix))
     return prefix
 
 
@@ -127,7 +128,8 @@ def max_abs_diff(a_batches, b_batches) -> float:
     for a, b in zip(a_batches, b_batches):
         if a.shape != b.shape:
             raise ExportError(f"The exported model returned shape {list(b.shape)} where the trained model "
-                              f"returns {list(a.shape)}.")
+                              f"returns {list(a.shape)}.", code="export_shape_differs", got=str(list(b.shape)),
+                              want=str(list(a.shape)))
         d = float(np.max(np.abs(a.astype("float64") - b.astype("float64")))) if a.size else 0.0
         if not math.isfinite(d):
             return float("inf")

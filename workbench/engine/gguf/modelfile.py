@@ -70,7 +70,7 @@ def _split(text: str, *markers: str) -> list[str]:
     for m in markers:
         if rest.count(m) != 1:
             raise ModelfileError("The model's chat template repeats or drops the user's text, so it cannot be "
-                                 "written as an ollama template.")
+                                 "written as an ollama template.", code="modelfile_template_unusable")
         head, rest = rest.split(m)
         parts.append(head)
     return parts + [rest]
@@ -112,7 +112,8 @@ def chat_template(build_prompt: Callable[[str | None, str], str], *, bos_text: s
 
 def _quoted(text: str) -> str:
     if '"""' in text:
-        raise ModelfileError('The text holds three double quotes in a row ("""), which a Modelfile cannot quote.')
+        raise ModelfileError('The text holds three double quotes in a row ("""), which a Modelfile cannot quote.',
+                             code="modelfile_triple_quotes")
     return f'"""{text}"""'
 
 

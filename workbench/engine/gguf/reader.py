@@ -43,19 +43,22 @@ def open_gguf(path: str | os.PathLike) -> GGUFFile:
     """The file's metadata and memory-mapped tensors, or ModelLoadError saying why it is not usable."""
     path = Path(path)
     if not path.is_file():
-        raise ModelLoadError(f"The GGUF file {path} does not exist. Choose an existing .gguf file.")
+        raise ModelLoadError(f"The GGUF file {path} does not exist. Choose an existing .gguf file.",
+                             code="model_path_missing", path=str(path))
     try:
         gguf_file = GGUFFile(path)
     except (GGUFFormatError, ValueError, OSError, struct.error, UnicodeDecodeError) as exc:
         raise ModelLoadError(
             f"{path.name} is not a readable GGUF file ({exc}). It may be incomplete (a download that stopped "
-            "early) or another kind of file; download or copy it again."
+            "early) or another kind of file; download or copy it again.",
+            code="gguf_unreadable", name=path.name, detail=str(exc),
         ) from None
     for t in gguf_file.tensors:
         if t.data is None:
             raise ModelLoadError(
                 f"{path.name} is cut short: its tensor {t.name} ends past the end of the file "
-                f"({gguf_file.size:,} bytes). Download or copy the file again."
+                f"({gguf_file.size:,} bytes). Download or copy the file again.",
+                code="gguf_cut_short", name=path.name, tensor=t.name, size=f"{gguf_file.size:,}",
             )
     return gguf_file
 
@@ -86,7 +89,8 @@ def family_of(meta: dict[str, Any], file_name: str = "The file") -> str:
         raise ModelLoadError(
             f"{file_name} holds a model of the '{arch or 'unknown'}' architecture, which Workbench cannot "
             f"convert. It converts GGUF files of these families: {_FAMILY_LIST}. Choose a GGUF file of one "
-            "of them."
+            "of them.",
+            code="gguf_architecture_unsupported", name=file_name, arch=str(arch or "?"), families=_FAMILY_LIST,
         )
     return family
 
@@ -112,10 +116,13 @@ def dequantized(tensor, *, chunk_rows: int = 8192) -> np.ndarray:
     except NotImplementedError:
         raise ModelLoadError(
             f"The tensor {tensor.name} is stored as {tensor.tensor_type.name}, which Workbench cannot read "
-            "yet. Use a GGUF file of another quantisation (for example Q4_K_M, Q8_0 or F16)."
+            "yet. Use a GGUF file of another quantisation (for example Q4_K_M, Q8_0 or F16).",
+            code="gguf_tensor_type_unsupported", tensor=tensor.name, type=tensor.tensor_type.name,
         ) from None
     if array.size != int(np.prod(shape)):
-        raise ModelLoadError(f"The tensor {tensor.name} holds {array.size} values where its header says {shape}.")
+        raise ModelLoadError(f"The tensor {tensor.name} holds {array.size} values where its header says {shape}.",
+                             code="gguf_tensor_size_wrong", tensor=tensor.name, values=int(array.size),
+                             shape=str(list(shape)))
     return np.ascontiguousarray(array.reshape(shape), dtype=np.float32)
 
 
@@ -166,7 +173,8 @@ def _require(meta: dict[str, Any], arch: str, key: str) -> Any:
     value = _get(meta, arch, key)
     if value is None:
         raise ModelLoadError(f"The GGUF file lacks {arch}.{key}, which describes the model. The file may be "
-                             "damaged or written by an unusual tool; use another copy.")
+                             "damaged or written by an unusual tool; use another copy.", code="gguf_key_missing",
+                             key=f"{arch}.{key}")
     return value
 
 
@@ -180,7 +188,8 @@ def _rope_scaling(meta: dict[str, Any], arch: str) -> dict | None:
     if kind == "yarn":
         return {"rope_type": "yarn", "factor": factor,
                 "original_max_position_embeddings": int(_get(meta, arch, "rope.scaling.original_context_length"))}
-    raise ModelLoadError(f"The model uses '{kind}' rope scaling, which Workbench cannot carry over yet.")
+    raise ModelLoadError(f"The model uses '{kind}' rope scaling, which Workbench cannot carry over yet.",
+                         code="gguf_rope_unsupported", kind=str(kind))
 
 
 # Llama 3.1's rope scaling as its published configs set it: (original context, low, high factor).
@@ -210,7 +219,8 @@ def llama3_rope_scaling(freqs: np.ndarray, meta: dict[str, Any], head_dim: int) 
             return {"rope_type": "llama3", "factor": factor, "low_freq_factor": low, "high_freq_factor": high,
                     "original_max_position_embeddings": orig}
     raise ModelLoadError("The model scales its rope frequencies in a way Workbench does not recognise "
-                         "(its rope_freqs tensor is not Llama 3.1's scaling); it cannot be converted yet.")
+                         "(its rope_freqs tensor is not Llama 3.1's scaling); it cannot be converted yet.",
+                         code="gguf_rope_freqs_unknown")
 
 
 def hf_config(meta: dict[str, Any], *, vocab_size: int, tied: bool) -> dict[str, Any]:
@@ -224,7 +234,8 @@ def hf_config(meta: dict[str, Any], *, vocab_size: int, tied: bool) -> dict[str,
     rotary = _get(meta, arch, "rope.dimension_count")
     if rotary is not None and int(rotary) != head_dim:  # partial rotary: not a plain model of the family
         raise ModelLoadError(f"The model rotates {rotary} of its {head_dim} head dimensions, which a plain "
-                             f"{family} model does not; Workbench cannot convert this variant.")
+                             f"{family} model does not; Workbench cannot convert this variant.",
+                             code="gguf_partial_rotary", rotary=int(rotary), head_dim=head_dim, family=family)
     config: dict[str, Any] = {
         "architectures": [gguf_names.ARCHITECTURES[family]],
         "model_type": gguf_names.MODEL_TYPES[family],
@@ -311,7 +322,9 @@ def _write_safetensors(path: Path, entries: list[tuple[str, tuple[int, ...]]],
         fh.write(blob)
         for (name, shape), array in zip(entries, arrays, strict=True):
             if tuple(array.shape) != tuple(shape):
-                raise ModelLoadError(f"The tensor {name} has the shape {array.shape}, not {shape}.")
+                raise ModelLoadError(f"The tensor {name} has the shape {array.shape}, not {shape}.",
+                                     code="gguf_tensor_shape_wrong", tensor=name, shape=str(list(array.shape)),
+                                     want=str(list(shape)))
             fh.write(np.ascontiguousarray(array, dtype="<f4").data)  # the buffer itself, not a copy
 
 
@@ -325,7 +338,7 @@ def _sha256(path: Path, progress: Progress, cancel: CancelCheck) -> str:
             done += len(chunk)
             progress("read", done, total)
             if cancel():
-                raise Cancelled("The conversion was cancelled; nothing was written.")
+                raise Cancelled("The conversion was cancelled; nothing was written.", code="cancelled")
     return digest.hexdigest()
 
 
@@ -349,9 +362,11 @@ def convert_gguf(path: str | os.PathLike, out_dir: str | os.PathLike, *, name: s
     report: Progress = progress or (lambda stage, done, total: None)
     stop: CancelCheck = cancel or (lambda: False)
     if out.exists():
-        raise ModelLoadError(f"The folder {out} already exists. Choose a new folder name for the converted model.")
+        raise ModelLoadError(f"The folder {out} already exists. Choose a new folder name for the converted model.",
+                             code="convert_folder_exists", path=str(out))
     if not out.parent.is_dir():
-        raise ModelLoadError(f"The folder {out.parent} does not exist. Create it first or choose another place.")
+        raise ModelLoadError(f"The folder {out.parent} does not exist. Create it first or choose another place.",
+                             code="parent_folder_missing", path=str(out.parent))
 
     reader = open_gguf(src)
     meta = read_metadata(reader, with_tokens=True)
@@ -359,7 +374,8 @@ def convert_gguf(path: str | os.PathLike, out_dir: str | os.PathLike, *, name: s
     tokens = meta.get("tokenizer.ggml.tokens")
     if not tokens:
         raise ModelLoadError(f"{src.name} holds no tokenizer vocabulary (tokenizer.ggml.tokens), which the "
-                             "model needs. Use a GGUF file converted with its tokenizer.")
+                             "model needs. Use a GGUF file converted with its tokenizer.",
+                             code="gguf_without_vocabulary", name=src.name)
 
     plan: list[tuple[Any, str]] = []  # (GGUF tensor, HF name)
     rope_freqs = None
@@ -372,16 +388,19 @@ def convert_gguf(path: str | os.PathLike, out_dir: str | os.PathLike, *, name: s
         except KeyError:
             raise ModelLoadError(
                 f"{src.name} holds a tensor {t.name} that a plain {family} model does not have; it may be a "
-                "variant (mixture of experts, vision) Workbench cannot convert.") from None
+                "variant (mixture of experts, vision) Workbench cannot convert.", code="gguf_tensor_unexpected",
+                name=src.name, tensor=t.name, family=family) from None
     hf_names = {hf for _, hf in plan}
     tied = "lm_head.weight" not in hf_names
     embed = next((t for t, hf in plan if hf == "model.embed_tokens.weight"), None)
     if embed is None:
-        raise ModelLoadError(f"{src.name} has no token embedding (token_embd.weight); the file is incomplete.")
+        raise ModelLoadError(f"{src.name} has no token embedding (token_embd.weight); the file is incomplete.",
+                             code="gguf_without_embedding", name=src.name)
     vocab_size = int(embed.shape[1])
     if vocab_size != len(tokens):
         raise ModelLoadError(f"{src.name} has {len(tokens)} tokens in its vocabulary but {vocab_size} rows in "
-                             "its embedding; the file is inconsistent.")
+                             "its embedding; the file is inconsistent.", code="gguf_vocabulary_mismatch",
+                             name=src.name, tokens=len(tokens), rows=vocab_size)
     config = hf_config(meta, vocab_size=vocab_size, tied=tied)
     if rope_freqs is not None:
         config["rope_scaling"] = llama3_rope_scaling(rope_freqs.reshape(-1), meta, config["head_dim"])
@@ -395,7 +414,7 @@ def convert_gguf(path: str | os.PathLike, out_dir: str | os.PathLike, *, name: s
         def arrays() -> Iterator[np.ndarray]:
             for i, (t, hf) in enumerate(plan):
                 if stop():
-                    raise Cancelled("The conversion was cancelled; nothing was written.")
+                    raise Cancelled("The conversion was cancelled; nothing was written.", code="cancelled")
                 yield gguf_names.to_hf_tensor(family, hf, dequantized(t), config)
                 report("tensors", i + 1, len(plan))
 
@@ -407,7 +426,7 @@ def convert_gguf(path: str | os.PathLike, out_dir: str | os.PathLike, *, name: s
         gguf_tokenizer.write_tokenizer(meta, tmp, model_max_length=config["max_position_embeddings"])
         report("tokenizer", 1, 1)
         if stop():
-            raise Cancelled("The conversion was cancelled; nothing was written.")
+            raise Cancelled("The conversion was cancelled; nothing was written.", code="cancelled")
 
         report("write", 0, 1)
         _write_json(tmp / "config.json", config)
@@ -423,7 +442,8 @@ def convert_gguf(path: str | os.PathLike, out_dir: str | os.PathLike, *, name: s
         }
         _write_json(tmp / MARKER_FILE, info)
         if out.exists():
-            raise ModelLoadError(f"The folder {out} appeared while converting. Choose a new folder name.")
+            raise ModelLoadError(f"The folder {out} appeared while converting. Choose a new folder name.",
+                                 code="convert_folder_exists", path=str(out))
         os.replace(tmp, out)
         report("write", 1, 1)
         return info

@@ -114,7 +114,8 @@ def build_bpe(meta: dict[str, Any]):
     merges_raw = meta.get("tokenizer.ggml.merges")
     if not merges_raw:
         raise ModelLoadError("The GGUF file's byte-level vocabulary has no merge list (tokenizer.ggml.merges); "
-                             "its tokenizer cannot be rebuilt. Use another copy of the file.")
+                             "its tokenizer cannot be rebuilt. Use another copy of the file.",
+                             code="gguf_without_merges")
     merges = [tuple(m.split(" ", 1)) for m in merges_raw]
     vocab: dict[str, int] = {}
     for i, piece in enumerate(tokens):
@@ -158,7 +159,8 @@ def build_tokenizer(meta: dict[str, Any], *, model_max_length: int = 2048) -> tu
         tok = build_bpe(meta)
     else:
         raise ModelLoadError(f"The GGUF file's tokenizer is of the '{kind}' kind; Workbench rebuilds SentencePiece "
-                             "('llama') and byte-level BPE ('gpt2') tokenizers. Use a model with one of them.")
+                             "('llama') and byte-level BPE ('gpt2') tokenizers. Use a model with one of them.",
+                             code="gguf_tokenizer_unsupported", kind=str(kind))
     def special(key: str) -> str | None:
         value = meta.get(f"tokenizer.ggml.{key}")
         return tok.id_to_token(int(value)) if value is not None else None

@@ -58,7 +58,8 @@ def _read_json(path: Path) -> dict[str, Any]:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise GGUFWriteError(f"{path} could not be read ({type(exc).__name__}: {str(exc)[:200]}); "
-                             "export the model folder again.") from None
+                             "export the model folder again.", code="model_file_unreadable", path=str(path),
+                             detail=f"{type(exc).__name__}: {str(exc)[:200]}") from None
 
 
 class _SafetensorsFolder:
@@ -71,7 +72,8 @@ class _SafetensorsFolder:
         files = sorted(folder.glob("*.safetensors"))
         if not files:
             raise GGUFWriteError(f"{folder} holds no .safetensors weights; a GGUF file is written from a merged "
-                                 "model folder (export with the 'merged' format).")
+                                 "model folder (export with the 'merged' format).", code="gguf_source_without_weights",
+                                 path=str(folder))
         self.index: dict[str, tuple[Path, int, str, list[int]]] = {}
         for path in files:
             with open(path, "rb") as fh:
@@ -82,7 +84,9 @@ class _SafetensorsFolder:
                     continue
                 if info["dtype"] not in self._DTYPES:
                     raise GGUFWriteError(f"The tensor {name} in {path.name} is stored as {info['dtype']}; only "
-                                         "float32, float16 and bfloat16 weights can be written to GGUF.")
+                                         "float32, float16 and bfloat16 weights can be written to GGUF.",
+                                         code="gguf_weight_type_unsupported", tensor=name, file=path.name,
+                                         type=str(info["dtype"]))
                 self.index[name] = (path, 8 + n + info["data_offsets"][0], info["dtype"], list(info["shape"]))
 
     def shape(self, name: str) -> list[int]:
@@ -117,10 +121,12 @@ def family_of_config(config: Mapping[str, Any]) -> str:
     model_type = str(config.get("model_type") or "")
     family = _MODEL_TYPES.get(model_type)
     if family is None:
-        what = "the built-in classifier" if config.get("workbench_builtin") and not config.get("num_hidden_layers") \
-            else f"a {model_type or 'model of unknown type'}"
+        builtin = bool(config.get("workbench_builtin") and not config.get("num_hidden_layers"))
+        what = "the built-in classifier" if builtin else f"a {model_type or 'model of unknown type'}"
         raise GGUFWriteError(f"This model is {what}, which has no GGUF form here; GGUF files are written for "
-                             f"{', '.join(gguf_names.FAMILIES)} language models.")
+                             f"{', '.join(gguf_names.FAMILIES)} language models.",
+                             code="gguf_builtin_classifier" if builtin else "gguf_model_type_unsupported",
+                             model_type=model_type or "?", families=list(gguf_names.FAMILIES))
     return family
 
 
@@ -183,7 +189,8 @@ def _gemma3_extras(w, config: Mapping[str, Any], hidden: int, heads: int, head_d
     assumed = hidden // heads if layers == 62 else head_dim
     if scalar is not None and int(scalar) != assumed:
         raise GGUFWriteError(f"This Gemma 3 model scales its queries by {scalar}, where llama.cpp uses {assumed} "
-                             "for its size, so llama.cpp would not compute it as trained; it has no GGUF form.")
+                             "for its size, so llama.cpp would not compute it as trained; it has no GGUF form.",
+                             code="gguf_gemma_query_scale", scale=str(scalar), assumed=assumed)
     for key, add in (("final_logit_softcapping", w.add_final_logit_softcapping),
                      ("attn_logit_softcapping", w.add_attn_logit_softcapping)):
         if config.get(key):
@@ -204,7 +211,7 @@ def _rope_scaling(w, scaling: Mapping[str, Any]) -> None:
             w.add_rope_scaling_orig_ctx_len(int(scaling["original_max_position_embeddings"]))
     elif kind != "llama3":  # Llama 3.1's scaling is a tensor of its own (see _extra_tensors)
         raise GGUFWriteError(f"The model's rope scaling ({kind}) has no GGUF form here; linear, yarn and "
-                             "Llama 3.1's scaling are written.")
+                             "Llama 3.1's scaling are written.", code="gguf_rope_without_form", kind=str(kind))
 
 
 def _extra_tensors(family: str, config: Mapping[str, Any]) -> dict[str, np.ndarray]:
@@ -272,13 +279,15 @@ def vocabulary(folder: str | os.PathLike, vocab_size: int | None = None) -> dict
     path = folder / "tokenizer.json"
     if not path.is_file():
         raise GGUFWriteError(f"{folder} has no tokenizer.json, which the GGUF file needs for its vocabulary; "
-                             "export the model folder again.")
+                             "export the model folder again.", code="gguf_source_without_tokenizer",
+                             path=str(folder))
     tj = _read_json(path)
     tok_config = _read_json(folder / "tokenizer_config.json") if (folder / "tokenizer_config.json").is_file() else {}
     model = tj.get("model") or {}
     if model.get("type") != "BPE":
         raise GGUFWriteError(f"The model's tokenizer is of type {model.get('type')}; GGUF files are written for "
-                             "BPE tokenizers (byte-level or SentencePiece-style).")
+                             "BPE tokenizers (byte-level or SentencePiece-style).", code="gguf_tokenizer_not_bpe",
+                             type=str(model.get("type")))
     ids: dict[str, int] = dict(model.get("vocab") or {})
     added = {int(a["id"]): a for a in tj.get("added_tokens") or []}
     for i, a in added.items():
@@ -418,10 +427,11 @@ def _plan(st: _SafetensorsFolder | StateDictWeights, family: str, config: Mappin
             if hf.endswith(".bias") and not np.any(st.read(hf)):
                 continue  # a zero bias a merged LoRA layer brought along: no term, nothing lost
             raise GGUFWriteError(f"The weights hold a tensor {hf} that a plain {family} model does not have, so "
-                                 "the model has no GGUF form here.") from None
+                                 "the model has no GGUF form here.", code="gguf_weights_unexpected", tensor=hf,
+                                 family=family) from None
     if not any(g == "token_embd.weight" for _, g in plan):
         raise GGUFWriteError("The weights have no token embedding (model.embed_tokens.weight); export the model "
-                             "folder again.")
+                             "folder again.", code="gguf_weights_without_embedding")
 
     def order(item):
         m = re.match(r"blk\.(\d+)\.", item[1])
@@ -462,13 +472,16 @@ def write_gguf(model_folder: str | os.PathLike, out_path: str | os.PathLike, *, 
     from gguf.utility import size_label
 
     if dtype not in DTYPES:
-        raise GGUFWriteError(f"GGUF type {dtype!r} is not one of {', '.join(DTYPES)}.")
+        raise GGUFWriteError(f"GGUF type {dtype!r} is not one of {', '.join(DTYPES)}.", code="gguf_type_unknown",
+                             type=str(dtype))
     folder = Path(model_folder)
     out = Path(out_path)
     if out.exists():
-        raise GGUFWriteError(f"{out} already exists; a GGUF file is never overwritten. Choose another name.")
+        raise GGUFWriteError(f"{out} already exists; a GGUF file is never overwritten. Choose another name.",
+                             code="gguf_file_exists", path=str(out))
     if not out.parent.is_dir():
-        raise GGUFWriteError(f"The folder {out.parent} does not exist. Create it first or choose another place.")
+        raise GGUFWriteError(f"The folder {out.parent} does not exist. Create it first or choose another place.",
+                             code="parent_folder_missing", path=str(out.parent))
     config = _read_json(folder / "config.json")
     family = family_of_config(config)
     report = progress or (lambda stage, done, total: None)
@@ -479,7 +492,8 @@ def write_gguf(model_folder: str | os.PathLike, out_path: str | os.PathLike, *, 
     vocab = vocabulary(folder, embed_rows)
     if len(vocab["tokens"]) != embed_rows:
         raise GGUFWriteError(f"The tokenizer has {len(vocab['tokens'])} tokens but the embedding has {embed_rows} "
-                             "rows; the folder's tokenizer does not belong to its weights.")
+                             "rows; the folder's tokenizer does not belong to its weights.",
+                             code="gguf_tokenizer_mismatch", tokens=len(vocab["tokens"]), rows=embed_rows)
     marker = folder / "workbench_model.json"
     info = _read_json(marker) if marker.is_file() else {}
 

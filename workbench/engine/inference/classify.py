@@ -62,7 +62,7 @@ def label_set_probabilities(model, tokenizer, records: Sequence[dict], template:
     """Each label's own probability (a multi-label head's sigmoids) for ``records``."""
     if not char_classifier.is_classifier(model) or not char_classifier.is_multi_label(model):
         raise WorkbenchError("This model was not trained for several labels per row. Train the multi-label "
-                             "project again with the built-in classifier.")
+                             "project again with the built-in classifier.", code="model_not_multi_label")
     prompts = task_prompts(model, tokenizer, template, records)
     return examples.head_probabilities(model, tokenizer, prompts, max_length=max_length, progress=progress) if records else []
 

@@ -53,7 +53,9 @@ def load_trained(trained: TrainedRun, *, device: str = "cpu", merge: bool = True
                 model = adapters.load_lora_adapter(model, wdir)
             except Exception as exc:
                 raise WorkbenchError(f"The LoRA adapter in {wdir} cannot be loaded onto {base} "
-                                     f"({type(exc).__name__}: {str(exc)[:200]}).") from exc
+                                     f"({type(exc).__name__}: {str(exc)[:200]}).", code="lora_adapter_unloadable",
+                                     path=str(wdir), base=str(base),
+                                     detail=f"{type(exc).__name__}: {str(exc)[:200]}") from exc
     if merge:
         model = adapters.merge_lora(model)
     if decoder_head.is_head(model):

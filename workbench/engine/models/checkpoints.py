@@ -110,7 +110,8 @@ def load_weights(model, state_dir: str | os.PathLike) -> list[str]:
         why = "it lists no weights"
     if not saved:
         raise ModelLoadError(f"The checkpoint weights in {state_dir} cannot be read ({why}). The checkpoint may be "
-                             "incomplete; choose an earlier one or train again.")
+                             "incomplete; choose an earlier one or train again.", code="checkpoint_unreadable",
+                             path=str(state_dir), detail=why)
     state = model.sharded_state_dict()
     wanted = _trainable(state) if _is_lora(model) else dict(state)
     missing = sorted(k for k in wanted if k not in saved)
@@ -121,13 +122,15 @@ def load_weights(model, state_dir: str | os.PathLike) -> list[str]:
                   f"{len(wrong)} weights have another shape (first: {first}, saved {list(saved[first])}, "
                   f"model {list(wanted[first].global_shape)})")
         raise ModelLoadError(f"The checkpoint in {state_dir.parent} does not fit this model: {detail}. It was saved "
-                             "by another model or another version of the run; choose another checkpoint or train again.")
+                             "by another model or another version of the run; choose another checkpoint or train again.",
+                             code="checkpoint_mismatch", path=str(state_dir.parent), detail=detail)
     try:
         dist.load_state_dict(wanted, str(state_dir))
     except Exception as exc:
         raise ModelLoadError(
             f"The checkpoint weights in {state_dir} cannot be read ({type(exc).__name__}: {str(exc)[:200]}). "
-            "The checkpoint may be incomplete; choose an earlier one or train again.") from exc
+            "The checkpoint may be incomplete; choose an earlier one or train again.", code="checkpoint_unreadable",
+            path=str(state_dir), detail=f"{type(exc).__name__}: {str(exc)[:200]}") from exc
     return sorted(wanted)
 
 
@@ -242,5 +245,6 @@ def check_probe(model, probe: Mapping[str, Any] | None, source: str) -> dict | N
             f"rows their loss is {mean_now:.3f} where the run measured {mean_saved:.3f} when it saved them"
             f"{'' if loss_off else ', and their scores over the vocabulary differ'}. Their answers would be wrong, "
             "so they are not used. Choose another checkpoint (--checkpoint last or best) or resume the run; if "
-            "every checkpoint is refused, train again.")
+            "every checkpoint is refused, train again.", code="checkpoint_weights_wrong", source=str(source),
+            rows=len(saved), loss=f"{mean_now:.3f}", measured=f"{mean_saved:.3f}")
     return {"saved": mean_saved, "loaded": mean_now}

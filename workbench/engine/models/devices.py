@@ -68,7 +68,8 @@ def select_device(name: str | None = None) -> str:
         if not matches:
             raise WorkbenchError(
                 f"Device '{name}' is not available on this machine (available: {', '.join(available)}). "
-                "Choose one of those, or 'cpu'."
+                "Choose one of those, or 'cpu'.",
+                code="device_unavailable", device=name, devices=list(available),
             )
         name = name if ":" in name else matches[0]
     paddle.device.set_device(name)

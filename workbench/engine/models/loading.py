@@ -78,24 +78,27 @@ def check_model_folder(folder: str | os.PathLike, *, allow_pickle: bool = False)
     """
     folder = Path(folder).expanduser()
     if not folder.exists():
-        raise ModelLoadError(f"The model folder {folder} does not exist. Choose an existing folder.")
+        raise ModelLoadError(f"The model folder {folder} does not exist. Choose an existing folder.",
+                             code="model_folder_missing", path=str(folder))
     if not folder.is_dir():
         raise ModelLoadError(f"{folder} is a file, not a folder. Choose the folder that holds config.json "
-                             "and the weights.")
+                             "and the weights.", code="model_folder_is_file", path=str(folder))
     config = read_config(folder)
     model_family(config)
     safe, pickled = _weight_files(folder)
     if not safe and not pickled:
         raise ModelLoadError(
             f"The model folder {folder} has a config.json but no weights (*.safetensors). "
-            "Copy the complete model folder, including its weight files."
+            "Copy the complete model folder, including its weight files.",
+            code="model_without_weights", path=str(folder),
         )
     if not safe and pickled and not allow_pickle:
         names = ", ".join(p.name for p in pickled[:3])
         raise ModelLoadError(
             f"The model folder {folder} only has pickle-based weight files ({names}). Loading them can run "
             "arbitrary code, so Workbench does not load them unless you confirm that you trust their source. "
-            "Convert the model to safetensors, or confirm loading pickle weights."
+            "Convert the model to safetensors, or confirm loading pickle weights.",
+            code="model_pickle_weights", path=str(folder), files=[p.name for p in pickled[:3]],
         )
     return config
 
@@ -107,11 +110,13 @@ def load_tokenizer(path: str | os.PathLike):
     """The tokenizer of a model folder (or model id), with a pad token set."""
     folder = resolve_model_source(path)
     if not folder.is_dir():
-        raise ModelLoadError(f"The model folder {folder} does not exist. Choose an existing folder.")
+        raise ModelLoadError(f"The model folder {folder} does not exist. Choose an existing folder.",
+                             code="model_folder_missing", path=str(folder))
     if not any((folder / f).is_file() for f in TOKENIZER_FILES):
         raise ModelLoadError(
             f"The model folder {folder} has no tokenizer files (tokenizer.json, tokenizer_config.json or "
-            "tokenizer.model). Copy the complete model folder."
+            "tokenizer.model). Copy the complete model folder.",
+            code="model_without_tokenizer", path=str(folder),
         )
     from paddleformers.transformers import AutoTokenizer
 
@@ -125,16 +130,21 @@ def load_tokenizer(path: str | os.PathLike):
             try:
                 tokenizer = PreTrainedTokenizerFast.from_pretrained(str(folder), local_files_only=True)
             except Exception:
-                raise ModelLoadError(f"The tokenizer in {folder} cannot be loaded ({type(exc).__name__}: {exc}).") from None
+                raise ModelLoadError(f"The tokenizer in {folder} cannot be loaded ({type(exc).__name__}: {exc}).",
+                                     code="tokenizer_unloadable", path=str(folder),
+                                     detail=f"{type(exc).__name__}: {exc}") from None
         else:
-            raise ModelLoadError(f"The tokenizer in {folder} cannot be loaded ({type(exc).__name__}: {exc}).") from None
+            raise ModelLoadError(f"The tokenizer in {folder} cannot be loaded ({type(exc).__name__}: {exc}).",
+                                 code="tokenizer_unloadable", path=str(folder),
+                                 detail=f"{type(exc).__name__}: {exc}") from None
     if tokenizer.pad_token is None:
         if tokenizer.eos_token is not None:
             tokenizer.pad_token = tokenizer.eos_token
         elif tokenizer.unk_token is not None:
             tokenizer.pad_token = tokenizer.unk_token
     if tokenizer.eos_token_id is None:
-        raise ModelLoadError(f"The tokenizer in {folder} defines no end-of-sequence token, which training needs.")
+        raise ModelLoadError(f"The tokenizer in {folder} defines no end-of-sequence token, which training needs.",
+                             code="tokenizer_without_eos", path=str(folder))
     tokenizer.padding_side = "right"
     return tokenizer
 
@@ -170,7 +180,8 @@ def _check_weights_complete(model, shapes: Mapping[str, Any], folder: Path) -> N
         shown = ", ".join(missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
         raise ModelLoadError(
             f"The weights in {folder} do not match the model described by its config.json: {shown} "
-            "missing. The folder may be incomplete or hold a different model; copy it again."
+            "missing. The folder may be incomplete or hold a different model; copy it again.",
+            code="model_weights_incomplete", path=str(folder), tensors=shown,
         )
 
 
@@ -202,9 +213,10 @@ def load_model(path: str | os.PathLike, *, dtype: str = "float32", allow_pickle:
             raise ValueError(f"quantization must be one of {QUANT_ALGOS}, not {quantization!r}")
         ok, reason = quantization_support(device)
         if not ok:
-            raise ModelLoadError(reason)
+            raise ModelLoadError(reason, code="quantisation_unavailable", detail=reason)
         if dtype == "float32":
-            raise ModelLoadError("A quantised base needs dtype 'float16' or 'bfloat16'.")
+            raise ModelLoadError("A quantised base needs dtype 'float16' or 'bfloat16'.",
+                                 code="quantisation_needs_half_precision")
         from paddleformers.quantization.quantization_config import QuantizationConfig
 
         kwargs["quantization_config"] = QuantizationConfig(weight_quantize_algo=quantization)
@@ -225,7 +237,8 @@ def load_model(path: str | os.PathLike, *, dtype: str = "float32", allow_pickle:
     except Exception as exc:
         raise ModelLoadError(
             f"The model in {folder} could not be loaded ({type(exc).__name__}: {str(exc)[:300]}). "
-            "The folder may be incomplete or damaged; copy it again."
+            "The folder may be incomplete or damaged; copy it again.",
+            code="model_unloadable", path=str(folder), detail=f"{type(exc).__name__}: {str(exc)[:300]}",
         ) from exc
     if isinstance(model, tuple):  # static mode returns (model, state_dict)
         model = model[0]

