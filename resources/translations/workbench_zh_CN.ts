@@ -4219,151 +4219,161 @@ Most likely: {1}</source>
     <name>ReviewPanel</name>
     <message>
         <location filename="../../workbench/gui/pages/data/review_panel.py" line="24"/>
-        <source>models fitted without this row give {1:.0%} to {0}</source>
-        <translation>不含此行拟合的模型给 {0} 的概率为 {1:.0%}</translation>
+        <source>models fitted without this row give {1:.0%} to {0} and {3:.0%} to {2}</source>
+        <translation>不含此行拟合的模型给 {0} {1:.0%}，给 {2} {3:.0%}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="26"/>
-        <source>{0} identical texts are labelled {1}</source>
-        <translation>{0} 条相同的文本标注为 {1}</translation>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="27"/>
+        <source>models fitted without this row give only {1:.0%} to {0}</source>
+        <translation>不含此行拟合的模型只给 {0} {1:.0%}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="28"/>
-        <source>{0} nearly identical texts are labelled {1}</source>
-        <translation>{0} 条几乎相同的文本标注为 {1}</translation>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="29"/>
+        <source>run {0} gives {2:.0%} to {1} and {4:.0%} to {3}</source>
+        <translation>训练 {0} 给 {1} {2:.0%}，给 {3} {4:.0%}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="58"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="31"/>
+        <source>identical texts labelled {1}: {0}</source>
+        <translation>相同文本标注为 {1}：{0} 条</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="33"/>
+        <source>nearly identical texts labelled {1}: {0} (similarity {2:.2f})</source>
+        <translation>几乎相同的文本标注为 {1}：{0} 条（相似度 {2:.2f}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="64"/>
         <source>The rows whose label looks wrong: models fitted without each row disagree with its label, or the same text carries other labels. Your decisions are kept in the project, never in your file, and are replayed whenever the data is prepared again.</source>
         <translation>标签可能有误的行：不含该行拟合的模型与其标签不一致，或相同文本带有别的标签。您的判断保存在项目中，绝不写入您的文件，每次重新准备数据时都会重新应用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="63"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="69"/>
         <source>Find rows to review</source>
         <translation>查找需要复核的行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="70"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="76"/>
         <source>text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="70"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="76"/>
         <source>label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="70"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="76"/>
         <source>suggested</source>
         <translation>建议标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="71"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="77"/>
         <source>doubt</source>
         <translation>存疑度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="71"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="77"/>
         <source>why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="71"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="77"/>
         <source>your decision</source>
         <translation>您的判断</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="83"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="89"/>
         <source>Accept the suggestion (A)</source>
         <translation>采纳建议 (A)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="85"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="91"/>
         <source>Set this label (L)</source>
         <translation>设为此标签 (L)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="86"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="92"/>
         <source>Not sure (N)</source>
         <translation>不确定 (N)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="87"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="93"/>
         <source>Exclude the row (X)</source>
         <translation>排除此行 (X)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="88"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="94"/>
         <source>Undo (U)</source>
         <translation>撤销 (U)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="106"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="112"/>
         <source>Make the next data version</source>
         <translation>生成新的数据版本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="124"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="130"/>
         <source>Open a project first.</source>
         <translation>请先打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="175"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="181"/>
         <source>excluded</source>
         <translation>已排除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="177"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="183"/>
         <source>not sure</source>
         <translation>不确定</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="178"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="184"/>
         <source>→ {0}</source>
         <translation>→ {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="189"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="195"/>
         <source>Corrections not in the data yet: {0}. They apply to the next data version, made here or when you train again.</source>
         <translation>尚未写入数据的修正：{0} 条。它们将在此处生成新数据版本或再次训练时生效。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="191"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="197"/>
         <source>Every correction is in the current data version.</source>
         <translation>所有修正都已包含在当前数据版本中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="201"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="207"/>
         <source>Finding rows to review</source>
         <translation>正在查找需要复核的行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="203"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="209"/>
         <source>Fitting models on the other rows…</source>
         <translation>正在用其余各行拟合模型…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="230"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="236"/>
         <source>{0} rows to review, most doubtful first ({1} rows read).</source>
         <translation>共 {0} 行待复核，最可疑的在前（已读取 {1} 行）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="232"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="238"/>
         <source>No row&apos;s label looks wrong.</source>
         <translation>没有发现标签可能有误的行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="321"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="327"/>
         <source>Recording your correction</source>
         <translation>正在记录您的修正</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="341"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="347"/>
         <source>Data version {0}: {1} labels corrected, {2} rows excluded. New runs train on it.</source>
         <translation>数据版本 {0}：修正 {1} 个标签，排除 {2} 行。新的训练将使用此版本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="349"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="355"/>
         <source>Making the next data version</source>
         <translation>正在生成新的数据版本</translation>
     </message>
