@@ -4288,92 +4288,102 @@ Most likely: {1}</source>
         <translation>采纳建议 (A)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="91"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="93"/>
         <source>Set this label (L)</source>
         <translation>设为此标签 (L)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="92"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="94"/>
         <source>Not sure (N)</source>
         <translation>不确定 (N)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="93"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="95"/>
         <source>Exclude the row (X)</source>
         <translation>排除此行 (X)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="94"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="96"/>
         <source>Undo (U)</source>
         <translation>撤销 (U)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="112"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="114"/>
         <source>Make the next data version</source>
         <translation>生成新的数据版本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="130"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="132"/>
         <source>Open a project first.</source>
         <translation>请先打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="181"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="183"/>
         <source>excluded</source>
         <translation>已排除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="183"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="185"/>
         <source>not sure</source>
         <translation>不确定</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="184"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="186"/>
         <source>→ {0}</source>
         <translation>→ {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="195"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="197"/>
         <source>Corrections not in the data yet: {0}. They apply to the next data version, made here or when you train again.</source>
         <translation>尚未写入数据的修正：{0} 条。它们将在此处生成新数据版本或再次训练时生效。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="197"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="199"/>
         <source>Every correction is in the current data version.</source>
         <translation>所有修正都已包含在当前数据版本中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="207"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="209"/>
         <source>Finding rows to review</source>
         <translation>正在查找需要复核的行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="209"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="211"/>
         <source>Fitting models on the other rows…</source>
         <translation>正在用其余各行拟合模型…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="236"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="238"/>
         <source>{0} rows to review, most doubtful first ({1} rows read).</source>
         <translation>共 {0} 行待复核，最可疑的在前（已读取 {1} 行）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="238"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="240"/>
         <source>No row&apos;s label looks wrong.</source>
         <translation>没有发现标签可能有误的行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="327"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="287"/>
+        <source>A new label</source>
+        <translation>新标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="288"/>
+        <source>The project has no label “{0}”. Add it to the project&apos;s labels? It takes part from the next data version on.</source>
+        <translation>项目中没有标签“{0}”。要将它添加到项目的标签中吗？它将从下一个数据版本起生效。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="341"/>
         <source>Recording your correction</source>
         <translation>正在记录您的修正</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="347"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="361"/>
         <source>Data version {0}: {1} labels corrected, {2} rows excluded. New runs train on it.</source>
         <translation>数据版本 {0}：修正 {1} 个标签，排除 {2} 行。新的训练将使用此版本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="355"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="369"/>
         <source>Making the next data version</source>
         <translation>正在生成新的数据版本</translation>
     </message>
@@ -5113,27 +5123,42 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>将标签改为</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="132"/>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="133"/>
+        <source>A new label…</source>
+        <translation>新标签…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="134"/>
         <source>Exclude this row</source>
         <translation>排除此行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="133"/>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="135"/>
         <source>Mark as not sure</source>
         <translation>标记为不确定</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="134"/>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="136"/>
         <source>Undo my correction</source>
         <translation>撤销我的修正</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="157"/>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="143"/>
+        <source>A new label</source>
+        <translation>新标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="144"/>
+        <source>The label for this row, added to the project&apos;s labels from the next data version on:</source>
+        <translation>此行的标签（将从下一个数据版本起加入项目的标签）：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="167"/>
         <source>The correction was not recorded</source>
         <translation>修正未能记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="159"/>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="169"/>
         <source>Recording your correction</source>
         <translation>正在记录您的修正</translation>
     </message>

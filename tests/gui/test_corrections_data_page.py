@@ -61,3 +61,23 @@ def test_the_tables_menu_corrects_a_row_and_marks_it(qtbot, session, background,
         page.table_corrections.menu_for(view_row).actions()[3].trigger()
     assert _label_cell(page, view_row).data(Qt.ItemDataRole.DisplayRole) == original
     assert rid not in corrections.load(sample_project)
+
+
+def test_a_new_label_typed_for_a_row_joins_the_projects_labels(qtbot, session, background, sample_project,
+                                                                 monkeypatch):
+    from PySide6.QtWidgets import QInputDialog
+
+    page = _page(qtbot, session, background, sample_project)
+    qtbot.waitUntil(lambda: page.table_corrections.row_id_at(0) is not None, timeout=10000)
+    prepared = {r["row_id"] for s in ("train", "val", "test") for r in
+                map(json.loads, Project.open(sample_project).split_path(s).read_text("utf-8").splitlines())}
+    view_row = next(i for i in range(page.table_model.rowCount()) if page.table_corrections.row_id_at(i) in prepared)
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("监管处罚", True))  # the person types it
+    to = page.table_corrections.menu_for(view_row).actions()[0].menu()
+    with qtbot.waitSignal(page.table_corrections.changed, timeout=10000):
+        to.actions()[-1].trigger()
+    assert corrections.load(sample_project)[page.table_corrections.row_id_at(view_row)].label == "监管处罚"
+    with qtbot.waitSignal(session.data_prepared, timeout=10000):
+        page.review_panel.apply_button.click()
+    assert "监管处罚" in Project.open(sample_project).task.labels
+    assert page.review_panel.label_combo.findText("监管处罚") >= 0

@@ -88,6 +88,8 @@ class ReviewPanel(QWidget):
         keys = QHBoxLayout()
         self.accept_button = QPushButton(self.tr("Accept the suggestion (A)"))
         self.label_combo = QComboBox()
+        self.label_combo.setEditable(True)  # a label the project does not have yet can be typed
+        self.label_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.set_button = QPushButton(self.tr("Set this label (L)"))
         self.not_sure_button = QPushButton(self.tr("Not sure (N)"))
         self.exclude_button = QPushButton(self.tr("Exclude the row (X)"))
@@ -271,9 +273,21 @@ class ReviewPanel(QWidget):
     @Slot()
     def set_chosen_label(self):
         row = self.current_row()
-        if row is not None and self.label_combo.currentText():
-            return self._decide(row, "label", self.label_combo.currentText())
-        return None
+        label = self.label_combo.currentText().strip()
+        if row is None or not label:
+            return None
+        if label not in self.session.project.task.labels and not self.confirm_new_label(label):
+            return None
+        return self._decide(row, "label", label)
+
+    def confirm_new_label(self, label: str) -> bool:
+        """Whether the person adds ``label``, which the project does not have, to its labels."""
+        from PySide6.QtWidgets import QMessageBox
+
+        answer = QMessageBox.question(self, self.tr("A new label"), self.tr(
+            "The project has no label “{0}”. Add it to the project's labels? It takes part from the next data "
+            "version on.").format(label))
+        return answer == QMessageBox.StandardButton.Yes
 
     @Slot()
     def mark_not_sure(self):
@@ -305,8 +319,8 @@ class ReviewPanel(QWidget):
                 correct(root, undo=[rid], write_version=False)
             elif action == "not_sure":
                 correct(root, not_sure=[rid], source="review", write_version=False)
-            else:
-                correct(root, [(rid, label)], source="review", write_version=False)
+            else:  # a new label was confirmed by the person (set_chosen_label)
+                correct(root, [(rid, label)], source="review", write_version=False, add_labels=True)
 
         def done(_result):
             if action == "undo":

@@ -129,11 +129,21 @@ class TableCorrections(QObject):
         to = menu.addMenu(self.tr("Correct the label to"))
         for lab in project.task.labels:
             to.addAction(lab, lambda lab=lab: self.decide(rid, "label", lab))
+        to.addSeparator()
+        to.addAction(self.tr("A new label…"), lambda: self._new_label(rid))
         menu.addAction(self.tr("Exclude this row"), lambda: self.decide(rid, "exclude", None))
         menu.addAction(self.tr("Mark as not sure"), lambda: self.decide(rid, "not_sure", None))
         undo = menu.addAction(self.tr("Undo my correction"), lambda: self.decide(rid, "undo", None))
         undo.setEnabled(recorded is not None)
         return menu
+
+    def _new_label(self, rid: str) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        label, ok = QInputDialog.getText(self.page, self.tr("A new label"), self.tr(
+            "The label for this row, added to the project's labels from the next data version on:"))
+        if ok and label.strip():
+            self.decide(rid, "label", label.strip())
 
     def decide(self, rid: str, action: str, label: str | None):
         from ....core.operations.corrections import correct
@@ -146,8 +156,8 @@ class TableCorrections(QObject):
                 correct(root, undo=[rid], write_version=False)
             elif action == "not_sure":
                 correct(root, not_sure=[rid], source="table", write_version=False)
-            else:
-                correct(root, [(rid, label)], source="table", write_version=False)
+            else:  # a label from the menu, or a new one the person typed (_new_label)
+                correct(root, [(rid, label)], source="table", write_version=False, add_labels=True)
 
         def done(_r):
             self.refresh()
