@@ -163,6 +163,7 @@ def test_model_card_describes_the_projects_data(bundles):
         assert "synthetic" not in card.lower() and "sample data" not in card.lower()
         assert f"| rows imported | {stats['rows_imported']} |" in card
         assert f"| rows after cleaning | {stats['rows_clean']} |" in card
+        assert f"| data version | `{project.config.data_version}` |" in card, "the rows the run trained on"
         for role, col in USER_COLUMNS[tid].items():
             assert f"{col} → {role}" in card
         assert "python serve.py --port 8000" in card
