@@ -132,3 +132,51 @@ def bank_question_pairs(path, n=300, controls=16):
     with open(path, "w", encoding="utf-8", newline="") as fh:
         fh.write("\n".join(lines) + "\n")
     return path
+
+
+# A bank's complaint log with its own categories (none of them a template's), as a service desk
+# exports it: free text around a category's own words, odd spacing and full-width digits, a junk
+# row, and some rows filed under the wrong category (the label review's tests find them).
+COMPLAINT_WORDS = {
+    "信用卡年费": ["信用卡年费", "年费扣款", "免年费政策", "白金卡年费"],
+    "贷款利率": ["房贷利率", "贷款利息", "利率上浮", "LPR调整"],
+    "网点服务": ["柜台排队", "网点大堂经理", "柜员态度", "营业厅等候"],
+    "手机银行故障": ["手机银行闪退", "APP登录失败", "验证码收不到", "手机银行转圈"],
+    "理财亏损": ["理财产品净值", "基金亏损", "理财到期收益", "保本理财"],
+    "转账延迟": ["跨行转账", "汇款没到账", "转账延迟", "对方未收到款"],
+}
+COMPLAINT_FRAMES = ["客户来电反映{0}的问题，{1}，要求尽快处理", "{1}，客户对{0}非常不满，已登记工单",
+                    "关于{0}：客户称{1}，希望给个说法", "客户在{2}反映{0}，{1}", "投诉{0}，{1}，这是第{3}次反映"]
+COMPLAINT_DETAILS = ["已经等了{3}天", "前后打了{3}次客服电话", "金额约{3}00元", "涉及{3}个账户", "上周{3}号开始出现"]
+COMPLAINT_PLACES = ["电话客服", "微信公众号", "网点现场", "12378热线"]
+
+
+def complaint_log(path, per_label=40, flips=12, seed=7):
+    """A CSV (工单内容, 投诉类别) of ``per_label`` complaints per category, ``flips`` of them filed
+    under another category; returns ``{text: true category}`` of the misfiled rows."""
+    import random
+
+    rng = random.Random(seed)
+    rows = []
+    for label, words in COMPLAINT_WORDS.items():
+        for i in range(per_label):
+            detail = COMPLAINT_DETAILS[rng.randrange(5)].format(0, 0, 0, rng.randint(2, 9))
+            text = COMPLAINT_FRAMES[i % 5].format(words[i % 4], detail, COMPLAINT_PLACES[rng.randrange(4)],
+                                                  rng.randint(2, 5))
+            text = f"{i:03d}号工单 " + text
+            if i % 9 == 0:  # an agent who types full-width digits and doubled spaces
+                text = text.replace("号工单 ", "号工单  ").translate(str.maketrans("0123456789", "０１２３４５６７８９"))
+            rows.append([text, label if i % 11 else label + " "])
+    misfiled = {}
+    labels = list(COMPLAINT_WORDS)
+    for k in rng.sample(range(len(rows)), flips):
+        true = rows[k][1].strip()
+        rows[k][1] = rng.choice([x for x in labels if x != true])
+        misfiled[rows[k][0]] = true
+    rows.append(["？？", "网点服务"])  # junk: too short, dropped by the recipe
+    rng.shuffle(rows)
+    with open(path, "w", encoding="utf-8-sig", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["工单内容", "投诉类别"])
+        w.writerows(rows)
+    return misfiled

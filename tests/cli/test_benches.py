@@ -32,6 +32,7 @@ EXPECTED = {
     "estimate_bench.py": ["ratios estimate / actual", "start estimate within 30% of the actual time:",
                           "first measured estimate within 30% of the actual time:"],
     "remote_bench.py": ["mirror latency over", "through the target", "ratio target / here beyond the upload:"],
+    "review_bench.py": ["top 1x (", "top 2x (", "macro-F1 on the true test labels: noisy", "review time:"],
     "linear_fit_bench.py": ["linear part fit:", "ratio estimate / CPU", "baseline fit and score:"],
 }
 

@@ -50,7 +50,8 @@ DESCRIPTION = {
 }
 
 
-def _vectorizer():
+def vectorizer():
+    """The character 1-3-gram TF-IDF features every baseline (and the label review) reads."""
     import numpy as np
     from sklearn.feature_extraction.text import TfidfVectorizer
 
@@ -63,20 +64,26 @@ def is_skewed(labels: Sequence[str]) -> bool:
     return len(counts) > 1 and max(counts.values()) > SKEW_RATIO * min(counts.values())
 
 
+def classifier(skewed: bool):
+    """The multinomial logistic regression of the classification baseline, its classes weighted
+    when the labels it is fitted on are skewed (:func:`is_skewed`)."""
+    from sklearn.linear_model import LogisticRegression
+
+    return LogisticRegression(C=LOGREG_C, max_iter=2000, solver=MULTINOMIAL_SOLVER,
+                              class_weight="balanced" if skewed else None)
+
+
 def classification_baseline(train_texts: Sequence[str], train_labels: Sequence[str], test_texts: Sequence[str],
                             test_labels: Sequence[str], labels: Sequence[str]) -> dict[str, Any] | None:
     """Fit the TF-IDF + logistic-regression baseline and score it; None without two classes."""
-    from sklearn.linear_model import LogisticRegression
-
     pairs = [(t or "", str(y)) for t, y in zip(train_texts, train_labels) if str(y) in set(labels)]
     if len({y for _, y in pairs}) < 2 or not test_texts:
         return None
     started = time.perf_counter()
     skewed = is_skewed([y for _, y in pairs])
-    vec = _vectorizer()
+    vec = vectorizer()
     x = vec.fit_transform([t for t, _ in pairs])
-    model = LogisticRegression(C=LOGREG_C, max_iter=2000, solver=MULTINOMIAL_SOLVER,
-                               class_weight="balanced" if skewed else None)
+    model = classifier(skewed)
     model.fit(x, [y for _, y in pairs])
     fit_seconds = time.perf_counter() - started
     preds = [str(p) for p in model.predict(vec.transform([t or "" for t in test_texts]))]
@@ -109,7 +116,7 @@ def multi_label_baseline(train_texts: Sequence[str], train_sets: Sequence[Sequen
     if (present > 0).sum() < 2 or not test_texts:
         return None
     started = time.perf_counter()
-    vec = _vectorizer()
+    vec = vectorizer()
     x = vec.fit_transform([t for t, _ in pairs])
     cols = np.flatnonzero((present > 0) & (present < len(pairs)))  # a label on no row (or on all) is not fitted
     model = OneVsRestClassifier(LogisticRegression(C=LOGREG_C, max_iter=2000, class_weight="balanced"))
@@ -134,7 +141,7 @@ def retrieval_baseline(train_questions: Sequence[str], train_answers: Sequence[s
     if not train_questions or not test_questions:
         return None
     started = time.perf_counter()
-    vec = _vectorizer()
+    vec = vectorizer()
     x = vec.fit_transform([q or "" for q in train_questions])
     fit_seconds = time.perf_counter() - started
     q = vec.transform([t or "" for t in test_questions])
