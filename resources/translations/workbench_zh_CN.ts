@@ -1005,217 +1005,272 @@
         <translation>{0} 已存在且不为空。请为项目选择一个空文件夹或新文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="112"/>
+        <location filename="../../workbench/gui/error_texts.py" line="111"/>
+        <source>Data version {0} of the project {1} is missing, so a run that trained on it cannot read its rows. Restore the project&apos;s data folder from a backup.</source>
+        <translation>项目 {1} 的数据版本 {0} 不见了，用它训练的那次训练无法读取其数据行。请从备份恢复项目的数据文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="115"/>
+        <source>The project has no prepared data yet, so there are no rows to correct. Prepare the data on the Data page first.</source>
+        <translation>本项目还没有准备好的数据，没有可更正的数据行。请先在“数据”页准备数据。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="118"/>
+        <source>Corrections are for the labels of a classification project; this project writes answers.</source>
+        <translation>更正只适用于分类项目的标签；本项目生成的是回答。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="121"/>
+        <source>Rows with several labels cannot be corrected here yet. Correct them in your file, then prepare the data again.</source>
+        <translation>每行有多个标签的数据暂时不能在这里更正。请在你的文件中更正，然后重新准备数据。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="124"/>
+        <source>This project&apos;s data was prepared before rows had ids, so a correction could not find its row again. Prepare the data again on the Data page (your steps and choices are kept), then correct.</source>
+        <translation>本项目的数据是在数据行有编号之前准备的，更正无法再找到对应的行。请在“数据”页重新准备数据（你的步骤和选择都会保留），然后再更正。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="127"/>
+        <source>{0} row(s) match no row of the project&apos;s data: {1}. Nothing was changed. The data may have been prepared again from another file since; evaluate the run again to see its rows.</source>
+        <translation>有 {0} 个行编号在项目数据中找不到：{1}。未做任何更改。数据可能已用另一个文件重新准备；请重新评估这次训练以查看它的数据行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="130"/>
+        <source>The project has no label {0}, so nothing was changed. Use one of: {1}.</source>
+        <translation>本项目没有标签 {0}，未做任何更改。请使用以下标签之一：{1}。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="132"/>
+        <source>{0} must have the columns row_id and label (it has {1}). Write one row per correction, with an empty label to exclude the row.</source>
+        <translation>{0} 必须有 row_id 和 label 两列（它现有的列：{1}）。每条更正写一行；label 留空表示排除该行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="135"/>
+        <source>The corrections file {0} is damaged and cannot be read. Restore it from a backup, or remove it to start without corrections.</source>
+        <translation>更正记录文件 {0} 已损坏，无法读取。请从备份恢复，或删除它，从没有更正的状态重新开始。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="138"/>
+        <source>“{0}” is not a row id and a label joined by “=” (an empty label excludes the row).</source>
+        <translation>“{0}”不是用“=”连接的行编号和标签（标签留空表示排除该行）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="140"/>
+        <source>Nothing to correct: give a file of corrections, a row id with its new label, a row to mark as not sure or a correction to undo.</source>
+        <translation>没有要更正的内容：请给出一个更正文件、一个行编号及其新标签、一个要标记为“不确定”的行，或一条要撤销的更正。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="144"/>
         <source>This project has no prepared data yet. Prepare it on the Data page first.</source>
         <translation>本项目还没有准备好的数据。请先在“数据”页准备数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="114"/>
+        <location filename="../../workbench/gui/error_texts.py" line="146"/>
         <source>Choose a base model: a built-in model, a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：内置模型、本机上的模型文件夹或模型 ID。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="116"/>
+        <location filename="../../workbench/gui/error_texts.py" line="148"/>
         <source>This run needs about {0} GB of disk for its checkpoints and weights, and the disk of {2} has {1} GB free. Free some space (runs you no longer need can be deleted), or keep fewer checkpoints (Checkpoints kept, now {3}), then start again.</source>
         <translation>这次训练约需 {0} GB 磁盘空间存放检查点和权重，而 {2} 所在磁盘只剩 {1} GB。请腾出空间（可以删除不再需要的训练），或少保留一些检查点（“保留的检查点数”，当前为 {3}），然后重新开始。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="120"/>
+        <location filename="../../workbench/gui/error_texts.py" line="152"/>
         <source>Run {0} is already running. Wait until it ends, or stop it on the Train page.</source>
         <translation>训练 {0} 已在进行中。请等它结束，或在“训练”页停止它。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="122"/>
+        <location filename="../../workbench/gui/error_texts.py" line="154"/>
         <source>Run {0} has completed; start a new run to train further.</source>
         <translation>训练 {0} 已完成；如需继续训练，请开始新的训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="124"/>
+        <location filename="../../workbench/gui/error_texts.py" line="156"/>
         <source>Run {0} saved no checkpoint before it ended, so there is nothing to resume from. Start a new run instead.</source>
         <translation>训练 {0} 结束前没有保存检查点，无法从中恢复。请开始新的训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="127"/>
+        <location filename="../../workbench/gui/error_texts.py" line="159"/>
         <source>Run {0} is still training. Wait until it ends, or stop it on the Train page, then evaluate or export its last checkpoint.</source>
         <translation>训练 {0} 仍在进行。请等它结束，或在“训练”页停止它，然后评估或导出它最后的检查点。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="130"/>
+        <location filename="../../workbench/gui/error_texts.py" line="162"/>
         <source>Run {0} has not started training yet, so there is nothing to evaluate or export.</source>
         <translation>训练 {0} 尚未开始，还没有可评估或导出的内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="132"/>
+        <location filename="../../workbench/gui/error_texts.py" line="164"/>
         <source>Run {0} ended before saving a checkpoint, so it has no trained weights to evaluate or export. Train again, saving checkpoints more often.</source>
         <translation>训练 {0} 在保存检查点之前就结束了，没有可评估或导出的训练权重。请重新训练，并更频繁地保存检查点。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="136"/>
+        <location filename="../../workbench/gui/error_texts.py" line="168"/>
         <source>“{0}” gives the model no id: an id needs a letter or digit in Latin script. Rename the file or folder so that its name holds one (such as qwen2-0.5b-legal), then add it again.</source>
         <translation>“{0}”无法作为模型 ID：ID 需要含有拉丁字母或数字。请给文件或文件夹改一个含有字母或数字的名字（例如 qwen2-0.5b-legal），然后重新添加。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="139"/>
+        <location filename="../../workbench/gui/error_texts.py" line="171"/>
         <source>{0} does not exist. Choose a GGUF file (.gguf) or a model folder (with config.json).</source>
         <translation>{0} 不存在。请选择 GGUF 文件（.gguf）或模型文件夹（含 config.json）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="142"/>
+        <location filename="../../workbench/gui/error_texts.py" line="174"/>
         <source>{0} is neither a GGUF model file nor a folder. Choose a .gguf file, or the folder that holds config.json, the weights and the tokenizer.</source>
         <translation>{0} 既不是 GGUF 模型文件，也不是文件夹。请选择 .gguf 文件，或包含 config.json、权重和分词器的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="145"/>
+        <location filename="../../workbench/gui/error_texts.py" line="177"/>
         <source>{0} has no config.json, so it is not a model folder. Choose the folder that holds config.json, the weights (*.safetensors) and the tokenizer files.</source>
         <translation>{0} 中没有 config.json，不是模型文件夹。请选择包含 config.json、权重（*.safetensors）和分词器文件的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="148"/>
+        <location filename="../../workbench/gui/error_texts.py" line="180"/>
         <source>{0} cannot be read: the model folder looks damaged. Copy it again, then add it again.</source>
         <translation>无法读取 {0}：模型文件夹似乎已损坏。请重新复制后再添加。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="151"/>
+        <location filename="../../workbench/gui/error_texts.py" line="183"/>
         <source>The model folder {0} lacks {1} of its {2} weight files ({3}). Copy the complete folder, then add it again.</source>
         <translation>模型文件夹 {0} 的 {2} 个权重文件中缺少 {1} 个（{3}）。请复制完整的文件夹后再添加。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="154"/>
+        <location filename="../../workbench/gui/error_texts.py" line="186"/>
         <source>The model folder {0} has no weights (*.safetensors). Copy the complete folder, with its weight files (.bin and .pdparams files are not added).</source>
         <translation>模型文件夹 {0} 中没有权重（*.safetensors）。请复制包含权重文件的完整文件夹（.bin 和 .pdparams 文件不会被添加）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="157"/>
+        <location filename="../../workbench/gui/error_texts.py" line="189"/>
         <source>The model folder {0} has no tokenizer (tokenizer.json, tokenizer.model or vocab.json). Copy the model&apos;s tokenizer files into the folder.</source>
         <translation>模型文件夹 {0} 中没有分词器（tokenizer.json、tokenizer.model 或 vocab.json）。请把模型的分词器文件复制到该文件夹中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="160"/>
+        <location filename="../../workbench/gui/error_texts.py" line="192"/>
         <source>{0} is inside Workbench&apos;s own model folder; its models are in the list already.</source>
         <translation>{0} 位于 Workbench 自己的模型文件夹中，其中的模型已在列表里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="162"/>
+        <location filename="../../workbench/gui/error_texts.py" line="194"/>
         <source>The folder {0} is in the list already, as {1}. Choose that one, or remove it first.</source>
         <translation>文件夹 {0} 已在列表中，名为 {1}。请直接选择它，或先将其移除。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="165"/>
+        <location filename="../../workbench/gui/error_texts.py" line="197"/>
         <source>The output folder {0} already exists and is not empty. Choose a new folder (or delete the old export first); an export never overwrites files.</source>
         <translation>输出文件夹 {0} 已存在且不为空。请选择新文件夹（或先删除旧的导出）；导出从不覆盖文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="172"/>
+        <location filename="../../workbench/gui/error_texts.py" line="204"/>
         <source>it refused the connection</source>
         <translation>它拒绝了连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="173"/>
+        <location filename="../../workbench/gui/error_texts.py" line="205"/>
         <source>the connection timed out</source>
         <translation>连接超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="174"/>
+        <location filename="../../workbench/gui/error_texts.py" line="206"/>
         <source>there is no route to it</source>
         <translation>没有通往它的网络路由</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="175"/>
+        <location filename="../../workbench/gui/error_texts.py" line="207"/>
         <source>the network is unreachable</source>
         <translation>网络不可达</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="176"/>
+        <location filename="../../workbench/gui/error_texts.py" line="208"/>
         <source>it closed the connection</source>
         <translation>它关闭了连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="177"/>
+        <location filename="../../workbench/gui/error_texts.py" line="209"/>
         <source>the connection was reset</source>
         <translation>连接被重置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="180"/>
+        <location filename="../../workbench/gui/error_texts.py" line="212"/>
         <source>The name is not valid: use letters, digits, dots, underscores or dashes (at most 64), starting with a letter or digit.</source>
         <translation>名称无效：请使用字母、数字、“.”、“_”或“-”（最多 64 个），并以字母或数字开头。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="182"/>
+        <location filename="../../workbench/gui/error_texts.py" line="214"/>
         <source>The address is not valid: write it as ssh://user@host or ssh://user@host:port, with no password.</source>
         <translation>地址无效：请写成 ssh://用户@主机 或 ssh://用户@主机:端口，不要包含密码。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="184"/>
+        <location filename="../../workbench/gui/error_texts.py" line="216"/>
         <source>The devices are not valid: write cpu, or a device kind and numbers such as gpu:0,1 or npu:0.</source>
         <translation>设备无效：请写 cpu，或设备类型加编号，例如 gpu:0,1 或 npu:0。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="189"/>
+        <location filename="../../workbench/gui/error_texts.py" line="221"/>
         <source>The disk is full ({0}). Free some space, for example by deleting runs you no longer need, then try again. What was saved before is intact.</source>
         <translation>磁盘已满（{0}）。请腾出空间（例如删除不再需要的训练），然后重试。之前保存的内容完好无损。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="191"/>
+        <location filename="../../workbench/gui/error_texts.py" line="223"/>
         <source>The disk is full. Free some space, for example by deleting runs you no longer need, then try again. What was saved before is intact.</source>
         <translation>磁盘已满。请腾出空间（例如删除不再需要的训练），然后重试。之前保存的内容完好无损。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="194"/>
+        <location filename="../../workbench/gui/error_texts.py" line="226"/>
         <source>Workbench may not read or write this place ({0}). Choose a folder of your own (for example in your home folder), or ask the owner of this one for access, then try again.</source>
         <translation>Workbench 无权读写这个位置（{0}）。请选择你自己的文件夹（例如主文件夹中的），或向它的所有者申请权限，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="197"/>
+        <location filename="../../workbench/gui/error_texts.py" line="229"/>
         <source>Workbench may not read or write this place. Choose a folder of your own (for example in your home folder), or ask the owner of this one for access, then try again.</source>
         <translation>Workbench 无权读写这个位置。请选择你自己的文件夹（例如主文件夹中的），或向它的所有者申请权限，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="200"/>
+        <location filename="../../workbench/gui/error_texts.py" line="232"/>
         <source>A file or folder is not where it was expected ({0}). Check the path (a folder name may be taken by a file, or a folder may be missing), then try again.</source>
         <translation>文件或文件夹不在预期的位置（{0}）。请检查路径（文件夹名可能被某个文件占用，或缺少某个文件夹），然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="202"/>
+        <location filename="../../workbench/gui/error_texts.py" line="234"/>
         <source>A file or folder is not where it was expected. Check the path (a folder name may be taken by a file, or a folder may be missing), then try again.</source>
         <translation>文件或文件夹不在预期的位置。请检查路径（文件夹名可能被某个文件占用，或缺少某个文件夹），然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="205"/>
+        <location filename="../../workbench/gui/error_texts.py" line="237"/>
         <source>A file could not be read or written ({0}): {1}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
         <translation>无法读写文件（{0}）：{1}。请确认它存在、你有权打开它且磁盘未满，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="207"/>
+        <location filename="../../workbench/gui/error_texts.py" line="239"/>
         <source>A file could not be read or written: {1}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
         <translation>无法读写文件：{1}。请确认它存在、你有权打开它且磁盘未满，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="220"/>
+        <location filename="../../workbench/gui/error_texts.py" line="252"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="231"/>
+        <location filename="../../workbench/gui/error_texts.py" line="263"/>
         <source>{0} is not a text file Workbench can read: it looks like a {1} file.</source>
         <translation>{0} 不是 Workbench 能读取的文本文件：它看起来是 {1} 文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="234"/>
+        <location filename="../../workbench/gui/error_texts.py" line="266"/>
         <source>{0} is not a text file Workbench can read: it holds binary data, or text in an encoding that could not be recognised.</source>
         <translation>{0} 不是 Workbench 能读取的文本文件：它包含二进制数据，或者是无法识别编码的文本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="237"/>
+        <location filename="../../workbench/gui/error_texts.py" line="269"/>
         <source>Workbench reads tables of text (CSV, TSV, or any text file with one row a line, whatever its suffix), Excel workbooks, JSON or JSON Lines, Parquet and TFRecord files. Check that you picked the right file, or save the data as CSV UTF-8 in the program that made it and import that file.</source>
         <translation>Workbench 能读取文本表格（CSV、TSV，或任何每行一条记录的文本文件，不论后缀）、Excel 工作簿、JSON 或 JSON Lines、Parquet 和 TFRecord 文件。请确认选对了文件，或在生成它的程序中把数据另存为 CSV UTF-8 后再导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="245"/>
+        <location filename="../../workbench/gui/error_texts.py" line="277"/>
         <source>Server {0} ({1}) is not known to this computer yet, so nothing was sent. It presents the key {2}. If your administrator confirms that fingerprint, accept it once with: {3}</source>
         <translation>本机还不认识服务器 {0}（{1}），因此没有发送任何内容。它出示的密钥是 {2}。如果管理员确认这个指纹无误，请运行一次以下命令接受它：{3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="249"/>
+        <location filename="../../workbench/gui/error_texts.py" line="281"/>
         <source>Server {0} ({1}) is not known to this computer yet, so nothing was sent. If your administrator confirms its key fingerprint, accept it once with: {2}</source>
         <translation>本机还不认识服务器 {0}（{1}），因此没有发送任何内容。如果管理员确认了它的密钥指纹，请运行一次以下命令接受它：{2}</translation>
     </message>

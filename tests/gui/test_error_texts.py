@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # words of the names, files and commands the texts hold
 NAMES = {"SSH", "OpenSSH", "openssh", "client", "Debian", "Ubuntu", "workbench", "targets", "wheelhouse", "DIR",
          "config", "tokenizer", "model", "vocab", "bin", "pdparams", "gguf", "cpu", "gpu", "npu", "ssh", "user",
-         "host", "port", "qwen", "legal", "Lines", "TFRecord"}
+         "host", "port", "qwen", "legal", "Lines", "TFRecord",
+         "row", "label"}  # the columns of a file of corrections, row_id and label
 
 
 def _raised_codes() -> dict[str, set[str]]:

@@ -108,6 +108,38 @@ TEXTS: dict[str, tuple[str, tuple[str, ...]]] = {
         "template."), ("path", "template")),
     "folder_not_empty": (QT_TRANSLATE_NOOP(
         "ErrorText", "{0} exists and is not empty. Choose an empty or new folder for the project."), ("path",)),
+    "data_version_missing": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Data version {0} of the project {1} is missing, so a run that trained on it cannot read its "
+        "rows. Restore the project's data folder from a backup."), ("version", "path")),
+    # ----- corrections of labels (core/corrections.py, core/operations/corrections.py)
+    "not_prepared": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The project has no prepared data yet, so there are no rows to correct. Prepare the data on the "
+        "Data page first."), ()),
+    "corrections_not_classification": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Corrections are for the labels of a classification project; this project writes answers."),
+        ()),
+    "corrections_multi_label": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Rows with several labels cannot be corrected here yet. Correct them in your file, then prepare "
+        "the data again."), ()),
+    "corrections_need_prepare": (QT_TRANSLATE_NOOP(
+        "ErrorText", "This project's data was prepared before rows had ids, so a correction could not find its row "
+        "again. Prepare the data again on the Data page (your steps and choices are kept), then correct."), ()),
+    "corrections_unknown_rows": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} row(s) match no row of the project's data: {1}. Nothing was changed. The data may have been "
+        "prepared again from another file since; evaluate the run again to see its rows."), ("count", "rows")),
+    "corrections_unknown_labels": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The project has no label {0}, so nothing was changed. Use one of: {1}."), ("labels", "known")),
+    "corrections_bad_header": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} must have the columns row_id and label (it has {1}). Write one row per correction, with an "
+        "empty label to exclude the row."), ("path", "columns")),
+    "corrections_damaged": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The corrections file {0} is damaged and cannot be read. Restore it from a backup, or remove it "
+        "to start without corrections."), ("path",)),
+    "corrections_bad_set": (QT_TRANSLATE_NOOP(
+        "ErrorText", "“{0}” is not a row id and a label joined by “=” (an empty label excludes the row)."), ("item",)),
+    "corrections_nothing": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Nothing to correct: give a file of corrections, a row id with its new label, a row to mark as "
+        "not sure or a correction to undo."), ()),
     # ----- runs, evaluation and export (core/operations/runs.py, core/trained.py, engine/export)
     "project_not_prepared": (QT_TRANSLATE_NOOP(
         "ErrorText", "This project has no prepared data yet. Prepare it on the Data page first."), ()),
