@@ -1278,7 +1278,7 @@
 <context>
     <name>EvaluatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="423"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="437"/>
         <source>baseline {0}; {1}</source>
         <translation>基线 {0}；{1}</translation>
     </message>
@@ -1358,7 +1358,7 @@
         <translation>汉明损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="384"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="398"/>
         <location filename="../../workbench/gui/pages/run_text.py" line="75"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
@@ -1440,257 +1440,257 @@
         <translation>微调模型与简单的检索基线持平：{1} {2} 对 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="82"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="84"/>
         <source>test rows</source>
         <translation>测试数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="83"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="85"/>
         <source>validation rows</source>
         <translation>验证数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="84"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="86"/>
         <source>Compare with the base model</source>
         <translation>与基础模型对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="86"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="88"/>
         <source>Evaluate</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="89"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="91"/>
         <source>Open the report</source>
         <translation>打开报告</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="90"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="92"/>
         <source>The evaluation&apos;s HTML report (figures, best and worst samples), in your web browser</source>
         <translation>在网页浏览器中打开评估的 HTML 报告（图表、最好和最差的样本）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="100"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="102"/>
         <source>Copy the report&apos;s path</source>
         <translation>复制报告的路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="102"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="104"/>
         <source>Run</source>
         <translation>训练运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="104"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="106"/>
         <source>on</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="125"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="127"/>
         <source>Wrong only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="149"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="159"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="151"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="161"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="153"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="163"/>
         <source>Apply to a file</source>
         <translation>应用到文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="156"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="166"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="190"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="200"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="229"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="239"/>
         <source>The built-in model starts untrained, so the model it started from answers at random: the baseline beside the results is the comparison.</source>
         <translation>内置模型从未训练的状态开始，它的起始模型只会随机作答：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="231"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="241"/>
         <source>A multi-label model&apos;s head is trained from scratch, so there is no base model to compare with: the baseline beside the results is the comparison.</source>
         <translation>多标签模型的分类头从零开始训练，没有可对比的基础模型：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="233"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="243"/>
         <source>A classification head is trained from scratch with the run, so the model it started from has no head to compare with: the baseline beside the results is the comparison.</source>
         <translation>分类头随本次运行从零开始训练，起始模型没有分类头可供比较：结果旁的简单基线就是比较对象。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="235"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="245"/>
         <source>Also score the model the run started from on the same rows.</source>
         <translation>同时在相同的数据行上评估本次训练的起始模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="250"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="260"/>
         <source>Evaluating {0} in a separate process…</source>
         <translation>正在独立进程中评估 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="267"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="277"/>
         <source>Evaluating: {0}…</source>
         <translation>正在评估：{0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="272"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="282"/>
         <source>Evaluation finished.</source>
         <translation>评估完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="314"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="326"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="314"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="326"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="325"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="339"/>
         <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
         <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="304"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="315"/>
         <source>The evaluation results could not be read: {0}</source>
         <translation>无法读取评估结果：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="329"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="343"/>
         <source>There is no run yet. Train one on the Train page; once it has finished, evaluate it here: the model answers every test row it never saw during training.</source>
         <translation>还没有任何训练。请先在“训练”页训练一次；训练完成后在这里评估：模型会回答训练时从未见过的每一条测试数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="332"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="346"/>
         <source>A run is training on the Train page. Once it has finished, it appears here to be evaluated.</source>
         <translation>“训练”页上有一次训练正在进行。训练完成后，它会出现在这里供评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="334"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="348"/>
         <source>No run has finished with a model to evaluate. Train one on the Train page (a stopped run can be resumed there); once it has finished, evaluate it here.</source>
         <translation>还没有哪次训练完成并留下可评估的模型。请在“训练”页训练一次（已停止的训练可在那里恢复）；训练完成后在这里评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="348"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="362"/>
         <source>No program opened the report. It is the file {0}; open it in a web browser.</source>
         <translation>没有程序打开报告。报告文件是 {0}，请用网页浏览器打开。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="383"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="397"/>
         <source>expected</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="383"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="397"/>
         <source>model&apos;s answer</source>
         <translation>模型的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="383"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="397"/>
         <source>template&apos;s prompt + text</source>
         <translation>模板提示词 + 文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="383"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="397"/>
         <source>input</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="384"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="398"/>
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="384"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="398"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="385"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="399"/>
         <source>exact match</source>
         <translation>是否完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="397"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="411"/>
         <source>The mean of each label&apos;s F1.</source>
         <translation>各标签 F1 的平均值。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="398"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="412"/>
         <source>The mean of each label&apos;s F1 over the {0} of {1} labels that have a test row or were given by the model. A label absent from the test rows and never given is left out, not counted as 0.</source>
         <translation>在 {1} 个标签中，对测试集中出现过或模型给出过的 {0} 个标签求 F1 的平均值。测试集中没有且模型从未给出的标签不计入平均，而不是按 0 计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="402"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="416"/>
         <source>{0} ({1} of {2} labels)</source>
         <translation>{0}（{2} 个标签中的 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="420"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="434"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="442"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="456"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="251"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="261"/>
         <source>Evaluating {0}</source>
         <translation>正在评估 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="150"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="160"/>
         <source>Samples (the answers side by side)</source>
         <translation>逐条结果（各个答案对照）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="255"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="265"/>
         <source>Evaluation cancelled.</source>
         <translation>评估已取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="265"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="275"/>
         <source>Evaluating: {0}, {1} of {2} rows</source>
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="385"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="399"/>
         <source>answer before tuning</source>
         <translation>微调前的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="386"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="400"/>
         <source>correct before tuning</source>
         <translation>微调前正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="386"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="400"/>
         <source>ROUGE-L before tuning</source>
         <translation>微调前 ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="387"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="401"/>
         <source>baseline&apos;s answer</source>
         <translation>基线的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="390"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="404"/>
         <source>P({0})</source>
         <translation>P({0})</translation>
     </message>
@@ -3336,6 +3336,84 @@ Most likely: {1}</source>
         <location filename="../../workbench/gui/pages/train/runs_list.py" line="59"/>
         <source>Model</source>
         <translation>模型</translation>
+    </message>
+</context>
+<context>
+    <name>SampleCorrections</name>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="72"/>
+        <source>There are no evaluated rows to correct.</source>
+        <translation>没有可更正的已评估数据行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="83"/>
+        <source>This evaluation was made before rows had ids, so a correction could not find its row. Evaluate the run again, then correct its rows here.</source>
+        <translation>这次评估是在数据行有编号之前做的，更正无法找到对应的行。请重新评估这次训练，然后在这里更正它的数据行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="109"/>
+        <source>Your correction: {0}. The file says {1}.</source>
+        <translation>你的更正：{0}。文件中为 {1}。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="112"/>
+        <source>{0} (excluded)</source>
+        <translation>{0}（已排除）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="113"/>
+        <source>You excluded this row: the next run trains and is scored without it.</source>
+        <translation>你已排除这一行：下一次训练及其评估都不再使用它。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="115"/>
+        <source>You marked this row as not sure: it keeps its label.</source>
+        <translation>你把这一行标记为“不确定”：它保留原来的标签。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="124"/>
+        <source>Corrections not in the data yet: {0}. They apply when you train again (Train page: Train again with the corrections).</source>
+        <translation>尚未写入数据的更正：{0} 条。重新训练时生效（“训练”页：“用更正后的数据重新训练”）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="127"/>
+        <source>Your corrections were undone; the data holds them until you train again (Train page: Train again with the corrections).</source>
+        <translation>你的更正已撤销；在重新训练之前，数据中仍保留着它们（“训练”页：“用更正后的数据重新训练”）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="130"/>
+        <source>A wrong label in the file? Right-click the row, or select it and press F2, to correct it or to exclude the row.</source>
+        <translation>文件中的标签有错？右键点击该行，或选中后按 F2，即可更正标签或排除该行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="151"/>
+        <source>Correct the label to…</source>
+        <translation>把标签更正为…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="153"/>
+        <source>Exclude this row</source>
+        <translation>排除这一行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="154"/>
+        <source>Undo my correction</source>
+        <translation>撤销我的更正</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="169"/>
+        <source>{0} (the model&apos;s answer)</source>
+        <translation>{0}（模型的回答）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="219"/>
+        <source>The correction was not recorded</source>
+        <translation>更正未能记录</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="228"/>
+        <source>Recording the correction</source>
+        <translation>正在记录更正</translation>
     </message>
 </context>
 <context>
