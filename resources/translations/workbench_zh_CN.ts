@@ -422,12 +422,12 @@
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="154"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="172"/>
         <source>Training loss of the runs ticked in the list</source>
         <translation>列表中勾选的训练的损失曲线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="154"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="172"/>
         <source>step</source>
         <translation>步数</translation>
     </message>
@@ -781,6 +781,34 @@
         <location filename="../../workbench/gui/pages/data/table_panel.py" line="187"/>
         <source>Sorting and filtering</source>
         <translation>正在排序和筛选</translation>
+    </message>
+</context>
+<context>
+    <name>DataVersionBox</name>
+    <message>
+        <location filename="../../workbench/gui/pages/train/data_version.py" line="85"/>
+        <source>Train again with the corrections</source>
+        <translation>用更正后的数据重新训练</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/data_version.py" line="110"/>
+        <source>New runs train on data version {0} ({1}).</source>
+        <translation>新的训练使用数据版本 {0}（{1}）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/data_version.py" line="112"/>
+        <source>New runs train on data version {0}, as prepared.</source>
+        <translation>新的训练使用数据版本 {0}，即准备好时的数据。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/data_version.py" line="114"/>
+        <source>Corrections not in the data yet: {0}. Start trains without them; Train again with the corrections writes them first.</source>
+        <translation>尚未写入数据的更正：{0} 条。点击“开始”训练时不包含它们；“用更正后的数据重新训练”会先把它们写入数据。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/data_version.py" line="123"/>
+        <source>Writes the corrected data as a new data version, then starts a run with the settings of run {0} on it.</source>
+        <translation>把更正后的数据写成新的数据版本，然后用训练 {0} 的参数在其上开始一次新的训练。</translation>
     </message>
 </context>
 <context>
@@ -1328,58 +1356,58 @@
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="69"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="71"/>
         <source>Accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="70"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="72"/>
         <source>Macro F1</source>
         <translation>宏平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="71"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="73"/>
         <source>Macro F1 of the network alone</source>
         <translation>仅神经网络部分的宏平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="72"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="74"/>
         <source>Micro F1</source>
         <translation>微平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="73"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="75"/>
         <source>Whole label set right</source>
         <translation>标签集完全正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="74"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="76"/>
         <source>Hamming loss</source>
         <translation>汉明损失</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate/page.py" line="398"/>
-        <location filename="../../workbench/gui/pages/run_text.py" line="75"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="77"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="76"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="78"/>
         <source>BLEU</source>
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="77"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="79"/>
         <source>Exact match</source>
         <translation>完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="78"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="80"/>
         <source>Loss on the answers</source>
         <translation>答案部分的损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="79"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="81"/>
         <source>Perplexity</source>
         <translation>困惑度</translation>
     </message>
@@ -3303,39 +3331,49 @@ Most likely: {1}</source>
 <context>
     <name>RunsTable</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="58"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="60"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="58"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="60"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="58"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="60"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="58"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="60"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="59"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="61"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="59"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="61"/>
         <source>Validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="59"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="61"/>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="62"/>
         <source>Model</source>
         <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="64"/>
+        <source>The data version each run trained on: the prepared rows with the corrections made until it started</source>
+        <translation>每次训练所用的数据版本：准备好的数据行，加上训练开始前所做的更正</translation>
     </message>
 </context>
 <context>
@@ -4193,7 +4231,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>TrainPage</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="116"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="123"/>
         <location filename="../../workbench/gui/pages/train/settings_panel.py" line="59"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
@@ -4244,32 +4282,32 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>权重衰减</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="40"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="42"/>
         <source>created</source>
         <translation>已创建</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="41"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="43"/>
         <source>running</source>
         <translation>训练中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="42"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="44"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="43"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="45"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="44"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="46"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="45"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="47"/>
         <source>crashed</source>
         <translation>意外中断</translation>
     </message>
@@ -4359,6 +4397,11 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>允许 pickle 权重</translation>
     </message>
     <message>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="85"/>
+        <source>Data version</source>
+        <translation>数据版本</translation>
+    </message>
+    <message>
         <location filename="../../workbench/gui/pages/run_text.py" line="21"/>
         <source>default</source>
         <translation>默认</translation>
@@ -4384,233 +4427,245 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>内置小型模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="32"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="34"/>
         <source>full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="81"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="83"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="84"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="86"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="86"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="88"/>
         <source>Resume</source>
         <translation>恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="101"/>
-        <location filename="../../workbench/gui/pages/train/page.py" line="350"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="108"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="419"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="113"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="120"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="113"/>
-        <location filename="../../workbench/gui/pages/train/page.py" line="116"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="120"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="123"/>
         <source>step</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="114"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="121"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="115"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="122"/>
         <source>validation loss</source>
         <translation>验证集损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="117"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="124"/>
         <source>learning rate</source>
         <translation>当前学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="146"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="153"/>
         <source>Runs</source>
         <translation>训练记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="147"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="154"/>
         <source>Compare runs</source>
         <translation>对比训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="148"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="155"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="205"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="216"/>
         <source>The data is not prepared</source>
         <translation>数据尚未准备好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="206"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="217"/>
         <source>Prepare the data on the Data page first (Save and prepare the data).</source>
         <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="215"/>
-        <location filename="../../workbench/gui/pages/train/page.py" line="251"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="222"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="235"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="271"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="299"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="255"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="275"/>
         <source>Starting the run on server {0}</source>
         <translation>正在服务器 {0} 上启动训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="268"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="317"/>
+        <source>The corrections could not be written</source>
+        <translation>无法写入更正</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/page.py" line="321"/>
+        <source>Writing the corrected data</source>
+        <translation>正在写入更正后的数据</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/page.py" line="331"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="285"/>
-        <location filename="../../workbench/gui/pages/train/page.py" line="289"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="348"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="352"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="293"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="356"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="365"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="434"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="407"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="476"/>
         <source>{0} to {1}</source>
         <translation>{0} 至 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="409"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="478"/>
         <source> · the whole run: {0}, measured from its first {1} steps</source>
         <translation> · 整个训练：{0}，按前 {1} 步实测推算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="410"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="479"/>
         <source> · the whole run: {0}, estimated before it started</source>
         <translation> · 整个训练：{0}，开始前的估计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="447"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="516"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="455"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="524"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="457"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="526"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="460"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="529"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="470"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="539"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="493"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="562"/>
         <source>Preparing the base model</source>
         <translation>正在准备基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="495"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="564"/>
         <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
         <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="498"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="567"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="502"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="571"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="505"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="574"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="509"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="578"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="511"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="580"/>
         <source>The time budget of {0} is used up: training ends at step {1} of {2}</source>
         <translation>时间预算 {0} 已用完：训练在第 {1} 步（共 {2} 步）结束</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="514"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="583"/>
         <source>Compute threads {0} → {1}: other work used {2:.0%} of the processor over the last minutes</source>
         <translation>计算线程 {0} → {1}：最近几分钟其他任务占用了处理器的 {2:.0%}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="517"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="586"/>
         <source>The simple baseline was still being fitted when the time budget ran out; the evaluation fits it</source>
         <translation>时间预算用完时简单基线仍在拟合；评估时会再拟合它</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="389"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="458"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="286"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="349"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="363"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="432"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="368"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="437"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="369"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="438"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="393"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="462"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="428"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="497"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>
@@ -4644,238 +4699,278 @@ Its log: {2}</source>
         <source>Deleting {0}</source>
         <translation>正在删除 {0}</translation>
     </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/data_version.py" line="30"/>
+        <source>corrected labels: {0}, excluded rows: {1}</source>
+        <translation>更正的标签：{0} 个，排除的行：{1} 行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/data_version.py" line="37"/>
+        <source>This run was started before data versions: it trained on the data as prepared then.</source>
+        <translation>这次训练开始于数据版本出现之前：它使用的是当时准备好的数据。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/data_version.py" line="41"/>
+        <source>Data version {0}; its folder is missing.</source>
+        <translation>数据版本 {0}；它的文件夹不见了。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/data_version.py" line="43"/>
+        <source>Data version {0} ({1})</source>
+        <translation>数据版本 {0}（{1}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/data_version.py" line="45"/>
+        <source>Data version {0}, as prepared</source>
+        <translation>数据版本 {0}，即准备好时的数据</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/data_version.py" line="47"/>
+        <source>New runs train on this version.</source>
+        <translation>新的训练使用这个版本。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/data_version.py" line="64"/>
+        <source>Runs {0} and {1} were scored on test labels that differ in one row; their test figures are not like for like.</source>
+        <translation>训练 {0} 和 {1} 评估时所用的测试标签有 1 行不同；它们的测试指标不能直接比较。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/data_version.py" line="68"/>
+        <source>Runs {0} and {1} were scored on test labels that differ in {2} rows; their test figures are not like for like.</source>
+        <translation>训练 {0} 和 {1} 评估时所用的测试标签有 {2} 行不同；它们的测试指标不能直接比较。</translation>
+    </message>
 </context>
 <context>
     <name>TrainSettingsPanel</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="116"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="117"/>
         <source>Base model</source>
         <translation>基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="119"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="120"/>
         <source>Built-in tiny model (trains in a minute)</source>
         <translation>内置微型模型（约一分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="120"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="121"/>
         <source>Built-in small model (trains in minutes)</source>
         <translation>内置小模型（几分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="121"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="122"/>
         <source>A model folder on this computer…</source>
         <translation>本机上的模型文件夹…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="122"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="123"/>
         <source>A model id (downloaded)</source>
         <translation>模型 ID（需联网下载）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="123"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="124"/>
         <source>The built-in models are trained from scratch on your data so that everything works offline on any computer; they show the flow, not production quality. For real use pick a downloaded ERNIE, Qwen or Llama folder.</source>
         <translation>内置模型会在您的数据上从零开始训练，因此在任何电脑上都能离线跑通全流程；它们用于演示流程，达不到生产质量。实际使用请选择已下载的 ERNIE、Qwen 或 Llama 模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="128"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="129"/>
         <source>folder or model id</source>
         <translation>文件夹或模型 ID</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="130"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="131"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="136"/>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="455"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="137"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="456"/>
         <source>LoRA (small add-on, fast)</source>
         <translation>LoRA（附加小模块，速度快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="137"/>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="456"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="138"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="457"/>
         <source>Full fine-tuning (all weights)</source>
         <translation>全量微调（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="138"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="139"/>
         <source>LoRA trains a small add-on and keeps the base model unchanged: faster and needs less memory. Full fine-tuning changes every weight.</source>
         <translation>LoRA 只训练一个附加的小模块，基础模型保持不变：更快、更省内存。全量微调会修改全部权重。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="141"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="142"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="149"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="150"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="156"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="157"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="162"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="163"/>
         <source>Preset</source>
         <translation>预设方案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="170"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="171"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="171"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="172"/>
         <source>How long training may take: the recommended settings fit this time on this computer, for every model (a pretrained one may read only part of the data).</source>
         <translation>训练最多可用的时间：推荐设置会让每种模型的训练都在这台电脑上于此时间内完成（预训练模型可能只读取部分数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="178"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="179"/>
         <source>Time budget</source>
         <translation>时间预算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="188"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="189"/>
         <source>by epochs</source>
         <translation>按轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="190"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="191"/>
         <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
         <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="194"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="195"/>
         <source>How often (in steps) the model is checked on the validation rows and saved.</source>
         <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="195"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="196"/>
         <source>Stop after steps</source>
         <translation>训练步数上限</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="196"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="197"/>
         <source>Check and save every</source>
         <translation>每隔多少步检查并保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="223"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="224"/>
         <source>Servers…</source>
         <translation>服务器…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="225"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="226"/>
         <source>Train on</source>
         <translation>训练位置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="237"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="238"/>
         <source>Recommended for this data</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="251"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="252"/>
         <source>Your own settings</source>
         <translation>自定义设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="407"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="408"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="444"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="445"/>
         <source>LoRA + classification head</source>
         <translation>LoRA + 分类头</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="445"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="446"/>
         <source>Full fine-tuning + classification head</source>
         <translation>全量微调 + 分类头</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="452"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="453"/>
         <source>LoRA + classification head (small add-on, fast)</source>
         <translation>LoRA + 分类头（附加小模块，速度快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="453"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="454"/>
         <source>Full fine-tuning + classification head (all weights)</source>
         <translation>全量微调 + 分类头（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="461"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="462"/>
         <source>The built-in model is built from this project&apos;s data and starts untrained, so all of it is trained here (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型由本项目的数据构建，从未训练的状态开始，所以全部在这里训练（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="464"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="465"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="586"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="587"/>
         <source>It trains on server {0}: the settings and times above are recommended and estimated for its devices ({1}); its curves show its real pace once it runs.</source>
         <translation>在服务器 {0} 上训练：以上设置和时间是按它的设备（{1}）推荐和估算的；开始训练后，曲线会显示实际速度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="646"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="647"/>
         <source>{0} with {1} is unlikely to pay off on this data: on four public Chinese sets it beat the {2} only on question pairs, and this run takes about {3} min against about {4} min for the {2}.</source>
         <translation>{0}（{1}）用在这份数据上多半不划算：在四个公开中文数据集上，它只在问句对上胜过{2}，而本次训练约需 {3} 分钟，{2}约需 {4} 分钟。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="649"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="650"/>
         <source>Built-in small model</source>
         <translation>内置小模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="590"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="591"/>
         <source>The processor is {0}% busy with other work: the times above count on about {1:.1f} times as long as on an idle processor.</source>
         <translation>处理器有 {0}% 正忙于其他工作：上面的时间按空闲处理器的约 {1:.1f} 倍计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="594"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="595"/>
         <source>About {0} of the {1} steps planned: on this busy processor the time budget, {2}, ends the run there; {3:.0f} MB of memory (an estimate from the data size and the model, not a promise).</source>
         <translation>约为计划的 {1} 步中的 {0} 步：处理器正忙，时间预算 {2} 会在此结束训练；内存约 {3:.0f} MB（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="598"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="599"/>
         <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="602"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="603"/>
         <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="607"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="608"/>
         <source>These steps read about {0:.0%} of the training rows; a larger time budget or a GPU trains on all of them.</source>
         <translation>这些步数只读到约 {0:.0%} 的训练数据；更长的时间预算或 GPU 能用上全部数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="634"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="635"/>
         <source>Rows per step lowered to {0} so that training fits in this computer&apos;s {1} GB of memory.</source>
         <translation>每批条数已降为 {0}，使训练能放进这台电脑 {1} GB 的内存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="639"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="640"/>
         <source>Layers are recomputed in the backward pass, {0} rows a step, so that training fits in this computer&apos;s {1} GB of memory; each step takes about {2}x as long.</source>
         <translation>反向传播时逐层重算激活值，每步 {0} 行，使训练放得进这台电脑的 {1} GB 内存；每步耗时约为原来的 {2} 倍。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="652"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="653"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="659"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="660"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>

@@ -28,6 +28,8 @@ def setting_text(name: str, value: Any) -> str:
     if name == "base_model":
         return {"builtin:tiny": QCoreApplication.translate("TrainPage", "built-in tiny model"),
                 "builtin:small": QCoreApplication.translate("TrainPage", "built-in small model")}.get(value, str(value))
+    if name == "data_version":  # an id's first characters, as the runs list shows it
+        return str(value)[:7]
     if name == "method":
         return {"lora": "LoRA", "full": QCoreApplication.translate("TrainPage", "full fine-tuning")}.get(value, value)
     if isinstance(value, float):

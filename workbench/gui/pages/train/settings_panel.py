@@ -82,6 +82,7 @@ def hyper_label(name: str) -> str:
         "allow_pickle": QCoreApplication.translate("TrainPage", "Pickle weights allowed"),
         "vocabulary": QCoreApplication.translate("TrainPage", "Vocabulary trained over"),
         "recompute": QCoreApplication.translate("TrainPage", "Layers recomputed (less memory)"),
+        "data_version": QCoreApplication.translate("TrainPage", "Data version"),
     }.get(name, name)
 
 
