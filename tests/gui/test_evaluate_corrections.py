@@ -199,3 +199,35 @@ def test_rows_without_ids_or_a_project_that_writes_answers_are_not_corrected(qtb
     qtbot.waitUntil(lambda: len(page.predictions) == 3, timeout=10000)
     tip = _action(page.corrections.menu(0), "Exclude this row").toolTip()
     assert tip == "Corrections are for the labels of a classification project; this project writes answers."
+
+
+def _contrast(image, rect) -> int:
+    """How far the text in ``rect`` of ``image`` stands out from the background at its right end."""
+    ground = image.pixelColor(rect.right() - 3, rect.center().y()).lightness()
+    return max(abs(image.pixelColor(x, y).lightness() - ground) for x in range(rect.left(), rect.right(), 2)
+               for y in range(rect.top(), rect.bottom()))
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_disabled_item_of_the_menu_looks_disabled(qtbot, session, background, sample_project, qapp, theme):
+    """Seen in the window: "Undo my correction" on a row never corrected was disabled but drawn
+    like the items beside it, as the style sheet gave every widget's text one colour."""
+    from workbench.gui.resources import stylesheet
+
+    run = _run(sample_project, "run-a", Project.open(sample_project).config.data_version)
+    _evaluation(run, _test_rows(sample_project)[:4])
+    sheet = qapp.styleSheet()
+    qapp.setStyleSheet(stylesheet(theme))
+    try:
+        page = _evaluate_page(qtbot, session, background, sample_project)
+        menu = page.corrections.menu(0)
+        exclude, undo = _action(menu, "Exclude this row"), _action(menu, "Undo my correction")
+        assert exclude.isEnabled() and not undo.isEnabled()
+        menu.popup(page.mapToGlobal(page.rect().center()))
+        qtbot.waitExposed(menu)
+        image = menu.grab().toImage()
+        menu.close()
+        enabled, disabled = (_contrast(image, menu.actionGeometry(a)) for a in (exclude, undo))
+        assert disabled < enabled - 40, (enabled, disabled)  # the disabled text stands out less
+    finally:
+        qapp.setStyleSheet(sheet)

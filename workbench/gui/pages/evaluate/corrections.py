@@ -169,7 +169,7 @@ class SampleCorrections(QObject):
                 shown = self.tr("{0} (the model's answer)").format(shown)
             action = labels.addAction(shown)
             action.setData(label)
-            action.setCheckable(True)
+            action.setCheckable(label == current)  # the label the row has now: ticked, not offered
             action.setChecked(label == current)
             action.setEnabled(label != current)
             action.triggered.connect(lambda _=False, p=pos, lab=label: self.correct(p, lab))
