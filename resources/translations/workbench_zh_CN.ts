@@ -422,12 +422,12 @@
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="172"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="169"/>
         <source>Training loss of the runs ticked in the list</source>
         <translation>列表中勾选的训练的损失曲线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="172"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="169"/>
         <source>step</source>
         <translation>步数</translation>
     </message>
@@ -1356,58 +1356,58 @@
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="71"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="115"/>
         <source>Accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="72"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="116"/>
         <source>Macro F1</source>
         <translation>宏平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="73"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="117"/>
         <source>Macro F1 of the network alone</source>
         <translation>仅神经网络部分的宏平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="74"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="118"/>
         <source>Micro F1</source>
         <translation>微平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="75"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="119"/>
         <source>Whole label set right</source>
         <translation>标签集完全正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="76"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="120"/>
         <source>Hamming loss</source>
         <translation>汉明损失</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate/page.py" line="398"/>
-        <location filename="../../workbench/gui/pages/run_text.py" line="77"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="121"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="78"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="122"/>
         <source>BLEU</source>
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="79"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="123"/>
         <source>Exact match</source>
         <translation>完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="80"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="124"/>
         <source>Loss on the answers</source>
         <translation>答案部分的损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="81"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="125"/>
         <source>Perplexity</source>
         <translation>困惑度</translation>
     </message>
@@ -3331,47 +3331,47 @@ Most likely: {1}</source>
 <context>
     <name>RunsTable</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="60"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="63"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="60"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="63"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="60"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="63"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="60"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="63"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="61"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="64"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="61"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="64"/>
         <source>Validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="61"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="64"/>
         <source>Data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="62"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="65"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="64"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="67"/>
         <source>The data version each run trained on: the prepared rows with the corrections made until it started</source>
         <translation>每次训练所用的数据版本：准备好的数据行，加上训练开始前所做的更正</translation>
     </message>
@@ -4231,203 +4231,238 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>TrainPage</name>
     <message>
+        <location filename="../../workbench/gui/pages/run_text.py" line="21"/>
         <location filename="../../workbench/gui/pages/train/page.py" line="123"/>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="59"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="60"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="22"/>
         <source>Epochs</source>
         <translation>训练轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="61"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="23"/>
         <source>Rows per step (batch)</source>
         <translation>每批条数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="62"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="24"/>
         <source>Maximum length (tokens)</source>
         <translation>最大长度（词元）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="63"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="25"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="64"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="26"/>
         <source>LoRA scaling</source>
         <translation>LoRA 缩放系数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="65"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="27"/>
         <source>LoRA dropout</source>
         <translation>LoRA 随机丢弃比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="66"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="28"/>
         <source>Warm-up share</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="67"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="29"/>
         <source>Gradient accumulation</source>
         <translation>梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="68"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="30"/>
         <source>Weight decay</source>
         <translation>权重衰减</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="42"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="86"/>
         <source>created</source>
         <translation>已创建</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="43"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="87"/>
         <source>running</source>
         <translation>训练中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="44"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="88"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="45"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="89"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="46"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="90"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="47"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="91"/>
         <source>crashed</source>
         <translation>意外中断</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="69"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="31"/>
         <source>Base model</source>
         <translation>基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="83"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="45"/>
         <source>Vocabulary trained over</source>
         <translation>训练所用词表</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="84"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="46"/>
         <source>Layers recomputed (less memory)</source>
         <translation>逐层重算（省内存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="70"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="32"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="27"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="66"/>
         <source>by epochs</source>
         <translation>按轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="71"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="33"/>
         <source>Stop after steps</source>
         <translation>训练步数上限</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="72"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="34"/>
         <source>Check every (steps)</source>
         <translation>每隔多少步检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="73"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="35"/>
         <source>Save every (steps)</source>
         <translation>每隔多少步保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="74"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="36"/>
         <source>Log every (steps)</source>
         <translation>每隔多少步记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="75"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="37"/>
         <source>Checkpoints kept</source>
         <translation>保留的检查点数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="76"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="38"/>
         <source>Random seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="77"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="39"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="78"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="40"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="79"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="41"/>
         <source>Quantisation</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="80"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="42"/>
         <source>Learning rate schedule</source>
         <translation>学习率调度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="81"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="43"/>
         <source>LoRA layers</source>
         <translation>LoRA 作用的层</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="82"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="44"/>
         <source>Pickle weights allowed</source>
         <translation>允许 pickle 权重</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="85"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="47"/>
         <source>Data version</source>
         <translation>数据版本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="21"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="48"/>
+        <source>Time budget</source>
+        <translation>时间预算</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/run_text.py" line="49"/>
+        <source>Validation rows per check</source>
+        <translation>每次检查的验证行数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/run_text.py" line="50"/>
+        <source>Classification head</source>
+        <translation>分类头</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/run_text.py" line="51"/>
+        <source>Classification head reads</source>
+        <translation>分类头读取</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/run_text.py" line="59"/>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/run_text.py" line="60"/>
         <source>default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="23"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="62"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="23"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="62"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="29"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="68"/>
         <source>built-in tiny model</source>
         <translation>内置微型模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="30"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="69"/>
         <source>built-in small model</source>
         <translation>内置小型模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="34"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="73"/>
+        <source>the last token</source>
+        <translation>最后一个词元</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/run_text.py" line="74"/>
+        <source>the mean of the tokens</source>
+        <translation>所有词元的平均</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/run_text.py" line="78"/>
         <source>full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
@@ -4743,234 +4778,234 @@ Its log: {2}</source>
 <context>
     <name>TrainSettingsPanel</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="117"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="86"/>
         <source>Base model</source>
         <translation>基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="120"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="89"/>
         <source>Built-in tiny model (trains in a minute)</source>
         <translation>内置微型模型（约一分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="121"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="90"/>
         <source>Built-in small model (trains in minutes)</source>
         <translation>内置小模型（几分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="122"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="91"/>
         <source>A model folder on this computer…</source>
         <translation>本机上的模型文件夹…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="123"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="92"/>
         <source>A model id (downloaded)</source>
         <translation>模型 ID（需联网下载）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="124"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="93"/>
         <source>The built-in models are trained from scratch on your data so that everything works offline on any computer; they show the flow, not production quality. For real use pick a downloaded ERNIE, Qwen or Llama folder.</source>
         <translation>内置模型会在您的数据上从零开始训练，因此在任何电脑上都能离线跑通全流程；它们用于演示流程，达不到生产质量。实际使用请选择已下载的 ERNIE、Qwen 或 Llama 模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="129"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="98"/>
         <source>folder or model id</source>
         <translation>文件夹或模型 ID</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="131"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="100"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="137"/>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="456"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="106"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="425"/>
         <source>LoRA (small add-on, fast)</source>
         <translation>LoRA（附加小模块，速度快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="138"/>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="457"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="107"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="426"/>
         <source>Full fine-tuning (all weights)</source>
         <translation>全量微调（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="139"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="108"/>
         <source>LoRA trains a small add-on and keeps the base model unchanged: faster and needs less memory. Full fine-tuning changes every weight.</source>
         <translation>LoRA 只训练一个附加的小模块，基础模型保持不变：更快、更省内存。全量微调会修改全部权重。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="142"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="111"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="150"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="119"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="157"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="126"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="163"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="132"/>
         <source>Preset</source>
         <translation>预设方案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="171"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="140"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="172"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="141"/>
         <source>How long training may take: the recommended settings fit this time on this computer, for every model (a pretrained one may read only part of the data).</source>
         <translation>训练最多可用的时间：推荐设置会让每种模型的训练都在这台电脑上于此时间内完成（预训练模型可能只读取部分数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="179"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="148"/>
         <source>Time budget</source>
         <translation>时间预算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="189"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="158"/>
         <source>by epochs</source>
         <translation>按轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="191"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="160"/>
         <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
         <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="195"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="164"/>
         <source>How often (in steps) the model is checked on the validation rows and saved.</source>
         <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="196"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="165"/>
         <source>Stop after steps</source>
         <translation>训练步数上限</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="197"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="166"/>
         <source>Check and save every</source>
         <translation>每隔多少步检查并保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="224"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="193"/>
         <source>Servers…</source>
         <translation>服务器…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="226"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="195"/>
         <source>Train on</source>
         <translation>训练位置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="238"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="207"/>
         <source>Recommended for this data</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="252"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="221"/>
         <source>Your own settings</source>
         <translation>自定义设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="408"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="377"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="445"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="414"/>
         <source>LoRA + classification head</source>
         <translation>LoRA + 分类头</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="446"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="415"/>
         <source>Full fine-tuning + classification head</source>
         <translation>全量微调 + 分类头</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="453"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="422"/>
         <source>LoRA + classification head (small add-on, fast)</source>
         <translation>LoRA + 分类头（附加小模块，速度快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="454"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="423"/>
         <source>Full fine-tuning + classification head (all weights)</source>
         <translation>全量微调 + 分类头（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="462"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="431"/>
         <source>The built-in model is built from this project&apos;s data and starts untrained, so all of it is trained here (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型由本项目的数据构建，从未训练的状态开始，所以全部在这里训练（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="465"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="434"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="587"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="556"/>
         <source>It trains on server {0}: the settings and times above are recommended and estimated for its devices ({1}); its curves show its real pace once it runs.</source>
         <translation>在服务器 {0} 上训练：以上设置和时间是按它的设备（{1}）推荐和估算的；开始训练后，曲线会显示实际速度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="647"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="616"/>
         <source>{0} with {1} is unlikely to pay off on this data: on four public Chinese sets it beat the {2} only on question pairs, and this run takes about {3} min against about {4} min for the {2}.</source>
         <translation>{0}（{1}）用在这份数据上多半不划算：在四个公开中文数据集上，它只在问句对上胜过{2}，而本次训练约需 {3} 分钟，{2}约需 {4} 分钟。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="650"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="619"/>
         <source>Built-in small model</source>
         <translation>内置小模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="591"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="560"/>
         <source>The processor is {0}% busy with other work: the times above count on about {1:.1f} times as long as on an idle processor.</source>
         <translation>处理器有 {0}% 正忙于其他工作：上面的时间按空闲处理器的约 {1:.1f} 倍计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="595"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="564"/>
         <source>About {0} of the {1} steps planned: on this busy processor the time budget, {2}, ends the run there; {3:.0f} MB of memory (an estimate from the data size and the model, not a promise).</source>
         <translation>约为计划的 {1} 步中的 {0} 步：处理器正忙，时间预算 {2} 会在此结束训练；内存约 {3:.0f} MB（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="599"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="568"/>
         <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="603"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="572"/>
         <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="608"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="577"/>
         <source>These steps read about {0:.0%} of the training rows; a larger time budget or a GPU trains on all of them.</source>
         <translation>这些步数只读到约 {0:.0%} 的训练数据；更长的时间预算或 GPU 能用上全部数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="635"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="604"/>
         <source>Rows per step lowered to {0} so that training fits in this computer&apos;s {1} GB of memory.</source>
         <translation>每批条数已降为 {0}，使训练能放进这台电脑 {1} GB 的内存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="640"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="609"/>
         <source>Layers are recomputed in the backward pass, {0} rows a step, so that training fits in this computer&apos;s {1} GB of memory; each step takes about {2}x as long.</source>
         <translation>反向传播时逐层重算激活值，每步 {0} 行，使训练放得进这台电脑的 {1} GB 内存；每步耗时约为原来的 {2} 倍。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="653"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="622"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="660"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="629"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>

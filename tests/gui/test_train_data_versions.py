@@ -135,3 +135,48 @@ def test_the_corrections_texts_are_chinese_in_a_chinese_window(qtbot, session, b
         assert "更正" in train.train_again_button.text()
     finally:
         i18n.install(app, "en")
+
+
+def test_the_sentence_on_differing_labels_leaves_the_curves_their_room(qtbot, styled_app, sample_project,
+                                                                     laptop_window):
+    """Seen at 1366x768: ticking two runs on versions whose labels differ squeezed the loss and
+    learning-rate curves above the tabs to a strip, to make room for the sentence."""
+    _two_versions(sample_project)
+    w = laptop_window(sample_project)
+    page = w.show_step("train")
+    page.tabs.setCurrentWidget(page.compare_view)
+    qtbot.wait(50)
+    before = page.loss_plot.height()
+    for r in range(page.runs_table.rowCount()):
+        page.runs_table.item(r, 0).setCheckState(Qt.CheckState.Checked)
+    qtbot.waitUntil(lambda: page.compare_view.versions_note.isVisible(), timeout=5000)
+    qtbot.wait(50)
+    assert page.loss_plot.height() >= before - 10, (before, page.loss_plot.height())
+    note = page.compare_view.versions_note
+    assert note.visibleRegion().boundingRect().size() == note.size()  # read whole
+
+
+def test_the_compared_settings_are_named_not_shown_as_the_jobs_keys(qtbot, session, background, sample_project):
+    """Seen comparing a run with the one trained again after corrections: the table of differing
+    settings had rows "cpu_busy" and "cpu_cores" (the processor's load when each started, not a
+    setting), named by the job file's keys, in English in the Chinese window too."""
+    from workbench.core.jobs import JobSpec
+
+    version = Project.open(sample_project).config.data_version
+    for run_id, extra in (("run-a", {"cpu_busy": 0.5, "cpu_cores": 2, "estimate_s": 100.0, "time_budget_s": 600.0,
+                                     "eval_rows": 50}),
+                          ("run-b", {"cpu_busy": None, "cpu_cores": None, "estimate_s": 90.0, "time_budget_s": 300.0,
+                                     "eval_rows": None, "head_pooling": "mean"})):
+        run_dir = _run(sample_project, run_id, version)
+        job = read_job(run_dir).model_dump() | extra
+        write_job(run_dir, JobSpec.model_validate(job))
+    page = TrainPage(session, background)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    for r in range(page.runs_table.rowCount()):
+        page.runs_table.item(r, 0).setCheckState(Qt.CheckState.Checked)
+    diff = page.diff_table
+    rows = {diff.verticalHeaderItem(r).text(): [diff.item(r, c).text() for c in range(diff.columnCount())]
+            for r in range(diff.rowCount())}
+    assert rows == {"Time budget": ["10:00", "05:00"], "Validation rows per check": ["50", "all"],
+                    "Classification head reads": ["the last token", "the mean of the tokens"]}, rows

@@ -26,11 +26,11 @@ from ...session import ProjectSession
 from ...background import BackgroundWork
 from ...i18n import join_list
 from ...widgets.curves import PALETTE, CurvePlot
-from ..run_text import metric_title, status_text
+from ..run_text import hyper_label, metric_title, status_text
 from . import delete_run
 from .data_version import DataVersionBox
 from .runs_list import CompareView, RunsTable
-from .settings_panel import TrainSettingsPanel, hyper_label
+from .settings_panel import TrainSettingsPanel
 
 fmt_secs = format_duration
 REAP_INTERVAL_MS = 2000

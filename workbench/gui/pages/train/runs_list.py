@@ -8,7 +8,8 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
-    QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
+    QWidget,
 )
 
 from ....core.errors import WorkbenchError
@@ -19,7 +20,9 @@ from . import models_panel
 from .data_version import differing_labels, short_version, version_tip
 
 # settings that say where a run came from rather than how it trains: not compared
-NOT_COMPARED = ("version", "project", "template", "task", "resume_from", "parent_run")
+# (and the processor's load and the estimate made when it started: the machine's, not the run's)
+NOT_COMPARED = ("version", "project", "template", "task", "resume_from", "parent_run", "base_model_name", "cpu_busy",
+                "cpu_cores", "estimate_s")
 
 
 def model_cell(base_model: str | None, entries: list) -> tuple[str, str]:
@@ -161,22 +164,27 @@ class CompareView(QWidget):
     def __init__(self, label: Callable[[str], str], parent=None):
         super().__init__(parent)
         self.label = label
-        lay = QVBoxLayout(self)
+        lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        # runs scored on test labels that differ (a person corrected some between them)
+        self.plot = CurvePlot(self.tr("Training loss of the runs ticked in the list"), x_label=self.tr("step"))
+        self.diff_table = QTableWidget(0, 0)
+        self.diff_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        # runs scored on test labels that differ (a person corrected some between them): above the
+        # settings that differ, beside the plot, so that the page's curves above keep their height
         self.versions_note = QLabel()
         self.versions_note.setObjectName("warning")
         self.versions_note.setWordWrap(True)
         self.versions_note.hide()
-        lay.addWidget(self.versions_note)
-        self.plot = CurvePlot(self.tr("Training loss of the runs ticked in the list"), x_label=self.tr("step"))
-        self.diff_table = QTableWidget(0, 0)
-        self.diff_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        side = QWidget()
+        sv = QVBoxLayout(side)
+        sv.setContentsMargins(0, 0, 0, 0)
+        sv.addWidget(self.versions_note)
+        sv.addWidget(self.diff_table, 1)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.plot)
-        split.addWidget(self.diff_table)
+        split.addWidget(side)
         split.setSizes([500, 400])
-        lay.addWidget(split, 1)
+        lay.addWidget(split)
 
     def show_runs(self, monitor, runs: list[str], data_dir=None) -> None:
         """The runs ``runs`` of ``monitor``; ``data_dir``: the project's data folder, whose versions
