@@ -3444,12 +3444,12 @@ Most likely: {1}</source>
         <translation>{0}（模型的回答）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="219"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="223"/>
         <source>The correction was not recorded</source>
         <translation>更正未能记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="228"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="232"/>
         <source>Recording the correction</source>
         <translation>正在记录更正</translation>
     </message>

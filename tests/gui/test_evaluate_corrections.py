@@ -231,3 +231,20 @@ def test_a_disabled_item_of_the_menu_looks_disabled(qtbot, session, background, 
         assert disabled < enabled - 40, (enabled, disabled)  # the disabled text stands out less
     finally:
         qapp.setStyleSheet(sheet)
+
+
+def test_choosing_the_files_own_label_again_undoes_the_correction(qtbot, session, background, sample_project):
+    """Seen in the window: a row corrected, then given back the label its file has, stayed
+    "corrected" ("Your correction: 中性. The file says 中性.") and counted as waiting."""
+    run = _run(sample_project, "run-a", Project.open(sample_project).config.data_version)
+    _evaluation(run, _test_rows(sample_project)[:4])
+    page = _evaluate_page(qtbot, session, background, sample_project)
+    rid, reference = page.predictions.loc[2, "row_id"], page.predictions.loc[2, "reference"]
+    other = next(x for x in ("正面", "中性", "负面") if x != reference)
+    _wait_recorded(qtbot, page, lambda: page.corrections.correct(2, other))
+    assert corrections.load(sample_project)[rid].label == other
+    back = next(a for a in _labels_menu(page.corrections.menu(2)).actions() if a.data() == reference)
+    assert back.isEnabled()
+    _wait_recorded(qtbot, page, back.trigger)
+    assert rid not in corrections.load(sample_project) and pending(sample_project) == 0
+    assert _reference_cell(page, 2).data() == reference

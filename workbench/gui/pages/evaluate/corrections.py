@@ -200,7 +200,11 @@ class SampleCorrections(QObject):
 
     # ------------------------------------------------------------------ recording
     def correct(self, position: int, label: str) -> BackgroundOp:
-        return self._record(labels=[(self.row_id(position), label)])
+        rid = self.row_id(position)
+        c = self.items.get(rid)
+        if c is not None and c.original == label:  # the file's own label again: no correction is left
+            return self._record(undo=[rid])
+        return self._record(labels=[(rid, label)])
 
     def exclude(self, position: int) -> BackgroundOp:
         return self._record(labels=[(self.row_id(position), None)])
