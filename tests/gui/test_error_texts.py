@@ -24,7 +24,8 @@ NAMES = {"SSH", "OpenSSH", "openssh", "client", "Debian", "Ubuntu", "workbench",
          "host", "port", "qwen", "legal", "Lines", "TFRecord", "TFRecordWriter", "Example", "io", "tf", "train",
          "YAML", "sample", "data", "hospital", "triage", "pickle", "assemble", "float", "bfloat", "Modelfile",
          "RoPE", "rope", "freqs", "linear", "yarn", "BPE", "SentencePiece", "gpt", "ggml", "merges", "token",
-         "embd", "embed", "weight"}
+         "embd", "embed", "weight",
+         "row", "label"}  # the columns of a file of corrections, row_id and label
 
 
 def _raised_codes() -> dict[str, list[tuple[str, set[str]]]]:

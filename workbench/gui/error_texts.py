@@ -109,6 +109,56 @@ TEXTS: dict[str, tuple[str, tuple[str, ...]]] = {
         "template."), ("path", "template")),
     "folder_not_empty": (QT_TRANSLATE_NOOP(
         "ErrorText", "{0} exists and is not empty. Choose an empty or new folder for the project."), ("path",)),
+    "data_version_missing": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Data version {0} of the project {1} is missing, so a run that trained on it cannot read its "
+        "rows. Restore the project's data folder from a backup."), ("version", "path")),
+    # ----- corrections of labels (core/corrections.py, core/operations/corrections.py)
+    "review_not_prepared": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The project has no prepared data yet, so it has no rows to review. Prepare the data on the Data "
+        "page first."), ()),
+    "review_not_classification": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Only classification projects can be reviewed for wrong labels: this project's rows are "
+        "questions and answers, which have no label to check."), ()),
+    "review_multi_label": (QT_TRANSLATE_NOOP(
+        "ErrorText", "This project gives each row a set of labels. Reviewing and correcting label sets is not "
+        "supported yet; only projects with one label per row can be reviewed."), ()),
+    "review_one_label": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The training and validation rows carry fewer than two labels, so there is nothing a label could "
+        "be confused with. Prepare the data again with at least two labels."), ()),
+    "review_too_few_rows": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Too few rows to review: every label needs at least {1} training and validation rows, and {0} "
+        "have fewer. Add rows, or merge or exclude these labels on the Data page's Labels tab, then review again."),
+        ("labels", "need")),
+    "review_run_not_classification": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Run {0} was not trained to give one label per row, so it cannot judge these labels."), ("run",)),
+    "review_run_labels_differ": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Run {0} was trained on another label set: it has no {1}. Train a run on the project as it is "
+        "prepared now."), ("run", "labels")),
+    "corrections_not_classification": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Corrections are for the labels of a classification project; this project writes answers."),
+        ()),
+    "corrections_multi_label": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Rows with several labels cannot be corrected here yet. Correct them in your file, then prepare "
+        "the data again."), ()),
+    "corrections_need_prepare": (QT_TRANSLATE_NOOP(
+        "ErrorText", "This project's data was prepared before rows had ids, so a correction could not find its row "
+        "again. Prepare the data again on the Data page (your steps and choices are kept), then correct."), ()),
+    "corrections_unknown_rows": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} row(s) match no row of the project's data: {1}. Nothing was changed. The data may have been "
+        "prepared again from another file since; evaluate the run again to see its rows."), ("count", "rows")),
+    "corrections_unknown_labels": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The project has no label {0}, so nothing was changed. Use one of: {1}."), ("labels", "known")),
+    "corrections_bad_header": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} must have the columns row_id and label (it has {1}). Write one row per correction, with an "
+        "empty label to exclude the row."), ("path", "columns")),
+    "corrections_damaged": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The corrections file {0} is damaged and cannot be read. Restore it from a backup, or remove it "
+        "to start without corrections."), ("path",)),
+    "corrections_bad_set": (QT_TRANSLATE_NOOP(
+        "ErrorText", "“{0}” is not a row id and a label joined by “=” (an empty label excludes the row)."), ("item",)),
+    "corrections_nothing": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Nothing to correct: give a file of corrections, a row id with its new label, a row to mark as "
+        "not sure or a correction to undo."), ()),
     # ----- runs, evaluation and export (core/operations/runs.py, core/trained.py, engine/export)
     "project_not_prepared": (QT_TRANSLATE_NOOP(
         "ErrorText", "This project has no prepared data yet. Prepare it on the Data page first."), ()),
@@ -620,33 +670,6 @@ TEXTS: dict[str, tuple[str, tuple[str, ...]]] = {
         "ErrorText", "The weights of {0} do not load back as the model that saved them: on {1} validation rows their "
         "loss is {2} where the run measured {3} when it saved them. Their answers would be wrong, so they are not "
         "used. Resume the run, or train again."), ("source", "rows", "loss", "measured")),
-    # ----- corrections and data versions (core/corrections.py, core/operations/corrections.py)
-    "corrections_not_classification": (QT_TRANSLATE_NOOP(
-        "ErrorText", "Corrections are for classification labels; this project writes answers."), ()),
-    "corrections_multi_label": (QT_TRANSLATE_NOOP(
-        "ErrorText", "Corrections of label sets (several labels per row) are not supported yet; correct the file "
-        "and prepare again."), ()),
-    "corrections_need_prepare": (QT_TRANSLATE_NOOP(
-        "ErrorText", "This project was prepared before rows had ids, so a correction could not find its row again. "
-        "Prepare the data again on the Data page (your steps and choices are kept), then correct."), ()),
-    "corrections_unknown_rows": (QT_TRANSLATE_NOOP(
-        "ErrorText", "{0} row id(s) match no row of the project: {1}. Nothing was changed."), ("count", "rows")),
-    "corrections_unknown_labels": (QT_TRANSLATE_NOOP(
-        "ErrorText", "The project has no label {0}. Nothing was changed. Use one of: {1}."), ("labels", "known")),
-    "corrections_bad_header": (QT_TRANSLATE_NOOP(
-        "ErrorText", "{0} must have the columns row_id and label (it has {1}). Write one row per correction, an "
-        "empty label to exclude the row."), ("path", "columns")),
-    "corrections_damaged": (QT_TRANSLATE_NOOP(
-        "ErrorText", "{0} is damaged and cannot be read. Restore it from a backup, or remove it to start without "
-        "corrections."), ("path",)),
-    "corrections_bad_set": (QT_TRANSLATE_NOOP(
-        "ErrorText", "“{0}” must be ROW_ID=LABEL (an empty label excludes the row)."), ("item",)),
-    "corrections_nothing": (QT_TRANSLATE_NOOP(
-        "ErrorText", "Nothing to correct: give a corrections file, a row and its label, rows that are not sure, or "
-        "corrections to undo."), ()),
-    "data_version_missing": (QT_TRANSLATE_NOOP(
-        "ErrorText", "Data version {0} of {1} is missing, so a run that trained on it cannot read its rows. Restore "
-        "the project's data folder from a backup."), ("version", "path")),
 }
 
 # the words a field's value stands for

@@ -18,6 +18,7 @@ class ProjectSession(QObject):
     data_prepared = Signal()  # the project's splits were (re)written
     state_changed = Signal()  # something that changes the steps' states
     catalog_changed = Signal()  # a template was added (saved from a project)
+    corrections_changed = Signal()  # a person's corrections of labels were recorded or undone
 
     def __init__(self, templates_dir: Path | None = None, parent=None):
         super().__init__(parent)

@@ -77,9 +77,8 @@ class DataFrameTableModel(QAbstractTableModel):
         self._df = df if df is not None else pd.DataFrame()
         self._view: np.ndarray | None = None  # row positions shown, or None for all in order
         self._highlight: dict[int, QColor] = {}  # row position -> background
-        # one column's marked cells: row position -> (text shown or None, tooltip, background)
-        self._mark_column: int | None = None
-        self._marks: dict[int, tuple[str | None, str, QColor]] = {}
+        # (row position, column) -> (text shown, background, tooltip), each None to keep the cell's own
+        self._notes: dict[tuple[int, int], tuple[str | None, QColor | None, str | None]] = {}
         self._show_index = True
         self._titles: dict[str, str] = {}  # column name -> the header shown (translated), where it differs
         self._words: dict[str, dict[str, str]] = {}  # column name -> {cell text: the text shown}
@@ -108,7 +107,7 @@ class DataFrameTableModel(QAbstractTableModel):
         self._df = df
         self._view = None
         self._highlight = {}
-        self._mark_column, self._marks = None, {}
+        self._notes = {}
         self._blocks = {}
         self.endResetModel()
 
@@ -124,12 +123,19 @@ class DataFrameTableModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1),
                                   [Qt.ItemDataRole.BackgroundRole])
 
-    def set_marks(self, column: int | None, marks: dict[int, tuple[str | None, str, QColor]]) -> None:
-        """Mark cells of ``column`` (a person's corrections): by row position, the text to show
-        in place of the cell's (None: the cell's own), a tooltip and a background."""
-        self._mark_column, self._marks = column, dict(marks)
-        if self.rowCount() and column is not None:
-            self.dataChanged.emit(self.index(0, column), self.index(self.rowCount() - 1, column))
+    def set_cell_notes(self, notes: dict[tuple[int, int], tuple[str | None, QColor | None, str | None]]) -> None:
+        """Cells shown otherwise than the frame holds them, by (row position, column): the text
+        shown, a background and a tooltip, each None to keep the cell's own (a person's
+        correction over what a file says)."""
+        self._notes = dict(notes)
+        if self.rowCount() and self.columnCount():
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1),
+                                  [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.BackgroundRole,
+                                   Qt.ItemDataRole.ToolTipRole])
+
+    def cell_note(self, row: int, column: int) -> tuple[str | None, QColor | None, str | None] | None:
+        """The note on view row ``row``'s cell in ``column``, if any."""
+        return self._notes.get((self.position(row), column)) if self._notes else None
 
     def position(self, row: int) -> int:
         """The frame row position shown in view row ``row``."""
@@ -158,15 +164,12 @@ class DataFrameTableModel(QAbstractTableModel):
         return self._block(row)[0][column][row % self.BLOCK_ROWS]
 
     def _role_data(self, row: int, column: int, role: int):
-        if column == self._mark_column and self._marks:
-            mark = self._marks.get(self.position(row))
-            if mark is not None:
-                if role == _DISPLAY and mark[0] is not None:
-                    return mark[0]
-                if role == _TOOLTIP:
-                    return mark[1]
-                if role == _BACKGROUND:
-                    return QBrush(mark[2])
+        note = self.cell_note(row, column)
+        if note is not None:
+            value = {_DISPLAY: note[0], _BACKGROUND: QBrush(note[1]) if note[1] is not None else None,
+                     _TOOLTIP: note[2]}.get(role)
+            if value is not None:
+                return value
         if role == _DISPLAY:
             s = self._text(row, column).replace("\n", " ⏎ ")
             return s if len(s) <= MAX_CELL_CHARS else s[: MAX_CELL_CHARS - 1] + "…"

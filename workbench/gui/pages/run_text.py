@@ -11,13 +11,52 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
-from ...core.runs import run_to_show
+from ...core.runs import format_duration, run_to_show
 from ..i18n import join_list
+
+
+def hyper_label(name: str) -> str:
+    """A setting of a job (core/jobs.py) as the Train page names it."""
+    return {
+        "learning_rate": QCoreApplication.translate("TrainPage", "Learning rate"),
+        "epochs": QCoreApplication.translate("TrainPage", "Epochs"),
+        "batch_size": QCoreApplication.translate("TrainPage", "Rows per step (batch)"),
+        "max_length": QCoreApplication.translate("TrainPage", "Maximum length (tokens)"),
+        "lora_r": QCoreApplication.translate("TrainPage", "LoRA rank"),
+        "lora_alpha": QCoreApplication.translate("TrainPage", "LoRA scaling"),
+        "lora_dropout": QCoreApplication.translate("TrainPage", "LoRA dropout"),
+        "warmup_ratio": QCoreApplication.translate("TrainPage", "Warm-up share"),
+        "gradient_accumulation_steps": QCoreApplication.translate("TrainPage", "Gradient accumulation"),
+        "weight_decay": QCoreApplication.translate("TrainPage", "Weight decay"),
+        "base_model": QCoreApplication.translate("TrainPage", "Base model"),
+        "method": QCoreApplication.translate("TrainPage", "Method"),
+        "max_steps": QCoreApplication.translate("TrainPage", "Stop after steps"),
+        "eval_steps": QCoreApplication.translate("TrainPage", "Check every (steps)"),
+        "save_steps": QCoreApplication.translate("TrainPage", "Save every (steps)"),
+        "logging_steps": QCoreApplication.translate("TrainPage", "Log every (steps)"),
+        "save_total_limit": QCoreApplication.translate("TrainPage", "Checkpoints kept"),
+        "seed": QCoreApplication.translate("TrainPage", "Random seed"),
+        "device": QCoreApplication.translate("TrainPage", "Device"),
+        "precision": QCoreApplication.translate("TrainPage", "Precision"),
+        "quantization": QCoreApplication.translate("TrainPage", "Quantisation"),
+        "lr_scheduler": QCoreApplication.translate("TrainPage", "Learning rate schedule"),
+        "lora_target_modules": QCoreApplication.translate("TrainPage", "LoRA layers"),
+        "allow_pickle": QCoreApplication.translate("TrainPage", "Pickle weights allowed"),
+        "vocabulary": QCoreApplication.translate("TrainPage", "Vocabulary trained over"),
+        "recompute": QCoreApplication.translate("TrainPage", "Layers recomputed (less memory)"),
+        "data_version": QCoreApplication.translate("TrainPage", "Data version"),
+        "time_budget_s": QCoreApplication.translate("TrainPage", "Time budget"),
+        "eval_rows": QCoreApplication.translate("TrainPage", "Validation rows per check"),
+        "head": QCoreApplication.translate("TrainPage", "Classification head"),
+        "head_pooling": QCoreApplication.translate("TrainPage", "Classification head reads"),
+    }.get(name, name)
 
 
 def setting_text(name: str, value: Any) -> str:
     """A setting's value as a person reads it (no Python lists, None or internal ids)."""
     if value is None:
+        if name == "eval_rows":
+            return QCoreApplication.translate("TrainPage", "all")
         return QCoreApplication.translate("TrainPage", "default")
     if isinstance(value, bool):
         return QCoreApplication.translate("TrainPage", "yes") if value else QCoreApplication.translate("TrainPage", "no")
@@ -28,6 +67,13 @@ def setting_text(name: str, value: Any) -> str:
     if name == "base_model":
         return {"builtin:tiny": QCoreApplication.translate("TrainPage", "built-in tiny model"),
                 "builtin:small": QCoreApplication.translate("TrainPage", "built-in small model")}.get(value, str(value))
+    if name == "time_budget_s":
+        return format_duration(value)
+    if name == "head_pooling":
+        return {"last": QCoreApplication.translate("TrainPage", "the last token"),
+                "mean": QCoreApplication.translate("TrainPage", "the mean of the tokens")}.get(value, str(value))
+    if name == "data_version":  # an id's first characters, as the runs list shows it
+        return str(value)[:7]
     if name == "method":
         return {"lora": "LoRA", "full": QCoreApplication.translate("TrainPage", "full fine-tuning")}.get(value, value)
     if isinstance(value, float):

@@ -65,7 +65,7 @@ class TableCorrections(QObject):
         raw, df = page.raw, page.current_frame()
         if raw is None or df is None or not page.table_panel.showing_cleaned() or "label" not in df.columns \
                 or self._project() is None:
-            model.set_marks(None, {})
+            model.set_cell_notes({})
             return
         if self._ids_of is not raw:
             self._compute_ids(raw)
@@ -79,12 +79,13 @@ class TableCorrections(QObject):
                 continue
             if c.action == "label":
                 tip = self.tr("Corrected by you; the label was {0}").format(c.original or "")
-                marks[pos] = (c.label, tip, CORRECTED)
+                marks[pos] = (c.label, CORRECTED, tip)
             elif c.action == "exclude":
-                marks[pos] = (None, self.tr("Excluded by you: the next data version leaves this row out"), EXCLUDED)
+                marks[pos] = (None, EXCLUDED, self.tr("Excluded by you: the next data version leaves this row out"))
             else:
-                marks[pos] = (None, self.tr("Marked not sure by you; the label is kept"), NOT_SURE)
-        model.set_marks(list(map(str, df.columns)).index("label"), marks)
+                marks[pos] = (None, NOT_SURE, self.tr("Marked not sure by you; the label is kept"))
+        column = list(map(str, df.columns)).index("label")
+        model.set_cell_notes({(pos, column): note for pos, note in marks.items()})
 
     def _compute_ids(self, raw: pd.DataFrame) -> None:
         from ....core.versions import row_ids

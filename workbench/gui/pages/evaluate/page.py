@@ -29,7 +29,9 @@ from ....core.errors import WorkbenchError
 from ....core.jobs import run_task
 from ....core.samples import input_fields
 from ....core.trained import eval_files, no_base_comparison
+from ....core.versions import ROW_ID
 from ..apply_file import ApplyFileWidget
+from .corrections import SampleCorrections
 from .playground import PlaygroundPanel
 from .results import ResultsPanel
 from .words import (
@@ -129,6 +131,11 @@ class EvaluatePage(QWidget):
         srow.addStretch(1)
         srow.addWidget(self.sample_count)
         sv.addLayout(srow)
+        # what a person's corrections of the rows' labels wait for (pages/evaluate/corrections.py)
+        self.corrections_note = QLabel()
+        self.corrections_note.setObjectName("hint")
+        self.corrections_note.setWordWrap(True)
+        sv.addWidget(self.corrections_note)
         self.samples_model = DataFrameTableModel()
         self.samples_view = QTableView()
         self.samples_view.setModel(self.samples_model)
@@ -137,6 +144,9 @@ class EvaluatePage(QWidget):
         self.samples_view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.samples_view.horizontalHeader().setDefaultSectionSize(150)
         sv.addWidget(self.samples_view, 1)
+        self.corrections = SampleCorrections(self.session, self.background, self.samples_view, self.samples_model,
+                                             self.corrections_note, self)
+        self.session.data_prepared.connect(self.corrections.refresh)  # the corrections went into a version
 
         # playground (pages/evaluate/playground.py); its widgets keep their names on the page
         self.playground = PlaygroundPanel(self.session, self.background, lambda: self.run_combo.currentData())
@@ -295,6 +305,7 @@ class EvaluatePage(QWidget):
         if path is None or not path.is_file():
             self._show_metrics({})
             self.samples_model.set_frame(pd.DataFrame())
+            self.corrections.show(pd.DataFrame(), None, -1)
             self.results.show_nothing(self._nothing_shown_text(run_dir))
             self.sample_count.setText("")
             return
@@ -310,6 +321,7 @@ class EvaluatePage(QWidget):
             self.predictions = pd.DataFrame()
         self._show_metrics(self.metrics)
         shown, roles = self._samples_frame(run_dir, self.predictions)
+        shown = shown.drop(columns=[ROW_ID], errors="ignore")  # the rows' ids are for corrections, not to read
         self.samples_model.set_frame(shown)
         yes_no = {"True": self.tr("yes"), "False": self.tr("no")}
         self.samples_model.set_titles(self._sample_titles(shown.columns, roles),
@@ -317,6 +329,8 @@ class EvaluatePage(QWidget):
         for c, name in enumerate(shown.columns):  # the rows' own text gets the room to be read
             wide = name not in self.predictions.columns or name == "input"
             self.samples_view.setColumnWidth(c, 420 if wide else self.samples_view.horizontalHeader().defaultSectionSize())
+        self.corrections.show(self.predictions, self.metrics,
+                              list(shown.columns).index("reference") if "reference" in shown.columns else -1)
         self._apply_sample_filter()
         self.results_shown.emit(run_dir.name)
 

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from ....core.errors import WorkbenchError
-from ....core.jobs import JobSpec
+from ....core.jobs import JobSpec, read_job
 from ....core.operations import runs as run_operations
 from ....core.runs import RunBusy, format_duration
 from ...resources import icon
@@ -27,10 +27,11 @@ from ...background import BackgroundWork
 from ...error_texts import error_text
 from ...i18n import join_list
 from ...widgets.curves import PALETTE, CurvePlot
-from ..run_text import metric_title, status_text
+from ..run_text import hyper_label, metric_title, status_text
 from . import delete_run
+from .data_version import DataVersionBox
 from .runs_list import CompareView, RunsTable
-from .settings_panel import TrainSettingsPanel, hyper_label
+from .settings_panel import TrainSettingsPanel
 
 fmt_secs = format_duration
 REAP_INTERVAL_MS = 2000
@@ -69,6 +70,7 @@ class TrainPage(QWidget):
         session.monitor.events_arrived.connect(self._on_monitor_events_arrived)
         session.monitor.status_changed.connect(self._on_monitor_status_changed)
         session.monitor.runs_changed.connect(self._refresh_runs_table)
+        session.corrections_changed.connect(self._update_buttons)
         self._on_session_project_changed()
 
     # ------------------------------------------------------------------ layout
@@ -88,10 +90,15 @@ class TrainPage(QWidget):
         self.resume_button.clicked.connect(self._on_resume_button_clicked)
         for b in (self.start_button, self.stop_button, self.resume_button):
             buttons.addWidget(b)
+        # the data version a new run trains on; training again once labels were corrected
+        self.data_box = DataVersionBox()
+        self.data_note, self.train_again_button = self.data_box.note, self.data_box.button
+        self.data_box.train_again.connect(self._on_train_again_clicked)
         column = QWidget()
         cv = QVBoxLayout(column)
         cv.setContentsMargins(0, 0, 0, 0)
         cv.addWidget(self.settings_panel, 1)
+        cv.addWidget(self.data_box)
         cv.addLayout(buttons)
         self.buttons_row = buttons
 
@@ -161,6 +168,10 @@ class TrainPage(QWidget):
 
     def on_language_changed(self) -> None:
         self.settings_panel.on_language_changed()
+        self._update_buttons()  # the data version's note is drawn from the project
+
+    def on_shown(self) -> None:
+        self._update_buttons()  # corrections made on the Evaluate page
 
     # ------------------------------------------------------------------ settings (the panel's)
     def job_spec(self) -> JobSpec:
@@ -206,9 +217,18 @@ class TrainPage(QWidget):
             self.background.show_error(self.tr("The data is not prepared"),
                                   self.tr("Prepare the data on the Data page first (Save and prepare the data)."))
             return None
-        on = self.target_combo.currentData()
         try:
             job = self.job_spec()
+        except (WorkbenchError, OSError, ValueError) as exc:
+            self.background.show_error(self.tr("Training could not start"), exc)
+            return None
+        return self.start_job(job)
+
+    def start_job(self, job: JobSpec):
+        """Start a run of ``job`` where the settings say (here, or on a server: then the operation
+        that starts it); the run's id once started here, None where it could not start."""
+        on = self.target_combo.currentData()
+        try:
             if on:  # the upload and the start over SSH run off the UI thread
                 return self._start_on(job, on)
             started = run_operations.start_run(self.session.project, job)
@@ -260,6 +280,49 @@ class TrainPage(QWidget):
 
 
     @Slot()
+    def _on_train_again_clicked(self) -> None:
+        self.train_again()
+
+    def again_from(self) -> str | None:
+        """The run whose settings "Train again with the corrections" takes: the one selected, else the last."""
+        runs = list(self.session.monitor.runs)
+        return self.current_run if self.current_run in runs else (runs[-1] if runs else None)
+
+    def train_again(self):
+        """Write the data version the corrections make (off the UI thread), then start a run with
+        the settings of :meth:`again_from`'s run on it. The operation, or None where nothing starts."""
+        run_id, project = self.again_from(), self.session.project
+        if run_id is None or project is None or self.session.monitor.running_ids():
+            return None
+        try:
+            job = read_job(self.session.monitor.runs[run_id].path)
+        except WorkbenchError as exc:
+            self.background.show_error(self.tr("Training could not start"), exc)
+            return None
+        pending = self.data_box.pending
+
+        def work(_ctx):
+            from ....core.operations.corrections import rebuild
+            from ....core.project import Project
+
+            opened = Project.open(project.root)
+            return rebuild(opened).version if pending else opened.config.data_version
+
+        def done(version):
+            self.session.reload()  # the project's current version is the new one
+            # a new run, not a resume: the previous run's settings on the newest data
+            self.start_job(job.model_copy(update={"data_version": version, "resume_from": None, "parent_run": None,
+                                                  "cpu_busy": None, "cpu_cores": None}))
+
+        def failed(exc):
+            self.background.show_error(self.tr("The corrections could not be written"), exc)
+            self._update_buttons()
+
+        self.train_again_button.setEnabled(False)
+        op = self.background.op(work, self.tr("Writing the corrected data"))
+        return op.on_success(done).on_failure(failed).run()
+
+    @Slot()
     def _on_stop_button_clicked(self) -> None:
         if self.current_run:
             self.stop(self.current_run)
@@ -305,11 +368,15 @@ class TrainPage(QWidget):
         summary = monitor.summary(self.current_run) if self.current_run else None
         self.resume_button.setEnabled(summary is not None and run_operations.can_resume(summary)
                                       and not monitor.running_ids())
+        again = self.again_from()
+        trained = monitor.summary(again) if again is not None else None
+        self.data_box.show_state(self.session.project, again, trained.data_version if trained else None,
+                                 bool(monitor.running_ids()))
 
     # ------------------------------------------------------------------ runs list
     @Slot()
     def _refresh_runs_table(self) -> None:
-        self.runs_table.show_runs(self.session.monitor, self.current_run)
+        self.runs_table.show_runs(self.session.monitor, self.current_run, self.session.project)
 
     def _row_of(self, run_id: str) -> int:
         return self.runs_table.row_of(run_id)
@@ -326,7 +393,9 @@ class TrainPage(QWidget):
 
     @Slot()
     def update_comparison(self) -> None:
-        self.compare_view.show_runs(self.session.monitor, self.compared_runs())
+        project = self.session.project
+        self.compare_view.show_runs(self.session.monitor, self.compared_runs(),
+                                    project.data_dir if project is not None else None)
 
     # ------------------------------------------------------------------ live view
     def select_run(self, run_id: str | None) -> None:

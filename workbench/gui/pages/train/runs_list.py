@@ -8,7 +8,8 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
-    QAbstractItemView, QHBoxLayout, QHeaderView, QSplitter, QTableWidget, QTableWidgetItem, QWidget,
+    QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
+    QWidget,
 )
 
 from ....core.errors import WorkbenchError
@@ -16,9 +17,12 @@ from ....core.jobs import read_job
 from ...widgets.curves import PALETTE, CurvePlot
 from ..run_text import setting_text, status_text
 from . import models_panel
+from .data_version import differing_labels, short_version, version_tip
 
 # settings that say where a run came from rather than how it trains: not compared
-NOT_COMPARED = ("version", "project", "template", "task", "resume_from", "parent_run")
+# (and the processor's load and the estimate made when it started: the machine's, not the run's)
+NOT_COMPARED = ("version", "project", "template", "task", "resume_from", "parent_run", "base_model_name", "cpu_busy",
+                "cpu_cores", "estimate_s")
 
 
 def model_cell(base_model: str | None, entries: list) -> tuple[str, str]:
@@ -36,27 +40,31 @@ def model_cell(base_model: str | None, entries: list) -> tuple[str, str]:
 
 def row_values(status: str, s, entries: list = ()) -> list[str]:
     """A run's cells in the runs list after its id: status (and the server it trains on), step,
-    loss, best validation loss, base model (``entries``: the registered models)."""
+    loss, best validation loss, data version, base model (``entries``: the registered models)."""
     where = f" · {s.server}" if s is not None and s.server else ""
     if s is None:
-        return [status_text(status), "", "", "", ""]
+        return [status_text(status), "", "", "", "", ""]
     return [status_text(status) + where, f"{s.last_step}/{s.total_steps or '?'}",
             f"{s.last_loss:.4f}" if s.last_loss is not None else "",
             f"{s.best_eval_loss:.4f}" if s.best_eval_loss is not None else "",
-            model_cell(s.base_model, list(entries))[0]]
+            short_version(s.data_version), model_cell(s.base_model, list(entries))[0]]
 
 
 class RunsTable(QTableWidget):
-    """One row a run: a tick to compare it, its id, status, step, losses and base model.
-    ``run_selected`` when the user selects a row, ``ticks_changed`` when a tick changes."""
+    """One row a run: a tick to compare it, its id, status, step, losses, data version and base
+    model. ``run_selected`` when the user selects a row, ``ticks_changed`` when a tick changes."""
 
     run_selected = Signal(str)
     ticks_changed = Signal()
+    VERSION_COLUMN = 6
 
     def __init__(self, parent=None):
-        super().__init__(0, 7, parent)
+        super().__init__(0, 8, parent)
         self.setHorizontalHeaderLabels([self.tr("Compare"), self.tr("Run"), self.tr("Status"), self.tr("Step"),
-                                        self.tr("Loss"), self.tr("Validation loss"), self.tr("Model")])
+                                        self.tr("Loss"), self.tr("Validation loss"), self.tr("Data"),
+                                        self.tr("Model")])
+        self.horizontalHeaderItem(self.VERSION_COLUMN).setToolTip(self.tr(
+            "The data version each run trained on: the prepared rows with the corrections made until it started"))
         self.verticalHeader().setVisible(False)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -65,13 +73,18 @@ class RunsTable(QTableWidget):
         self.horizontalHeader().setStretchLastSection(True)
         self.setTextElideMode(Qt.TextElideMode.ElideLeft)  # a model's folder keeps its name, at its end, in view
         self._models: list = []  # the registered models, read when the list is shown again
+        self._data_dir = None  # the project's data folder and its current version, for the versions' tooltips
+        self._current_version: str | None = None
         self.itemSelectionChanged.connect(self._on_selection_changed)
         self.itemChanged.connect(self._on_item_changed)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
 
-    def show_runs(self, monitor, current: str | None) -> None:
-        """Every run ``monitor`` knows, ticks kept; ``current`` selected."""
+    def show_runs(self, monitor, current: str | None, project=None) -> None:
+        """Every run ``monitor`` knows, ticks kept; ``current`` selected; ``project``: whose data
+        versions the tooltips describe."""
         runs = list(monitor.runs.values())
+        self._data_dir = project.data_dir if project is not None else None
+        self._current_version = project.config.data_version if project is not None else None
         self._models = models_panel.registered_models()
         self.blockSignals(True)
         checked = self.compared_runs()
@@ -85,7 +98,7 @@ class RunsTable(QTableWidget):
             self.setItem(i, 0, check)
             for c, v in enumerate([st.run_id, *row_values(st.status, s, self._models)], 1):
                 self.setItem(i, c, QTableWidgetItem(v))
-            self._set_model_tip(i, s)
+            self._set_tips(i, s)
         self.blockSignals(False)
         if current:
             self.select_run(current)
@@ -114,13 +127,15 @@ class RunsTable(QTableWidget):
         self.blockSignals(True)
         for c, v in enumerate(row_values(st.status, s, self._models), 2):
             self.item(row, c).setText(v)
-        self._set_model_tip(row, s)
+        self._set_tips(row, s)
         self.blockSignals(False)
         return True
 
-    def _set_model_tip(self, row: int, s) -> None:
+    def _set_tips(self, row: int, s) -> None:
         self.item(row, self.columnCount() - 1).setToolTip(
             model_cell(s.base_model if s is not None else None, self._models)[1])
+        self.item(row, self.VERSION_COLUMN).setToolTip(
+            version_tip(self._data_dir, s.data_version, self._current_version) if s is not None else "")
 
     def compared_runs(self) -> list[str]:
         out = []
@@ -154,13 +169,26 @@ class CompareView(QWidget):
         self.plot = CurvePlot(self.tr("Training loss of the runs ticked in the list"), x_label=self.tr("step"))
         self.diff_table = QTableWidget(0, 0)
         self.diff_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        # runs scored on test labels that differ (a person corrected some between them): above the
+        # settings that differ, beside the plot, so that the page's curves above keep their height
+        self.versions_note = QLabel()
+        self.versions_note.setObjectName("warning")
+        self.versions_note.setWordWrap(True)
+        self.versions_note.hide()
+        side = QWidget()
+        sv = QVBoxLayout(side)
+        sv.setContentsMargins(0, 0, 0, 0)
+        sv.addWidget(self.versions_note)
+        sv.addWidget(self.diff_table, 1)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.plot)
-        split.addWidget(self.diff_table)
+        split.addWidget(side)
         split.setSizes([500, 400])
         lay.addWidget(split)
 
-    def show_runs(self, monitor, runs: list[str]) -> None:
+    def show_runs(self, monitor, runs: list[str], data_dir=None) -> None:
+        """The runs ``runs`` of ``monitor``; ``data_dir``: the project's data folder, whose versions
+        tell whether their test labels differ."""
         self.plot.clear_series()
         self.plot.reset_view()
         for i, run_id in enumerate(runs):
@@ -175,6 +203,9 @@ class CompareView(QWidget):
                 jobs[run_id] = read_job(monitor.runs[run_id].path).model_dump()
             except (WorkbenchError, KeyError):
                 continue
+        notes = differing_labels(data_dir, {r: j.get("data_version") for r, j in jobs.items()}) if len(jobs) > 1 else []
+        self.versions_note.setText("\n".join(notes))
+        self.versions_note.setVisible(bool(notes))
         keys = sorted({k for j in jobs.values() for k in j if k not in NOT_COMPARED})
         diff = [k for k in keys if len({json.dumps(j.get(k), sort_keys=True) for j in jobs.values()}) > 1]
         if len(jobs) < 2:

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QTimer, Slot
+from PySide6.QtCore import QTimer, Slot
 from PySide6.QtWidgets import (
     QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton,
     QScrollArea, QSpinBox, QVBoxLayout, QWidget,
@@ -28,6 +28,7 @@ from ....core.templates import TaskKind
 from ...i18n import localized
 from ...session import ProjectSession
 from ...background import BackgroundWork
+from ..run_text import hyper_label
 from . import models_panel
 from .servers import ServersDialog, TargetCombo
 
@@ -52,37 +53,6 @@ LORA_ONLY = ("lora_r", "lora_alpha", "lora_dropout")
 # what a setting shows while there is nothing to recommend it for: no project, no prepared data or
 # no model chosen
 NO_VALUE = "—"
-
-
-def hyper_label(name: str) -> str:
-    return {
-        "learning_rate": QCoreApplication.translate("TrainPage", "Learning rate"),
-        "epochs": QCoreApplication.translate("TrainPage", "Epochs"),
-        "batch_size": QCoreApplication.translate("TrainPage", "Rows per step (batch)"),
-        "max_length": QCoreApplication.translate("TrainPage", "Maximum length (tokens)"),
-        "lora_r": QCoreApplication.translate("TrainPage", "LoRA rank"),
-        "lora_alpha": QCoreApplication.translate("TrainPage", "LoRA scaling"),
-        "lora_dropout": QCoreApplication.translate("TrainPage", "LoRA dropout"),
-        "warmup_ratio": QCoreApplication.translate("TrainPage", "Warm-up share"),
-        "gradient_accumulation_steps": QCoreApplication.translate("TrainPage", "Gradient accumulation"),
-        "weight_decay": QCoreApplication.translate("TrainPage", "Weight decay"),
-        "base_model": QCoreApplication.translate("TrainPage", "Base model"),
-        "method": QCoreApplication.translate("TrainPage", "Method"),
-        "max_steps": QCoreApplication.translate("TrainPage", "Stop after steps"),
-        "eval_steps": QCoreApplication.translate("TrainPage", "Check every (steps)"),
-        "save_steps": QCoreApplication.translate("TrainPage", "Save every (steps)"),
-        "logging_steps": QCoreApplication.translate("TrainPage", "Log every (steps)"),
-        "save_total_limit": QCoreApplication.translate("TrainPage", "Checkpoints kept"),
-        "seed": QCoreApplication.translate("TrainPage", "Random seed"),
-        "device": QCoreApplication.translate("TrainPage", "Device"),
-        "precision": QCoreApplication.translate("TrainPage", "Precision"),
-        "quantization": QCoreApplication.translate("TrainPage", "Quantisation"),
-        "lr_scheduler": QCoreApplication.translate("TrainPage", "Learning rate schedule"),
-        "lora_target_modules": QCoreApplication.translate("TrainPage", "LoRA layers"),
-        "allow_pickle": QCoreApplication.translate("TrainPage", "Pickle weights allowed"),
-        "vocabulary": QCoreApplication.translate("TrainPage", "Vocabulary trained over"),
-        "recompute": QCoreApplication.translate("TrainPage", "Layers recomputed (less memory)"),
-    }.get(name, name)
 
 
 fmt_secs = format_duration
