@@ -272,12 +272,12 @@
 <context>
     <name>CommandRunner</name>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="251"/>
+        <location filename="../../workbench/gui/commands.py" line="256"/>
         <source>This version of Workbench has no &apos;{0}&apos; command yet, so this step cannot run. Update Workbench.</source>
         <translation>当前版本的 Workbench 还没有“{0}”命令，这一步无法运行。请更新 Workbench。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="257"/>
+        <location filename="../../workbench/gui/commands.py" line="262"/>
         <source>The &apos;{0}&apos; command ended with status {1}. Its last output was:
 {2}</source>
         <translation>“{0}”命令以状态 {1} 结束。最后的输出是：
@@ -300,6 +300,7 @@
     </message>
     <message>
         <location filename="../../workbench/gui/commands.py" line="211"/>
+        <location filename="../../workbench/gui/commands.py" line="237"/>
         <source>the trained model answers</source>
         <translation>训练后的模型作答</translation>
     </message>
@@ -417,6 +418,26 @@
         <location filename="../../workbench/gui/commands.py" line="234"/>
         <source>assembling the model file</source>
         <translation>组装模型文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="235"/>
+        <source>reading the texts</source>
+        <translation>读取文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="236"/>
+        <source>fitting models without each row</source>
+        <translation>在不含各行的数据上拟合模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="238"/>
+        <source>scoring each label</source>
+        <translation>为每个标签打分</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="239"/>
+        <source>finding nearly identical texts</source>
+        <translation>查找几乎相同的文本</translation>
     </message>
 </context>
 <context>

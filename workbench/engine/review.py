@@ -32,7 +32,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from workbench.core.errors import WorkbenchError, coded
+from workbench.core.errors import WorkbenchError
 from workbench.core.project import Project
 from workbench.core.task import TaskSpec
 from workbench.engine import examples
@@ -61,6 +61,13 @@ NEAR_DUPLICATES_SHOWN = 3  # row ids named in a reason
 RUN_WEIGHT = 0.3
 METHOD = (f"{FOLDS}-fold out-of-fold probabilities of the character 1-3-gram TF-IDF + logistic regression "
           "baseline; confident learning (cleanlab): find_label_issues flags, self-confidence ranks")
+
+
+def reason(message: str, code: str, **fields: Any) -> dict[str, Any]:
+    """Why a row is listed: a code the window words in its own language (the Review tab's
+    table of reasons), its figures, and the English the command line prints. Not a problem,
+    so not core.errors.coded, whose codes the window's error texts must know."""
+    return {"code": code, "fields": fields, "message": message}
 
 
 def twin_key(text: str) -> str:
@@ -218,22 +225,22 @@ def reasons_for(i: int, rows, labels: Sequence[str], model_probs, run_probs, run
     p = model_probs[i]
     best = int(p.argmax())
     if best != g:
-        out.append(coded(f"the model gives {p[best]:.2f} to {labels[best]} and {p[g]:.2f} to {given}",
+        out.append(reason(f"the model gives {p[best]:.2f} to {labels[best]} and {p[g]:.2f} to {given}",
                          "model_prefers", label=labels[best], probability=_rounded(p[best]), given=given,
                          given_probability=_rounded(p[g])))
     elif p[g] < 0.5:
-        out.append(coded(f"the model gives only {p[g]:.2f} to {given}", "model_unsure", given=given,
+        out.append(reason(f"the model gives only {p[g]:.2f} to {given}", "model_unsure", given=given,
                          given_probability=_rounded(p[g])))
     if run_probs is not None and run_probs.get(i) is not None:
         r = run_probs[i]
         rbest = int(r.argmax())
         if rbest != g:
-            out.append(coded(f"run {run_id} gives {r[rbest]:.2f} to {labels[rbest]} and {r[g]:.2f} to {given}",
+            out.append(reason(f"run {run_id} gives {r[rbest]:.2f} to {labels[rbest]} and {r[g]:.2f} to {given}",
                              "run_prefers", run=run_id, label=labels[rbest], probability=_rounded(r[rbest]),
                              given=given, given_probability=_rounded(r[g])))
     other = Counter(rows[j]["label"] for j in twins if rows[j]["label"] != given)
     for lab, count in other.most_common():
-        out.append(coded(f"{count} identical {'text is' if count == 1 else 'texts are'} labelled {lab}",
+        out.append(reason(f"{count} identical {'text is' if count == 1 else 'texts are'} labelled {lab}",
                          "duplicates_disagree", count=count, label=lab,
                          row_ids=[rows[j]["row_id"] for j in twins if rows[j]["label"] == lab][:NEAR_DUPLICATES_SHOWN]))
     by_label: dict[str, list[tuple[int, float]]] = defaultdict(list)
@@ -245,7 +252,7 @@ def reasons_for(i: int, rows, labels: Sequence[str], model_probs, run_probs, run
         top = hits[0][1]
         ids = [rows[j]["row_id"] for j, _ in hits[:NEAR_DUPLICATES_SHOWN]]
         count = len(hits)
-        out.append(coded(f"{count} nearly identical {'text is' if count == 1 else 'texts are'} labelled {lab} "
+        out.append(reason(f"{count} nearly identical {'text is' if count == 1 else 'texts are'} labelled {lab} "
                          f"(similarity {top:.2f}): {', '.join(ids)}", "near_duplicates_disagree", count=count,
                          label=lab, similarity=_rounded(top), row_ids=ids))
     return out

@@ -232,6 +232,11 @@ def stage_text(stage: str) -> str:
         "copy": QCoreApplication.translate("CommandRunner", "copying the files"),
         "install": QCoreApplication.translate("CommandRunner", "installing the package"),
         "assemble": QCoreApplication.translate("CommandRunner", "assembling the model file"),
+        "features": QCoreApplication.translate("CommandRunner", "reading the texts"),
+        "folds": QCoreApplication.translate("CommandRunner", "fitting models without each row"),
+        "run": QCoreApplication.translate("CommandRunner", "the trained model answers"),
+        "score": QCoreApplication.translate("CommandRunner", "scoring each label"),
+        "near duplicates": QCoreApplication.translate("CommandRunner", "finding nearly identical texts"),
     }.get(stage, stage)
 
 
