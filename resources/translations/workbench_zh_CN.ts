@@ -4303,18 +4303,18 @@ Most likely: {1}</source>
     <name>ReviewPanel</name>
     <message>
         <location filename="../../workbench/gui/pages/data/review_panel.py" line="24"/>
-        <source>models fitted without this row give {1:.0%} to {0} and {3:.0%} to {2}</source>
-        <translation>不含此行拟合的模型给 {0} {1:.0%}，给 {2} {3:.0%}</translation>
+        <source>models: {0} {1:.0%}, this label {3:.0%}</source>
+        <translation>模型：{0} {1:.0%}，当前标签 {3:.0%}</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data/review_panel.py" line="27"/>
-        <source>models fitted without this row give only {1:.0%} to {0}</source>
-        <translation>不含此行拟合的模型只给 {0} {1:.0%}</translation>
+        <source>models: this label only {1:.0%}</source>
+        <translation>模型：当前标签仅 {1:.0%}</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data/review_panel.py" line="29"/>
-        <source>run {0} gives {2:.0%} to {1} and {4:.0%} to {3}</source>
-        <translation>训练 {0} 给 {1} {2:.0%}，给 {3} {4:.0%}</translation>
+        <source>run {0}: {1} {2:.0%}, this label {4:.0%}</source>
+        <translation>训练 {0}：{1} {2:.0%}，当前标签 {4:.0%}</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/data/review_panel.py" line="31"/>
@@ -4327,147 +4327,147 @@ Most likely: {1}</source>
         <translation>几乎相同的文本标注为 {1}：{0} 条（相似度 {2:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="64"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="65"/>
         <source>The rows whose label looks wrong: models fitted without each row disagree with its label, or the same text carries other labels. Your decisions are kept in the project, never in your file, and are replayed whenever the data is prepared again.</source>
         <translation>标签可能有误的行：不含该行拟合的模型与其标签不一致，或相同文本带有别的标签。您的判断保存在项目中，绝不写入您的文件，每次重新准备数据时都会重新应用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="69"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="70"/>
         <source>Find rows to review</source>
         <translation>查找需要复核的行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="76"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="77"/>
         <source>text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="76"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="77"/>
         <source>label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="76"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="77"/>
         <source>suggested</source>
         <translation>建议标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="77"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="78"/>
         <source>doubt</source>
         <translation>存疑度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="77"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="78"/>
         <source>why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="77"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="78"/>
         <source>your decision</source>
         <translation>您的判断</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="89"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="91"/>
         <source>Accept the suggestion (A)</source>
         <translation>采纳建议 (A)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="93"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="95"/>
         <source>Set this label (L)</source>
         <translation>设为此标签 (L)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="94"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="96"/>
         <source>Not sure (N)</source>
         <translation>不确定 (N)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="95"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="97"/>
         <source>Exclude the row (X)</source>
         <translation>排除此行 (X)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="96"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="98"/>
         <source>Undo (U)</source>
         <translation>撤销 (U)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="114"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="116"/>
         <source>Make the next data version</source>
         <translation>生成新的数据版本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="132"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="134"/>
         <source>Open a project first.</source>
         <translation>请先打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="183"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="185"/>
         <source>excluded</source>
         <translation>已排除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="185"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="187"/>
         <source>not sure</source>
         <translation>不确定</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="186"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="188"/>
         <source>→ {0}</source>
         <translation>→ {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="197"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="199"/>
         <source>Corrections not in the data yet: {0}. They apply to the next data version, made here or when you train again.</source>
         <translation>尚未写入数据的修正：{0} 条。它们将在此处生成新数据版本或再次训练时生效。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="199"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="201"/>
         <source>Every correction is in the current data version.</source>
         <translation>所有修正都已包含在当前数据版本中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="209"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="211"/>
         <source>Finding rows to review</source>
         <translation>正在查找需要复核的行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="211"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="213"/>
         <source>Fitting models on the other rows…</source>
         <translation>正在用其余各行拟合模型…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="238"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="242"/>
         <source>{0} rows to review, most doubtful first ({1} rows read).</source>
         <translation>共 {0} 行待复核，最可疑的在前（已读取 {1} 行）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="240"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="244"/>
         <source>No row&apos;s label looks wrong.</source>
         <translation>没有发现标签可能有误的行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="287"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="291"/>
         <source>A new label</source>
         <translation>新标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="288"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="292"/>
         <source>The project has no label “{0}”. Add it to the project&apos;s labels? It takes part from the next data version on.</source>
         <translation>项目中没有标签“{0}”。要将它添加到项目的标签中吗？它将从下一个数据版本起生效。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="341"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="345"/>
         <source>Recording your correction</source>
         <translation>正在记录您的修正</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="361"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="365"/>
         <source>Data version {0}: {1} labels corrected, {2} rows excluded. New runs train on it.</source>
         <translation>数据版本 {0}：修正 {1} 个标签，排除 {2} 行。新的训练将使用此版本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="369"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="373"/>
         <source>Making the next data version</source>
         <translation>正在生成新的数据版本</translation>
     </message>

@@ -22,11 +22,11 @@ CONTEXT = "ReviewPanel"
 # why a row is listed, by the review's code: (text, the fields that fill {0}, {1}...)
 REASONS = {
     "model_prefers": (QT_TRANSLATE_NOOP(
-        "ReviewPanel", "models fitted without this row give {1:.0%} to {0} and {3:.0%} to {2}"),
+        "ReviewPanel", "models: {0} {1:.0%}, this label {3:.0%}"),
         ("label", "probability", "given", "given_probability")),
-    "model_unsure": (QT_TRANSLATE_NOOP("ReviewPanel", "models fitted without this row give only {1:.0%} to {0}"),
+    "model_unsure": (QT_TRANSLATE_NOOP("ReviewPanel", "models: this label only {1:.0%}"),
                      ("given", "given_probability")),
-    "run_prefers": (QT_TRANSLATE_NOOP("ReviewPanel", "run {0} gives {2:.0%} to {1} and {4:.0%} to {3}"),
+    "run_prefers": (QT_TRANSLATE_NOOP("ReviewPanel", "run {0}: {1} {2:.0%}, this label {4:.0%}"),
                     ("run", "label", "probability", "given", "given_probability")),
     "duplicates_disagree": (QT_TRANSLATE_NOOP("ReviewPanel", "identical texts labelled {1}: {0}"),
                             ("count", "label")),
@@ -35,7 +35,8 @@ REASONS = {
         ("count", "label", "similarity")),
 }
 DECIDED = QColor(225, 240, 225)  # a row the person has judged
-COLUMNS = 6  # text, label, suggested, doubt, why, decision
+COLUMNS = 6  # text, label, suggested, doubt, decision, why (the longest, last: it takes the room left)
+DECISION, WHY = 4, 5
 
 
 def reason_text(reason: dict) -> str:
@@ -74,12 +75,13 @@ class ReviewPanel(QWidget):
         top.addWidget(self.status, 1)
         self.table = QTableWidget(0, COLUMNS)
         self.table.setHorizontalHeaderLabels([self.tr("text"), self.tr("label"), self.tr("suggested"),
-                                              self.tr("doubt"), self.tr("why"), self.tr("your decision")])
+                                              self.tr("doubt"), self.tr("your decision"), self.tr("why")])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setWordWrap(False)
         self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(24)
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         hh.setDefaultSectionSize(90)
@@ -223,18 +225,20 @@ class ReviewPanel(QWidget):
         for i, row in enumerate(rows):
             why = "; ".join(reason_text(r) for r in row.get("reasons") or [])
             cells = [str(row.get("text", "")).replace("\n", " ⏎ "), str(row.get("label", "")),
-                     str(row.get("suggested") or ""), f"{float(row.get('score') or 0):.2f}", why,
-                     self.decisions.get(row.get("row_id"), "")]
+                     str(row.get("suggested") or ""), f"{float(row.get('score') or 0):.2f}",
+                     self.decisions.get(row.get("row_id"), ""), why]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                if c in (0, 4):
+                if c in (0, WHY):
                     item.setToolTip(str(row.get("text", "")) if c == 0 else why)
                 if c == 3:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(i, c, item)
             self._paint(i)
-        self.table.setColumnWidth(0, 360)
-        self.table.setColumnWidth(4, 260)
+        fm = self.table.fontMetrics()
+        for c in (1, 2, 3, DECISION):  # short columns as wide as what they hold
+            self.table.resizeColumnToContents(c)
+        self.table.setColumnWidth(0, max(160, min(16 * fm.horizontalAdvance("中"), self.table.viewport().width() // 3)))
         self.status.setText(self.tr("{0} rows to review, most doubtful first ({1} rows read).").format(
             len(rows), f"{int((result or {}).get('rows_reviewed') or 0):,}") if rows else
             self.tr("No row's label looks wrong."))
@@ -327,7 +331,7 @@ class ReviewPanel(QWidget):
                 self.decisions.pop(rid, None)
             else:
                 self.decisions[rid] = self._decision_text(action, label)
-            self.table.item(index, COLUMNS - 1).setText(self.decisions.get(rid, ""))
+            self.table.item(index, DECISION).setText(self.decisions.get(rid, ""))
             self._paint(index)
             if action != "undo" and index + 1 < len(self.rows):
                 self.table.setCurrentCell(index + 1, self.table.currentColumn())
