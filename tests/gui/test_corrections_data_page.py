@@ -81,3 +81,34 @@ def test_a_new_label_typed_for_a_row_joins_the_projects_labels(qtbot, session, b
         page.review_panel.apply_button.click()
     assert "监管处罚" in Project.open(sample_project).task.labels
     assert page.review_panel.label_combo.findText("监管处罚") >= 0
+
+
+def test_the_review_tab_lists_what_the_review_finds_and_keeps_it_while_the_table_corrects(
+        qtbot, session, background, sample_project):
+    """Seen in the window: a correction from the table's menu emptied the Review tab's list."""
+    page = _page(qtbot, session, background, sample_project)
+    panel = page.review_panel
+    assert panel.review_args()[:3] == ["review", "--project", str(sample_project)]
+    op = panel.find()
+    qtbot.waitUntil(lambda: not op.running, timeout=120000)
+    assert panel.rows and panel.table.rowCount() == len(panel.rows)
+    assert [r["score"] for r in panel.rows] == sorted((r["score"] for r in panel.rows), reverse=True)
+    first = panel.rows[0]
+    assert panel.table.item(0, 2).text() == first["suggested"]
+    # the A key accepts the suggestion and moves on
+    panel.table.setCurrentCell(0, 0)
+    with qtbot.waitSignal(panel.corrections_changed, timeout=10000):
+        qtbot.keyClick(panel.table, Qt.Key.Key_A)
+    assert corrections.load(sample_project)[first["row_id"]].label == first["suggested"]
+    assert panel.table.currentRow() == 1 and first["suggested"] in panel.table.item(0, 4).text()
+    # a correction from the data table: the list stays and shows it
+    qtbot.waitUntil(lambda: page.table_corrections.row_id_at(0) is not None, timeout=10000)
+    listed = {r["row_id"]: i for i, r in enumerate(panel.rows)}
+    view_row = next((i for i in range(page.table_model.rowCount())
+                     if page.table_corrections.row_id_at(i) in listed and i != 0 and
+                     page.table_corrections.row_id_at(i) != first["row_id"]), None)
+    if view_row is not None:
+        with qtbot.waitSignal(page.table_corrections.changed, timeout=10000):
+            page.table_corrections.menu_for(view_row).actions()[1].trigger()  # exclude
+        assert len(panel.rows) == panel.table.rowCount() > 0
+        assert panel.table.item(listed[page.table_corrections.row_id_at(view_row)], 4).text() == "excluded"

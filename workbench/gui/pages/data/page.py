@@ -142,7 +142,7 @@ class DataPage(QWidget):
 
         # the person's corrections in the table, and the Review tab's, kept in step
         self.table_corrections = TableCorrections(self)
-        self.table_corrections.changed.connect(self.review_panel.reset)
+        self.table_corrections.changed.connect(self.review_panel.refresh_decisions)
         self.review_panel.corrections_changed.connect(self.table_corrections.refresh)
 
         split = QSplitter(Qt.Orientation.Horizontal)

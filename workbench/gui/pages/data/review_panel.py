@@ -8,8 +8,8 @@ written once, when the person asks for it or trains again.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal, Slot
-from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, Signal, Slot
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
@@ -105,11 +105,11 @@ class ReviewPanel(QWidget):
         self.not_sure_button.clicked.connect(self.mark_not_sure)
         self.exclude_button.clicked.connect(self.exclude)
         self.undo_button.clicked.connect(self.undo)
-        for key, slot in (("A", self.accept_suggestion), ("L", self.set_chosen_label), ("N", self.mark_not_sure),
-                          ("X", self.exclude), ("U", self.undo)):
-            sc = QShortcut(QKeySequence(key), self.table)
-            sc.setContext(Qt.ShortcutContext.WidgetShortcut)
-            sc.activated.connect(slot)
+        # the keys act on the table's current row (an event filter rather than shortcuts: a letter
+        # typed into the label box must stay a letter)
+        self._keys = {Qt.Key.Key_A: self.accept_suggestion, Qt.Key.Key_L: self.set_chosen_label,
+                      Qt.Key.Key_N: self.mark_not_sure, Qt.Key.Key_X: self.exclude, Qt.Key.Key_U: self.undo}
+        self.table.installEventFilter(self)
         bottom = QHBoxLayout()
         self.pending_label = QLabel()
         self.pending_label.setWordWrap(True)
@@ -125,6 +125,15 @@ class ReviewPanel(QWidget):
         session.project_changed.connect(self.reset)
         session.data_prepared.connect(self._on_data_prepared)
         self.reset()
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt's name)
+        if watched is self.table and event.type() == QEvent.Type.KeyPress and not (
+                event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier):
+            slot = self._keys.get(Qt.Key(event.key()))
+            if slot is not None:
+                slot()
+                return True
+        return super().eventFilter(watched, event)
 
     # ----- the project
     def refusal(self) -> str | None:
@@ -168,6 +177,20 @@ class ReviewPanel(QWidget):
         self.label_combo.addItems(list(self.session.project.task.labels))
         self.label_combo.setCurrentText(chosen)
         self._load_decisions()
+        self._show_pending()
+
+    @Slot()
+    def refresh_decisions(self) -> None:
+        """Corrections made elsewhere (the data table): the list stays, its decisions follow."""
+        if self.refusal() is not None:
+            return
+        self._load_decisions()
+        for i, row in enumerate(self.rows):
+            item = self.table.item(i, DECISION)
+            if item is not None:
+                item.setText(self.decisions.get(row.get("row_id"), ""))
+                self._paint(i)
+        self._update_buttons()
         self._show_pending()
 
     def _load_decisions(self) -> None:
