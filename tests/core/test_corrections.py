@@ -165,3 +165,19 @@ def test_corrections_recorded_one_by_one_wait_for_one_version(hospital):
     assert version_dir(project.data_dir, first.version).is_dir(), "a run trained on it"
     assert not version_dir(project.data_dir, second.version).is_dir(), "nothing reads it any more"
     assert version_dir(project.data_dir, third.version).is_dir() and version_dir(project.data_dir, base).is_dir()
+
+
+def test_pending_counts_the_rows_whose_correction_is_not_in_the_data(hospital):
+    from workbench.core.operations.corrections import pending, rebuild
+
+    _, project = hospital
+    (a, ra), (b, rb) = list(rows(project, "train").items())[:2]
+    correct(project.root, [(a, None), (b, None)])
+    assert pending(project.root) == 0
+    other = next(lab for lab in project.task.labels if lab != ra["label"])
+    correct(project.root, [(a, other)], write_version=False)
+    assert pending(project.root) == 1, "one row changed since the version was written"
+    correct(project.root, undo=[b], write_version=False)
+    assert pending(project.root) == 2
+    rebuild(Project.open(project.root))
+    assert pending(project.root) == 0

@@ -113,15 +113,11 @@ def apply(frames: Mapping[str, pd.DataFrame], items: Mapping[str, Correction]) -
                  "unmatched": sorted(set(items) - seen)}
 
 
-def fingerprint(items: Mapping[str, Correction]) -> str | None:
-    """What the corrections do to the data (row, action, label), as a short hash: a version
-    records the one it applied, so the window can tell corrections not yet in the data."""
-    import hashlib
-
-    done = sorted((c.row_id, c.action, c.label or "") for c in items.values() if c.action != "not_sure")
-    if not done:
-        return None
-    return hashlib.sha256(json.dumps(done, ensure_ascii=False).encode("utf-8")).hexdigest()[:12]
+def effect(items: Mapping[str, Correction]) -> dict[str, str]:
+    """What the corrections do to the data, by row id ("label:NEW" or "exclude"); a version
+    records the effect it applied, so the window can count the corrections not in it yet."""
+    return {c.row_id: "exclude" if c.action == "exclude" else f"label:{c.label}"
+            for c in items.values() if c.action != "not_sure"}
 
 
 def read_file(path: str | os.PathLike) -> list[tuple[str, str | None]]:

@@ -252,7 +252,7 @@ def write_prepared(
                                      source_sha256=config.source.sha256 if config.source else None))
     current = base
     if corrected is not None:
-        from .corrections import fingerprint
+        from .corrections import effect
         from .corrections import load as load_corrections
 
         current = write_version(data, {n: split_records(corrected[n], roles, multi) for n in SPLITS},
@@ -260,7 +260,7 @@ def write_prepared(
                                             source_sha256=base.source_sha256,
                                             corrected=int(config.stats.get("corrections", {}).get("corrected", 0)),
                                             excluded=int(config.stats.get("corrections", {}).get("excluded", 0)),
-                                            corrections=fingerprint(load_corrections(root))))
+                                            applied=effect(load_corrections(root))))
     config.data_version, config.data_base = current.id, base.id
     project = Project(root, config)
     project.save()

@@ -45,7 +45,7 @@ class DataVersion(BaseModel):
     corrected: int = 0  # rows whose label a correction changed
     excluded: int = 0  # rows a correction took out
     source_sha256: str | None = None  # the imported file
-    corrections: str | None = None  # the fingerprint of the corrections applied (core/corrections.py)
+    applied: dict[str, str] = Field(default_factory=dict)  # row id -> the correction applied (corrections.effect)
 
 
 def row_ids(frame: pd.DataFrame) -> list[str]:

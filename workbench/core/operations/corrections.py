@@ -131,7 +131,7 @@ def rebuild(project: Project, recorded: dict[str, Correction] | None = None) -> 
     # every correction undone: the same content as the prepared version, which is reused
     version = write_split_version(project.data_dir, {s: split_records(fixed[s], roles) for s in SPLITS}, DataVersion(
         id="", kind="corrections" if changed else "prepare", base=config.data_base, parent=config.data_version,
-        corrected=done["corrected"], excluded=done["excluded"], corrections=corrections.fingerprint(recorded),
+        corrected=done["corrected"], excluded=done["excluded"], applied=corrections.effect(recorded),
         source_sha256=config.source.sha256 if config.source else None))
     if added:
         config.task = task.model_copy(update={"labels": [*task.labels, *added]})
@@ -163,13 +163,14 @@ def runs_versions(project: Project) -> set[str]:
 
 
 def pending(project_dir: str | os.PathLike) -> int:
-    """How many recorded corrections the current data version does not hold yet (0: none)."""
+    """How many rows' corrections (made or undone) the current data version does not hold yet."""
     project = Project.open(project_dir)
-    items = corrections.load(project.root)
+    wanted = corrections.effect(corrections.load(project.root))
     current = read_version(project.data_dir, project.config.data_version) if project.config.data_version else None
-    if current is None or corrections.fingerprint(items) == current.corrections:
+    if current is None:
         return 0
-    return sum(c.action != "not_sure" for c in items.values()) or 1  # all undone: the version still has some
+    held = current.applied
+    return sum(wanted.get(rid) != held.get(rid) for rid in set(wanted) | set(held))
 
 
 def versions(project_dir: str | os.PathLike) -> list[dict]:
