@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import DataError
+from . import feedback
 from .feedback import Judgement
 from .fsutil import atomic_write_text
 
@@ -151,6 +152,32 @@ def read_run_pairs(run_dir: str | os.PathLike) -> list[PreferencePair]:
             out.append(PreferencePair(d["prompt"], d["chosen"], d["rejected"], d.get("origin", "choice"),
                                       list(d.get("judgements") or []), d.get("split", "train")))
     return out
+
+
+def training_pairs(root: str | os.PathLike, seed: int) -> tuple[list[PreferencePair], PairCounts]:
+    """The judgements in force as pairs with their held-out share; refused when there is nothing to
+    learn from."""
+    pairs, counts = preference_pairs(feedback.load(root))
+    if not pairs:
+        why = (f" {counts.unpaired_good} answer(s) rated good have no answer rated bad to the same question;"
+               if counts.unpaired_good else "")
+        raise DataError(
+            f"There are no preference pairs to train on yet.{why} Choose between two answers ('workbench feedback "
+            "pairs', then 'feedback add'), rewrite an answer rated bad, or rate good and bad answers to the same "
+            "question.", code="dpo_no_pairs", **counts.to_dict())
+    split = hold_out(pairs, seed=seed)
+    if not any(p.split == "heldout" for p in split):
+        raise DataError(
+            f"All {len(pairs)} preference pair(s) are about one question, so none can be held out to show whether "
+            "tuning helped. Judge answers to at least two questions.", code="dpo_too_few_pairs", pairs=len(pairs))
+    return split, counts
+
+
+def freeze_pairs(root: str | os.PathLike, run_dir: str | os.PathLike, seed: int) -> list[PreferencePair]:
+    """Write the pairs a new preference run trains on into its folder, held-out share marked."""
+    pairs, _ = training_pairs(root, seed)
+    write_run_pairs(run_dir, pairs)
+    return pairs
 
 
 # ----- the two preference-data formats PaddleFormers reads -----------------------------------

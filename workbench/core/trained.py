@@ -219,7 +219,8 @@ def resolve_trained_run(project: Project | str | os.PathLike, run_id: str, check
 
 
 def _base_model_of(run_dir: Path, job: JobSpec) -> str:
-    if job.base_model.startswith("builtin:"):
+    # a built-in model is built into the run, a preference run's start (another run's model) saved there
+    if job.base_model.startswith("builtin:") or job.method == "dpo":
         return str(run_dir / "base_model")
     return job.base_model
 
