@@ -135,6 +135,22 @@ def dpo_config(job: JobSpec):
     return cfg
 
 
+def make_criterion(config):
+    """PaddleFormers' DPO criterion (``config.dpo_config`` set), taking a model output's logits
+    whatever form they come in: it unpacks tuples and ``CausalLMOutputWithPast``, while ERNIE 4.5's
+    causal LM returns ``CausalLMOutputWithCrossAttentions`` (AttributeError: ... has no attribute
+    'dim')."""
+    from paddleformers.nn.criterion import CriterionLayer
+
+    class Criterion(CriterionLayer):
+        def forward(self, logits, labels, loss_mask=None, **kwargs):
+            if not isinstance(logits, tuple) and hasattr(logits, "logits"):
+                logits = logits.logits
+            return super().forward(logits, labels, loss_mask, **kwargs)
+
+    return Criterion(config)
+
+
 def make_trainer(**kwargs):
     from paddleformers.cli.train.dpo.dpo_trainer import DPOTrainer
 
@@ -318,6 +334,7 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
                              best_metric=("eval_loss", False) if heldout else None, clock=clock, probe=probe,
                              threads=threads)
     trainer = make_trainer(model=model, data_collator=PairCollator(), dpo_config=cfg, args=args,
+                           dpo_criterion=make_criterion(model.config),
                            train_dataset=rows["train"], eval_dataset=heldout or None, tokenizer=tokenizer,
                            callbacks=[callback])
     trainer_box.append(trainer)
