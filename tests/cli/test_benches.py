@@ -33,6 +33,8 @@ EXPECTED = {
                           "first measured estimate within 30% of the actual time:"],
     "remote_bench.py": ["mirror latency over", "through the target", "ratio target / here beyond the upload:"],
     "linear_fit_bench.py": ["linear part fit:", "ratio estimate / CPU", "baseline fit and score:"],
+    "preference_bench.py": ["held-out preference accuracy (implicit reward): before", "ROUGE-L on",
+                            "time (wall s):"],
 }
 
 

@@ -255,6 +255,8 @@ def no_base_comparison(run_dir: str | os.PathLike) -> str | None:
     from .jobs import run_task
 
     job = read_job(Path(run_dir))
+    if job.method == "dpo":  # it started from the run it tunes, whose answers are the comparison
+        return None
     if job.base_model.startswith("builtin:"):  # no need to read the task
         return "builtin"
     try:
