@@ -106,3 +106,38 @@ def test_feedback_is_for_projects_that_write_answers(tmp_path, capsys):
     f = write_lines(tmp_path / "j.jsonl", [{"prompt": "问", "answer": "答", "rating": 1}])
     code, out, err = run(capsys, "feedback", "add", "--project", p.root, "--from", f, "--json")
     assert code == 2 and last_json(out)["code"] == "feedback_not_instruction"
+
+
+def test_a_preference_run_on_a_server_takes_its_pairs_and_needs_the_first_run_there(project, tmp_path, monkeypatch):
+    """The transport is faked: what would go up is recorded (tests/core/test_remote.py runs a real server)."""
+    from workbench.core import remote
+    from workbench.core.errors import WorkbenchError
+    from workbench.core.operations import preference as preference_operations
+    from workbench.core.operations import runs as run_operations
+    from workbench.core.runs import REMOTE_FILE
+    from workbench.core.targets import add_target
+
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "home"))
+    add_target("lab", "ssh://ana@127.0.0.1")
+    first = finished_run(project.root, "run-1", task="instruction")
+    feedback.append(project.root, [feedback.Judgement(kind="choice", prompt=f"问{i}", answers=["好", "坏"], choice="a")
+                                   for i in range(5)])
+    with pytest.raises(WorkbenchError) as elsewhere:
+        preference_operations.build_dpo_job(project, "run-1", on="lab")
+    assert elsewhere.value.code == "dpo_from_run_elsewhere"
+    (first / REMOTE_FILE).write_text(json.dumps({"target": "lab", "project": "/srv/p", "run": "runs/run-1",
+                                                 "server_status": "completed"}), encoding="utf-8")
+    monkeypatch.setattr(remote, "fetch_weights", lambda run_dir: pytest.fail("the first run's weights stay there"))
+    job, _, _ = preference_operations.build_dpo_job(project, "run-1", on="lab")
+    sent: dict = {}
+    monkeypatch.setattr(remote, "workdir", lambda target: "/srv")
+    monkeypatch.setattr(remote, "free_mb", lambda target, folder: 1e9)
+    monkeypatch.setattr(remote, "upload", lambda target, dest, files: sent.update(files))
+    monkeypatch.setattr(remote, "run", lambda *a, **k: None)
+    monkeypatch.setattr(remote, "Mirror", lambda run_dir: type("M", (), {"start": lambda self: self})())
+    started = run_operations.start_run(project, job, on="lab")
+    names = [n for n in sent if n.startswith(f"runs/{started.run_id}/")]
+    assert f"runs/{started.run_id}/{preference.RUN_PAIRS_FILE}" in names
+    assert not any(n.startswith("models/") for n in sent), "the first run's model is there already"
+    uploaded = json.loads(sent[f"runs/{started.run_id}/job.json"])
+    assert uploaded["method"] == "dpo" and uploaded["from_run"] == "run-1"

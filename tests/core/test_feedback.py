@@ -143,3 +143,16 @@ def test_recommendation_follows_the_number_of_pairs():
     cfg = {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2,
            "intermediate_size": 160, "vocab_size": 512}
     assert preference.recommend_preference(30, 200, 400, cfg=cfg).est_seconds > 0
+
+
+def test_a_dpo_job_names_the_run_it_tunes():
+    from pydantic import ValidationError
+
+    from workbench.core.jobs import JobSpec
+
+    base = dict(project="p", template="t", task="instruction")
+    assert JobSpec(**base, method="dpo", from_run="run-1").dpo_loss == "sigmoid"
+    for bad in (dict(method="dpo"), dict(method="lora", from_run="run-1"),
+                dict(method="dpo", from_run="run-1", task="classification")):
+        with pytest.raises(ValidationError):
+            JobSpec(**{**base, **bad})

@@ -66,15 +66,24 @@ def export_lines(project_dir: str | os.PathLike, fmt: str) -> list[dict[str, Any
 # ----- a preference run ----------------------------------------------------------------------
 
 
-def _from_run(project: Project, run_id: str):
-    from ..trained import resolve_trained_run
+def _from_run(project: Project, run_id: str) -> tuple[Path, JobSpec]:
+    """The folder and job of the run a preference run starts from, refused unless it writes answers
+    and has weights (on its server for a run that trained there: they are not brought down)."""
+    from ..runs import summarize
+    from .runs import can_evaluate
 
-    trained = resolve_trained_run(project, run_id)
-    job = trained.job
+    run_dir = run_dir_of(project.root, run_id)
+    job = read_job(run_dir)
     if job.task != "instruction":
         raise WorkbenchError(f"Run '{run_id}' classifies; preference tuning starts from a run that writes answers.",
                              code="dpo_from_run_classifies", run=run_id)
-    return trained
+    summary = summarize(run_dir)
+    status = summary.status
+    if not can_evaluate(summary):
+        raise WorkbenchError(f"Run '{run_id}' has no trained weights to start from ({status}); choose a run that "
+                             "completed or saved a checkpoint.", code="dpo_from_run_without_weights", run=run_id,
+                             status=status)
+    return run_dir, job
 
 
 def build_dpo_job(project: Project, from_run: str, *, dpo_loss: str | None = None, dpo_beta: float | None = None,
@@ -88,11 +97,11 @@ def build_dpo_job(project: Project, from_run: str, *, dpo_loss: str | None = Non
     if unknown:
         raise TypeError(f"unknown settings: {', '.join(sorted(unknown))}")
     check_instruction(project)
-    trained = _from_run(project, from_run)
+    from_dir, from_job = _from_run(project, from_run)
     if on:
-        from ..operations.runs import where
+        from .runs import where
 
-        there = where(trained.run_dir)
+        there = where(from_dir)
         if there != on:
             raise WorkbenchError(
                 f"Run '{from_run}' trained {'on server ' + there if there else 'on this computer'}, so its model is not "
@@ -103,10 +112,11 @@ def build_dpo_job(project: Project, from_run: str, *, dpo_loss: str | None = Non
     pairs, counts = preference.training_pairs(project.root, seed)
     train = [p for p in pairs if p.split == "train"]
     mean_chars, max_chars = preference.pair_chars(pairs)
-    cfg = read_model_config(trained.base_model)
+    # a built-in or preference run's model is its own base_model/ folder (core/trained.py)
+    own = from_dir / "base_model"
+    cfg = read_model_config(str(own) if (own / "config.json").is_file() else from_job.base_model)
     rec = preference.recommend_preference(len(train), mean_chars, max_chars, cfg=cfg,
                                           time_budget_min=time_budget_min)
-    from_job = trained.job
     given = {k: v for k, v in settings.items() if v is not None}
     values: dict[str, Any] = dict(epochs=rec.epochs, learning_rate=rec.learning_rate, batch_size=rec.batch_size,
                                   max_length=rec.max_length, eval_steps=rec.eval_steps, lora_dropout=0.0,
@@ -121,7 +131,7 @@ def build_dpo_job(project: Project, from_run: str, *, dpo_loss: str | None = Non
     budget = max(time_budget_min, 0.1) * 60 if time_budget_min is not None else (None if fixed else 600.0)
     job = JobSpec(project=str(project.root.resolve()), template=from_job.template, task="instruction",
                   base_model=from_job.base_model, base_model_name=from_job.base_model_name, method="dpo",
-                  from_run=trained.run_id, dpo_loss=dpo_loss or "sigmoid",
+                  from_run=from_dir.name, dpo_loss=dpo_loss or "sigmoid",
                   dpo_beta=float(dpo_beta if dpo_beta is not None else rec.beta),
                   data_version=from_job.data_version, time_budget_s=budget, estimate_s=rec.est_seconds, **values)
     return job, rec, counts
