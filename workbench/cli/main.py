@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from workbench.cli import data, demo, evaluate_export, models, review, runs, targets, templates
+from workbench.cli import data, demo, evaluate_export, feedback, models, review, runs, targets, templates
 from workbench.core.errors import WorkbenchError, os_error
 
 
@@ -21,7 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command")
     sub.add_parser("gui", help="open the desktop application (also: workbench with no arguments)",
                    add_help=False).add_argument("--project", help="open this project folder")
-    for group in (templates, data, runs, targets, demo, evaluate_export, review, models):
+    for group in (templates, data, runs, feedback, targets, demo, evaluate_export, review, models):
         group.add_parser(sub)
     return p
 

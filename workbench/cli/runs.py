@@ -87,6 +87,11 @@ def cmd_train(args: argparse.Namespace) -> int:
     project = Project.open(args.project)
     if not project.is_prepared:
         raise WorkbenchError(f"Project {project.root} has no prepared data. Run 'workbench data prepare' first.")
+    if (args.method == "dpo") != bool(args.from_run) and not args.resume:
+        raise WorkbenchError("Preference tuning starts from a run: give --method dpo together with --from-run RUN.",
+                             code="dpo_needs_from_run")
+    if args.method == "dpo" and not args.resume:
+        return _train_dpo(args, project)
     if args.resume:
         if args.on:
             raise WorkbenchError("A run resumes where it trained; leave out --on with --resume.")
@@ -148,6 +153,43 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0 if status in ("completed", "stopped", "running") else 1
 
 
+def _train_dpo(args: argparse.Namespace, project) -> int:
+    """A preference run: a LoRA adapter on top of run ``--from-run`` trained on the judgements."""
+    from workbench.core.operations import preference as preference_operations
+    from workbench.core.operations import runs as run_operations
+
+    settings = {k: getattr(args, k, None) for k in preference_operations.SETTINGS}
+    job, rec, counts = preference_operations.build_dpo_job(
+        project, args.from_run, dpo_loss=args.dpo_loss, dpo_beta=args.dpo_beta, time_budget_min=args.time_budget,
+        on=args.on, **settings)
+    job = run_operations.with_processor_load(job, args.on)
+    started = run_operations.start_run(project, job, detach=False, on=args.on)
+    if args.json:
+        print(json.dumps({"v": 1, "event": "recommendation", "run": started.run_id, **rec.to_dict(),
+                          "pairs": counts.to_dict(), "run_estimate_s": job.estimate_s,
+                          "run_time_budget_s": job.time_budget_s}, ensure_ascii=False), flush=True)
+    else:
+        print(f"preference tuning of run {job.from_run} on {counts.pairs} pairs ({job.dpo_loss} loss, beta "
+              f"{job.dpo_beta:g}): {job.epochs:g} epochs, learning rate {job.learning_rate:g}, batch {job.batch_size}"
+              + (f", about {format_seconds(rec.est_seconds)}" if rec.est_seconds else ""))
+        if counts.unpaired_good:
+            print(f"note: {counts.unpaired_good} answer(s) rated good have no bad answer to the same question and "
+                  "are not used (a pair needs a worse answer to learn from)")
+        for note in rec.notes:
+            print(f"note: {note}")
+        where = f"on server {args.on}" if args.on else f"worker log in {started.log_path}"
+        print(f"run {started.run_id}: {where}")
+    status = follow_run(started.run_dir, started.proc, args.json)
+    report = preference_operations.run_report(project.root, started.run_id) if status == "completed" else None
+    if report and report.get("after") and not args.json:
+        before, after = report.get("before") or {}, report["after"]
+        print(f"held-out pairs: {after['pairs']}; implicit reward prefers the chosen answer in "
+              f"{after['preference_accuracy']:.0%} (before: {before.get('preference_accuracy', 0.5):.0%}, a tie); "
+              f"likelihood prefers it in {before.get('likelihood_accuracy', float('nan')):.0%} before, "
+              f"{after['likelihood_accuracy']:.0%} after")
+    return 0 if status in ("completed", "stopped", "running") else 1
+
+
 def cmd_runs(args: argparse.Namespace) -> int:
     from workbench.core.project import Project
     from workbench.core.runs import list_runs
@@ -196,7 +238,15 @@ def add_parser(sub) -> None:
     tr.add_argument("--project", required=True)
     tr.add_argument("--base-model", default="builtin:small",
                     help="builtin:tiny, builtin:small (trained from scratch), a local model folder, or a model id")
-    tr.add_argument("--method", choices=["lora", "full"])
+    tr.add_argument("--method", choices=["lora", "full", "dpo"],
+                    help="lora, full, or dpo: preference tuning on the judgements ('workbench feedback') of "
+                         "the run given by --from-run")
+    tr.add_argument("--from-run", metavar="RUN", help="with --method dpo: the run whose model is tuned")
+    tr.add_argument("--dpo-loss", choices=["sigmoid", "ipo", "hinge", "kto_pair", "simpo", "orpo"],
+                    help="with --method dpo: the preference loss (default sigmoid, the DPO paper's)")
+    tr.add_argument("--dpo-beta", type=float, metavar="BETA",
+                    help="with --method dpo: how far the tuned model may move from the run's (default: from the "
+                         "number of pairs, 0.1-0.2)")
     tr.add_argument("--quantization", choices=["none", "int8", "int4"], default="none")
     g = tr.add_mutually_exclusive_group()
     g.add_argument("--epochs", type=float)

@@ -28,7 +28,12 @@ class JobSpec(BaseModel):
     # the registered model's id (core/models_store.py) when base_model is its folder: shown to the
     # user, and how a run names the model it started from
     base_model_name: str | None = None
-    method: Literal["lora", "full"] = "lora"
+    # "dpo": preference tuning, a LoRA adapter on top of the model of run ``from_run``, trained on the
+    # person's judgements with PaddleFormers' DPO trainer (engine/training/preference.py)
+    method: Literal["lora", "full", "dpo"] = "lora"
+    from_run: str | None = None
+    dpo_loss: Literal["sigmoid", "ipo", "hinge", "kto_pair", "simpo", "orpo"] = "sigmoid"
+    dpo_beta: float = Field(0.1, gt=0)
     # weight-only quantised base under LoRA (QLoRA-style); the engine refuses it early
     # where the device does not support it
     quantization: Literal["none", "int8", "int4"] = "none"
@@ -86,6 +91,10 @@ class JobSpec(BaseModel):
     def _check(self) -> "JobSpec":
         if self.method == "full" and self.quantization != "none":
             raise ValueError("quantization applies to LoRA only; use method lora or quantization none")
+        if (self.method == "dpo") != bool(self.from_run):
+            raise ValueError("method dpo trains on top of a run: it needs from_run, and only it takes one")
+        if self.method == "dpo" and (self.task != "instruction" or self.quantization != "none"):
+            raise ValueError("method dpo is for instruction projects, without quantization")
         return self
 
 

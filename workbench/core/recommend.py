@@ -295,11 +295,13 @@ def run_disk_mb(base_model: str, method: str, task: str, labels: int, save_total
         weights = trainable + (buckets + vocab) * (max(labels, 2) + 2)
     else:
         weights = estimate_params(base_model)
-        trainable = weights * (0.01 if method == "lora" else 1.0)
-    saved = trainable if method == "lora" else weights  # a LoRA checkpoint holds the adapter alone
+        trainable = weights * (0.01 if method in ("lora", "dpo") else 1.0)
+    # a LoRA checkpoint holds the adapter alone (a preference run's too)
+    saved = trainable if method in ("lora", "dpo") else weights
     checkpoint = (saved * 4 + trainable * 8) / 2**20
     final = saved * 4 / 2**20
-    base_copy = weights * 4 / 2**20 if base_model.startswith("builtin:") else 0.0
+    # a preference run keeps the model it starts from (another run's, merged) as a built-in run does
+    base_copy = weights * 4 / 2**20 if base_model.startswith("builtin:") or method == "dpo" else 0.0
     return checkpoint * (max(1, save_total_limit) + 1) + final + base_copy
 
 

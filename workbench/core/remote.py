@@ -34,6 +34,7 @@ from typing import Any
 from .errors import WorkbenchError, coded
 from .fsutil import atomic_write_text
 from .jobs import JobSpec, read_job, write_job
+from .preference import RUN_PAIRS_FILE
 from .project import PROJECT_FILE, SPLITS, Project
 from .runs import EVENTS_FILE, JOB_FILE, LOG_FILE, REMOTE_FILE, read_events
 from .targets import Target, get_target
@@ -403,7 +404,8 @@ def start(project: Project, run_dir: Path, target: Target, need_mb: float = 0.0)
     rp = _project_dir(wd, project)
     remote_job = job.model_copy(update={"project": rp, "device": _device(target)})
     base = Path(job.base_model)
-    if not job.base_model.startswith("builtin:") and base.is_dir():
+    # a preference run starts from another run's model, which trained there (core/operations/preference.py)
+    if not job.base_model.startswith("builtin:") and job.method != "dpo" and base.is_dir():
         remote_job = remote_job.model_copy(update={"base_model": upload_model(target, wd, base)})
     info = RemoteRun(target=target.name, project=rp, run=f"runs/{run_dir.name}")
     files: dict[str, Path | bytes] = {PROJECT_FILE: project.root / PROJECT_FILE}
@@ -413,7 +415,8 @@ def start(project: Project, run_dir: Path, target: Target, need_mb: float = 0.0)
         if path.is_file():
             files[path.relative_to(project.root).as_posix()] = path
     for f in run_dir.iterdir():
-        if f.is_file() and f.name not in (EVENTS_FILE, REMOTE_FILE, LOG_FILE, JOB_FILE) and f.suffix == ".json":
+        if f.is_file() and f.name not in (EVENTS_FILE, REMOTE_FILE, LOG_FILE, JOB_FILE) and (
+                f.suffix == ".json" or f.name == RUN_PAIRS_FILE):  # a preference run's pairs go with it
             files[f"{info.run}/{f.name}"] = f
     files[f"{info.run}/{JOB_FILE}"] = remote_job.model_dump_json(indent=2).encode()
     upload(target, rp, files)

@@ -220,7 +220,8 @@ def resolve_trained_run(project: Project | str | os.PathLike, run_id: str, check
 
 
 def _base_model_of(run_dir: Path, job: JobSpec) -> str:
-    if job.base_model.startswith("builtin:"):
+    # a built-in model is built into the run, a preference run's start (another run's model) saved there
+    if job.base_model.startswith("builtin:") or job.method == "dpo":
         return str(run_dir / "base_model")
     return job.base_model
 
@@ -255,6 +256,8 @@ def no_base_comparison(run_dir: str | os.PathLike) -> str | None:
     from .jobs import run_task
 
     job = read_job(Path(run_dir))
+    if job.method == "dpo":  # it started from the run it tunes, whose answers are the comparison
+        return None
     if job.base_model.startswith("builtin:"):  # no need to read the task
         return "builtin"
     try:

@@ -43,6 +43,8 @@ def run(run_dir: Path) -> int:
         job = read_job(run_dir)
         from workbench.engine.training.trainer import TrainingAborted, run_training
 
+        if job.method == "dpo":  # preference tuning on top of another run's model
+            from workbench.engine.training.preference import run_preference_training as run_training
         try:
             status, error = run_training(job, run_dir, events)
         except (TrainingAborted, WorkbenchError) as exc:

@@ -317,6 +317,7 @@ def start_run(project: Project, job: JobSpec, detach: bool = True, on: str | Non
         job = with_processor_load(job, on)  # this computer's load is not the server's
         write_job(run_dir, job)
         write_run_task(run_dir, project.task)
+        _freeze_pairs(project, run_dir, job)
         try:
             remote.start(project, run_dir, target, need_mb=need)
         except WorkbenchError:
@@ -330,7 +331,23 @@ def start_run(project: Project, job: JobSpec, detach: bool = True, on: str | Non
         job = with_processor_load(job)
     write_job(run_dir, job)
     write_run_task(run_dir, project.task)
+    _freeze_pairs(project, run_dir, job)
     return Started(run_dir, launch_worker(run_dir, detach=detach))
+
+
+def _freeze_pairs(project: Project, run_dir: Path, job: JobSpec) -> None:
+    """A preference run keeps the pairs it trains on in its folder (a resume and a server read them)."""
+    if job.method != "dpo":
+        return
+    from ..preference import freeze_pairs
+
+    try:
+        freeze_pairs(project.root, run_dir, job.seed)
+    except WorkbenchError:
+        import shutil
+
+        shutil.rmtree(run_dir, ignore_errors=True)  # nothing started: no run to list
+        raise
 
 
 def where(run_dir: str | os.PathLike) -> str | None:

@@ -265,7 +265,10 @@ def _model_sections(add, bundle: dict, trained: TrainedRun, spec: TaskSpec, eval
         add(_row("licence", f"{lic['name']}: the base model's terms, which cover this fine-tuned model too; their "
                             "text is in `LICENSE`" + (f" (source: {lic['url']})" if lic.get("url") else "")
                  + ". Whoever passes this model on passes these terms on with it."))
-    add(_row("method", "LoRA, merged into the base weights" if bundle["method"] == "lora" else "full fine-tuning"))
+    method = {"lora": "LoRA, merged into the base weights",
+              "dpo": "preference tuning (DPO with LoRA) on the judgements of the answers of another run's model, "
+                     "merged into its weights"}.get(bundle["method"], "full fine-tuning")
+    add(_row("method", method))
     add(_row("weights", f"run `{bundle['run']}`, {bundle['source']}"))
     if bundle.get("system") is None and bundle.get("user_format") == "{" + bundle["fields"][0] + "}" \
             and len(bundle["fields"]) == 1:
@@ -335,7 +338,7 @@ def _model_sections(add, bundle: dict, trained: TrainedRun, spec: TaskSpec, eval
     add(_row("---", "---"))
     for key in HYPERPARAMETERS:
         value = getattr(job, key, None)
-        if key.startswith("lora") and job.method != "lora":
+        if key.startswith("lora") and job.method not in ("lora", "dpo"):
             continue
         if key == "max_steps" and (value is None or value <= 0):
             continue

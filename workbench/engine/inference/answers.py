@@ -45,13 +45,14 @@ def generation_batches(lengths: Sequence[int], max_new_tokens: int, *, batch_siz
 
 def generate_answers(model, tokenizer, prompts: Sequence[str], *, max_new_tokens: int,
                      max_length: int, progress: Callable[[int, int], None] | None = None,
-                     batch_size: int = GENERATION_BATCH) -> list[str]:
+                     batch_size: int = GENERATION_BATCH, settings=None) -> list[str]:
     """Greedy answers for prompt texts, in their order: generated in batches of similar
     length with the key/value cache, the same answers as one at a time; ``progress`` is
-    called as each answer finishes."""
+    called as each answer finishes. ``settings`` (a GenerationSettings) samples instead."""
     from workbench.engine.inference.generate import GenerationSettings, answer_text, eos_ids, generate_batch
 
-    settings = GenerationSettings(mode="greedy", max_new_tokens=max_new_tokens)
+    if settings is None:
+        settings = GenerationSettings(mode="greedy", max_new_tokens=max_new_tokens)
     stops = eos_ids(tokenizer, model)
     encoded, budgets = prompt_budgets(tokenizer, prompts, max_new_tokens=max_new_tokens, max_length=max_length)
     answers: list[str] = [""] * len(prompts)

@@ -184,7 +184,13 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
 
         def on_load_data_end(self, args, state, control, inputs=None, **kwargs):
             if inputs is not None and "attention_mask" in inputs:
-                n = int(inputs["attention_mask"].sum())
+                mask = inputs["attention_mask"]
+                # a preference run's rows carry a 4-D mask (engine/training/preference.py): a token
+                # sees itself and the ones before it, a padding slot itself alone
+                if mask.ndim == 2:
+                    n = int(mask.sum())
+                else:
+                    n = int((mask[:, 0].sum(axis=-1) > 1).astype("int64").sum()) + int(mask.shape[0])
                 self.window_tokens += n
                 self.tokens += n
 
@@ -261,7 +267,9 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
             eval_loss = metrics.get("eval_loss")
             task_metrics: dict[str, float] = {}
             # a classification head's loss is over labels, not tokens: it has no perplexity
-            if eval_loss is not None and math.isfinite(eval_loss) and not model_info.get("classifier"):
+            # nor has a preference run's (its loss is the DPO loss over pairs)
+            if eval_loss is not None and math.isfinite(eval_loss) and not model_info.get("classifier") \
+                    and model_info.get("method") != "dpo":
                 task_metrics["perplexity"] = float(math.exp(min(eval_loss, 50.0)))
             if classify_eval is not None:
                 task_metrics.update(classify_eval(kwargs.get("model")))
