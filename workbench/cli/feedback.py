@@ -21,7 +21,7 @@ def _records(project, split: str) -> list[dict]:
     if split in ("train", "val", "test"):
         path = project.split_path(split)
         if not path.is_file():
-            raise WorkbenchError(f"The project has no '{split}' split; prepare the data first.", code="not_prepared")
+            raise WorkbenchError(f"The project has no '{split}' split; prepare the data first.", code="project_not_prepared")
         return read_jsonl(path)
     path = Path(split)
     if not path.is_file():

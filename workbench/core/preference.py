@@ -164,7 +164,7 @@ def training_pairs(root: str | os.PathLike, seed: int) -> tuple[list[PreferenceP
         raise DataError(
             f"There are no preference pairs to train on yet.{why} Choose between two answers ('workbench feedback "
             "pairs', then 'feedback add'), rewrite an answer rated bad, or rate good and bad answers to the same "
-            "question.", code="dpo_no_pairs", **counts.to_dict())
+            "question.", code="dpo_no_pairs", unpaired_good=counts.unpaired_good)
     split = hold_out(pairs, seed=seed)
     if not any(p.split == "heldout" for p in split):
         raise DataError(

@@ -113,6 +113,44 @@ TEXTS: dict[str, tuple[str, tuple[str, ...]]] = {
         "ErrorText", "Data version {0} of the project {1} is missing, so a run that trained on it cannot read its "
         "rows. Restore the project's data folder from a backup."), ("version", "path")),
     # ----- corrections of labels (core/corrections.py, core/operations/corrections.py)
+    # ----- judgements of answers and preference tuning (core/feedback.py, core/preference.py)
+    "feedback_not_instruction": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Judgements of answers and preference tuning are for projects that write answers; this project "
+        "classifies."), ()),
+    "feedback_unknown_id": (QT_TRANSLATE_NOOP(
+        "ErrorText", "No judgement has the id {0}."), ("id",)),
+    "feedback_already_undone": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Judgement {0} was already taken back."), ("id",)),
+    "feedback_bad_lines": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Some lines cannot be recorded (lines {0}), so nothing was recorded: {1}."), ("lines", "first")),
+    "feedback_empty": (QT_TRANSLATE_NOOP("ErrorText", "The file holds no judgements."), ()),
+    "feedback_not_utf8": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} is not UTF-8 text; save it as UTF-8 JSON lines."), ("path",)),
+    "feedback_no_questions": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} is neither a split of the project nor a file of questions."), ("path",)),
+    "feedback_bad_questions": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Line {0} of the file of questions is not a JSON object."), ("line",)),
+    "feedback_rows": (QT_TRANSLATE_NOOP("ErrorText", "Ask for at least one question."), ()),
+    "dpo_needs_from_run": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Tuning on your judgements starts from a run: choose the run whose answers you judged."), ()),
+    "dpo_from_run_classifies": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Run {0} classifies; tuning on your judgements starts from a run that writes answers."), ("run",)),
+    "dpo_from_run_without_weights": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Run {0} has no trained weights to start from ({1}); choose a run that completed or saved a "
+        "checkpoint."), ("run", "status")),
+    "dpo_from_run_elsewhere": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Run {0} trained elsewhere ({2}), so its model is not on server {1}. Start the tuning where the "
+        "first run trained."), ("run", "server", "where")),
+    "dpo_pairs_missing": (QT_TRANSLATE_NOOP(
+        "ErrorText", "{0} is missing: the run does not know which judgements it trains on. Start a new run."),
+        ("path",)),
+    "dpo_no_pairs": (QT_TRANSLATE_NOOP(
+        "ErrorText", "There are no pairs of answers to tune on yet ({0} answers rated good have no answer rated bad "
+        "to the same question). Choose between two answers, rewrite an answer rated bad, or rate good and bad "
+        "answers to the same question."), ("unpaired_good",)),
+    "dpo_too_few_pairs": (QT_TRANSLATE_NOOP(
+        "ErrorText", "All {0} pairs of answers are about one question, so none can be held out to show whether "
+        "tuning helped. Judge answers to at least two questions."), ("pairs",)),
     "review_not_prepared": (QT_TRANSLATE_NOOP(
         "ErrorText", "The project has no prepared data yet, so it has no rows to review. Prepare the data on the Data "
         "page first."), ()),
