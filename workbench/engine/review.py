@@ -263,7 +263,8 @@ def review_rows(rows: list[dict[str, Any]], *, run_probs: dict[int, Sequence[flo
     labels = check_counts([r["label"] for r in rows])
     index = {lab: k for k, lab in enumerate(labels)}
     y = np.array([index[r["label"]] for r in rows])
-    groups = [twin_key(r["text"]) for r in rows]
+    # an empty text (a row with no input fields) is nobody's twin
+    groups = [twin_key(r["text"]) or f"\0{i}" for i, r in enumerate(rows)]
     report("features", 0, 1)
     x = ngram_baseline.vectorizer().fit_transform([r["text"] for r in rows]).tocsr()
     report("features", 1, 1)
