@@ -272,12 +272,12 @@
 <context>
     <name>CommandRunner</name>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="251"/>
+        <location filename="../../workbench/gui/commands.py" line="257"/>
         <source>This version of Workbench has no &apos;{0}&apos; command yet, so this step cannot run. Update Workbench.</source>
         <translation>当前版本的 Workbench 还没有“{0}”命令，这一步无法运行。请更新 Workbench。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="257"/>
+        <location filename="../../workbench/gui/commands.py" line="263"/>
         <source>The &apos;{0}&apos; command ended with status {1}. Its last output was:
 {2}</source>
         <translation>“{0}”命令以状态 {1} 结束。最后的输出是：
@@ -417,6 +417,31 @@
         <location filename="../../workbench/gui/commands.py" line="234"/>
         <source>assembling the model file</source>
         <translation>组装模型文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="236"/>
+        <source>reading the texts&apos; features</source>
+        <translation>提取文本特征</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="237"/>
+        <source>cross-validating the labels</source>
+        <translation>交叉验证标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="238"/>
+        <source>the trained model judges the labels</source>
+        <translation>训练好的模型判断标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="239"/>
+        <source>scoring the labels</source>
+        <translation>为标签打分</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="240"/>
+        <source>finding nearly identical texts</source>
+        <translation>查找几乎相同的文本</translation>
     </message>
 </context>
 <context>
@@ -1105,117 +1130,177 @@
         <translation>输出文件夹 {0} 已存在且不为空。请选择新文件夹（或先删除旧的导出）；导出从不覆盖文件。</translation>
     </message>
     <message>
+        <location filename="../../workbench/gui/error_texts.py" line="169"/>
+        <source>Project {0} has not been prepared yet, so it has no rows to review. Prepare the data first on the Data page.</source>
+        <translation>项目 {0} 还没有准备数据，没有可以检查的行。请先在“数据”页准备数据。</translation>
+    </message>
+    <message>
         <location filename="../../workbench/gui/error_texts.py" line="172"/>
+        <source>Only classification projects can be reviewed for wrong labels: this project&apos;s rows are questions and answers, which have no label to check.</source>
+        <translation>只有分类项目可以检查标签错误：这个项目的行是问答，没有标签可以检查。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="175"/>
+        <source>This project gives each row a set of labels. Reviewing and correcting label sets is not supported yet; only projects with one label per row can be reviewed.</source>
+        <translation>这个项目的每一行有一组标签。目前还不支持检查和更正标签组；只能检查每行一个标签的项目。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="178"/>
+        <source>The training and validation rows carry fewer than two labels ({0}), so no label can be mistaken for another. Prepare the data again with at least two labels.</source>
+        <translation>训练和验证数据的行不到两个标签（{0}），没有标签会被误标为另一个。请用至少两个标签重新准备数据。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="181"/>
+        <source>Too few rows to cross-validate: every label needs at least {1} training and validation rows, and {0} have fewer. Add rows, or merge or exclude these labels on the Data page, then review again.</source>
+        <translation>行数太少，无法交叉验证：每个标签至少需要 {1} 行训练和验证数据，{0} 不足。请添加数据，或在“数据”页合并或排除这些标签，然后重新检查。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="185"/>
+        <source>Run {0} was not trained to give one label per row, so it cannot judge these labels. Review without a run, or choose a classification run.</source>
+        <translation>训练 {0} 不是为每行给出一个标签而训练的，无法判断这些标签。请不选训练直接检查，或选择一个分类训练。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="188"/>
+        <source>Run {0} was trained on another label set: it has no {1}. Review without a run, or train a run on the data as it is prepared now.</source>
+        <translation>训练 {0} 使用的是另一个标签集：其中没有 {1}。请不选训练直接检查，或用现在准备好的数据重新训练。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="191"/>
+        <source>the model gives {1} to {0} and {3} to {2}</source>
+        <translation>模型给 {0} 的概率为 {1}，给 {2} 的为 {3}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="194"/>
+        <source>the model gives only {1} to {0}</source>
+        <translation>模型给 {0} 的概率只有 {1}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="196"/>
+        <source>run {0} gives {2} to {1} and {4} to {3}</source>
+        <translation>训练 {0} 给 {1} 的概率为 {2}，给 {3} 的为 {4}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="199"/>
+        <source>identical texts labelled {1}: {0}</source>
+        <translation>相同文本标为 {1}：{0} 条</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="201"/>
+        <source>nearly identical texts labelled {1}: {0} (similarity {2}): {3}</source>
+        <translation>几乎相同的文本标为 {1}：{0} 条（相似度 {2}）：{3}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="208"/>
         <source>it refused the connection</source>
         <translation>它拒绝了连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="173"/>
+        <location filename="../../workbench/gui/error_texts.py" line="209"/>
         <source>the connection timed out</source>
         <translation>连接超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="174"/>
+        <location filename="../../workbench/gui/error_texts.py" line="210"/>
         <source>there is no route to it</source>
         <translation>没有通往它的网络路由</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="175"/>
+        <location filename="../../workbench/gui/error_texts.py" line="211"/>
         <source>the network is unreachable</source>
         <translation>网络不可达</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="176"/>
+        <location filename="../../workbench/gui/error_texts.py" line="212"/>
         <source>it closed the connection</source>
         <translation>它关闭了连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="177"/>
+        <location filename="../../workbench/gui/error_texts.py" line="213"/>
         <source>the connection was reset</source>
         <translation>连接被重置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="180"/>
+        <location filename="../../workbench/gui/error_texts.py" line="216"/>
         <source>The name is not valid: use letters, digits, dots, underscores or dashes (at most 64), starting with a letter or digit.</source>
         <translation>名称无效：请使用字母、数字、“.”、“_”或“-”（最多 64 个），并以字母或数字开头。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="182"/>
+        <location filename="../../workbench/gui/error_texts.py" line="218"/>
         <source>The address is not valid: write it as ssh://user@host or ssh://user@host:port, with no password.</source>
         <translation>地址无效：请写成 ssh://用户@主机 或 ssh://用户@主机:端口，不要包含密码。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="184"/>
+        <location filename="../../workbench/gui/error_texts.py" line="220"/>
         <source>The devices are not valid: write cpu, or a device kind and numbers such as gpu:0,1 or npu:0.</source>
         <translation>设备无效：请写 cpu，或设备类型加编号，例如 gpu:0,1 或 npu:0。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="189"/>
+        <location filename="../../workbench/gui/error_texts.py" line="225"/>
         <source>The disk is full ({0}). Free some space, for example by deleting runs you no longer need, then try again. What was saved before is intact.</source>
         <translation>磁盘已满（{0}）。请腾出空间（例如删除不再需要的训练），然后重试。之前保存的内容完好无损。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="191"/>
+        <location filename="../../workbench/gui/error_texts.py" line="227"/>
         <source>The disk is full. Free some space, for example by deleting runs you no longer need, then try again. What was saved before is intact.</source>
         <translation>磁盘已满。请腾出空间（例如删除不再需要的训练），然后重试。之前保存的内容完好无损。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="194"/>
+        <location filename="../../workbench/gui/error_texts.py" line="230"/>
         <source>Workbench may not read or write this place ({0}). Choose a folder of your own (for example in your home folder), or ask the owner of this one for access, then try again.</source>
         <translation>Workbench 无权读写这个位置（{0}）。请选择你自己的文件夹（例如主文件夹中的），或向它的所有者申请权限，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="197"/>
+        <location filename="../../workbench/gui/error_texts.py" line="233"/>
         <source>Workbench may not read or write this place. Choose a folder of your own (for example in your home folder), or ask the owner of this one for access, then try again.</source>
         <translation>Workbench 无权读写这个位置。请选择你自己的文件夹（例如主文件夹中的），或向它的所有者申请权限，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="200"/>
+        <location filename="../../workbench/gui/error_texts.py" line="236"/>
         <source>A file or folder is not where it was expected ({0}). Check the path (a folder name may be taken by a file, or a folder may be missing), then try again.</source>
         <translation>文件或文件夹不在预期的位置（{0}）。请检查路径（文件夹名可能被某个文件占用，或缺少某个文件夹），然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="202"/>
+        <location filename="../../workbench/gui/error_texts.py" line="238"/>
         <source>A file or folder is not where it was expected. Check the path (a folder name may be taken by a file, or a folder may be missing), then try again.</source>
         <translation>文件或文件夹不在预期的位置。请检查路径（文件夹名可能被某个文件占用，或缺少某个文件夹），然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="205"/>
+        <location filename="../../workbench/gui/error_texts.py" line="241"/>
         <source>A file could not be read or written ({0}): {1}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
         <translation>无法读写文件（{0}）：{1}。请确认它存在、你有权打开它且磁盘未满，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="207"/>
+        <location filename="../../workbench/gui/error_texts.py" line="243"/>
         <source>A file could not be read or written: {1}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
         <translation>无法读写文件：{1}。请确认它存在、你有权打开它且磁盘未满，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="220"/>
+        <location filename="../../workbench/gui/error_texts.py" line="256"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="231"/>
+        <location filename="../../workbench/gui/error_texts.py" line="267"/>
         <source>{0} is not a text file Workbench can read: it looks like a {1} file.</source>
         <translation>{0} 不是 Workbench 能读取的文本文件：它看起来是 {1} 文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="234"/>
+        <location filename="../../workbench/gui/error_texts.py" line="270"/>
         <source>{0} is not a text file Workbench can read: it holds binary data, or text in an encoding that could not be recognised.</source>
         <translation>{0} 不是 Workbench 能读取的文本文件：它包含二进制数据，或者是无法识别编码的文本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="237"/>
+        <location filename="../../workbench/gui/error_texts.py" line="273"/>
         <source>Workbench reads tables of text (CSV, TSV, or any text file with one row a line, whatever its suffix), Excel workbooks, JSON or JSON Lines, Parquet and TFRecord files. Check that you picked the right file, or save the data as CSV UTF-8 in the program that made it and import that file.</source>
         <translation>Workbench 能读取文本表格（CSV、TSV，或任何每行一条记录的文本文件，不论后缀）、Excel 工作簿、JSON 或 JSON Lines、Parquet 和 TFRecord 文件。请确认选对了文件，或在生成它的程序中把数据另存为 CSV UTF-8 后再导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="245"/>
+        <location filename="../../workbench/gui/error_texts.py" line="281"/>
         <source>Server {0} ({1}) is not known to this computer yet, so nothing was sent. It presents the key {2}. If your administrator confirms that fingerprint, accept it once with: {3}</source>
         <translation>本机还不认识服务器 {0}（{1}），因此没有发送任何内容。它出示的密钥是 {2}。如果管理员确认这个指纹无误，请运行一次以下命令接受它：{3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="249"/>
+        <location filename="../../workbench/gui/error_texts.py" line="285"/>
         <source>Server {0} ({1}) is not known to this computer yet, so nothing was sent. If your administrator confirms its key fingerprint, accept it once with: {2}</source>
         <translation>本机还不认识服务器 {0}（{1}），因此没有发送任何内容。如果管理员确认了它的密钥指纹，请运行一次以下命令接受它：{2}</translation>
     </message>

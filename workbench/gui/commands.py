@@ -232,6 +232,12 @@ def stage_text(stage: str) -> str:
         "copy": QCoreApplication.translate("CommandRunner", "copying the files"),
         "install": QCoreApplication.translate("CommandRunner", "installing the package"),
         "assemble": QCoreApplication.translate("CommandRunner", "assembling the model file"),
+        # workbench review
+        "features": QCoreApplication.translate("CommandRunner", "reading the texts' features"),
+        "folds": QCoreApplication.translate("CommandRunner", "cross-validating the labels"),
+        "run": QCoreApplication.translate("CommandRunner", "the trained model judges the labels"),
+        "score": QCoreApplication.translate("CommandRunner", "scoring the labels"),
+        "near duplicates": QCoreApplication.translate("CommandRunner", "finding nearly identical texts"),
     }.get(stage, stage)
 
 

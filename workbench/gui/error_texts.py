@@ -165,6 +165,42 @@ TEXTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "export_folder_not_empty": (QT_TRANSLATE_NOOP(
         "ErrorText", "The output folder {0} already exists and is not empty. Choose a new folder (or delete the old "
         "export first); an export never overwrites files."), ("path",)),
+    # ----- the label review (engine/review.py): refusals, then the reasons a row looks wrong
+    "review_not_prepared": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Project {0} has not been prepared yet, so it has no rows to review. Prepare the data first on "
+        "the Data page."), ("path",)),
+    "review_not_classification": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Only classification projects can be reviewed for wrong labels: this project's rows are "
+        "questions and answers, which have no label to check."), ()),
+    "review_multi_label": (QT_TRANSLATE_NOOP(
+        "ErrorText", "This project gives each row a set of labels. Reviewing and correcting label sets is not "
+        "supported yet; only projects with one label per row can be reviewed."), ()),
+    "review_one_label": (QT_TRANSLATE_NOOP(
+        "ErrorText", "The training and validation rows carry fewer than two labels ({0}), so no label can be mistaken "
+        "for another. Prepare the data again with at least two labels."), ("labels",)),
+    "review_too_few_rows": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Too few rows to cross-validate: every label needs at least {1} training and validation rows, "
+        "and {0} have fewer. Add rows, or merge or exclude these labels on the Data page, then review again."),
+        ("labels", "need")),
+    "review_run_not_classification": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Run {0} was not trained to give one label per row, so it cannot judge these labels. Review "
+        "without a run, or choose a classification run."), ("run",)),
+    "review_run_labels_differ": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Run {0} was trained on another label set: it has no {1}. Review without a run, or train a run "
+        "on the data as it is prepared now."), ("run", "labels")),
+    "model_prefers": (QT_TRANSLATE_NOOP(
+        "ErrorText", "the model gives {1} to {0} and {3} to {2}"), ("label", "probability", "given",
+                                                                     "given_probability")),
+    "model_unsure": (QT_TRANSLATE_NOOP(
+        "ErrorText", "the model gives only {1} to {0}"), ("given", "given_probability")),
+    "run_prefers": (QT_TRANSLATE_NOOP(
+        "ErrorText", "run {0} gives {2} to {1} and {4} to {3}"), ("run", "label", "probability", "given",
+                                                                  "given_probability")),
+    "duplicates_disagree": (QT_TRANSLATE_NOOP(
+        "ErrorText", "identical texts labelled {1}: {0}"), ("count", "label")),
+    "near_duplicates_disagree": (QT_TRANSLATE_NOOP(
+        "ErrorText", "nearly identical texts labelled {1}: {0} (similarity {2}): {3}"),
+        ("count", "label", "similarity", "row_ids")),
 }
 
 # the words a field's value stands for
