@@ -103,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
         results = []
         kinds = ["random", "confusion"] if args.flips == "both" else [args.flips]
         for kind in kinds:
+            if kind == "confusion" and results and results[-1]["labels"] == 2:
+                print("confusion flips: with two labels they are the random flips above")
+                continue
             out = one_run(args, kind, base)
             if out is None:
                 return 1
@@ -260,7 +263,8 @@ def corrected_f1(reviewed, test, top, is_flip, truth, roles, labels) -> dict:
     validation rows with the noisy labels, after a reviewer corrected the flipped rows among
     ``top``, after accepting ``top``'s suggestions unchecked, and with the true labels."""
     from workbench.engine import scoring
-    from workbench.engine.models.ngram_baseline import classification_baseline, input_text
+    from workbench.engine.models.ngram_baseline import (classification_baseline, input_text,
+                                                        macro_f1_difference_interval)
 
     rows = [(s, i, r) for s, recs in reviewed.items() for i, r in enumerate(recs)]
     texts = [input_text(r, roles) for _, _, r in rows]
@@ -275,12 +279,15 @@ def corrected_f1(reviewed, test, top, is_flip, truth, roles, labels) -> dict:
         accepted[n] = r["suggested"]
     test_texts = [input_text(r, roles) for r in test]
     test_true = [truth[t] for t in test_texts]
-    out = {}
+    out, preds = {}, {}
     for name, ys in (("noisy", noisy), ("corrected", checked), ("accepted", accepted), ("clean", true)):
-        res = classification_baseline(texts, ys, test_texts, test_true, list(labels))
-        out[name] = round(scoring.classification_report(test_true, res["predictions"], list(labels))["macro_f1"], 4)
+        preds[name] = classification_baseline(texts, ys, test_texts, test_true, list(labels))["predictions"]
+        out[name] = round(scoring.classification_report(test_true, preds[name], list(labels))["macro_f1"], 4)
     lost = out["clean"] - out["noisy"]
     out["recovered"] = round((out["corrected"] - out["noisy"]) / lost, 3) if lost > 0 else None
+    # what the noise cost, with the paired bootstrap interval over the test rows: a share of a
+    # cost within the noise of a few hundred rows means little
+    out["cost_interval"] = macro_f1_difference_interval(test_true, preds["clean"], preds["noisy"], list(labels))
     return out
 
 
@@ -329,6 +336,10 @@ def show(out: dict, args) -> None:
     print(f"  macro-F1 on the true test labels: noisy {f['noisy']:.4f}  corrected (top 2x) {f['corrected']:.4f}  "
           f"suggestions accepted (top 2x) {f['accepted']:.4f}  clean {f['clean']:.4f}")
     rec = f"{f['recovered']:.2f}" if f["recovered"] is not None else "- (the noise cost nothing)"
+    iv = f.get("cost_interval")
+    if iv:
+        rec += (f"; the noise cost {f['clean'] - f['noisy']:+.4f} (95 % interval {iv['low']:+.4f} to {iv['high']:+.4f}"
+                + (", within the noise of the test rows)" if iv["low"] <= 0 else ")"))
     print(f"  share of the F1 lost to the noise won back by the correction: {rec}")
     print(f"  review time: {r['wall_s']:.1f} s wall, {r['cpu_s']:.1f} s CPU ({r['in_process_s']:.1f} s in the command)")
     if out.get("run"):

@@ -37,9 +37,9 @@ def _prepare(src: Path, project: Path, tmp: Path, template: str = "finance_senti
         if step.op in ("drop_duplicates", "drop_near_duplicates"):
             step.enabled = False
     recipe.save(tmp / "recipe.json")
-    res = wb("data", "prepare", "--template", template, "--input", src, "--project", project, "--labels", "from-data",
-             "--recipe", tmp / "recipe.json", *extra)
-    assert res.returncode == 0, res.stderr
+    # the real command, in this process: a child process would only add its start-up
+    assert main(["data", "prepare", "--template", template, "--input", str(src), "--project", str(project),
+                 "--labels", "from-data", "--recipe", str(tmp / "recipe.json"), *extra]) == 0
 
 
 @pytest.fixture(scope="module")
@@ -141,16 +141,16 @@ def test_a_project_not_prepared_is_refused(reviewed, tmp_path, capsys):
 
 def test_questions_and_answers_are_refused(tmp_path, capsys):
     template = TemplateCatalog().get("finance_service_qa")
-    assert wb("data", "prepare", "--template", template.id, "--input", template.sample_path, "--project",
-              tmp_path / "qa").returncode == 0
+    assert main(["data", "prepare", "--template", template.id, "--input", str(template.sample_path), "--project",
+                 str(tmp_path / "qa")]) == 0
     err, text = _refused(["review", "--project", str(tmp_path / "qa")], capsys)
     assert err["code"] == "review_not_classification" and "Only classification projects" in text
 
 
 def test_label_sets_are_refused(tmp_path, capsys):
     template = TemplateCatalog().get("legal_case_type_multi")
-    assert wb("data", "prepare", "--template", template.id, "--input", template.sample_path, "--project",
-              tmp_path / "multi").returncode == 0
+    assert main(["data", "prepare", "--template", template.id, "--input", str(template.sample_path), "--project",
+                 str(tmp_path / "multi")]) == 0
     err, text = _refused(["review", "--project", str(tmp_path / "multi")], capsys)
     assert err["code"] == "review_multi_label"
     assert "correcting label sets is not supported yet" in text

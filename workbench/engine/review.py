@@ -12,8 +12,15 @@ validation rows ranked by how likely their given label is wrong.
   counts as much as the model's probabilities (:func:`blend_twins`).
 * Confident learning scores the result (cleanlab): ``find_label_issues`` decides which rows
   are flagged (its per-label thresholds count how many errors each label likely holds), and
-  the rows are ranked by 1 - the probability given to their label ("self-confidence", which
-  measured best on rows flipped at random; see bench/review_bench.py).
+  the rows are ranked by 1 - the probability given to their label ("self-confidence").
+  Measured with bench/review_bench.py on four real sets with 10 % of the labels flipped at
+  random, the share of the flips among the first 2x rows: self-confidence 0.685-0.959, the
+  normalized margin 0.594-0.959, flagged rows first 0.681-0.959; the margin did better on flips
+  to the most confused label (0.440 against 0.376 on news headlines) but lost up to 0.16 on
+  random ones. Tried and dropped, against the plain five-fold fit: ten folds (within 0.01, at
+  twice the time); averaging in multinomial naive Bayes, a calibrated linear SVM or the labels
+  of the 10-30 nearest texts (at best equal, up to 0.09 lower); refitting without the flagged
+  rows (0.01-0.04 lower).
 * Nearly identical texts (cosine of the same TF-IDF vectors at or above
   :data:`NEAR_DUPLICATE_SIMILARITY`) that carry other labels are named as a reason; they do
   not move the score, since they do not say which of the two is wrong.
@@ -270,7 +277,8 @@ def review_rows(rows: list[dict[str, Any]], *, run_probs: dict[int, Sequence[flo
     labels = check_counts([r["label"] for r in rows])
     index = {lab: k for k, lab in enumerate(labels)}
     y = np.array([index[r["label"]] for r in rows])
-    groups = [twin_key(r["text"]) for r in rows]
+    # an empty text (a row with no input fields) is nobody's twin
+    groups = [twin_key(r["text"]) or f"\0{i}" for i, r in enumerate(rows)]
     report("features", 0, 1)
     x = ngram_baseline.vectorizer().fit_transform([r["text"] for r in rows]).tocsr()
     report("features", 1, 1)
