@@ -109,3 +109,5 @@ def test_a_stopped_preference_run_resumes_to_its_end(qwen_project, tmp_path):
     assert summary.status == "completed" and summary.last_step == 40, resumed.log_path.read_text()[-2000:]
     starts = [e for e in read_events(started.run_dir) if e.get("event") == "start"]
     assert starts[-1]["initial_step"] > 0, "the resume went on from the checkpoint"
+    report = preference_operations.run_report(project.root, started.run_id)
+    assert report["before"]["preference_accuracy"] == 0.5, "the figures before tuning survive the resume"

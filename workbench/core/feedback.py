@@ -320,9 +320,12 @@ def _judgement(obj: Mapping[str, Any], pairs: Mapping[str, AnswerPair], source: 
         rewrite = obj.get("rewrite")
         if rewrite is not None and not isinstance(rewrite, str):
             raise ValueError("'rewrite' must be a text")
-        run = obj.get("run")
+        # where the answer came from, when the caller knows (the window's playground does)
+        run, checkpoint, generation = obj.get("run"), obj.get("checkpoint"), obj.get("generation")
         return Judgement(kind="rating", prompt=obj["prompt"], answers=[obj["answer"]], rating=rating, rewrite=rewrite,
-                         run=run if isinstance(run, str) else None, source=source)
+                         run=run if isinstance(run, str) else None,
+                         checkpoint=checkpoint if isinstance(checkpoint, str) else None,
+                         generation=generation if isinstance(generation, dict) else None, source=source)
     raise ValueError("it has neither 'pair_id' and 'choice' nor 'prompt', 'answer' and 'rating'")
 
 

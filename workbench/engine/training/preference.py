@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from workbench.core.fsutil import atomic_write_text
 from workbench.core.jobs import TASK_FILE, JobSpec, run_task, write_run_task
 from workbench.core.preference import REFERENCE_FREE_LOSSES, PreferencePair, read_run_pairs
 from workbench.core.project import Project
@@ -39,6 +40,7 @@ from workbench.engine.models import adapters, checkpoints, devices, loading, run
 from workbench.engine.training.trainer import TrainingAborted, _precision_flags, make_callback
 
 BASE_DIR = "base_model"
+BEFORE_FILE = "heldout_before.json"  # the held-out figures of the model the run started from
 HELDOUT_BATCH = 8
 
 
@@ -342,13 +344,17 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
 
     before = None
     resume = job.resume_from
+    before_file = run_dir / BEFORE_FILE  # measured once, at the first start; a resume reads it
     if heldout and not resume:
         # the model the run starts from: the adapter is zero, so the reference is the policy
         ref = pair_logps(model, heldout, trainer.dpo_criterion, adapter=False)
         before = heldout_report(model, heldout, trainer.dpo_criterion, job.dpo_beta, reference=ref)
+        atomic_write_text(before_file, json.dumps(before))
         events.emit("log", level="info", code="preference_before", **before, message=(
             f"before tuning, on {len(heldout)} held-out pairs: the model prefers the chosen answer by likelihood in "
             f"{before['likelihood_accuracy']:.0%}"))
+    elif heldout and before_file.is_file():
+        before = json.loads(before_file.read_text(encoding="utf-8"))
     if resume:
         resume = str((run_dir / resume) if not Path(resume).is_absolute() else Path(resume))
         if not Path(resume).is_dir():
