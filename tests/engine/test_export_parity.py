@@ -100,8 +100,10 @@ def inst(tmp_path_factory):
     project, _ = prepare(template, template.sample_path, base / "p",
                          split=SplitSettings(train=0.8, val=0.1, test=0.1, seed=1))
     test = examples.read_jsonl(project.split_path("test"))[:4]
-    project.split_path("test").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in test),
-                                          encoding="utf-8")
+    # shortened in the current copy and in the data version the runs record (they read that)
+    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in test)
+    for path in (project.split_path("test"), project.at_version(project.config.data_version).split_path("test")):
+        path.write_text(text, encoding="utf-8")
     gemma = make_model_folder("gemma3", base / "gemma3")
     runs = {"llama": train_run(project, "run-llama", steps=2).name,
             "gemma3": train_run(project, "run-gemma3", steps=2, base_model=str(gemma), method="lora",
