@@ -34,20 +34,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.commands import last_json, wb  # noqa: E402
 from workbench.core.project import SplitSettings, prepare  # noqa: E402
 from workbench.core.templates import TemplateCatalog  # noqa: E402
 
 
-def wb(*args, timeout: int = 7200) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "workbench", *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout, stdin=subprocess.DEVNULL)
-
-
-def last_json(stdout: str) -> dict:
-    for line in reversed(stdout.strip().splitlines()):
-        if line.startswith("{"):
-            return json.loads(line)
-    raise ValueError("no JSON result on stdout")
 
 
 def check(res: subprocess.CompletedProcess, what: str) -> subprocess.CompletedProcess:

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 import time
@@ -41,6 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.commands import last_json, wb  # noqa: E402
 from workbench.core.cleaning import Recipe  # noqa: E402
 from workbench.core.labels import template_choice  # noqa: E402
 from workbench.core.operations.runs import resolve_base_model  # noqa: E402
@@ -49,21 +49,6 @@ from workbench.core.recommend import recommend  # noqa: E402
 from workbench.core.templates import TemplateCatalog  # noqa: E402
 
 
-def wb(*args: str, timeout: int = 7200) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "workbench", *args], capture_output=True, text=True,
-                          timeout=timeout, stdin=subprocess.DEVNULL)
-
-
-def last_json(stdout: str) -> dict:
-    """The command's result: the last JSON object on stdout (progress lines may come first)."""
-    lines = stdout.strip().splitlines()
-    for i in range(len(lines) - 1, -1, -1):
-        if lines[i].startswith("{"):
-            try:
-                return json.loads("\n".join(lines[i:]))
-            except ValueError:
-                continue
-    raise ValueError("no JSON result on stdout")
 
 
 def main(argv: list[str] | None = None) -> int:

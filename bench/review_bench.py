@@ -43,7 +43,6 @@ from __future__ import annotations
 import argparse
 import json
 import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -51,6 +50,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.commands import last_json, wb  # noqa: E402
 from workbench.core.cleaning import Recipe  # noqa: E402
 from workbench.core.labels import template_choice  # noqa: E402
 from workbench.core.project import Project, SplitSettings, prepare  # noqa: E402
@@ -59,20 +59,6 @@ from workbench.core.templates import TemplateCatalog  # noqa: E402
 SPLIT = SplitSettings(train=0.8, val=0.1, test=0.1, seed=0)
 
 
-def wb(*args: str, timeout: int = 7200) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "workbench", *args], capture_output=True, text=True,
-                          timeout=timeout, stdin=subprocess.DEVNULL)
-
-
-def last_json(stdout: str) -> dict:
-    """The command's result: the last JSON object on stdout (progress lines come first)."""
-    for line in reversed(stdout.strip().splitlines()):
-        if line.startswith("{"):
-            try:
-                return json.loads(line)
-            except ValueError:
-                continue
-    raise ValueError("no JSON result on stdout")
 
 
 def main(argv: list[str] | None = None) -> int:

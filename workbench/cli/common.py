@@ -4,6 +4,8 @@ keeping the engine's import chatter off stdout."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 
@@ -70,6 +72,19 @@ def quiet_engine_imports() -> None:
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     warnings.filterwarnings("ignore", message="No ccache found")
     warnings.filterwarnings("ignore", message="Setuptools is replacing distutils")
+
+
+@contextmanager
+def engine_work(json_mode: bool) -> Iterator[Callable[[str, float, float], None]]:
+    """Where a command's engine work runs: progress (JSON lines with --json), the engine's own
+    prints on stderr, its import notices off. "load" comes first, since importing the engine is
+    most of the wait before the first row."""
+    from workbench.core.progress import ProgressReporter
+
+    with ProgressReporter(json_mode) as progress, StdoutToStderr():
+        progress("load", 0, 1)
+        quiet_engine_imports()
+        yield progress
 
 
 def format_metric(v: Any) -> str:

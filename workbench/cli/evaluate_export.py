@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from workbench.cli.common import StdoutToStderr, format_metric, print_json, quiet_engine_imports
+from workbench.cli.common import StdoutToStderr, engine_work, format_metric, print_json, quiet_engine_imports
 from workbench.core.errors import WorkbenchError
 
 
@@ -32,11 +32,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         args.compare_base = no_base_comparison(trained.run_dir) is None
     if trained.note and not args.json:
         print(f"note: {trained.note}", file=sys.stderr)
-    from workbench.core.progress import ProgressReporter
-
-    with ProgressReporter(args.json) as progress, StdoutToStderr():
-        progress("load", 0, 1)  # importing the engine is most of the wait before the first row
-        quiet_engine_imports()
+    with engine_work(args.json) as progress:
         from workbench.engine.evaluation.evaluate import evaluate_run
 
         result = evaluate_run(args.project, args.run, checkpoint=args.checkpoint, compare_base=args.compare_base,

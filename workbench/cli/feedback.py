@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-from workbench.cli.common import StdoutToStderr, clip, print_json, quiet_engine_imports
+from workbench.cli.common import clip, engine_work, print_json
 from workbench.core.errors import DataError, WorkbenchError
 
 
@@ -47,7 +47,6 @@ def _records(project, split: str) -> list[dict]:
 def cmd_pairs(args: argparse.Namespace) -> int:
     from workbench.core import feedback
     from workbench.core.operations.preference import check_instruction
-    from workbench.core.progress import ProgressReporter
     from workbench.core.project import Project
     from workbench.core.trained import resolve_trained_run
 
@@ -56,9 +55,7 @@ def cmd_pairs(args: argparse.Namespace) -> int:
     resolve_trained_run(project, args.run)  # a run without weights is refused before paddle loads
     if args.rows < 1:
         raise WorkbenchError("--rows must be at least 1.", code="feedback_rows")
-    with ProgressReporter(args.json) as progress, StdoutToStderr():
-        progress("load", 0, 1)
-        quiet_engine_imports()
+    with engine_work(args.json) as progress:
         from workbench.engine.inference.pairs import pick_rows, sample_pairs
 
         records = pick_rows(_records(project, args.split), args.rows, args.seed)

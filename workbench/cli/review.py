@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from workbench.cli.common import StdoutToStderr, clip, print_json, quiet_engine_imports
+from workbench.cli.common import clip, engine_work, print_json
 
 
 def _top(value: str) -> int:
@@ -18,13 +18,10 @@ def _top(value: str) -> int:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    from workbench.core.progress import ProgressReporter
     from workbench.core.project import Project
 
     Project.open(args.project)  # a folder that is no project fails before the engine loads
-    with ProgressReporter(args.json) as progress, StdoutToStderr():
-        progress("load", 0, 1)
-        quiet_engine_imports()
+    with engine_work(args.json) as progress:
         from workbench.engine.review import review_project
 
         result = review_project(args.project, run=args.run, top=args.top, device=args.device, progress=progress)

@@ -32,12 +32,14 @@ from workbench.core.fsutil import atomic_write_text
 from workbench.core.jobs import TASK_FILE, JobSpec, run_task, write_run_task
 from workbench.core.preference import REFERENCE_FREE_LOSSES, PreferencePair, read_run_pairs
 from workbench.core.project import Project
-from workbench.core.runs import EventWriter, list_checkpoints
+from workbench.core.runs import EventWriter
 from workbench.core.timing import RunClock, write_timing
 from workbench.core.trained import resolve_trained_run
 from workbench.engine import examples, families
 from workbench.engine.models import adapters, checkpoints, devices, loading, run_weights
-from workbench.engine.training.trainer import TrainingAborted, _precision_flags, make_callback
+from workbench.engine.training.trainer import (
+    TrainingAborted, _precision_flags, keep_best_weights, make_callback, train_until_done,
+)
 
 BASE_DIR = "base_model"
 BEFORE_FILE = "heldout_before.json"  # the held-out figures of the model the run started from
@@ -355,31 +357,13 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
             f"{before['likelihood_accuracy']:.0%}"))
     elif heldout and before_file.is_file():
         before = json.loads(before_file.read_text(encoding="utf-8"))
-    if resume:
-        resume = str((run_dir / resume) if not Path(resume).is_absolute() else Path(resume))
-        if not Path(resume).is_dir():
-            raise TrainingAborted(f"Checkpoint {resume} does not exist; choose one listed by 'workbench runs'.")
-    trainer.train(resume_from_checkpoint=resume)
-
-    if callback.nan_step is not None:
-        ckpts = list_checkpoints(run_dir)
-        kept = f" The last good checkpoint, {ckpts[-1].name}, is kept." if ckpts else ""
-        return "failed", (f"The loss became NaN or infinite at step {callback.nan_step}, so training stopped.{kept} "
-                          "Lower the learning rate (for example by 10x) or raise beta, and start again.")
-    if callback.stopped:
-        return "stopped", None
+    ended = train_until_done(trainer, callback, run_dir, resume,
+                             "Lower the learning rate (for example by 10x) or raise beta, and start again.")
+    if ended is not None:
+        return ended
     if heldout and callback.last_eval_step != trainer.state.global_step:
         trainer.evaluate()
-    best_ckpt = trainer.state.best_model_checkpoint
-    last_step = int(trainer.state.global_step)
-    weights_info: dict[str, Any] = {"weights": "last", "last_step": last_step}
-    if heldout and best_ckpt and Path(best_ckpt).is_dir():
-        best_step = int(Path(best_ckpt).name.rsplit("-", 1)[-1])
-        weights_info = {"weights": "best", "metric": "eval_loss", "best_metric": trainer.state.best_metric,
-                        "best_step": best_step, "best_checkpoint": Path(best_ckpt).name, "last_step": last_step,
-                        "early_stopped_at": callback.early_stopped_at}
-        if best_step != last_step:
-            checkpoints.load_weights(model, Path(best_ckpt) / "model_state")
+    weights_info = keep_best_weights(trainer, callback, model, "eval_loss" if heldout else None, events)
     report: dict[str, Any] = {"loss": job.dpo_loss, "beta": job.dpo_beta, "train_pairs": len(rows["train"]),
                               "heldout_pairs": len(heldout)}
     if heldout:

@@ -47,6 +47,42 @@ class TrainingAborted(Exception):
     """Raised for a run that must end as failed with a user-facing message."""
 
 
+
+def train_until_done(trainer, callback, run_dir: Path, resume: str | None, nan_advice: str) -> tuple[str, str | None] | None:
+    """Trains from the start, or from the checkpoint ``resume`` names; the outcome of a run
+    that ended early (the loss went NaN, or the person stopped it), None when it ran out."""
+    if resume:
+        resume = str((run_dir / resume) if not Path(resume).is_absolute() else Path(resume))
+        if not Path(resume).is_dir():
+            raise TrainingAborted(f"Checkpoint {resume} does not exist; choose one listed by 'workbench runs'.")
+    trainer.train(resume_from_checkpoint=resume)
+    if callback.nan_step is not None:
+        ckpts = list_checkpoints(run_dir)
+        kept = f" The last good checkpoint, {ckpts[-1].name}, is kept." if ckpts else ""
+        return "failed", (f"The loss became NaN or infinite at step {callback.nan_step}, so training stopped.{kept} "
+                          f"{nan_advice}")
+    if callback.stopped:
+        return "stopped", None
+    return None
+
+
+def keep_best_weights(trainer, callback, model, metric: str | None, events: EventWriter) -> dict[str, Any]:
+    """Loads the best checkpoint's weights into ``model`` when validation chose one other than
+    the last (``metric`` None: the last weights stay); what was kept, for the run's record."""
+    best_ckpt = trainer.state.best_model_checkpoint
+    last_step = int(trainer.state.global_step)
+    if not (metric and best_ckpt and Path(best_ckpt).is_dir()):
+        return {"weights": "last", "last_step": last_step}
+    best_name = Path(best_ckpt).name
+    best_step = int(best_name.rsplit("-", 1)[-1])
+    if best_step != last_step:
+        checkpoints.load_weights(model, Path(best_ckpt) / "model_state")
+        events.emit("log", level="info", code="best_weights", step=best_step, metric=metric,
+                    value=trainer.state.best_metric, message=(
+            f"kept the best weights: step {best_step}, validation {metric} {trainer.state.best_metric:.4f}"))
+    return {"weights": "best", "metric": metric, "best_metric": trainer.state.best_metric, "best_step": best_step,
+            "best_checkpoint": best_name, "last_step": last_step, "early_stopped_at": callback.early_stopped_at}
+
 def _rank() -> int:
     return int(os.environ.get("PADDLE_TRAINER_ID", "0") or 0)
 
@@ -601,21 +637,10 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
         data_collator=examples.DataCollator(pad_id, multi_hot=multi_label), callbacks=[callback])
     checkpoints.adapter_only_checkpoints(trainer)  # LoRA: the frozen weights are the base model's
 
-    resume = job.resume_from
-    if resume:
-        resume = str((run_dir / resume) if not Path(resume).is_absolute() else Path(resume))
-        if not Path(resume).is_dir():
-            raise TrainingAborted(f"Checkpoint {resume} does not exist; choose one listed by 'workbench runs'.")
-    trainer.train(resume_from_checkpoint=resume)
-
-    if callback.nan_step is not None:
-        ckpts = list_checkpoints(run_dir)
-        kept = f" The last good checkpoint, {ckpts[-1].name}, is kept." if ckpts else ""
-        return "failed", (
-            f"The loss became NaN or infinite at step {callback.nan_step}, so training stopped.{kept} "
-            "Lower the learning rate (for example by 10x) and resume or start again.")
-    if callback.stopped:
-        return "stopped", None
+    ended = train_until_done(trainer, callback, run_dir, job.resume_from,
+                             "Lower the learning rate (for example by 10x) and resume or start again.")
+    if ended is not None:
+        return ended
 
     # final evaluation and the trained model (adapter for LoRA, full weights otherwise)
     if has_eval and callback.last_eval_step != trainer.state.global_step:
@@ -625,21 +650,7 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
     if _rank() != 0:
         return "completed", None
     # final/ holds the best weights by the validation metric; the last ones stay in their checkpoint
-    best_ckpt = trainer.state.best_model_checkpoint
-    last_step = int(trainer.state.global_step)
-    weights_info: dict[str, Any] = {"weights": "last", "last_step": last_step}
-    if best_metric and best_ckpt and Path(best_ckpt).is_dir():
-        best_name = Path(best_ckpt).name
-        best_step = int(best_name.rsplit("-", 1)[-1])
-        weights_info = {"weights": "best", "metric": best_metric[0], "best_metric": trainer.state.best_metric,
-                        "best_step": best_step, "best_checkpoint": best_name, "last_step": last_step,
-                        "early_stopped_at": callback.early_stopped_at}
-        if best_step != last_step:
-            checkpoints.load_weights(model, Path(best_ckpt) / "model_state")
-            events.emit("log", level="info", code="best_weights", step=best_step, metric=best_metric[0],
-                        value=trainer.state.best_metric, message=(
-                f"kept the best weights: step {best_step}, validation {best_metric[0]} "
-                f"{trainer.state.best_metric:.4f}"))
+    weights_info = keep_best_weights(trainer, callback, model, best_metric[0] if best_metric else None, events)
     if classifier and char_classifier.has_linear_part(model) and feats["val"]:
         mix = char_classifier.part_scores(model, val_ids, val_targets, list(template.labels),
                             linear=linear_probs[0] if linear_probs else None, allow_empty=template.no_label_rows)
