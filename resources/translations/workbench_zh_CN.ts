@@ -2407,58 +2407,58 @@
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="115"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="122"/>
         <source>Accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="116"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="123"/>
         <source>Macro F1</source>
         <translation>宏平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="117"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="124"/>
         <source>Macro F1 of the network alone</source>
         <translation>仅神经网络部分的宏平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="118"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="125"/>
         <source>Micro F1</source>
         <translation>微平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="119"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="126"/>
         <source>Whole label set right</source>
         <translation>标签集完全正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="120"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="127"/>
         <source>Hamming loss</source>
         <translation>汉明损失</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate/page.py" line="398"/>
-        <location filename="../../workbench/gui/pages/run_text.py" line="121"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="128"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="122"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="129"/>
         <source>BLEU</source>
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="123"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="130"/>
         <source>Exact match</source>
         <translation>完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="124"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="131"/>
         <source>Loss on the answers</source>
         <translation>答案部分的损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="125"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="132"/>
         <source>Perplexity</source>
         <translation>困惑度</translation>
     </message>
@@ -5574,32 +5574,32 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>权重衰减</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="86"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="93"/>
         <source>created</source>
         <translation>已创建</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="87"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="94"/>
         <source>running</source>
         <translation>训练中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="88"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="95"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="89"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="96"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="90"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="97"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="91"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="98"/>
         <source>crashed</source>
         <translation>意外中断</translation>
     </message>
@@ -5624,7 +5624,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="66"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="71"/>
         <source>by epochs</source>
         <translation>按轮数</translation>
     </message>
@@ -5714,47 +5714,72 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>分类头读取</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="59"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="52"/>
+        <source>Share of the model&apos;s layers read</source>
+        <translation>读取的模型层比例</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/run_text.py" line="53"/>
+        <source>Head fitted on frozen states first</source>
+        <translation>先在冻结的隐藏状态上拟合分类头</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/run_text.py" line="54"/>
+        <source>Tuned from run</source>
+        <translation>调优自运行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/run_text.py" line="55"/>
+        <source>Preference loss</source>
+        <translation>偏好损失</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/run_text.py" line="56"/>
+        <source>Preference beta</source>
+        <translation>偏好 beta</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/run_text.py" line="64"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="60"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="65"/>
         <source>default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="62"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="67"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="62"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="67"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="68"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="73"/>
         <source>built-in tiny model</source>
         <translation>内置微型模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="69"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="74"/>
         <source>built-in small model</source>
         <translation>内置小型模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="73"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="78"/>
         <source>the last token</source>
         <translation>最后一个词元</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="74"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="79"/>
         <source>the mean of the tokens</source>
         <translation>所有词元的平均</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="78"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="85"/>
         <source>full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
@@ -5926,36 +5951,46 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/page.py" line="569"/>
+        <source>Reading the rows with the frozen model: {0:,} of {1:,}</source>
+        <translation>用冻结的模型读取各行：{0:,} / {1:,}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/page.py" line="572"/>
+        <source>Fitted the classification head on the frozen model&apos;s states of {0:,} rows in {1:.0f} s; validation Macro F1 {2:.4f}</source>
+        <translation>已在冻结模型对 {0:,} 行的隐藏状态上拟合分类头，用时 {1:.0f} 秒；验证集 Macro F1 {2:.4f}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/page.py" line="576"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="573"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="580"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="576"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="583"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="580"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="587"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="582"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="589"/>
         <source>The time budget of {0} is used up: training ends at step {1} of {2}</source>
         <translation>时间预算 {0} 已用完：训练在第 {1} 步（共 {2} 步）结束</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="585"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="592"/>
         <source>Compute threads {0} → {1}: other work used {2:.0%} of the processor over the last minutes</source>
         <translation>计算线程 {0} → {1}：最近几分钟其他任务占用了处理器的 {2:.0%}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="588"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="595"/>
         <source>The simple baseline was still being fitted when the time budget ran out; the evaluation fits it</source>
         <translation>时间预算用完时简单基线仍在拟合；评估时会再拟合它</translation>
     </message>

@@ -265,6 +265,12 @@ def add_parser(sub) -> None:
                          "pass per row (default), or the model writing the label's name")
     tr.add_argument("--head-pooling", choices=["last", "mean"],
                     help="what the classification head reads: the text's last token (default) or the mean")
+    tr.add_argument("--head-depth", type=float, metavar="SHARE",
+                    help="the share of the pretrained model's layers the classification head reads, the first "
+                         "ones (default: all); fewer layers train and answer faster")
+    tr.add_argument("--head-features", action=argparse.BooleanOptionalAction, default=None,
+                    help="first fit the classification head on the frozen model's states (one pass over the "
+                         "rows, a complete model in minutes), then train LoRA from it")
     tr.add_argument("--recompute", action="store_true", default=None,
                     help="recompute each layer in the backward pass: far less memory, about 1.5x the time "
                          "(chosen for you when even one row a step would not fit)")

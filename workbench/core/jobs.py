@@ -60,6 +60,13 @@ class JobSpec(BaseModel):
     # label's name after the template's prompt (every run saved before the head)
     head: bool = False
     head_pooling: Literal["last", "mean"] = "last"  # the head reads the last token's state, or the mean
+    # the share of the decoder's layers the head reads (the first ones; the rest are dropped, which
+    # also makes every step and answer that much cheaper); None: all of them
+    head_depth: float | None = Field(None, gt=0, le=1)
+    # a first stage fits the head on the frozen decoder's pooled states (one pass over the training
+    # and validation rows, then a logistic regression in seconds): a complete model before any
+    # LoRA step, which LoRA then starts from (engine/training/feature_head.py)
+    head_features: bool = False
     # a decoder's layers recompute their activations in the backward pass instead of keeping
     # them: the memory of one layer for about 1.5x the time (engine/training/lm_training.py)
     recompute: bool = False

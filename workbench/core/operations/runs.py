@@ -32,7 +32,7 @@ SETTINGS = (
     "epochs", "max_steps", "learning_rate", "batch_size", "max_length", "lora_r", "lora_alpha", "lora_dropout",
     "warmup_ratio", "weight_decay", "gradient_accumulation_steps", "eval_steps", "save_steps", "logging_steps",
     "seed", "device", "quantization", "allow_pickle", "lr_scheduler", "save_total_limit", "precision", "eval_rows",
-    "vocabulary", "recompute", "head", "head_pooling",
+    "vocabulary", "recompute", "head", "head_pooling", "head_depth", "head_features",
 )
 
 

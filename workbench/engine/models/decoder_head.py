@@ -112,6 +112,15 @@ def _classes():
             pass
 
         def forward(self, input_ids, attention_mask=None, labels=None, return_dict=None, **kwargs):
+            logits = self.score(self.pooled(input_ids, attention_mask))
+            loss = self._loss(logits, labels) if labels is not None else None
+            if return_dict is False:
+                return (loss, logits) if loss is not None else (logits,)
+            return SequenceClassifierOutput(loss=loss, logits=logits)
+
+        def pooled(self, input_ids, attention_mask=None):
+            """What the score layer reads: one vector per row (the frozen-feature stage fits the
+            head on these, engine/training/feature_head.py)."""
             if attention_mask is None:
                 attention_mask = paddle.ones_like(input_ids)
             hidden = self.model(input_ids=input_ids, attention_mask=attention_mask, use_cache=False,
@@ -127,12 +136,7 @@ def _classes():
             # scaled to unit root mean square: a decoder's last states are large (Gemma 3 270M's about
             # 8, single features over 100), which made the new head's first logits tens wide (a loss
             # of 20 over 11 labels) and each optimizer step move them by whole units
-            pooled = pooled / paddle.sqrt((pooled * pooled).mean(axis=-1, keepdim=True) + 1e-6)
-            logits = self.score(pooled)
-            loss = self._loss(logits, labels) if labels is not None else None
-            if return_dict is False:
-                return (loss, logits) if loss is not None else (logits,)
-            return SequenceClassifierOutput(loss=loss, logits=logits)
+            return pooled / paddle.sqrt((pooled * pooled).mean(axis=-1, keepdim=True) + 1e-6)
 
         def _loss(self, logits, labels):
             # the labels' weights steer training only: the validation loss, and the probe a saved
@@ -155,14 +159,34 @@ def _backbone_from_config(config):
     return getattr(module, BASE_MODELS[config.decoder_family])(decoder_config)
 
 
+def kept_layers(total: int, depth: float | None) -> int:
+    """How many of a decoder's ``total`` layers a head of ``depth`` (a share, None: all) reads."""
+    return total if depth is None else max(1, min(total, round(total * depth)))
+
+
 def attach(decoder, labels: Sequence[str], *, family: str, multi_label: bool = False,
-           class_weights: list[float] | None = None, pooling: str = DEFAULT_POOLING, seed: int = 0):
+           class_weights: list[float] | None = None, pooling: str = DEFAULT_POOLING, depth: float | None = None,
+           seed: int = 0):
     """A head over ``labels`` on a loaded causal LM ``decoder``: its base model is kept, its
-    output layer dropped. The head's start comes from ``seed``."""
+    output layer dropped. ``depth``: the share of its layers kept, the first ones (the decoder's
+    final norm then follows the last kept layer). The head's start comes from ``seed``."""
     import paddle
+    import paddle.nn as nn
 
     config_cls, model_cls = _classes()
+    backbone = getattr(decoder, decoder.base_model_prefix)
     decoder_cfg = decoder.config.to_dict()
+    total = int(decoder_cfg.get("num_hidden_layers") or len(backbone.layers))
+    n = kept_layers(total, depth)
+    if n < total:
+        # the saved config says n layers, so the model folder reloads as what it is
+        backbone.layers = nn.LayerList(list(backbone.layers)[:n])
+        decoder_cfg["num_hidden_layers"] = n
+        if isinstance(decoder_cfg.get("layer_types"), list):
+            decoder_cfg["layer_types"] = decoder_cfg["layer_types"][:n]
+        backbone.config.num_hidden_layers = n
+        if isinstance(getattr(backbone.config, "layer_types", None), list):
+            backbone.config.layer_types = backbone.config.layer_types[:n]
     config = config_cls(
         decoder=decoder_cfg, decoder_family=family, pooling=pooling, multi_label=multi_label,
         class_weights=class_weights, num_labels=len(labels),
@@ -170,7 +194,6 @@ def attach(decoder, labels: Sequence[str], *, family: str, multi_label: bool = F
         pad_token_id=decoder_cfg.get("pad_token_id"), bos_token_id=decoder_cfg.get("bos_token_id"),
         eos_token_id=decoder_cfg.get("eos_token_id"))
     paddle.seed(seed)
-    backbone = getattr(decoder, decoder.base_model_prefix)
     model = model_cls(config, backbone=backbone)
     model.train() if decoder.training else model.eval()
     return model

@@ -35,7 +35,7 @@ def load_run_model(trained: TrainedRun, *, device: str = "cpu", merge: bool = Tr
         if job.head and trained.task == "classification":  # the head the run trained, over its labels
             spec = trained.spec
             model = decoder_head.attach(model, list(spec.labels), family=families.model_family(model.config),
-                             multi_label=bool(spec.multi_label), pooling=job.head_pooling)
+                             multi_label=bool(spec.multi_label), pooling=job.head_pooling, depth=job.head_depth)
         if trained.from_checkpoint:
             if trained.method in ADAPTER_METHODS:
                 model = adapters.apply_lora(model, families.model_family(model.config), r=job.lora_r, alpha=job.lora_alpha,

@@ -33,7 +33,7 @@ from workbench.engine.models import (
     ngram_baseline,
     sources,
 )
-from workbench.engine.training import lm_training, vocab_cut
+from workbench.engine.training import feature_head, lm_training, vocab_cut
 
 EVAL_CLASSIFY_LIMIT = 200  # validation rows scored by label likelihood at each evaluation
 EARLY_STOPPING_PATIENCE = 3  # evaluations without a better validation metric before training stops
@@ -146,7 +146,7 @@ def attach_head(decoder, tokenizer, job: JobSpec, template: TaskSpec, family: st
         weights = char_classifier.class_weights([str(r.get("label", "")) for r in records], labels)
     decoder_head.use_text_alone(tokenizer)
     return decoder_head.attach(decoder, labels, family=family, multi_label=bool(template.multi_label), class_weights=weights,
-                    pooling=job.head_pooling, seed=job.seed)
+                    pooling=job.head_pooling, depth=job.head_depth, seed=job.seed)
 
 
 def _precision_flags(job: JobSpec, device: str) -> dict[str, Any]:
@@ -498,6 +498,7 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
                                             user_format=user_format, max_length=job.max_length)
     if not feats["train"]:
         raise TrainingAborted("The training split is empty. Prepare the data again with more rows.")
+    all_val = feats["val"]  # the head's first stage chooses its regularisation on every validation row
     sampled_eval = bool(not builtin_classifier and job.eval_rows and len(feats["val"]) > job.eval_rows)
     if sampled_eval:
         # a pretrained decoder's validation loss over a sample: every row would cost more than the
@@ -529,6 +530,13 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
         events.emit("log", level="info", code="linear_fit", rows=fit["rows"], ngrams=fit["features_seen"],
                     seconds=fit["seconds"], message=(
             f"fitted the linear part on {fit['rows']} rows ({fit['features_seen']} n-grams) in {fit['seconds']} s"))
+
+    if job.head_features and not job.resume_from:
+        # LoRA's adapters start at zero: the wrapped head computes what the plain one does
+        head = model.model if adapters.is_lora(model) else model
+        if decoder_head.is_head(head):
+            feature_head.fit_feature_head(head, feats["train"], all_val, list(template.labels), pad_id=pad_id,
+                                          multi_label=multi_label, events=events, seed=job.seed)
 
     baseline = None
     test_path = project.split_path("test")

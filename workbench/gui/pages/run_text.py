@@ -49,6 +49,11 @@ def hyper_label(name: str) -> str:
         "eval_rows": QCoreApplication.translate("TrainPage", "Validation rows per check"),
         "head": QCoreApplication.translate("TrainPage", "Classification head"),
         "head_pooling": QCoreApplication.translate("TrainPage", "Classification head reads"),
+        "head_depth": QCoreApplication.translate("TrainPage", "Share of the model's layers read"),
+        "head_features": QCoreApplication.translate("TrainPage", "Head fitted on frozen states first"),
+        "from_run": QCoreApplication.translate("TrainPage", "Tuned from run"),
+        "dpo_loss": QCoreApplication.translate("TrainPage", "Preference loss"),
+        "dpo_beta": QCoreApplication.translate("TrainPage", "Preference beta"),
     }.get(name, name)
 
 
@@ -72,6 +77,8 @@ def setting_text(name: str, value: Any) -> str:
     if name == "head_pooling":
         return {"last": QCoreApplication.translate("TrainPage", "the last token"),
                 "mean": QCoreApplication.translate("TrainPage", "the mean of the tokens")}.get(value, str(value))
+    if name == "head_depth":
+        return f"{value:.0%}"
     if name == "data_version":  # an id's first characters, as the runs list shows it
         return str(value)[:7]
     if name == "method":

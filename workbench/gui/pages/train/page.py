@@ -565,6 +565,13 @@ class TrainPage(QWidget):
             if code == "linear_fit":
                 return self.tr("Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s").format(
                     int(ev["rows"]), int(ev["ngrams"]), float(ev["seconds"]))
+            if code == "feature_pass":
+                return self.tr("Reading the rows with the frozen model: {0:,} of {1:,}").format(
+                    int(ev["done"]), int(ev["total"]))
+            if code == "feature_head":
+                return self.tr("Fitted the classification head on the frozen model's states of {0:,} rows in {1:.0f} s; "
+                               "validation Macro F1 {2:.4f}").format(int(ev["rows"]), float(ev["seconds"]),
+                                                                     float(ev["macro_f1"]))
             if code == "early_stopping":
                 return self.tr("Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) "
                                "for {4} evaluations").format(int(ev["step"]), metric_title(str(ev["metric"])),

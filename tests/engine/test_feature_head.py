@@ -1,0 +1,100 @@
+"""The first stage of a pretrained head (engine/training/feature_head.py), for real on a tiny
+Gemma 3: a decoder cut to its first layers, the head fitted on its frozen states, LoRA started
+from that head, and the run loading back as the model that trained."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from workbench.cli import build_parser
+from workbench.core.operations import runs as run_operations
+
+sys.path.insert(0, str(Path(__file__).parents[1]))
+from model_factory import make_model_folder  # noqa: E402
+from test_decoder_head import make_project  # noqa: E402
+from trained_factory import train_run  # noqa: E402
+
+
+def _events(run: Path) -> list[dict]:
+    return [json.loads(x) for x in (run / "events.jsonl").read_text("utf-8").splitlines()]
+
+
+def test_the_fitted_head_computes_what_the_regression_fitted(tmp_path):
+    """The score layer holds the regression's weights, so the model's logits are the regression's
+    decision values on the pooled states, and a cut decoder keeps only its first layers."""
+    from workbench.core.runs import EventWriter
+    from workbench.engine import examples
+    from workbench.engine.models import decoder_head, loading
+    from workbench.engine.training.feature_head import fit_feature_head, pooled_states
+
+    project = make_project(tmp_path)
+    base = make_model_folder("gemma3", tmp_path / "gemma", layout="hf")
+    model, tokenizer = loading.load_model_and_tokenizer(base, device="cpu")
+    labels = project.task.labels
+    head = decoder_head.attach(model, labels, family="gemma3", pooling="mean", depth=0.5, seed=0)
+    assert len(head.model.layers) == 2 and head.config.decoder["num_hidden_layers"] == 2
+    assert head.config.decoder["layer_types"] == ["sliding_attention", "sliding_attention"]
+    decoder_head.use_text_alone(tokenizer)
+    feats = {s: examples.build_classifier_features(tokenizer, examples.read_jsonl(project.split_path(s)), labels,
+                                                   user_format="{text}", max_length=64) for s in ("train", "val")}
+    (tmp_path / "run").mkdir()
+    events = EventWriter(tmp_path / "run")
+    report = fit_feature_head(head, feats["train"], feats["val"], labels, pad_id=tokenizer.pad_token_id,
+                              multi_label=False, events=events, seed=0)
+    events.close()
+    assert report["rows"] == len(feats["train"]) + len(feats["val"]) and report["on"] == "validation"
+    # the intents are told apart by their words: states of two layers separate them well
+    assert report["macro_f1"] > 0.8
+    ids = [f["input_ids"] for f in feats["val"][:10]]
+    x = pooled_states(head, ids, tokenizer.pad_token_id)
+    w, b = head.score.weight.numpy(), head.score.bias.numpy()
+    import paddle
+
+    batch = examples.DataCollator(tokenizer.pad_token_id)([{"input_ids": i} for i in ids])
+    with paddle.no_grad():
+        logits = head(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).logits.numpy()
+    assert np.abs(logits - (x @ w + b)).max() < 1e-3
+    logged = [e for e in _events(tmp_path / "run") if e.get("code") in ("feature_pass", "feature_head")]
+    assert logged[-1]["code"] == "feature_head" and logged[-2]["done"] == report["rows"]
+
+
+@pytest.fixture(scope="module")
+def feature_run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("features")
+    project = make_project(tmp)
+    base = make_model_folder("gemma3", tmp / "gemma", layout="hf")
+    run = train_run(project, "run-features", steps=4, base_model=str(base), method="lora", head=True,
+                    head_pooling="mean", head_depth=0.5, head_features=True, learning_rate=1e-3,
+                    save_steps=2, eval_steps=2)
+    return project, run
+
+
+def test_lora_starts_from_the_fitted_head_and_the_run_loads_back(feature_run):
+    from workbench.core.trained import resolve_trained_run
+    from workbench.engine.inference.trained import load_trained
+
+    project, run = feature_run
+    events = _events(run)
+    fitted = next(e for e in events if e.get("code") == "feature_head")
+    first_eval = next(e for e in events if e["event"] == "eval")
+    # step 0 of LoRA is the fitted head: two steps on from it, validation has not fallen to chance
+    assert fitted["macro_f1"] > 0.8 and first_eval["metrics"]["macro_f1"] > 0.6
+    trained = resolve_trained_run(project, run.name)
+    model, _ = load_trained(trained)  # refuses weights that do not give the run's probe again
+    assert len(model.model.layers) == 2
+
+
+def test_the_command_line_and_the_job_carry_the_stage(tmp_path):
+    project = make_project(tmp_path)
+    base = make_model_folder("gemma3", tmp_path / "gemma", layout="hf")
+    args = build_parser().parse_args(["train", "--project", str(project.root), "--base-model", str(base),
+                                      "--head-depth", "0.5", "--head-features"])
+    assert args.head_depth == 0.5 and args.head_features is True
+    job = run_operations.build_job(project, str(base), head_depth=args.head_depth, head_features=args.head_features)
+    assert job.head and job.head_depth == 0.5 and job.head_features
+    assert build_parser().parse_args(["train", "--project", "p", "--no-head-features"]).head_features is False
