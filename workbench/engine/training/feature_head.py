@@ -24,7 +24,9 @@ from workbench.core.runs import EventWriter
 from workbench.engine import examples, scoring
 from workbench.engine.models import char_classifier
 
-C_GRID = (0.03, 0.1, 0.3, 1.0, 3.0, 10.0)  # the pooled states have unit root mean square
+# from strong to weak regularisation, each fit starting from the last one's weights (the pooled
+# states have unit root mean square; on 11 medical intents 0.03 won, the grid's smallest then)
+C_GRID = (0.003, 0.01, 0.03, 0.1, 0.3, 1.0)
 BATCH_ROWS = 16
 PROGRESS_EVERY_S = 10.0
 
@@ -61,28 +63,36 @@ def _targets(rows: Sequence, labels: Sequence[str], multi_label: bool) -> np.nda
     return np.asarray([int(r[0]) if isinstance(r, (list, tuple)) else int(r) for r in rows], dtype=np.int64)
 
 
-def _fit(x: np.ndarray, y: np.ndarray, labels: Sequence[str], multi_label: bool, c: float, seed: int):
-    """``(weight [hidden, labels], bias [labels])`` of a class-weighted logistic regression."""
+def _fit(x: np.ndarray, y: np.ndarray, labels: Sequence[str], multi_label: bool, c: float, seed: int,
+         fitted: dict) -> tuple[np.ndarray, np.ndarray]:
+    """``(weight [hidden, labels], bias [labels])`` of a class-weighted logistic regression;
+    ``fitted`` keeps the estimators, so the next strength starts where this one ended."""
     from sklearn.linear_model import LogisticRegression
 
+    def estimator(key):
+        if key not in fitted:
+            fitted[key] = LogisticRegression(class_weight="balanced", max_iter=1000, warm_start=True,
+                                             random_state=seed)
+        fitted[key].C = c
+        return fitted[key]
+
     n = len(labels)
+    coef, bias = np.zeros((n, x.shape[1]), np.float32), np.full(n, -30.0, np.float32)  # absent labels: never
     if not multi_label:
         present = np.unique(y)
-        lr = LogisticRegression(C=c, class_weight="balanced", max_iter=2000, random_state=seed).fit(x, y)
-        coef, bias = np.zeros((n, x.shape[1]), np.float32), np.full(n, -30.0, np.float32)  # absent labels: never
+        lr = estimator("all").fit(x, y)
         if len(present) == 2:  # scikit-learn keeps one row for two classes: the second's logit against the first
             coef[present[1]], bias[present[1]] = lr.coef_[0], lr.intercept_[0]
             bias[present[0]] = 0.0
         else:
             coef[present], bias[present] = lr.coef_, lr.intercept_
         return coef.T, bias
-    coef, bias = np.zeros((n, x.shape[1]), np.float32), np.full(n, -30.0, np.float32)
     for j in range(n):  # one sigmoid per label, as the head computes it
         col = y[:, j]
         if col.min() == col.max():
             bias[j] = 30.0 if col.max() else -30.0
             continue
-        lr = LogisticRegression(C=c, class_weight="balanced", max_iter=2000, random_state=seed).fit(x, col)
+        lr = estimator(j).fit(x, col)
         coef[j], bias[j] = lr.coef_[0], lr.intercept_[0]
     return coef.T, bias
 
@@ -123,9 +133,9 @@ def fit_feature_head(head, train: Sequence[dict], val: Sequence[dict], labels: S
     y_train = _targets([f["labels"] for f in train], labels, multi_label)
     y_val = _targets([f["labels"] for f in val], labels, multi_label) if val else None
     x_pick, y_pick = (x_val, y_val) if val else (x_train, y_train)
-    best = None
+    best, fitted = None, {}
     for c in C_GRID:
-        weight, bias = _fit(x_train, y_train, labels, multi_label, c, seed)
+        weight, bias = _fit(x_train, y_train, labels, multi_label, c, seed, fitted)
         f1 = _macro_f1(x_pick @ weight + bias, y_pick, labels, multi_label)
         if best is None or f1 > best[0] + 1e-9:
             best = (f1, c, weight, bias)
