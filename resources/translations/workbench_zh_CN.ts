@@ -2407,58 +2407,58 @@
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="122"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="123"/>
         <source>Accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="123"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="124"/>
         <source>Macro F1</source>
         <translation>宏平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="124"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="125"/>
         <source>Macro F1 of the network alone</source>
         <translation>仅神经网络部分的宏平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="125"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="126"/>
         <source>Micro F1</source>
         <translation>微平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="126"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="127"/>
         <source>Whole label set right</source>
         <translation>标签集完全正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="127"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="128"/>
         <source>Hamming loss</source>
         <translation>汉明损失</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate/page.py" line="398"/>
-        <location filename="../../workbench/gui/pages/run_text.py" line="128"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="129"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="129"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="130"/>
         <source>BLEU</source>
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="130"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="131"/>
         <source>Exact match</source>
         <translation>完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="131"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="132"/>
         <source>Loss on the answers</source>
         <translation>答案部分的损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="132"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="133"/>
         <source>Perplexity</source>
         <translation>困惑度</translation>
     </message>
@@ -5574,32 +5574,32 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>权重衰减</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="93"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="94"/>
         <source>created</source>
         <translation>已创建</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="94"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="95"/>
         <source>running</source>
         <translation>训练中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="95"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="96"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="96"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="97"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="97"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="98"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="98"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="99"/>
         <source>crashed</source>
         <translation>意外中断</translation>
     </message>
@@ -5624,7 +5624,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="71"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="72"/>
         <source>by epochs</source>
         <translation>按轮数</translation>
     </message>
@@ -5725,61 +5725,66 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     </message>
     <message>
         <location filename="../../workbench/gui/pages/run_text.py" line="54"/>
+        <source>Word statistics mixed into the head</source>
+        <translation>分类头混合词频统计部分</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/run_text.py" line="55"/>
         <source>Tuned from run</source>
         <translation>调优自运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="55"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="56"/>
         <source>Preference loss</source>
         <translation>偏好损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="56"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="57"/>
         <source>Preference beta</source>
         <translation>偏好 beta</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="64"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="65"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="65"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="66"/>
         <source>default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="67"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="68"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="67"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="68"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="73"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="74"/>
         <source>built-in tiny model</source>
         <translation>内置微型模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="74"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="75"/>
         <source>built-in small model</source>
         <translation>内置小型模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="78"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="79"/>
         <source>the last token</source>
         <translation>最后一个词元</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="79"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="80"/>
         <source>the mean of the tokens</source>
         <translation>所有词元的平均</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="85"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="86"/>
         <source>full fine-tuning</source>
         <translation>全量微调</translation>
     </message>

@@ -98,3 +98,45 @@ def test_the_command_line_and_the_job_carry_the_stage(tmp_path):
     job = run_operations.build_job(project, str(base), head_depth=args.head_depth, head_features=args.head_features)
     assert job.head and job.head_depth == 0.5 and job.head_features
     assert build_parser().parse_args(["train", "--project", "p", "--no-head-features"]).head_features is False
+
+
+@pytest.fixture(scope="module")
+def stacked_run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("stacked")
+    project = make_project(tmp)
+    base = make_model_folder("gemma3", tmp / "gemma", layout="hf")
+    job = run_operations.build_job(project, str(base), head_linear=True)
+    assert job.head_features  # the linear part's share is chosen against the fitted head
+    run = train_run(project, "run-stacked", steps=4, base_model=str(base), method="lora", head=True,
+                    head_pooling="mean", head_depth=0.5, head_features=True, head_linear=True,
+                    learning_rate=1e-3, save_steps=2, eval_steps=2)
+    return project, run
+
+
+def test_the_mixture_with_the_linear_part_is_chosen_on_validation_and_loads_back(stacked_run):
+    from workbench.core.trained import resolve_trained_run
+    from workbench.engine.inference.trained import load_trained
+    from workbench.engine.models import char_classifier, decoder_head
+
+    project, run = stacked_run
+    events = _events(run)
+    parts = next(e for e in events if e.get("code") == "part_scores")
+    # the grid holds each part alone: the mixture is never below either on the rows it was chosen on
+    assert parts["macro_f1"] >= max(parts["network"], parts["linear"]) and 0 <= parts["share"] <= 1
+    assert (run / decoder_head.LINEAR_FILE).is_file()
+    for checkpoint in ("best", "last"):
+        model, _ = load_trained(resolve_trained_run(project, run.name, checkpoint))  # the probe holds
+        assert char_classifier.has_linear_part(model) and model.linear_weight == parts["share"]
+
+
+@pytest.mark.slow  # static and ONNX graphs exported and run
+def test_the_exported_graphs_answer_the_mixture(stacked_run, tmp_path):
+    from workbench.engine.export.bundle import export_run
+
+    project, run = stacked_run
+    out = tmp_path / "bundle"
+    export_run(project.root, run.name, out, formats=["static", "onnx", "merged"], evaluate=False, parity_rows=8)
+    bundle = json.loads((out / "bundle.json").read_text("utf-8"))
+    assert bundle["checks"]["static"]["status"] == "ok" and bundle["checks"]["onnx"]["status"] == "ok"
+    merged = json.loads((out / "merged" / "config.json").read_text("utf-8"))
+    assert merged["linear_part"] and merged["decoder"]["num_hidden_layers"] == 2

@@ -271,6 +271,9 @@ def add_parser(sub) -> None:
     tr.add_argument("--head-features", action=argparse.BooleanOptionalAction, default=None,
                     help="first fit the classification head on the frozen model's states (one pass over the "
                          "rows, a complete model in minutes), then train LoRA from it")
+    tr.add_argument("--head-linear", action=argparse.BooleanOptionalAction, default=None,
+                    help="with --head-features: mix into the head's answer a linear part over the text's token "
+                         "n-grams, its share chosen on the validation rows")
     tr.add_argument("--recompute", action="store_true", default=None,
                     help="recompute each layer in the backward pass: far less memory, about 1.5x the time "
                          "(chosen for you when even one row a step would not fit)")

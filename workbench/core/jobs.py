@@ -67,6 +67,9 @@ class JobSpec(BaseModel):
     # and validation rows, then a logistic regression in seconds): a complete model before any
     # LoRA step, which LoRA then starts from (engine/training/feature_head.py)
     head_features: bool = False
+    # with head_features: the head's answer mixes in a linear part over the text's token n-grams
+    # (the n-gram baseline's kind of model, inside the exported graph), its share chosen on validation
+    head_linear: bool = False
     # a decoder's layers recompute their activations in the backward pass instead of keeping
     # them: the memory of one layer for about 1.5x the time (engine/training/lm_training.py)
     recompute: bool = False
@@ -102,6 +105,8 @@ class JobSpec(BaseModel):
             raise ValueError("method dpo trains on top of a run: it needs from_run, and only it takes one")
         if self.method == "dpo" and (self.task != "instruction" or self.quantization != "none"):
             raise ValueError("method dpo is for instruction projects, without quantization")
+        if self.head_linear and not self.head_features:
+            raise ValueError("head_linear needs head_features: the linear part's share is chosen against the fitted head")
         return self
 
 

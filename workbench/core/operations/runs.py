@@ -32,7 +32,7 @@ SETTINGS = (
     "epochs", "max_steps", "learning_rate", "batch_size", "max_length", "lora_r", "lora_alpha", "lora_dropout",
     "warmup_ratio", "weight_decay", "gradient_accumulation_steps", "eval_steps", "save_steps", "logging_steps",
     "seed", "device", "quantization", "allow_pickle", "lr_scheduler", "save_total_limit", "precision", "eval_rows",
-    "vocabulary", "recompute", "head", "head_pooling", "head_depth", "head_features",
+    "vocabulary", "recompute", "head", "head_pooling", "head_depth", "head_features", "head_linear",
 )
 
 
@@ -144,6 +144,8 @@ def build_job(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: st
     given = {k: v for k, v in settings.items() if v is not None}
     if given.get("max_steps") is not None and given["max_steps"] <= 0:
         given["max_steps"] = -1
+    if given.get("head_linear") and given.get("head_features") is None:
+        given["head_features"] = True  # the linear part's share is chosen against the fitted head
     values.update(given)
     values.update(_time_of(project, rec, values, given, time_budget_min))
     every = int(values.get("eval_steps") or 50)

@@ -187,7 +187,79 @@ def _classes():
             # before the geometric mean, "geometric" for new ones
             self.linear_mix = str(linear_mix)
 
-    class CharClassifier(PretrainedModel):
+    class LinearPart:
+        """The linear part of a classifier (see fit_linear_part): a logistic regression over the
+        input ids and their hashed bigrams and trigrams, held in embedding tables so that the
+        exported graph computes it. The built-in classifier and a pretrained model's head
+        (engine/models/decoder_head.py) mix it into their answers alike."""
+
+        def _init_linear_part(self, config) -> None:
+            self.buckets = int(config.ngram_buckets)  # a plain int: the traced graph reads no config attribute
+            self.linear_weight = float(getattr(config, "linear_weight", LINEAR_WEIGHT))  # a constant in the traced graph
+            self.has_linear = bool(getattr(config, "linear_part", False))
+            self.sublinear = getattr(config, "linear_tf", "count") == "sublinear"
+            self.geometric = getattr(config, "linear_mix", "arithmetic") == "geometric"
+            if not self.has_linear:
+                return
+            # per feature idf * coefficient for each label, and idf squared for the norm; fitted by a
+            # convex solver, never by the optimizer
+            n = config.num_labels
+
+            def zeros(rows, cols):  # unfitted, the part answers every label alike
+                return nn.Embedding(rows, cols, weight_attr=paddle.ParamAttr(initializer=nn.initializer.Constant(0.0)))
+
+            self.lin_unigram, self.lin_ngram = zeros(config.vocab_size, n), zeros(config.ngram_buckets, n)
+            self.idf2_unigram, self.idf2_ngram = zeros(config.vocab_size, 1), zeros(config.ngram_buckets, 1)
+            self.lin_bias = self.create_parameter([n], default_initializer=nn.initializer.Constant(0.0))
+            for param in self.linear_parameters():
+                param.stop_gradient = True
+
+        def linear_parameters(self) -> list:
+            return [self.lin_unigram.weight, self.lin_ngram.weight, self.idf2_unigram.weight,
+                    self.idf2_ngram.weight, self.lin_bias]
+
+        def mixed(self, network_logits, input_ids, attention_mask):
+            """The answer: the network's logits mixed with the linear part's (see mix_logits)."""
+            lin = self._linear_logits(*self._ngrams(input_ids, attention_mask))
+            return mix_logits(network_logits, lin, self.linear_weight, self.multi_label, self.geometric)
+
+        @staticmethod
+        def _summed(unigram, ngram, a, g, w1, wg):
+            """The rows of an id table and an n-gram table for the text's ids and n-grams, each
+            weighted (its mask, or its share of its feature's weight) and summed."""
+            return (unigram(a) * w1.unsqueeze(-1)).sum(axis=1) + (ngram(g) * wg.unsqueeze(-1)).sum(axis=1)
+
+        def _linear_logits(self, a, g, m1, mg):
+            # the L2-normalised TF-IDF vector's dot product with the coefficients, summed over the
+            # text's occurrences: each occurrence of a feature found c times carries tf(c) / c of its
+            # idf * coef and tf(c)^2 / c of its idf^2 in the norm (see linear_design)
+            if self.sublinear:
+                (s1, q1), (sg, qg) = _sublinear_shares(a, m1), _sublinear_shares(g, mg)
+            else:  # tf(c) = c: every occurrence counts whole
+                s1, q1, sg, qg = m1, m1, mg, mg
+            score = self._summed(self.lin_unigram, self.lin_ngram, a, g, s1, sg)
+            norm = self._summed(self.idf2_unigram, self.idf2_ngram, a, g, q1, qg)
+            return score / paddle.sqrt(norm.clip(min=1e-12)) + self.lin_bias
+
+        def linear_logits(self, input_ids, attention_mask):
+            return self._linear_logits(*self._ngrams(input_ids, attention_mask))
+
+        def _ngrams(self, input_ids, attention_mask):
+            """The ids, the bigram and trigram buckets (one sequence: bigrams, then trigrams), and
+            their masks."""
+            b = paddle.shape(input_ids)[0]
+            # two padding columns so that trigrams exist even for a one-id text
+            ids = paddle.concat([input_ids, paddle.zeros([b, 2], dtype=input_ids.dtype)], axis=1)
+            mask = paddle.concat([attention_mask.astype("float32"), paddle.zeros([b, 2], dtype="float32")], axis=1)
+            a, c1, c2 = ids[:, :-2], ids[:, 1:-1], ids[:, 2:]
+            m1 = mask[:, :-2]
+            m2 = m1 * mask[:, 1:-1]
+            m3 = m2 * mask[:, 2:]
+            h2 = (a * NGRAM_MULT2 + c1) % self.buckets
+            h3 = (h2 * NGRAM_MULT3 + c2 + 7) % self.buckets
+            return a, paddle.concat([h2, h3], axis=1), m1, paddle.concat([m2, m3], axis=1)
+
+    class CharClassifier(LinearPart, PretrainedModel):
         """``forward(input_ids, attention_mask, labels=None)`` -> loss (with labels) and logits
         ``[batch, num_labels]``."""
 
@@ -205,29 +277,10 @@ def _classes():
             if config.ngram_buckets > MAX_BUCKETS or config.vocab_size > MAX_VOCAB + 64:
                 raise ValueError(f"the built-in classifier allows at most {MAX_BUCKETS} buckets and "
                                  f"{MAX_VOCAB} characters")
-            self.buckets = int(config.ngram_buckets)  # a plain int: the traced graph reads no config attribute
             self.multi_label = bool(getattr(config, "multi_label", False))
             weights = config.class_weights or [1.0] * config.num_labels
             self.register_buffer("class_weight", paddle.to_tensor(weights, dtype="float32"), persistable=False)
-            self.linear_weight = float(getattr(config, "linear_weight", LINEAR_WEIGHT))  # a constant in the traced graph
-            self.has_linear = bool(getattr(config, "linear_part", False))
-            self.sublinear = getattr(config, "linear_tf", "count") == "sublinear"
-            self.geometric = getattr(config, "linear_mix", "arithmetic") == "geometric"
-            if self.has_linear:
-                # the linear part (see fit_linear_part): per feature idf * coefficient for each label,
-                # and idf squared for the norm; fitted by a convex solver, never by the optimizer
-                n = config.num_labels
-
-                def zeros(rows, cols):  # unfitted, the part answers every label alike
-                    return nn.Embedding(rows, cols, weight_attr=paddle.ParamAttr(
-                        initializer=nn.initializer.Constant(0.0)))
-
-                self.lin_unigram, self.lin_ngram = zeros(config.vocab_size, n), zeros(config.ngram_buckets, n)
-                self.idf2_unigram, self.idf2_ngram = zeros(config.vocab_size, 1), zeros(config.ngram_buckets, 1)
-                self.lin_bias = self.create_parameter([n], default_initializer=nn.initializer.Constant(0.0))
-                for param in (self.lin_unigram.weight, self.lin_ngram.weight, self.idf2_unigram.weight,
-                              self.idf2_ngram.weight, self.lin_bias):
-                    param.stop_gradient = True
+            self._init_linear_part(config)
 
         def _init_weights(self, layer):  # the layers' own initialisers are what fastText-style models use
             pass
@@ -244,8 +297,8 @@ def _classes():
                 # (sigmoid for a multi-label head) is that mixture. Training fits the network
                 # alone, and with labels (the Trainer's validation loss) the network alone answers:
                 # the linear part is scored once per run (part_scores), not at every evaluation
-                lin = self._linear_logits(*grams)
-                logits = mix_logits(logits, lin, self.linear_weight, self.multi_label, self.geometric)
+                logits = mix_logits(logits, self._linear_logits(*grams), self.linear_weight, self.multi_label,
+                                    self.geometric)
             if return_dict is False:
                 return (loss, logits) if loss is not None else (logits,)
             return SequenceClassifierOutput(loss=loss, logits=logits)
@@ -259,12 +312,6 @@ def _classes():
                                                           pos_weight=self.class_weight)
             return F.cross_entropy(logits, labels.reshape([-1]).astype("int64"), weight=self.class_weight)
 
-        @staticmethod
-        def _summed(unigram, ngram, a, g, w1, wg):
-            """The rows of a character table and an n-gram table for the text's characters and
-            n-grams, each weighted (its mask, or its share of its feature's weight) and summed."""
-            return (unigram(a) * w1.unsqueeze(-1)).sum(axis=1) + (ngram(g) * wg.unsqueeze(-1)).sum(axis=1)
-
         def _network_logits(self, a, g, m1, mg):
             total = self._summed(self.unigram, self.ngram, a, g, m1, mg)
             count = (m1.sum(axis=1) + mg.sum(axis=1)).clip(min=1.0).unsqueeze(-1)
@@ -272,37 +319,11 @@ def _classes():
             x = self.dropout(F.relu(self.hidden(x)))  # ReLU: exact in every runtime (GELU differs in oneDNN/ONNX)
             return self.score(x)
 
-        def _linear_logits(self, a, g, m1, mg):
-            # the L2-normalised TF-IDF vector's dot product with the coefficients, summed over the
-            # text's occurrences: each occurrence of a feature found c times carries tf(c) / c of its
-            # idf * coef and tf(c)^2 / c of its idf^2 in the norm (see linear_design)
-            if self.sublinear:
-                (s1, q1), (sg, qg) = _sublinear_shares(a, m1), _sublinear_shares(g, mg)
-            else:  # tf(c) = c: every occurrence counts whole
-                s1, q1, sg, qg = m1, m1, mg, mg
-            score = self._summed(self.lin_unigram, self.lin_ngram, a, g, s1, sg)
-            norm = self._summed(self.idf2_unigram, self.idf2_ngram, a, g, q1, qg)
-            return score / paddle.sqrt(norm.clip(min=1e-12)) + self.lin_bias
-
         def part_logits(self, input_ids, attention_mask, linear: bool = True):
             """(network logits, linear-part logits or None): what part_scores and the tests compare."""
             grams = self._ngrams(input_ids, attention_mask)
             return self._network_logits(*grams), self._linear_logits(*grams) if linear else None
 
-        def _ngrams(self, input_ids, attention_mask):
-            """Character ids, the bigram and trigram buckets (one sequence: bigrams, then trigrams),
-            and their masks."""
-            b = paddle.shape(input_ids)[0]
-            # two padding columns so that trigrams exist even for a one-character text
-            ids = paddle.concat([input_ids, paddle.zeros([b, 2], dtype=input_ids.dtype)], axis=1)
-            mask = paddle.concat([attention_mask.astype("float32"), paddle.zeros([b, 2], dtype="float32")], axis=1)
-            a, c1, c2 = ids[:, :-2], ids[:, 1:-1], ids[:, 2:]
-            m1 = mask[:, :-2]
-            m2 = m1 * mask[:, 1:-1]
-            m3 = m2 * mask[:, 2:]
-            h2 = (a * NGRAM_MULT2 + c1) % self.buckets
-            h3 = (h2 * NGRAM_MULT3 + c2 + 7) % self.buckets
-            return a, paddle.concat([h2, h3], axis=1), m1, paddle.concat([m2, m3], axis=1)
 
     def _sublinear_shares(ids, mask):
         """Per position: tf(c) / c and tf(c)^2 / c with tf(c) = 1 + ln c, c how often the position's
@@ -314,7 +335,7 @@ def _classes():
         tf = 1.0 + paddle.log(c)
         return mask * tf / c, mask * tf * tf / c
 
-    _CACHE = (CharClassifierConfig, CharClassifier)
+    _CACHE = (CharClassifierConfig, CharClassifier, LinearPart)
     return _CACHE
 
 
@@ -345,7 +366,7 @@ def build_classifier(size: str, texts: Iterable[str], labels: Sequence[str], out
         raise ValueError(f"size must be one of {sorted(CLASSIFIER_SIZES)}, not {size!r}")
     spec = dict(CLASSIFIER_SIZES[size])
     tokenizer = train_char_tokenizer(texts, spec.pop("max_vocab"))
-    config_cls, model_cls = _classes()
+    config_cls, model_cls, _ = _classes()
     config = config_cls(
         vocab_size=int(math.ceil(len(tokenizer) / 64) * 64), num_labels=len(labels),
         id2label={i: lab for i, lab in enumerate(labels)}, label2id={lab: i for i, lab in enumerate(labels)},
@@ -368,7 +389,7 @@ def build_classifier(size: str, texts: Iterable[str], labels: Sequence[str], out
 
 def load_classifier(folder: str | os.PathLike, *, for_training: bool = True):
     """The classifier saved in ``folder`` (train or eval mode)."""
-    _, model_cls = _classes()
+    _, model_cls, _ = _classes()
     model = model_cls.from_pretrained(str(folder), load_checkpoint_format="legacy", use_safetensors=True,
                                       convert_from_hf=False, dtype="float32")
     if isinstance(model, tuple):

@@ -35,6 +35,7 @@ from workbench.engine.families import CPU_SAFE_FLAGS, HEAD_MODEL_TYPE, causal_lm
 
 MODEL_TYPE = HEAD_MODEL_TYPE
 POOLINGS = ("last", "mean")
+LINEAR_BUCKETS = 2 ** 18  # hashed token bigrams and trigrams of the linear part
 DEFAULT_POOLING = "last"
 # each family's decoder without its output layer, in the module of its causal LM
 BASE_MODELS = {"gemma3": "Gemma3TextModel", "llama": "LlamaModel", "qwen2": "Qwen2Model", "qwen3": "Qwen3Model",
@@ -76,13 +77,25 @@ def _classes():
     from paddleformers.transformers import PretrainedConfig, PretrainedModel
     from paddleformers.transformers.model_outputs import SequenceClassifierOutput
 
+    from workbench.engine.models import char_classifier
+
+    _, _, LinearPart = char_classifier._classes()
+
     class DecoderClassifierConfig(PretrainedConfig):
         model_type = MODEL_TYPE
 
         def __init__(self, decoder: dict | None = None, decoder_family: str | None = None,
                      pooling: str = DEFAULT_POOLING, multi_label: bool = False,
-                     class_weights: list[float] | None = None, **kwargs):
+                     class_weights: list[float] | None = None, linear_part: bool = False,
+                     linear_weight: float = 0.0, ngram_buckets: int = LINEAR_BUCKETS, **kwargs):
             super().__init__(**kwargs)
+            # the linear part over the text's token n-grams (char_classifier.LinearPart), mixed
+            # into the answer with the share ``linear_weight`` chosen on validation
+            self.linear_part = bool(linear_part)
+            self.linear_weight = float(linear_weight)
+            self.ngram_buckets = int(ngram_buckets)
+            self.linear_tf, self.linear_mix = "sublinear", "geometric"
+            self.vocab_size = int((decoder or {}).get("vocab_size", 0) or 0)
             self.decoder = dict(decoder or {})  # the decoder's own config.json
             self.decoder_family = decoder_family
             if pooling not in POOLINGS:
@@ -92,7 +105,7 @@ def _classes():
             self.class_weights = class_weights
             self.hidden_size = int(self.decoder.get("hidden_size", 0) or 0)
 
-    class DecoderClassifier(PretrainedModel):
+    class DecoderClassifier(LinearPart, PretrainedModel):
         """``forward(input_ids, attention_mask, labels=None)`` -> loss (with labels) and logits
         ``[batch, num_labels]``, as the built-in classifier's."""
 
@@ -107,16 +120,28 @@ def _classes():
             self.mean_pooling = config.pooling == "mean"  # a plain bool: the traced graph reads no config
             weights = config.class_weights or [1.0] * config.num_labels
             self.register_buffer("class_weight", paddle.to_tensor(weights, dtype="float32"), persistable=False)
+            self._init_linear_part(config)
 
         def _init_weights(self, layer):  # the decoder comes pretrained; the head keeps nn.Linear's start
             pass
 
         def forward(self, input_ids, attention_mask=None, labels=None, return_dict=None, **kwargs):
+            if attention_mask is None:
+                attention_mask = paddle.ones_like(input_ids)
             logits = self.score(self.pooled(input_ids, attention_mask))
             loss = self._loss(logits, labels) if labels is not None else None
+            if self.has_linear and not self.training and labels is None:
+                # the answer mixes in the linear part; training and the validation loss are the
+                # network's alone, as for the built-in classifier
+                logits = self.mixed(logits, input_ids, attention_mask)
             if return_dict is False:
                 return (loss, logits) if loss is not None else (logits,)
             return SequenceClassifierOutput(loss=loss, logits=logits)
+
+        def part_logits(self, input_ids, attention_mask, linear: bool = True):
+            """(network logits, linear-part logits or None), as the built-in classifier's."""
+            network = self.score(self.pooled(input_ids, attention_mask))
+            return network, self.linear_logits(input_ids, attention_mask) if linear else None
 
         def pooled(self, input_ids, attention_mask=None):
             """What the score layer reads: one vector per row (the frozen-feature stage fits the
@@ -166,7 +191,7 @@ def kept_layers(total: int, depth: float | None) -> int:
 
 def attach(decoder, labels: Sequence[str], *, family: str, multi_label: bool = False,
            class_weights: list[float] | None = None, pooling: str = DEFAULT_POOLING, depth: float | None = None,
-           seed: int = 0):
+           linear_part: bool = False, seed: int = 0):
     """A head over ``labels`` on a loaded causal LM ``decoder``: its base model is kept, its
     output layer dropped. ``depth``: the share of its layers kept, the first ones (the decoder's
     final norm then follows the last kept layer). The head's start comes from ``seed``."""
@@ -189,7 +214,7 @@ def attach(decoder, labels: Sequence[str], *, family: str, multi_label: bool = F
             backbone.config.layer_types = backbone.config.layer_types[:n]
     config = config_cls(
         decoder=decoder_cfg, decoder_family=family, pooling=pooling, multi_label=multi_label,
-        class_weights=class_weights, num_labels=len(labels),
+        class_weights=class_weights, num_labels=len(labels), linear_part=linear_part,
         id2label={i: lab for i, lab in enumerate(labels)}, label2id={lab: i for i, lab in enumerate(labels)},
         pad_token_id=decoder_cfg.get("pad_token_id"), bos_token_id=decoder_cfg.get("bos_token_id"),
         eos_token_id=decoder_cfg.get("eos_token_id"))
@@ -226,3 +251,35 @@ def read_head_config(folder: str | os.PathLike) -> dict | None:
     except (OSError, ValueError):
         return None
     return data if is_head_config(data) else None
+
+
+LINEAR_FILE = "linear_part.npz"
+
+
+def save_linear_part(head, path) -> None:
+    """The fitted linear part and its share, beside a LoRA run's adapters (which hold only what
+    trains): the run's model is rebuilt with them (load_linear_part)."""
+    import tempfile
+
+    import numpy as np
+
+    path = Path(path)
+    arrays = {f"p{i}": p.numpy() for i, p in enumerate(head.linear_parameters())}
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".linear-", suffix=".npz")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            np.savez(fh, weight=np.float32(head.linear_weight), **arrays)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_linear_part(head, path) -> None:
+    import numpy as np
+
+    with np.load(path) as data:
+        for i, p in enumerate(head.linear_parameters()):
+            p.set_value(data[f"p{i}"])
+        head.linear_weight = float(data["weight"])
+        head.config.linear_weight = head.linear_weight

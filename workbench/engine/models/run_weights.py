@@ -35,7 +35,10 @@ def load_run_model(trained: TrainedRun, *, device: str = "cpu", merge: bool = Tr
         if job.head and trained.task == "classification":  # the head the run trained, over its labels
             spec = trained.spec
             model = decoder_head.attach(model, list(spec.labels), family=families.model_family(model.config),
-                             multi_label=bool(spec.multi_label), pooling=job.head_pooling, depth=job.head_depth)
+                             multi_label=bool(spec.multi_label), pooling=job.head_pooling, depth=job.head_depth,
+                             linear_part=job.head_linear)
+            if job.head_linear:  # fitted before the adapters trained, kept beside them
+                decoder_head.load_linear_part(model, trained.run_dir / decoder_head.LINEAR_FILE)
         if trained.from_checkpoint:
             if trained.method in ADAPTER_METHODS:
                 model = adapters.apply_lora(model, families.model_family(model.config), r=job.lora_r, alpha=job.lora_alpha,

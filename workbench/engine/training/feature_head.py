@@ -147,4 +147,57 @@ def fit_feature_head(head, train: Sequence[dict], val: Sequence[dict], labels: S
     events.emit("log", level="info", code="feature_head", **report, message=(
         f"fitted the head on the frozen model's states of {total} rows in {report['seconds']} s "
         f"(reading them took {report['read_seconds']} s); {report['on']} macro-F1 {f1:.4f}"))
+    if getattr(head, "has_linear", False):
+        pick_ids = [f["input_ids"] for f in (val or train)]
+        mix = choose_linear_weight(head, x_pick @ weight + bias, pick_ids, y_pick, labels, multi_label)
+        report["linear_part"] = mix
+        events.emit("log", level="info", code="part_scores", macro_f1=mix["macro_f1"], network=mix["network_alone"],
+                    linear=mix["linear_alone"], share=mix["linear_weight"], message=(
+            f"{report['on']} macro-F1 of the mixture {mix['macro_f1']:.4f} (the head alone {mix['network_alone']:.4f}, "
+            f"the linear part alone {mix['linear_alone']:.4f}, linear share {mix['linear_weight']:g})"))
     return report
+
+
+WEIGHT_GRID = tuple(i / 10 for i in range(11))  # the linear part's share; 0 and 1 are each part alone
+
+
+def linear_logits(head, id_lists: Sequence[Sequence[int]], pad_id: int) -> np.ndarray:
+    """The linear part's logits of each row: lookups in its tables, no pass through the decoder."""
+    import paddle
+
+    collator = examples.DataCollator(pad_id)
+    out = np.zeros((len(id_lists), head.config.num_labels), dtype=np.float32)
+    with paddle.no_grad():
+        for idx in char_classifier.eval_batches(head, [len(x) for x in id_lists], 64):
+            batch = collator([{"input_ids": list(id_lists[i])} for i in idx])
+            out[idx] = head.linear_logits(batch["input_ids"], batch["attention_mask"]).numpy()
+    return out
+
+
+def _squash(logits: np.ndarray, multi_label: bool) -> np.ndarray:
+    if multi_label:
+        return 1.0 / (1.0 + np.exp(-logits))
+    z = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return z / z.sum(axis=1, keepdims=True)
+
+
+def choose_linear_weight(head, network_logits: np.ndarray, id_lists: Sequence[Sequence[int]], y: np.ndarray,
+                         labels: Sequence[str], multi_label: bool) -> dict:
+    """The linear part's share in ``head``'s answer: the one of :data:`WEIGHT_GRID` whose mixture
+    scores best on these rows (validation: neither part saw them, so the choice is made on
+    held-out answers of both), the smaller share on a tie. Set on the head and its config; the
+    grid holds each part alone, so the mixture never scores below either on these rows."""
+    deep = _squash(network_logits, multi_label)
+    lin = _squash(linear_logits(head, id_lists, head.config.pad_token_id or 0), multi_label)
+    scores = []
+    for w in WEIGHT_GRID:
+        head.linear_weight = w
+        p = char_classifier.mix_probabilities(head, deep, lin)
+        scores.append(_macro_f1(np.log(np.clip(p, 1e-30, None)) if not multi_label else
+                                np.log(np.clip(p, 1e-7, None)) - np.log(np.clip(1 - p, 1e-7, None)), y, labels,
+                                multi_label))
+    best = int(np.argmax(scores))  # the first of equals: the smaller share
+    head.linear_weight = WEIGHT_GRID[best]
+    head.config.linear_weight = WEIGHT_GRID[best]
+    return {"linear_weight": WEIGHT_GRID[best], "macro_f1": round(scores[best], 4),
+            "network_alone": round(scores[0], 4), "linear_alone": round(scores[-1], 4)}

@@ -146,7 +146,7 @@ def attach_head(decoder, tokenizer, job: JobSpec, template: TaskSpec, family: st
         weights = char_classifier.class_weights([str(r.get("label", "")) for r in records], labels)
     decoder_head.use_text_alone(tokenizer)
     return decoder_head.attach(decoder, labels, family=family, multi_label=bool(template.multi_label), class_weights=weights,
-                    pooling=job.head_pooling, depth=job.head_depth, seed=job.seed)
+                    pooling=job.head_pooling, depth=job.head_depth, linear_part=job.head_linear, seed=job.seed)
 
 
 def _precision_flags(job: JobSpec, device: str) -> dict[str, Any]:
@@ -531,12 +531,21 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
                     seconds=fit["seconds"], message=(
             f"fitted the linear part on {fit['rows']} rows ({fit['features_seen']} n-grams) in {fit['seconds']} s"))
 
-    if job.head_features and not job.resume_from:
+    head = model.model if adapters.is_lora(model) else model
+    linear_file = run_dir / decoder_head.LINEAR_FILE
+    if job.head_features and not job.resume_from and decoder_head.is_head(head):
         # LoRA's adapters start at zero: the wrapped head computes what the plain one does
-        head = model.model if adapters.is_lora(model) else model
-        if decoder_head.is_head(head):
-            feature_head.fit_feature_head(head, feats["train"], all_val, list(template.labels), pad_id=pad_id,
-                                          multi_label=multi_label, events=events, seed=job.seed)
+        feature_head.fit_feature_head(head, feats["train"], all_val, list(template.labels), pad_id=pad_id,
+                                      multi_label=multi_label, events=events, seed=job.seed)
+        if char_classifier.has_linear_part(head) and job.method == "lora":  # the adapters hold only what trains
+            decoder_head.save_linear_part(head, linear_file)
+    elif job.resume_from and decoder_head.is_head(head) and char_classifier.has_linear_part(head) \
+            and job.method == "lora":
+        # fitted once, by the run that wrote the checkpoint (checkpoints/checkpoint-N of its folder)
+        written = Path(job.resume_from if Path(job.resume_from).is_absolute() else run_dir / job.resume_from)
+        decoder_head.load_linear_part(head, written.parents[1] / decoder_head.LINEAR_FILE)
+        if not linear_file.is_file():
+            decoder_head.save_linear_part(head, linear_file)
 
     baseline = None
     test_path = project.split_path("test")

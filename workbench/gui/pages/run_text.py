@@ -51,6 +51,7 @@ def hyper_label(name: str) -> str:
         "head_pooling": QCoreApplication.translate("TrainPage", "Classification head reads"),
         "head_depth": QCoreApplication.translate("TrainPage", "Share of the model's layers read"),
         "head_features": QCoreApplication.translate("TrainPage", "Head fitted on frozen states first"),
+        "head_linear": QCoreApplication.translate("TrainPage", "Word statistics mixed into the head"),
         "from_run": QCoreApplication.translate("TrainPage", "Tuned from run"),
         "dpo_loss": QCoreApplication.translate("TrainPage", "Preference loss"),
         "dpo_beta": QCoreApplication.translate("TrainPage", "Preference beta"),
