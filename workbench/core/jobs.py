@@ -110,6 +110,11 @@ class JobSpec(BaseModel):
         return self
 
 
+def head_layers(total: int, depth: float | None) -> int:
+    """How many of a decoder's ``total`` layers a head of ``depth`` (a share; None: all) reads."""
+    return total if depth is None else max(1, min(total, round(total * depth)))
+
+
 def new_run_id(prefix: str = "run") -> str:
     return f"{prefix}-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}"
 

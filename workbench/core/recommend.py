@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .jobs import head_layers
 from .templates import TemplateSpec, TaskKind
 
 CPU_TOKENS_PER_S_AT_7M = 600.0
@@ -61,6 +62,9 @@ HEAD_EVAL_S_PER_LAYER = 0.13
 DECODER_EVAL_SHARE = 0.15
 
 DEFAULT_TIME_BUDGET_MIN = 10.0
+# the feature head's logistic regressions after the pass over the rows (engine/training/feature_head.py):
+# 92 s for six cold fits on 7,098 KUAKE-QIC rows, 640 features, 11 labels, on a shared 2-core machine
+FEATURE_FIT_S = 60.0
 # The built-in classifier (engine/models/char_classifier.py), measured through the worker on 2 CPU cores:
 # seconds per optimizer step (dense Adam over the n-gram table dominates) and per character
 # of a batch, and per character of a validation pass (re-measured on five real sets once the
@@ -314,6 +318,8 @@ def recommend(
     time_budget_min: float | None = None,
     machine_memory_mb: float | None = None,
     head: bool = False,
+    head_depth: float | None = None,
+    head_features: bool = False,
 ) -> Recommendation:
     """Settings for this data, model and device. ``time_budget_min`` (default 10 minutes)
     bounds the built-in classifier's training: as many epochs as fit, at most
@@ -342,6 +348,8 @@ def recommend(
     if max_length > 512:
         batch = max(1, batch // (max_length // 512))
     cfg = None if builtin else read_model_config(base_model)
+    if cfg is not None and head and head_depth is not None:  # the layers after the head's are dropped
+        cfg = {**cfg, "num_hidden_layers": head_layers(_decoder_shape(cfg)[1], head_depth)}
     cut_vocab = VOCAB_CUT_ESTIMATE if cfg is not None and vocabulary_cut(cfg, method, template.task.value) else None
     if head:  # no output layer over the vocabulary: one row of logits per label, nothing to count
         cut_vocab = 1
@@ -420,17 +428,26 @@ def recommend(
         epoch_s += steps_per_epoch / BUILTIN_EVAL_STEPS * eval_s
         evals_s = eval_s + BUILTIN_START_S + BUILTIN_BUILD_S.get(base_model, 0.6) + BUILTIN_END_S
     budget_s = max(DEFAULT_TIME_BUDGET_MIN if time_budget_min is None else time_budget_min, 0.1) * 60
-    if epochs * epoch_s + evals_s > budget_s:
+    features_s = 0.0
+    if head and head_features and cfg is not None:
+        # the head's first stage reads every training and validation row once, forward only
+        # (engine/training/feature_head.py), before the first LoRA step: out of the same budget
+        val_rows = int(stats.get("splits", {}).get("val", 0))
+        features_s = (rows + val_rows) * row_s + FEATURE_FIT_S
+        notes.append(f"The head is first fitted on the model's states of the {rows + val_rows:,} training and "
+                     f"validation rows: about {minutes(features_s)} min of reading them, within the budget.")
+    train_budget_s = max(budget_s - features_s, 0.1 * 60)
+    if epochs * epoch_s + evals_s > train_budget_s:
         # the time budget bounds every run: train on as much of the data as fits
         if cfg is not None:  # the steps that fit with the evaluations they bring
             step_s = epoch_s / steps_per_epoch
-            steps = (budget_s - DECODER_EVALS * eval_s) / step_s
+            steps = (train_budget_s - DECODER_EVALS * eval_s) / step_s
             if steps > DECODER_EVALS * DECODER_EVAL_INTERVAL:
                 # one evaluation every DECODER_EVAL_INTERVAL steps, and one more for the count's rounding up
-                steps = (budget_s - eval_s) / (step_s + eval_s / DECODER_EVAL_INTERVAL)
+                steps = (train_budget_s - eval_s) / (step_s + eval_s / DECODER_EVAL_INTERVAL)
             fit = max(steps / steps_per_epoch, 1.0 / steps_per_epoch)
         else:
-            fit = max((budget_s - evals_s) / max(epoch_s, 1e-9), 1.0 / steps_per_epoch)
+            fit = max((train_budget_s - evals_s) / max(epoch_s, 1e-9), 1.0 / steps_per_epoch)
         if fit < 1.0:
             notes.append(f"One pass over the training rows takes about {epoch_s / 60:.0f} minutes here, more than the "
                          f"time budget of {budget_s / 60:g} minutes, so training reads about {fit:.0%} of them; a "
@@ -439,7 +456,7 @@ def recommend(
     total_steps = planned_steps(rows, batch, epochs)
     if cfg is not None:
         evals_s = decoder_evals(total_steps) * eval_s
-    seconds = epochs * epoch_s + evals_s
+    seconds = epochs * epoch_s + evals_s + features_s
     eval_steps = max(1, min(DECODER_EVAL_INTERVAL, math.ceil(total_steps / DECODER_EVALS))) if cfg is not None \
         else BUILTIN_EVAL_STEPS
 

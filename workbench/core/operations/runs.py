@@ -71,21 +71,26 @@ def recommendation_device(on: str | None = None, device: str = "cpu") -> str:
 def recommended_settings(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: str | None = None,
                          template=None, device: str = "cpu",
                          time_budget_min: float | None = None, head: bool | None = None,
-                         on: str | None = None) -> tuple[dict[str, Any], Any]:
+                         on: str | None = None, head_settings: dict[str, Any] | None = None,
+                         ) -> tuple[dict[str, Any], Any]:
     """The template's defaults with what the data recommends on top, and the recommendation
     itself (time and memory estimates, notes). ``time_budget_min`` bounds the training time
     (default 10 minutes, see core/recommend.py). ``base_model`` may be a registered id;
     ``head`` as :func:`uses_head` decides it; ``on``: the server the run trains on, whose
-    devices the settings are for (:func:`recommendation_device`)."""
+    devices the settings are for (:func:`recommendation_device`); ``head_settings``: the head's
+    own settings given (:func:`head_defaults` fills the rest)."""
     from ..recommend import recommend
 
     template = template or _template(project)
     device = recommendation_device(on, device)
     base_model, _ = resolve_base_model(base_model)
     method = method or default_method(base_model)
+    head = uses_head(template.task.value, base_model, head)
+    heads = head_defaults(head, head_settings)
     rec = recommend(template, project.config.stats, device, base_model, method, time_budget_min=time_budget_min,
-                    head=uses_head(template.task.value, base_model, head))
+                    head=head, head_depth=heads.get("head_depth"), head_features=bool(heads.get("head_features")))
     values = dict(template.hyperparameter_defaults())
+    values.update(heads)
     values.update(batch_size=rec.batch_size, max_length=rec.max_length, epochs=rec.epochs,
                   learning_rate=rec.learning_rate, eval_steps=rec.eval_steps, eval_rows=rec.eval_rows,
                   recompute=rec.recompute)
@@ -111,6 +116,24 @@ def uses_head(task: str, base_model: str, head: bool | None = None) -> bool:
     if task != "classification" or str(base_model).startswith("builtin:"):
         return False
     return True if head is None else bool(head)
+
+
+# what a new classification head on a pretrained model is, unless the person chose otherwise
+# (docs/models.md, "Does the pretrained head pay?")
+HEAD_DEFAULTS: dict[str, Any] = {}
+HEAD_SETTINGS = ("head_pooling", "head_depth", "head_features", "head_linear")
+
+
+def head_defaults(head: bool, given: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The head's settings: those given (None: not given), the defaults for the rest; none
+    without a head."""
+    if not head:
+        return {}
+    given = {k: v for k, v in (given or {}).items() if k in HEAD_SETTINGS and v is not None}
+    out = {**HEAD_DEFAULTS, **given}
+    if out.get("head_linear") and "head_features" not in given:
+        out["head_features"] = True  # the linear part's share is chosen against the fitted head
+    return out
 
 
 def build_job(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: str | None = None,
@@ -140,12 +163,11 @@ def build_job(project: Project, base_model: str = DEFAULT_BASE_MODEL, method: st
         raise MultiLabelNeedsBuiltin(base_model)
     method = method or default_method(base_model)
     values, rec = recommended_settings(project, base_model, method, template=template,
-                                       time_budget_min=time_budget_min, head=settings["head"], on=on)
-    given = {k: v for k, v in settings.items() if v is not None}
+                                       time_budget_min=time_budget_min, head=settings["head"], on=on,
+                                       head_settings=settings)
+    given = {k: v for k, v in settings.items() if v is not None and k not in HEAD_SETTINGS}
     if given.get("max_steps") is not None and given["max_steps"] <= 0:
         given["max_steps"] = -1
-    if given.get("head_linear") and given.get("head_features") is None:
-        given["head_features"] = True  # the linear part's share is chosen against the fitted head
     values.update(given)
     values.update(_time_of(project, rec, values, given, time_budget_min))
     every = int(values.get("eval_steps") or 50)

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from workbench.core.jobs import head_layers
 from workbench.engine.families import CPU_SAFE_FLAGS, HEAD_MODEL_TYPE, causal_lm_class
 
 MODEL_TYPE = HEAD_MODEL_TYPE
@@ -184,11 +185,6 @@ def _backbone_from_config(config):
     return getattr(module, BASE_MODELS[config.decoder_family])(decoder_config)
 
 
-def kept_layers(total: int, depth: float | None) -> int:
-    """How many of a decoder's ``total`` layers a head of ``depth`` (a share, None: all) reads."""
-    return total if depth is None else max(1, min(total, round(total * depth)))
-
-
 def attach(decoder, labels: Sequence[str], *, family: str, multi_label: bool = False,
            class_weights: list[float] | None = None, pooling: str = DEFAULT_POOLING, depth: float | None = None,
            linear_part: bool = False, seed: int = 0):
@@ -202,7 +198,7 @@ def attach(decoder, labels: Sequence[str], *, family: str, multi_label: bool = F
     backbone = getattr(decoder, decoder.base_model_prefix)
     decoder_cfg = decoder.config.to_dict()
     total = int(decoder_cfg.get("num_hidden_layers") or len(backbone.layers))
-    n = kept_layers(total, depth)
+    n = head_layers(total, depth)
     if n < total:
         # the saved config says n layers, so the model folder reloads as what it is
         backbone.layers = nn.LayerList(list(backbone.layers)[:n])
