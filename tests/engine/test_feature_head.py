@@ -140,3 +140,34 @@ def test_the_exported_graphs_answer_the_mixture(stacked_run, tmp_path):
     assert bundle["checks"]["static"]["status"] == "ok" and bundle["checks"]["onnx"]["status"] == "ok"
     merged = json.loads((out / "merged" / "config.json").read_text("utf-8"))
     assert merged["linear_part"] and merged["decoder"]["num_hidden_layers"] == 2
+
+
+def test_the_evaluation_shows_each_parts_score_beside_the_mixture(stacked_run, capsys):
+    from workbench.cli import main as cli_main
+
+    project, run = stacked_run
+    assert cli_main(["eval", "--project", str(project.root), "--run", run.name, "--json"]) == 0
+    m = json.loads(capsys.readouterr().out.splitlines()[-1])["metrics"]
+    parts = m["parts"]
+    assert 0 <= parts["linear_share"] <= 1 and 0 <= parts["linear_macro_f1"] <= 1
+    if parts["linear_share"] == 0:  # the network alone answers: its score is the mixture's
+        assert parts["network_macro_f1"] == pytest.approx(m["macro_f1"])
+
+
+def test_the_networks_answer_is_recovered_from_the_mixture(tmp_path):
+    """The evaluation does not run the network twice: its probabilities follow from the mixture's
+    and the linear part's, exactly, for the built-in classifier's mixture as for the head's."""
+    from workbench.engine.models import char_classifier
+
+    rng = np.random.default_rng(0)
+    texts = ["".join(rng.choice(list("账户转账余额利率贷款还款"), size=12)) for _ in range(60)]
+    labels = ["a", "b", "c"]
+    folder = char_classifier.build_classifier("tiny", texts, labels, tmp_path / "m")
+    model = char_classifier.load_classifier(folder, for_training=False)
+    assert char_classifier.has_linear_part(model) and 0 < model.linear_weight < 1
+    ids = [list(rng.integers(1, 40, size=n)) for n in (3, 7, 12, 5)]
+    targets = [0, 1, 2, 1]
+    char_classifier.fit_linear_part(model, ids * 5, targets * 5)
+    deep, lin = char_classifier.part_probabilities(model, ids)
+    mixed = char_classifier.mix_probabilities(model, deep, lin)
+    assert np.abs(char_classifier.network_from_mixture(model, mixed, lin) - deep).max() < 1e-4

@@ -358,6 +358,11 @@ def label_log_likelihoods(model, tokenizer, prompts: Sequence[str], labels: Sequ
     return scores
 
 
+def head_input_ids(tokenizer, prompts: Sequence[str], max_length: int) -> list[list[int]]:
+    """What a classification head reads of each prompt: its ids, cut as prompts are cut."""
+    return [_shrink_prompt(encode_prompt(tokenizer, p), max_length) or [tokenizer.eos_token_id] for p in prompts]
+
+
 def head_probabilities(model, tokenizer, prompts: Sequence[str], *, max_length: int, batch_size: int = 256,
                        progress=None) -> list[list[float]]:
     """Class probabilities of a classification-head model (the built-in classifier): one
@@ -368,7 +373,7 @@ def head_probabilities(model, tokenizer, prompts: Sequence[str], *, max_length: 
 
     pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
     collator = DataCollator(pad_id)
-    encoded = [_shrink_prompt(encode_prompt(tokenizer, p), max_length) or [tokenizer.eos_token_id] for p in prompts]
+    encoded = head_input_ids(tokenizer, prompts, max_length)
     # batches of similar lengths (less padding); the rows' order is restored below
     probs: list[list[float] | None] = [None] * len(encoded)
     was_training = model.training

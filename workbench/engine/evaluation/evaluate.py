@@ -172,6 +172,9 @@ def predict_split(model, tokenizer, records: Sequence[dict], template: TaskSpec,
                          "confidence": max(p), "probabilities": dict(zip(labels, p))})
         metrics: dict[str, Any] = {k: res[k] for k in ("accuracy", "macro_f1", "macro_f1_labels", "macro_f1_of",
                                                         "per_class", "confusion", "labels")}
+        parts = _part_scores(model, tokenizer, prompts, probs, truth, labels, max_length) if records else None
+        if parts:
+            metrics["parts"] = parts
     else:
         refs = [str(r.get("output", "")) for r in records]
         n_new = max_new_tokens or default_max_new_tokens(tokenizer, refs)
@@ -247,6 +250,28 @@ def predictions_frame(rows: Sequence[dict], task: str, labels: Sequence[str], ba
                 rec["base_score"] = round(b["score"], 6)
         records.append(rec)
     return pd.DataFrame.from_records(records)
+
+
+def _part_scores(model, tokenizer, prompts, probs, truth, labels, max_length) -> dict[str, Any] | None:
+    """A classifier with a linear part: each part's macro-F1 beside the mixture's, on the same
+    rows. The linear part is lookups; the network's answer is recovered from the mixture's, so
+    the decoder is not run twice."""
+    import numpy as np
+
+    if not char_classifier.has_linear_part(model) or char_classifier.is_multi_label(model):
+        return None
+    ids = examples.head_input_ids(tokenizer, prompts, max_length)
+    z = char_classifier.linear_logits(model, ids, tokenizer.pad_token_id or 0)
+    lin = np.exp(z - z.max(axis=1, keepdims=True))
+    lin /= lin.sum(axis=1, keepdims=True)
+    network = char_classifier.network_from_mixture(model, np.asarray(probs), lin)
+
+    def f1(p):
+        return scoring.classification_report(truth, [labels[int(i)] for i in np.asarray(p).argmax(axis=1)],
+                                             labels)["macro_f1"]
+
+    return {"linear_share": float(model.linear_weight), "linear_macro_f1": f1(lin),
+            "network_macro_f1": f1(network) if network is not None else None}
 
 
 def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_base: bool = False,

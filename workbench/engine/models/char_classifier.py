@@ -596,6 +596,40 @@ def eval_batches(model, lengths: Sequence[int], batch_size: int, *, linear: bool
         start += rows
 
 
+def linear_logits(model, id_lists: Sequence[Sequence[int]], pad_id: int = 0):
+    """The linear part's logits of each row (numpy ``[rows, labels]``): lookups in its tables, no
+    pass through the network (for a pretrained model's head, no pass through the decoder)."""
+    import numpy as np
+    import paddle
+
+    out = np.zeros((len(id_lists), model.config.num_labels), dtype=np.float32)
+    with paddle.no_grad():
+        for idx in eval_batches(model, [len(x) for x in id_lists], 64):
+            width = max(1, max(len(id_lists[i]) for i in idx))
+            ids = np.full((len(idx), width), pad_id, dtype=np.int64)
+            mask = np.zeros_like(ids)
+            for r, i in enumerate(idx):
+                ids[r, :len(id_lists[i])] = id_lists[i]
+                mask[r, :len(id_lists[i])] = 1
+            out[idx] = model.linear_logits(paddle.to_tensor(ids), paddle.to_tensor(mask)).numpy()
+    return out
+
+
+def network_from_mixture(model, mixed, linear):
+    """The network's own probabilities, recovered from the mixture's and the linear part's
+    (numpy ``[rows, labels]``) without running the network again: in the geometric mixture
+    log p = w log p_linear + (1 - w) log p_network - log Z, with log Z one number per row.
+    None where the network has no share (w = 1), or for the arithmetic mixture of older models."""
+    import numpy as np
+
+    w = float(model.linear_weight)
+    if w >= 1.0 or not getattr(model, "geometric", False) or model.multi_label:
+        return None
+    z = (np.log(np.clip(mixed, 1e-30, None)) - w * np.log(np.clip(linear, 1e-30, None))) / (1.0 - w)
+    z = np.exp(z - z.max(axis=1, keepdims=True))
+    return z / z.sum(axis=1, keepdims=True)
+
+
 def part_probabilities(model, id_lists: Sequence[Sequence[int]], batch_size: int = 256, linear=None):
     """(network, linear part) probabilities of each row, numpy arrays [rows, labels]. The linear part
     never changes while the network trains: pass its probabilities as ``linear`` to reuse them."""

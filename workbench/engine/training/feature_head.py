@@ -161,19 +161,6 @@ def fit_feature_head(head, train: Sequence[dict], val: Sequence[dict], labels: S
 WEIGHT_GRID = tuple(i / 10 for i in range(11))  # the linear part's share; 0 and 1 are each part alone
 
 
-def linear_logits(head, id_lists: Sequence[Sequence[int]], pad_id: int) -> np.ndarray:
-    """The linear part's logits of each row: lookups in its tables, no pass through the decoder."""
-    import paddle
-
-    collator = examples.DataCollator(pad_id)
-    out = np.zeros((len(id_lists), head.config.num_labels), dtype=np.float32)
-    with paddle.no_grad():
-        for idx in char_classifier.eval_batches(head, [len(x) for x in id_lists], 64):
-            batch = collator([{"input_ids": list(id_lists[i])} for i in idx])
-            out[idx] = head.linear_logits(batch["input_ids"], batch["attention_mask"]).numpy()
-    return out
-
-
 def _squash(logits: np.ndarray, multi_label: bool) -> np.ndarray:
     if multi_label:
         return 1.0 / (1.0 + np.exp(-logits))
@@ -188,7 +175,7 @@ def choose_linear_weight(head, network_logits: np.ndarray, id_lists: Sequence[Se
     held-out answers of both), the smaller share on a tie. Set on the head and its config; the
     grid holds each part alone, so the mixture never scores below either on these rows."""
     deep = _squash(network_logits, multi_label)
-    lin = _squash(linear_logits(head, id_lists, head.config.pad_token_id or 0), multi_label)
+    lin = _squash(char_classifier.linear_logits(head, id_lists, head.config.pad_token_id or 0), multi_label)
     scores = []
     for w in WEIGHT_GRID:
         head.linear_weight = w
