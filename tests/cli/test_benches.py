@@ -34,6 +34,7 @@ EXPECTED = {
     "remote_bench.py": ["mirror latency over", "through the target", "ratio target / here beyond the upload:"],
     "review_bench.py": ["top 1x (", "top 2x (", "macro-F1 on the true test labels: noisy", "review time:"],
     "linear_fit_bench.py": ["linear part fit:", "ratio estimate / CPU", "baseline fit and score:"],
+    "versions_bench.py": ["version stored", "splits made for a reader: cold", "same bytes as the current splits: True"],
     "preference_bench.py": ["held-out preference accuracy (implicit reward): before", "ROUGE-L on",
                             "time (wall s):"],
 }

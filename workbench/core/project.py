@@ -22,7 +22,7 @@ from .labels import LabelChoice
 from .runs import RUNS_DIR, worker_alive
 from .task import TaskSpec
 from .templates import PromptFormat, TemplateSpec, TaskKind
-from .versions import ROW_ID, DataVersion, row_ids, version_dir, write_version
+from .versions import ROW_ID, DataVersion, row_ids, split_file, version_dir, write_version
 
 PROJECT_FILE = "project.json"
 SPLITS = ("train", "val", "test")
@@ -81,8 +81,8 @@ class Project:
         self.version = version  # a data version this view reads; None: the current one
 
     def at_version(self, version: str | None) -> "Project":
-        """The project seen at data ``version`` (a run's): its splits are that version's folder,
-        which no prepare changes (``data/`` is rewritten before project.json names the new
+        """The project seen at data ``version`` (a run's): its splits are that version's
+        (versions.split_file), which no prepare changes (``data/`` is rewritten before project.json names the new
         version). None gives the project as it is."""
         if not version:
             return self
@@ -118,7 +118,7 @@ class Project:
 
     def split_path(self, name: str) -> Path:
         if self.version:
-            return version_dir(self.data_dir, self.version) / f"{name}.jsonl"
+            return split_file(self.data_dir, self.version, name)
         return self.data_dir / f"{name}.jsonl"
 
     @property

@@ -112,6 +112,10 @@ TEXTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "data_version_missing": (QT_TRANSLATE_NOOP(
         "ErrorText", "Data version {0} of the project {1} is missing, so a run that trained on it cannot read its "
         "rows. Restore the project's data folder from a backup."), ("version", "path")),
+    "data_version_damaged": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Data version {0} of the project {1} does not match the rows it was made from (version {2} "
+        "was changed). Restore the project's data folder from a backup, or prepare the data again and train a new "
+        "run."), ("version", "path", "base")),
     # ----- corrections of labels (core/corrections.py, core/operations/corrections.py)
     # ----- judgements of answers and preference tuning (core/feedback.py, core/preference.py)
     "feedback_not_instruction": (QT_TRANSLATE_NOOP(
