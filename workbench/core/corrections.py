@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -118,6 +118,18 @@ def effect(items: Mapping[str, Correction]) -> dict[str, str]:
     records the effect it applied, so the window can count the corrections not in it yet."""
     return {c.row_id: "exclude" if c.action == "exclude" else f"label:{c.label}"
             for c in items.values() if c.action != "not_sure"}
+
+
+def truths(items: Mapping[str, Correction], row_ids: Sequence[str], references: Sequence[str]) -> dict[int, str]:
+    """The rows of an evaluation (by position: their ids and the labels it scored them against)
+    that a recorded correction gives another label: position -> that label, the truth the
+    person gave. An excluded row keeps its label: the exclusion says nothing of it."""
+    out = {}
+    for i, (rid, ref) in enumerate(zip(row_ids, references)):
+        c = items.get(str(rid))
+        if c is not None and c.action == "label" and c.label is not None and c.label != str(ref):
+            out[i] = c.label
+    return out
 
 
 def read_file(path: str | os.PathLike) -> list[tuple[str, str | None]]:
