@@ -265,7 +265,6 @@ def test_the_samples_score_a_corrected_row_against_its_correction(qtbot, session
     accuracy = page.cards["accuracy"].value_label.text()
     page.wrong_only.setChecked(True)
     assert [page.samples_model.position(r) for r in range(page.samples_model.rowCount())] == [0]
-    assert page.rescored_note.isHidden()
 
     # the model was right after all: the person gives its answer as the row's label
     _wait_recorded(qtbot, page, lambda: page.corrections.correct(0, page.predictions.loc[0, "prediction"]))
@@ -292,3 +291,6 @@ def test_the_samples_score_a_corrected_row_against_its_correction(qtbot, session
     assert _cell(page, 0, "correct").data() == "no" and "samples: 1" in page.rescored_note.text()
     page.wrong_only.setChecked(True)
     assert [page.samples_model.position(r) for r in range(page.samples_model.rowCount())] == [0, 1]
+    _wait_recorded(qtbot, page, lambda: page.corrections.undo(1))
+    assert [page.samples_model.position(r) for r in range(page.samples_model.rowCount())] == [0]
+    assert page.rescored_note.isHidden(), "no row is scored otherwise than the evaluation did"
