@@ -398,14 +398,13 @@ def prepare(
     # the person's corrections, replayed on the rows they name; the splits were drawn from the
     # prepared labels, so a correction never moves a row to another split
     corrected, applied = None, None
-    if template.task is TaskKind.classification and not spec.multi_label:
+    if template.task is TaskKind.classification:
         from . import corrections
 
         recorded = corrections.load(root)
         if recorded:
-            corrected, applied = corrections.apply(splits, recorded)
-            added = sorted({c.label for c in recorded.values() if c.action == "label" and c.label}
-                           - set(spec.labels))
+            corrected, applied = corrections.apply(splits, recorded, spec.multi_label)
+            added = corrections.added_labels(recorded, spec.labels)
             if added:  # labels the person added with a correction
                 spec = spec.model_copy(update={"labels": [*spec.labels, *added]})
                 applied["added_labels"] = added

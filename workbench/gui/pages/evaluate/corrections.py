@@ -88,7 +88,7 @@ class SampleCorrections(QObject):
         if result.get("task", "classification") != "classification":
             return error_text("corrections_not_classification", {}, "")
         if (result.get("metrics") or {}).get("multi_label"):
-            return error_text("corrections_multi_label", {}, "")
+            return self.tr("A row's label set is corrected on the Data page: right-click the row in its table.")
         if not self._positions or self.reference_column < 0:
             return self.tr("This evaluation was made before rows had ids, so a correction could not find its row. "
                            "Evaluate the run again, then correct its rows here.")
