@@ -1064,1292 +1064,1292 @@
         <translation>项目 {1} 的数据版本 {0} 不见了，用它训练的那次训练无法读取其数据行。请从备份恢复项目的数据文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="117"/>
+        <location filename="../../workbench/gui/error_texts.py" line="115"/>
+        <source>Data version {0} of the project {1} does not match the rows it was made from (version {2} was changed). Restore the project&apos;s data folder from a backup, or prepare the data again and train a new run.</source>
+        <translation>项目 {1} 的数据版本 {0} 与生成它的数据行不一致（版本 {2} 被改动过）。请从备份恢复项目的数据文件夹，或重新准备数据并开始新的训练。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="121"/>
         <source>Judgements of answers and preference tuning are for projects that write answers; this project classifies.</source>
         <translation>对回答的评判和偏好调优只适用于生成回答的项目；此项目是分类任务。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="120"/>
+        <location filename="../../workbench/gui/error_texts.py" line="124"/>
         <source>No judgement has the id {0}.</source>
         <translation>没有编号为 {0} 的评判。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="122"/>
+        <location filename="../../workbench/gui/error_texts.py" line="126"/>
         <source>Judgement {0} was already taken back.</source>
         <translation>评判 {0} 已被撤回。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="124"/>
+        <location filename="../../workbench/gui/error_texts.py" line="128"/>
         <source>Some lines cannot be recorded (lines {0}), so nothing was recorded: {1}.</source>
         <translation>有些行无法记录（第 {0} 行），因此未记录任何内容：{1}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="126"/>
+        <location filename="../../workbench/gui/error_texts.py" line="130"/>
         <source>The file holds no judgements.</source>
         <translation>文件中没有评判。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="127"/>
+        <location filename="../../workbench/gui/error_texts.py" line="131"/>
         <source>{0} is not UTF-8 text; save it as UTF-8 JSON lines.</source>
         <translation>{0} 不是 UTF-8 文本；请另存为 UTF-8 编码的 JSON Lines。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="129"/>
+        <location filename="../../workbench/gui/error_texts.py" line="133"/>
         <source>{0} is neither a split of the project nor a file of questions.</source>
         <translation>{0} 既不是项目的数据划分，也不是问题文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="131"/>
+        <location filename="../../workbench/gui/error_texts.py" line="135"/>
         <source>Line {0} of the file of questions is not a JSON object.</source>
         <translation>问题文件的第 {0} 行不是 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="133"/>
+        <location filename="../../workbench/gui/error_texts.py" line="137"/>
         <source>Ask for at least one question.</source>
         <translation>请至少选择一个问题。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="134"/>
+        <location filename="../../workbench/gui/error_texts.py" line="138"/>
         <source>Tuning on your judgements starts from a run: choose the run whose answers you judged.</source>
         <translation>根据您的评判调优需要从一次训练开始：请选择您评判过其回答的那次训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="136"/>
+        <location filename="../../workbench/gui/error_texts.py" line="140"/>
         <source>Run {0} classifies; tuning on your judgements starts from a run that writes answers.</source>
         <translation>训练 {0} 是分类任务；根据评判调优需要从生成回答的训练开始。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="138"/>
+        <location filename="../../workbench/gui/error_texts.py" line="142"/>
         <source>Run {0} has no trained weights to start from ({1}); choose a run that completed or saved a checkpoint.</source>
         <translation>训练 {0} 没有可作为起点的权重（{1}）；请选择已完成或已保存检查点的训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="141"/>
+        <location filename="../../workbench/gui/error_texts.py" line="145"/>
         <source>Run {0} trained elsewhere ({2}), so its model is not on server {1}. Start the tuning where the first run trained.</source>
         <translation>训练 {0} 在别处（{2}）进行，其模型不在服务器 {1} 上。请在第一次训练所在的位置开始调优。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="144"/>
+        <location filename="../../workbench/gui/error_texts.py" line="148"/>
         <source>{0} is missing: the run does not know which judgements it trains on. Start a new run.</source>
         <translation>{0} 缺失：该训练不知道要使用哪些评判。请开始新的训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="147"/>
+        <location filename="../../workbench/gui/error_texts.py" line="151"/>
         <source>There are no pairs of answers to tune on yet ({0} answers rated good have no answer rated bad to the same question). Choose between two answers, rewrite an answer rated bad, or rate good and bad answers to the same question.</source>
         <translation>还没有可用于调优的回答对（有 {0} 个评为好的回答，同一问题下没有评为差的回答）。请在两个回答中做选择、改写评为差的回答，或对同一问题的回答分别评为好和差。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="151"/>
+        <location filename="../../workbench/gui/error_texts.py" line="155"/>
         <source>All {0} pairs of answers are about one question, so none can be held out to show whether tuning helped. Judge answers to at least two questions.</source>
         <translation>全部 {0} 个回答对都针对同一个问题，无法留出一部分来检验调优是否有效。请至少评判两个问题的回答。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="154"/>
+        <location filename="../../workbench/gui/error_texts.py" line="158"/>
         <source>The project has no prepared data yet, so it has no rows to review. Prepare the data on the Data page first.</source>
         <translation>项目还没有准备好的数据，因此没有可复核的行。请先在“数据”页准备数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="157"/>
+        <location filename="../../workbench/gui/error_texts.py" line="161"/>
         <source>Only classification projects can be reviewed for wrong labels: this project&apos;s rows are questions and answers, which have no label to check.</source>
         <translation>只有分类项目可以复核错误标签：此项目的各行是问题和回答，没有可检查的标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="160"/>
-        <source>This project gives each row a set of labels. Reviewing and correcting label sets is not supported yet; only projects with one label per row can be reviewed.</source>
-        <translation>此项目每行有一组标签。暂不支持复核和修正标签集合；只能复核每行一个标签的项目。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/error_texts.py" line="163"/>
+        <location filename="../../workbench/gui/error_texts.py" line="168"/>
         <source>The training and validation rows carry fewer than two labels, so there is nothing a label could be confused with. Prepare the data again with at least two labels.</source>
         <translation>训练和验证数据中的标签少于两个，不存在可混淆的标签。请用至少两个标签重新准备数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="166"/>
+        <location filename="../../workbench/gui/error_texts.py" line="171"/>
         <source>Too few rows to review: every label needs at least {1} training and validation rows, and {0} have fewer. Add rows, or merge or exclude these labels on the Data page&apos;s Labels tab, then review again.</source>
         <translation>可复核的行太少：每个标签至少需要 {1} 行训练和验证数据，而 {0} 不足。请增加数据，或在“数据”页的“标签”选项卡中合并或排除这些标签，然后再复核。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="170"/>
+        <location filename="../../workbench/gui/error_texts.py" line="175"/>
         <source>Run {0} was not trained to give one label per row, so it cannot judge these labels.</source>
         <translation>训练 {0} 不是为每行给出一个标签而训练的，无法判断这些标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="172"/>
+        <location filename="../../workbench/gui/error_texts.py" line="177"/>
         <source>Run {0} was trained on another label set: it has no {1}. Train a run on the project as it is prepared now.</source>
         <translation>训练 {0} 使用的是另一套标签：其中没有 {1}。请在当前准备好的数据上重新训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="175"/>
+        <location filename="../../workbench/gui/error_texts.py" line="180"/>
         <source>Corrections are for the labels of a classification project; this project writes answers.</source>
         <translation>更正只适用于分类项目的标签；本项目生成的是回答。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="178"/>
-        <source>Rows with several labels cannot be corrected here yet. Correct them in your file, then prepare the data again.</source>
-        <translation>每行有多个标签的数据暂时不能在这里更正。请在你的文件中更正，然后重新准备数据。</translation>
+        <location filename="../../workbench/gui/error_texts.py" line="164"/>
+        <source>This project gives each row a set of labels, and the review suggests single labels: only projects with one label per row can be reviewed. Correct a row&apos;s label set in the table on the Data page: right-click the row.</source>
+        <translation>本项目每行有一组标签，而复核给出的是单个标签的建议：只有每行一个标签的项目才能复核。请在“数据”页的表格中更正一行的标签集合：右键点击该行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="181"/>
+        <location filename="../../workbench/gui/error_texts.py" line="183"/>
         <source>This project&apos;s data was prepared before rows had ids, so a correction could not find its row again. Prepare the data again on the Data page (your steps and choices are kept), then correct.</source>
         <translation>本项目的数据是在数据行有编号之前准备的，更正无法再找到对应的行。请在“数据”页重新准备数据（你的步骤和选择都会保留），然后再更正。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="184"/>
+        <location filename="../../workbench/gui/error_texts.py" line="186"/>
         <source>{0} row(s) match no row of the project&apos;s data: {1}. Nothing was changed. The data may have been prepared again from another file since; evaluate the run again to see its rows.</source>
         <translation>有 {0} 个行编号在项目数据中找不到：{1}。未做任何更改。数据可能已用另一个文件重新准备；请重新评估这次训练以查看它的数据行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="187"/>
+        <location filename="../../workbench/gui/error_texts.py" line="189"/>
         <source>The project has no label {0}, so nothing was changed. Use one of: {1}.</source>
         <translation>本项目没有标签 {0}，未做任何更改。请使用以下标签之一：{1}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="189"/>
+        <location filename="../../workbench/gui/error_texts.py" line="191"/>
         <source>{0} must have the columns row_id and label (it has {1}). Write one row per correction, with an empty label to exclude the row.</source>
         <translation>{0} 必须有 row_id 和 label 两列（它现有的列：{1}）。每条更正写一行；label 留空表示排除该行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="192"/>
+        <location filename="../../workbench/gui/error_texts.py" line="194"/>
         <source>The corrections file {0} is damaged and cannot be read. Restore it from a backup, or remove it to start without corrections.</source>
         <translation>更正记录文件 {0} 已损坏，无法读取。请从备份恢复，或删除它，从没有更正的状态重新开始。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="195"/>
+        <location filename="../../workbench/gui/error_texts.py" line="197"/>
         <source>“{0}” is not a row id and a label joined by “=” (an empty label excludes the row).</source>
         <translation>“{0}”不是用“=”连接的行编号和标签（标签留空表示排除该行）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="197"/>
+        <location filename="../../workbench/gui/error_texts.py" line="199"/>
         <source>Nothing to correct: give a file of corrections, a row id with its new label, a row to mark as not sure or a correction to undo.</source>
         <translation>没有要更正的内容：请给出一个更正文件、一个行编号及其新标签、一个要标记为“不确定”的行，或一条要撤销的更正。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="201"/>
+        <location filename="../../workbench/gui/error_texts.py" line="203"/>
         <source>This project has no prepared data yet. Prepare it on the Data page first.</source>
         <translation>本项目还没有准备好的数据。请先在“数据”页准备数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="203"/>
+        <location filename="../../workbench/gui/error_texts.py" line="205"/>
         <source>Choose a base model: a built-in model, a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：内置模型、本机上的模型文件夹或模型 ID。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="205"/>
+        <location filename="../../workbench/gui/error_texts.py" line="207"/>
         <source>This run needs about {0} GB of disk for its checkpoints and weights, and the disk of {2} has {1} GB free. Free some space (runs you no longer need can be deleted), or keep fewer checkpoints (Checkpoints kept, now {3}), then start again.</source>
         <translation>这次训练约需 {0} GB 磁盘空间存放检查点和权重，而 {2} 所在磁盘只剩 {1} GB。请腾出空间（可以删除不再需要的训练），或少保留一些检查点（“保留的检查点数”，当前为 {3}），然后重新开始。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="209"/>
+        <location filename="../../workbench/gui/error_texts.py" line="211"/>
         <source>Run {0} is already running. Wait until it ends, or stop it on the Train page.</source>
         <translation>训练 {0} 已在进行中。请等它结束，或在“训练”页停止它。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="211"/>
+        <location filename="../../workbench/gui/error_texts.py" line="213"/>
         <source>Run {0} has completed; start a new run to train further.</source>
         <translation>训练 {0} 已完成；如需继续训练，请开始新的训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="213"/>
+        <location filename="../../workbench/gui/error_texts.py" line="215"/>
         <source>Run {0} saved no checkpoint before it ended, so there is nothing to resume from. Start a new run instead.</source>
         <translation>训练 {0} 结束前没有保存检查点，无法从中恢复。请开始新的训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="216"/>
+        <location filename="../../workbench/gui/error_texts.py" line="218"/>
         <source>Run {0} is still training. Wait until it ends, or stop it on the Train page, then evaluate or export its last checkpoint.</source>
         <translation>训练 {0} 仍在进行。请等它结束，或在“训练”页停止它，然后评估或导出它最后的检查点。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="219"/>
+        <location filename="../../workbench/gui/error_texts.py" line="221"/>
         <source>Run {0} has not started training yet, so there is nothing to evaluate or export.</source>
         <translation>训练 {0} 尚未开始，还没有可评估或导出的内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="221"/>
+        <location filename="../../workbench/gui/error_texts.py" line="223"/>
         <source>Run {0} ended before saving a checkpoint, so it has no trained weights to evaluate or export. Train again, saving checkpoints more often.</source>
         <translation>训练 {0} 在保存检查点之前就结束了，没有可评估或导出的训练权重。请重新训练，并更频繁地保存检查点。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="225"/>
+        <location filename="../../workbench/gui/error_texts.py" line="227"/>
         <source>“{0}” gives the model no id: an id needs a letter or digit in Latin script. Rename the file or folder so that its name holds one (such as qwen2-0.5b-legal), then add it again.</source>
         <translation>“{0}”无法作为模型 ID：ID 需要含有拉丁字母或数字。请给文件或文件夹改一个含有字母或数字的名字（例如 qwen2-0.5b-legal），然后重新添加。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="228"/>
+        <location filename="../../workbench/gui/error_texts.py" line="230"/>
         <source>{0} does not exist. Choose a GGUF file (.gguf) or a model folder (with config.json).</source>
         <translation>{0} 不存在。请选择 GGUF 文件（.gguf）或模型文件夹（含 config.json）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="231"/>
+        <location filename="../../workbench/gui/error_texts.py" line="233"/>
         <source>{0} is neither a GGUF model file nor a folder. Choose a .gguf file, or the folder that holds config.json, the weights and the tokenizer.</source>
         <translation>{0} 既不是 GGUF 模型文件，也不是文件夹。请选择 .gguf 文件，或包含 config.json、权重和分词器的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="234"/>
+        <location filename="../../workbench/gui/error_texts.py" line="236"/>
         <source>{0} has no config.json, so it is not a model folder. Choose the folder that holds config.json, the weights (*.safetensors) and the tokenizer files.</source>
         <translation>{0} 中没有 config.json，不是模型文件夹。请选择包含 config.json、权重（*.safetensors）和分词器文件的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="237"/>
+        <location filename="../../workbench/gui/error_texts.py" line="239"/>
         <source>{0} cannot be read: the model folder looks damaged. Copy it again, then add it again.</source>
         <translation>无法读取 {0}：模型文件夹似乎已损坏。请重新复制后再添加。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="240"/>
+        <location filename="../../workbench/gui/error_texts.py" line="242"/>
         <source>The model folder {0} lacks {1} of its {2} weight files ({3}). Copy the complete folder, then add it again.</source>
         <translation>模型文件夹 {0} 的 {2} 个权重文件中缺少 {1} 个（{3}）。请复制完整的文件夹后再添加。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="243"/>
+        <location filename="../../workbench/gui/error_texts.py" line="245"/>
         <source>The model folder {0} has no weights (*.safetensors). Copy the complete folder, with its weight files (.bin and .pdparams files are not added).</source>
         <translation>模型文件夹 {0} 中没有权重（*.safetensors）。请复制包含权重文件的完整文件夹（.bin 和 .pdparams 文件不会被添加）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="246"/>
+        <location filename="../../workbench/gui/error_texts.py" line="248"/>
         <source>The model folder {0} has no tokenizer (tokenizer.json, tokenizer.model or vocab.json). Copy the model&apos;s tokenizer files into the folder.</source>
         <translation>模型文件夹 {0} 中没有分词器（tokenizer.json、tokenizer.model 或 vocab.json）。请把模型的分词器文件复制到该文件夹中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="249"/>
+        <location filename="../../workbench/gui/error_texts.py" line="251"/>
         <source>{0} is inside Workbench&apos;s own model folder; its models are in the list already.</source>
         <translation>{0} 位于 Workbench 自己的模型文件夹中，其中的模型已在列表里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="251"/>
+        <location filename="../../workbench/gui/error_texts.py" line="253"/>
         <source>The folder {0} is in the list already, as {1}. Choose that one, or remove it first.</source>
         <translation>文件夹 {0} 已在列表中，名为 {1}。请直接选择它，或先将其移除。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="254"/>
+        <location filename="../../workbench/gui/error_texts.py" line="256"/>
         <source>The output folder {0} already exists and is not empty. Choose a new folder (or delete the old export first); an export never overwrites files.</source>
         <translation>输出文件夹 {0} 已存在且不为空。请选择新文件夹（或先删除旧的导出）；导出从不覆盖文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="258"/>
+        <location filename="../../workbench/gui/error_texts.py" line="260"/>
         <source>{0} is empty: it holds only blank lines or spaces. Choose a file that contains data.</source>
         <translation>{0} 是空的：其中只有空行或空白。请选择包含数据的文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="261"/>
+        <location filename="../../workbench/gui/error_texts.py" line="263"/>
         <source>{0} has no columns. Its first line or record should name the columns.</source>
         <translation>{0} 没有列。它的第一行或第一条记录应当给出列名。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="263"/>
+        <location filename="../../workbench/gui/error_texts.py" line="265"/>
         <source>{0} has no columns: no header line was found. Its first line should hold the column names.</source>
         <translation>{0} 没有列：找不到表头行。文件的第一行应当是列名。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="266"/>
+        <location filename="../../workbench/gui/error_texts.py" line="268"/>
         <source>{0} has rows with more fields than the header has column names (the first is data row {1}, counting from the line after the header: {2} fields, header {3}). A value probably contains the delimiter without quotes. Put that value in quotes, or add the missing column name to the header, then import the file again.</source>
         <translation>{0} 中有些行的字段数多于表头的列名数（第一处是第 {1} 行数据，从表头的下一行算起：{2} 个字段，表头只有 {3} 个）。很可能某个值含有分隔符却没有加引号。请给该值加上引号，或在表头补上缺少的列名，然后重新导入文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="271"/>
+        <location filename="../../workbench/gui/error_texts.py" line="273"/>
         <source>{0} is not a regular table: line {1} has {2} fields but the header has {3} (fields are separated by {4}). A value probably contains the delimiter without quotes. Put that value in double quotes, or fix the line, then import the file again.</source>
         <translation>{0} 不是规整的表格：第 {1} 行有 {2} 个字段，而表头有 {3} 个（字段以{4}分隔）。很可能某个值含有分隔符却没有加引号。请给该值加上双引号，或修正这一行，然后重新导入文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="275"/>
+        <location filename="../../workbench/gui/error_texts.py" line="277"/>
         <source>{0} has a quotation mark that is never closed, starting at row {1}. Close or remove the stray quotation mark, then import the file again.</source>
         <translation>{0} 从第 {1} 行开始有一个没有闭合的引号。请补全或删除这个多余的引号，然后重新导入文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="278"/>
+        <location filename="../../workbench/gui/error_texts.py" line="280"/>
         <source>{0} could not be read as a table ({1}). Check that it is a CSV or TSV file, then import it again.</source>
         <translation>无法将 {0} 读取为表格（{1}）。请确认它是 CSV 或 TSV 文件，然后重新导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="281"/>
+        <location filename="../../workbench/gui/error_texts.py" line="283"/>
         <source>{0} could not be decoded as {1} text (a byte at position {2} does not fit): the file probably mixes encodings. Save it again as UTF-8 (in Excel: “CSV UTF-8”), then import it again.</source>
         <translation>无法按 {1} 编码解码 {0}（位置 {2} 处的字节不符合）：文件很可能混用了多种编码。请把它重新保存为 UTF-8（在 Excel 中选择“CSV UTF-8”），然后重新导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="285"/>
+        <location filename="../../workbench/gui/error_texts.py" line="287"/>
         <source>{0} is not a real Excel workbook: its content looks like text (perhaps a CSV file). Open it in Excel and save it as .xlsx, or give it the suffix of its real type.</source>
         <translation>{0} 并不是真正的 Excel 工作簿：它的内容看起来是文本（可能是 CSV 文件）。请在 Excel 中打开并另存为 .xlsx，或把扩展名改成它真实的类型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="288"/>
+        <location filename="../../workbench/gui/error_texts.py" line="290"/>
         <source>{0} is not a real Excel workbook: its content looks like some other kind of file. Open it in Excel and save it as .xlsx, or give it the suffix of its real type.</source>
         <translation>{0} 并不是真正的 Excel 工作簿：它的内容看起来是其他类型的文件。请在 Excel 中打开并另存为 .xlsx，或把扩展名改成它真实的类型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="291"/>
+        <location filename="../../workbench/gui/error_texts.py" line="293"/>
         <source>{0} could not be opened as an Excel workbook ({1}). It may be damaged, password-protected or not really an Excel file. Open it in Excel, save it again as .xlsx, then import it again.</source>
         <translation>无法将 {0} 作为 Excel 工作簿打开（{1}）。它可能已损坏、设有密码保护，或并不是真正的 Excel 文件。请在 Excel 中打开并重新另存为 .xlsx，然后重新导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="295"/>
+        <location filename="../../workbench/gui/error_texts.py" line="297"/>
         <source>{0} contains no worksheets. Add a sheet with data, then import it again.</source>
         <translation>{0} 中没有工作表。请添加一个含数据的工作表，然后重新导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="297"/>
+        <location filename="../../workbench/gui/error_texts.py" line="299"/>
         <source>{0} has no sheet named {1}. Its sheets are: {2}. Choose one of them.</source>
         <translation>{0} 中没有名为 {1} 的工作表。它的工作表有：{2}。请从中选择一个。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="300"/>
+        <location filename="../../workbench/gui/error_texts.py" line="302"/>
         <source>Sheet {0} of {1} is empty. Choose the sheet that holds the data (sheets: {2}).</source>
         <translation>{1} 的工作表 {0} 是空的。请选择包含数据的工作表（工作表有：{2}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="303"/>
+        <location filename="../../workbench/gui/error_texts.py" line="305"/>
         <source>{0}: record {1} has no “{2}” list of turns like the other records. Fix or remove that record, then import the file again.</source>
         <translation>{0}：第 {1} 条记录不像其他记录那样带有“{2}”对话轮次列表。请修正或删除该记录，然后重新导入文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="306"/>
+        <location filename="../../workbench/gui/error_texts.py" line="308"/>
         <source>{0} is not valid JSON: it should start with a square bracket (a list of records) or a curly brace (one record per line, JSON Lines). Check that the file really is JSON.</source>
         <translation>{0} 不是有效的 JSON：它应以方括号（记录列表）或花括号（每行一条记录，即 JSON Lines）开头。请确认该文件确实是 JSON。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="309"/>
+        <location filename="../../workbench/gui/error_texts.py" line="311"/>
         <source>{0} is not valid JSON: {1} at line {2}, column {3}. Fix the file there (a missing comma, quote or bracket is the usual cause), then try again.</source>
         <translation>{0} 不是有效的 JSON：第 {2} 行第 {3} 列有误（{1}）。请在该处修正文件（通常是缺了逗号、引号或括号），然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="312"/>
+        <location filename="../../workbench/gui/error_texts.py" line="314"/>
         <source>{0}: line {1} is not valid JSON ({2}, column {3}). In a JSON Lines file every line holds one complete JSON value. Fix that line, then try again.</source>
         <translation>{0}：第 {1} 行不是有效的 JSON（{2}，第 {3} 列）。JSON Lines 文件的每一行都必须是一个完整的 JSON 值。请修正该行，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="315"/>
+        <location filename="../../workbench/gui/error_texts.py" line="317"/>
         <source>{0}: line {1} is not an array like the lines before it. Make every line the same kind, then try again.</source>
         <translation>{0}：第 {1} 行不像前面各行那样是数组。请让每一行的类型一致，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="318"/>
+        <location filename="../../workbench/gui/error_texts.py" line="320"/>
         <source>{0} has no data rows: the JSON holds an empty list. Add records, then import it again.</source>
         <translation>{0} 没有数据行：其中的 JSON 是一个空列表。请添加记录后重新导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="321"/>
+        <location filename="../../workbench/gui/error_texts.py" line="323"/>
         <source>{0}: item {1} of the list is not an object with named fields like the other records. Make every record the same kind, then import the file again.</source>
         <translation>{0}：列表中的第 {1} 项不像其他记录那样是带字段名的对象。请让所有记录的类型一致，然后重新导入文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="324"/>
+        <location filename="../../workbench/gui/error_texts.py" line="326"/>
         <source>{0}: line {1} is not an object with named fields like the other records. Make every record the same kind, then import the file again.</source>
         <translation>{0}：第 {1} 行不像其他记录那样是带字段名的对象。请让所有记录的类型一致，然后重新导入文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="327"/>
+        <location filename="../../workbench/gui/error_texts.py" line="329"/>
         <source>{0} could not be read as a Parquet file ({1}). It may be damaged or not really Parquet. Export it again, then import it again.</source>
         <translation>无法将 {0} 读取为 Parquet 文件（{1}）。它可能已损坏，或并不是真正的 Parquet 文件。请重新导出后再导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="330"/>
+        <location filename="../../workbench/gui/error_texts.py" line="332"/>
         <source>{0} is not a TFRecord file of tf.train.Example records ({1}). Check that you picked the right file, and that it was written with tf.io.TFRecordWriter.</source>
         <translation>{0} 不是由 tf.train.Example 记录组成的 TFRecord 文件（{1}）。请确认选对了文件，并且它是用 tf.io.TFRecordWriter 写出的。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="333"/>
+        <location filename="../../workbench/gui/error_texts.py" line="335"/>
         <source>{0} is damaged at record {1} ({3}); the {2} records before it are fine. Write or copy the file again, then import it again.</source>
         <translation>{0} 在第 {1} 条记录处损坏（{3}）；之前的 {2} 条记录完好。请重新写出或复制该文件，然后重新导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="336"/>
+        <location filename="../../workbench/gui/error_texts.py" line="338"/>
         <source>{0} has no data rows: it holds no records. Choose a file with data.</source>
         <translation>{0} 没有数据行：其中没有任何记录。请选择包含数据的文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="338"/>
+        <location filename="../../workbench/gui/error_texts.py" line="340"/>
         <source>{0} has no columns: its records hold no features.</source>
         <translation>{0} 没有列：其记录中没有任何特征。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="340"/>
+        <location filename="../../workbench/gui/error_texts.py" line="342"/>
         <source>The file has no column “{0}”; its columns are {1}.</source>
         <translation>文件中没有“{0}”列；它的列有：{1}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="343"/>
+        <location filename="../../workbench/gui/error_texts.py" line="345"/>
         <source>This cleaning recipe was written by a newer Workbench (recipe version {0}; this version reads version {1} and older). Update Workbench to use it.</source>
         <translation>此清洗方案由较新版本的 Workbench 写出（方案版本 {0}；当前版本只能读取 {1} 及更早的版本）。请更新 Workbench 后再使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="346"/>
+        <location filename="../../workbench/gui/error_texts.py" line="348"/>
         <source>The cleaning recipe is not valid: at “{0}”, {1}. Fix the recipe, then try again.</source>
         <translation>清洗方案无效：“{0}”处有误（{1}）。请修正方案后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="349"/>
+        <location filename="../../workbench/gui/error_texts.py" line="351"/>
         <source>The cleaning recipe is not valid JSON ({0}).</source>
         <translation>清洗方案不是有效的 JSON（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="351"/>
+        <location filename="../../workbench/gui/error_texts.py" line="353"/>
         <source>The cleaning recipe {0} is not valid JSON ({1}).</source>
         <translation>清洗方案 {0} 不是有效的 JSON（{1}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="353"/>
+        <location filename="../../workbench/gui/error_texts.py" line="355"/>
         <source>The cleaning recipe {0} cannot be read ({1}). Check that it exists and that you may open it.</source>
         <translation>无法读取清洗方案 {0}（{1}）。请确认它存在且你有权打开它。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="356"/>
+        <location filename="../../workbench/gui/error_texts.py" line="358"/>
         <source>{0} works on the column “{1}”, which the data does not have (its columns: {2}). Choose another column in the step, or remove the step.</source>
         <translation>{0}作用于“{1}”列，但数据中没有这一列（现有的列：{2}）。请在该步骤中改选其他列，或删除该步骤。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="359"/>
+        <location filename="../../workbench/gui/error_texts.py" line="361"/>
         <source>{0} is of a kind this version of Workbench does not know. Update Workbench, or remove the step.</source>
         <translation>当前版本的 Workbench 无法识别{0}的类型。请更新 Workbench，或删除该步骤。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="362"/>
+        <location filename="../../workbench/gui/error_texts.py" line="364"/>
         <source>{0} has a setting that is not valid: {1} Correct it in the step.</source>
         <translation>{0}的设置无效：{1} 请在该步骤中修正。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="364"/>
+        <location filename="../../workbench/gui/error_texts.py" line="366"/>
         <source>{0}: the text to find or its replacement is not a valid regular expression ({1}). Correct it, or untick Regular expression.</source>
         <translation>{0}：要查找的文本或替换文本不是有效的正则表达式（{1}）。请修正，或取消勾选“正则表达式”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="367"/>
+        <location filename="../../workbench/gui/error_texts.py" line="369"/>
         <source>“{0}” is not a label of this project.</source>
         <translation>“{0}”不是本项目的标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="369"/>
+        <location filename="../../workbench/gui/error_texts.py" line="371"/>
         <source>A label name cannot be empty.</source>
         <translation>标签名称不能为空。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="372"/>
+        <location filename="../../workbench/gui/error_texts.py" line="374"/>
         <source>The split shares {0} must not be negative, the training share must be above zero, and together they must make 1.</source>
         <translation>划分比例 {0} 不能为负数，训练部分必须大于零，且各部分之和必须为 1。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="375"/>
+        <location filename="../../workbench/gui/error_texts.py" line="377"/>
         <source>Only {0} rows are left; at least 3 are needed to split them into training, validation and test rows.</source>
         <translation>只剩 {0} 行；至少需要 3 行才能划分为训练、验证和测试数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="378"/>
+        <location filename="../../workbench/gui/error_texts.py" line="380"/>
         <source>The rows come from only {0} documents; at least 3 are needed to keep each document in one of training, validation and test.</source>
         <translation>这些行只来自 {0} 个文档；至少需要 3 个文档，才能让每个文档整体归入训练、验证或测试数据之一。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="381"/>
+        <location filename="../../workbench/gui/error_texts.py" line="383"/>
         <source>The template folder {0} has no {1}. Add one, or remove the folder.</source>
         <translation>模板文件夹 {0} 中没有 {1}。请添加该文件，或删除这个文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="383"/>
+        <location filename="../../workbench/gui/error_texts.py" line="385"/>
         <source>The template file {0} is not valid YAML ({1}). Fix the file, then try again.</source>
         <translation>模板文件 {0} 不是有效的 YAML（{1}）。请修正文件后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="386"/>
+        <location filename="../../workbench/gui/error_texts.py" line="388"/>
         <source>The template file {0} must hold a mapping of fields at the top level.</source>
         <translation>模板文件 {0} 的顶层必须是字段的映射。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="388"/>
+        <location filename="../../workbench/gui/error_texts.py" line="390"/>
         <source>The template file {0} is not valid: {1}. Fix the file, then try again.</source>
         <translation>模板文件 {0} 无效：{1}。请修正文件后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="390"/>
+        <location filename="../../workbench/gui/error_texts.py" line="392"/>
         <source>The template file {0} names the sample data {1}, which is not in {2}. Add the file, or correct the field sample_data.</source>
         <translation>模板文件 {0} 指定的示例数据 {1} 不在 {2} 中。请添加该文件，或修正 sample_data 字段。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="393"/>
+        <location filename="../../workbench/gui/error_texts.py" line="395"/>
         <source>There is no template {0}. The templates are: {1}.</source>
         <translation>没有名为 {0} 的模板。现有的模板：{1}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="395"/>
+        <location filename="../../workbench/gui/error_texts.py" line="397"/>
         <source>The template id “{0}” may use only lower-case letters, digits, “_” and “-”, and must start with a letter or digit (for example hospital_triage).</source>
         <translation>模板 ID“{0}”只能使用小写字母、数字、“_”和“-”，并且必须以字母或数字开头（例如 hospital_triage）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="398"/>
+        <location filename="../../workbench/gui/error_texts.py" line="400"/>
         <source>A template with the id {0} exists already. Choose another id.</source>
         <translation>已有 ID 为 {0} 的模板。请换一个 ID。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="400"/>
+        <location filename="../../workbench/gui/error_texts.py" line="402"/>
         <source>{0} exists already. Choose another id, or remove that folder.</source>
         <translation>{0} 已存在。请换一个 ID，或删除该文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="403"/>
+        <location filename="../../workbench/gui/error_texts.py" line="405"/>
         <source>{0} is not a run folder (it has no job.json).</source>
         <translation>{0} 不是训练文件夹（其中没有 job.json）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="405"/>
+        <location filename="../../workbench/gui/error_texts.py" line="407"/>
         <source>{0} is damaged ({1}); the run cannot be read.</source>
         <translation>{0} 已损坏（{1}），无法读取这次训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="407"/>
+        <location filename="../../workbench/gui/error_texts.py" line="409"/>
         <source>There is no run {0} in this project. Its runs: {1}.</source>
         <translation>本项目中没有训练 {0}。现有的训练：{1}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="409"/>
+        <location filename="../../workbench/gui/error_texts.py" line="411"/>
         <source>Checkpoint {0} is not a choice; choose the best or the last checkpoint.</source>
         <translation>检查点 {0} 不是有效的选项；只能选择最佳检查点或最后一个检查点。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="411"/>
+        <location filename="../../workbench/gui/error_texts.py" line="413"/>
         <source>This project has several labels per row, which a model writing its label as text does not learn. Train {0} with a classification head (the default), or choose the built-in classifier.</source>
         <translation>本项目每行有多个标签，而以文本形式写出标签的模型学不会这种任务。请为 {0} 加上分类头来训练（默认方式），或改用内置分类器。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="414"/>
+        <location filename="../../workbench/gui/error_texts.py" line="416"/>
         <source>Run {0} trains on this computer, not on a server.</source>
         <translation>训练 {0} 在本机上进行，而不是在服务器上。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="416"/>
+        <location filename="../../workbench/gui/error_texts.py" line="418"/>
         <source>Copying to server {0} failed: {1}</source>
         <translation>复制到服务器 {0} 失败：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="418"/>
+        <location filename="../../workbench/gui/error_texts.py" line="420"/>
         <source>Server {0} did not list its runs. Check it with Servers… on the Train page.</source>
         <translation>服务器 {0} 没有列出它的训练。请在“训练”页点击“服务器…”检查它。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="420"/>
+        <location filename="../../workbench/gui/error_texts.py" line="422"/>
         <source>Server {0} did not delete run {1}: {2}</source>
         <translation>服务器 {0} 没有删除训练 {1}：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="422"/>
+        <location filename="../../workbench/gui/error_texts.py" line="424"/>
         <source>The package files could not be written: {0}</source>
         <translation>无法写出软件包文件：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="425"/>
+        <location filename="../../workbench/gui/error_texts.py" line="427"/>
         <source>The list of models ({0}) is being changed by another Workbench window or command and stayed locked for {1} s. Wait for it to finish, then try again.</source>
         <translation>模型列表（{0}）正被另一个 Workbench 窗口或命令修改，已锁定 {1} 秒。请等它完成后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="428"/>
+        <location filename="../../workbench/gui/error_texts.py" line="430"/>
         <source>The list of models {0} is damaged ({1}). Move it aside to start an empty list (the model folders beside it stay), then add the models again.</source>
         <translation>模型列表 {0} 已损坏（{1}）。请把它移到别处，从空列表重新开始（旁边的模型文件夹会保留），然后重新添加模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="431"/>
+        <location filename="../../workbench/gui/error_texts.py" line="433"/>
         <source>No model in the list has the id {0} (the list holds: {1}).</source>
         <translation>模型列表中没有 ID 为 {0} 的模型（列表中有：{1}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="433"/>
+        <location filename="../../workbench/gui/error_texts.py" line="435"/>
         <source>The model {0} (id {1}) in the list has no model in its folder {2} any more. Put the folder back, or remove the model from the list (Remove, beside the list of models on the Train page) and add it again.</source>
         <translation>列表中的模型 {0}（ID {1}）的文件夹 {2} 中已经没有模型。请把文件夹放回原处，或从列表中移除该模型（“训练”页模型列表旁的“移除”）后重新添加。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="437"/>
+        <location filename="../../workbench/gui/error_texts.py" line="439"/>
         <source>A model named {0} (id {1}) is already registered. Remove that one first (Remove, beside the list of models on the Train page), or add this one from a file or folder of another name.</source>
         <translation>已登记过名为 {0}（ID {1}）的模型。请先移除它（“训练”页模型列表旁的“移除”），或把这个模型的文件或文件夹改名后再添加。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="441"/>
+        <location filename="../../workbench/gui/error_texts.py" line="443"/>
         <source>{0} is not a model Workbench can get from the package registry; it has {1}. A model of your own is added with Add a model… on the Train page.</source>
         <translation>{0} 不是 Workbench 能从软件包仓库获取的模型；仓库中有：{1}。你自己的模型请在“训练”页用“添加模型…”添加。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="444"/>
+        <location filename="../../workbench/gui/error_texts.py" line="446"/>
         <source>This build of Workbench cannot install packages, and {0} is not part of it. Install it with pip in a Python 3.11 environment, take the GGUF file its assemble() writes, and add that file with Add a model… on the Train page.</source>
         <translation>此版本的 Workbench 无法安装软件包，而其中不含 {0}。请在 Python 3.11 环境中用 pip 安装它，取得其 assemble() 写出的 GGUF 文件，再在“训练”页用“添加模型…”添加该文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="448"/>
+        <location filename="../../workbench/gui/error_texts.py" line="450"/>
         <source>pip could not be started ({1}), so {0} cannot be installed. Install it yourself (“pip install {0}”), then try again.</source>
         <translation>无法启动 pip（{1}），因此无法安装 {0}。请自行安装（“pip install {0}”），然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="451"/>
+        <location filename="../../workbench/gui/error_texts.py" line="453"/>
         <source>The package registry could not be reached, or it does not have {0} (pip said: {1}). Check the network connection and the registry settings. On a computer without access, download the packages on one that has it (“pip download {0} -d wheels”), bring the folder over and install them (“pip install --no-index --find-links wheels {0}”), then try again.</source>
         <translation>无法连接软件包仓库，或仓库中没有 {0}（pip 的输出：{1}）。请检查网络连接和仓库设置。若本机无法访问仓库，请在能访问的电脑上下载软件包（“pip download {0} -d wheels”），把文件夹拷过来后安装（“pip install --no-index --find-links wheels {0}”），然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="456"/>
+        <location filename="../../workbench/gui/error_texts.py" line="458"/>
         <source>pip could not install {0} (pip said: {1}). Check the network connection and the registry settings. On a computer without access, download the packages on one that has it (“pip download {0} -d wheels”), bring the folder over and install them (“pip install --no-index --find-links wheels {0}”), then try again.</source>
         <translation>pip 无法安装 {0}（pip 的输出：{1}）。请检查网络连接和仓库设置。若本机无法访问仓库，请在能访问的电脑上下载软件包（“pip download {0} -d wheels”），把文件夹拷过来后安装（“pip install --no-index --find-links wheels {0}”），然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="461"/>
+        <location filename="../../workbench/gui/error_texts.py" line="463"/>
         <source>{0} comes under the {1}. Read them ({2}), then get the model again and accept them when Workbench asks (it asks once).</source>
         <translation>{0} 受 {1} 约束。请阅读这些条款（{2}），然后重新获取模型，并在 Workbench 询问时接受（只问一次）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="465"/>
+        <location filename="../../workbench/gui/error_texts.py" line="467"/>
         <source>The output {0} must end in .csv or .xlsx (CSV or Excel).</source>
         <translation>输出文件 {0} 的扩展名必须是 .csv 或 .xlsx（CSV 或 Excel）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="467"/>
+        <location filename="../../workbench/gui/error_texts.py" line="469"/>
         <source>The output must be a new file: your input file is never overwritten.</source>
         <translation>输出必须是新文件：输入文件永远不会被覆盖。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="469"/>
+        <location filename="../../workbench/gui/error_texts.py" line="471"/>
         <source>The output {0} is a folder; give a file name ending in .csv or .xlsx.</source>
         <translation>输出 {0} 是一个文件夹；请给出以 .csv 或 .xlsx 结尾的文件名。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="471"/>
+        <location filename="../../workbench/gui/error_texts.py" line="473"/>
         <source>The file has no column for the text the model reads ({0}); its columns are {1}. Rename that column, or keep only the text column.</source>
         <translation>文件中没有模型所读文本的列（{0}）；它的列有：{1}。请重命名该列，或只保留文本列。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="474"/>
+        <location filename="../../workbench/gui/error_texts.py" line="476"/>
         <source>{0} has no rows to predict.</source>
         <translation>{0} 中没有可预测的行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="477"/>
+        <location filename="../../workbench/gui/error_texts.py" line="479"/>
         <source>This project has no {0} prepared. Prepare the data again on the Data page.</source>
         <translation>本项目没有准备好的{0}。请在“数据”页重新准备数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="479"/>
+        <location filename="../../workbench/gui/error_texts.py" line="481"/>
         <source>This project&apos;s {0} are empty, so there is nothing to evaluate on. Prepare the data again with a test share above zero (Split, on the Data page).</source>
         <translation>本项目的{0}为空，没有可评估的内容。请在“数据”页的“划分”中把测试比例设为大于零，然后重新准备数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="482"/>
+        <location filename="../../workbench/gui/error_texts.py" line="484"/>
         <source>This model was not trained for several labels per row. Train the multi-label project again with the built-in classifier.</source>
         <translation>此模型不是按每行多个标签训练的。请用内置分类器重新训练这个多标签项目。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="485"/>
+        <location filename="../../workbench/gui/error_texts.py" line="487"/>
         <source>The LoRA adapter in {0} cannot be loaded onto {1} ({2}).</source>
         <translation>无法把 {0} 中的 LoRA 适配器加载到 {1} 上（{2}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="488"/>
+        <location filename="../../workbench/gui/error_texts.py" line="490"/>
         <source>Unknown export formats: {0}. Choose from {1}.</source>
         <translation>未知的导出格式：{0}。请从 {1} 中选择。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="490"/>
+        <location filename="../../workbench/gui/error_texts.py" line="492"/>
         <source>The GGUF type {0} is unknown; choose f16, q8_0 or f32.</source>
         <translation>GGUF 类型 {0} 未知；请选择 f16、q8_0 或 f32。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="492"/>
+        <location filename="../../workbench/gui/error_texts.py" line="494"/>
         <source>Packages cannot be pinned for {0}; choose one of {1} under Packages for.</source>
         <translation>无法为 {0} 锁定软件包；请在“软件包适用于”中选择 {1} 之一。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="495"/>
+        <location filename="../../workbench/gui/error_texts.py" line="497"/>
         <source>The exported tokenizer.json splits a test prompt into other tokens than the model&apos;s tokenizer, so predict.py would feed the model different tokens. So nothing was exported.</source>
         <translation>导出的 tokenizer.json 对一条测试提示词的分词结果与模型自身的分词器不同，predict.py 会向模型输入不同的词元，因此没有导出任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="498"/>
+        <location filename="../../workbench/gui/error_texts.py" line="500"/>
         <source>The exported classifier gives other label sets than the evaluation on some test inputs, so it was not exported.</source>
         <translation>导出的分类器在部分测试输入上给出的标签组合与评估结果不同，因此没有导出。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="501"/>
+        <location filename="../../workbench/gui/error_texts.py" line="503"/>
         <source>The exported classifier picks a different label from the evaluation on some test inputs, so it was not exported.</source>
         <translation>导出的分类器在部分测试输入上选出的标签与评估结果不同，因此没有导出。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="504"/>
+        <location filename="../../workbench/gui/error_texts.py" line="506"/>
         <source>The bundle&apos;s predict.py failed on test rows (exit status {0}): {1}</source>
         <translation>导出包中的 predict.py 在测试数据上运行失败（退出状态 {0}）：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="506"/>
+        <location filename="../../workbench/gui/error_texts.py" line="508"/>
         <source>On test rows the bundle&apos;s predict.py answered {0} where the evaluation answers {1}.</source>
         <translation>在测试数据上，导出包中的 predict.py 给出的是 {0}，而评估给出的是 {1}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="509"/>
+        <location filename="../../workbench/gui/error_texts.py" line="511"/>
         <source>The package {0}, which the bundle needs, is not installed here, so the bundle&apos;s requirements cannot be pinned. Reinstall Workbench.</source>
         <translation>导出包所需的软件包 {0} 没有安装在本机上，因此无法锁定导出包的依赖版本。请重新安装 Workbench。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="512"/>
+        <location filename="../../workbench/gui/error_texts.py" line="514"/>
         <source>This installation has no pip, so it cannot download the bundle&apos;s packages. Export without them (untick Also the files of every package it needs), then download them into the bundle on a computer with Python (“pip download -r requirements.lock -d wheels”).</source>
         <translation>此安装中没有 pip，因此无法下载导出包所需的软件包。请不带软件包导出（取消勾选“同时附带所需全部软件包的文件”），然后在装有 Python 的电脑上把它们下载到导出包中（“pip download -r requirements.lock -d wheels”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="516"/>
+        <location filename="../../workbench/gui/error_texts.py" line="518"/>
         <source>Downloading the bundle&apos;s packages took longer than {0} minutes. Export again, or without them (untick Also the files of every package it needs).</source>
         <translation>下载导出包所需的软件包超过了 {0} 分钟。请重新导出，或不带软件包导出（取消勾选“同时附带所需全部软件包的文件”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="519"/>
+        <location filename="../../workbench/gui/error_texts.py" line="521"/>
         <source>The bundle&apos;s packages could not be downloaded (this needs a package index once, at export): {0}. Export without them, or where the index is reachable.</source>
         <translation>无法下载导出包所需的软件包（导出时需要访问一次软件包索引）：{0}。请不带软件包导出，或在能访问该索引的地方导出。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="522"/>
+        <location filename="../../workbench/gui/error_texts.py" line="524"/>
         <source>The downloaded packages do not install the bundle&apos;s requirements.lock on their own: {0}</source>
         <translation>下载的软件包无法单独装好导出包的 requirements.lock：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="525"/>
+        <location filename="../../workbench/gui/error_texts.py" line="527"/>
         <source>The bundle&apos;s packages cannot be fetched: {0}. Export without them, or for another system under Packages for.</source>
         <translation>无法获取导出包所需的软件包：{0}。请不带软件包导出，或在“软件包适用于”中选择其他系统。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="528"/>
+        <location filename="../../workbench/gui/error_texts.py" line="530"/>
         <source>The bundle&apos;s packages cannot be fetched: {0}. Export without them, or where a package index is reachable.</source>
         <translation>无法获取导出包所需的软件包：{0}。请不带软件包导出，或在能访问软件包索引的地方导出。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="531"/>
+        <location filename="../../workbench/gui/error_texts.py" line="533"/>
         <source>The generation model could not be exported: {0} So nothing was exported.</source>
         <translation>无法导出生成模型：{0} 因此没有导出任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="533"/>
+        <location filename="../../workbench/gui/error_texts.py" line="535"/>
         <source>The model&apos;s tokenizer ({0}) has no tokenizer.json and could not be converted to one ({1}), so predict.py could not tokenize without the training software.</source>
         <translation>模型的分词器（{0}）没有 tokenizer.json，也无法转换出一个（{1}），因此 predict.py 离开训练软件就无法分词。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="536"/>
+        <location filename="../../workbench/gui/error_texts.py" line="538"/>
         <source>This model has no linear layers for weight-only int8 to quantise. Export it without the 8-bit (int8) model.</source>
         <translation>此模型没有可做仅权重 int8 量化的线性层。请不带 8 位（int8）模型导出。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="539"/>
+        <location filename="../../workbench/gui/error_texts.py" line="541"/>
         <source>The tokenizer&apos;s chat template changes the user&apos;s text, so the prompt cannot be written as plain text for predict.py.</source>
         <translation>分词器的对话模板会改动用户的文本，因此无法把提示词写成供 predict.py 使用的纯文本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="542"/>
+        <location filename="../../workbench/gui/error_texts.py" line="544"/>
         <source>The tokenizer&apos;s chat template formats some inputs differently from a fixed prefix and suffix, so predict.py could not reproduce the prompt.</source>
         <translation>分词器的对话模板对部分输入的排版不同于固定的前缀和后缀，因此 predict.py 无法重现提示词。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="545"/>
+        <location filename="../../workbench/gui/error_texts.py" line="547"/>
         <source>The static model&apos;s files were not written ({0}). Export again.</source>
         <translation>静态图模型的文件没有写出（{0}）。请重新导出。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="547"/>
+        <location filename="../../workbench/gui/error_texts.py" line="549"/>
         <source>The exported model returned outputs of shape {0} where the trained model returns {1}.</source>
         <translation>导出的模型输出的形状是 {0}，而训练所得模型输出的形状是 {1}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="550"/>
+        <location filename="../../workbench/gui/error_texts.py" line="552"/>
         <source>The GGUF file&apos;s scores have the shape {0} where the trained model&apos;s have {1}, so it was not exported.</source>
         <translation>GGUF 文件输出的分数形状为 {0}，而训练所得模型的为 {1}，因此没有导出。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="553"/>
+        <location filename="../../workbench/gui/error_texts.py" line="555"/>
         <source>The GGUF file&apos;s own answers leave the trained model&apos;s on {0} of {1} test prompts at a token the trained model clearly prefers, so llama.cpp would answer differently from the trained model; it was not exported. Untick GGUF and export again.</source>
         <translation>在 {1} 条测试提示词中，有 {0} 条由 GGUF 文件自行生成的回答在训练所得模型明显偏好的词元处偏离了它，llama.cpp 给出的回答会与训练所得模型不同，因此没有导出。请取消勾选 GGUF 后重新导出。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="557"/>
+        <location filename="../../workbench/gui/error_texts.py" line="559"/>
         <source>The GGUF file&apos;s scores differ from the trained model&apos;s by up to {0} (allowed {1}; the next token agrees at {2} % of {3} positions), so it was not exported. Untick GGUF and export again.</source>
         <translation>GGUF 文件输出的分数与训练所得模型相差最多 {0}（允许 {1}；在 {3} 个位置中，下一个词元一致的占 {2}%），因此没有导出。请取消勾选 GGUF 后重新导出。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="561"/>
+        <location filename="../../workbench/gui/error_texts.py" line="563"/>
         <source>The vocabulary written to the GGUF file splits {0} of {1} test prompts into other tokens than the model&apos;s tokenizer, so llama.cpp would feed the model other tokens; it was not exported.</source>
         <translation>在 {1} 条测试提示词中，写入 GGUF 文件的词表有 {0} 条的分词结果与模型的分词器不同，llama.cpp 会向模型输入不同的词元，因此没有导出。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="565"/>
+        <location filename="../../workbench/gui/error_texts.py" line="567"/>
         <source>The Modelfile&apos;s template gives other prompts than the engine for some test inputs, so ollama would not prompt the model as it was trained.</source>
         <translation>对部分测试输入，Modelfile 的模板生成的提示词与训练时不同，ollama 将无法按训练时的方式向模型提问。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="568"/>
+        <location filename="../../workbench/gui/error_texts.py" line="570"/>
         <source>The model&apos;s chat template repeats or drops the user&apos;s text, so it cannot be written as an ollama template.</source>
         <translation>模型的对话模板会重复或丢掉用户的文本，因此无法写成 ollama 模板。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="571"/>
+        <location filename="../../workbench/gui/error_texts.py" line="573"/>
         <source>The text holds three double quotation marks in a row, which a Modelfile cannot quote.</source>
         <translation>文本中有三个连续的双引号，Modelfile 无法为其加引号。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="574"/>
+        <location filename="../../workbench/gui/error_texts.py" line="576"/>
         <source>Cancelled; nothing was written and nothing is left behind.</source>
         <translation>已取消；没有写入任何内容，也没有留下任何文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="576"/>
+        <location filename="../../workbench/gui/error_texts.py" line="578"/>
         <source>{0} is not a readable GGUF file ({1}). It may be incomplete (a download that stopped early) or another kind of file; download or copy it again.</source>
         <translation>{0} 不是可读取的 GGUF 文件（{1}）。它可能不完整（下载中途停止），也可能是其他类型的文件；请重新下载或复制。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="579"/>
+        <location filename="../../workbench/gui/error_texts.py" line="581"/>
         <source>{0} is cut short: its tensor {1} ends past the end of the file ({2} bytes). Download or copy the file again.</source>
         <translation>{0} 不完整：其中的张量 {1} 超出了文件末尾（文件共 {2} 字节）。请重新下载或复制该文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="582"/>
+        <location filename="../../workbench/gui/error_texts.py" line="584"/>
         <source>{0} holds a model of the {1} architecture, which Workbench cannot convert. It converts GGUF files of these families: {2}. Choose a GGUF file of one of them.</source>
         <translation>{0} 中是 {1} 架构的模型，Workbench 无法转换。它能转换以下系列的 GGUF 文件：{2}。请选择其中某个系列的 GGUF 文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="585"/>
+        <location filename="../../workbench/gui/error_texts.py" line="587"/>
         <source>The tensor {0} is stored as {1}, which Workbench cannot read yet. Use a GGUF file of another quantisation (for example Q4_K_M, Q8_0 or F16).</source>
         <translation>张量 {0} 以 {1} 格式存储，Workbench 暂时无法读取。请使用其他量化格式的 GGUF 文件（例如 Q4_K_M、Q8_0 或 F16）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="588"/>
+        <location filename="../../workbench/gui/error_texts.py" line="590"/>
         <source>The tensor {0} holds {1} values where the file&apos;s header says {2}: the file is damaged. Download or copy it again.</source>
         <translation>张量 {0} 含有 {1} 个值，而文件头标明的形状是 {2}：文件已损坏。请重新下载或复制。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="591"/>
+        <location filename="../../workbench/gui/error_texts.py" line="593"/>
         <source>The tensor {0} has the shape {1}, not {2}.</source>
         <translation>张量 {0} 的形状是 {1}，而不是 {2}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="593"/>
+        <location filename="../../workbench/gui/error_texts.py" line="595"/>
         <source>The GGUF file lacks {0}, which describes the model. The file may be damaged or written by an unusual tool; use another copy.</source>
         <translation>GGUF 文件缺少描述模型的 {0}。文件可能已损坏，或是由不常见的工具写出的；请换一份副本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="596"/>
+        <location filename="../../workbench/gui/error_texts.py" line="598"/>
         <source>The model uses {0} rope scaling, which Workbench cannot carry over yet.</source>
         <translation>该模型使用 {0} 方式的 RoPE 缩放，Workbench 暂时无法转换。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="598"/>
+        <location filename="../../workbench/gui/error_texts.py" line="600"/>
         <source>The model scales its rope frequencies in a way Workbench does not recognise (its rope_freqs tensor is not Llama 3.1&apos;s scaling); it cannot be converted yet.</source>
         <translation>该模型缩放 RoPE 频率的方式 Workbench 无法识别（其 rope_freqs 张量不是 Llama 3.1 的缩放方式），暂时无法转换。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="601"/>
+        <location filename="../../workbench/gui/error_texts.py" line="603"/>
         <source>The model rotates {0} of its {1} head dimensions, which a plain {2} model does not; Workbench cannot convert this variant.</source>
         <translation>该模型只对其 {1} 个注意力头维度中的 {0} 个做旋转，普通的 {2} 模型不会这样；Workbench 无法转换这种变体。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="604"/>
+        <location filename="../../workbench/gui/error_texts.py" line="606"/>
         <source>{0} holds no tokenizer vocabulary (tokenizer.ggml.tokens), which the model needs. Use a GGUF file converted with its tokenizer.</source>
         <translation>{0} 中没有模型所需的分词器词表（tokenizer.ggml.tokens）。请使用连同分词器一起转换的 GGUF 文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="607"/>
+        <location filename="../../workbench/gui/error_texts.py" line="609"/>
         <source>{0} holds a tensor {1} that a plain {2} model does not have; it may be a variant (mixture of experts, vision) Workbench cannot convert.</source>
         <translation>{0} 中有普通 {2} 模型所没有的张量 {1}；它可能是 Workbench 无法转换的变体（混合专家或视觉模型）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="610"/>
+        <location filename="../../workbench/gui/error_texts.py" line="612"/>
         <source>{0} has no token embedding (token_embd.weight); the file is incomplete.</source>
         <translation>{0} 中没有词元嵌入（token_embd.weight）；文件不完整。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="612"/>
+        <location filename="../../workbench/gui/error_texts.py" line="614"/>
         <source>{0} has {1} tokens in its vocabulary but {2} rows in its embedding; the file is inconsistent.</source>
         <translation>{0} 的词表有 {1} 个词元，而嵌入有 {2} 行；文件内容前后不一致。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="615"/>
+        <location filename="../../workbench/gui/error_texts.py" line="617"/>
         <source>The GGUF file&apos;s byte-level vocabulary has no merge list (tokenizer.ggml.merges); its tokenizer cannot be rebuilt. Use another copy of the file.</source>
         <translation>GGUF 文件的字节级词表没有合并列表（tokenizer.ggml.merges），无法重建其分词器。请换一份该文件的副本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="618"/>
+        <location filename="../../workbench/gui/error_texts.py" line="620"/>
         <source>The GGUF file&apos;s tokenizer is of the {0} kind; Workbench rebuilds SentencePiece (llama) and byte-level BPE (gpt2) tokenizers. Use a model with one of them.</source>
         <translation>GGUF 文件的分词器属于 {0} 类型；Workbench 只能重建 SentencePiece（llama）和字节级 BPE（gpt2）分词器。请使用带有其中一种分词器的模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="621"/>
+        <location filename="../../workbench/gui/error_texts.py" line="623"/>
         <source>The folder {0} already exists. Choose a new folder name for the converted model.</source>
         <translation>文件夹 {0} 已存在。请为转换后的模型另选一个新的文件夹名。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="623"/>
+        <location filename="../../workbench/gui/error_texts.py" line="625"/>
         <source>The folder {0} does not exist. Create it first, or choose another place.</source>
         <translation>文件夹 {0} 不存在。请先创建它，或另选位置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="625"/>
+        <location filename="../../workbench/gui/error_texts.py" line="627"/>
         <source>{0} could not be read ({1}). Export the model again.</source>
         <translation>无法读取 {0}（{1}）。请重新导出模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="627"/>
+        <location filename="../../workbench/gui/error_texts.py" line="629"/>
         <source>{0} holds no .safetensors weights; a GGUF file is written from merged weights (the format Merged weights).</source>
         <translation>{0} 中没有 .safetensors 权重；GGUF 文件要由合并后的权重写出（“合并后的权重”格式）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="630"/>
+        <location filename="../../workbench/gui/error_texts.py" line="632"/>
         <source>{0} has no tokenizer.json, which the GGUF file needs for its vocabulary. Export the model again.</source>
         <translation>{0} 中没有 GGUF 文件的词表所需的 tokenizer.json。请重新导出模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="633"/>
+        <location filename="../../workbench/gui/error_texts.py" line="635"/>
         <source>The tensor {0} in {1} is stored as {2}; only float32, float16 and bfloat16 weights can be written to GGUF.</source>
         <translation>{1} 中的张量 {0} 以 {2} 格式存储；只有 float32、float16 和 bfloat16 权重可以写入 GGUF。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="636"/>
+        <location filename="../../workbench/gui/error_texts.py" line="638"/>
         <source>This model is the built-in classifier, which has no GGUF form; GGUF files are written for {0} language models.</source>
         <translation>此模型是内置分类器，没有 GGUF 形式；GGUF 文件只为 {0} 语言模型写出。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="639"/>
+        <location filename="../../workbench/gui/error_texts.py" line="641"/>
         <source>This model is of the type {0}, which has no GGUF form here; GGUF files are written for {1} language models.</source>
         <translation>此模型的类型是 {0}，这里没有它的 GGUF 形式；GGUF 文件只为 {1} 语言模型写出。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="642"/>
+        <location filename="../../workbench/gui/error_texts.py" line="644"/>
         <source>This Gemma 3 model scales its queries by {0}, where llama.cpp uses {1} for its size, so llama.cpp would not compute it as trained; it has no GGUF form.</source>
         <translation>此 Gemma 3 模型用 {0} 缩放查询向量，而 llama.cpp 对这种规模的模型用的是 {1}，因此 llama.cpp 无法按训练时的方式计算它；它没有 GGUF 形式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="645"/>
+        <location filename="../../workbench/gui/error_texts.py" line="647"/>
         <source>The model&apos;s rope scaling ({0}) has no GGUF form here; linear, yarn and Llama 3.1&apos;s scaling are written.</source>
         <translation>该模型的 RoPE 缩放方式（{0}）在这里没有 GGUF 形式；只能写出 linear、yarn 和 Llama 3.1 的缩放方式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="648"/>
+        <location filename="../../workbench/gui/error_texts.py" line="650"/>
         <source>The model&apos;s tokenizer is of type {0}; GGUF files are written for BPE tokenizers (byte-level or SentencePiece-style).</source>
         <translation>模型的分词器类型是 {0}；GGUF 文件只支持 BPE 分词器（字节级或 SentencePiece 风格）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="651"/>
+        <location filename="../../workbench/gui/error_texts.py" line="653"/>
         <source>The weights hold a tensor {0} that a plain {1} model does not have, so the model has no GGUF form here.</source>
         <translation>权重中有普通 {1} 模型所没有的张量 {0}，因此该模型在这里没有 GGUF 形式。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="654"/>
+        <location filename="../../workbench/gui/error_texts.py" line="656"/>
         <source>The weights have no token embedding (model.embed_tokens.weight). Export the model again.</source>
         <translation>权重中没有词元嵌入（model.embed_tokens.weight）。请重新导出模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="656"/>
+        <location filename="../../workbench/gui/error_texts.py" line="658"/>
         <source>{0} already exists; a GGUF file is never overwritten. Choose another name.</source>
         <translation>{0} 已存在；GGUF 文件从不覆盖已有文件。请另选一个名称。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="658"/>
+        <location filename="../../workbench/gui/error_texts.py" line="660"/>
         <source>The tokenizer has {0} tokens but the embedding has {1} rows: the folder&apos;s tokenizer does not belong to its weights.</source>
         <translation>分词器有 {0} 个词元，而嵌入有 {1} 行：文件夹中的分词器与其权重不匹配。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="662"/>
+        <location filename="../../workbench/gui/error_texts.py" line="664"/>
         <source>Model type {0} is not supported. Workbench fine-tunes ERNIE 4.5, Qwen2, Qwen3, Llama and Gemma 3 models (dense, text only). Choose a model of one of these families.</source>
         <translation>不支持模型类型 {0}。Workbench 可以微调 ERNIE 4.5、Qwen2、Qwen3、Llama 和 Gemma 3 模型（稠密、纯文本）。请选择这些系列之一的模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="665"/>
+        <location filename="../../workbench/gui/error_texts.py" line="667"/>
         <source>The model folder {0} does not exist. Choose an existing folder.</source>
         <translation>模型文件夹 {0} 不存在。请选择一个已有的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="667"/>
+        <location filename="../../workbench/gui/error_texts.py" line="669"/>
         <source>{0} is a file, not a folder. Choose the folder that holds config.json and the weights.</source>
         <translation>{0} 是文件，不是文件夹。请选择包含 config.json 和权重的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="670"/>
+        <location filename="../../workbench/gui/error_texts.py" line="672"/>
         <source>The model folder {0} only has pickle-based weight files ({1}). Loading them can run arbitrary code, so Workbench does not load them. Convert the model to safetensors, then choose it again.</source>
         <translation>模型文件夹 {0} 中只有基于 pickle 的权重文件（{1}）。加载它们可能执行任意代码，因此 Workbench 不会加载。请把模型转换为 safetensors 格式后再选择。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="674"/>
+        <location filename="../../workbench/gui/error_texts.py" line="676"/>
         <source>The weights in {0} do not match the model its config.json describes: {1} missing. The folder may be incomplete or hold a different model; copy it again.</source>
         <translation>{0} 中的权重与其 config.json 描述的模型不符：缺少 {1}。文件夹可能不完整，或装的是另一个模型；请重新复制。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="677"/>
+        <location filename="../../workbench/gui/error_texts.py" line="679"/>
         <source>The model in {0} could not be loaded ({1}). The folder may be incomplete or damaged; copy it again.</source>
         <translation>无法加载 {0} 中的模型（{1}）。文件夹可能不完整或已损坏；请重新复制。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="680"/>
+        <location filename="../../workbench/gui/error_texts.py" line="682"/>
         <source>The tokenizer in {0} cannot be loaded ({1}).</source>
         <translation>无法加载 {0} 中的分词器（{1}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="682"/>
+        <location filename="../../workbench/gui/error_texts.py" line="684"/>
         <source>The tokenizer in {0} defines no end-of-sequence token, which training needs.</source>
         <translation>{0} 中的分词器没有定义训练所需的序列结束词元。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="684"/>
+        <location filename="../../workbench/gui/error_texts.py" line="686"/>
         <source>A quantised base model cannot be used here: {0}</source>
         <translation>此处无法使用量化的基础模型：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="686"/>
+        <location filename="../../workbench/gui/error_texts.py" line="688"/>
         <source>A quantised base model needs the precision float16 or bfloat16.</source>
         <translation>量化的基础模型需要 float16 或 bfloat16 精度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="688"/>
+        <location filename="../../workbench/gui/error_texts.py" line="690"/>
         <source>{0} is not a folder on this computer, and the model hub ({1}) cannot be reached: this computer looks offline. Add a model you have with Add a model…, or get Gemma 3 270M, on the Train page.</source>
         <translation>{0} 不是本机上的文件夹，而且无法连接模型库（{1}）：本机似乎没有联网。请在“训练”页用“添加模型…”添加你已有的模型，或获取 Gemma 3 270M。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="692"/>
+        <location filename="../../workbench/gui/error_texts.py" line="694"/>
         <source>Downloading {0} from {1} failed ({2}). Check the model id, or choose a model folder on this computer.</source>
         <translation>从 {1} 下载 {0} 失败（{2}）。请检查模型 ID，或选择本机上的模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="695"/>
+        <location filename="../../workbench/gui/error_texts.py" line="697"/>
         <source>{0} could not be downloaded from {1}. Check the model id, or choose a model folder on this computer.</source>
         <translation>无法从 {1} 下载 {0}。请检查模型 ID，或选择本机上的模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="698"/>
+        <location filename="../../workbench/gui/error_texts.py" line="700"/>
         <source>Device {0} is not available on this computer (available: {1}). Choose one of those.</source>
         <translation>本机上没有设备 {0}（可用的有：{1}）。请从中选择一个。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="701"/>
+        <location filename="../../workbench/gui/error_texts.py" line="703"/>
         <source>The checkpoint weights in {0} cannot be read ({1}). The checkpoint may be incomplete; train the run again.</source>
         <translation>无法读取 {0} 中的检查点权重（{1}）。该检查点可能不完整；请重新训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="704"/>
+        <location filename="../../workbench/gui/error_texts.py" line="706"/>
         <source>The checkpoint in {0} does not fit this model: {1}. It was saved by another model or another version of the run; train again.</source>
         <translation>{0} 中的检查点与此模型不符：{1}。它是由其他模型或这次训练的其他版本保存的；请重新训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="707"/>
+        <location filename="../../workbench/gui/error_texts.py" line="709"/>
         <source>The weights of {0} do not load back as the model that saved them: on {1} validation rows their loss is {2} where the run measured {3} when it saved them. Their answers would be wrong, so they are not used. Resume the run, or train again.</source>
         <translation>{0} 的权重重新加载后与保存它们的模型不一致：在 {1} 行验证数据上，其损失为 {2}，而训练在保存时测得的是 {3}。它们给出的回答会是错的，因此不予使用。请恢复这次训练，或重新训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="715"/>
+        <location filename="../../workbench/gui/error_texts.py" line="717"/>
         <source>it refused the connection</source>
         <translation>它拒绝了连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="716"/>
+        <location filename="../../workbench/gui/error_texts.py" line="718"/>
         <source>the connection timed out</source>
         <translation>连接超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="717"/>
+        <location filename="../../workbench/gui/error_texts.py" line="719"/>
         <source>there is no route to it</source>
         <translation>没有通往它的网络路由</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="718"/>
+        <location filename="../../workbench/gui/error_texts.py" line="720"/>
         <source>the network is unreachable</source>
         <translation>网络不可达</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="719"/>
+        <location filename="../../workbench/gui/error_texts.py" line="721"/>
         <source>it closed the connection</source>
         <translation>它关闭了连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="720"/>
+        <location filename="../../workbench/gui/error_texts.py" line="722"/>
         <source>the connection was reset</source>
         <translation>连接被重置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="723"/>
+        <location filename="../../workbench/gui/error_texts.py" line="725"/>
         <source>The name is not valid: use letters, digits, dots, underscores or dashes (at most 64), starting with a letter or digit.</source>
         <translation>名称无效：请使用字母、数字、“.”、“_”或“-”（最多 64 个），并以字母或数字开头。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="725"/>
+        <location filename="../../workbench/gui/error_texts.py" line="727"/>
         <source>The address is not valid: write it as ssh://user@host or ssh://user@host:port, with no password.</source>
         <translation>地址无效：请写成 ssh://用户@主机 或 ssh://用户@主机:端口，不要包含密码。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="727"/>
+        <location filename="../../workbench/gui/error_texts.py" line="729"/>
         <source>The devices are not valid: write cpu, or a device kind and numbers such as gpu:0,1 or npu:0.</source>
         <translation>设备无效：请写 cpu，或设备类型加编号，例如 gpu:0,1 或 npu:0。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="732"/>
+        <location filename="../../workbench/gui/error_texts.py" line="734"/>
         <source>The disk is full ({0}). Free some space, for example by deleting runs you no longer need, then try again. What was saved before is intact.</source>
         <translation>磁盘已满（{0}）。请腾出空间（例如删除不再需要的训练），然后重试。之前保存的内容完好无损。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="734"/>
+        <location filename="../../workbench/gui/error_texts.py" line="736"/>
         <source>The disk is full. Free some space, for example by deleting runs you no longer need, then try again. What was saved before is intact.</source>
         <translation>磁盘已满。请腾出空间（例如删除不再需要的训练），然后重试。之前保存的内容完好无损。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="737"/>
+        <location filename="../../workbench/gui/error_texts.py" line="739"/>
         <source>Workbench may not read or write this place ({0}). Choose a folder of your own (for example in your home folder), or ask the owner of this one for access, then try again.</source>
         <translation>Workbench 无权读写这个位置（{0}）。请选择你自己的文件夹（例如主文件夹中的），或向它的所有者申请权限，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="740"/>
+        <location filename="../../workbench/gui/error_texts.py" line="742"/>
         <source>Workbench may not read or write this place. Choose a folder of your own (for example in your home folder), or ask the owner of this one for access, then try again.</source>
         <translation>Workbench 无权读写这个位置。请选择你自己的文件夹（例如主文件夹中的），或向它的所有者申请权限，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="743"/>
+        <location filename="../../workbench/gui/error_texts.py" line="745"/>
         <source>A file or folder is not where it was expected ({0}). Check the path (a folder name may be taken by a file, or a folder may be missing), then try again.</source>
         <translation>文件或文件夹不在预期的位置（{0}）。请检查路径（文件夹名可能被某个文件占用，或缺少某个文件夹），然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="745"/>
+        <location filename="../../workbench/gui/error_texts.py" line="747"/>
         <source>A file or folder is not where it was expected. Check the path (a folder name may be taken by a file, or a folder may be missing), then try again.</source>
         <translation>文件或文件夹不在预期的位置。请检查路径（文件夹名可能被某个文件占用，或缺少某个文件夹），然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="748"/>
+        <location filename="../../workbench/gui/error_texts.py" line="750"/>
         <source>A file could not be read or written ({0}): {1}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
         <translation>无法读写文件（{0}）：{1}。请确认它存在、你有权打开它且磁盘未满，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="750"/>
+        <location filename="../../workbench/gui/error_texts.py" line="752"/>
         <source>A file could not be read or written: {1}. Check that it exists, that you may open it and that the disk is not full, then try again.</source>
         <translation>无法读写文件：{1}。请确认它存在、你有权打开它且磁盘未满，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="755"/>
+        <location filename="../../workbench/gui/error_texts.py" line="757"/>
         <source>commas</source>
         <translation>逗号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="756"/>
+        <location filename="../../workbench/gui/error_texts.py" line="758"/>
         <source>tabs</source>
         <translation>制表符</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="757"/>
+        <location filename="../../workbench/gui/error_texts.py" line="759"/>
         <source>semicolons</source>
         <translation>分号</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="758"/>
+        <location filename="../../workbench/gui/error_texts.py" line="760"/>
         <source>vertical bars</source>
         <translation>竖线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="761"/>
+        <location filename="../../workbench/gui/error_texts.py" line="763"/>
         <source>test rows</source>
         <translation>测试数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="762"/>
+        <location filename="../../workbench/gui/error_texts.py" line="764"/>
         <source>validation rows</source>
         <translation>验证数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="763"/>
+        <location filename="../../workbench/gui/error_texts.py" line="765"/>
         <source>training rows</source>
         <translation>训练数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="766"/>
+        <location filename="../../workbench/gui/error_texts.py" line="768"/>
         <source>The built-in model starts untrained, so the model it started from answers at random: it is not worth comparing with. The baseline beside the results is the comparison.</source>
         <translation>内置模型从零开始训练，它起步时的模型只会随机作答，不值得对比。结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="769"/>
+        <location filename="../../workbench/gui/error_texts.py" line="771"/>
         <source>A multi-label model has no base model to compare with (its head is trained from scratch); the baseline beside the results is the comparison.</source>
         <translation>多标签模型没有可对比的基础模型（它的分类头是从零开始训练的）；结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="772"/>
+        <location filename="../../workbench/gui/error_texts.py" line="774"/>
         <source>A classification head is trained from scratch with the run, so the model it started from has no head to compare with; the baseline beside the results is the comparison.</source>
         <translation>分类头是随这次训练从零开始训练的，起步时的模型没有分类头可供对比；结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="777"/>
+        <location filename="../../workbench/gui/error_texts.py" line="779"/>
         <source>The built-in classifier has nothing for int8 to quantise: its weights are tables of character n-gram embeddings, and its linear layers hold under 1 % of them. Export it without the 8-bit (int8) model: its static model is the one to ship.</source>
         <translation>内置分类器没有可做 int8 量化的部分：它的权重是字符 n 元组嵌入表，线性层只占不到 1%。请不带 8 位（int8）模型导出：应发布的是它的静态图模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="783"/>
+        <location filename="../../workbench/gui/error_texts.py" line="785"/>
         <source>The built-in classifier has no GGUF form: llama.cpp and ollama run language models, and this is an n-gram classifier with a classification head. Untick GGUF and export again.</source>
         <translation>内置分类器没有 GGUF 形式：llama.cpp 和 ollama 运行的是语言模型，而它是带分类头的 n 元组分类器。请取消勾选 GGUF 后重新导出。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="786"/>
+        <location filename="../../workbench/gui/error_texts.py" line="788"/>
         <source>A model with a classification head has no GGUF form: llama.cpp and ollama run language models that write text, and this one answers a probability for each of the project&apos;s labels. Untick GGUF and export again: its static model (and ONNX) carry the head, and predict.py and serve.py run it.</source>
         <translation>带分类头的模型没有 GGUF 形式：llama.cpp 和 ollama 运行的是生成文本的语言模型，而此模型为项目的每个标签给出一个概率。请取消勾选 GGUF 后重新导出：它的静态图模型（以及 ONNX）包含分类头，可由 predict.py 和 serve.py 运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="792"/>
+        <location filename="../../workbench/gui/error_texts.py" line="794"/>
         <source>The Paddle Inference model</source>
         <translation>飞桨推理模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="793"/>
+        <location filename="../../workbench/gui/error_texts.py" line="795"/>
         <source>The reloaded merged model</source>
         <translation>重新加载的合并模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="808"/>
+        <location filename="../../workbench/gui/error_texts.py" line="810"/>
         <source>Cleaning step “{0}”</source>
         <translation>清洗步骤“{0}”</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="809"/>
+        <location filename="../../workbench/gui/error_texts.py" line="811"/>
         <source>Cleaning step {0} ({1})</source>
         <translation>清洗步骤 {0}（{1}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="822"/>
+        <location filename="../../workbench/gui/error_texts.py" line="824"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="833"/>
+        <location filename="../../workbench/gui/error_texts.py" line="835"/>
         <source>{0} is not a text file Workbench can read: it looks like a {1} file.</source>
         <translation>{0} 不是 Workbench 能读取的文本文件：它看起来是 {1} 文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="836"/>
+        <location filename="../../workbench/gui/error_texts.py" line="838"/>
         <source>{0} is not a text file Workbench can read: it holds binary data, or text in an encoding that could not be recognised.</source>
         <translation>{0} 不是 Workbench 能读取的文本文件：它包含二进制数据，或者是无法识别编码的文本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="839"/>
+        <location filename="../../workbench/gui/error_texts.py" line="841"/>
         <source>Workbench reads tables of text (CSV, TSV, or any text file with one row a line, whatever its suffix), Excel workbooks, JSON or JSON Lines, Parquet and TFRecord files. Check that you picked the right file, or save the data as CSV UTF-8 in the program that made it and import that file.</source>
         <translation>Workbench 能读取文本表格（CSV、TSV，或任何每行一条记录的文本文件，不论后缀）、Excel 工作簿、JSON 或 JSON Lines、Parquet 和 TFRecord 文件。请确认选对了文件，或在生成它的程序中把数据另存为 CSV UTF-8 后再导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="847"/>
+        <location filename="../../workbench/gui/error_texts.py" line="849"/>
         <source>Server {0} ({1}) is not known to this computer yet, so nothing was sent. It presents the key {2}. If your administrator confirms that fingerprint, accept it once with: {3}</source>
         <translation>本机还不认识服务器 {0}（{1}），因此没有发送任何内容。它出示的密钥是 {2}。如果管理员确认这个指纹无误，请运行一次以下命令接受它：{3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="851"/>
+        <location filename="../../workbench/gui/error_texts.py" line="853"/>
         <source>Server {0} ({1}) is not known to this computer yet, so nothing was sent. If your administrator confirms its key fingerprint, accept it once with: {2}</source>
         <translation>本机还不认识服务器 {0}（{1}），因此没有发送任何内容。如果管理员确认了它的密钥指纹，请运行一次以下命令接受它：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="879"/>
+        <location filename="../../workbench/gui/error_texts.py" line="881"/>
         <source>{0} returns outputs of shape {1} where the trained model returns {2}: the graph was traced wrongly.</source>
         <translation>{0}输出的形状是 {1}，而训练所得模型输出的形状是 {2}：计算图转换有误。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="883"/>
+        <location filename="../../workbench/gui/error_texts.py" line="885"/>
         <source>{0} returns values that are not finite (NaN or infinite) where the trained model&apos;s are finite: an operator converts incorrectly.</source>
         <translation>{0}输出了非有限值（NaN 或无穷大），而训练所得模型的输出都是有限值：某个算子转换有误。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="887"/>
+        <location filename="../../workbench/gui/error_texts.py" line="889"/>
         <source>{0} differs from the trained model by up to {1} on outputs of scale {2}, a relative difference of {3}.</source>
         <translation>{0}与训练所得模型的差异最大为 {1}（输出的量级为 {2}），相对差异为 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="891"/>
+        <location filename="../../workbench/gui/error_texts.py" line="893"/>
         <source>That is {0} times the {1} that fp32 rounding explains for this model&apos;s size.</source>
         <translation>这是该规模模型的 fp32 舍入误差所能解释的 {1} 的 {0} 倍。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="894"/>
+        <location filename="../../workbench/gui/error_texts.py" line="896"/>
         <source>It picks another most likely token at {0} of {1} positions where the trained model&apos;s choice is clear.</source>
         <translation>在训练所得模型选择明确的 {1} 个位置中，它有 {0} 处选了另一个最可能的词元。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="897"/>
+        <location filename="../../workbench/gui/error_texts.py" line="899"/>
         <source>This is not rounding: an operator of the exported graph computes something else than the trained model (report it with the model family and the Paddle version).</source>
         <translation>这不是舍入误差：导出计算图中的某个算子与训练所得模型的计算结果不一致（请连同模型系列和 Paddle 版本一起报告此问题）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/error_texts.py" line="900"/>
+        <location filename="../../workbench/gui/error_texts.py" line="902"/>
         <source>So nothing was exported.</source>
         <translation>因此没有导出任何内容。</translation>
     </message>
@@ -2357,7 +2357,7 @@
 <context>
     <name>EvaluatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="437"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="449"/>
         <source>baseline {0}; {1}</source>
         <translation>基线 {0}；{1}</translation>
     </message>
@@ -2437,7 +2437,7 @@
         <translation>汉明损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="398"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="410"/>
         <location filename="../../workbench/gui/pages/run_text.py" line="129"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
@@ -2519,257 +2519,262 @@
         <translation>微调模型与简单的检索基线持平：{1} {2} 对 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="84"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="87"/>
         <source>test rows</source>
         <translation>测试数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="85"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="88"/>
         <source>validation rows</source>
         <translation>验证数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="86"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="89"/>
         <source>Compare with the base model</source>
         <translation>与基础模型对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="88"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="91"/>
         <source>Evaluate</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="91"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="94"/>
         <source>Open the report</source>
         <translation>打开报告</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="92"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="95"/>
         <source>The evaluation&apos;s HTML report (figures, best and worst samples), in your web browser</source>
         <translation>在网页浏览器中打开评估的 HTML 报告（图表、最好和最差的样本）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="102"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="105"/>
         <source>Copy the report&apos;s path</source>
         <translation>复制报告的路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="104"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="107"/>
         <source>Run</source>
         <translation>训练运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="106"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="109"/>
         <source>on</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="127"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="135"/>
         <source>Wrong only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="159"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="168"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="161"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="170"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="163"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="172"/>
         <source>Apply to a file</source>
         <translation>应用到文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="166"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="175"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="200"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="210"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="239"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="249"/>
         <source>The built-in model starts untrained, so the model it started from answers at random: the baseline beside the results is the comparison.</source>
         <translation>内置模型从未训练的状态开始，它的起始模型只会随机作答：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="241"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="251"/>
         <source>A multi-label model&apos;s head is trained from scratch, so there is no base model to compare with: the baseline beside the results is the comparison.</source>
         <translation>多标签模型的分类头从零开始训练，没有可对比的基础模型：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="243"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="253"/>
         <source>A classification head is trained from scratch with the run, so the model it started from has no head to compare with: the baseline beside the results is the comparison.</source>
         <translation>分类头随本次运行从零开始训练，起始模型没有分类头可供比较：结果旁的简单基线就是比较对象。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="245"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="255"/>
         <source>Also score the model the run started from on the same rows.</source>
         <translation>同时在相同的数据行上评估本次训练的起始模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="260"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="270"/>
         <source>Evaluating {0} in a separate process…</source>
         <translation>正在独立进程中评估 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="277"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="287"/>
         <source>Evaluating: {0}…</source>
         <translation>正在评估：{0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="282"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="292"/>
         <source>Evaluation finished.</source>
         <translation>评估完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="326"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="336"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="326"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="336"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="339"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="351"/>
         <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
         <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="315"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="325"/>
         <source>The evaluation results could not be read: {0}</source>
         <translation>无法读取评估结果：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="343"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="355"/>
         <source>There is no run yet. Train one on the Train page; once it has finished, evaluate it here: the model answers every test row it never saw during training.</source>
         <translation>还没有任何训练。请先在“训练”页训练一次；训练完成后在这里评估：模型会回答训练时从未见过的每一条测试数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="346"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="358"/>
         <source>A run is training on the Train page. Once it has finished, it appears here to be evaluated.</source>
         <translation>“训练”页上有一次训练正在进行。训练完成后，它会出现在这里供评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="348"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="360"/>
         <source>No run has finished with a model to evaluate. Train one on the Train page (a stopped run can be resumed there); once it has finished, evaluate it here.</source>
         <translation>还没有哪次训练完成并留下可评估的模型。请在“训练”页训练一次（已停止的训练可在那里恢复）；训练完成后在这里评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="362"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="374"/>
         <source>No program opened the report. It is the file {0}; open it in a web browser.</source>
         <translation>没有程序打开报告。报告文件是 {0}，请用网页浏览器打开。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="397"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="409"/>
         <source>expected</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="397"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="409"/>
         <source>model&apos;s answer</source>
         <translation>模型的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="397"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="409"/>
         <source>template&apos;s prompt + text</source>
         <translation>模板提示词 + 文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="397"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="409"/>
         <source>input</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="398"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="410"/>
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="398"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="410"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="399"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="411"/>
         <source>exact match</source>
         <translation>是否完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="411"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="423"/>
         <source>The mean of each label&apos;s F1.</source>
         <translation>各标签 F1 的平均值。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="412"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="424"/>
         <source>The mean of each label&apos;s F1 over the {0} of {1} labels that have a test row or were given by the model. A label absent from the test rows and never given is left out, not counted as 0.</source>
         <translation>在 {1} 个标签中，对测试集中出现过或模型给出过的 {0} 个标签求 F1 的平均值。测试集中没有且模型从未给出的标签不计入平均，而不是按 0 计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="416"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="428"/>
         <source>{0} ({1} of {2} labels)</source>
         <translation>{0}（{2} 个标签中的 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="434"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="446"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="456"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="466"/>
+        <source>Rows scored against your corrected label in the samples: {0} (marked). The figures above keep the labels this evaluation used; they count your corrections once a run trained with them is evaluated.</source>
+        <translation>样本中按你更正后的标签判定的行：{0}（已标出）。上方的指标仍按本次评估所用的标签计算；用包含你的更正的数据训练一次并评估后，指标才会计入这些更正。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="481"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="261"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="271"/>
         <source>Evaluating {0}</source>
         <translation>正在评估 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="160"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="169"/>
         <source>Samples (the answers side by side)</source>
         <translation>逐条结果（各个答案对照）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="265"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="275"/>
         <source>Evaluation cancelled.</source>
         <translation>评估已取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="275"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="285"/>
         <source>Evaluating: {0}, {1} of {2} rows</source>
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="399"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="411"/>
         <source>answer before tuning</source>
         <translation>微调前的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="400"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="412"/>
         <source>correct before tuning</source>
         <translation>微调前正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="400"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="412"/>
         <source>ROUGE-L before tuning</source>
         <translation>微调前 ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="401"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="413"/>
         <source>baseline&apos;s answer</source>
         <translation>基线的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="404"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="416"/>
         <source>P({0})</source>
         <translation>P({0})</translation>
     </message>
@@ -3260,6 +3265,19 @@
         <location filename="../../workbench/gui/dialogs.py" line="38"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
+    </message>
+</context>
+<context>
+    <name>LabelSetDialog</name>
+    <message>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="210"/>
+        <source>The labels of this row</source>
+        <translation>这一行的标签</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="221"/>
+        <source>Tick the labels this row has. A row left with none is excluded from the next data version.</source>
+        <translation>勾选这一行应有的标签。一个标签都不勾选的行会被排除在下一个数据版本之外。</translation>
     </message>
 </context>
 <context>
@@ -4477,77 +4495,77 @@ Most likely: {1}</source>
         <translation>生成新的数据版本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="143"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="150"/>
         <source>Open a project first.</source>
         <translation>请先打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="208"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="216"/>
         <source>excluded</source>
         <translation>已排除</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="210"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="218"/>
         <source>not sure</source>
         <translation>不确定</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="211"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="219"/>
         <source>→ {0}</source>
         <translation>→ {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="222"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="230"/>
         <source>Corrections not in the data yet: {0}. They apply to the next data version, made here or when you train again.</source>
         <translation>尚未写入数据的修正：{0} 条。它们将在此处生成新数据版本或再次训练时生效。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="224"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="232"/>
         <source>Every correction is in the current data version.</source>
         <translation>所有修正都已包含在当前数据版本中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="234"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="242"/>
         <source>Finding rows to review</source>
         <translation>正在查找需要复核的行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="236"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="244"/>
         <source>Fitting models on the other rows…</source>
         <translation>正在用其余各行拟合模型…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="265"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="273"/>
         <source>{0} rows to review, most doubtful first ({1} rows read).</source>
         <translation>共 {0} 行待复核，最可疑的在前（已读取 {1} 行）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="267"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="275"/>
         <source>No row&apos;s label looks wrong.</source>
         <translation>没有发现标签可能有误的行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="314"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="322"/>
         <source>A new label</source>
         <translation>新标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="315"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="323"/>
         <source>The project has no label “{0}”. Add it to the project&apos;s labels? It takes part from the next data version on.</source>
         <translation>项目中没有标签“{0}”。要将它添加到项目的标签中吗？它将从下一个数据版本起生效。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="368"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="376"/>
         <source>Recording your correction</source>
         <translation>正在记录您的修正</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="388"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="396"/>
         <source>Data version {0}: {1} labels corrected, {2} rows excluded. New runs train on it.</source>
         <translation>数据版本 {0}：修正 {1} 个标签，排除 {2} 行。新的训练将使用此版本。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/review_panel.py" line="396"/>
+        <location filename="../../workbench/gui/pages/data/review_panel.py" line="404"/>
         <source>Making the next data version</source>
         <translation>正在生成新的数据版本</translation>
     </message>
@@ -4603,77 +4621,97 @@ Most likely: {1}</source>
 <context>
     <name>SampleCorrections</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="72"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="82"/>
         <source>There are no evaluated rows to correct.</source>
         <translation>没有可更正的已评估数据行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="83"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="91"/>
+        <source>A row&apos;s label set is corrected on the Data page: right-click the row in its table.</source>
+        <translation>一行的标签集合请在“数据”页更正：在表格中右键点击该行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="93"/>
         <source>This evaluation was made before rows had ids, so a correction could not find its row. Evaluate the run again, then correct its rows here.</source>
         <translation>这次评估是在数据行有编号之前做的，更正无法找到对应的行。请重新评估这次训练，然后在这里更正它的数据行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="109"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="131"/>
         <source>Your correction: {0}. The file says {1}.</source>
         <translation>你的更正：{0}。文件中为 {1}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="112"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="134"/>
         <source>{0} (excluded)</source>
         <translation>{0}（已排除）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="113"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="135"/>
         <source>You excluded this row: the next run trains and is scored without it.</source>
         <translation>你已排除这一行：下一次训练及其评估都不再使用它。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="115"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="137"/>
         <source>You marked this row as not sure: it keeps its label.</source>
         <translation>你把这一行标记为“不确定”：它保留原来的标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="124"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="138"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="138"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="146"/>
+        <source>Scored against your correction {0}: {1}. The evaluation scored it against {2}: {3}, and its figures count that.</source>
+        <translation>按你的更正 {0} 判定：{1}。评估时按 {2} 判定：{3}，评估的指标按此计算。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="157"/>
         <source>Corrections not in the data yet: {0}. They apply when you train again (Train page: Train again with the corrections).</source>
         <translation>尚未写入数据的更正：{0} 条。重新训练时生效（“训练”页：“用更正后的数据重新训练”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="127"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="160"/>
         <source>Your corrections were undone; the data holds them until you train again (Train page: Train again with the corrections).</source>
         <translation>你的更正已撤销；在重新训练之前，数据中仍保留着它们（“训练”页：“用更正后的数据重新训练”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="130"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="163"/>
         <source>A wrong label in the file? Right-click the row, or select it and press F2, to correct it or to exclude the row.</source>
         <translation>文件中的标签有错？右键点击该行，或选中后按 F2，即可更正标签或排除该行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="151"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="184"/>
         <source>Correct the label to…</source>
         <translation>把标签更正为…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="153"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="186"/>
         <source>Exclude this row</source>
         <translation>排除这一行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="154"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="187"/>
         <source>Undo my correction</source>
         <translation>撤销我的更正</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="169"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="202"/>
         <source>{0} (the model&apos;s answer)</source>
         <translation>{0}（模型的回答）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="223"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="256"/>
         <source>The correction was not recorded</source>
         <translation>更正未能记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="232"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="265"/>
         <source>Recording the correction</source>
         <translation>正在记录更正</translation>
     </message>
@@ -5350,67 +5388,72 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
 <context>
     <name>TableCorrections</name>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="81"/>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="84"/>
         <source>Corrected by you; the label was {0}</source>
         <translation>已由您修正；原标签为 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="84"/>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="88"/>
         <source>Excluded by you: the next data version leaves this row out</source>
         <translation>已由您排除：下一个数据版本将不含此行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="86"/>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="90"/>
         <source>Marked not sure by you; the label is kept</source>
         <translation>您标记为不确定；标签保持不变</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="102"/>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="106"/>
         <source>Matching your corrections</source>
         <translation>正在匹配您的修正</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="130"/>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="135"/>
+        <source>Set the labels…</source>
+        <translation>设置标签…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="137"/>
         <source>Correct the label to</source>
         <translation>将标签改为</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="134"/>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="141"/>
         <source>A new label…</source>
         <translation>新标签…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="135"/>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="142"/>
         <source>Exclude this row</source>
         <translation>排除此行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="136"/>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="143"/>
         <source>Mark as not sure</source>
         <translation>标记为不确定</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="137"/>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="144"/>
         <source>Undo my correction</source>
         <translation>撤销我的修正</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="144"/>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="175"/>
         <source>A new label</source>
         <translation>新标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="145"/>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="176"/>
         <source>The label for this row, added to the project&apos;s labels from the next data version on:</source>
         <translation>此行的标签（将从下一个数据版本起加入项目的标签）：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="168"/>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="199"/>
         <source>The correction was not recorded</source>
         <translation>修正未能记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="170"/>
+        <location filename="../../workbench/gui/pages/data/table_corrections.py" line="201"/>
         <source>Recording your correction</source>
         <translation>正在记录您的修正</translation>
     </message>

@@ -36,6 +36,7 @@ EXPECTED = {
     "linear_fit_bench.py": ["linear part fit:", "ratio estimate / CPU", "baseline fit and score:"],
     "head_layers_bench.py": ["one pass over every layer read", "n-gram baseline on the same training rows",
                              "layers  pooling"],
+    "versions_bench.py": ["version stored", "splits made for a reader: cold", "same bytes as the current splits: True"],
     "preference_bench.py": ["held-out preference accuracy (implicit reward): before", "ROUGE-L on",
                             "time (wall s):"],
 }

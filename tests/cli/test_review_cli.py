@@ -153,7 +153,7 @@ def test_label_sets_are_refused(tmp_path, capsys):
                  str(tmp_path / "multi")]) == 0
     err, text = _refused(["review", "--project", str(tmp_path / "multi")], capsys)
     assert err["code"] == "review_multi_label"
-    assert "correcting label sets is not supported yet" in text
+    assert "the review suggests single labels" in text and "data correct --set ROW_ID=A,B" in text
 
 
 def test_too_few_rows_of_a_label_are_refused(reviewed, tmp_path, capsys):

@@ -181,3 +181,37 @@ def test_pending_counts_the_rows_whose_correction_is_not_in_the_data(hospital):
     assert pending(project.root) == 2
     rebuild(Project.open(project.root))
     assert pending(project.root) == 0
+
+
+def test_a_multi_label_rows_label_set_is_corrected_through_the_same_path(tmp_path):
+    from workbench.core import corrections
+    from workbench.core.versions import version_dir
+
+    spec = TemplateCatalog().get("legal_case_type_multi")  # its file separates charges with ";"
+    project, _ = prepare(spec, spec.sample_path, tmp_path / "m")
+    labels = list(project.task.labels)
+    train = rows(project, "train")
+    (rid, row), (gone, _) = list(train.items())[:2]
+    new = [lab for lab in labels if lab not in row["labels"]][:2]
+    assert len(new) == 2 and "、" in labels[-1], "a charge's name holds 、: the project's separator reads the set"
+    res = wb("data", "correct", "--project", str(project.root), "--set", f"{rid}={new[1]};{new[0]}",
+             "--set", f"{gone}=", "--json")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert (out["corrected"], out["excluded"]) == (1, 1)
+    now = Project.open(project.root)
+    assert rows(now, "train")[rid]["labels"] == new, "the set in the project's label order"
+    assert gone not in rows(now, "train")
+    recorded = corrections.load(project.root)[rid]
+    assert recorded.labels == new and recorded.label is None and recorded.original == " | ".join(row["labels"])
+    assert not (version_dir(now.data_dir, out["data_version"]) / "train.jsonl").exists(), "stored as its changes"
+    assert now.config.stats["labels"][new[0]] == sum(new[0] in r["labels"] for s in ("train", "val", "test")
+                                                     for r in rows(now, s).values())
+    # the same set again in another order changes nothing; a charge the project lacks is refused
+    assert correct(project.root, [(rid, json.dumps(new[::-1], ensure_ascii=False))]).version == out["data_version"]
+    with pytest.raises(DataError, match="has no label 不存在罪"):
+        correct(project.root, [(rid, f"{new[0]};不存在罪")])
+    # prepared again: the corrections are replayed on the label sets
+    again, summary = prepare(spec, spec.sample_path, project.root)
+    assert summary["corrections"]["corrected"] == 1 and summary["corrections"]["excluded"] == 1
+    assert rows(again, "train")[rid]["labels"] == new and again.config.data_version == out["data_version"]

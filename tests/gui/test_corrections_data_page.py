@@ -112,3 +112,51 @@ def test_the_review_tab_lists_what_the_review_finds_and_keeps_it_while_the_table
             page.table_corrections.menu_for(view_row).actions()[1].trigger()  # exclude
         assert len(panel.rows) == panel.table.rowCount() > 0
         assert panel.table.item(listed[page.table_corrections.row_id_at(view_row)], 4).text() == "excluded"
+
+
+def test_a_multi_label_rows_label_set_is_chosen_in_the_tables_dialog(qtbot, session, background, tmp_path):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from workbench.core.project import prepare
+    from workbench.core.templates import TemplateCatalog
+    from workbench.gui.pages.data.table_corrections import LabelSetDialog
+
+    spec = TemplateCatalog().get("legal_case_type_multi")
+    root = tmp_path / "projects" / "charges"
+    prepare(spec, spec.sample_path, root)
+    page = _page(qtbot, session, background, root)
+    qtbot.waitUntil(lambda: page.table_corrections.row_id_at(0) is not None, timeout=10000)
+    prepared = {r["row_id"]: r["labels"] for s in ("train", "val", "test") for r in
+                map(json.loads, Project.open(root).split_path(s).read_text("utf-8").splitlines())}
+    view_row = next(i for i in range(page.table_model.rowCount()) if page.table_corrections.row_id_at(i) in prepared)
+    rid = page.table_corrections.row_id_at(view_row)
+    menu = page.table_corrections.menu_for(view_row)
+    assert [a.text() for a in menu.actions()] == ["Set the labels…", "Exclude this row", "Mark as not sure",
+                                                  "Undo my correction"]
+    labels = list(session.project.task.labels)
+    added = next(lab for lab in labels if lab not in prepared[rid])
+    wanted = sorted([*prepared[rid], added], key=labels.index)
+    seen = {}
+
+    def tick():
+        dialog = QApplication.activeModalWidget()
+        seen["dialog"] = dialog
+        seen["shown"] = dialog.chosen()
+        item = dialog.list.item(labels.index(added))
+        item.setCheckState(Qt.CheckState.Checked)
+        dialog.accept()
+
+    QTimer.singleShot(0, tick)
+    with qtbot.waitSignal(page.table_corrections.changed, timeout=10000):
+        menu.actions()[0].trigger()
+    assert isinstance(seen["dialog"], LabelSetDialog) and seen["shown"] == prepared[rid], "the row's set is ticked"
+    assert corrections.load(root)[rid].labels == wanted
+    cell = _label_cell(page, view_row)
+    assert json.loads(cell.data(Qt.ItemDataRole.DisplayRole)) == wanted
+    assert " | ".join(prepared[rid]) in cell.data(Qt.ItemDataRole.ToolTipRole)
+    with qtbot.waitSignal(session.data_prepared, timeout=10000):
+        page.review_panel.apply_button.click()
+    written = {r["row_id"]: r["labels"] for s in ("train", "val", "test") for r in
+               map(json.loads, Project.open(root).split_path(s).read_text("utf-8").splitlines())}
+    assert written[rid] == wanted

@@ -248,3 +248,49 @@ def test_choosing_the_files_own_label_again_undoes_the_correction(qtbot, session
     _wait_recorded(qtbot, page, back.trigger)
     assert rid not in corrections.load(sample_project) and pending(sample_project) == 0
     assert _reference_cell(page, 2).data() == reference
+
+
+def _cell(page: EvaluatePage, row: int, title: str):
+    model = page.samples_model
+    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    return model.index(row, headers.index(title))
+
+
+def test_the_samples_score_a_corrected_row_against_its_correction(qtbot, session, background, sample_project):
+    """Seen in the window: after a test row's label was corrected, its "correct" cell and the
+    "Wrong only" filter still scored the row against the label the run was evaluated with."""
+    run = _run(sample_project, "run-a", Project.open(sample_project).config.data_version)
+    _evaluation(run, _test_rows(sample_project)[:6])  # the model answers the first row wrong
+    page = _evaluate_page(qtbot, session, background, sample_project)
+    accuracy = page.cards["accuracy"].value_label.text()
+    page.wrong_only.setChecked(True)
+    assert [page.samples_model.position(r) for r in range(page.samples_model.rowCount())] == [0]
+
+    # the model was right after all: the person gives its answer as the row's label
+    _wait_recorded(qtbot, page, lambda: page.corrections.correct(0, page.predictions.loc[0, "prediction"]))
+    assert page.samples_model.rowCount() == 0, "no answer is wrong against the labels the person gave"
+    # a right answer whose label is corrected to another is wrong now
+    reference = page.predictions.loc[1, "reference"]
+    other = next(x for x in ("正面", "中性", "负面") if x != reference)
+    _wait_recorded(qtbot, page, lambda: page.corrections.correct(1, other))
+    assert [page.samples_model.position(r) for r in range(page.samples_model.rowCount())] == [1]
+    page.wrong_only.setChecked(False)
+    first, second = _cell(page, 0, "correct"), _cell(page, 1, "correct")
+    assert (first.data(), second.data()) == ("yes", "no")
+    assert first.data(Qt.ItemDataRole.BackgroundRole) is not None
+    assert f"The evaluation scored it against {page.predictions.loc[0, 'reference']}: no" in first.data(
+        Qt.ItemDataRole.ToolTipRole)
+    assert _cell(page, 2, "correct").data(Qt.ItemDataRole.BackgroundRole) is None, "an uncorrected row keeps its own"
+    assert not page.rescored_note.isHidden()
+    assert "scored against your corrected label in the samples: 2" in page.rescored_note.text()
+    assert "The figures above keep the labels this evaluation used" in page.rescored_note.text()
+    assert page.cards["accuracy"].value_label.text() == accuracy, "the metrics stay the evaluation's"
+
+    # undone: the row is scored as the evaluation scored it
+    _wait_recorded(qtbot, page, lambda: page.corrections.undo(0))
+    assert _cell(page, 0, "correct").data() == "no" and "samples: 1" in page.rescored_note.text()
+    page.wrong_only.setChecked(True)
+    assert [page.samples_model.position(r) for r in range(page.samples_model.rowCount())] == [0, 1]
+    _wait_recorded(qtbot, page, lambda: page.corrections.undo(1))
+    assert [page.samples_model.position(r) for r in range(page.samples_model.rowCount())] == [0]
+    assert page.rescored_note.isHidden(), "no row is scored otherwise than the evaluation did"

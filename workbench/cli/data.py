@@ -303,9 +303,11 @@ def add_correction_parsers(dsub) -> None:
     dc = dsub.add_parser("correct", help="correct labels of prepared rows (a new data version; your file is kept)")
     dc.add_argument("--project", required=True)
     dc.add_argument("--from", dest="from_file", metavar="FILE.csv",
-                    help="a CSV file with the columns row_id,label; an empty label excludes the row")
+                    help="a CSV file with the columns row_id,label; an empty label excludes the row; in a "
+                         "multi-label project the label cell is the row's label set, as in your file (A,B)")
     dc.add_argument("--set", action="append", metavar="ROW_ID=LABEL",
-                    help="one correction (repeatable); ROW_ID= with no label excludes the row")
+                    help="one correction (repeatable); ROW_ID= with no label excludes the row; in a multi-label "
+                         "project the row's label set: ROW_ID=A,B")
     dc.add_argument("--not-sure", nargs="+", action="extend", metavar="ROW_ID",
                     help="mark rows as not sure: they keep their labels and are listed")
     dc.add_argument("--undo", nargs="+", action="extend", metavar="ROW_ID",

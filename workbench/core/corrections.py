@@ -2,7 +2,8 @@
 
 A correction is keyed by the row's id (core/versions.py: made from the source row's
 content), never written into the user's file. ``judgements/corrections.json`` holds the latest word
-on each row: a new label, "exclude", or "not sure" (a mark only: the row keeps its label).
+on each row: a new label (a multi-label project's: a new label set), "exclude", or "not sure" (a
+mark only: the row keeps its label).
 They are replayed after the cleaning recipe whenever the data is prepared, so a newer file
 keeps them, and applying them never moves a row between splits: the splits are drawn from
 the prepared labels, then corrected.
@@ -13,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -33,7 +34,8 @@ class Correction(BaseModel):
     row_id: str
     action: Action = "label"
     label: str | None = None  # the new label (action "label")
-    original: str | None = None  # the label the row had when it was corrected
+    labels: list[str] | None = None  # a multi-label project's: the row's new label set (action "label")
+    original: str | None = None  # the label the row had when it was corrected (a set: joined with " | ")
     split: str | None = None
     text: str | None = None  # the row's text then, for the list (cut to 200 characters)
     source: str = "command line"  # where it was made: review, table, predictions, command line
@@ -86,13 +88,29 @@ def update(root: str | os.PathLike, new: Iterable[Correction] = (), undo: Iterab
         return items
 
 
-def apply(frames: Mapping[str, pd.DataFrame], items: Mapping[str, Correction]) -> tuple[dict[str, pd.DataFrame], dict]:
+def _cell(c: Correction, multi_label: bool) -> str | None:
+    """The label cell a correction gives its row (a multi-label project's: the label set as the
+    cleaned rows hold it, JSON text; a single label counts as a set of one); None: it gives none."""
+    if c.action != "label":
+        return None
+    if not multi_label:
+        return c.label
+    chosen = c.labels if c.labels is not None else ([c.label] if c.label is not None else None)
+    return None if chosen is None else json.dumps(chosen, ensure_ascii=False)
+
+
+def apply(frames: Mapping[str, pd.DataFrame], items: Mapping[str, Correction],
+          multi_label: bool = False) -> tuple[dict[str, pd.DataFrame], dict]:
     """The splits with the corrections applied: labels replaced, excluded rows taken out; no
     row changes split. Returns the frames and what was done: ``corrected``, ``excluded``,
-    ``not_sure`` and ``unmatched`` (row ids found in no split, e.g. rows a newer file lacks)."""
+    ``not_sure`` and ``unmatched`` (row ids found in no split, e.g. rows a newer file lacks).
+    ``multi_label``: the frames' label cells are label sets (JSON text)."""
+    from .multilabel import decode
+
     out: dict[str, pd.DataFrame] = {}
     seen: set[str] = set()
     corrected = excluded = 0
+    relabel = {r: v for r, c in items.items() if (v := _cell(c, multi_label)) is not None}
     for name, frame in frames.items():
         if ROW_ID not in frame.columns or not items:
             out[name] = frame
@@ -100,9 +118,14 @@ def apply(frames: Mapping[str, pd.DataFrame], items: Mapping[str, Correction]) -
         ids = frame[ROW_ID].astype(str)
         seen.update(set(ids) & set(items))
         drop = ids.map(lambda r: r in items and items[r].action == "exclude")
-        relabel = {r: c.label for r, c in items.items() if c.action == "label" and c.label is not None}
         new = ids.map(relabel)
-        changed = new.notna() & ~drop & (new != frame["label"].astype(str))
+        old = frame["label"].astype(str)
+        if multi_label:  # the same set in another order is no change
+            differs = pd.Series([isinstance(n, str) and set(decode(n)) != set(decode(o)) for n, o in zip(new, old)],
+                                index=frame.index, dtype=bool)
+        else:
+            differs = new != old
+        changed = new.notna() & ~drop & differs
         frame = frame.copy()
         frame.loc[changed, "label"] = new[changed]
         corrected += int(changed.sum())
@@ -114,10 +137,29 @@ def apply(frames: Mapping[str, pd.DataFrame], items: Mapping[str, Correction]) -
 
 
 def effect(items: Mapping[str, Correction]) -> dict[str, str]:
-    """What the corrections do to the data, by row id ("label:NEW" or "exclude"); a version
-    records the effect it applied, so the window can count the corrections not in it yet."""
-    return {c.row_id: "exclude" if c.action == "exclude" else f"label:{c.label}"
-            for c in items.values() if c.action != "not_sure"}
+    """What the corrections do to the data, by row id ("label:NEW", "labels:[JSON list]" or
+    "exclude"); a version records the effect it applied, so the window can count the
+    corrections not in it yet."""
+    return {c.row_id: "exclude" if c.action == "exclude" else f"label:{c.label}" if c.labels is None
+            else "labels:" + json.dumps(c.labels, ensure_ascii=False) for c in items.values() if c.action != "not_sure"}
+
+
+def added_labels(items: Mapping[str, Correction], known: Iterable[str]) -> list[str]:
+    """The labels the corrections give that ``known`` (the project's) lacks, sorted."""
+    given = {x for c in items.values() if c.action == "label" for x in [*([c.label] if c.label else []), *(c.labels or [])]}
+    return sorted(given - set(known))
+
+
+def truths(items: Mapping[str, Correction], row_ids: Sequence[str], references: Sequence[str]) -> dict[int, str]:
+    """The rows of an evaluation (by position: their ids and the labels it scored them against)
+    that a recorded correction gives another label: position -> that label, the truth the
+    person gave. An excluded row keeps its label: the exclusion says nothing of it."""
+    out = {}
+    for i, (rid, ref) in enumerate(zip(row_ids, references)):
+        c = items.get(str(rid))
+        if c is not None and c.action == "label" and c.label is not None and c.label != str(ref):
+            out[i] = c.label
+    return out
 
 
 def read_file(path: str | os.PathLike) -> list[tuple[str, str | None]]:

@@ -22,7 +22,7 @@ from .labels import LabelChoice
 from .runs import RUNS_DIR, worker_alive
 from .task import TaskSpec
 from .templates import PromptFormat, TemplateSpec, TaskKind
-from .versions import ROW_ID, DataVersion, row_ids, version_dir, write_version
+from .versions import ROW_ID, DataVersion, row_ids, split_file, version_dir, write_version
 
 PROJECT_FILE = "project.json"
 SPLITS = ("train", "val", "test")
@@ -81,8 +81,8 @@ class Project:
         self.version = version  # a data version this view reads; None: the current one
 
     def at_version(self, version: str | None) -> "Project":
-        """The project seen at data ``version`` (a run's): its splits are that version's folder,
-        which no prepare changes (``data/`` is rewritten before project.json names the new
+        """The project seen at data ``version`` (a run's): its splits are that version's
+        (versions.split_file), which no prepare changes (``data/`` is rewritten before project.json names the new
         version). None gives the project as it is."""
         if not version:
             return self
@@ -118,7 +118,7 @@ class Project:
 
     def split_path(self, name: str) -> Path:
         if self.version:
-            return version_dir(self.data_dir, self.version) / f"{name}.jsonl"
+            return split_file(self.data_dir, self.version, name)
         return self.data_dir / f"{name}.jsonl"
 
     @property
@@ -398,14 +398,13 @@ def prepare(
     # the person's corrections, replayed on the rows they name; the splits were drawn from the
     # prepared labels, so a correction never moves a row to another split
     corrected, applied = None, None
-    if template.task is TaskKind.classification and not spec.multi_label:
+    if template.task is TaskKind.classification:
         from . import corrections
 
         recorded = corrections.load(root)
         if recorded:
-            corrected, applied = corrections.apply(splits, recorded)
-            added = sorted({c.label for c in recorded.values() if c.action == "label" and c.label}
-                           - set(spec.labels))
+            corrected, applied = corrections.apply(splits, recorded, spec.multi_label)
+            added = corrections.added_labels(recorded, spec.labels)
             if added:  # labels the person added with a correction
                 spec = spec.model_copy(update={"labels": [*spec.labels, *added]})
                 applied["added_labels"] = added

@@ -38,6 +38,7 @@ from .preference import RUN_PAIRS_FILE
 from .project import PROJECT_FILE, SPLITS, Project
 from .runs import EVENTS_FILE, JOB_FILE, LOG_FILE, REMOTE_FILE, read_events
 from .targets import Target, get_target
+from .versions import version_dir
 
 CONNECT_TIMEOUT_S = 15
 
@@ -412,8 +413,9 @@ def start(project: Project, run_dir: Path, target: Target, need_mb: float = 0.0)
     versioned = project.at_version(job.data_version)  # the server reads the run's own version too
     for split in SPLITS:
         path = versioned.split_path(split)
-        if path.is_file():
-            files[path.relative_to(project.root).as_posix()] = path
+        if path.is_file():  # a corrections version's splits, made from its base's, go as whole files
+            where = version_dir(project.data_dir, versioned.version) / path.name if versioned.version else path
+            files[where.relative_to(project.root).as_posix()] = path
     for f in run_dir.iterdir():
         if f.is_file() and f.name not in (EVENTS_FILE, REMOTE_FILE, LOG_FILE, JOB_FILE) and (
                 f.suffix == ".json" or f.name == RUN_PAIRS_FILE):  # a preference run's pairs go with it

@@ -94,8 +94,9 @@ def reviewable_task(project: Project) -> TaskSpec:
                              "are questions and answers, which have no label to check.",
                              code="review_not_classification", task=task.task.value)
     if task.multi_label:
-        raise WorkbenchError("This project gives each row a set of labels. Reviewing and correcting label sets is "
-                             "not supported yet; only projects with one label per row can be reviewed.",
+        raise WorkbenchError("This project gives each row a set of labels, and the review suggests single labels: "
+                             "only projects with one label per row can be reviewed. Correct a row's label set with "
+                             "'workbench data correct --set ROW_ID=A,B' or in the window's data table.",
                              code="review_multi_label")
     return task
 

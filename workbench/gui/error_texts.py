@@ -112,6 +112,10 @@ TEXTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "data_version_missing": (QT_TRANSLATE_NOOP(
         "ErrorText", "Data version {0} of the project {1} is missing, so a run that trained on it cannot read its "
         "rows. Restore the project's data folder from a backup."), ("version", "path")),
+    "data_version_damaged": (QT_TRANSLATE_NOOP(
+        "ErrorText", "Data version {0} of the project {1} does not match the rows it was made from (version {2} "
+        "was changed). Restore the project's data folder from a backup, or prepare the data again and train a new "
+        "run."), ("version", "path", "base")),
     # ----- corrections of labels (core/corrections.py, core/operations/corrections.py)
     # ----- judgements of answers and preference tuning (core/feedback.py, core/preference.py)
     "feedback_not_instruction": (QT_TRANSLATE_NOOP(
@@ -158,8 +162,9 @@ TEXTS: dict[str, tuple[str, tuple[str, ...]]] = {
         "ErrorText", "Only classification projects can be reviewed for wrong labels: this project's rows are "
         "questions and answers, which have no label to check."), ()),
     "review_multi_label": (QT_TRANSLATE_NOOP(
-        "ErrorText", "This project gives each row a set of labels. Reviewing and correcting label sets is not "
-        "supported yet; only projects with one label per row can be reviewed."), ()),
+        "ErrorText", "This project gives each row a set of labels, and the review suggests single labels: only "
+        "projects with one label per row can be reviewed. Correct a row's label set in the table on the Data page: "
+        "right-click the row."), ()),
     "review_one_label": (QT_TRANSLATE_NOOP(
         "ErrorText", "The training and validation rows carry fewer than two labels, so there is nothing a label could "
         "be confused with. Prepare the data again with at least two labels."), ()),
@@ -175,9 +180,6 @@ TEXTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "corrections_not_classification": (QT_TRANSLATE_NOOP(
         "ErrorText", "Corrections are for the labels of a classification project; this project writes answers."),
         ()),
-    "corrections_multi_label": (QT_TRANSLATE_NOOP(
-        "ErrorText", "Rows with several labels cannot be corrected here yet. Correct them in your file, then prepare "
-        "the data again."), ()),
     "corrections_need_prepare": (QT_TRANSLATE_NOOP(
         "ErrorText", "This project's data was prepared before rows had ids, so a correction could not find its row "
         "again. Prepare the data again on the Data page (your steps and choices are kept), then correct."), ()),

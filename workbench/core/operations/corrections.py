@@ -3,6 +3,7 @@ window's Review tab, data table and predictions do with a person's judgement."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import corrections
+from .. import corrections, multilabel
 from ..corrections import Correction
 from ..errors import DataError, ProjectError
 from ..project import SPLITS, Project, split_records
@@ -42,8 +43,8 @@ class Applied:
 
 
 def check_correctable(project: Project) -> None:
-    """A :class:`ProjectError` unless ``project`` is a prepared single-label classification
-    project whose rows have ids."""
+    """A :class:`ProjectError` unless ``project`` is a prepared classification project whose
+    rows have ids."""
     if not project.is_prepared:
         raise ProjectError("The project has no prepared data yet, so there are no rows to correct. Prepare the data "
                            "first.", code="project_not_prepared")
@@ -51,9 +52,6 @@ def check_correctable(project: Project) -> None:
     if task.task is not TaskKind.classification:
         raise ProjectError("Corrections are for classification labels; this project writes answers.",
                            code="corrections_not_classification")
-    if task.multi_label:
-        raise ProjectError("Corrections of label sets (several labels per row) are not supported yet; correct the "
-                           "file and prepare again.", code="corrections_multi_label")
     if not project.config.data_base or not version_dir(project.data_dir, project.config.data_base).is_dir():
         raise ProjectError("This project was prepared before rows had ids, so a correction could not find its row "
                            "again. Prepare the data again (your steps and choices are kept), then correct.",
@@ -61,9 +59,29 @@ def check_correctable(project: Project) -> None:
 
 
 def base_frames(project: Project) -> dict[str, pd.DataFrame]:
-    """The prepared splits before any correction: the version corrections apply to."""
+    """The prepared splits before any correction: the version corrections apply to. A
+    multi-label project's label sets are in a ``label`` column as the cleaned rows hold them
+    (JSON text), so one path corrects both."""
     base = project.at_version(project.config.data_base)
-    return {s: pd.read_json(base.split_path(s), lines=True, dtype=False) for s in SPLITS}
+    frames = {s: pd.read_json(base.split_path(s), lines=True, dtype=False) for s in SPLITS}
+    if project.task.multi_label:
+        frames = {s: f.assign(label=[json.dumps(multilabel.decode(x), ensure_ascii=False) for x in f["labels"]])
+                  .drop(columns="labels") if "labels" in f.columns else f for s, f in frames.items()}
+    return frames
+
+
+def _shown(project: Project, cell: str) -> str:
+    """A row's label as a person reads it (a label set joined with " | ")."""
+    return multilabel.LABEL_SET_JOINER.join(multilabel.decode(cell)) if project.task.multi_label else cell
+
+
+def _label_set(project: Project, given: str) -> list[str]:
+    """A multi-label correction's label set, read from text as the project's file cells are
+    (its separator; a JSON list), in the project's label order, new labels last."""
+    choice = project.config.labels
+    found = multilabel.split_cell(given, choice.separator if choice is not None else None)
+    order = {lab: i for i, lab in enumerate(project.task.labels)}
+    return sorted(found, key=lambda lab: (order.get(lab, len(order)), found.index(lab)))
 
 
 def _short(ids: Sequence[str]) -> str:
@@ -76,14 +94,18 @@ def correct(project_dir: str | os.PathLike, labels: Iterable[tuple[str, str | No
             source: str = "command line", write_version: bool = True) -> Applied | None:
     """Record corrections (row id -> new label; None excludes the row), "not sure" marks and
     undos, then write the data version they make (``write_version``; the window records each
-    key press and writes the version once, with :func:`rebuild`). Unknown row ids, or labels
-    the project does not have (unless ``add_labels``), are refused before anything is written."""
+    key press and writes the version once, with :func:`rebuild`). In a multi-label project the
+    label is the row's label set, read as its file's cells are ("A,B"). Unknown row ids, or
+    labels the project does not have (unless ``add_labels``), are refused before anything is
+    written."""
     project = Project.open(project_dir)
     check_correctable(project)
     frames = base_frames(project)
     rows = {str(r): (name, lab, txt) for name, f in frames.items()
             for r, lab, txt in zip(f[ROW_ID], f["label"].astype(str), _texts(project, f))}
-    labels = list(labels)
+    multi, labels = project.task.multi_label, list(labels)
+    sets = {r: _label_set(project, lab) for r, lab in labels if multi and lab is not None}
+    labels = [(r, None if multi and lab is not None and not sets[r] else lab) for r, lab in labels]
     not_sure, undo = list(not_sure), list(undo)
     unknown = [r for r in [*(r for r, _ in labels), *not_sure] if r not in rows]
     if unknown:
@@ -91,7 +113,8 @@ def correct(project_dir: str | os.PathLike, labels: Iterable[tuple[str, str | No
                         "changed. Take the ids from 'workbench review' or the data table.",
                         code="corrections_unknown_rows", count=len(unknown), rows=unknown[:SHOWN_IDS])
     known = set(project.task.labels)
-    new_labels = sorted({lab for _, lab in labels if lab is not None and lab not in known})
+    given = [x for r, lab in labels if lab is not None for x in (sets[r] if multi else [lab])]
+    new_labels = sorted(set(given) - known)
     if new_labels and not add_labels:
         raise DataError(f"The project has no label {', '.join(new_labels)}. Nothing was changed. Add it with "
                         "--add-labels, or use one of: " + ", ".join(project.task.labels) + ".",
@@ -99,8 +122,9 @@ def correct(project_dir: str | os.PathLike, labels: Iterable[tuple[str, str | No
 
     def made(rid: str, action: str, label: str | None) -> Correction:
         split, original, text = rows[rid]
-        return Correction(row_id=rid, action=action, label=label, original=original, split=split,
-                          text=text[:200], source=source)
+        chosen = dict(labels=sets[rid]) if multi and action == "label" else dict(label=label)
+        return Correction(row_id=rid, action=action, original=_shown(project, original), split=split,
+                          text=text[:200], source=source, **chosen)
 
     new = [made(r, "label" if lab is not None else "exclude", lab) for r, lab in labels]
     new += [made(r, "not_sure", None) for r in not_sure]
@@ -122,24 +146,31 @@ def rebuild(project: Project, recorded: dict[str, Correction] | None = None) -> 
     the project's current one."""
     recorded = corrections.load(project.root) if recorded is None else recorded
     frames = base_frames(project)
-    fixed, done = corrections.apply(frames, recorded)
     task = project.task
-    added = sorted({c.label for c in recorded.values() if c.action == "label" and c.label} - set(task.labels))
+    fixed, done = corrections.apply(frames, recorded, task.multi_label)
+    added = corrections.added_labels(recorded, task.labels)
     roles = [c for c in frames["train"].columns if c != ROW_ID]
     config = project.config
     changed = bool(done["corrected"] or done["excluded"])
     # every correction undone: the same content as the prepared version, which is reused
-    version = write_split_version(project.data_dir, {s: split_records(fixed[s], roles) for s in SPLITS}, DataVersion(
+    texts = {s: split_records(fixed[s], roles, task.multi_label) for s in SPLITS}
+    version = write_split_version(project.data_dir, texts, DataVersion(
         id="", kind="corrections" if changed else "prepare", base=config.data_base, parent=config.data_version,
         corrected=done["corrected"], excluded=done["excluded"], applied=corrections.effect(recorded),
         source_sha256=config.source.sha256 if config.source else None))
     if added:
         config.task = task.model_copy(update={"labels": [*task.labels, *added]})
-    counts = pd.concat([fixed[s]["label"].astype(str) for s in SPLITS]).value_counts()
+    cells = pd.concat([fixed[s]["label"].astype(str) for s in SPLITS])
     stats = dict(config.stats or {})
     stats["splits"] = {s: int(len(fixed[s])) for s in SPLITS}
     stats["rows_clean"] = int(sum(stats["splits"].values()))
-    stats["labels"] = {lab: int(counts.get(lab, 0)) for lab in config.task.labels} if config.task else stats.get("labels")
+    if task.multi_label:
+        sets = [multilabel.decode(c) for c in cells]
+        stats["labels"] = multilabel.label_rows(sets, (config.task or task).labels)
+        stats["no_label_rows"] = sum(not x for x in sets)
+    else:
+        counts = cells.value_counts()
+        stats["labels"] = {lab: int(counts.get(lab, 0)) for lab in (config.task or task).labels}
     stats["corrections"] = {k: done[k] for k in ("corrected", "excluded", "not_sure")} | {
         "unmatched": len(done["unmatched"])}
     config.stats = stats

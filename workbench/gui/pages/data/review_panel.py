@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
 
 from ....core.errors import WorkbenchError
 from ...background import BackgroundWork, describe_error
-from ...error_texts import exception_text
+from ...error_texts import error_text, exception_text
 from ...session import ProjectSession
 
 CONTEXT = "ReviewPanel"
@@ -138,6 +138,13 @@ class ReviewPanel(QWidget):
     # ----- the project
     def refusal(self) -> str | None:
         """Why the open project's rows cannot be reviewed (in the user's words), or None."""
+        why = self.not_correctable()
+        if why is None and self.session.project.task.multi_label:  # its label sets are corrected in the table
+            return error_text("review_multi_label", {}, "")
+        return why
+
+    def not_correctable(self) -> str | None:
+        """Why the open project's rows cannot be corrected (in the user's words), or None."""
         project = self.session.project
         if project is None:
             return self.tr("Open a project first.")
@@ -182,7 +189,8 @@ class ReviewPanel(QWidget):
     @Slot()
     def refresh_decisions(self) -> None:
         """Corrections made elsewhere (the data table): the list stays, its decisions follow."""
-        if self.refusal() is not None:
+        if self.refusal() is not None:  # nothing to review, yet corrections to write (a multi-label project's)
+            self._show_pending()
             return
         self._load_decisions()
         for i, row in enumerate(self.rows):
@@ -213,7 +221,7 @@ class ReviewPanel(QWidget):
     def _show_pending(self) -> None:
         project = self.session.project
         n = 0
-        if project is not None and self.refusal() is None:
+        if project is not None and self.not_correctable() is None:
             from ....core.operations.corrections import pending
 
             n = pending(project.root)

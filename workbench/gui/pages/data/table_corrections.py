@@ -2,14 +2,17 @@
 original on hover), and a row's label can be corrected, excluded or put back from its menu.
 
 Rows are matched by their id (core/versions.py: made from the source row's content), so the
-marks follow a row through sorting, filtering and a newer file."""
+marks follow a row through sorting, filtering and a newer file. In a multi-label project a row's
+label set is chosen in a small dialog of the project's labels."""
 
 from __future__ import annotations
+
+import json
 
 import pandas as pd
 from PySide6.QtCore import QObject, QPoint, Qt, Signal, Slot
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QListWidget, QListWidgetItem, QMenu, QVBoxLayout
 
 from ....core.corrections import Correction
 from ....core.errors import WorkbenchError
@@ -79,7 +82,8 @@ class TableCorrections(QObject):
                 continue
             if c.action == "label":
                 tip = self.tr("Corrected by you; the label was {0}").format(c.original or "")
-                marks[pos] = (c.label, CORRECTED, tip)
+                shown = c.label if c.labels is None else json.dumps(c.labels, ensure_ascii=False)  # as the cells
+                marks[pos] = (shown, CORRECTED, tip)
             elif c.action == "exclude":
                 marks[pos] = (None, EXCLUDED, self.tr("Excluded by you: the next data version leaves this row out"))
             else:
@@ -127,16 +131,43 @@ class TableCorrections(QObject):
             return None
         recorded = self._recorded().get(rid)
         menu = QMenu(self.page.table_panel.table)
-        to = menu.addMenu(self.tr("Correct the label to"))
-        for lab in project.task.labels:
-            to.addAction(lab, lambda lab=lab: self.decide(rid, "label", lab))
-        to.addSeparator()
-        to.addAction(self.tr("A new label…"), lambda: self._new_label(rid))
+        if project.task.multi_label:
+            menu.addAction(self.tr("Set the labels…"), lambda: self.choose_set(rid, view_row))
+        else:
+            to = menu.addMenu(self.tr("Correct the label to"))
+            for lab in project.task.labels:
+                to.addAction(lab, lambda lab=lab: self.decide(rid, "label", lab))
+            to.addSeparator()
+            to.addAction(self.tr("A new label…"), lambda: self._new_label(rid))
         menu.addAction(self.tr("Exclude this row"), lambda: self.decide(rid, "exclude", None))
         menu.addAction(self.tr("Mark as not sure"), lambda: self.decide(rid, "not_sure", None))
         undo = menu.addAction(self.tr("Undo my correction"), lambda: self.decide(rid, "undo", None))
         undo.setEnabled(recorded is not None)
         return menu
+
+    def current_set(self, rid: str, view_row: int) -> list[str]:
+        """A multi-label row's label set as the person last said it: their correction, else the cell's."""
+        from ....core.multilabel import decode
+
+        c = self._recorded().get(rid)
+        if c is not None and c.action == "label" and (c.labels is not None or c.label is not None):
+            return list(c.labels) if c.labels is not None else [c.label]
+        df = self.page.current_frame()
+        pos = self.page.table_panel.table_model.position(view_row)
+        try:
+            return decode(df["label"].iloc[pos])
+        except (ValueError, TypeError, IndexError, KeyError):
+            return []
+
+    def choose_set(self, rid: str, view_row: int):
+        """Ask for the row's label set; record it where the person chose another."""
+        current = self.current_set(rid, view_row)
+        dialog = LabelSetDialog(self.page.session.project.task.labels, current, self.page)
+        if dialog.exec() != QDialog.DialogCode.Accepted or set(dialog.chosen()) == set(current):
+            return None
+        if not dialog.chosen():
+            return self.decide(rid, "exclude", None)
+        return self.decide(rid, "label", json.dumps(dialog.chosen(), ensure_ascii=False))
 
     def _new_label(self, rid: str) -> None:
         from PySide6.QtWidgets import QInputDialog
@@ -169,3 +200,31 @@ class TableCorrections(QObject):
 
         return self.page.background.op(work, self.tr("Recording your correction")).on_success(done).on_failure(
             failed).run()
+
+
+class LabelSetDialog(QDialog):
+    """The labels of one row of a multi-label project, each a box to tick."""
+
+    def __init__(self, labels, chosen, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("The labels of this row"))
+        self.list = QListWidget()
+        for lab in labels:
+            item = QListWidgetItem(lab)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if lab in chosen else Qt.CheckState.Unchecked)
+            self.list.addItem(item)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        hint = QLabel(self.tr("Tick the labels this row has. A row left with none is excluded from the next data "
+                              "version."))
+        hint.setWordWrap(True)
+        lay.addWidget(hint)
+        lay.addWidget(self.list)
+        lay.addWidget(buttons)
+
+    def chosen(self) -> list[str]:
+        return [self.list.item(i).text() for i in range(self.list.count())
+                if self.list.item(i).checkState() == Qt.CheckState.Checked]

@@ -4,7 +4,9 @@ A person who reads the model's answers finds rows whose label in the file is wro
 menu on a row (or F2) records a new label, an exclusion or an undo as the project's
 corrections (core/operations/corrections.py, in a background operation); the data version they
 make is written when the next run is trained (the Train page), so a key press costs no rewrite
-of the splits. A corrected row's label is shown as corrected, with the label it had.
+of the splits. A corrected row's label is shown as corrected, with the label it had, and the
+row is scored against it in the "correct" columns and the "Wrong only" filter (the truth the
+person gave); the metrics stay the evaluation's, as it computed them.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from ...table_model import DataFrameTableModel
 # a corrected label and an excluded row, over the light and the dark style alike
 CORRECTED = QColor(255, 179, 0, 90)
 EXCLUDED = QColor(128, 128, 128, 90)
+# the predictions' columns that score an answer against the row's label -> the answer they score
+SCORED = {"correct": "prediction", "base_correct": "base_prediction"}
 MENU_KEY = Qt.Key.Key_F2  # opens the menu on the selected row, as the menu key or a right click does
 
 
@@ -34,6 +38,7 @@ class SampleCorrections(QObject):
     the menu, the marks on corrected rows and the line saying what is not in the data yet."""
 
     recorded = Signal()  # a correction (or an undo) was recorded
+    changed = Signal()  # the corrections shown changed (and with them the rows scored against one)
 
     def __init__(self, session: ProjectSession, background: BackgroundWork, view: QTableView,
                  model: DataFrameTableModel, note: QLabel, parent=None):
@@ -46,6 +51,8 @@ class SampleCorrections(QObject):
         self.predictions = pd.DataFrame()
         self.metrics: dict | None = None
         self.reference_column = -1  # the shown column of the label the row was scored against
+        self.scored_columns: dict[str, int] = {}  # the predictions' SCORED columns -> their shown column
+        self.truths: dict[int, str] = {}  # row position -> the corrected label it is scored against now
         self.reason: str | None = None  # why the rows cannot be corrected; None: they can
         self.items: dict[str, records.Correction] = {}  # row id -> its correction, as recorded
         self._positions: dict[str, int] = {}  # row id -> its position in the predictions
@@ -55,12 +62,15 @@ class SampleCorrections(QObject):
         note.hide()
 
     # ------------------------------------------------------------------ what is shown
-    def show(self, predictions: pd.DataFrame, metrics: dict | None, reference_column: int) -> None:
+    def show(self, predictions: pd.DataFrame, metrics: dict | None, reference_column: int,
+             scored_columns: dict[str, int] | None = None) -> None:
         """The rows of an evaluation (``predictions`` as eval wrote them, in the model's row order;
-        ``reference_column``: the shown column of their labels, -1 where there is none)."""
+        ``reference_column``: the shown column of their labels, -1 where there is none;
+        ``scored_columns``: the shown column of each of its SCORED columns)."""
         self.predictions = predictions
         self.metrics = metrics
         self.reference_column = reference_column
+        self.scored_columns = dict(scored_columns or {})
         ids = predictions[ROW_ID].astype(str).tolist() if ROW_ID in predictions.columns else []
         self._positions = {rid: i for i, rid in enumerate(ids)}
         self.refresh()
@@ -78,7 +88,7 @@ class SampleCorrections(QObject):
         if result.get("task", "classification") != "classification":
             return error_text("corrections_not_classification", {}, "")
         if (result.get("metrics") or {}).get("multi_label"):
-            return error_text("corrections_multi_label", {}, "")
+            return self.tr("A row's label set is corrected on the Data page: right-click the row in its table.")
         if not self._positions or self.reference_column < 0:
             return self.tr("This evaluation was made before rows had ids, so a correction could not find its row. "
                            "Evaluate the run again, then correct its rows here.")
@@ -94,8 +104,20 @@ class SampleCorrections(QObject):
                 self.items = records.load(self.session.project.root)
             except WorkbenchError as exc:  # a damaged corrections file: said, and nothing is corrected
                 self.reason = exception_text(exc)
+        self.truths = records.truths(self.items, self.predictions[ROW_ID].astype(str).tolist(),
+                                     self.predictions["reference"].astype(str).tolist()) if self.items else {}
         self._show_marks()
         self._show_note()
+        self.changed.emit()
+
+    def scored(self, position: int, column: str = "correct") -> bool | None:
+        """Whether row ``position``'s answer in the predictions' SCORED ``column`` matches its
+        corrected label; None where the row has no corrected label (it keeps its score)."""
+        label = self.truths.get(position)
+        answer = SCORED.get(column)
+        if label is None or answer not in self.predictions.columns:
+            return None
+        return str(self.predictions.at[position, answer]).strip() == label.strip()
 
     def _show_marks(self) -> None:
         notes = {}
@@ -113,6 +135,17 @@ class SampleCorrections(QObject):
                     "You excluded this row: the next run trains and is scored without it."))
             elif c.action == "not_sure":
                 notes[(pos, col)] = (None, None, self.tr("You marked this row as not sure: it keeps its label."))
+        yes_no = {True: self.tr("yes"), False: self.tr("no")}
+        for pos, label in self.truths.items():
+            for name, shown in self.scored_columns.items():
+                now = self.scored(pos, name)
+                if now is None:
+                    continue
+                then = str(self.predictions.at[pos, name]).strip().lower() in ("true", "1", "1.0")
+                notes[(pos, shown)] = (yes_no[now], CORRECTED, self.tr(
+                    "Scored against your correction {0}: {1}. The evaluation scored it against {2}: {3}, and its "
+                    "figures count that.").format(label, yes_no[now], self.predictions.at[pos, "reference"],
+                                                  yes_no[then]))
         self.model.set_cell_notes(notes)
 
     def _show_note(self) -> None:

@@ -46,10 +46,13 @@ from ...widgets.copy_button import CopyButton
 CARD_METRICS = ("accuracy", "micro_f1", "macro_f1", "subset_accuracy", "hamming_loss", "rouge_l", "bleu", "exact_match", "eval_loss", "perplexity")
 
 
-def wrong_positions(df: pd.DataFrame) -> np.ndarray:
-    """Row positions of wrong predictions: ``correct`` false, else prediction != reference."""
+def wrong_positions(df: pd.DataFrame, scored: dict[int, bool] | None = None) -> np.ndarray:
+    """Row positions of wrong predictions: ``correct`` false, else prediction != reference;
+    ``scored``: rows scored otherwise (against a person's correction), position -> correct."""
     if "correct" in df.columns:
         ok = df["correct"].astype(str).str.lower().isin(["true", "1", "1.0"])
+        for pos, right in (scored or {}).items():
+            ok.iloc[pos] = right
     elif "exact" in df.columns:
         ok = df["exact"].astype(str).str.lower().isin(["true", "1", "1.0"])
     elif {"prediction", "reference"} <= set(df.columns):
@@ -111,6 +114,11 @@ class EvaluatePage(QWidget):
 
         self.cards_row = QGridLayout()
         self.cards: dict[str, MetricCard] = {}
+        # rows the samples score against a person's correction, where the figures do not
+        self.rescored_note = QLabel()
+        self.rescored_note.setObjectName("hint")
+        self.rescored_note.setWordWrap(True)
+        self.rescored_note.hide()
 
         # results: confusion matrix or bars per label, the summary beside (pages/evaluate/results.py)
         self.results = ResultsPanel()
@@ -147,6 +155,7 @@ class EvaluatePage(QWidget):
         self.corrections = SampleCorrections(self.session, self.background, self.samples_view, self.samples_model,
                                              self.corrections_note, self)
         self.session.data_prepared.connect(self.corrections.refresh)  # the corrections went into a version
+        self.corrections.changed.connect(self._on_corrections_changed)
 
         # playground (pages/evaluate/playground.py); its widgets keep their names on the page
         self.playground = PlaygroundPanel(self.session, self.background, lambda: self.run_combo.currentData())
@@ -173,6 +182,7 @@ class EvaluatePage(QWidget):
         status_row.addWidget(self.report_copy, 0, Qt.AlignmentFlag.AlignTop)
         lay.addLayout(status_row)
         lay.addLayout(self.cards_row)
+        lay.addWidget(self.rescored_note)
         lay.addWidget(self.tabs, 1)
 
     # ------------------------------------------------------------------ runs
@@ -329,8 +339,10 @@ class EvaluatePage(QWidget):
         for c, name in enumerate(shown.columns):  # the rows' own text gets the room to be read
             wide = name not in self.predictions.columns or name == "input"
             self.samples_view.setColumnWidth(c, 420 if wide else self.samples_view.horizontalHeader().defaultSectionSize())
+        columns = list(shown.columns)
         self.corrections.show(self.predictions, self.metrics,
-                              list(shown.columns).index("reference") if "reference" in shown.columns else -1)
+                              columns.index("reference") if "reference" in columns else -1,
+                              {c: columns.index(c) for c in ("correct", "base_correct") if c in columns})
         self._apply_sample_filter()
         self.results_shown.emit(run_dir.name)
 
@@ -447,10 +459,23 @@ class EvaluatePage(QWidget):
         self.results.show_result(result)
 
     @Slot()
+    def _on_corrections_changed(self) -> None:
+        """A correction changes the rows scored against one: the filter and the line say so."""
+        n = sum(self.corrections.scored(p) is not None for p in self.corrections.truths)
+        self.rescored_note.setText(self.tr(
+            "Rows scored against your corrected label in the samples: {0} (marked). The figures above keep the "
+            "labels this evaluation used; they count your corrections once a run trained with them is "
+            "evaluated.").format(n) if n else "")
+        self.rescored_note.setVisible(bool(n))
+        if self.wrong_only.isChecked():
+            self._apply_sample_filter()
+
+    @Slot()
     def _apply_sample_filter(self, *_):
         df = self.predictions
         if self.wrong_only.isChecked() and len(df):
-            self.samples_model.set_view(wrong_positions(df))
+            scored = {p: self.corrections.scored(p) for p in self.corrections.truths}
+            self.samples_model.set_view(wrong_positions(df, {p: v for p, v in scored.items() if v is not None}))
         else:
             self.samples_model.set_view(None)
         self.sample_count.setText(self.tr("{0} of {1} rows").format(self.samples_model.rowCount(), len(df)))
