@@ -10,6 +10,7 @@ trained run."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import pandas as pd
@@ -172,7 +173,7 @@ def test_a_playground_answer_is_rated_and_its_rating_is_shown_again(qtbot, sessi
     _fake_playground(background, monkeypatch)
     page = _page(qtbot, session, background, qa_project)
     rating = page.playground_rating
-    assert rating.isVisibleTo(page) and not rating.buttons.good_button.isEnabled()
+    assert not rating.isHidden() and not rating.buttons.good_button.isEnabled()
     page.prompt_edit.setText("转账限额是多少？")
     with qtbot.waitSignal(page.playground_finished, timeout=30000):
         page._on_generate_clicked()
@@ -205,7 +206,8 @@ def _pairs(root, n=5) -> list[AnswerPair]:
     pairs = [AnswerPair(prompt=f"问题{i}？", a=f"回答甲{i}", b=f"回答乙{i}", reference=f"参考{i}", run="run-q",
                         checkpoint="final", generation={"mode": "sample", "temperature": 0.9, "seed_a": 0,
                                                         "seed_b": 1}) for i in range(n)]
-    pairs[3] = AnswerPair(prompt="问题3？", a="一样", b="一样", identical=True, run="run-q", checkpoint="final")
+    if n > 3:
+        pairs[3] = AnswerPair(prompt="问题3？", a="一样", b="一样", identical=True, run="run-q", checkpoint="final")
     feedback.remember_pairs(root, pairs)
     return pairs
 
@@ -387,6 +389,46 @@ def test_a_classification_project_shows_no_rating_controls(qtbot, session, backg
     page = _page(qtbot, session, background, sample_project)
     assert not page.tabs.isTabVisible(page.tabs.indexOf(page.compare))
     assert not page.tabs.isTabVisible(page.tabs.indexOf(page.feedback))
-    assert not page.playground_rating.isVisibleTo(page)
+    assert page.playground_rating.isHidden()
     assert page.ratings.bar.isHidden() and RATING_COLUMN not in page.samples_model.frame.columns
     assert "Good answer" not in [a.text() for a in page.corrections.menu(0).actions()]
+
+
+# ----- in Chinese -------------------------------------------------------------------------------
+
+
+def test_the_judging_parts_in_chinese_have_no_english_and_follow_a_switch(qtbot, tmp_path, qa_project):
+    from test_chinese_pages import _data_words, _english, _texts
+    from test_language import _diff, _texts_of_every_page, _window_on_every_page
+
+    from workbench.gui import i18n
+
+    row = pd.read_csv(qa_project / "runs" / "run-q" / "eval" / "predictions.csv", dtype=str).iloc[0]
+    feedback.append(qa_project, [
+        Judgement(kind="rating", prompt=row["input"], answers=[row["prediction"]], rating=-1, rewrite="更好的回答",
+                  run="run-q"),
+        Judgement(kind="choice", prompt="问一", answers=["甲", "乙"], choice="tie", run="run-q")])
+    app = QApplication.instance()
+    try:
+        i18n.install(app, "zh_CN")
+        fresh = _window_on_every_page(qtbot, tmp_path, "fresh", qa_project)
+        page = fresh.pages["evaluate"]
+        assert page.tabs.isTabVisible(page.tabs.indexOf(page.feedback)) and page.feedback.table.rowCount() == 2
+        assert page.samples_model.index(0, page.ratings.column).data() == "差，已改写"
+        # the data version's hash is the project's data too
+        words = _data_words(qa_project) | {w for v in (qa_project / "data" / "versions").iterdir()
+                                            for w in re.findall("[A-Za-z]+", v.name)}
+        english = _english(_texts(fresh), words)
+        assert not english, english[:15]
+
+        i18n.install(app, "en")
+        win = _window_on_every_page(qtbot, tmp_path, "switched", qa_project)
+        i18n.install(app, "zh_CN")
+        qtbot.waitUntil(lambda: win._language == "zh_CN", timeout=5000)
+        qtbot.waitUntil(lambda: not win.background.active, timeout=30000)
+        qtbot.wait(100)
+        switched, again = _texts_of_every_page(win), _texts_of_every_page(fresh)
+        assert switched == again, _diff(switched, again)
+        assert win.pages["evaluate"].samples_model.index(0, page.ratings.column).data() == "差，已改写"
+    finally:
+        i18n.install(app, "en")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox, QFileDialog, QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSpinBox,
@@ -203,10 +203,18 @@ class PairPanel(QWidget):
             self._advance()
             return None
         if verdict == "rewrite":
-            return ask_better_answer(self, pair.prompt, [pair.a] if pair.identical else [pair.a, pair.b],
-                                     lambda text: self._record(pair, "rewrite", text))
+            dialog = ask_better_answer(self, pair.prompt, [pair.a] if pair.identical else [pair.a, pair.b],
+                                       lambda text: self._record(pair, "rewrite", text))
+            # the keys go on working once it closes (Qt gives the focus back to where it was)
+            dialog.finished.connect(lambda _result: QTimer.singleShot(0, self._take_keys))
+            return dialog
         self._record(pair, verdict)
         return None
+
+    @Slot()
+    def _take_keys(self) -> None:
+        self.window().activateWindow()
+        self.setFocus()
 
     def _record(self, pair: AnswerPair, verdict: str, text: str = "") -> None:
         # a better answer is recorded as both answers rated bad with it, so tuning prefers it to
