@@ -7,9 +7,11 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from trained_factory import INST, RUN, trained_project
+from trained_factory import INST, RUN, train_run
 from workbench.core import feedback
 from workbench.core.preference import preference_pairs
+from workbench.core.project import SplitSettings, prepare
+from workbench.core.templates import TemplateCatalog
 from workbench.gui.pages.evaluate.judging import BetterAnswerDialog
 from workbench.gui.pages.evaluate.page import EvaluatePage
 
@@ -18,8 +20,14 @@ pytestmark = pytest.mark.slow  # a real training run and model children: `make t
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
+    """The Q&A template's sample and 40 steps of the built-in tiny model: enough for it to write
+    something greedily (after 4 it ends every answer at once, and an empty answer is not rated)."""
     pytest.importorskip("paddle")
-    return trained_project(INST, tmp_path_factory.mktemp("judgements"))  # 4 steps of builtin:tiny
+    template = TemplateCatalog().get(INST)
+    project, _ = prepare(template, template.sample_path, tmp_path_factory.mktemp("judgements") / "qa",
+                         split=SplitSettings(train=0.8, val=0.1, test=0.1, seed=1))
+    train_run(project, RUN, steps=40)
+    return project
 
 
 def _written(qtbot, page, fn):
