@@ -181,47 +181,47 @@
 <context>
     <name>BetterAnswerDialog</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="131"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="133"/>
         <source>Write a better answer</source>
         <translation>写一个更好的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="135"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="137"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="138"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="140"/>
         <source>The model&apos;s answer</source>
         <translation>模型的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="138"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="140"/>
         <source>Answer {0}</source>
         <translation>回答 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="141"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="143"/>
         <source>Start from this answer</source>
         <translation>以这个回答为起点</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="146"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="148"/>
         <source>Your answer</source>
         <translation>您的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="148"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="150"/>
         <source>The answer the model should have given</source>
         <translation>模型本应给出的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="156"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="158"/>
         <source>Record my answer</source>
         <translation>记录我的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="183"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="185"/>
         <source>Your answer is the model&apos;s answer word for word: change it, or rate the answer good instead.</source>
         <translation>您的回答与模型的回答一字不差：请修改它，或者直接把这个回答评为好。</translation>
     </message>
@@ -582,13 +582,13 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate/compare.py" line="375"/>
-        <source>{0} pairs of answers to judge.</source>
-        <translation>有 {0} 对回答待评判。</translation>
+        <source>Pairs of answers to judge: {0}.</source>
+        <translation>待评判的回答对：{0} 对。</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate/compare.py" line="376"/>
-        <source>{0} of them are the same answer twice.</source>
-        <translation>其中 {0} 对的两个回答相同。</translation>
+        <source>The same answer twice: {0}.</source>
+        <translation>两个回答相同：{0} 对。</translation>
     </message>
 </context>
 <context>
@@ -3424,7 +3424,7 @@
     <name>FeedbackTab</name>
     <message>
         <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="38"/>
-        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="45"/>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="44"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
@@ -3454,82 +3454,82 @@
         <translation>更好的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="45"/>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="44"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="45"/>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="44"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="46"/>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="45"/>
         <source>Answers judged</source>
         <translation>被评判的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="46"/>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="45"/>
         <source>Judgement</source>
         <translation>评判</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="47"/>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="46"/>
         <source>Your better answer</source>
         <translation>您写的更好回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="58"/>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="57"/>
         <source>Take back the selected judgements</source>
         <translation>撤回选中的评判</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="61"/>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="60"/>
         <source>Taking a judgement back leaves it in the project&apos;s records, marked as taken back: it no longer counts or trains.</source>
         <translation>撤回的评判仍保留在项目记录中，标记为已撤回：它不再计数，也不再用于训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="96"/>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="95"/>
         <source>No judgements yet. Rate the model&apos;s answers on the Samples or Playground tab, or compare two answers to a question: what you judge appears here.</source>
         <translation>还没有评判。请在“逐条结果”或“试用”标签页给模型的回答评分，或比较同一问题的两个回答：您的评判会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="99"/>
-        <source>{0} judgements in force make {1} preference pairs to tune on: {2} from choices, {3} from better answers, {4} from good and bad answers to the same question.</source>
-        <translation>当前有效的 {0} 条评判构成 {1} 个可用于调优的偏好对：{2} 个来自选择，{3} 个来自更好的回答，{4} 个来自同一问题下评为好和差的回答。</translation>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="98"/>
+        <source>Judgements in force: {0}. Preference pairs they make to tune on: {1} ({2} from choices, {3} from better answers, {4} from good and bad answers to the same question).</source>
+        <translation>当前有效的评判：{0} 条。它们构成可用于调优的偏好对 {1} 个（{2} 个来自选择，{3} 个来自更好的回答，{4} 个来自同一问题下评为好和差的回答）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="103"/>
-        <source>{0} answers rated good have no bad answer to the same question beside them, so they make no pair.</source>
-        <translation>有 {0} 个评为好的回答在同一问题下没有评为差的回答，因此不构成偏好对。</translation>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="102"/>
+        <source>Answers rated good with no bad answer to the same question beside them make no pair: {0}.</source>
+        <translation>评为好、但同一问题下没有评为差的回答，不构成偏好对：{0} 个。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="110"/>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="109"/>
         <source>(no run)</source>
         <translation>（无训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="127"/>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="128"/>
         <source>answer 1 is better</source>
         <translation>回答 1 更好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="127"/>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="128"/>
         <source>answer 2 is better</source>
         <translation>回答 2 更好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="128"/>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="129"/>
         <source>a tie</source>
         <translation>平局</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="131"/>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="132"/>
         <source>good</source>
         <translation>好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="131"/>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="132"/>
         <source>bad</source>
         <translation>差</translation>
     </message>
@@ -4497,13 +4497,13 @@
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate/compare.py" line="168"/>
-        <source>{0} questions: {1}</source>
-        <translation>共 {0} 个问题：{1}</translation>
+        <source>Judged {0} of {1}, skipped {2}</source>
+        <translation>共 {1} 个问题，已评判 {0} 个，跳过 {2} 个</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate/compare.py" line="170"/>
-        <source>You went through all {0} questions and skipped {1}. Go through the skipped ones now, or later from here.</source>
-        <translation>{0} 个问题都已看过，其中跳过了 {1} 个。现在就处理跳过的问题，或稍后回到这里处理。</translation>
+        <source>You went through every question and skipped {0} of {1}. Go through the skipped ones now, or later from here.</source>
+        <translation>所有问题都已看过，{1} 个中跳过了 {0} 个。现在就处理跳过的问题，或稍后回到这里处理。</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate/compare.py" line="173"/>
@@ -4689,38 +4689,38 @@ Most likely: {1}</source>
 <context>
     <name>RatingButtons</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="210"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="212"/>
         <source>Good</source>
         <translation>好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="211"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="213"/>
         <source>Bad</source>
         <translation>差</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="212"/>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="228"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="214"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="230"/>
         <source>Write a better answer…</source>
         <translation>写一个更好的回答…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="214"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="216"/>
         <source>This answer is good. Click again to take the rating back.</source>
         <translation>这个回答好。再点一次可撤回评分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="215"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="217"/>
         <source>This answer is bad. Click again to take the rating back.</source>
         <translation>这个回答差。再点一次可撤回评分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="216"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="218"/>
         <source>Write the answer the model should have given: tuning on your judgements prefers it to the model&apos;s.</source>
         <translation>写下模型本应给出的回答：根据您的评判调优时，会让模型更倾向于您的回答而不是它原来的回答。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="227"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="229"/>
         <source>Edit my better answer…</source>
         <translation>修改我写的更好回答…</translation>
     </message>

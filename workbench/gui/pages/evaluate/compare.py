@@ -165,10 +165,10 @@ class PairPanel(QWidget):
         for verdict, button in self.buttons.items():
             button.setEnabled(pair is not None and not (pair.identical and verdict in ("a", "b")))
         if pair is None:
-            self.position.setText(self.tr("{0} questions: {1}").format(n, counts) if n else "")
+            self.position.setText(self.tr("Judged {0} of {1}, skipped {2}").format(judged, n, skipped) if n else "")
             if skipped:
-                self.end_text.setText(self.tr("You went through all {0} questions and skipped {1}. Go through the "
-                                              "skipped ones now, or later from here.").format(n, skipped))
+                self.end_text.setText(self.tr("You went through every question and skipped {0} of {1}. Go through "
+                                              "the skipped ones now, or later from here.").format(skipped, n))
             else:
                 self.end_text.setText(self.tr("Every question is judged. Your judgements are on the Feedback tab."))
             self.again_button.setVisible(bool(skipped))
@@ -372,8 +372,8 @@ class CompareTab(QWidget):
             self.status.setText(self.tr("There were no questions to sample."))
             return
         same = sum(p.identical for p in pairs)
-        self.status.setText(self.tr("{0} pairs of answers to judge.").format(len(pairs))
-                            + (" " + self.tr("{0} of them are the same answer twice.").format(same) if same else ""))
+        self.status.setText(self.tr("Pairs of answers to judge: {0}.").format(len(pairs))
+                            + (" " + self.tr("The same answer twice: {0}.").format(same) if same else ""))
         self.stretch.hide()
         self.panel.show()
         self.panel.set_pairs(pairs)

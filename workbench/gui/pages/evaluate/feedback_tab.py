@@ -40,7 +40,6 @@ class FeedbackTab(QWidget):
         self.counts_table.verticalHeader().hide()
         self.counts_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.counts_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.counts_table.horizontalHeader().setStretchLastSection(True)
         self.table = QTableWidget(0, 6)
         self.table.setHorizontalHeaderLabels([self.tr("When"), self.tr("Run"), self.tr("Question"),
                                               self.tr("Answers judged"), self.tr("Judgement"),
@@ -51,7 +50,7 @@ class FeedbackTab(QWidget):
         self.table.verticalHeader().hide()
         head = self.table.horizontalHeader()
         head.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate((120, 150, 280, 320, 110, 260)):
+        for column, width in enumerate((120, 130, 240, 300, 110)):  # the better answer: the rest
             self.table.setColumnWidth(column, width)
         head.setStretchLastSection(True)
         self.table.itemSelectionChanged.connect(self._on_selection_changed)
@@ -96,12 +95,12 @@ class FeedbackTab(QWidget):
             return self.tr("No judgements yet. Rate the model's answers on the Samples or Playground tab, or compare "
                            "two answers to a question: what you judge appears here.")
         pc = self.shown.pair_counts
-        text = self.tr("{0} judgements in force make {1} preference pairs to tune on: {2} from choices, {3} from "
-                       "better answers, {4} from good and bad answers to the same question.").format(
+        text = self.tr("Judgements in force: {0}. Preference pairs they make to tune on: {1} ({2} from choices, "
+                       "{3} from better answers, {4} from good and bad answers to the same question).").format(
             len(self.shown.judgements), pc.pairs, pc.from_choices, pc.from_rewrites, pc.from_ratings)
         if pc.unpaired_good:
-            text += " " + self.tr("{0} answers rated good have no bad answer to the same question beside them, so "
-                                  "they make no pair.").format(pc.unpaired_good)
+            text += " " + self.tr("Answers rated good with no bad answer to the same question beside them make no "
+                                  "pair: {0}.").format(pc.unpaired_good)
         return text
 
     def _fill(self, items: list[Judgement], counts: dict[str, dict[str, int]]) -> None:
@@ -118,6 +117,8 @@ class FeedbackTab(QWidget):
         self.counts_table.setFixedHeight(self.counts_table.horizontalHeader().sizeHint().height()
                                          + sum(self.counts_table.rowHeight(i) for i in range(rows)) + 4)
         ordered = sorted(items, key=lambda j: j.at, reverse=True)  # the newest first
+        # rows move when one is taken back: a selection kept would be of other judgements
+        self.table.clearSelection()
         self.table.setRowCount(len(ordered))
         for r, j in enumerate(ordered):
             when = QTableWidgetItem(time.strftime("%Y-%m-%d %H:%M", time.localtime(j.at)))

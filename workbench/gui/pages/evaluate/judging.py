@@ -127,6 +127,8 @@ class BetterAnswerDialog(QDialog):
     """The question, the model's answer (or two), and an editor for the person's own answer."""
 
     def __init__(self, question: str, answers: Sequence[str], start: str = "", parent=None):
+        """``start``: the editor's first text (the person's earlier answer); empty, "Start from this
+        answer" copies one in to be edited."""
         super().__init__(parent)
         self.setWindowTitle(self.tr("Write a better answer"))
         self.resize(720, 560)

@@ -105,7 +105,7 @@ class PlaygroundRating(QWidget):
                 rewrite(self.recorder, ref, current, text)
 
         return ask_better_answer(self, ref.prompt, [ref.answer], done,
-                                 start=current.rewrite if current is not None and current.rewrite else ref.answer)
+                                 start=current.rewrite if current is not None and current.rewrite else "")
 
     @Slot()
     def _on_compare_clicked(self) -> None:
@@ -235,7 +235,7 @@ class SampleRatings(QObject):
             return None
         ref = self.ref(self.model.position(row))
         current = self.items.get(ref.key)
-        start = current.rewrite if current is not None and current.rewrite else ref.answer
+        start = current.rewrite if current is not None and current.rewrite else ""
         return ask_better_answer(self.view, ref.prompt, [ref.answer],
                                  lambda text: self._keep(ref, rewrite(self.recorder, ref, self.items.get(ref.key), text)),
                                  start=start)
