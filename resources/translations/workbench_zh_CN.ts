@@ -506,89 +506,89 @@
 <context>
     <name>CompareTab</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="247"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="254"/>
         <source>The model answers each question twice, by sampling; you choose the better answer with the keys 1 and 2, = for a tie, E to write a better one, S to skip. Tuning on your judgements (Train page) teaches the model what you prefer.</source>
         <translation>模型对每个问题采样作答两次；您用按键 1 和 2 选出更好的回答，= 表示平局，E 写一个更好的回答，S 跳过。根据您的评判调优（“训练”页）会让模型学到您的偏好。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="257"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="264"/>
         <source>validation rows</source>
         <translation>验证数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="258"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="265"/>
         <source>training rows</source>
         <translation>训练数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="259"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="266"/>
         <source>a file of questions (JSON lines)…</source>
         <translation>问题文件（JSONL）…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="261"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="268"/>
         <source>Sample the answers</source>
         <translation>采样回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="264"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="271"/>
         <source>Questions</source>
         <translation>问题数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="266"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="273"/>
         <source>from</source>
         <translation>来自</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="311"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="318"/>
         <source>A file of questions</source>
         <translation>问题文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="312"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="319"/>
         <source>JSON lines (*.jsonl *.json);;All files (*)</source>
         <translation>JSONL 文件 (*.jsonl *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="315"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="322"/>
         <source>Questions from {0}</source>
         <translation>问题来自 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="340"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="347"/>
         <source>Sampling two answers to {0} questions</source>
         <translation>正在为 {0} 个问题各采样两个回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="348"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="355"/>
         <source>Sampling two answers to your question</source>
         <translation>正在为您的问题采样两个回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="354"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="361"/>
         <source>The model writes two answers to each question in a separate process…</source>
         <translation>模型正在单独的进程中为每个问题写两个回答…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="359"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="366"/>
         <source>Sampling cancelled.</source>
         <translation>采样已取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="372"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="379"/>
         <source>There were no questions to sample.</source>
         <translation>没有可采样的问题。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="375"/>
-        <source>Pairs of answers to judge: {0}.</source>
-        <translation>待评判的回答对：{0} 对。</translation>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="382"/>
+        <source>Pairs of answers to judge: {0} (the same answer twice: {1}).</source>
+        <translation>待评判的回答对：{0} 对（其中两个回答相同的：{1} 对）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="376"/>
-        <source>The same answer twice: {0}.</source>
-        <translation>两个回答相同：{0} 对。</translation>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="383"/>
+        <source>Pairs of answers to judge: {0}.</source>
+        <translation>待评判的回答对：{0} 对。</translation>
     </message>
 </context>
 <context>
@@ -4441,107 +4441,107 @@
 <context>
     <name>PairPanel</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="56"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="63"/>
         <source>The two answers are the same text: call it a tie, write a better one, or skip it.</source>
         <translation>两个回答的文字完全相同：请判为平局、写一个更好的回答，或跳过。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="63"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="70"/>
         <source>Answer {0}</source>
         <translation>回答 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="71"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="78"/>
         <source>‹ Previous</source>
         <translation>‹ 上一个</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="75"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="82"/>
         <source>Answer 1 is better (1)</source>
         <translation>回答 1 更好 (1)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="75"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="82"/>
         <source>Answer 2 is better (2)</source>
         <translation>回答 2 更好 (2)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="76"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="83"/>
         <source>Tie (=)</source>
         <translation>平局 (=)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="76"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="83"/>
         <source>Write a better answer… (E)</source>
         <translation>写一个更好的回答… (E)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="77"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="84"/>
         <source>Skip (S)</source>
         <translation>跳过 (S)</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="86"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="93"/>
         <source>Both answers fall short: write the answer the model should give. Tuning prefers yours to each of them.</source>
         <translation>两个回答都不够好：写下模型应当给出的回答。调优时会让模型更倾向于您的回答，而不是其中任何一个。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="101"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="108"/>
         <source>Go through the skipped ones</source>
         <translation>处理跳过的问题</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="163"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="170"/>
         <source>{0} judged, {1} skipped</source>
         <translation>已评判 {0} 个，跳过 {1} 个</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="168"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="175"/>
         <source>Judged {0} of {1}, skipped {2}</source>
         <translation>共 {1} 个问题，已评判 {0} 个，跳过 {2} 个</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="170"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="177"/>
         <source>You went through every question and skipped {0} of {1}. Go through the skipped ones now, or later from here.</source>
         <translation>所有问题都已看过，{1} 个中跳过了 {0} 个。现在就处理跳过的问题，或稍后回到这里处理。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="173"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="180"/>
         <source>Every question is judged. Your judgements are on the Feedback tab.</source>
         <translation>所有问题都已评判。您的评判在“反馈”标签页中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="179"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="186"/>
         <source>Question {0} of {1}</source>
         <translation>第 {0} 个问题，共 {1} 个</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="181"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="188"/>
         <source>The answer in the data: {0}</source>
         <translation>数据中的回答：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="189"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="196"/>
         <source>You chose answer 1.</source>
         <translation>您选择了回答 1。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="189"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="196"/>
         <source>You chose answer 2.</source>
         <translation>您选择了回答 2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="190"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="197"/>
         <source>You called it a tie.</source>
         <translation>您判为平局。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="191"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="198"/>
         <source>You wrote a better answer.</source>
         <translation>您写了一个更好的回答。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="192"/>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="199"/>
         <source>You skipped this question.</source>
         <translation>您跳过了这个问题。</translation>
     </message>

@@ -11,6 +11,7 @@ that wrote the answers.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,6 +31,12 @@ from .judging import SOURCE, JudgementRecorder, ask_better_answer
 DEFAULT_QUESTIONS = 20
 # what each key does: the buttons' keys and the verdicts they record
 KEYS = {"a": "1", "b": "2", "tie": "=", "rewrite": "E", "skip": "S"}
+
+
+def new_seed() -> int:
+    """A seed for each sampling: the questions and answers of the next batch are new ones, not
+    the last batch again (the command's own default seed is fixed, for scripts)."""
+    return random.randrange(1, 2**31)
 
 
 class PairPanel(QWidget):
@@ -323,12 +330,12 @@ class CompareTab(QWidget):
         if split == "file":
             split = str(self.questions_file)
         return ["feedback", "pairs", "--project", str(self.session.project.root), "--run", run_id,
-                "--rows", str(self.rows_spin.value()), "--split", split, "--json"]
+                "--rows", str(self.rows_spin.value()), "--split", split, "--seed", str(new_seed()), "--json"]
 
     def question_args(self, run_id: str, question: str) -> list[str]:
         # "=" keeps a question that starts with "-" the option's value
         return ["feedback", "pairs", "--project", str(self.session.project.root), "--run", run_id,
-                f"--question={question}", "--json"]
+                "--seed", str(new_seed()), f"--question={question}", "--json"]
 
     @Slot()
     def start(self):
@@ -372,8 +379,8 @@ class CompareTab(QWidget):
             self.status.setText(self.tr("There were no questions to sample."))
             return
         same = sum(p.identical for p in pairs)
-        self.status.setText(self.tr("Pairs of answers to judge: {0}.").format(len(pairs))
-                            + (" " + self.tr("The same answer twice: {0}.").format(same) if same else ""))
+        self.status.setText(self.tr("Pairs of answers to judge: {0} (the same answer twice: {1}).").format(
+            len(pairs), same) if same else self.tr("Pairs of answers to judge: {0}.").format(len(pairs)))
         self.stretch.hide()
         self.panel.show()
         self.panel.set_pairs(pairs)

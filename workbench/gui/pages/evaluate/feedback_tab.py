@@ -98,8 +98,8 @@ class FeedbackTab(QWidget):
         text = self.tr("Judgements in force: {0}. Preference pairs they make to tune on: {1} ({2} from choices, "
                        "{3} from better answers, {4} from good and bad answers to the same question).").format(
             len(self.shown.judgements), pc.pairs, pc.from_choices, pc.from_rewrites, pc.from_ratings)
-        if pc.unpaired_good:
-            text += " " + self.tr("Answers rated good with no bad answer to the same question beside them make no "
+        if pc.unpaired_good:  # a line of its own: a language switch converts the lines one by one
+            text += "\n" + self.tr("Answers rated good with no bad answer to the same question beside them make no "
                                   "pair: {0}.").format(pc.unpaired_good)
         return text
 
