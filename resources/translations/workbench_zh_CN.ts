@@ -179,6 +179,54 @@
     </message>
 </context>
 <context>
+    <name>BetterAnswerDialog</name>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="133"/>
+        <source>Write a better answer</source>
+        <translation>写一个更好的回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="137"/>
+        <source>Question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="140"/>
+        <source>The model&apos;s answer</source>
+        <translation>模型的回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="140"/>
+        <source>Answer {0}</source>
+        <translation>回答 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="143"/>
+        <source>Start from this answer</source>
+        <translation>以这个回答为起点</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="148"/>
+        <source>Your answer</source>
+        <translation>您的回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="150"/>
+        <source>The answer the model should have given</source>
+        <translation>模型本应给出的回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="158"/>
+        <source>Record my answer</source>
+        <translation>记录我的回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="185"/>
+        <source>Your answer is the model&apos;s answer word for word: change it, or rate the answer good instead.</source>
+        <translation>您的回答与模型的回答一字不差：请修改它，或者直接把这个回答评为好。</translation>
+    </message>
+</context>
+<context>
     <name>CodeNamesDialog</name>
     <message>
         <location filename="../../workbench/gui/pages/data/labels_editor.py" line="27"/>
@@ -272,12 +320,12 @@
 <context>
     <name>CommandRunner</name>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="256"/>
+        <location filename="../../workbench/gui/commands.py" line="259"/>
         <source>This version of Workbench has no &apos;{0}&apos; command yet, so this step cannot run. Update Workbench.</source>
         <translation>当前版本的 Workbench 还没有“{0}”命令，这一步无法运行。请更新 Workbench。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="262"/>
+        <location filename="../../workbench/gui/commands.py" line="265"/>
         <source>The &apos;{0}&apos; command ended with status {1}. Its last output was:
 {2}</source>
         <translation>“{0}”命令以状态 {1} 结束。最后的输出是：
@@ -438,6 +486,109 @@
         <location filename="../../workbench/gui/commands.py" line="239"/>
         <source>finding nearly identical texts</source>
         <translation>查找几乎相同的文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="240"/>
+        <source>the first answer to each question</source>
+        <translation>每个问题的第一个回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="241"/>
+        <source>the second answer to each question</source>
+        <translation>每个问题的第二个回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="242"/>
+        <source>sampling again where both answers are the same</source>
+        <translation>两个回答相同的问题重新采样</translation>
+    </message>
+</context>
+<context>
+    <name>CompareTab</name>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="254"/>
+        <source>The model answers each question twice, by sampling; you choose the better answer with the keys 1 and 2, = for a tie, E to write a better one, S to skip. Tuning on your judgements (Train page) teaches the model what you prefer.</source>
+        <translation>模型对每个问题采样作答两次；您用按键 1 和 2 选出更好的回答，= 表示平局，E 写一个更好的回答，S 跳过。根据您的评判调优（“训练”页）会让模型学到您的偏好。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="264"/>
+        <source>validation rows</source>
+        <translation>验证数据</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="265"/>
+        <source>training rows</source>
+        <translation>训练数据</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="266"/>
+        <source>a file of questions (JSON lines)…</source>
+        <translation>问题文件（JSONL）…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="268"/>
+        <source>Sample the answers</source>
+        <translation>采样回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="271"/>
+        <source>Questions</source>
+        <translation>问题数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="273"/>
+        <source>from</source>
+        <translation>来自</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="318"/>
+        <source>A file of questions</source>
+        <translation>问题文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="319"/>
+        <source>JSON lines (*.jsonl *.json);;All files (*)</source>
+        <translation>JSONL 文件 (*.jsonl *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="322"/>
+        <source>Questions from {0}</source>
+        <translation>问题来自 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="347"/>
+        <source>Sampling two answers to {0} questions</source>
+        <translation>正在为 {0} 个问题各采样两个回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="355"/>
+        <source>Sampling two answers to your question</source>
+        <translation>正在为您的问题采样两个回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="361"/>
+        <source>The model writes two answers to each question in a separate process…</source>
+        <translation>模型正在单独的进程中为每个问题写两个回答…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="366"/>
+        <source>Sampling cancelled.</source>
+        <translation>采样已取消。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="379"/>
+        <source>There were no questions to sample.</source>
+        <translation>没有可采样的问题。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="382"/>
+        <source>Pairs of answers to judge: {0} (the same answer twice: {1}).</source>
+        <translation>待评判的回答对：{0} 对（其中两个回答相同的：{1} 对）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="383"/>
+        <source>Pairs of answers to judge: {0}.</source>
+        <translation>待评判的回答对：{0} 对。</translation>
     </message>
 </context>
 <context>
@@ -2357,7 +2508,7 @@
 <context>
     <name>EvaluatePage</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="449"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="474"/>
         <source>baseline {0}; {1}</source>
         <translation>基线 {0}；{1}</translation>
     </message>
@@ -2437,7 +2588,7 @@
         <translation>汉明损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="410"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="435"/>
         <location filename="../../workbench/gui/pages/run_text.py" line="129"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
@@ -2519,262 +2670,277 @@
         <translation>微调模型与简单的检索基线持平：{1} {2} 对 {3}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="87"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="92"/>
         <source>test rows</source>
         <translation>测试数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="88"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="93"/>
         <source>validation rows</source>
         <translation>验证数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="89"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="94"/>
         <source>Compare with the base model</source>
         <translation>与基础模型对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="91"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="96"/>
         <source>Evaluate</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="94"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="99"/>
         <source>Open the report</source>
         <translation>打开报告</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="95"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="100"/>
         <source>The evaluation&apos;s HTML report (figures, best and worst samples), in your web browser</source>
         <translation>在网页浏览器中打开评估的 HTML 报告（图表、最好和最差的样本）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="105"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="110"/>
         <source>Copy the report&apos;s path</source>
         <translation>复制报告的路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="107"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="112"/>
         <source>Run</source>
         <translation>训练运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="109"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="114"/>
         <source>on</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="135"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="140"/>
         <source>Wrong only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="168"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="183"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="170"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="185"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="172"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="186"/>
+        <source>Compare answers</source>
+        <translation>比较回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="187"/>
+        <source>Feedback</source>
+        <translation>反馈</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="189"/>
         <source>Apply to a file</source>
         <translation>应用到文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="175"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="192"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="210"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="229"/>
         <source>(no finished run yet: train one on the Train page)</source>
         <translation>（还没有完成的训练：请先在“训练”页训练一次）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="249"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="270"/>
         <source>The built-in model starts untrained, so the model it started from answers at random: the baseline beside the results is the comparison.</source>
         <translation>内置模型从未训练的状态开始，它的起始模型只会随机作答：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="251"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="272"/>
         <source>A multi-label model&apos;s head is trained from scratch, so there is no base model to compare with: the baseline beside the results is the comparison.</source>
         <translation>多标签模型的分类头从零开始训练，没有可对比的基础模型：结果旁的基线就是对照。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="253"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="274"/>
         <source>A classification head is trained from scratch with the run, so the model it started from has no head to compare with: the baseline beside the results is the comparison.</source>
         <translation>分类头随本次运行从零开始训练，起始模型没有分类头可供比较：结果旁的简单基线就是比较对象。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="255"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="276"/>
         <source>Also score the model the run started from on the same rows.</source>
         <translation>同时在相同的数据行上评估本次训练的起始模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="270"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="291"/>
         <source>Evaluating {0} in a separate process…</source>
         <translation>正在独立进程中评估 {0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="287"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="308"/>
         <source>Evaluating: {0}…</source>
         <translation>正在评估：{0}…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="292"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="313"/>
         <source>Evaluation finished.</source>
         <translation>评估完成。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="336"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="359"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="336"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="359"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="351"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="376"/>
         <source>This run has not been evaluated yet. Click Evaluate: the model answers every test row it never saw during training, and the results appear here.</source>
         <translation>这次训练还没有评估。点击“评估”：模型会回答训练时从未见过的每一条测试数据，结果将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="325"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="347"/>
         <source>The evaluation results could not be read: {0}</source>
         <translation>无法读取评估结果：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="355"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="380"/>
         <source>There is no run yet. Train one on the Train page; once it has finished, evaluate it here: the model answers every test row it never saw during training.</source>
         <translation>还没有任何训练。请先在“训练”页训练一次；训练完成后在这里评估：模型会回答训练时从未见过的每一条测试数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="358"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="383"/>
         <source>A run is training on the Train page. Once it has finished, it appears here to be evaluated.</source>
         <translation>“训练”页上有一次训练正在进行。训练完成后，它会出现在这里供评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="360"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="385"/>
         <source>No run has finished with a model to evaluate. Train one on the Train page (a stopped run can be resumed there); once it has finished, evaluate it here.</source>
         <translation>还没有哪次训练完成并留下可评估的模型。请在“训练”页训练一次（已停止的训练可在那里恢复）；训练完成后在这里评估。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="374"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="399"/>
         <source>No program opened the report. It is the file {0}; open it in a web browser.</source>
         <translation>没有程序打开报告。报告文件是 {0}，请用网页浏览器打开。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="409"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="434"/>
         <source>expected</source>
         <translation>参考答案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="409"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="434"/>
         <source>model&apos;s answer</source>
         <translation>模型的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="409"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="434"/>
         <source>template&apos;s prompt + text</source>
         <translation>模板提示词 + 文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="409"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="434"/>
         <source>input</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="410"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="435"/>
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="410"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="435"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="411"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="436"/>
         <source>exact match</source>
         <translation>是否完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="423"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="438"/>
+        <source>your rating</source>
+        <translation>您的评分</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="448"/>
         <source>The mean of each label&apos;s F1.</source>
         <translation>各标签 F1 的平均值。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="424"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="449"/>
         <source>The mean of each label&apos;s F1 over the {0} of {1} labels that have a test row or were given by the model. A label absent from the test rows and never given is left out, not counted as 0.</source>
         <translation>在 {1} 个标签中，对测试集中出现过或模型给出过的 {0} 个标签求 F1 的平均值。测试集中没有且模型从未给出的标签不计入平均，而不是按 0 计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="428"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="453"/>
         <source>{0} ({1} of {2} labels)</source>
         <translation>{0}（{2} 个标签中的 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="446"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="471"/>
         <source>base model {0}; {1}</source>
         <translation>基础模型 {0}；{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="466"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="491"/>
         <source>Rows scored against your corrected label in the samples: {0} (marked). The figures above keep the labels this evaluation used; they count your corrections once a run trained with them is evaluated.</source>
         <translation>样本中按你更正后的标签判定的行：{0}（已标出）。上方的指标仍按本次评估所用的标签计算；用包含你的更正的数据训练一次并评估后，指标才会计入这些更正。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="481"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="506"/>
         <source>{0} of {1} rows</source>
         <translation>{1} 行中的 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="271"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="292"/>
         <source>Evaluating {0}</source>
         <translation>正在评估 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="169"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="184"/>
         <source>Samples (the answers side by side)</source>
         <translation>逐条结果（各个答案对照）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="275"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="296"/>
         <source>Evaluation cancelled.</source>
         <translation>评估已取消。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="285"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="306"/>
         <source>Evaluating: {0}, {1} of {2} rows</source>
         <translation>正在评估：{0}，第 {1} 行，共 {2} 行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="411"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="436"/>
         <source>answer before tuning</source>
         <translation>微调前的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="412"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="437"/>
         <source>correct before tuning</source>
         <translation>微调前正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="412"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="437"/>
         <source>ROUGE-L before tuning</source>
         <translation>微调前 ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="413"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="438"/>
         <source>baseline&apos;s answer</source>
         <translation>基线的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/page.py" line="416"/>
+        <location filename="../../workbench/gui/pages/evaluate/page.py" line="441"/>
         <source>P({0})</source>
         <translation>P({0})</translation>
     </message>
@@ -3260,11 +3426,138 @@
     </message>
 </context>
 <context>
+    <name>FeedbackTab</name>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="38"/>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="44"/>
+        <source>Run</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="38"/>
+        <source>Choices</source>
+        <translation>选择</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="38"/>
+        <source>Ties</source>
+        <translation>判为平局</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="39"/>
+        <source>Good</source>
+        <translation>评为好</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="39"/>
+        <source>Bad</source>
+        <translation>评为差</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="39"/>
+        <source>Better answers</source>
+        <translation>更好的回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="44"/>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="44"/>
+        <source>Question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="45"/>
+        <source>Answers judged</source>
+        <translation>被评判的回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="45"/>
+        <source>Judgement</source>
+        <translation>评判</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="46"/>
+        <source>Your better answer</source>
+        <translation>您写的更好回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="57"/>
+        <source>Take back the selected judgements</source>
+        <translation>撤回选中的评判</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="60"/>
+        <source>Taking a judgement back leaves it in the project&apos;s records, marked as taken back: it no longer counts or trains.</source>
+        <translation>撤回的评判仍保留在项目记录中，标记为已撤回：它不再计数，也不再用于训练。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="95"/>
+        <source>No judgements yet. Rate the model&apos;s answers on the Samples or Playground tab, or compare two answers to a question: what you judge appears here.</source>
+        <translation>还没有评判。请在“逐条结果”或“试用”标签页给模型的回答评分，或比较同一问题的两个回答：您的评判会显示在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="98"/>
+        <source>Judgements in force: {0}. Preference pairs they make to tune on: {1} ({2} from choices, {3} from better answers, {4} from good and bad answers to the same question).</source>
+        <translation>当前有效的评判：{0} 条。它们构成可用于调优的偏好对 {1} 个（{2} 个来自选择，{3} 个来自更好的回答，{4} 个来自同一问题下评为好和差的回答）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="102"/>
+        <source>Answers rated good with no bad answer to the same question beside them make no pair: {0}.</source>
+        <translation>评为好、但同一问题下没有评为差的回答，不构成偏好对：{0} 个。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="109"/>
+        <source>(no run)</source>
+        <translation>（无训练）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="128"/>
+        <source>answer 1 is better</source>
+        <translation>回答 1 更好</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="128"/>
+        <source>answer 2 is better</source>
+        <translation>回答 2 更好</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="129"/>
+        <source>a tie</source>
+        <translation>平局</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="132"/>
+        <source>good</source>
+        <translation>好</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/feedback_tab.py" line="132"/>
+        <source>bad</source>
+        <translation>差</translation>
+    </message>
+</context>
+<context>
     <name>FolderRow</name>
     <message>
         <location filename="../../workbench/gui/dialogs.py" line="38"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
+    </message>
+</context>
+<context>
+    <name>JudgementRecorder</name>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="108"/>
+        <source>Recording your judgement</source>
+        <translation>正在记录您的评判</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="109"/>
+        <source>The judgement was not recorded</source>
+        <translation>评判未能记录</translation>
     </message>
 </context>
 <context>
@@ -4164,74 +4457,195 @@
     </message>
 </context>
 <context>
+    <name>PairPanel</name>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="63"/>
+        <source>The two answers are the same text: call it a tie, write a better one, or skip it.</source>
+        <translation>两个回答的文字完全相同：请判为平局、写一个更好的回答，或跳过。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="70"/>
+        <source>Answer {0}</source>
+        <translation>回答 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="78"/>
+        <source>‹ Previous</source>
+        <translation>‹ 上一个</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="82"/>
+        <source>Answer 1 is better (1)</source>
+        <translation>回答 1 更好 (1)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="82"/>
+        <source>Answer 2 is better (2)</source>
+        <translation>回答 2 更好 (2)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="83"/>
+        <source>Tie (=)</source>
+        <translation>平局 (=)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="83"/>
+        <source>Write a better answer… (E)</source>
+        <translation>写一个更好的回答… (E)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="84"/>
+        <source>Skip (S)</source>
+        <translation>跳过 (S)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="93"/>
+        <source>Both answers fall short: write the answer the model should give. Tuning prefers yours to each of them.</source>
+        <translation>两个回答都不够好：写下模型应当给出的回答。调优时会让模型更倾向于您的回答，而不是其中任何一个。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="108"/>
+        <source>Go through the skipped ones</source>
+        <translation>处理跳过的问题</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="170"/>
+        <source>{0} judged, {1} skipped</source>
+        <translation>已评判 {0} 个，跳过 {1} 个</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="175"/>
+        <source>Judged {0} of {1}, skipped {2}</source>
+        <translation>共 {1} 个问题，已评判 {0} 个，跳过 {2} 个</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="177"/>
+        <source>You went through every question and skipped {0} of {1}. Go through the skipped ones now, or later from here.</source>
+        <translation>所有问题都已看过，{1} 个中跳过了 {0} 个。现在就处理跳过的问题，或稍后回到这里处理。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="180"/>
+        <source>Every question is judged. Your judgements are on the Feedback tab.</source>
+        <translation>所有问题都已评判。您的评判在“反馈”标签页中。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="186"/>
+        <source>Question {0} of {1}</source>
+        <translation>第 {0} 个问题，共 {1} 个</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="188"/>
+        <source>The answer in the data: {0}</source>
+        <translation>数据中的回答：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="196"/>
+        <source>You chose answer 1.</source>
+        <translation>您选择了回答 1。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="196"/>
+        <source>You chose answer 2.</source>
+        <translation>您选择了回答 2。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="197"/>
+        <source>You called it a tie.</source>
+        <translation>您判为平局。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="198"/>
+        <source>You wrote a better answer.</source>
+        <translation>您写了一个更好的回答。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/compare.py" line="199"/>
+        <source>You skipped this question.</source>
+        <translation>您跳过了这个问题。</translation>
+    </message>
+</context>
+<context>
     <name>PlaygroundPanel</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="105"/>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="190"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="107"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="196"/>
         <source>Type a text or a question, as in your data, and press Enter</source>
         <translation>像数据中那样输入一段文本或一个问题，然后按回车</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="107"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="109"/>
         <source>Ask the model</source>
         <translation>向模型提问</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="151"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="157"/>
         <source>It was stopped after {0} of its {1} training steps.</source>
         <translation>它在计划的 {1} 个训练步中只训练了 {0} 步就被停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="153"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="159"/>
         <source>It trained for only {0} steps.</source>
         <translation>它只训练了 {0} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="155"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="161"/>
         <source>Its loss rose from {0:.2f} to {1:.2f}.</source>
         <translation>它的损失从 {0:.2f} 升到了 {1:.2f}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="157"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="163"/>
         <source>Its loss fell only from {0:.2f} to {1:.2f}.</source>
         <translation>它的损失只从 {0:.2f} 降到 {1:.2f}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="159"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="165"/>
         <source>Its validation macro F1, {0:.2f}, is no better than picking one of its {1} labels at random.</source>
         <translation>它在验证集上的宏平均 F1 为 {0:.2f}，并不比在 {1} 个标签中随机挑一个更好。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="161"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="167"/>
         <source>This run&apos;s answers may be poor.</source>
         <translation>这次运行的回答可能很差。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="162"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="168"/>
         <source>Train longer, or resume the run, before relying on them.</source>
         <translation>请先训练更久（或继续这次运行），再依赖它的回答。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="187"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="193"/>
         <source>The model reads “{0}” and “{1}” one a line: type each on a line of its own (Enter starts the next), then press Ctrl+Enter</source>
         <translation>模型按行读取“{0}”和“{1}”：每项各写一行（按 Enter 换到下一行），写完按 Ctrl+Enter 提问</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="208"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="216"/>
         <source>Asking the model</source>
         <translation>正在询问模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="230"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="240"/>
         <source>(Answers are at most {0} tokens here: the model was trained on shorter texts, question and answer together.)</source>
         <translation>（这里的回答最多 {0} 个词元：模型训练时的文本（问题与回答合计）更短。）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="239"/>
+        <location filename="../../workbench/gui/pages/evaluate/playground.py" line="249"/>
         <source>Label: {0}
 Most likely: {1}</source>
         <translation>标签：{0}
 可能性最高：{1}</translation>
+    </message>
+</context>
+<context>
+    <name>PlaygroundRating</name>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="52"/>
+        <source>Compare two answers</source>
+        <translation>比较两个回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="53"/>
+        <source>Sample two answers to this question side by side and choose the better one</source>
+        <translation>对这个问题采样两个回答并排显示，选出更好的一个</translation>
     </message>
 </context>
 <context>
@@ -4288,6 +4702,45 @@ Most likely: {1}</source>
         <location filename="../../workbench/gui/i18n.py" line="23"/>
         <source>Files of &amp;type:</source>
         <translation>文件类型(&amp;T)：</translation>
+    </message>
+</context>
+<context>
+    <name>RatingButtons</name>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="212"/>
+        <source>Good</source>
+        <translation>好</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="213"/>
+        <source>Bad</source>
+        <translation>差</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="214"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="230"/>
+        <source>Write a better answer…</source>
+        <translation>写一个更好的回答…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="216"/>
+        <source>This answer is good. Click again to take the rating back.</source>
+        <translation>这个回答好。再点一次可撤回评分。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="217"/>
+        <source>This answer is bad. Click again to take the rating back.</source>
+        <translation>这个回答差。再点一次可撤回评分。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="218"/>
+        <source>Write the answer the model should have given: tuning on your judgements prefers it to the model&apos;s.</source>
+        <translation>写下模型本应给出的回答：根据您的评判调优时，会让模型更倾向于您的回答而不是它原来的回答。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="229"/>
+        <source>Edit my better answer…</source>
+        <translation>修改我写的更好回答…</translation>
     </message>
 </context>
 <context>
@@ -4621,99 +5074,157 @@ Most likely: {1}</source>
 <context>
     <name>SampleCorrections</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="82"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="83"/>
         <source>There are no evaluated rows to correct.</source>
         <translation>没有可更正的已评估数据行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="91"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="92"/>
         <source>A row&apos;s label set is corrected on the Data page: right-click the row in its table.</source>
         <translation>一行的标签集合请在“数据”页更正：在表格中右键点击该行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="93"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="94"/>
         <source>This evaluation was made before rows had ids, so a correction could not find its row. Evaluate the run again, then correct its rows here.</source>
         <translation>这次评估是在数据行有编号之前做的，更正无法找到对应的行。请重新评估这次训练，然后在这里更正它的数据行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="131"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="132"/>
         <source>Your correction: {0}. The file says {1}.</source>
         <translation>你的更正：{0}。文件中为 {1}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="134"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="135"/>
         <source>{0} (excluded)</source>
         <translation>{0}（已排除）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="135"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="136"/>
         <source>You excluded this row: the next run trains and is scored without it.</source>
         <translation>你已排除这一行：下一次训练及其评估都不再使用它。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="137"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="138"/>
         <source>You marked this row as not sure: it keeps its label.</source>
         <translation>你把这一行标记为“不确定”：它保留原来的标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="138"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="139"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="138"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="139"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="146"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="147"/>
         <source>Scored against your correction {0}: {1}. The evaluation scored it against {2}: {3}, and its figures count that.</source>
         <translation>按你的更正 {0} 判定：{1}。评估时按 {2} 判定：{3}，评估的指标按此计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="157"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="158"/>
         <source>Corrections not in the data yet: {0}. They apply when you train again (Train page: Train again with the corrections).</source>
         <translation>尚未写入数据的更正：{0} 条。重新训练时生效（“训练”页：“用更正后的数据重新训练”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="160"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="161"/>
         <source>Your corrections were undone; the data holds them until you train again (Train page: Train again with the corrections).</source>
         <translation>你的更正已撤销；在重新训练之前，数据中仍保留着它们（“训练”页：“用更正后的数据重新训练”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="163"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="164"/>
         <source>A wrong label in the file? Right-click the row, or select it and press F2, to correct it or to exclude the row.</source>
         <translation>文件中的标签有错？右键点击该行，或选中后按 F2，即可更正标签或排除该行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="184"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="185"/>
         <source>Correct the label to…</source>
         <translation>把标签更正为…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="186"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="187"/>
         <source>Exclude this row</source>
         <translation>排除这一行</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="187"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="188"/>
         <source>Undo my correction</source>
         <translation>撤销我的更正</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="202"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="205"/>
         <source>{0} (the model&apos;s answer)</source>
         <translation>{0}（模型的回答）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="256"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="259"/>
         <source>The correction was not recorded</source>
         <translation>更正未能记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="265"/>
+        <location filename="../../workbench/gui/pages/evaluate/corrections.py" line="268"/>
         <source>Recording the correction</source>
         <translation>正在记录更正</translation>
+    </message>
+</context>
+<context>
+    <name>SampleRatings</name>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="142"/>
+        <source>The selected answer:</source>
+        <translation>选中的回答：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="197"/>
+        <source>good</source>
+        <translation>好</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="197"/>
+        <source>bad</source>
+        <translation>差</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="198"/>
+        <source>You rated this answer good.</source>
+        <translation>您把这个回答评为好。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="198"/>
+        <source>You rated this answer bad.</source>
+        <translation>您把这个回答评为差。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="200"/>
+        <source>{0}, rewritten</source>
+        <translation>{0}，已改写</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="201"/>
+        <source>{0} Your answer: {1}</source>
+        <translation>{0}您的回答：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="257"/>
+        <source>Good answer</source>
+        <translation>好回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="258"/>
+        <source>Bad answer</source>
+        <translation>差回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="259"/>
+        <source>Write a better answer…</source>
+        <translation>写一个更好的回答…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="269"/>
+        <source>Take back my rating</source>
+        <translation>撤回我的评分</translation>
     </message>
 </context>
 <context>

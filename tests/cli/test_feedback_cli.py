@@ -141,3 +141,15 @@ def test_a_preference_run_on_a_server_takes_its_pairs_and_needs_the_first_run_th
     assert not any(n.startswith("models/") for n in sent), "the first run's model is there already"
     uploaded = json.loads(sent[f"runs/{started.run_id}/job.json"])
     assert uploaded["method"] == "dpo" and uploaded["from_run"] == "run-1"
+
+
+def test_pairs_take_rows_of_a_split_or_one_question(project, capsys):
+    finished_run(project.root, "run-1", task="instruction")
+    code, out, err = run(capsys, "feedback", "pairs", "--project", project.root, "--run", "run-1", "--question", " ",
+                         "--json")
+    assert code == 2 and last_json(out)["code"] == "feedback_rows" and "--question is empty" in err
+    for both in (["--rows", "3", "--question", "问"], []):  # one of the two, not both nor neither
+        with pytest.raises(SystemExit) as refused:
+            main(["feedback", "pairs", "--project", str(project.root), "--run", "run-1", *both])
+        assert refused.value.code == 2
+    assert "--rows" in capsys.readouterr().err

@@ -32,7 +32,7 @@ WITHOUT_CODE = {
     ("core/operations/models.py", "add"): "no converter",
     ("core/operations/models.py", "get"): "no converter",
     # the playground's requests are the window's own JSON lines, checked before they are sent
-    ("engine/inference/playground.py", "prompt_text"): "a request without text",
+    ("engine/inference/playground.py", "user_text"): "a request without text",
     ("engine/inference/playground.py", "stream"): "settings the window does not send",
 }
 

@@ -156,3 +156,31 @@ def test_a_dpo_job_names_the_run_it_tunes():
                 dict(method="dpo", from_run="run-1", task="classification")):
         with pytest.raises(ValidationError):
             JobSpec(**{**base, **bad})
+
+
+def test_a_choice_and_a_better_answer_for_a_pair_keep_what_wrote_it():
+    pair = AnswerPair(prompt="什么是利率？", a="借款的价格", b="不知道", reference="利率是借款的价格。", run="run-1",
+                      checkpoint="final", generation={"mode": "sample", "seed_a": 0, "seed_b": 1})
+    chosen = feedback.choose(pair, "b", source="window")
+    assert (chosen.kind, chosen.choice, chosen.answers, chosen.pair_id) == ("choice", "b", ["借款的价格", "不知道"],
+                                                                            pair.pair_id)
+    assert (chosen.run, chosen.checkpoint, chosen.generation["seed_b"], chosen.source) == ("run-1", "final", 1, "window")
+    # a better answer than both: each answer rated bad with it, so it is chosen against each of them
+    rewritten = feedback.rewrite_pair(pair, "利率是借款的价格，按年计。", source="window")
+    assert [(j.kind, j.rating, j.answers[0], j.rewrite) for j in rewritten] == [
+        ("rating", -1, "借款的价格", "利率是借款的价格，按年计。"), ("rating", -1, "不知道", "利率是借款的价格，按年计。")]
+    assert all(j.pair_id == pair.pair_id and j.reference == pair.reference and j.run == "run-1" for j in rewritten)
+    pairs, counts = preference.preference_pairs(rewritten)
+    assert [(p.chosen, p.rejected, p.origin) for p in pairs] == [
+        ("利率是借款的价格，按年计。", "借款的价格", "rewrite"), ("利率是借款的价格，按年计。", "不知道", "rewrite")]
+    assert counts.unpaired_bad == 0
+    same = AnswerPair(prompt="问", a="同一个答案", b="同一个答案 ", identical=True)
+    assert [j.answers for j in feedback.rewrite_pair(same, "更好的答案")] == [["同一个答案"]]
+
+
+def test_the_rating_in_force_of_an_answer_is_its_latest():
+    first = rating("问", "答", 1)
+    second = rating("问", "答", -1, rewrite="更好的答")
+    other = rating("问", "答", 1, run="run-2")
+    found = feedback.ratings_in_force([first, choice("问", "甲", "乙", "a"), second, other])
+    assert found == {("run-1", "问", "答"): second, ("run-2", "问", "答"): other}

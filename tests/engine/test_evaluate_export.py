@@ -220,6 +220,8 @@ def test_evaluate_instruction_run(projects, runs):
     for key in ("rouge_l", "bleu", "exact_match", "eval_loss", "perplexity"):
         assert m[key] is not None, key
     assert 0 <= m["rouge_l"] <= 1 and 0 <= m["bleu"] <= 100
+    # how the answers were written, for a judgement of one in the window
+    assert result["generation"]["mode"] == "greedy" and result["generation"]["max_new_tokens"] == 16
     assert result["baseline"]["kind"] == "char_tfidf_retrieval" and 0 <= result["baseline"]["rouge_l"] <= 1
     assert result["baseline"]["comparison"]["metric"] == "rouge_l"
     assert result["baseline"]["comparison"]["interval"]["rows"] == result["rows"]  # "beats" only outside the noise
@@ -310,6 +312,11 @@ def test_playground_worker_speaks_json_lines(projects, runs):
         text = "".join(e["text"] for e in events if e["event"] == "token" and e["id"] == rid)
         assert text == done[rid]["text"]
         assert done[rid]["tokens"] <= (6 if rid == 1 else 5)
+        # what wrote the answer, for a judgement of it: the user turn, the run, its weights, the settings
+        assert done[rid]["run"] == runs["inst"].name and done[rid]["checkpoint"] == "final"
+    assert done[1]["user"].startswith("开户需要多久？") and "卡丢了" in done[3]["user"]
+    assert done[1]["generation"]["mode"] == "greedy" and done[1]["generation"]["max_new_tokens"] <= 6
+    assert done[3]["generation"]["mode"] == "sample" and done[3]["generation"]["seed"] == 1
     assert any(e["event"] == "error" and e["id"] == 2 and "temperature" in e["message"] for e in events)
 
 

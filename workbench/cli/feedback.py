@@ -53,12 +53,17 @@ def cmd_pairs(args: argparse.Namespace) -> int:
     project = Project.open(args.project)
     check_instruction(project)
     resolve_trained_run(project, args.run)  # a run without weights is refused before paddle loads
-    if args.rows < 1:
+    if args.question is not None and not args.question.strip():
+        raise WorkbenchError("--question is empty: give the question's text.", code="feedback_rows")
+    if args.question is None and args.rows < 1:
         raise WorkbenchError("--rows must be at least 1.", code="feedback_rows")
     with engine_work(args.json) as progress:
         from workbench.engine.inference.pairs import pick_rows, sample_pairs
 
-        records = pick_rows(_records(project, args.split), args.rows, args.seed)
+        if args.question is not None:  # one question of the person's own (the window's playground)
+            records = [{project.task.input_roles[0]: args.question}]
+        else:
+            records = pick_rows(_records(project, args.split), args.rows, args.seed)
         pairs = sample_pairs(project.root, args.run, records, seed=args.seed, temperature=args.temperature,
                              max_new_tokens=args.max_new_tokens, device=args.device, progress=progress)
     feedback.remember_pairs(project.root, pairs)
@@ -158,7 +163,9 @@ def add_parser(sub) -> None:
     pr = fsub.add_parser("pairs", help="sample two answers per question from a run's model, to choose between")
     pr.add_argument("--project", required=True)
     pr.add_argument("--run", required=True, help="the run whose model answers")
-    pr.add_argument("--rows", type=int, required=True, metavar="N", help="questions to sample")
+    which = pr.add_mutually_exclusive_group(required=True)
+    which.add_argument("--rows", type=int, metavar="N", help="questions to sample from --split")
+    which.add_argument("--question", metavar="TEXT", help="one question of your own instead")
     pr.add_argument("--split", default="val", metavar="train|val|FILE",
                     help="where the questions come from: a split (default val) or a JSON-lines file of questions")
     pr.add_argument("--seed", type=int, default=0, help="draws the questions and the answers")

@@ -236,7 +236,31 @@ def counts(items: Sequence[Judgement]) -> dict[str, dict[str, int]]:
     return out
 
 
+def ratings_in_force(items: Sequence[Judgement]) -> dict[tuple[str, str, str], Judgement]:
+    """The rating in force of each answer, by (run, question, answer): the latest, where one
+    answer was rated more than once."""
+    return {(j.run or "", j.prompt or "", j.answers[0]): j for j in items if j.kind == "rating"}
+
+
 # ----- answer pairs --------------------------------------------------------------------------
+
+
+def choose(pair: AnswerPair, choice: Choice, source: str = "command line") -> Judgement:
+    """A choice between the two answers of a pair ``feedback pairs`` made."""
+    return Judgement(kind="choice", prompt=pair.prompt, answers=[pair.a, pair.b], choice=choice,
+                     reference=pair.reference, pair_id=pair.pair_id, run=pair.run, checkpoint=pair.checkpoint,
+                     generation=pair.generation, source=source)
+
+
+def rewrite_pair(pair: AnswerPair, rewrite: str, source: str = "command line") -> list[Judgement]:
+    """A better answer the person wrote in place of both answers of a pair: each answer rated bad
+    with the rewrite, so the rewrite is the chosen answer against each of them
+    (core.preference: a rewrite is chosen against the answer it rewrote). Two answers that are
+    the same text are one."""
+    answers = [pair.a] if pair.a.strip() == pair.b.strip() else [pair.a, pair.b]
+    return [Judgement(kind="rating", prompt=pair.prompt, answers=[a], rating=-1, rewrite=rewrite,
+                      reference=pair.reference, pair_id=pair.pair_id, run=pair.run, checkpoint=pair.checkpoint,
+                      generation=pair.generation, source=source) for a in answers if a.strip()]
 
 
 def remember_pairs(root: str | os.PathLike, pairs: Iterable[AnswerPair]) -> None:
@@ -307,9 +331,7 @@ def _judgement(obj: Mapping[str, Any], pairs: Mapping[str, AnswerPair], source: 
         if not isinstance(pid, str) or pid not in pairs:
             raise ValueError(f"pair_id {json.dumps(pid, ensure_ascii=False)} is not a pair 'workbench feedback pairs' "
                              "made for this project")
-        p = pairs[pid]
-        return Judgement(kind="choice", prompt=p.prompt, answers=[p.a, p.b], choice=choice, reference=p.reference,
-                         pair_id=pid, run=p.run, checkpoint=p.checkpoint, generation=p.generation, source=source)
+        return choose(pairs[pid], choice, source)
     if "rating" in obj or "answer" in obj:
         rating = obj.get("rating")
         if rating not in (1, -1) or isinstance(rating, bool):

@@ -237,6 +237,9 @@ def stage_text(stage: str) -> str:
         "run": QCoreApplication.translate("CommandRunner", "the trained model answers"),
         "score": QCoreApplication.translate("CommandRunner", "scoring each label"),
         "near duplicates": QCoreApplication.translate("CommandRunner", "finding nearly identical texts"),
+        "answers a": QCoreApplication.translate("CommandRunner", "the first answer to each question"),
+        "answers b": QCoreApplication.translate("CommandRunner", "the second answer to each question"),
+        "sampling again": QCoreApplication.translate("CommandRunner", "sampling again where both answers are the same"),
     }.get(stage, stage)
 
 

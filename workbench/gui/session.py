@@ -19,6 +19,7 @@ class ProjectSession(QObject):
     state_changed = Signal()  # something that changes the steps' states
     catalog_changed = Signal()  # a template was added (saved from a project)
     corrections_changed = Signal()  # a person's corrections of labels were recorded or undone
+    feedback_changed = Signal()  # a person's judgements of answers were recorded or taken back
 
     def __init__(self, templates_dir: Path | None = None, parent=None):
         super().__init__(parent)

@@ -79,6 +79,7 @@ class DataFrameTableModel(QAbstractTableModel):
         self._highlight: dict[int, QColor] = {}  # row position -> background
         # (row position, column) -> (text shown, background, tooltip), each None to keep the cell's own
         self._notes: dict[tuple[int, int], tuple[str | None, QColor | None, str | None]] = {}
+        self._note_layers: dict[str, dict[tuple[int, int], tuple[str | None, QColor | None, str | None]]] = {}
         self._show_index = True
         self._titles: dict[str, str] = {}  # column name -> the header shown (translated), where it differs
         self._words: dict[str, dict[str, str]] = {}  # column name -> {cell text: the text shown}
@@ -108,6 +109,7 @@ class DataFrameTableModel(QAbstractTableModel):
         self._view = None
         self._highlight = {}
         self._notes = {}
+        self._note_layers = {}
         self._blocks = {}
         self.endResetModel()
 
@@ -123,11 +125,14 @@ class DataFrameTableModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1),
                                   [Qt.ItemDataRole.BackgroundRole])
 
-    def set_cell_notes(self, notes: dict[tuple[int, int], tuple[str | None, QColor | None, str | None]]) -> None:
+    def set_cell_notes(self, notes: dict[tuple[int, int], tuple[str | None, QColor | None, str | None]],
+                       layer: str = "") -> None:
         """Cells shown otherwise than the frame holds them, by (row position, column): the text
         shown, a background and a tooltip, each None to keep the cell's own (a person's
-        correction over what a file says)."""
-        self._notes = dict(notes)
+        correction over what a file says). Each ``layer`` (corrections, ratings) sets its own
+        notes without clearing another's."""
+        self._note_layers[layer] = dict(notes)
+        self._notes = {k: v for layer_notes in self._note_layers.values() for k, v in layer_notes.items()}
         if self.rowCount() and self.columnCount():
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1),
                                   [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.BackgroundRole,

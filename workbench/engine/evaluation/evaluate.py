@@ -187,6 +187,10 @@ def predict_split(model, tokenizer, records: Sequence[dict], template: TaskSpec,
         metrics = {k: res[k] for k in ("rouge_l", "bleu", "exact_match")}
         metrics["max_new_tokens"] = n_new
         metrics["answer_budget"] = budget_note(tokenizer, prompts, max_new_tokens=n_new, max_length=max_length)
+        # how the answers were written, for a judgement of one (core/feedback.py)
+        from workbench.engine.inference.generate import GenerationSettings
+
+        generation = {"mode": "greedy", "max_new_tokens": n_new, **GenerationSettings().guard()}
     if char_classifier.is_classifier(model):  # cross-entropy of the true labels, as training's eval_loss
         loss = _head_loss(probs, truth, labels)
     else:
@@ -198,7 +202,10 @@ def predict_split(model, tokenizer, records: Sequence[dict], template: TaskSpec,
     if not char_classifier.is_classifier(model):  # a classification head's loss is over labels, not tokens
         metrics["perplexity"] = scoring.perplexity(loss)
     report(stage, len(records), len(records))
-    return {"metrics": metrics, "rows": rows, "input": input_kind(model)}
+    out = {"metrics": metrics, "rows": rows, "input": input_kind(model)}
+    if task != "classification":
+        out["generation"] = generation
+    return out
 
 
 def best_and_worst(rows: Sequence[dict], task: str, n: int = N_BEST_WORST) -> tuple[list[dict], list[dict]]:
@@ -357,6 +364,7 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
         # what each sample's input holds: the template's prompt and the row's fields ("prompt"),
         # or the fields alone ("fields"), as the model read them; a result without it: "prompt"
         "input": tuned["input"],
+        "generation": tuned.get("generation"),  # an instruction model's decoding settings
         "metrics": tuned["metrics"],
         "base": base["metrics"] if base else None,
         "baseline": baseline,

@@ -9,7 +9,8 @@ reads one JSON request per line on stdin and writes JSON-lines events on stdout:
     <- {"event": "ready", "run": "...", "task": "instruction", "source": "final", "labels": []}
     <- {"event": "token", "id": 1, "text": "您好"}
     <- ... one "token" event per text piece ...
-    <- {"event": "done", "id": 1, "text": "...", "tokens": 12, "seconds": 0.4}
+    <- {"event": "done", "id": 1, "text": "...", "tokens": 12, "seconds": 0.4, "user": "...",
+        "run": "...", "checkpoint": "final", "generation": {"mode": "sample", ...}}
 
 ``prompt`` fills the template's main field ("text" or "instruction"); ``fields`` gives
 several (``{"instruction": ..., "input": ...}``). ``repetition_penalty`` (1 = none) and
@@ -51,6 +52,7 @@ class Playground:
         self.recipe = project.config.recipe
         self.trained = resolve_trained_run(project, run_id)
         self.spec = self.trained.spec  # the run's own labels and prompt
+        self.base = base
         loader = load_base if base else load_trained
         self.model, self.tokenizer = loader(self.trained, device=device)
         self.system, self.user_format = examples.prompt_spec(self.model, system_prompt(self.spec), self.spec.user_format,
@@ -66,7 +68,9 @@ class Playground:
                 "labels": list(self.spec.labels), "fields": self.spec.input_roles,
                 "note": self.trained.note}
 
-    def prompt_text(self, request: dict[str, Any]) -> str:
+    def user_text(self, request: dict[str, Any]) -> str:
+        """The user turn the request makes, as the model reads it (the question a judgement of
+        the answer records: core/feedback.py)."""
         fields = request.get("fields")
         if fields is None:
             prompt = request.get("prompt")
@@ -77,7 +81,7 @@ class Playground:
             raise WorkbenchError("'fields' must be an object such as {\"instruction\": \"...\"}.")
         # new text is cleaned as the training text was, or the model meets characters it never saw
         fields = normalize_record(fields, self.recipe)
-        return examples.build_prompt(self.tokenizer, self.system, examples.format_user(self.user_format, fields))
+        return examples.format_user(self.user_format, fields)
 
     def stream(self, request: dict[str, Any]) -> Iterator[dict[str, Any]]:
         """Events for one request: token pieces, (labels), done."""
@@ -87,7 +91,8 @@ class Playground:
         except (TypeError, ValueError) as exc:
             raise WorkbenchError(f"Bad generation settings: {exc}.") from None
         settings.max_new_tokens = min(settings.max_new_tokens, MAX_NEW_TOKENS_LIMIT)
-        prompt = self.prompt_text(request)
+        user = self.user_text(request)
+        prompt = examples.build_prompt(self.tokenizer, self.system, user)
         max_length = self.trained.job.max_length
         ids = examples.encode_prompt(self.tokenizer, prompt)
         asked = settings.max_new_tokens
@@ -128,9 +133,15 @@ class Playground:
             if is_classifier(self.model):
                 final = label
                 yield {"event": "token", "id": rid, "text": label}
+        generation = {"mode": settings.mode, "max_new_tokens": settings.max_new_tokens, **settings.guard()}
+        if settings.mode == "sample":
+            generation.update(temperature=settings.temperature, top_p=settings.top_p, seed=settings.seed)
         yield {"event": "done", "id": rid, "text": final, "tokens": len(generated), "seconds": round(seconds, 3),
                "tokens_per_s": round(len(generated) / seconds, 1) if seconds > 0 else None,
                "prompt_tokens": len(ids), "max_new_tokens": settings.max_new_tokens,
+               # what wrote the answer, for a judgement of it (core/feedback.py)
+               "user": user, "run": self.trained.run_id, "checkpoint": "base" if self.base else self.trained.source,
+               "generation": generation,
                **({"note": f"Answers are at most {settings.max_new_tokens} tokens here, not {asked}: the model was "
                            f"trained on {max_length} tokens, question and answer together."}
                   if settings.max_new_tokens < asked else {})}

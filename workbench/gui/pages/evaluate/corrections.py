@@ -55,6 +55,7 @@ class SampleCorrections(QObject):
         self.truths: dict[int, str] = {}  # row position -> the corrected label it is scored against now
         self.reason: str | None = None  # why the rows cannot be corrected; None: they can
         self.items: dict[str, records.Correction] = {}  # row id -> its correction, as recorded
+        self.more_actions = None  # (menu, view row) -> None: other items of a row's menu (ratings.py)
         self._positions: dict[str, int] = {}  # row id -> its position in the predictions
         view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         view.customContextMenuRequested.connect(self._on_menu_requested)
@@ -185,6 +186,8 @@ class SampleCorrections(QObject):
         labels.setToolTipsVisible(True)
         exclude = menu.addAction(self.tr("Exclude this row"))
         undo = menu.addAction(self.tr("Undo my correction"))
+        if self.more_actions is not None:
+            self.more_actions(menu, row)
         if self.reason is not None or row < 0:
             for action in (labels.menuAction(), exclude, undo):
                 action.setEnabled(False)

@@ -31,8 +31,12 @@ from ....core.samples import input_fields
 from ....core.trained import eval_files, no_base_comparison
 from ....core.versions import ROW_ID
 from ..apply_file import ApplyFileWidget
+from .compare import CompareTab
 from .corrections import SampleCorrections
+from .feedback_tab import FeedbackTab
+from .judging import JudgementRecorder, writes_answers
 from .playground import PlaygroundPanel
+from .ratings import RATING_COLUMN, PlaygroundRating, SampleRatings
 from .results import ResultsPanel
 from .words import (
     fmt_metric,
@@ -75,6 +79,7 @@ class EvaluatePage(QWidget):
         self.predictions = pd.DataFrame()
         self.eval_op = None  # the running 'workbench eval' child, if any
         self._build()
+        self._show_judging()
         session.project_changed.connect(self._on_session_project_changed)
         session.monitor.status_changed.connect(lambda *_: self.refresh_runs())
         self.refresh_runs()
@@ -154,6 +159,12 @@ class EvaluatePage(QWidget):
         sv.addWidget(self.samples_view, 1)
         self.corrections = SampleCorrections(self.session, self.background, self.samples_view, self.samples_model,
                                              self.corrections_note, self)
+        # the person's judgements of the answers (pages/evaluate/judging.py, ratings.py, compare.py)
+        self.judging = JudgementRecorder(self.session, self.background, self)
+        self.ratings = SampleRatings(self.session, self.judging, self.samples_view, self.samples_model, self)
+        self.ratings.connect_selection()
+        self.corrections.more_actions = self.ratings.add_to_menu
+        srow.insertWidget(1, self.ratings.bar)
         self.session.data_prepared.connect(self.corrections.refresh)  # the corrections went into a version
         self.corrections.changed.connect(self._on_corrections_changed)
 
@@ -163,11 +174,17 @@ class EvaluatePage(QWidget):
         self.prompt_edit, self.answer = self.playground.prompt_edit, self.playground.answer
         self.generate_button, self.play_warning = self.playground.generate_button, self.playground.warning
         self.play_progress = self.playground.progress
+        self.playground_rating = PlaygroundRating(self.session, self.judging, self.playground)
+        self.playground_rating.compare.connect(self._on_compare_question)
+        self.compare = CompareTab(self.session, self.background, self.judging, lambda: self.run_combo.currentData())
+        self.feedback = FeedbackTab(self.session, self.judging)
 
         self.tabs = QTabWidget()
         self.tabs.addTab(self.results, self.tr("Results"))
         self.tabs.addTab(samples, self.tr("Samples (the answers side by side)"))
         self.tabs.addTab(self.playground, self.tr("Playground"))
+        self.tabs.addTab(self.compare, self.tr("Compare answers"))
+        self.tabs.addTab(self.feedback, self.tr("Feedback"))
         self.apply = ApplyFileWidget(self.session, self.background, lambda: self.run_combo.currentData())
         self.tabs.addTab(self.apply, self.tr("Apply to a file"))
 
@@ -190,7 +207,9 @@ class EvaluatePage(QWidget):
     def _on_session_project_changed(self) -> None:
         # nothing of the previous project stays: its question and answer, its predicted file
         self.playground.reset()
+        self.compare.reset()
         self.apply.reset()
+        self._show_judging()
         self._clear_status()  # "No program opened the report …" named a file of that project
         self.refresh_runs()
 
@@ -210,6 +229,8 @@ class EvaluatePage(QWidget):
             self.tr("(no finished run yet: train one on the Train page)"), follow=not self.evaluating)
         self.eval_button.setEnabled(self.run_combo.currentData() is not None)
         self.playground.set_available(self.run_combo.currentData() is not None)
+        self.playground_rating.set_available(self.run_combo.currentData() is not None)
+        self.compare.set_available(self.run_combo.currentData() is not None)
         self._update_base_check()
         self.load_results()
 
@@ -316,6 +337,7 @@ class EvaluatePage(QWidget):
             self._show_metrics({})
             self.samples_model.set_frame(pd.DataFrame())
             self.corrections.show(pd.DataFrame(), None, -1)
+            self.ratings.show(pd.DataFrame(), None, -1)
             self.results.show_nothing(self._nothing_shown_text(run_dir))
             self.sample_count.setText("")
             return
@@ -332,17 +354,20 @@ class EvaluatePage(QWidget):
         self._show_metrics(self.metrics)
         shown, roles = self._samples_frame(run_dir, self.predictions)
         shown = shown.drop(columns=[ROW_ID], errors="ignore")  # the rows' ids are for corrections, not to read
+        shown = self.ratings.shown_frame(shown, self.metrics)
         self.samples_model.set_frame(shown)
         yes_no = {"True": self.tr("yes"), "False": self.tr("no")}
         self.samples_model.set_titles(self._sample_titles(shown.columns, roles),
                                       {c: yes_no for c in ("correct", "base_correct", "exact") if c in shown.columns})
         for c, name in enumerate(shown.columns):  # the rows' own text gets the room to be read
-            wide = name not in self.predictions.columns or name == "input"
+            wide = (name not in self.predictions.columns and name != RATING_COLUMN) or name == "input"
             self.samples_view.setColumnWidth(c, 420 if wide else self.samples_view.horizontalHeader().defaultSectionSize())
         columns = list(shown.columns)
         self.corrections.show(self.predictions, self.metrics,
                               columns.index("reference") if "reference" in columns else -1,
                               {c: columns.index(c) for c in ("correct", "base_correct") if c in columns})
+        self.ratings.show(self.predictions, self.metrics,
+                          columns.index(RATING_COLUMN) if RATING_COLUMN in columns else -1)
         self._apply_sample_filter()
         self.results_shown.emit(run_dir.name)
 
@@ -410,7 +435,7 @@ class EvaluatePage(QWidget):
                   "correct": self.tr("correct"), "confidence": self.tr("confidence"), "score": self.tr("ROUGE-L"),
                   "exact": self.tr("exact match"), "base_prediction": self.tr("answer before tuning"),
                   "base_correct": self.tr("correct before tuning"), "base_score": self.tr("ROUGE-L before tuning"),
-                  "baseline_prediction": self.tr("baseline's answer")}
+                  "baseline_prediction": self.tr("baseline's answer"), RATING_COLUMN: self.tr("your rating")}
         for name in map(str, columns):
             if name.startswith("p_") and name not in roles:
                 titles[name] = self.tr("P({0})").format(name[2:])  # a label's probability
@@ -480,6 +505,19 @@ class EvaluatePage(QWidget):
             self.samples_model.set_view(None)
         self.sample_count.setText(self.tr("{0} of {1} rows").format(self.samples_model.rowCount(), len(df)))
 
+    # ------------------------------------------------------------------ judgements
+    def _show_judging(self) -> None:
+        """Rating and comparing are for projects that write answers (core decides)."""
+        judging = writes_answers(self.session.project)
+        for tab in (self.compare, self.feedback):
+            self.tabs.setTabVisible(self.tabs.indexOf(tab), judging)
+        self.playground_rating.setVisible(judging)
+
+    @Slot(str)
+    def _on_compare_question(self, question: str) -> None:
+        if self.compare.compare_question(question) is not None:
+            self.tabs.setCurrentWidget(self.compare)
+
     # ------------------------------------------------------------------ playground
     @property
     def play_op(self):
@@ -502,5 +540,6 @@ class EvaluatePage(QWidget):
         if self.eval_op is not None:
             self.eval_op.cancel()
         self.playground.shutdown()
+        self.compare.shutdown()
         self.apply.shutdown()
 

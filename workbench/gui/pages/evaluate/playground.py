@@ -91,6 +91,7 @@ class PlaygroundPanel(QWidget):
     """Asks ``workbench playground --json`` about the run ``run_id()`` names."""
 
     answered = Signal(str)  # the full answer, once the command has ended
+    asked = Signal()  # a question went to the model (what was shown is replaced)
 
     def __init__(self, session: ProjectSession, background: BackgroundWork, run_id: Callable[[], str | None], parent=None):
         super().__init__(parent)
@@ -99,6 +100,7 @@ class PlaygroundPanel(QWidget):
         self.run_id = run_id
         self.op = None  # the running 'workbench playground' child, if any
         self._labelled = False  # the answer has its label line
+        self.done: dict | None = None  # the last answer's "done" event: its text and what wrote it
         pv = QVBoxLayout(self)
         prow = QHBoxLayout()
         self.prompt_edit = PromptInput()
@@ -120,6 +122,8 @@ class PlaygroundPanel(QWidget):
         self.answer = QPlainTextEdit()
         self.answer.setReadOnly(True)
         pv.addWidget(self.answer, 1)
+        self.below = QHBoxLayout()  # what acts on the answer (pages/evaluate/ratings.py)
+        pv.addLayout(self.below)
 
     # ------------------------------------------------------------------ state
     def reset(self) -> None:
@@ -129,6 +133,8 @@ class PlaygroundPanel(QWidget):
             self.op = None
         self.prompt_edit.clear()
         self.answer.clear()
+        self.done = None
+        self.asked.emit()
 
     def set_available(self, available: bool) -> None:
         self.generate_button.setEnabled(available and self.op is None)
@@ -204,6 +210,8 @@ class PlaygroundPanel(QWidget):
             self.op.cancel()
         self.answer.clear()
         self._labelled = False
+        self.done = None
+        self.asked.emit()
         self.generate_button.setEnabled(False)
         op = self.background.command(self.args(run_id, text), self.tr("Asking the model"))
         op.line.connect(self._on_play_line)
@@ -222,6 +230,8 @@ class PlaygroundPanel(QWidget):
             return
         if not isinstance(ev, dict):
             return
+        if ev.get("event") == "done":
+            self.done = ev
         if ev.get("event") == "token":
             if not self._labelled:  # after the label, a classifier's "answer" is that label again
                 self._append_answer(str(ev.get("text", "")))
