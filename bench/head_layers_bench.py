@@ -55,7 +55,10 @@ def measure(project_dir: str, base_model: str, train_rows: int, layers: list[int
     from workbench.engine.models import decoder_head, devices, loading, ngram_baseline
     from workbench.engine.training import feature_head
 
+    from workbench.core.operations.runs import resolve_base_model
+
     devices.select_device("cpu")
+    name, base_model = base_model, resolve_base_model(base_model)[0]  # a registered model's id: its folder
     project = Project.open(project_dir)
     task = project.task
     labels = list(task.labels)
@@ -112,7 +115,7 @@ def measure(project_dir: str, base_model: str, train_rows: int, layers: list[int
     base = ngram_baseline.classification_baseline(
         [ngram_baseline.input_text(r, roles) for r in rows["train"]], [r.get("label") for r in rows["train"]],
         [ngram_baseline.input_text(r, roles) for r in rows["test"]], [r.get("label") for r in rows["test"]], labels)
-    return {"base_model": base_model, "total_layers": total, "rows": {s: len(f) for s, f in feats.items()},
+    return {"base_model": name, "total_layers": total, "rows": {s: len(f) for s, f in feats.items()},
             "rows_per_s": round(n_rows / read_s, 1), "read_seconds": round(read_s, 1),
             "baseline_test_macro_f1": round(base["macro_f1"], 4) if base else None, "results": results}
 
