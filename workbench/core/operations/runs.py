@@ -122,6 +122,10 @@ def uses_head(task: str, base_model: str, head: bool | None = None) -> bool:
 # (docs/models.md, "Does the pretrained head pay?")
 HEAD_DEFAULTS: dict[str, Any] = {}
 HEAD_SETTINGS = ("head_pooling", "head_depth", "head_features", "head_linear")
+# "start from the frozen model": the head fitted on the mean-pooled states of the decoder's first
+# half, mixed with a linear part over the text's token n-grams (bench/head_layers_bench.py,
+# docs/models.md); the window's check box and the command line's flags give the same settings
+FROZEN_START = {"head_features": True, "head_linear": True, "head_pooling": "mean", "head_depth": 0.5}
 
 
 def head_defaults(head: bool, given: dict[str, Any] | None = None) -> dict[str, Any]:

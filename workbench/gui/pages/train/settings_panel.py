@@ -14,7 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QTimer, Slot
 from PySide6.QtWidgets import (
-    QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+    QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton,
     QScrollArea, QSpinBox, QVBoxLayout, QWidget,
 )
 
@@ -84,7 +84,7 @@ class TrainSettingsPanel(QWidget):
         settings = QWidget()
         sv = QVBoxLayout(settings)
         model_box = QGroupBox(self.tr("Base model"))
-        mf = QFormLayout(model_box)
+        mf = self.model_form = QFormLayout(model_box)
         self.model_combo = QComboBox()
         self.model_combo.addItem(self.tr("Built-in tiny model (trains in a minute)"), "builtin:tiny")
         self.model_combo.addItem(self.tr("Built-in small model (trains in minutes)"), "builtin:small")
@@ -117,6 +117,15 @@ class TrainSettingsPanel(QWidget):
         mf.addRow("", self.models_panel)
         models_panel.fill_model_combo(self.model_combo, models_panel.registered_models())
         mf.addRow(self.tr("Method"), self.method_combo)
+        # a pretrained model's head: fitted on the frozen model's states first (core decides what that is)
+        self.frozen_check = QCheckBox(self.tr("Start from the frozen model, with word statistics"))
+        self.frozen_check.setToolTip(self.tr(
+            "First fit the classification head on what the pretrained model reads in each row, without training "
+            "it (one pass over the rows), mixed with word statistics of the text; LoRA then starts from that "
+            "head with the time left. Reads half of the model's layers, which also makes every step and answer "
+            "faster."))
+        self.frozen_check.toggled.connect(self._on_frozen_check_toggled)
+        mf.addRow("", self.frozen_check)
         self.method_hint = QLabel()
         self.method_hint.setObjectName("hint")
         self.method_hint.setWordWrap(True)
@@ -402,6 +411,16 @@ class TrainSettingsPanel(QWidget):
         self._update_method_hint()
         self._update_estimate()
 
+    def _on_frozen_check_toggled(self, _on: bool) -> None:
+        if self.preset_combo.currentData() == RECOMMENDED:  # the first stage takes its share of the budget
+            self.apply_recommended()
+        else:
+            self._update_estimate()
+
+    def head_settings(self) -> dict[str, Any]:
+        """The head's settings the page chose: core's frozen start where ticked, else core's defaults."""
+        return dict(run_operations.FROZEN_START) if self._trains_head() and self.frozen_check.isChecked() else {}
+
     def _trains_head(self) -> bool:
         """Whether a run of the chosen model trains a classification head (core decides: a
         pretrained model on a classification project)."""
@@ -417,6 +436,7 @@ class TrainSettingsPanel(QWidget):
     def _update_method_texts(self) -> None:
         """The method list names what a run trains: with a classification head beside LoRA's add-on
         (or beside every weight) where the project classifies with a pretrained model."""
+        self.model_form.setRowVisible(self.frozen_check, self._trains_head())
         lora, full = self.method_combo.findData("lora"), self.method_combo.findData("full")
         if self._trains_head():
             self.method_combo.setItemText(lora, self.tr("LoRA + classification head (small add-on, fast)"))
@@ -447,7 +467,8 @@ class TrainSettingsPanel(QWidget):
         try:
             return run_operations.recommended_settings(self.session.project, base, self.method_combo.currentData(),
                                                        template=template, time_budget_min=self.time_budget.value(),
-                                                       on=self.target_combo.currentData())
+                                                       on=self.target_combo.currentData(),
+                                                       head_settings=self.head_settings())
         except WorkbenchError:
             return None
 
@@ -599,6 +620,11 @@ class TrainSettingsPanel(QWidget):
                 continue
             if n.startswith("One pass over the training rows"):
                 continue  # said by the estimate, from the same count as its steps
+            first = re.match(r"The head is first fitted on the model's states of the ([\d,]+) training and validation "
+                             r"rows: about (\d+) min", n)
+            if first:
+                n = self.tr("The head is first fitted on the model's states of the {0} training and validation rows: "
+                            "about {1} min of reading them, within the time budget.").format(*first.groups())
             lowered = re.match(r"Rows per step lowered to (\d+) so that training fits in this computer's (\d+) GB", n)
             if lowered:
                 n = self.tr("Rows per step lowered to {0} so that training fits in this computer's {1} GB of "
@@ -634,7 +660,7 @@ class TrainSettingsPanel(QWidget):
         job = run_operations.build_job(self.session.project, base, self.method_combo.currentData(),
                                        template=self.session.template, time_budget_min=self.time_budget.value(),
                                        on=self.target_combo.currentData(), max_steps=self.max_steps.value(),
-                                       eval_steps=self.eval_steps.value(), **values)
+                                       eval_steps=self.eval_steps.value(), **values, **self.head_settings())
         # the load read last (none yet: Start reads it); a server's run carries none of this computer's
         return run_operations.with_processor_load(job, self.target_combo.currentData(), self._cpu_busy, self._cpu_cores,
                                        measure=False)
@@ -663,6 +689,9 @@ class TrainSettingsPanel(QWidget):
         self.model_combo.blockSignals(False)
         self._on_model_combo_changed()  # method, LoRA rows and the recommended values first
         self.method_combo.setCurrentIndex(max(0, self.method_combo.findData(job.method)))
+        self.frozen_check.blockSignals(True)
+        self.frozen_check.setChecked(job.head_features)
+        self.frozen_check.blockSignals(False)
         recommended = self._page_values()
         self._set_values({name: getattr(job, name) for name in self.spins} | {"max_steps": max(0, job.max_steps)})
         self.eval_steps.setValue(job.eval_steps)

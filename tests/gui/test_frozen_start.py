@@ -1,0 +1,50 @@
+"""The Train page's "Start from the frozen model" (a pretrained head's first stage), for a
+classification project with a pretrained model: what it asks core for, and that core's
+recommendation and job carry it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from workbench.cli import build_parser
+from workbench.core.operations import runs as run_operations
+
+sys.path.insert(0, str(Path(__file__).parents[1]))
+from model_factory import make_model_folder  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))
+
+
+def test_the_check_box_asks_core_for_the_frozen_start(qtbot, tmp_path, session, background):
+    from test_decoder_head import make_project  # noqa: E402 (tests/engine)
+
+    from workbench.gui.pages.train.settings_panel import TrainSettingsPanel
+
+    project = make_project(tmp_path)
+    base = make_model_folder("gemma3", tmp_path / "gemma", layout="hf")
+    panel = TrainSettingsPanel(session, background)
+    qtbot.addWidget(panel)
+    session.open(project.root)
+    panel.show_project()
+    panel.model_combo.setCurrentIndex(panel.model_combo.findData("folder"))
+    panel.model_edit.setText(str(base))
+    panel._on_model_edit_finished()
+    panel.show()
+    assert panel.frozen_check.isVisible() and not panel.frozen_check.isChecked()
+    plain = panel.job_spec()
+    assert not plain.head_features and plain.head_depth is None
+    panel.frozen_check.setChecked(True)
+    job = panel.job_spec()
+    assert job.head and all(getattr(job, k) == v for k, v in run_operations.FROZEN_START.items())
+    # the estimate counts the pass over the rows before LoRA's steps
+    assert any("first fitted on the model's states" in n for n in panel.recommendation().notes)
+    # the built-in model trains no such head: the box goes
+    panel.model_combo.setCurrentIndex(panel.model_combo.findData("builtin:small"))
+    assert not panel.frozen_check.isVisible() and not panel.job_spec().head_features
+    # the command line's flags give the same job
+    args = build_parser().parse_args(["train", "--project", str(project.root), "--base-model", str(base),
+                                      "--head-features", "--head-linear", "--head-pooling", "mean",
+                                      "--head-depth", "0.5"])
+    cli_job = run_operations.build_job(project, str(base), **{k: getattr(args, k) for k in run_operations.FROZEN_START})
+    assert {k: getattr(cli_job, k) for k in run_operations.FROZEN_START} == run_operations.FROZEN_START
