@@ -249,6 +249,11 @@ def predictions_frame(rows: Sequence[dict], task: str, labels: Sequence[str], ba
     return pd.DataFrame.from_records(records)
 
 
+def _preference_metrics(judged: dict[str, Any]) -> dict[str, Any]:
+    return {"preference_accuracy": judged["preference_accuracy"], "likelihood_accuracy": judged["likelihood_accuracy"],
+            "heldout_pairs": judged["pairs"]}
+
+
 def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_base: bool = False,
                  split: str = "test",
                  device: str = "cpu", max_new_tokens: int | None = None, limit: int | None = None,
@@ -297,6 +302,13 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
         tuned = predict_split(model, tokenizer, records, template, max_length=max_length,
                               max_new_tokens=max_new_tokens, progress=progress, stage="fine-tuned")
     del model
+    preference = None
+    if trained.method == "dpo":  # the held-out judgements, by the tuned model and the run it started from
+        from workbench.engine.training.preference import evaluate_heldout
+
+        report("preference", 0, 1)
+        preference = evaluate_heldout(trained, device=device)
+        report("preference", 1, 1)
     base = None
     if compare_base:
         report("load", 0, 1)
@@ -314,6 +326,10 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
                                           list(template.labels))
         baseline["comparison"] = ngram_baseline.comparison(task, tuned["metrics"], baseline, interval)
     report("baseline", len(records), len(records))
+    if preference is not None:  # beside the answers' figures, so that a gain costing answer quality shows
+        tuned["metrics"].update(_preference_metrics(preference["tuned"]))
+        base = base or {"metrics": {}, "rows": None}
+        base["metrics"] = {**base["metrics"], **_preference_metrics(preference["base"])}
     best, worst = best_and_worst(tuned["rows"], task)
     result: dict[str, Any] = {
         "version": 1,
@@ -334,6 +350,7 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
         "input": tuned["input"],
         "metrics": tuned["metrics"],
         "base": base["metrics"] if base else None,
+        "preference": preference,
         "baseline": baseline,
         "best": best,
         "worst": worst,
