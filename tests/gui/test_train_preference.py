@@ -1,0 +1,307 @@
+"""Tuning on the person's judgements from the Train page: the action for a finished run that writes
+answers, core's pair counts and recommended settings in its dialog, its refusals, the job it starts
+(the one `workbench train --method dpo --from-run` builds), a preference run's curves and its line
+in the runs list, and, for real, a short DPO run of the built-in small model that finishes, shows
+its curves and whose evaluation the Evaluate page shows beside the run it tuned."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from PySide6.QtCore import Qt
+
+from trained_factory import INST, USER_COLUMNS, finished_run, user_frame
+from workbench.core import feedback
+from workbench.core.errors import WorkbenchError
+from workbench.core.jobs import JobSpec, write_job
+from workbench.core.operations import preference as preference_operations
+from workbench.core.project import SplitSettings, prepare
+from workbench.core.runs import EventWriter, write_pid
+from workbench.core.templates import TemplateCatalog
+from workbench.gui.error_texts import exception_text
+from workbench.gui.pages.train.page import TrainPage
+
+
+@pytest.fixture
+def inst_project(tmp_path):
+    """A prepared instruction project (no model)."""
+    src = tmp_path / "qa.csv"
+    user_frame(INST).to_csv(src, index=False)
+    project, _ = prepare(TemplateCatalog().get(INST), src, tmp_path / "projects" / "qa", mapping=USER_COLUMNS[INST],
+                         split=SplitSettings(train=0.8, val=0.1, test=0.1, seed=1))
+    return project
+
+
+def _page(qtbot, session, background, root):
+    page = TrainPage(session, background)
+    qtbot.addWidget(page)
+    session.open(root)
+    return page
+
+
+def _choices(root, n: int, run: str = "run-1"):
+    """``n`` choices between two answers, each to a question of its own."""
+    feedback.append(root, [feedback.Judgement(kind="choice", prompt=f"第{i}个问题：转账限额是多少？",
+                                              answers=[f"单笔限额为{i}万元。", "不清楚。"], choice="a", run=run)
+                           for i in range(n)])
+
+
+def test_the_action_is_offered_for_finished_runs_that_write_answers_only(qtbot, session, background, inst_project,
+                                                                         tmp_path):
+    root = inst_project.root
+    finished_run(root, "run-1", task="instruction")
+    running = root / "runs" / "run-2"
+    write_job(running, JobSpec(project=str(root), template=INST, task="instruction", base_model="builtin:tiny",
+                               method="full"))
+    write_pid(running, os.getpid())
+    ev = EventWriter(running)
+    ev.emit("start", total_steps=10)
+    ev.close()
+    page = _page(qtbot, session, background, root)
+    page.select_run("run-2")
+    assert session.monitor.status("run-2") == "running"
+    assert page.preference_box.isHidden()  # it trains
+    page.select_run("run-1")
+    assert page.preference_box.isHidden() is False
+    assert not page.preference_box.button.isEnabled(), "one run at a time: run-2 trains"
+    assert page.preference_box.button.text() == "Tune on your judgements…"
+
+    from test_evaluate_corrections import _run
+    classify = tmp_path / "projects" / "sample"
+    spec = TemplateCatalog().get("finance_sentiment")
+    prepare(spec, spec.sample_path, classify)
+    from workbench.core.project import Project
+
+    _run(classify, "run-c", Project.open(classify).config.data_version, lr=1e-3)
+    page2 = _page(qtbot, session, background, classify)
+    page2.select_run("run-c")
+    assert session.monitor.summary("run-c").status == "completed"
+    assert page2.preference_box.isHidden(), "a classifier has no answers to judge"
+
+
+def test_the_dialog_shows_cores_counts_and_settings_and_says_where_judgements_are_made(
+        qtbot, session, background, inst_project):
+    root = inst_project.root
+    finished_run(root, "run-1", task="instruction")
+    page = _page(qtbot, session, background, root)
+    page.select_run("run-1")
+    assert not page.preference_box.isHidden()
+
+    # nothing judged: refused in the window's words, and where to judge answers
+    dialog = page.tune_on_judgements()
+    assert dialog is page.preference_dialog and dialog.isVisible()
+    with pytest.raises(WorkbenchError) as none:
+        preference_operations.build_dpo_job(inst_project, "run-1")
+    assert dialog.refusal_label.text() == exception_text(none.value)
+    assert "(0 answers" not in dialog.refusal_label.text()
+    assert not dialog.start_button.isEnabled()
+    where = dialog.where_label.text()
+    assert not dialog.where_label.isHidden()
+    assert all(w in where for w in ("Evaluate page", "compare two answers", "review queue", "At least 2 pairs"))
+    dialog.reject()
+
+    # a good answer alone, then one question only: refused with core's reasons
+    feedback.append(root, [feedback.Judgement(kind="rating", prompt="转账限额是多少？", answers=["五万元。"], rating=1)])
+    dialog = page.tune_on_judgements()
+    assert "1 answers rated good have no answer rated bad" in dialog.refusal_label.text()
+    assert "1 answers rated good have no answer rated bad to the same question: they make no pair" \
+        in dialog.counts_label.text()
+    dialog.reject()
+    feedback.append(root, [feedback.Judgement(kind="rating", prompt="转账限额是多少？", answers=["不知道。"], rating=-1)])
+    dialog = page.tune_on_judgements()
+    with pytest.raises(WorkbenchError) as one:
+        preference_operations.build_dpo_job(inst_project, "run-1")
+    assert one.value.code == "dpo_too_few_pairs"
+    assert dialog.refusal_label.text() == exception_text(one.value) and not dialog.start_button.isEnabled()
+    dialog.reject()
+
+    # choices, a rewrite and ratings: core's counts and recommendation
+    _choices(root, 6)
+    feedback.append(root, [feedback.Judgement(kind="rating", prompt="开户需要什么？", answers=["不清楚。"], rating=-1,
+                                              rewrite="带上身份证到柜台办理。")])
+    dialog = page.tune_on_judgements()
+    job, rec, counts = preference_operations.build_dpo_job(inst_project, "run-1",
+                                                           time_budget_min=page.time_budget.value())
+    assert dialog.refusal_label.isHidden() and dialog.start_button.isEnabled()
+    assert (counts.pairs, counts.from_choices, counts.from_rewrites, counts.from_ratings) == (8, 6, 1, 1)
+    assert counts.heldout >= 2
+    assert (f"Your judgements make 8 pairs of a better and a worse answer: 6 from choices between two answers, "
+            f"1 from rewritten answers, 1 from answers rated good and bad to the same question. {counts.heldout} "
+            f"are held out to measure the tuning; {8 - counts.heldout} train.") in dialog.counts_label.text()
+    shown = {k: label.text() for k, label in dialog.values.items()}
+    assert shown["beta"] == f"{rec.beta:g}" and shown["learning_rate"] == f"{rec.learning_rate:g}"
+    assert shown["epochs"] == f"{rec.epochs:g}" and shown["batch_size"] == str(rec.batch_size)
+    assert shown["max_length"] == str(rec.max_length) and shown["where"] == "this computer"
+    assert "few_pairs" in rec.note_codes and f"Only {8 - counts.heldout} pairs train" in dialog.notes_label.text()
+    assert not dialog.where_label.isHidden(), "few pairs: where to make more"
+    # the losses core offers, sigmoid first
+    from workbench.core.preference import DPO_LOSSES
+
+    assert [dialog.loss_combo.itemData(i) for i in range(dialog.loss_combo.count())] == list(DPO_LOSSES)
+    assert dialog.loss_combo.currentData() == "sigmoid" and dialog.job.dpo_loss == "sigmoid"
+    dialog.loss_combo.setCurrentIndex(dialog.loss_combo.findData("simpo"))
+    assert dialog.job.dpo_loss == "simpo"
+    dialog.reject()
+
+
+def _cli_job(monkeypatch, capsys, args):
+    """The job `workbench train` builds for ``args``, caught where it would start."""
+    from workbench.cli.main import build_parser, main
+    from workbench.core.operations import runs as run_operations
+
+    build_parser().parse_args(args)  # the real parser takes the line
+    caught = []
+
+    def start_run(project, job, **_kw):
+        caught.append(job)
+        raise WorkbenchError("caught before the start", code="test_caught")
+
+    monkeypatch.setattr(run_operations, "start_run", start_run)
+    main(args)
+    capsys.readouterr()
+    monkeypatch.undo()
+    return caught[0]
+
+
+def test_start_begins_the_run_the_command_line_would(qtbot, session, background, inst_project, monkeypatch, capsys):
+    from workbench.core.jobs import read_job
+    from workbench.core.operations import runs as run_operations
+    from workbench.gui.pages.train import page as train_page
+
+    root = inst_project.root
+    finished_run(root, "run-1", task="instruction")
+    _choices(root, 6)
+    page = _page(qtbot, session, background, root)
+    page.select_run("run-1")
+    page.time_budget.setValue(7.5)
+    qtbot.mouseClick(page.preference_box.button, Qt.MouseButton.LeftButton)
+    dialog = page.preference_dialog
+    assert dialog.time_budget.value() == 7.5  # the page's time budget
+    dialog.loss_combo.setCurrentIndex(dialog.loss_combo.findData("ipo"))
+
+    cli = _cli_job(monkeypatch, capsys, ["train", "--project", str(root), "--method", "dpo", "--from-run", "run-1",
+                                         "--dpo-loss", "ipo", "--time-budget", "7.5"])
+    procs, started = [], []
+
+    def start_run(project, job, **_kw):  # the worker's start, without training
+        run_dir = project.root / "runs" / "run-20260101-000000-tune"
+        write_job(run_dir, job)
+        started.append(job)
+        proc = subprocess.Popen([sys.executable, "-c", "pass"])
+        procs.append(proc)
+        return run_operations.Started(run_dir, proc)
+
+    monkeypatch.setattr(train_page.run_operations, "start_run", start_run)
+    qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(started), timeout=10000)
+    for proc in procs:
+        proc.wait()
+    skip = {"cpu_busy", "cpu_cores"}  # the processor's load, read at the start by each
+    gui = read_job(root / "runs" / "run-20260101-000000-tune")
+    assert gui.method == "dpo" and gui.from_run == "run-1" and gui.dpo_loss == "ipo"
+    assert gui.model_dump(exclude=skip) == cli.model_dump(exclude=skip)
+    assert page.current_run == "run-20260101-000000-tune"
+
+
+def test_a_preference_runs_curves_and_its_line_in_the_runs_list(qtbot, session, background, inst_project):
+    root = inst_project.root
+    finished_run(root, "run-1", task="instruction")
+    run_dir = root / "runs" / "run-2"
+    write_job(run_dir, JobSpec(project=str(root), template=INST, task="instruction", base_model="builtin:tiny",
+                               method="dpo", from_run="run-1", dpo_beta=0.2))
+    write_pid(run_dir, os.getpid())
+    ev = EventWriter(run_dir)
+    ev.emit("start", total_steps=6, method="dpo", from_run="run-1")
+    page = _page(qtbot, session, background, root)
+    page.select_run("run-2")
+    curves = page.curves
+    assert curves.lr_plot.isHidden() and not curves.reward_plot.isHidden() and not curves.accuracy_plot.isHidden()
+    legend = [item[1].text for item in curves.loss_plot.legend.items]
+    assert legend == ["DPO loss", "DPO loss on held-out pairs"]
+    for step in (1, 2, 3):
+        ev.emit("step", step=step, loss=0.69 - step / 100, lr=5e-4, reward_chosen=0.01 * step,
+                reward_rejected=-0.01 * step, reward_margin=0.02 * step, preference_accuracy=0.5 + step / 10)
+    ev.emit("eval", step=3, eval_loss=0.68, metrics={"reward_chosen": 0.02, "reward_rejected": -0.01,
+                                                     "reward_margin": 0.03, "preference_accuracy": 0.75})
+    ev.emit("log", level="info", code="preference_after", pairs=4, preference_accuracy=0.75, likelihood_accuracy=0.5,
+            message="on 4 held-out pairs ...")
+    qtbot.waitUntil(lambda: curves.accuracy_plot.point_count("eval_preference_accuracy") == 1, timeout=5000)
+    for key in ("reward_chosen", "reward_rejected", "reward_margin"):
+        assert curves.reward_plot.point_count(key) == 3
+    assert curves.accuracy_plot.point_count("preference_accuracy") == 3 and page.loss_plot.point_count("loss") == 3
+    log = page.log.toPlainText()
+    assert "Preference accuracy 0.7500" in log and "Reward margin 0.0300" in log
+    assert ("After tuning, on 4 held-out pairs: the implicit reward prefers the chosen answer in 75% (0.5 is a coin "
+            "toss); the model's likelihood in 50%") in log
+    ev.emit("end", status="completed", error=None)
+    ev.close()
+    qtbot.waitUntil(lambda: session.monitor.status("run-2") == "completed", timeout=5000)
+    table = page.runs_table
+    row = table.row_of("run-2")
+    model = table.item(row, table.columnCount() - 1)
+    assert model.text().endswith("· tuned on judgements from run-1")
+    assert "A preference run: the model of run run-1, tuned on your judgements" in model.toolTip()
+    assert not table.item(table.row_of("run-1"), table.columnCount() - 1).text().endswith("run-1")
+    # another run in view: its plots again
+    page.select_run("run-1")
+    assert not curves.lr_plot.isHidden() and curves.reward_plot.isHidden()
+    assert [item[1].text for item in curves.loss_plot.legend.items] == ["training loss", "validation loss"]
+
+
+# ----- for real: a short DPO run of the built-in small model ---------------------------------
+
+
+@pytest.mark.slow
+def test_a_real_preference_run_finishes_shows_its_curves_and_the_evaluate_page_shows_its_figures(
+        qtbot, session, background, tmp_path):
+    from trained_factory import trained_project, train_run
+    from workbench.gui.pages.evaluate.page import EvaluatePage
+
+    project = trained_project(INST, tmp_path / "real")
+    train_run(project, "sft", base_model="builtin:small", method="full", steps=6, max_length=96)
+    lines = project.split_path("train").read_text(encoding="utf-8").splitlines()
+    rows = [json.loads(line) for line in lines if line.strip()][:8]
+    # the reference answer chosen over another question's: what a person who knows the answers would pick
+    feedback.append(project.root, [feedback.Judgement(
+        kind="choice", prompt=r["instruction"], answers=[r["output"], rows[(i + 1) % len(rows)]["output"]],
+        choice="a", run="sft") for i, r in enumerate(rows)])
+    page = _page(qtbot, session, background, project.root)
+    page.select_run("sft")
+    dialog = page.tune_on_judgements()
+    assert dialog.job is not None, dialog.refusal_label.text()
+    qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.current_run not in (None, "sft"), timeout=10000)
+    run_id = page.current_run
+    qtbot.waitUntil(lambda: session.monitor.status(run_id) in ("completed", "failed", "crashed"), timeout=300000)
+    log = (project.runs_dir / run_id / "worker.log")
+    assert session.monitor.status(run_id) == "completed", log.read_text()[-3000:] if log.is_file() else ""
+    curves = page.curves
+    assert not curves.reward_plot.isHidden()
+    assert curves.reward_plot.point_count("reward_margin") >= 1 and curves.accuracy_plot.point_count(
+        "preference_accuracy") >= 1 and curves.accuracy_plot.point_count("eval_preference_accuracy") >= 1
+    assert "After tuning, on" in page.log.toPlainText()
+
+    res = subprocess.run([sys.executable, "-m", "workbench", "eval", "--project", str(project.root), "--run", run_id,
+                          "--rows", "2", "--max-new-tokens", "8", "--compare-base", "--json"], capture_output=True,
+                         text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-3000:]
+    metrics = json.loads((project.runs_dir / run_id / "eval" / "metrics.json").read_text(encoding="utf-8"))
+    pref = metrics["preference"]
+    assert pref["from_run"] == "sft" and pref["heldout_pairs"] >= 2 and pref["base"]["preference_accuracy"] == 0.5
+    assert metrics["metrics"]["preference_accuracy"] == pref["tuned"]["preference_accuracy"]
+    assert metrics["base"]["preference_accuracy"] == 0.5 and "rouge_l" in metrics["base"]
+
+    ev_page = EvaluatePage(session, background)
+    qtbot.addWidget(ev_page)
+    ev_page.refresh_runs()
+    ev_page.run_combo.setCurrentIndex(ev_page.run_combo.findData(run_id))
+    text = ev_page.results.preference_text
+    qtbot.waitUntil(lambda: not text.isHidden(), timeout=10000)
+    shown = text.text()
+    assert f"Preference accuracy on {pref['heldout_pairs']} held-out pairs" in shown
+    assert f"{pref['tuned']['preference_accuracy']:.0%}" in shown and "50% (a coin toss)" in shown
+    assert "run sft" in shown and "ROUGE-L" in shown and "Loss on the answers" in shown
