@@ -51,7 +51,7 @@ def _choices(root, n: int, run: str = "run-1"):
 
 
 def test_the_action_is_offered_for_finished_runs_that_write_answers_only(qtbot, session, background, inst_project,
-                                                                         tmp_path):
+                                                                         sample_project):
     root = inst_project.root
     finished_run(root, "run-1", task="instruction")
     running = root / "runs" / "run-2"
@@ -66,21 +66,15 @@ def test_the_action_is_offered_for_finished_runs_that_write_answers_only(qtbot, 
     assert session.monitor.status("run-2") == "running"
     assert page.preference_box.isHidden()  # it trains
     page.select_run("run-1")
-    assert page.preference_box.isHidden() is False
-    assert not page.preference_box.button.isEnabled(), "one run at a time: run-2 trains"
+    assert not page.preference_box.isHidden()
     assert page.preference_box.button.text() == "Tune on your judgements…"
+    assert not page.preference_box.button.isEnabled(), "one run at a time: run-2 trains"
 
-    from test_evaluate_corrections import _run
-    classify = tmp_path / "projects" / "sample"
-    spec = TemplateCatalog().get("finance_sentiment")
-    prepare(spec, spec.sample_path, classify)
-    from workbench.core.project import Project
-
-    _run(classify, "run-c", Project.open(classify).config.data_version, lr=1e-3)
-    page2 = _page(qtbot, session, background, classify)
-    page2.select_run("run-c")
+    finished_run(sample_project, "run-c")  # a classifier: no answers to judge
+    session.open(sample_project)
+    page.select_run("run-c")
     assert session.monitor.summary("run-c").status == "completed"
-    assert page2.preference_box.isHidden(), "a classifier has no answers to judge"
+    assert page.preference_box.isHidden()
 
 
 def test_the_dialog_shows_cores_counts_and_settings_and_says_where_judgements_are_made(

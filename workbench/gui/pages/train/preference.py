@@ -80,7 +80,7 @@ class PreferenceDialog(QDialog):
         self._load = (cpu_busy, cpu_cores)
         self.on = run_operations.where(project.runs_dir / run_id)
         self.job = self.rec = self.counts = None
-        self.refusal: WorkbenchError | None = None
+        self.refusal: Exception | None = None
         self.setWindowTitle(self.tr("Tune on your judgements"))
         self.setMinimumWidth(560)
         title = QLabel(self.tr("Tune run {0} on your judgements").format(run_id))
@@ -146,7 +146,7 @@ class PreferenceDialog(QDialog):
             self.job, self.rec, self.counts = preference_operations.build_dpo_job(
                 self.project, self.run_id, dpo_loss=self.loss_combo.currentData(),
                 time_budget_min=self.time_budget.value(), on=self.on)
-        except WorkbenchError as exc:
+        except (WorkbenchError, OSError, ValueError) as exc:
             self.job = self.rec = None
             self.refusal = exc
             self.counts = preference_operations.listing(self.project.root).pair_counts
