@@ -85,6 +85,7 @@ class PreferenceDialog(QDialog):
         self.setMinimumWidth(560)
         title = QLabel(self.tr("Tune run {0} on your judgements").format(run_id))
         title.setObjectName("sectionTitle")
+        title.setWordWrap(True)
         intro = QLabel(self.tr(
             "Preference tuning (DPO) trains a small LoRA add-on on top of run {0}'s model, so that it prefers the "
             "answers you preferred. The new run is a run like any other: its curves, stop and resume, evaluation "
@@ -116,7 +117,9 @@ class PreferenceDialog(QDialog):
         form = QFormLayout()
         form.addRow(self.tr("Loss"), self.loss_combo)
         form.addRow(self.tr("Time budget"), self.time_budget)
-        form.addRow(self.tr("Beta (how far from run {0})").format(run_id), self.values["beta"])
+        form.addRow(self.tr("Beta"), self.values["beta"])
+        self.values["beta"].setToolTip(self.tr("How near run {0}'s model the tuned model stays: a larger beta keeps "
+                                               "it nearer. Recommended from the number of pairs.").format(run_id))
         form.addRow(self.tr("Learning rate"), self.values["learning_rate"])
         form.addRow(self.tr("Passes over the pairs"), self.values["epochs"])
         form.addRow(self.tr("Pairs per step"), self.values["batch_size"])
