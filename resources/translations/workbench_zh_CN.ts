@@ -4323,8 +4323,8 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/preference.py" line="118"/>
-        <source>Loss</source>
-        <translation>损失函数</translation>
+        <source>Preference loss</source>
+        <translation>偏好损失</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/preference.py" line="119"/>

@@ -115,7 +115,7 @@ class PreferenceDialog(QDialog):
         self.values: dict[str, QLabel] = {k: QLabel() for k in ("beta", "learning_rate", "epochs", "batch_size",
                                                                 "max_length", "estimate", "where")}
         form = QFormLayout()
-        form.addRow(self.tr("Loss"), self.loss_combo)
+        form.addRow(self.tr("Preference loss"), self.loss_combo)
         form.addRow(self.tr("Time budget"), self.time_budget)
         form.addRow(self.tr("Beta"), self.values["beta"])
         self.values["beta"].setToolTip(self.tr("How near run {0}'s model the tuned model stays: a larger beta keeps "
