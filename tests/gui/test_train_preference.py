@@ -251,11 +251,11 @@ def test_a_preference_runs_curves_and_its_line_in_the_runs_list(qtbot, session, 
 
 @pytest.mark.slow
 def test_a_real_preference_run_finishes_shows_its_curves_and_the_evaluate_page_shows_its_figures(
-        qtbot, session, background, tmp_path):
-    from trained_factory import trained_project, train_run
+        qtbot, session, background, inst_project):
+    from trained_factory import train_run
     from workbench.gui.pages.evaluate.page import EvaluatePage
 
-    project = trained_project(INST, tmp_path / "real")
+    project = inst_project
     train_run(project, "sft", base_model="builtin:small", method="full", steps=6, max_length=96)
     lines = project.split_path("train").read_text(encoding="utf-8").splitlines()
     rows = [json.loads(line) for line in lines if line.strip()][:8]

@@ -263,7 +263,7 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
     trained = resolve_trained_run(project, run_id, checkpoint)
     project = trained.project  # at the data version the run trained on
     template = trained.spec  # the run's own labels and prompt, not the template's
-    refusal = (base_comparison_refusal(trained.job.base_model, template.multi_label, trained.job.head)
+    refusal = (base_comparison_refusal(trained.job.base_model, template.multi_label, trained.job.head, trained.method)
                if compare_base else None)
     if refusal:
         raise WorkbenchError(NO_BASE_COMPARISON[refusal], code="no_base_comparison", why=refusal)
