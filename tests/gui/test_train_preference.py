@@ -299,3 +299,21 @@ def test_a_real_preference_run_finishes_shows_its_curves_and_the_evaluate_page_s
     assert f"Preference accuracy on {pref['heldout_pairs']} held-out pairs" in shown
     assert f"{pref['tuned']['preference_accuracy']:.0%}" in shown and "50% (a coin toss)" in shown
     assert "run sft" in shown and "ROUGE-L" in shown and "Loss on the answers" in shown
+
+
+def test_the_dialogs_settings_get_their_full_height(qtbot, styled_app, session, background, inst_project):
+    """Seen in the window: the loss box and the time budget were drawn squeezed, their text cut,
+    the dialog shorter than its wrapped sentences and its form need."""
+    root = inst_project.root
+    finished_run(root, "run-1", task="instruction")
+    _choices(root, 6)
+    page = _page(qtbot, session, background, root)
+    page.select_run("run-1")
+    dialog = page.tune_on_judgements()
+    qtbot.waitExposed(dialog)
+    for field in (dialog.loss_combo, dialog.time_budget):
+        assert field.height() >= field.sizeHint().height(), field
+    assert dialog.height() >= dialog.layout().totalHeightForWidth(dialog.width())
+    dialog.loss_combo.setCurrentIndex(dialog.loss_combo.findData("orpo"))  # the texts change: still whole
+    assert dialog.loss_combo.height() >= dialog.loss_combo.sizeHint().height()
+    dialog.reject()

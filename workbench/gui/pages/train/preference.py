@@ -166,6 +166,20 @@ class PreferenceDialog(QDialog):
             "questions are needed; tens make a difference, hundreds a reliable one.").format(preference.MIN_PAIRS))
         self.where_label.setVisible(refused or few)
         self._show_values()
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """As tall as the wrapped sentences and the form need at the dialog's width: a window's
+        first size ignores a wrapped label's height for its width, and the form was squeezed."""
+        lay = self.layout()
+        lay.activate()
+        need = lay.totalHeightForWidth(self.width())
+        if need > self.height():
+            self.resize(self.width(), need)
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        self._fit_height()
 
     def _show_counts(self) -> None:
         c = self.counts
