@@ -51,10 +51,11 @@ def row_values(status: str, s, entries: list = ()) -> list[str]:
 
 
 def tuned_text(s, model: str) -> str:
-    """The model cell of a preference run names the run it tuned."""
+    """The model cell of a preference run names the run it tuned first: a cell cut to the column's
+    width still shows it (the base model is that run's, in its own row)."""
     if s.method != "dpo" or not s.from_run:
         return model
-    return QCoreApplication.translate("TrainPage", "{0} · tuned on judgements from {1}").format(model, s.from_run)
+    return QCoreApplication.translate("TrainPage", "{0} + your judgements").format(s.from_run)
 
 
 class RunsTable(QTableWidget):
