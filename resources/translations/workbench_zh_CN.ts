@@ -448,12 +448,12 @@
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="179"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="180"/>
         <source>Training loss of the runs ticked in the list</source>
         <translation>列表中勾选的训练的损失曲线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="179"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="180"/>
         <source>step</source>
         <translation>步数</translation>
     </message>
@@ -4382,47 +4382,47 @@ Most likely: {1}</source>
         <translation>评判在“评估”页进行：把回答评为好或差并写出更好的回答、并排比较两个回答，或逐条处理审阅队列。至少需要关于两个不同问题的 {0} 个回答对；几十个才会有效果，几百个才可靠。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="172"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="186"/>
         <source>Your judgements make {0} pairs of a better and a worse answer: {1} from choices between two answers, {2} from rewritten answers, {3} from answers rated good and bad to the same question.</source>
         <translation>您的评判构成 {0} 个“较好回答与较差回答”的回答对：{1} 个来自两个回答之间的选择，{2} 个来自改写的回答，{3} 个来自同一问题下分别评为好和差的回答。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="176"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="190"/>
         <source>{0} are held out to measure the tuning; {1} train.</source>
         <translation>其中 {0} 个留出用于检验调优效果，{1} 个用于训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="179"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="193"/>
         <source>{0} answers rated good have no answer rated bad to the same question: they make no pair.</source>
         <translation>有 {0} 个评为好的回答在同一问题下没有评为差的回答，无法构成回答对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="182"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="196"/>
         <source>Ties make no pair: {0}.</source>
         <translation>平局不构成回答对：{0} 个。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="197"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="211"/>
         <source>about {0}</source>
         <translation>约 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="199"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="213"/>
         <source>server {0}, where run {1} trained</source>
         <translation>服务器 {0}（训练 {1} 所在处）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="200"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="214"/>
         <source>this computer</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="203"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="217"/>
         <source>All the passes over the pairs would take longer than the time budget: the run ends at the budget.</source>
         <translation>遍历全部回答对所需时间超过时间预算：训练将在预算用完时结束。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="206"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="220"/>
         <source>Only {0} pairs train: expect the held-out score to move little and by chance.</source>
         <translation>只有 {0} 个回答对用于训练：留出回答对上的得分变化会很小，且带有偶然性。</translation>
     </message>
@@ -4887,52 +4887,52 @@ Most likely: {1}</source>
 <context>
     <name>RunsTable</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="70"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="71"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="70"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="71"/>
         <source>Run</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="70"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="71"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="70"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="71"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="71"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="72"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="71"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="72"/>
         <source>Validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="71"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="72"/>
         <source>Data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="72"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="73"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="74"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="75"/>
         <source>The data version each run trained on: the prepared rows with the corrections made until it started</source>
         <translation>每次训练所用的数据版本：准备好的数据行，加上训练开始前所做的更正</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="144"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="145"/>
         <source>A preference run: the model of run {0}, tuned on your judgements of its answers (DPO with LoRA).</source>
         <translation>偏好调优训练：训练 {0} 的模型，按您对其回答的评判调优（DPO 加 LoRA）。</translation>
     </message>
@@ -5910,11 +5910,6 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>权重衰减</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="82"/>
-        <source>preference tuning (DPO)</source>
-        <translation>偏好调优（DPO）</translation>
-    </message>
-    <message>
         <location filename="../../workbench/gui/pages/run_text.py" line="90"/>
         <source>created</source>
         <translation>已创建</translation>
@@ -6115,6 +6110,11 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>全量微调</translation>
     </message>
     <message>
+        <location filename="../../workbench/gui/pages/run_text.py" line="82"/>
+        <source>DPO preference tuning</source>
+        <translation>DPO 偏好调优</translation>
+    </message>
+    <message>
         <location filename="../../workbench/gui/pages/train/page.py" line="87"/>
         <source>Start</source>
         <translation>开始</translation>
@@ -6221,26 +6221,36 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/page.py" line="536"/>
+        <source>step {0}: DPO loss on the held-out pairs {1:.4f} {2}</source>
+        <translation>第 {0} 步：留出回答对上的 DPO 损失 {1:.4f} {2}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/page.py" line="537"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="543"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="544"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="545"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="546"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="548"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="549"/>
+        <source>Tuning the model of run {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
+        <translation>在 {1} 上调优训练 {0} 的模型：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/page.py" line="553"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="558"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="563"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
@@ -6407,9 +6417,9 @@ Its log: {2}</source>
         <translation>训练 {0} 和 {1} 评估时所用的测试标签有 {2} 行不同；它们的测试指标不能直接比较。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="57"/>
-        <source>{0} · tuned on judgements from {1}</source>
-        <translation>{0} · 基于 {1} 按评判调优</translation>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="58"/>
+        <source>{0} + your judgements</source>
+        <translation>{0} + 您的评判</translation>
     </message>
 </context>
 <context>

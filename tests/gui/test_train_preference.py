@@ -209,7 +209,8 @@ def test_a_preference_runs_curves_and_its_line_in_the_runs_list(qtbot, session, 
                                method="dpo", from_run="run-1", dpo_beta=0.2))
     write_pid(run_dir, os.getpid())
     ev = EventWriter(run_dir)
-    ev.emit("start", total_steps=6, method="dpo", from_run="run-1")
+    ev.emit("start", total_steps=6, method="dpo", from_run="run-1", base_model="builtin:tiny", device="cpu",
+            trainable_params=1200, total_params=90000)
     page = _page(qtbot, session, background, root)
     page.select_run("run-2")
     curves = page.curves
@@ -229,6 +230,10 @@ def test_a_preference_runs_curves_and_its_line_in_the_runs_list(qtbot, session, 
     assert curves.accuracy_plot.point_count("preference_accuracy") == 3 and page.loss_plot.point_count("loss") == 3
     log = page.log.toPlainText()
     assert "Preference accuracy 0.7500" in log and "Reward margin 0.0300" in log
+    # seen in the window: "Training builtin:tiny on cpu" for the tuning of another run's model
+    assert "Tuning the model of run run-1 on cpu: 1,200 of 90,000 parameters trainable, 6 steps." in log
+    # seen in the window: "validation loss" where the loss is the DPO loss on the held-out pairs
+    assert "step 3: DPO loss on the held-out pairs 0.6800" in log and "validation loss" not in log
     assert ("After tuning, on 4 held-out pairs: the implicit reward prefers the chosen answer in 75% (0.5 is a coin "
             "toss); the model's likelihood in 50%") in log
     ev.emit("end", status="completed", error=None)

@@ -79,7 +79,7 @@ def setting_text(name: str, value: Any) -> str:
         return str(value)[:7]
     if name == "method":
         return {"lora": "LoRA", "full": QCoreApplication.translate("TrainPage", "full fine-tuning"),
-                "dpo": QCoreApplication.translate("TrainPage", "preference tuning (DPO)")}.get(value, value)
+                "dpo": QCoreApplication.translate("TrainPage", "DPO preference tuning")}.get(value, value)
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)

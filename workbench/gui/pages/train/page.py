@@ -533,8 +533,9 @@ class TrainPage(QWidget):
                 self.curves.add_eval(ev)
                 m = join_list(f"{metric_title(k)} {v:.4f}" for k, v in (ev.get("metrics") or {}).items()
                               if isinstance(v, (int, float)))
-                self._append_log(self.tr("step {0}: validation loss {1:.4f} {2}").format(
-                    ev.get("step"), ev.get("eval_loss") or float("nan"), m))
+                line = (self.tr("step {0}: DPO loss on the held-out pairs {1:.4f} {2}") if self.curves.preference
+                        else self.tr("step {0}: validation loss {1:.4f} {2}"))
+                self._append_log(line.format(ev.get("step"), ev.get("eval_loss") or float("nan"), m))
             elif kind == "start":
                 self._run_t0 = ev.get("t") if isinstance(ev.get("t"), (int, float)) else None
                 self._starts += 1
@@ -542,8 +543,12 @@ class TrainPage(QWidget):
                 self.curves.set_x_extent(self.total_steps)
                 what = (self.tr("the built-in model (trained from scratch on this data)") if ev.get("builtin")
                         else str(ev.get("base_model")))
-                self._append_log(self.tr("Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.").format(
-                    what, ev.get("device"), ev.get("trainable_params") or 0, ev.get("total_params") or 0, self.total_steps))
+                line = self.tr("Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.")
+                if ev.get("method") == "dpo":  # an add-on on another run's model
+                    what = ev.get("from_run")
+                    line = self.tr("Tuning the model of run {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.")
+                self._append_log(line.format(what, ev.get("device"), ev.get("trainable_params") or 0,
+                                             ev.get("total_params") or 0, self.total_steps))
             elif kind == "checkpoint":
                 self._append_log(self.tr("Saved checkpoint {0}").format(ev.get("path")))
             elif kind == "estimate":
