@@ -324,3 +324,27 @@ def test_the_dialogs_settings_get_their_full_height(qtbot, styled_app, session, 
     dialog.loss_combo.setCurrentIndex(dialog.loss_combo.findData("orpo"))  # the texts change: still whole
     assert dialog.loss_combo.height() >= dialog.loss_combo.sizeHint().height()
     dialog.reject()
+
+
+def test_the_settings_column_keeps_the_last_ordinary_runs_settings_after_a_preference_run(
+        qtbot, session, background, inst_project):
+    """Seen in the window: reopened after a preference run, the settings column showed its
+    learning rate and batch (the ones recommended for the pairs) and LoRA for the built-in
+    model, for the next ordinary run."""
+    root = inst_project.root
+    first = root / "runs" / "run-1"
+    write_job(first, JobSpec(project=str(root), template=INST, task="instruction", base_model="builtin:small",
+                             method="full", learning_rate=2e-3, batch_size=8, epochs=2.0, time_budget_s=300))
+    ev = EventWriter(first)
+    ev.emit("start", total_steps=10)
+    ev.emit("end", status="completed", error=None)
+    ev.close()
+    (first / "final").mkdir()
+    tuned = root / "runs" / "run-2"
+    write_job(tuned, JobSpec(project=str(root), template=INST, task="instruction", base_model="builtin:small",
+                             method="dpo", from_run="run-1", learning_rate=5e-4, batch_size=4, epochs=3.0,
+                             time_budget_s=600))
+    page = _page(qtbot, session, background, root)
+    assert page.method_combo.currentData() == "full"
+    assert page.spins["learning_rate"].value() == 2e-3 and page.spins["batch_size"].value() == 8
+    assert page.time_budget.value() == 5.0
