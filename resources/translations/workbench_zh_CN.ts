@@ -4254,12 +4254,12 @@ Most likely: {1}</source>
 <context>
     <name>PreferenceBox</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="50"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="56"/>
         <source>Tune on your judgements…</source>
         <translation>按您的评判调优…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="65"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="71"/>
         <source>Train a small add-on on top of run {0}&apos;s model so that it prefers the answers you preferred on the Evaluate page.</source>
         <translation>在训练 {0} 的模型之上训练一个小的附加模块，使其偏向您在“评估”页所偏好的回答。</translation>
     </message>
@@ -4267,162 +4267,162 @@ Most likely: {1}</source>
 <context>
     <name>PreferenceDialog</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="33"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="39"/>
         <source>DPO (sigmoid loss)</source>
         <translation>DPO（sigmoid 损失）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="34"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="40"/>
         <source>IPO</source>
         <translation>IPO</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="35"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="41"/>
         <source>Hinge</source>
         <translation>Hinge</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="36"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="42"/>
         <source>KTO on pairs</source>
         <translation>KTO（成对）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="37"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="43"/>
         <source>SimPO (no reference model)</source>
         <translation>SimPO（无需参考模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="38"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="44"/>
         <source>ORPO (no reference model; also learns the chosen answers)</source>
         <translation>ORPO（无需参考模型；同时学习选中的回答）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="84"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="90"/>
         <source>Tune on your judgements</source>
         <translation>按您的评判调优</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="86"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="92"/>
         <source>Tune run {0} on your judgements</source>
         <translation>按您的评判调优训练 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="90"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="96"/>
         <source>Preference tuning (DPO) trains a small LoRA add-on on top of run {0}&apos;s model, so that it prefers the answers you preferred. The new run is a run like any other: its curves, stop and resume, evaluation and export.</source>
         <translation>偏好调优（DPO）在训练 {0} 的模型之上训练一个小的 LoRA 附加模块，使其偏向您所偏好的回答。新训练与其他训练一样：有曲线，可停止、继续、评估和导出。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="106"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="112"/>
         <source>How the pairs are weighed. The sigmoid loss of the DPO paper is the default; SimPO and ORPO need no reference model.</source>
         <translation>回答对的计算方式。默认使用 DPO 论文中的 sigmoid 损失；SimPO 和 ORPO 无需参考模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="112"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="118"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="118"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="124"/>
         <source>Preference loss</source>
         <translation>偏好损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="119"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="125"/>
         <source>Time budget</source>
         <translation>时间预算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="120"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="126"/>
         <source>Beta</source>
         <translation>Beta</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="121"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="127"/>
         <source>How near run {0}&apos;s model the tuned model stays: a larger beta keeps it nearer. Recommended from the number of pairs.</source>
         <translation>调优后的模型与训练 {0} 的模型保持多近：beta 越大越接近。按回答对的数量推荐。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="123"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="129"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="124"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="130"/>
         <source>Passes over the pairs</source>
         <translation>遍历回答对的轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="125"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="131"/>
         <source>Pairs per step</source>
         <translation>每步回答对数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="126"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="132"/>
         <source>Maximum length (tokens)</source>
         <translation>最大长度（词元）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="127"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="133"/>
         <source>Estimated time</source>
         <translation>预计时间</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="128"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="134"/>
         <source>Trains on</source>
         <translation>训练位置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="132"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="138"/>
         <source>Start tuning</source>
         <translation>开始调优</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="164"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="170"/>
         <source>Judgements are made on the Evaluate page: rate its answers good or bad and write better ones, compare two answers side by side, or work through the review queue. At least {0} pairs about two different questions are needed; tens make a difference, hundreds a reliable one.</source>
         <translation>评判在“评估”页进行：把回答评为好或差并写出更好的回答、并排比较两个回答，或逐条处理审阅队列。至少需要关于两个不同问题的 {0} 个回答对；几十个才会有效果，几百个才可靠。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="186"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="192"/>
         <source>Your judgements make {0} pairs of a better and a worse answer: {1} from choices between two answers, {2} from rewritten answers, {3} from answers rated good and bad to the same question.</source>
         <translation>您的评判构成 {0} 个“较好回答与较差回答”的回答对：{1} 个来自两个回答之间的选择，{2} 个来自改写的回答，{3} 个来自同一问题下分别评为好和差的回答。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="190"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="196"/>
         <source>{0} are held out to measure the tuning; {1} train.</source>
         <translation>其中 {0} 个留出用于检验调优效果，{1} 个用于训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="193"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="199"/>
         <source>{0} answers rated good have no answer rated bad to the same question: they make no pair.</source>
         <translation>有 {0} 个评为好的回答在同一问题下没有评为差的回答，无法构成回答对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="196"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="202"/>
         <source>Ties make no pair: {0}.</source>
         <translation>平局不构成回答对：{0} 个。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="211"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="217"/>
         <source>about {0}</source>
         <translation>约 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="213"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="219"/>
         <source>server {0}, where run {1} trained</source>
         <translation>服务器 {0}（训练 {1} 所在处）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="214"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="220"/>
         <source>this computer</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="217"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="223"/>
         <source>All the passes over the pairs would take longer than the time budget: the run ends at the budget.</source>
         <translation>遍历全部回答对所需时间超过时间预算：训练将在预算用完时结束。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="220"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="226"/>
         <source>Only {0} pairs train: expect the held-out score to move little and by chance.</source>
         <translation>只有 {0} 个回答对用于训练：留出回答对上的得分变化会很小，且带有偶然性。</translation>
     </message>
@@ -4595,27 +4595,37 @@ Most likely: {1}</source>
         <translation>选中回答的似然更高</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="202"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="198"/>
+        <source>this run</source>
+        <translation>本训练</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="198"/>
+        <source>run {0}</source>
+        <translation>训练 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="203"/>
         <source>&lt;b&gt;Your judgements&lt;/b&gt; · tuned from run {0} ({1}, beta {2}) on {3} pairs</source>
         <translation>&lt;b&gt;您的评判&lt;/b&gt; · 基于训练 {0} 调优（{1}，beta {2}），使用 {3} 个回答对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="206"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="207"/>
         <source>Evaluate with “Compare with the base model” to see run {0}&apos;s answers scored beside these.</source>
         <translation>勾选“与基础模型对比”后评估，即可在旁边看到训练 {0} 的回答得分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="209"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="210"/>
         <source>A preference gained at the cost of the answers shows as a lower ROUGE-L or BLEU, or a higher loss, than run {0}&apos;s.</source>
         <translation>若偏好的提升以回答质量为代价，会表现为 ROUGE-L 或 BLEU 低于训练 {0}，或损失高于训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="253"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="254"/>
         <source>given instead</source>
         <translation>代替真实标签给出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="253"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="254"/>
         <source>given along with it</source>
         <translation>与真实标签一起多给</translation>
     </message>

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -348,3 +349,48 @@ def test_the_settings_column_keeps_the_last_ordinary_runs_settings_after_a_prefe
     assert page.method_combo.currentData() == "full"
     assert page.spins["learning_rate"].value() == 2e-3 and page.spins["batch_size"].value() == 8
     assert page.time_budget.value() == 5.0
+
+
+def test_the_tuning_texts_are_chinese_in_a_chinese_window(qtbot, session, background, inst_project):
+    """Seen in the Chinese window: the counts' sentences were joined by an English space ("。 其中")."""
+    from PySide6.QtWidgets import QApplication
+    from test_chinese_pages import LATIN_WORD, _english
+
+    from workbench.gui import i18n
+    from workbench.gui.pages.evaluate.results import ResultsPanel
+
+    root = inst_project.root
+    finished_run(root, "run-1", task="instruction")
+    _choices(root, 6)
+    feedback.append(root, [feedback.Judgement(kind="rating", prompt="开户需要什么？", answers=["身份证。"], rating=1)])
+    app = QApplication.instance()
+    try:
+        i18n.install(app, "zh_CN")
+        page = _page(qtbot, session, background, root)
+        page.select_run("run-1")
+        dialog = page.tune_on_judgements()
+        page.curves.show_kind(True)
+        texts = [page.preference_box.button.text(), page.preference_box.button.toolTip(), dialog.windowTitle(),
+                 dialog.counts_label.text(), dialog.notes_label.text(), dialog.where_label.text(),
+                 dialog.start_button.text(), dialog.values["where"].text(), dialog.loss_combo.toolTip(),
+                 *[dialog.loss_combo.itemText(i) for i in range(dialog.loss_combo.count())],
+                 *[item[1].text for plot in page.curves.plots() for item in plot.legend.items]]
+        assert "。 " not in dialog.counts_label.text() and "其中" in dialog.counts_label.text()
+        panel = ResultsPanel()
+        qtbot.addWidget(panel)
+        judged = {"preference_accuracy": 0.75, "likelihood_accuracy": 0.5, "pairs": 4}
+        panel.show_result({"rows": 2, "split": "test", "base_model": "builtin:small", "method": "dpo",
+                           "metrics": {"rouge_l": 0.2, "bleu": 3.0, "eval_loss": 2.5},
+                           "base": {"rouge_l": 0.25, "bleu": 4.0, "eval_loss": 2.4},
+                           "preference": {"from_run": "run-1", "loss": "sigmoid", "beta": 0.2, "train_pairs": 4,
+                                          "heldout_pairs": 4, "tuned": judged,
+                                          "base": {**judged, "preference_accuracy": 0.5}}})
+        texts += [re.sub(r"<[^>]+>|&nbsp;", " ", label.text()) for label in (panel.preference_text, panel.summary_text)]
+        assert all(texts), texts
+        known = {"DPO", "LoRA", "IPO", "Hinge", "KTO", "SimPO", "ORPO", "sigmoid", "Beta", "beta", "ROUGE", "BLEU",
+                 "run"}
+        english = _english([("", "", t) for t in texts], known | set(LATIN_WORD.findall(str(root))))
+        assert not english, english
+        dialog.reject()
+    finally:
+        i18n.install(app, "en")

@@ -195,8 +195,9 @@ class ResultsPanel(QStackedWidget):
                  cell(first.get("likelihood_accuracy"), "likelihood_accuracy"))]
         answers = [k for k in ("rouge_l", "bleu", "eval_loss") if isinstance(m.get(k), (int, float))]
         rows += [(metric_title(k), cell(m.get(k), k), cell(base.get(k), k)) for k in answers]
-        head = (f"<tr><th></th><th align='right'>&nbsp;{self.tr('this run')}&nbsp;</th>"
-                f"<th align='right'>&nbsp;{self.tr('run {0}').format(run)}&nbsp;</th></tr>")
+        this, first_run = self.tr("this run"), self.tr("run {0}").format(run)
+        head = (f"<tr><th></th><th align='right'>&nbsp;{this}&nbsp;</th>"
+                f"<th align='right'>&nbsp;{first_run}&nbsp;</th></tr>")
         body = "".join(f"<tr><td>{html.escape(a)}</td><td align='right'>{b}</td><td align='right'>{c}</td></tr>"
                        for a, b, c in rows)
         text = [self.tr("<b>Your judgements</b> · tuned from run {0} ({1}, beta {2}) on {3} pairs").format(

@@ -19,6 +19,7 @@ from ....core.operations import preference as preference_operations
 from ....core.operations import runs as run_operations
 from ....core.runs import format_duration
 from ...error_texts import exception_text
+from ...i18n import content_lang
 
 
 def offered(summary) -> bool:
@@ -26,6 +27,11 @@ def offered(summary) -> bool:
     weights to start from."""
     return (summary is not None and summary.task == "instruction" and summary.status != "running"
             and run_operations.can_evaluate(summary))
+
+
+def sentence_join(sentences: list[str]) -> str:
+    """Sentences one after another: with a space in English, none in Chinese."""
+    return (" " if content_lang() == "en" else "").join(sentences)
 
 
 def loss_name(loss: str) -> str:
@@ -183,18 +189,18 @@ class PreferenceDialog(QDialog):
 
     def _show_counts(self) -> None:
         c = self.counts
-        text = self.tr("Your judgements make {0} pairs of a better and a worse answer: {1} from choices between two "
+        sentences = [self.tr("Your judgements make {0} pairs of a better and a worse answer: {1} from choices between two "
                        "answers, {2} from rewritten answers, {3} from answers rated good and bad to the same "
-                       "question.").format(c.pairs, c.from_choices, c.from_rewrites, c.from_ratings)
+                       "question.").format(c.pairs, c.from_choices, c.from_rewrites, c.from_ratings)]
         if self.refusal is None:
-            text += " " + self.tr("{0} are held out to measure the tuning; {1} train.").format(
-                c.heldout, c.pairs - c.heldout)
+            sentences.append(self.tr("{0} are held out to measure the tuning; {1} train.").format(
+                c.heldout, c.pairs - c.heldout))
         if c.unpaired_good:
-            text += " " + self.tr("{0} answers rated good have no answer rated bad to the same question: they make "
-                                  "no pair.").format(c.unpaired_good)
+            sentences.append(self.tr("{0} answers rated good have no answer rated bad to the same question: they "
+                                     "make no pair.").format(c.unpaired_good))
         if c.ties:
-            text += " " + self.tr("Ties make no pair: {0}.").format(c.ties)
-        self.counts_label.setText(text)
+            sentences.append(self.tr("Ties make no pair: {0}.").format(c.ties))
+        self.counts_label.setText(sentence_join(sentences))
 
     def _show_values(self) -> None:
         job, rec = self.job, self.rec
