@@ -394,3 +394,24 @@ def test_the_tuning_texts_are_chinese_in_a_chinese_window(qtbot, session, backgr
         dialog.reject()
     finally:
         i18n.install(app, "en")
+
+
+def test_an_answer_runs_figures_take_the_results_tabs_width(qtbot):
+    """Seen in the window: for a run that writes answers the left half of the Results tab, where a
+    classifier's confusion matrix goes, stayed empty and the figures were squeezed into the right."""
+    from workbench.gui.pages.evaluate.results import ResultsPanel
+
+    panel = ResultsPanel()
+    qtbot.addWidget(panel)
+    panel.resize(1100, 500)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.show_result({"rows": 2, "split": "test", "base_model": "builtin:small", "method": "full", "task": "instruction",
+                       "metrics": {"rouge_l": 0.2, "bleu": 3.0, "eval_loss": 2.5}})
+    left = panel.splitter.widget(0)
+    assert left.isHidden()
+    qtbot.waitUntil(lambda: panel.summary_text.width() > 900, timeout=5000)
+    panel.show_result({"rows": 3, "split": "test", "base_model": "builtin:tiny", "method": "full",
+                       "task": "classification", "metrics": {"accuracy": 0.5, "labels": ["a", "b"],
+                                                             "confusion": [[1, 0], [1, 1]]}})
+    assert not left.isHidden()  # a classifier's matrix is back

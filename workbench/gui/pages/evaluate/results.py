@@ -100,6 +100,7 @@ class ResultsPanel(QStackedWidget):
         hv.addWidget(self.heatmap, 1)
         hv.addWidget(self.bars_title)
         hv.addWidget(self.label_bars, 1)
+        self.figures = hm  # hidden where there is no matrix nor bars: the summary takes the width
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(hm)
         self.splitter.addWidget(side)
@@ -158,6 +159,7 @@ class ResultsPanel(QStackedWidget):
         per = m.get("per_class") or {}
         multi = bool(m.get("multi_label")) and bool(per)
         self._show_label_set_results(m if multi else {})
+        self.figures.setVisible(bool(conf) or multi)
         if multi:
             per = {}  # the bars show these, with each label's rows
         self._show_class_table(per)
