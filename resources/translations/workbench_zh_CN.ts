@@ -4402,27 +4402,27 @@ Most likely: {1}</source>
         <translation>平局不构成回答对：{0} 个。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="217"/>
-        <source>about {0}</source>
-        <translation>约 {0}</translation>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="224"/>
+        <source>{0} to {1}</source>
+        <translation>{0} 至 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="219"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="225"/>
         <source>server {0}, where run {1} trained</source>
         <translation>服务器 {0}（训练 {1} 所在处）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="220"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="226"/>
         <source>this computer</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="223"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="229"/>
         <source>All the passes over the pairs would take longer than the time budget: the run ends at the budget.</source>
         <translation>遍历全部回答对所需时间超过时间预算：训练将在预算用完时结束。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="226"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="232"/>
         <source>Only {0} pairs train: expect the held-out score to move little and by chance.</source>
         <translation>只有 {0} 个回答对用于训练：留出回答对上的得分变化会很小，且带有偶然性。</translation>
     </message>
@@ -4550,82 +4550,82 @@ Most likely: {1}</source>
         <translation>没有测试行被给错标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="136"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="137"/>
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="136"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="137"/>
         <source>true</source>
         <translation>真实</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="140"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="141"/>
         <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
         <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="147"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="148"/>
         <source>Several labels per row: a label is given when its probability is {0} or more (the threshold with the best macro F1 on the validation split).</source>
         <translation>每行可有多个标签：某标签的概率不低于 {0} 时给出该标签（该阈值在验证集上取得最佳宏平均 F1）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="152"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="153"/>
         <source>The model was trained on {0} tokens, question and answer together: {1} of {2} answers were given fewer than the {3} new tokens asked for (as few as {4}), so that each question is read whole. For longer answers, train again with a larger maximum length.</source>
         <translation>模型训练时问题与回答合计 {0} 个词元：{2} 个回答中有 {1} 个少于所要求的 {3} 个新词元（最少 {4} 个），以便完整读入每个问题。如需更长的回答，请用更大的最大长度重新训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="167"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="169"/>
         <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
         <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="191"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="193"/>
         <source>Preference accuracy on {0} held-out pairs</source>
         <translation>{0} 个留出回答对上的偏好准确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="193"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="195"/>
         <source>(a coin toss)</source>
         <translation>（相当于抛硬币）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="194"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="196"/>
         <source>Chosen answer more likely</source>
         <translation>选中回答的似然更高</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="198"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="200"/>
         <source>this run</source>
         <translation>本训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="198"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="200"/>
         <source>run {0}</source>
         <translation>训练 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="203"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="205"/>
         <source>&lt;b&gt;Your judgements&lt;/b&gt; · tuned from run {0} ({1}, beta {2}) on {3} pairs</source>
         <translation>&lt;b&gt;您的评判&lt;/b&gt; · 基于训练 {0} 调优（{1}，beta {2}），使用 {3} 个回答对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="207"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="209"/>
         <source>Evaluate with “Compare with the base model” to see run {0}&apos;s answers scored beside these.</source>
         <translation>勾选“与基础模型对比”后评估，即可在旁边看到训练 {0} 的回答得分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="210"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="212"/>
         <source>A preference gained at the cost of the answers shows as a lower ROUGE-L or BLEU, or a higher loss, than run {0}&apos;s.</source>
         <translation>若偏好的提升以回答质量为代价，会表现为 ROUGE-L 或 BLEU 低于训练 {0}，或损失高于训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="254"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="256"/>
         <source>given instead</source>
         <translation>代替真实标签给出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="254"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="256"/>
         <source>given along with it</source>
         <translation>与真实标签一起多给</translation>
     </message>

@@ -131,6 +131,7 @@ def test_the_dialog_shows_cores_counts_and_settings_and_says_where_judgements_ar
     assert shown["beta"] == f"{rec.beta:g}" and shown["learning_rate"] == f"{rec.learning_rate:g}"
     assert shown["epochs"] == f"{rec.epochs:g}" and shown["batch_size"] == str(rec.batch_size)
     assert shown["max_length"] == str(rec.max_length) and shown["where"] == "this computer"
+    assert shown["estimate"] == "—" and job.estimate_s is None  # no model folder to estimate from
     assert "few_pairs" in rec.note_codes and f"Only {8 - counts.heldout} pairs train" in dialog.notes_label.text()
     assert not dialog.where_label.isHidden(), "few pairs: where to make more"
     # the losses core offers, sigmoid first
@@ -275,6 +276,13 @@ def test_a_real_preference_run_finishes_shows_its_curves_and_the_evaluate_page_s
     page.select_run("sft")
     dialog = page.tune_on_judgements()
     assert dialog.job is not None, dialog.refusal_label.text()
+    # the range the run's start will report (the processor's load as the dialog counts it)
+    from workbench.core.operations import runs as run_operations
+    from workbench.core.runs import format_duration
+
+    span = run_operations.estimate_range(run_operations.with_processor_load(dialog.job, None, *dialog._load,
+                                                                            measure=False))
+    assert span is not None and format_duration(span.high) in dialog.values["estimate"].text()
     qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: page.current_run not in (None, "sft"), timeout=10000)
     run_id = page.current_run

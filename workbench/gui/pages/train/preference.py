@@ -214,8 +214,14 @@ class PreferenceDialog(QDialog):
         self.values["epochs"].setText(f"{job.epochs:g}")
         self.values["batch_size"].setText(str(job.batch_size))
         self.values["max_length"].setText(str(job.max_length))
-        self.values["estimate"].setText(self.tr("about {0}").format(format_duration(rec.est_seconds))
-                                        if rec.est_seconds else "—")
+        # the range the run's start reports, as the settings column shows an ordinary run's
+        span = run_operations.estimate_range(run_operations.with_processor_load(job, self.on, *self._load,
+                                                                                measure=False))
+        if span is None:
+            self.values["estimate"].setText("—")
+        else:
+            low, high = format_duration(span.low), format_duration(span.high)
+            self.values["estimate"].setText(low if low == high else self.tr("{0} to {1}").format(low, high))
         self.values["where"].setText(self.tr("server {0}, where run {1} trained").format(self.on, self.run_id)
                                      if self.on else self.tr("this computer"))
         notes = []
