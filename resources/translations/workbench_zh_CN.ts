@@ -4382,47 +4382,52 @@ Most likely: {1}</source>
         <translation>评判在“评估”页进行：把回答评为好或差并写出更好的回答、并排比较两个回答，或逐条处理审阅队列。至少需要关于两个不同问题的 {0} 个回答对；几十个才会有效果，几百个才可靠。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="192"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="193"/>
+        <source>Your judgements make no pair of a better and a worse answer yet.</source>
+        <translation>您的评判还没有构成任何“较好回答与较差回答”的回答对。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="195"/>
         <source>Your judgements make {0} pairs of a better and a worse answer: {1} from choices between two answers, {2} from rewritten answers, {3} from answers rated good and bad to the same question.</source>
         <translation>您的评判构成 {0} 个“较好回答与较差回答”的回答对：{1} 个来自两个回答之间的选择，{2} 个来自改写的回答，{3} 个来自同一问题下分别评为好和差的回答。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="196"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="200"/>
         <source>{0} are held out to measure the tuning; {1} train.</source>
         <translation>其中 {0} 个留出用于检验调优效果，{1} 个用于训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="199"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="203"/>
         <source>{0} answers rated good have no answer rated bad to the same question: they make no pair.</source>
         <translation>有 {0} 个评为好的回答在同一问题下没有评为差的回答，无法构成回答对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="202"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="206"/>
         <source>Ties make no pair: {0}.</source>
         <translation>平局不构成回答对：{0} 个。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="224"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="228"/>
         <source>{0} to {1}</source>
         <translation>{0} 至 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="225"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="229"/>
         <source>server {0}, where run {1} trained</source>
         <translation>服务器 {0}（训练 {1} 所在处）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="226"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="230"/>
         <source>this computer</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="229"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="233"/>
         <source>All the passes over the pairs would take longer than the time budget: the run ends at the budget.</source>
         <translation>遍历全部回答对所需时间超过时间预算：训练将在预算用完时结束。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="232"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="236"/>
         <source>Only {0} pairs train: expect the held-out score to move little and by chance.</source>
         <translation>只有 {0} 个回答对用于训练：留出回答对上的得分变化会很小，且带有偶然性。</translation>
     </message>

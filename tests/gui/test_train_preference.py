@@ -94,6 +94,9 @@ def test_the_dialog_shows_cores_counts_and_settings_and_says_where_judgements_ar
     assert dialog.refusal_label.text() == exception_text(none.value)
     assert "(0 answers" not in dialog.refusal_label.text()
     assert not dialog.start_button.isEnabled()
+    # seen in the window: "0 pairs …: 0 from choices …, 0 from …, 0 from …" above a form of dashes
+    assert dialog.counts_label.text() == "Your judgements make no pair of a better and a worse answer yet."
+    assert dialog.form_box.isHidden()
     where = dialog.where_label.text()
     assert not dialog.where_label.isHidden()
     assert all(w in where for w in ("Evaluate page", "compare two answers", "review queue", "At least 2 pairs"))
@@ -121,7 +124,7 @@ def test_the_dialog_shows_cores_counts_and_settings_and_says_where_judgements_ar
     dialog = page.tune_on_judgements()
     job, rec, counts = preference_operations.build_dpo_job(inst_project, "run-1",
                                                            time_budget_min=page.time_budget.value())
-    assert dialog.refusal_label.isHidden() and dialog.start_button.isEnabled()
+    assert dialog.refusal_label.isHidden() and dialog.start_button.isEnabled() and not dialog.form_box.isHidden()
     assert (counts.pairs, counts.from_choices, counts.from_rewrites, counts.from_ratings) == (8, 6, 1, 1)
     assert counts.heldout >= 2
     assert (f"Your judgements make 8 pairs of a better and a worse answer: 6 from choices between two answers, "

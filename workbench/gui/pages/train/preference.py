@@ -163,7 +163,7 @@ class PreferenceDialog(QDialog):
         refused = self.refusal is not None
         self.refusal_label.setText(exception_text(self.refusal) if refused else "")
         self.refusal_label.setVisible(refused)
-        self.form_box.setEnabled(not refused)
+        self.form_box.setVisible(not refused)  # nothing to set for a run that cannot start
         self.start_button.setEnabled(not refused)
         few = not refused and "few_pairs" in self.rec.note_codes
         self.where_label.setText(self.tr(
@@ -189,10 +189,14 @@ class PreferenceDialog(QDialog):
 
     def _show_counts(self) -> None:
         c = self.counts
-        sentences = [self.tr("Your judgements make {0} pairs of a better and a worse answer: {1} from choices between two "
-                       "answers, {2} from rewritten answers, {3} from answers rated good and bad to the same "
-                       "question.").format(c.pairs, c.from_choices, c.from_rewrites, c.from_ratings)]
-        if self.refusal is None:
+        if not c.pairs:
+            sentences = [self.tr("Your judgements make no pair of a better and a worse answer yet.")]
+        else:
+            sentences = [self.tr("Your judgements make {0} pairs of a better and a worse answer: {1} from choices "
+                                 "between two answers, {2} from rewritten answers, {3} from answers rated good and "
+                                 "bad to the same question.").format(c.pairs, c.from_choices, c.from_rewrites,
+                                                                      c.from_ratings)]
+        if self.refusal is None and c.pairs:
             sentences.append(self.tr("{0} are held out to measure the tuning; {1} train.").format(
                 c.heldout, c.pairs - c.heldout))
         if c.unpaired_good:
