@@ -70,8 +70,10 @@ def start_sshd(root: Path) -> SSHServer:
         f"Port {port}", "ListenAddress 127.0.0.1", f"HostKey {host_key}", f"AuthorizedKeysFile {auth}",
         f"PidFile {root / 'sshd.pid'}", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
         "PermitRootLogin prohibit-password", "UsePAM no", "StrictModes no",
-        # the server's sessions: its own Workbench home, and this Python first on the PATH
-        f"SetEnv WORKBENCH_HOME={server_home} PYTHONUNBUFFERED=1 PATH={bindir}:/usr/local/bin:/usr/bin:/bin",
+        # the server's sessions: its own Workbench home, this Python first on the PATH, and the
+        # Workbench the tests import (a checkout on PYTHONPATH, not only the one installed)
+        f"SetEnv WORKBENCH_HOME={server_home} PYTHONUNBUFFERED=1 PATH={bindir}:/usr/local/bin:/usr/bin:/bin"
+        + (f" PYTHONPATH={os.environ['PYTHONPATH']}" if os.environ.get("PYTHONPATH") else ""),
         "LogLevel ERROR", ""]))
     try:
         Path("/run/sshd").mkdir(exist_ok=True)  # the privilege separation folder sshd requires

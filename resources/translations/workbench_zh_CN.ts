@@ -320,12 +320,12 @@
 <context>
     <name>CommandRunner</name>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="259"/>
+        <location filename="../../workbench/gui/commands.py" line="260"/>
         <source>This version of Workbench has no &apos;{0}&apos; command yet, so this step cannot run. Update Workbench.</source>
         <translation>当前版本的 Workbench 还没有“{0}”命令，这一步无法运行。请更新 Workbench。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="265"/>
+        <location filename="../../workbench/gui/commands.py" line="266"/>
         <source>The &apos;{0}&apos; command ended with status {1}. Its last output was:
 {2}</source>
         <translation>“{0}”命令以状态 {1} 结束。最后的输出是：
@@ -348,7 +348,7 @@
     </message>
     <message>
         <location filename="../../workbench/gui/commands.py" line="211"/>
-        <location filename="../../workbench/gui/commands.py" line="237"/>
+        <location filename="../../workbench/gui/commands.py" line="238"/>
         <source>the trained model answers</source>
         <translation>训练后的模型作答</translation>
     </message>
@@ -369,136 +369,141 @@
     </message>
     <message>
         <location filename="../../workbench/gui/commands.py" line="215"/>
+        <source>judging the held-out pairs of answers</source>
+        <translation>评判留出的回答对</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/commands.py" line="216"/>
         <source>writing the report</source>
         <translation>正在写报告</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="216"/>
+        <location filename="../../workbench/gui/commands.py" line="217"/>
         <source>loading the model</source>
         <translation>加载模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="217"/>
+        <location filename="../../workbench/gui/commands.py" line="218"/>
         <source>saving the tokenizer</source>
         <translation>保存分词器</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="218"/>
+        <location filename="../../workbench/gui/commands.py" line="219"/>
         <source>merged weights</source>
         <translation>合并权重</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="219"/>
+        <location filename="../../workbench/gui/commands.py" line="220"/>
         <source>static model and its check</source>
         <translation>静态模型及其校验</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="220"/>
+        <location filename="../../workbench/gui/commands.py" line="221"/>
         <source>measuring speed</source>
         <translation>测量速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="221"/>
+        <location filename="../../workbench/gui/commands.py" line="222"/>
         <source>ONNX model and its check</source>
         <translation>ONNX 模型及其校验</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="222"/>
+        <location filename="../../workbench/gui/commands.py" line="223"/>
         <source>prediction script</source>
         <translation>预测脚本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="223"/>
+        <location filename="../../workbench/gui/commands.py" line="224"/>
         <source>int8 model</source>
         <translation>int8 模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="224"/>
+        <location filename="../../workbench/gui/commands.py" line="225"/>
         <source>generation model and its check</source>
         <translation>生成模型及其校验</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="225"/>
+        <location filename="../../workbench/gui/commands.py" line="226"/>
         <source>GGUF file</source>
         <translation>GGUF 文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="226"/>
+        <location filename="../../workbench/gui/commands.py" line="227"/>
         <source>pinning the requirements</source>
         <translation>锁定依赖版本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="227"/>
+        <location filename="../../workbench/gui/commands.py" line="228"/>
         <source>pinning the requirements and fetching the wheels</source>
         <translation>锁定依赖版本并下载安装包</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="228"/>
+        <location filename="../../workbench/gui/commands.py" line="229"/>
         <source>predicting</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="229"/>
+        <location filename="../../workbench/gui/commands.py" line="230"/>
         <source>reading the file</source>
         <translation>读取文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="230"/>
+        <location filename="../../workbench/gui/commands.py" line="231"/>
         <source>converting the weights</source>
         <translation>转换权重</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="231"/>
+        <location filename="../../workbench/gui/commands.py" line="232"/>
         <source>writing the files</source>
         <translation>写入文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="232"/>
+        <location filename="../../workbench/gui/commands.py" line="233"/>
         <source>copying the files</source>
         <translation>复制文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="233"/>
+        <location filename="../../workbench/gui/commands.py" line="234"/>
         <source>installing the package</source>
         <translation>安装软件包</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="234"/>
+        <location filename="../../workbench/gui/commands.py" line="235"/>
         <source>assembling the model file</source>
         <translation>组装模型文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="235"/>
+        <location filename="../../workbench/gui/commands.py" line="236"/>
         <source>reading the texts</source>
         <translation>读取文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="236"/>
+        <location filename="../../workbench/gui/commands.py" line="237"/>
         <source>fitting models without each row</source>
         <translation>在不含各行的数据上拟合模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="238"/>
+        <location filename="../../workbench/gui/commands.py" line="239"/>
         <source>scoring each label</source>
         <translation>为每个标签打分</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="239"/>
+        <location filename="../../workbench/gui/commands.py" line="240"/>
         <source>finding nearly identical texts</source>
         <translation>查找几乎相同的文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="240"/>
+        <location filename="../../workbench/gui/commands.py" line="241"/>
         <source>the first answer to each question</source>
         <translation>每个问题的第一个回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="241"/>
+        <location filename="../../workbench/gui/commands.py" line="242"/>
         <source>the second answer to each question</source>
         <translation>每个问题的第二个回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/commands.py" line="242"/>
+        <location filename="../../workbench/gui/commands.py" line="243"/>
         <source>sampling again where both answers are the same</source>
         <translation>两个回答相同的问题重新采样</translation>
     </message>
@@ -594,12 +599,12 @@
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="169"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="180"/>
         <source>Training loss of the runs ticked in the list</source>
         <translation>列表中勾选的训练的损失曲线</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="169"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="180"/>
         <source>step</source>
         <translation>步数</translation>
     </message>
@@ -2504,6 +2509,11 @@
         <source>So nothing was exported.</source>
         <translation>因此没有导出任何内容。</translation>
     </message>
+    <message>
+        <location filename="../../workbench/gui/error_texts.py" line="910"/>
+        <source>There are no pairs of answers to tune on yet. Choose between two answers, rewrite an answer rated bad, or rate good and bad answers to the same question.</source>
+        <translation>还没有可用于调优的回答对。请在两个回答中做选择、改写评为差的回答，或对同一问题的回答分别评为好和差。</translation>
+    </message>
 </context>
 <context>
     <name>EvaluatePage</name>
@@ -2558,58 +2568,83 @@
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="123"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="124"/>
         <source>Accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="124"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="125"/>
         <source>Macro F1</source>
         <translation>宏平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="125"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="126"/>
         <source>Macro F1 of the network alone</source>
         <translation>仅神经网络部分的宏平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="126"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="127"/>
         <source>Micro F1</source>
         <translation>微平均 F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="127"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="128"/>
         <source>Whole label set right</source>
         <translation>标签集完全正确</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="128"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="129"/>
         <source>Hamming loss</source>
         <translation>汉明损失</translation>
     </message>
     <message>
+        <location filename="../../workbench/gui/pages/run_text.py" line="136"/>
+        <source>Preference accuracy</source>
+        <translation>偏好准确率</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/run_text.py" line="137"/>
+        <source>Chosen answer more likely</source>
+        <translation>选中回答的似然更高</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/run_text.py" line="138"/>
+        <source>Reward margin</source>
+        <translation>奖励差值</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/run_text.py" line="139"/>
+        <source>Reward of the chosen answers</source>
+        <translation>选中回答的奖励</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/run_text.py" line="140"/>
+        <source>Reward of the rejected answers</source>
+        <translation>落选回答的奖励</translation>
+    </message>
+    <message>
         <location filename="../../workbench/gui/pages/evaluate/page.py" line="435"/>
-        <location filename="../../workbench/gui/pages/run_text.py" line="129"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="130"/>
         <source>ROUGE-L</source>
         <translation>ROUGE-L</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="130"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="131"/>
         <source>BLEU</source>
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="131"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="132"/>
         <source>Exact match</source>
         <translation>完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="132"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="133"/>
         <source>Loss on the answers</source>
         <translation>答案部分的损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="133"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="134"/>
         <source>Perplexity</source>
         <translation>困惑度</translation>
     </message>
@@ -4649,6 +4684,187 @@ Most likely: {1}</source>
     </message>
 </context>
 <context>
+    <name>PreferenceBox</name>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="56"/>
+        <source>Tune on your judgements…</source>
+        <translation>按您的评判调优…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="71"/>
+        <source>Train a small add-on on top of run {0}&apos;s model so that it prefers the answers you preferred on the Evaluate page.</source>
+        <translation>在训练 {0} 的模型之上训练一个小的附加模块，使其偏向您在“评估”页所偏好的回答。</translation>
+    </message>
+</context>
+<context>
+    <name>PreferenceDialog</name>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="39"/>
+        <source>DPO (sigmoid loss)</source>
+        <translation>DPO（sigmoid 损失）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="40"/>
+        <source>IPO</source>
+        <translation>IPO</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="41"/>
+        <source>Hinge</source>
+        <translation>Hinge</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="42"/>
+        <source>KTO on pairs</source>
+        <translation>KTO（成对）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="43"/>
+        <source>SimPO (no reference model)</source>
+        <translation>SimPO（无需参考模型）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="44"/>
+        <source>ORPO (no reference model; also learns the chosen answers)</source>
+        <translation>ORPO（无需参考模型；同时学习选中的回答）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="90"/>
+        <source>Tune on your judgements</source>
+        <translation>按您的评判调优</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="92"/>
+        <source>Tune run {0} on your judgements</source>
+        <translation>按您的评判调优训练 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="96"/>
+        <source>Preference tuning (DPO) trains a small LoRA add-on on top of run {0}&apos;s model, so that it prefers the answers you preferred. The new run is a run like any other: its curves, stop and resume, evaluation and export.</source>
+        <translation>偏好调优（DPO）在训练 {0} 的模型之上训练一个小的 LoRA 附加模块，使其偏向您所偏好的回答。新训练与其他训练一样：有曲线，可停止、继续、评估和导出。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="112"/>
+        <source>How the pairs are weighed. The sigmoid loss of the DPO paper is the default; SimPO and ORPO need no reference model.</source>
+        <translation>回答对的计算方式。默认使用 DPO 论文中的 sigmoid 损失；SimPO 和 ORPO 无需参考模型。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="118"/>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="124"/>
+        <source>Preference loss</source>
+        <translation>偏好损失</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="125"/>
+        <source>Time budget</source>
+        <translation>时间预算</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="126"/>
+        <source>Beta</source>
+        <translation>Beta</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="127"/>
+        <source>How near run {0}&apos;s model the tuned model stays: a larger beta keeps it nearer. Recommended from the number of pairs.</source>
+        <translation>调优后的模型与训练 {0} 的模型保持多近：beta 越大越接近。按回答对的数量推荐。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="129"/>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="130"/>
+        <source>Passes over the pairs</source>
+        <translation>遍历回答对的轮数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="131"/>
+        <source>Pairs per step</source>
+        <translation>每步回答对数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="132"/>
+        <source>Maximum length (tokens)</source>
+        <translation>最大长度（词元）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="133"/>
+        <source>Estimated time</source>
+        <translation>预计时间</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="134"/>
+        <source>Trains on</source>
+        <translation>训练位置</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="138"/>
+        <source>Start tuning</source>
+        <translation>开始调优</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="170"/>
+        <source>Judgements are made on the Evaluate page: rate its answers good or bad and write better ones, compare two answers side by side, or work through the review queue. At least {0} pairs about two different questions are needed; tens make a difference, hundreds a reliable one.</source>
+        <translation>评判在“评估”页进行：把回答评为好或差并写出更好的回答、并排比较两个回答，或逐条处理审阅队列。至少需要关于两个不同问题的 {0} 个回答对；几十个才会有效果，几百个才可靠。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="193"/>
+        <source>Your judgements make no pair of a better and a worse answer yet.</source>
+        <translation>您的评判还没有构成任何“较好回答与较差回答”的回答对。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="195"/>
+        <source>Your judgements make {0} pairs of a better and a worse answer: {1} from choices between two answers, {2} from rewritten answers, {3} from answers rated good and bad to the same question.</source>
+        <translation>您的评判构成 {0} 个“较好回答与较差回答”的回答对：{1} 个来自两个回答之间的选择，{2} 个来自改写的回答，{3} 个来自同一问题下分别评为好和差的回答。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="200"/>
+        <source>{0} are held out to measure the tuning; {1} train.</source>
+        <translation>其中 {0} 个留出用于检验调优效果，{1} 个用于训练。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="203"/>
+        <source>{0} answers rated good have no answer rated bad to the same question: they make no pair.</source>
+        <translation>有 {0} 个评为好的回答在同一问题下没有评为差的回答，无法构成回答对。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="206"/>
+        <source>Ties make no pair: {0}.</source>
+        <translation>平局不构成回答对：{0} 个。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="228"/>
+        <source>{0} to {1}</source>
+        <translation>{0} 至 {1}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="229"/>
+        <source>server {0}, where run {1} trained</source>
+        <translation>服务器 {0}（训练 {1} 所在处）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="230"/>
+        <source>this computer</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="233"/>
+        <source>All the passes over the pairs would take longer than the time budget: the run ends at the budget.</source>
+        <translation>遍历全部回答对所需时间超过时间预算：训练将在预算用完时结束。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="236"/>
+        <source>Only {0} pairs train: expect the held-out score to move little and by chance.</source>
+        <translation>只有 {0} 个回答对用于训练：留出回答对上的得分变化会很小，且带有偶然性。</translation>
+    </message>
+</context>
+<context>
     <name>PromptEditor</name>
     <message>
         <location filename="../../workbench/gui/pages/data/prompt_editor.py" line="24"/>
@@ -4746,106 +4962,146 @@ Most likely: {1}</source>
 <context>
     <name>ResultsPanel</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="26"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="28"/>
         <source>Confusion matrix: rows are the true labels, columns the predicted ones</source>
         <translation>混淆矩阵：行是真实标签，列是预测标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="34"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="36"/>
         <source>label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="34"/>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="54"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="36"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="56"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="34"/>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="54"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="36"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="56"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="35"/>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="55"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="37"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="57"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="35"/>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="60"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="37"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="62"/>
         <source>rows</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="51"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="53"/>
         <source>Per label: precision, recall and F1 (test rows with the label in brackets)</source>
         <translation>各标签的精确率、召回率和 F1（括号内为带该标签的测试行数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="56"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="58"/>
         <source>Most confused labels</source>
         <translation>最常混淆的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="59"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="61"/>
         <source>true label</source>
         <translation>真实标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="59"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="61"/>
         <source>wrong label</source>
         <translation>错给的标签</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="59"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="61"/>
         <source>how</source>
         <translation>方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="71"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="73"/>
         <source>No test row was given a wrong label.</source>
         <translation>没有测试行被给错标签。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="128"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="137"/>
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="128"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="137"/>
         <source>true</source>
         <translation>真实</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="131"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="141"/>
         <source>&lt;b&gt;{0}&lt;/b&gt; rows of the {1} split · model {2} ({3})</source>
         <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="138"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="148"/>
         <source>Several labels per row: a label is given when its probability is {0} or more (the threshold with the best macro F1 on the validation split).</source>
         <translation>每行可有多个标签：某标签的概率不低于 {0} 时给出该标签（该阈值在验证集上取得最佳宏平均 F1）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="143"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="153"/>
         <source>The model was trained on {0} tokens, question and answer together: {1} of {2} answers were given fewer than the {3} new tokens asked for (as few as {4}), so that each question is read whole. For longer answers, train again with a larger maximum length.</source>
         <translation>模型训练时问题与回答合计 {0} 个词元：{2} 个回答中有 {1} 个少于所要求的 {3} 个新词元（最少 {4} 个），以便完整读入每个问题。如需更长的回答，请用更大的最大长度重新训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="158"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="169"/>
         <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
         <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="204"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="193"/>
+        <source>Preference accuracy on {0} held-out pairs</source>
+        <translation>{0} 个留出回答对上的偏好准确率</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="195"/>
+        <source>(a coin toss)</source>
+        <translation>（相当于抛硬币）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="196"/>
+        <source>Chosen answer more likely</source>
+        <translation>选中回答的似然更高</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="200"/>
+        <source>this run</source>
+        <translation>本训练</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="200"/>
+        <source>run {0}</source>
+        <translation>训练 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="205"/>
+        <source>&lt;b&gt;Your judgements&lt;/b&gt; · tuned from run {0} ({1}, beta {2}) on {3} pairs</source>
+        <translation>&lt;b&gt;您的评判&lt;/b&gt; · 基于训练 {0} 调优（{1}，beta {2}），使用 {3} 个回答对</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="209"/>
+        <source>Evaluate with “Compare with the base model” to see run {0}&apos;s answers scored beside these.</source>
+        <translation>勾选“与基础模型对比”后评估，即可在旁边看到训练 {0} 的回答得分。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="212"/>
+        <source>A preference gained at the cost of the answers shows as a lower ROUGE-L or BLEU, or a higher loss, than run {0}&apos;s.</source>
+        <translation>若偏好的提升以回答质量为代价，会表现为 ROUGE-L 或 BLEU 低于训练 {0}，或损失高于训练 {0}。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="256"/>
         <source>given instead</source>
         <translation>代替真实标签给出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="204"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="256"/>
         <source>given along with it</source>
         <translation>与真实标签一起多给</translation>
     </message>
@@ -5024,51 +5280,147 @@ Most likely: {1}</source>
     </message>
 </context>
 <context>
-    <name>RunsTable</name>
+    <name>RunCurves</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="63"/>
-        <source>Compare</source>
-        <translation>对比</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="63"/>
-        <source>Run</source>
-        <translation>训练</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="63"/>
-        <source>Status</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="63"/>
-        <source>Step</source>
-        <translation>步骤</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="64"/>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="22"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="64"/>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="22"/>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="23"/>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="25"/>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="33"/>
+        <source>step</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="23"/>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="24"/>
+        <source>learning rate</source>
+        <translation>当前学习率</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="25"/>
+        <source>Rewards</source>
+        <translation>奖励</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="26"/>
+        <source>chosen answers</source>
+        <translation>选中的回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="27"/>
+        <source>rejected answers</source>
+        <translation>落选的回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="28"/>
+        <source>margin</source>
+        <translation>差值</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="30"/>
+        <source>The implicit reward of an answer: beta times how much more likely the tuned model makes it than the run it started from. Tuning raises the chosen answers&apos; reward above the rejected ones&apos;; the margin is the difference.</source>
+        <translation>回答的隐式奖励：beta 乘以调优后的模型比起点训练更倾向于生成该回答的程度（对数概率之差）。调优会让选中回答的奖励高于落选回答；差值即两者之差。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="33"/>
+        <source>Preference accuracy</source>
+        <translation>偏好准确率</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="34"/>
+        <source>training pairs</source>
+        <translation>训练回答对</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="35"/>
+        <source>held-out pairs</source>
+        <translation>留出回答对</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="37"/>
+        <source>The share of pairs whose chosen answer gets the higher reward; 0.5 is a coin toss. The held-out pairs were never trained on.</source>
+        <translation>选中回答获得更高奖励的回答对所占比例；0.5 相当于抛硬币。留出的回答对从未参与训练。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="55"/>
+        <source>DPO loss</source>
+        <translation>DPO 损失</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="56"/>
+        <source>DPO loss on held-out pairs</source>
+        <translation>留出回答对上的 DPO 损失</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="58"/>
+        <source>training loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="59"/>
+        <source>validation loss</source>
+        <translation>验证集损失</translation>
+    </message>
+</context>
+<context>
+    <name>RunsTable</name>
+    <message>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="71"/>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="71"/>
+        <source>Run</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="71"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="71"/>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="72"/>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="72"/>
         <source>Validation loss</source>
         <translation>验证损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="64"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="72"/>
         <source>Data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="65"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="73"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/runs_list.py" line="67"/>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="75"/>
         <source>The data version each run trained on: the prepared rows with the corrections made until it started</source>
         <translation>每次训练所用的数据版本：准备好的数据行，加上训练开始前所做的更正</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="145"/>
+        <source>A preference run: the model of run {0}, tuned on your judgements of its answers (DPO with LoRA).</source>
+        <translation>偏好调优训练：训练 {0} 的模型，按您对其回答的评判调优（DPO 加 LoRA）。</translation>
     </message>
 </context>
 <context>
@@ -6078,7 +6430,6 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     <name>TrainPage</name>
     <message>
         <location filename="../../workbench/gui/pages/run_text.py" line="21"/>
-        <location filename="../../workbench/gui/pages/train/page.py" line="124"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -6128,32 +6479,32 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>权重衰减</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="94"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="95"/>
         <source>created</source>
         <translation>已创建</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="95"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="96"/>
         <source>running</source>
         <translation>训练中</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="96"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="97"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="97"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="98"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="98"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="99"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/run_text.py" line="99"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="100"/>
         <source>crashed</source>
         <translation>意外中断</translation>
     </message>
@@ -6285,7 +6636,7 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     <message>
         <location filename="../../workbench/gui/pages/run_text.py" line="55"/>
         <source>Tuned from run</source>
-        <translation>调优自运行</translation>
+        <translation>调优起点训练</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/run_text.py" line="56"/>
@@ -6294,8 +6645,8 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     </message>
     <message>
         <location filename="../../workbench/gui/pages/run_text.py" line="57"/>
-        <source>Preference beta</source>
-        <translation>偏好 beta</translation>
+        <source>Beta</source>
+        <translation>Beta</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/run_text.py" line="65"/>
@@ -6343,250 +6694,249 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="84"/>
+        <location filename="../../workbench/gui/pages/run_text.py" line="87"/>
+        <source>DPO preference tuning</source>
+        <translation>DPO 偏好调优</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/page.py" line="87"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="87"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="90"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="89"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="92"/>
         <source>Resume</source>
         <translation>恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="109"/>
-        <location filename="../../workbench/gui/pages/train/page.py" line="420"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="117"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="440"/>
         <source>No run yet: choose the settings and click Start.</source>
         <translation>还没有训练：选好参数后点击“开始”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="121"/>
-        <source>Loss</source>
-        <translation>损失</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="121"/>
-        <location filename="../../workbench/gui/pages/train/page.py" line="124"/>
-        <source>step</source>
-        <translation>步数</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="122"/>
-        <source>training loss</source>
-        <translation>训练损失</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="123"/>
-        <source>validation loss</source>
-        <translation>验证集损失</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="125"/>
-        <source>learning rate</source>
-        <translation>当前学习率</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="154"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="156"/>
         <source>Runs</source>
         <translation>训练记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="155"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="157"/>
         <source>Compare runs</source>
         <translation>对比训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="156"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="158"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="217"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="219"/>
         <source>The data is not prepared</source>
         <translation>数据尚未准备好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="218"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="220"/>
         <source>Prepare the data on the Data page first (Save and prepare the data).</source>
         <translation>请先在“数据”页准备好数据（点击“保存并准备数据”）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="223"/>
-        <location filename="../../workbench/gui/pages/train/page.py" line="236"/>
-        <location filename="../../workbench/gui/pages/train/page.py" line="272"/>
-        <location filename="../../workbench/gui/pages/train/page.py" line="300"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="225"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="240"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="276"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="321"/>
         <source>Training could not start</source>
         <translation>无法开始训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="276"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="280"/>
         <source>Starting the run on server {0}</source>
         <translation>正在服务器 {0} 上启动训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="318"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="339"/>
         <source>The corrections could not be written</source>
         <translation>无法写入更正</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="322"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="343"/>
         <source>Writing the corrected data</source>
         <translation>正在写入更正后的数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="332"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="353"/>
         <source>Asked {0} to save a checkpoint and stop.</source>
         <translation>已请求 {0} 保存检查点后停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="349"/>
-        <location filename="../../workbench/gui/pages/train/page.py" line="353"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="370"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="374"/>
         <source>Training could not resume</source>
         <translation>无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="357"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="378"/>
         <source>Resuming {0} from {1}.</source>
         <translation>从 {1} 恢复训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="435"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="455"/>
         <source>Run {0} · {1}</source>
         <translation>训练 {0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="478"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="498"/>
         <source>{0} to {1}</source>
         <translation>{0} 至 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="480"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="500"/>
         <source> · the whole run: {0}, measured from its first {1} steps</source>
         <translation> · 整个训练：{0}，按前 {1} 步实测推算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="481"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="501"/>
         <source> · the whole run: {0}, estimated before it started</source>
         <translation> · 整个训练：{0}，开始前的估计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="518"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="536"/>
+        <source>step {0}: DPO loss on the held-out pairs {1:.4f} {2}</source>
+        <translation>第 {0} 步：留出回答对上的 DPO 损失 {1:.4f} {2}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/page.py" line="537"/>
         <source>step {0}: validation loss {1:.4f} {2}</source>
         <translation>第 {0} 步：验证损失 {1:.4f} {2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="526"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="544"/>
         <source>the built-in model (trained from scratch on this data)</source>
         <translation>内置模型（在这份数据上从零训练）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="528"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="546"/>
         <source>Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
         <translation>在 {1} 上训练{0}：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="531"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="549"/>
+        <source>Tuning the model of run {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.</source>
+        <translation>在 {1} 上调优训练 {0} 的模型：{3:,} 个参数中有 {2:,} 个参与训练，共 {4} 步。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/page.py" line="553"/>
         <source>Saved checkpoint {0}</source>
         <translation>已保存检查点 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="541"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="563"/>
         <source>Run ended: {0}</source>
         <translation>训练结束：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="564"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="16"/>
         <source>Preparing the base model</source>
         <translation>正在准备基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="566"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="18"/>
         <source>Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s</source>
         <translation>已用 {0:,} 行（{1:,} 个字符 n 元组）拟合词频统计部分，用时 {2:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="569"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="22"/>
         <source>Reading the rows with the frozen model: {0:,} of {1:,}</source>
         <translation>用冻结的模型读取各行：{0:,} / {1:,}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="572"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="25"/>
         <source>Fitted the classification head on the frozen model&apos;s states of {0:,} rows in {1:.0f} s; validation Macro F1 {2:.4f}</source>
         <translation>已在冻结模型对 {0:,} 行的隐藏状态上拟合分类头，用时 {1:.0f} 秒；验证集 Macro F1 {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="576"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="30"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="580"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="35"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="583"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="38"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="587"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="43"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="589"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="45"/>
         <source>The time budget of {0} is used up: training ends at step {1} of {2}</source>
         <translation>时间预算 {0} 已用完：训练在第 {1} 步（共 {2} 步）结束</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="592"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="49"/>
         <source>Compute threads {0} → {1}: other work used {2:.0%} of the processor over the last minutes</source>
         <translation>计算线程 {0} → {1}：最近几分钟其他任务占用了处理器的 {2:.0%}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="595"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="53"/>
         <source>The simple baseline was still being fitted when the time budget ran out; the evaluation fits it</source>
         <translation>时间预算用完时简单基线仍在拟合；评估时会再拟合它</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="460"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="58"/>
+        <source>Before tuning, on {0} held-out pairs: the model&apos;s likelihood prefers the chosen answer in {1:.0%}</source>
+        <translation>调优前，在 {0} 个留出回答对上：模型的似然在 {1:.0%} 的回答对中偏向选中的回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="62"/>
+        <source>After tuning, on {0} held-out pairs: the implicit reward prefers the chosen answer in {1:.0%} (0.5 is a coin toss); the model&apos;s likelihood in {2:.0%}</source>
+        <translation>调优后，在 {0} 个留出回答对上：隐式奖励在 {1:.0%} 的回答对中偏向选中的回答（0.5 相当于抛硬币）；模型的似然为 {2:.0%}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/page.py" line="480"/>
         <source>step {0} of {1} · {2:.0f} tokens/s · about {3} left</source>
         <translation>第 {0} / {1} 步 · 每秒 {2:.0f} 个词元 · 约剩 {3}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="350"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="371"/>
         <source>Run {0} is already running (process {1} is training it).</source>
         <translation>运行 {0} 已在进行中（进程 {1} 正在训练它）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="433"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="453"/>
         <source>stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="439"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="459"/>
         <source>The worker process ended without reporting why.</source>
         <translation>训练进程意外结束，没有报告原因。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="440"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="460"/>
         <source>This run {0}: {1}
 Its log: {2}</source>
         <translation>此运行{0}：{1}
 日志：{2}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="464"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="484"/>
         <source>step {0} of {1}</source>
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/page.py" line="499"/>
+        <location filename="../../workbench/gui/pages/train/page.py" line="519"/>
         <source>The worker process ended without reporting. Resume continues from the last checkpoint; its log says what happened: {0}</source>
         <translation>训练进程意外结束，没有报告。继续训练会从最后一个检查点开始；日志中记录了发生的情况：{0}</translation>
     </message>
@@ -6659,6 +7009,11 @@ Its log: {2}</source>
         <location filename="../../workbench/gui/pages/train/data_version.py" line="68"/>
         <source>Runs {0} and {1} were scored on test labels that differ in {2} rows; their test figures are not like for like.</source>
         <translation>训练 {0} 和 {1} 评估时所用的测试标签有 {2} 行不同；它们的测试指标不能直接比较。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/runs_list.py" line="58"/>
+        <source>{0} + your judgements</source>
+        <translation>{0} + 您的评判</translation>
     </message>
 </context>
 <context>

@@ -253,6 +253,42 @@ def test_a_lora_run_uploads_its_model_once_and_is_evaluated_and_exported_here(ss
 
 @pytest.mark.slow
 @needs_sshd
+def test_a_preference_run_on_the_server_receives_its_pairs_and_finishes_there(sshd, target, project):
+    """`--on SERVER` for a DPO run: the first run trained there, the pairs go up with the job, the
+    worker there tunes the first run's model on them and the run is mirrored here to its end."""
+    from workbench.core import feedback, preference
+    from workbench.core.operations import preference as preference_operations
+    from workbench.core.remote import q, remote_info, run
+
+    first = run_operations.start_run(project, _job(project, max_steps=4, save_steps=2, logging_steps=1), on="lab")
+    _wait_end(first)
+    run_operations.refresh_remote(project)
+    assert summarize(first.run_dir).status == "completed", (first.run_dir / EVENTS_FILE).read_text()[-2000:]
+    feedback.append(project.root, [feedback.Judgement(kind="choice", prompt=f"第{i}个问题：转账限额是多少？",
+                                                      answers=[f"单笔限额为{i}万元。", "不清楚。"], choice="a",
+                                                      run=first.run_id) for i in range(6)])
+    job, _, counts = preference_operations.build_dpo_job(project, first.run_id, on="lab", max_steps=4, eval_steps=2,
+                                                         save_steps=2, logging_steps=1, device="cpu")
+    started = run_operations.start_run(project, job, on="lab")
+    _wait_end(started)
+    run_operations.refresh_remote(project)
+    events = read_events(started.run_dir)
+    assert summarize(started.run_dir).status == "completed", (started.run_dir / EVENTS_FILE).read_text()[-3000:]
+    info = remote_info(started.run_dir)
+    there = run(target, "cat " + q(f"{info.project}/{info.run}/{preference.RUN_PAIRS_FILE}")).stdout
+    assert there == (started.run_dir / preference.RUN_PAIRS_FILE).read_bytes()  # the pairs went up whole
+    assert counts.pairs == 6 and 2 <= counts.heldout < 6
+    start = [e for e in events if e["event"] == "start"][0]
+    assert start["method"] == "dpo" and start["from_run"] == first.run_id
+    assert (start["train_rows"], start["val_rows"]) == (counts.pairs - counts.heldout, counts.heldout)
+    steps = [e for e in events if e["event"] == "step"]
+    assert steps and all("reward_margin" in e and "preference_accuracy" in e for e in steps)
+    after = [e for e in events if e.get("code") == "preference_after"]
+    assert after and after[0]["pairs"] == counts.heldout
+
+
+@pytest.mark.slow
+@needs_sshd
 def test_two_devices_train_under_paddles_launcher_on_the_server(sshd, home, tmp_path, project):
     add_target("pair", sshd.url, ssh_config=str(sshd.config), python=sys.executable,
                workdir=str(tmp_path / "server work"), devices="cpu:0,1")

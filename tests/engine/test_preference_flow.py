@@ -79,7 +79,36 @@ def test_a_run_tuned_on_choices_completes_loads_back_and_reports_held_out_accura
     assert isinstance(generate_answers(model, tokenizer, [prompt], max_new_tokens=6, max_length=96)[0], str)
     res = wb("runs", "--project", project.root, "--json")
     runs = {r["id"]: r for r in json.loads(res.stdout.strip().splitlines()[-1])["runs"]}
-    assert runs[run_id]["status"] == "completed"
+    assert runs[run_id]["status"] == "completed" and runs[run_id]["from_run"] == "sft"
+    steps = [e for e in lines if e.get("event") == "step"]
+    assert steps and all({"reward_chosen", "reward_rejected", "reward_margin", "preference_accuracy"} <= set(e)
+                         for e in steps)
+
+    # eval judges the held-out pairs with the weights it evaluates and with the run it started from
+    res = wb("eval", "--project", project.root, "--run", run_id, "--rows", 2, "--max-new-tokens", 6,
+             "--no-compare-base")
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert f"held-out pairs: {report['heldout_pairs']} (base: run sft)" in res.stdout
+    metrics = json.loads((project.runs_dir / run_id / "eval" / "metrics.json").read_text(encoding="utf-8"))
+    pref = metrics["preference"]
+    assert (pref["from_run"], pref["loss"], pref["heldout_pairs"]) == ("sft", "sigmoid", report["heldout_pairs"])
+    for key in ("preference_accuracy", "likelihood_accuracy"):  # the same weights and pairs as the run's own report
+        assert pref["tuned"][key] == report["after"][key] and pref["base"][key] == report["before"][key]
+    assert metrics["metrics"]["preference_accuracy"] == pref["tuned"]["preference_accuracy"]
+    assert metrics["base"] == {"preference_accuracy": 0.5, "likelihood_accuracy": report["before"]["likelihood_accuracy"],
+                               "heldout_pairs": report["heldout_pairs"]}
+    assert "rouge_l" in metrics["metrics"]  # the answers' figures beside them
+    # the export's model card and bundle.json carry the settings and the figures
+    out = tmp_path / "bundle"
+    res = wb("export", "--project", project.root, "--run", run_id, "--formats", "merged", "--out", out, timeout=600)
+    assert res.returncode == 0, res.stderr[-2000:]
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert "| tuned from run | `sft` |" in card and "| preference loss | sigmoid |" in card
+    assert f"| pairs of answers (train / held out) | {report['train_pairs']} / {report['heldout_pairs']} |" in card
+    assert "held-out preference accuracy (implicit reward)" in card
+    bundle = json.loads((out / "bundle.json").read_text(encoding="utf-8"))
+    assert bundle["preference"]["from_run"] == "sft" and bundle["preference"]["beta"] == rec["beta"]
+    assert bundle["preference"]["tuned"]["preference_accuracy"] == pref["tuned"]["preference_accuracy"]
 
 
 def test_a_stopped_preference_run_resumes_to_its_end(qwen_project, tmp_path):

@@ -55,6 +55,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     for k in keys:
         print(f"  {k:<14}{format_metric(m.get(k)):>12}" + (f"{format_metric(base.get(k)):>12}" if base else "")
               + (f"{format_metric(baseline.get(k)):>12}" if baseline else ""))
+    pref = result.get("preference")
+    if pref:  # a preference run: its base is the run it tuned
+        print(f"held-out pairs: {pref['heldout_pairs']} (base: run {pref['from_run']})")
+        for k in ("preference_accuracy", "likelihood_accuracy"):
+            print(f"  {k:<20}{format_metric(pref['tuned'][k]):>12}{format_metric(pref['base'][k]):>12}")
     if (baseline or {}).get("comparison"):
         print(baseline["comparison"]["sentence"])
     if (m.get("answer_budget") or {}).get("note"):  # answers shortened to fit the training length

@@ -35,6 +35,10 @@ from .fsutil import atomic_write_text
 RUN_PAIRS_FILE = "preferences.jsonl"
 HELDOUT_SHARE = 0.2
 MAX_PAIRS_PER_PROMPT = 4
+# the fewest pairs a run starts with: one to train and one, about another question, held out
+MIN_PAIRS = 2
+# under this many training pairs the held-out score moves little and by chance
+FEW_PAIRS = 20
 FORMATS = ("erniekit", "chatml")
 # the losses PaddleFormers' DPO criterion has (paddleformers/nn/criterion/dpo_loss.py); "orpo" is
 # its "or" loss without a reference plus the SFT loss on the chosen answer, as its DPO workflow
@@ -66,6 +70,7 @@ class PairCounts:
     identical: int = 0  # a choice between two answers that are the same text
     unpaired_good: int = 0  # good answers with no bad answer to the same question
     unpaired_bad: int = 0
+    heldout: int = 0  # of ``pairs``, held out (set where the pairs were split: :func:`training_pairs`)
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -170,6 +175,7 @@ def training_pairs(root: str | os.PathLike, seed: int) -> tuple[list[PreferenceP
         raise DataError(
             f"All {len(pairs)} preference pair(s) are about one question, so none can be held out to show whether "
             "tuning helped. Judge answers to at least two questions.", code="dpo_too_few_pairs", pairs=len(pairs))
+    counts.heldout = sum(1 for p in split if p.split == "heldout")
     return split, counts
 
 
@@ -228,6 +234,8 @@ class PreferenceRecommendation:
     eval_steps: int
     est_seconds: float | None
     notes: list[str] = field(default_factory=list)
+    # what each note is about, for a front end that words them itself: "over_budget", "few_pairs"
+    note_codes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -247,6 +255,7 @@ def recommend_preference(train_pairs: int, mean_chars: float, max_chars: float, 
                             decoder_flops_per_token)
 
     notes: list[str] = []
+    codes: list[str] = []
     epochs = 3.0 if train_pairs < 200 else 2.0 if train_pairs < 1000 else 1.0
     beta = 0.2 if train_pairs < 200 else 0.1
     # LoRA on a CPU budget: 5e-5 (a usual full-model DPO rate) barely moved the adapter in tens of
@@ -270,13 +279,16 @@ def recommend_preference(train_pairs: int, mean_chars: float, max_chars: float, 
             fit = max(0.05, budget / est * epochs)
             notes.append(f"{epochs:g} passes over the pairs take about {est / 60:.0f} minutes here, more than the "
                          f"time budget of {budget / 60:g} minutes; the run ends at the budget.")
+            codes.append("over_budget")
             est = budget
             epochs = min(epochs, max(round(fit, 2), 0.05))
-    if train_pairs < 20:
+    if train_pairs < FEW_PAIRS:
         notes.append(f"Only {train_pairs} pairs train: expect the held-out score to move little and by chance. "
                      "Tens of judgements make a difference, hundreds a reliable one.")
+        codes.append("few_pairs")
     return PreferenceRecommendation(epochs=epochs, learning_rate=lr, beta=beta, batch_size=batch,
-                                    max_length=max_length, eval_steps=eval_steps, est_seconds=est, notes=notes)
+                                    max_length=max_length, eval_steps=eval_steps, est_seconds=est, notes=notes,
+                                    note_codes=codes)
 
 
 def pair_chars(pairs: Sequence[PreferencePair]) -> tuple[float, float]:

@@ -249,6 +249,8 @@ class RunSummary:
     method: str | None = None
     server: str | None = None  # the registered server the run trains on; None: this computer
     data_version: str | None = None  # the data version it trains on (core/versions.py)
+    task: str | None = None  # "classification" or "instruction", as its job says
+    from_run: str | None = None  # a preference run's: the run whose model it tunes
 
     def to_dict(self) -> dict[str, Any]:
         d = self.__dict__.copy()
@@ -357,6 +359,8 @@ def new_summary(run_dir: str | os.PathLike) -> RunSummary:
             s.base_model = _str(job.get("base_model_name") or job.get("base_model"))
             s.method = _str(job.get("method"))
             s.data_version = _str(job.get("data_version"))
+            s.task = _str(job.get("task"))
+            s.from_run = _str(job.get("from_run"))
     except (OSError, ValueError):
         pass
     try:

@@ -240,10 +240,14 @@ NO_BASE_COMPARISON = {
 }
 
 
-def base_comparison_refusal(base_model: str, multi_label: bool, head: bool = False) -> str | None:
+def base_comparison_refusal(base_model: str, multi_label: bool, head: bool = False, method: str | None = None
+                            ) -> str | None:
     """The key of :data:`NO_BASE_COMPARISON` that rules out comparing a run of ``base_model``
     with the model it started from, or None when that comparison means something (a
-    pretrained model fine-tuned to write its answers or its labels)."""
+    pretrained model fine-tuned to write its answers or its labels, or a preference run, which
+    started from the run it tunes, whatever that run's base model was)."""
+    if method == "dpo":
+        return None
     if base_model.startswith("builtin:"):
         return "builtin"
     if multi_label:
@@ -256,12 +260,10 @@ def no_base_comparison(run_dir: str | os.PathLike) -> str | None:
     from .jobs import run_task
 
     job = read_job(Path(run_dir))
-    if job.method == "dpo":  # it started from the run it tunes, whose answers are the comparison
-        return None
-    if job.base_model.startswith("builtin:"):  # no need to read the task
-        return "builtin"
+    if job.method == "dpo" or job.base_model.startswith("builtin:"):  # no need to read the task
+        return base_comparison_refusal(job.base_model, False, job.head, job.method)
     try:
         multi = bool(run_task(Path(run_dir), Project.open(job.project)).multi_label)
     except WorkbenchError:
         multi = False
-    return base_comparison_refusal(job.base_model, multi, job.head)
+    return base_comparison_refusal(job.base_model, multi, job.head, job.method)

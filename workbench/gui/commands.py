@@ -212,6 +212,7 @@ def stage_text(stage: str) -> str:
         "base": QCoreApplication.translate("CommandRunner", "the base model answers"),
         "evaluate": QCoreApplication.translate("CommandRunner", "evaluating"),
         "baseline": QCoreApplication.translate("CommandRunner", "the simple baseline answers"),
+        "preference": QCoreApplication.translate("CommandRunner", "judging the held-out pairs of answers"),
         "report": QCoreApplication.translate("CommandRunner", "writing the report"),
         "load": QCoreApplication.translate("CommandRunner", "loading the model"),
         "tokenizer": QCoreApplication.translate("CommandRunner", "saving the tokenizer"),

@@ -903,8 +903,18 @@ def _export_differs(fields: dict[str, Any]) -> str | None:
     return (" " if content_lang() == "en" else "").join(sentences)
 
 
+def _no_pairs(fields: dict[str, Any]) -> str:
+    """No preference pairs yet: answers rated good alone are named only where there are some."""
+    if fields.get("unpaired_good"):
+        return _tr(TEXTS["dpo_no_pairs"][0]).format(fields["unpaired_good"])
+    return _tr(QT_TRANSLATE_NOOP(
+        "ErrorText", "There are no pairs of answers to tune on yet. Choose between two answers, rewrite an answer "
+        "rated bad, or rate good and bad answers to the same question."))
+
+
 # codes whose text depends on what their fields hold
 WORDED: dict[str, Callable[[dict[str, Any]], str | None]] = {
+    "dpo_no_pairs": _no_pairs,
     "server_field_invalid": _server_field,
     "server_key_unknown": _key_unknown,
     "file_not_text": _not_text,

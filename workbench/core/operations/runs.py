@@ -282,12 +282,15 @@ def with_processor_load(job: JobSpec, on: str | None = None, busy: float | None 
 
 
 def last_job(project: Project) -> JobSpec | None:
-    """The job of the project's latest run (its settings are what the user chose last)."""
+    """The job of the project's latest run (its settings are what the user chose last); not a
+    preference run's, whose settings were recommended for its pairs of answers, not for the rows."""
     for s in reversed(list_runs(project.root)):
         try:
-            return read_job(s.path)
+            job = read_job(s.path)
         except WorkbenchError:
             continue
+        if job.method != "dpo":
+            return job
     return None
 
 

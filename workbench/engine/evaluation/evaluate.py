@@ -281,6 +281,11 @@ def _part_scores(model, tokenizer, prompts, probs, truth, labels, max_length) ->
             "network_macro_f1": f1(network) if network is not None else None}
 
 
+def _preference_metrics(judged: dict[str, Any]) -> dict[str, Any]:
+    return {"preference_accuracy": judged["preference_accuracy"], "likelihood_accuracy": judged["likelihood_accuracy"],
+            "heldout_pairs": judged["pairs"]}
+
+
 def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_base: bool = False,
                  split: str = "test",
                  device: str = "cpu", max_new_tokens: int | None = None, limit: int | None = None,
@@ -290,7 +295,7 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
     trained = resolve_trained_run(project, run_id, checkpoint)
     project = trained.project  # at the data version the run trained on
     template = trained.spec  # the run's own labels and prompt, not the template's
-    refusal = (base_comparison_refusal(trained.job.base_model, template.multi_label, trained.job.head)
+    refusal = (base_comparison_refusal(trained.job.base_model, template.multi_label, trained.job.head, trained.method)
                if compare_base else None)
     if refusal:
         raise WorkbenchError(NO_BASE_COMPARISON[refusal], code="no_base_comparison", why=refusal)
@@ -329,6 +334,13 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
         tuned = predict_split(model, tokenizer, records, template, max_length=max_length,
                               max_new_tokens=max_new_tokens, progress=progress, stage="fine-tuned")
     del model
+    preference = None
+    if trained.method == "dpo":  # the held-out judgements, by the tuned model and the run it started from
+        from workbench.engine.training.preference import evaluate_heldout
+
+        report("preference", 0, 1)
+        preference = evaluate_heldout(trained, device=device)
+        report("preference", 1, 1)
     base = None
     if compare_base:
         report("load", 0, 1)
@@ -346,6 +358,10 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
                                           list(template.labels))
         baseline["comparison"] = ngram_baseline.comparison(task, tuned["metrics"], baseline, interval)
     report("baseline", len(records), len(records))
+    if preference is not None:  # beside the answers' figures, so that a gain costing answer quality shows
+        tuned["metrics"].update(_preference_metrics(preference["tuned"]))
+        base = base or {"metrics": {}, "rows": None}
+        base["metrics"] = {**base["metrics"], **_preference_metrics(preference["base"])}
     best, worst = best_and_worst(tuned["rows"], task)
     result: dict[str, Any] = {
         "version": 1,
@@ -367,6 +383,7 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
         "generation": tuned.get("generation"),  # an instruction model's decoding settings
         "metrics": tuned["metrics"],
         "base": base["metrics"] if base else None,
+        "preference": preference,
         "baseline": baseline,
         "best": best,
         "worst": worst,

@@ -224,6 +224,8 @@ METRIC_NAMES = {
     "accuracy": "accuracy", "macro_f1": "macro-F1", "rouge_l": "ROUGE-L (characters)", "bleu": "BLEU (0-100)",
     "exact_match": "exact match", "eval_loss": "loss on reference answers", "perplexity": "perplexity",
     "micro_f1": "micro-F1", "subset_accuracy": "subset accuracy (the whole set right)", "hamming_loss": "Hamming loss",
+    "preference_accuracy": "held-out preference accuracy (implicit reward)",
+    "likelihood_accuracy": "held-out pairs whose chosen answer is the more likely",
 }
 
 
@@ -254,6 +256,13 @@ def build_report(result: dict, rows: Sequence[dict], base_rows: Sequence[dict] |
         keys = ["micro_f1", "macro_f1", "subset_accuracy", "hamming_loss"]
     keys += ["eval_loss", "perplexity"]
     parts.append("<h2>Figures</h2>")
+    pref = result.get("preference")
+    if pref:  # a preference run: its base model is the run it tuned
+        keys += ["preference_accuracy", "likelihood_accuracy"]
+        parts.append('<p class="note">' + html.escape(
+            f"Preference tuning of run {pref['from_run']} ({pref['loss']} loss, beta {pref['beta']:g}) on "
+            f"{pref['train_pairs']} pairs of answers; {pref['heldout_pairs']} pairs held out. The base model is "
+            f"run {pref['from_run']}'s, whose implicit reward is a tie (0.5) by definition.") + "</p>")
     baseline = result.get("baseline")
     comp = (baseline or {}).get("comparison")
     if comp:

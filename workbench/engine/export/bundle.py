@@ -180,7 +180,9 @@ def export_run(project_dir, run_id: str, out_dir=None, *, checkpoint: str = "bes
         from workbench.engine.inference.trained import read_eval
 
         eval_result = read_eval(trained.run_dir)
-        if not eval_result or eval_result.get("source") != trained.source:
+        # a preference run's evaluation from before eval judged its held-out pairs is made again
+        if not eval_result or eval_result.get("source") != trained.source \
+                or (trained.method == "dpo" and "preference" not in eval_result):
             report("evaluate", 0, 1)
             eval_result = evaluate_run(project.root, trained.run_id, checkpoint=checkpoint, progress=progress)
 
@@ -406,6 +408,11 @@ def _export_stages(stage: Path, scratch: Path, trained: TrainedRun, template: Ta
         "licence": licence or None,
         "family": family,
         "method": trained.method,
+        # a preference run: the run it tuned, its loss and beta, and the held-out figures
+        "preference": ({"from_run": job.from_run, "loss": job.dpo_loss, "beta": job.dpo_beta,
+                        **{k: v for k, v in ((eval_result or {}).get("preference") or {}).items()
+                           if k not in ("from_run", "loss", "beta")}}
+                       if trained.method == "dpo" else None),
         "created": round(time.time(), 3),
         "exported_with": {k: package_version(k) for k in ("paddlepaddle", "paddleformers", "paddle2onnx",
                                                            "onnxruntime", "tokenizers")},

@@ -352,6 +352,13 @@ def _model_sections(add, bundle: dict, trained: TrainedRun, spec: TaskSpec, eval
                 continue
             key = "epochs planned"
         add(_row(key, f"{value:g}" if isinstance(value, float) else value))
+    if job.method == "dpo":  # what the preference tuning started from and how it weighed the pairs
+        pref = (eval_result or {}).get("preference") or {}
+        add(_row("tuned from run", f"`{job.from_run}`"))
+        add(_row("preference loss", job.dpo_loss))
+        add(_row("beta", f"{job.dpo_beta:g}"))
+        if pref:
+            add(_row("pairs of answers (train / held out)", f"{pref['train_pairs']} / {pref['heldout_pairs']}"))
     add("")
     add("## Evaluation")
     add("")
@@ -367,7 +374,19 @@ def _model_sections(add, bundle: dict, trained: TrainedRun, spec: TaskSpec, eval
                  "bleu": "BLEU (0-100, Chinese tokenizer)", "exact_match": "exact match",
                  "eval_loss": "loss on reference answers", "perplexity": "perplexity",
                  "micro_f1": "micro-F1", "subset_accuracy": "subset accuracy (the whole label set right)",
-                 "hamming_loss": "Hamming loss"}
+                 "hamming_loss": "Hamming loss",
+                 "preference_accuracy": "held-out preference accuracy (implicit reward)",
+                 "likelihood_accuracy": "held-out pairs whose chosen answer is the more likely"}
+        pref = eval_result.get("preference")
+        if pref:  # the person's judgements, beside the answers' figures
+            keys += ["preference_accuracy", "likelihood_accuracy"]
+            add(f"Preference tuning of run `{pref['from_run']}`: on {pref['heldout_pairs']} held-out pairs of answers "
+                f"the tuned model's implicit reward prefers the chosen answer in "
+                f"{pref['tuned']['preference_accuracy']:.0%} (0.5 is a tie: the run it started from, by definition); "
+                f"its likelihood prefers the chosen answer in {pref['tuned']['likelihood_accuracy']:.0%}, the first "
+                f"run's in {pref['base']['likelihood_accuracy']:.0%}. The base model's column is run "
+                f"`{pref['from_run']}`'s.")
+            add("")
         if task == "classification":  # a loss over the labels, and no tokens to have a perplexity of
             keys = [k for k in keys if k != "perplexity"]
             names["eval_loss"] = "loss (cross-entropy over the labels)"

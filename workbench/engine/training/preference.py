@@ -38,7 +38,7 @@ from workbench.core.trained import resolve_trained_run
 from workbench.engine import examples, families
 from workbench.engine.models import adapters, checkpoints, devices, loading, run_weights
 from workbench.engine.training.trainer import (
-    TrainingAborted, _precision_flags, keep_best_weights, make_callback, train_until_done,
+    DPO_LOG_FIELDS, TrainingAborted, _precision_flags, keep_best_weights, make_callback, train_until_done,
 )
 
 BASE_DIR = "base_model"
@@ -235,7 +235,13 @@ def heldout_report(model, rows, criterion, beta: float, reference: tuple[list[fl
     chosen answer; a tie counts half, so before any training (the adapter at zero, every reward
     0) it is 0.5."""
     ref = reference or pair_logps(model, rows, criterion, adapter=False)
-    pol = pair_logps(model, rows, criterion, adapter=True)
+    return judged(pair_logps(model, rows, criterion, adapter=True), ref, beta)
+
+
+def judged(pol: tuple[list[float], list[float]], ref: tuple[list[float], list[float]], beta: float) -> dict[str, Any]:
+    """:func:`heldout_report`'s figures from the log-probabilities of the chosen and rejected
+    answers under the model judged (``pol``) and under the reference (``ref``)."""
+    rows = pol[0]
     margins = [beta * ((pc - rc) - (pr - rr)) for pc, pr, rc, rr in zip(pol[0], pol[1], ref[0], ref[1])]
     wins = [1.0 if m > 1e-9 else 0.5 if abs(m) <= 1e-9 else 0.0 for m in margins]
     return {"pairs": len(rows),
@@ -243,6 +249,29 @@ def heldout_report(model, rows, criterion, beta: float, reference: tuple[list[fl
             "reward_margin": round(sum(margins) / len(margins), 4) if margins else None,
             "likelihood_accuracy": _share([1.0 if c > r else 0.0 for c, r in zip(*pol)]),
             "reference_likelihood_accuracy": _share([1.0 if c > r else 0.0 for c, r in zip(*ref)])}
+
+
+def evaluate_heldout(trained, device: str = "cpu") -> dict[str, Any] | None:
+    """What ``eval`` reports of a preference run: its held-out pairs judged by the weights
+    evaluated (``tuned``: the adapter on) and by the model the run started from (``base``: the
+    adapter off, whose implicit reward is a tie, 0.5). None for a run without held-out pairs."""
+    job = trained.job
+    pairs = read_run_pairs(trained.run_dir)
+    heldout = [p for p in pairs if p.split == "heldout"]
+    if not heldout:
+        return None
+    model, tokenizer = run_weights.load_run_model(trained, device=device, merge=False)
+    model.config.dpo_config = dpo_config(job)
+    criterion = make_criterion(model.config)
+    system = trained.spec.system_text("zh")
+    max_length = _max_length(model, job)
+    rows = [pack_pair(tokenizer, system, p, max_length) for p in heldout]
+    ref = pair_logps(model, rows, criterion, adapter=False)
+    tuned = judged(pair_logps(model, rows, criterion, adapter=True), ref, job.dpo_beta)
+    del model
+    return {"from_run": job.from_run, "loss": job.dpo_loss, "beta": job.dpo_beta,
+            "train_pairs": len(pairs) - len(heldout), "heldout_pairs": len(heldout),
+            "tuned": tuned, "base": judged(ref, ref, job.dpo_beta)}
 
 
 # ----- the run -------------------------------------------------------------------------------
@@ -328,7 +357,7 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
 
     def eval_metrics(_model) -> dict[str, float]:
         last = trainer_box[0].last_eval if trainer_box else {}
-        out = {"preference_accuracy": last.get("eval_rewards/accuracies"), "reward_margin": last.get("eval_rewards/margins")}
+        out = {name: last.get(f"eval_{key}") for key, name in DPO_LOG_FIELDS.items()}
         return {k: v for k, v in out.items() if v is not None}
 
     def probe(m, folder):

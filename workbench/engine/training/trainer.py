@@ -37,6 +37,10 @@ from workbench.engine.training import feature_head, lm_training, vocab_cut
 
 EVAL_CLASSIFY_LIMIT = 200  # validation rows scored by label likelihood at each evaluation
 EARLY_STOPPING_PATIENCE = 3  # evaluations without a better validation metric before training stops
+# what PaddleFormers' DPOTrainer logs over a preference run's training batches -> its step event's
+# fields (the held-out evaluation's, with "eval_", go into the eval event's metrics)
+DPO_LOG_FIELDS = {"rewards/chosen": "reward_chosen", "rewards/rejected": "reward_rejected",
+                  "rewards/margins": "reward_margin", "rewards/accuracies": "preference_accuracy"}
 # ... and, where each evaluation reads a sample of the validation rows (a pretrained model on a
 # CPU: 64 rows), not before one pass over the training rows: 64 rows decide macro-F1 over 19
 # labels by chance, and on CPED's dialogue acts that stopped a Gemma 3 head at 0.39 of an epoch
@@ -289,12 +293,18 @@ def make_callback(job: JobSpec, run_dir: Path, events: EventWriter, *, model_inf
             mean_step = sum(self.step_times) / max(len(self.step_times), 1)
             eta = max(int(state.max_steps) - step, 0) * mean_step
             lr = float(logs.get("learning_rate", 0.0))
+            extra = {}
+            if model_info.get("method") == "dpo":
+                extra = {name: round(float(logs[key]), 6) for key, name in DPO_LOG_FIELDS.items()
+                         if isinstance(logs.get(key), (int, float)) and math.isfinite(logs[key])}
             events.emit("step", step=step, epoch=round(float(state.epoch or 0.0), 4), loss=loss, lr=lr,
-                        tokens_per_s=round(tokens_per_s, 1), eta_s=round(eta, 1))
+                        tokens_per_s=round(tokens_per_s, 1), eta_s=round(eta, 1), **extra)
             if self.vdl is not None:
                 self.vdl.add_scalar(tag="train/loss", step=step, value=loss)
                 self.vdl.add_scalar(tag="train/lr", step=step, value=lr)
                 self.vdl.add_scalar(tag="train/tokens_per_s", step=step, value=tokens_per_s)
+                for name, value in extra.items():
+                    self.vdl.add_scalar(tag=f"train/{name}", step=step, value=value)
             return control
 
         def on_evaluate(self, args, state, control, metrics=None, **kwargs):

@@ -54,7 +54,7 @@ def hyper_label(name: str) -> str:
         "head_linear": QCoreApplication.translate("TrainPage", "Word statistics mixed into the head"),
         "from_run": QCoreApplication.translate("TrainPage", "Tuned from run"),
         "dpo_loss": QCoreApplication.translate("TrainPage", "Preference loss"),
-        "dpo_beta": QCoreApplication.translate("TrainPage", "Preference beta"),
+        "dpo_beta": QCoreApplication.translate("TrainPage", "Beta"),
     }.get(name, name)
 
 
@@ -83,7 +83,8 @@ def setting_text(name: str, value: Any) -> str:
     if name == "data_version":  # an id's first characters, as the runs list shows it
         return str(value)[:7]
     if name == "method":
-        return {"lora": "LoRA", "full": QCoreApplication.translate("TrainPage", "full fine-tuning")}.get(value, value)
+        return {"lora": "LoRA", "full": QCoreApplication.translate("TrainPage", "full fine-tuning"),
+                "dpo": QCoreApplication.translate("TrainPage", "DPO preference tuning")}.get(value, value)
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
@@ -131,4 +132,10 @@ def metric_title(key: str) -> str:
         "exact_match": QCoreApplication.translate("EvaluatePage", "Exact match"),
         "eval_loss": QCoreApplication.translate("EvaluatePage", "Loss on the answers"),
         "perplexity": QCoreApplication.translate("EvaluatePage", "Perplexity"),
+        # a preference run's held-out pairs (engine/training/preference.py)
+        "preference_accuracy": QCoreApplication.translate("EvaluatePage", "Preference accuracy"),
+        "likelihood_accuracy": QCoreApplication.translate("EvaluatePage", "Chosen answer more likely"),
+        "reward_margin": QCoreApplication.translate("EvaluatePage", "Reward margin"),
+        "reward_chosen": QCoreApplication.translate("EvaluatePage", "Reward of the chosen answers"),
+        "reward_rejected": QCoreApplication.translate("EvaluatePage", "Reward of the rejected answers"),
     }.get(key, key)

@@ -4,6 +4,8 @@ note on which weights were evaluated."""
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QSizePolicy, QSplitter, QStackedWidget, QTableWidget,
@@ -12,8 +14,8 @@ from PySide6.QtWidgets import (
 
 from ....core.trained import FINAL_DIR
 from ...widgets.charts import HeatMap, LabelBars
-from ..run_text import setting_text
-from .words import baseline_sentence, method_name, split_name
+from ..run_text import metric_title, setting_text
+from .words import baseline_sentence, fmt_metric, method_name, split_name
 
 
 class ResultsPanel(QStackedWidget):
@@ -75,10 +77,16 @@ class ResultsPanel(QStackedWidget):
         self.note_text = QLabel()
         self.note_text.setWordWrap(True)
         self.note_text.setObjectName("hint")
+        # a preference run: its held-out pairs and answers' figures beside the run it tuned
+        self.preference_text = QLabel()
+        self.preference_text.setWordWrap(True)
+        self.preference_text.setTextFormat(Qt.TextFormat.RichText)
+        self.preference_text.hide()
         side = QWidget()
         sdv = QVBoxLayout(side)
         sdv.setContentsMargins(6, 0, 0, 0)
         sdv.addWidget(self.summary_text)
+        sdv.addWidget(self.preference_text)
         sdv.addWidget(self.class_table, 0, Qt.AlignmentFlag.AlignLeft)
         sdv.addWidget(self.pairs_title)
         sdv.addWidget(self.pairs_table, 100)  # shown, it takes the room the closing stretch would
@@ -92,6 +100,7 @@ class ResultsPanel(QStackedWidget):
         hv.addWidget(self.heatmap, 1)
         hv.addWidget(self.bars_title)
         hv.addWidget(self.label_bars, 1)
+        self.figures = hm  # hidden where there is no matrix nor bars: the summary takes the width
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(hm)
         self.splitter.addWidget(side)
@@ -128,9 +137,10 @@ class ResultsPanel(QStackedWidget):
             self.heatmap.set_matrix(conf, labels, self.tr("predicted"), self.tr("true"))
         lines = []
         if result:
+            method = result.get("method")
             lines.append(self.tr("<b>{0}</b> rows of the {1} split · model {2} ({3})").format(
                 result.get("rows"), split_name(result.get("split")), setting_text("base_model", result.get("base_model")),
-                method_name(result.get("method"))))
+                setting_text("method", method) if method == "dpo" else method_name(method)))
         verdict = baseline_sentence(baseline.get("comparison"))
         if verdict:
             lines.append(verdict)
@@ -149,6 +159,7 @@ class ResultsPanel(QStackedWidget):
         per = m.get("per_class") or {}
         multi = bool(m.get("multi_label")) and bool(per)
         self._show_label_set_results(m if multi else {})
+        self.figures.setVisible(bool(conf) or multi)
         if multi:
             per = {}  # the bars show these, with each label's rows
         self._show_class_table(per)
@@ -160,6 +171,47 @@ class ResultsPanel(QStackedWidget):
         self.note_text.setVisible(bool(note))
         self.summary_text.setText("<br>".join(lines))
         self.summary_text.setVisible(bool(lines))
+        self._show_preference(result)
+
+    def _show_preference(self, result: dict) -> None:
+        """A preference run's held-out pairs judged by it and by the run it tuned, with the answers'
+        figures of both, so that a preference gained at the cost of the answers shows."""
+        pref = result.get("preference") or {}
+        tuned, first = pref.get("tuned") or {}, pref.get("base") or {}
+        self.preference_text.setVisible(bool(pref))
+        if not pref:
+            self.preference_text.clear()
+            return
+        m, base = result.get("metrics") or {}, result.get("base") or {}
+        run = html.escape(str(pref.get("from_run")))
+
+        def cell(v, key: str) -> str:
+            if not isinstance(v, (int, float)):
+                return "–"
+            return f"{v:.0%}" if key.endswith("accuracy") else fmt_metric(key, v)
+
+        rows = [(self.tr("Preference accuracy on {0} held-out pairs").format(pref.get("heldout_pairs")),
+                 cell(tuned.get("preference_accuracy"), "preference_accuracy"),
+                 cell(first.get("preference_accuracy"), "preference_accuracy") + " " + self.tr("(a coin toss)")),
+                (self.tr("Chosen answer more likely"), cell(tuned.get("likelihood_accuracy"), "likelihood_accuracy"),
+                 cell(first.get("likelihood_accuracy"), "likelihood_accuracy"))]
+        answers = [k for k in ("rouge_l", "bleu", "eval_loss") if isinstance(m.get(k), (int, float))]
+        rows += [(metric_title(k), cell(m.get(k), k), cell(base.get(k), k)) for k in answers]
+        this, first_run = self.tr("this run"), self.tr("run {0}").format(run)
+        head = (f"<tr><th></th><th align='right'>&nbsp;{this}&nbsp;</th>"
+                f"<th align='right'>&nbsp;{first_run}&nbsp;</th></tr>")
+        body = "".join(f"<tr><td>{html.escape(a)}</td><td align='right'>{b}</td><td align='right'>{c}</td></tr>"
+                       for a, b, c in rows)
+        text = [self.tr("<b>Your judgements</b> · tuned from run {0} ({1}, beta {2}) on {3} pairs").format(
+                    run, html.escape(str(pref.get("loss"))), f"{pref.get('beta', 0):g}", pref.get("train_pairs")),
+                f"<table cellspacing='0' cellpadding='2'>{head}{body}</table>"]
+        if answers and not any(isinstance(base.get(k), (int, float)) for k in answers):
+            text.append(self.tr("Evaluate with “Compare with the base model” to see run {0}'s answers scored "
+                                "beside these.").format(run))
+        else:
+            text.append(self.tr("A preference gained at the cost of the answers shows as a lower ROUGE-L or BLEU, "
+                                "or a higher loss, than run {0}'s.").format(run))
+        self.preference_text.setText("<br>".join(text))
 
     def show_nothing(self, text: str) -> None:
         """No evaluation to show: ``text`` says why and what to do."""

@@ -26,15 +26,18 @@ from ...session import ProjectSession
 from ...background import BackgroundWork
 from ...error_texts import error_text
 from ...i18n import join_list
-from ...widgets.curves import PALETTE, CurvePlot
 from ..run_text import hyper_label, metric_title, status_text
 from . import delete_run
 from .data_version import DataVersionBox
+from .preference import PreferenceBox, PreferenceDialog
+from .run_curves import RunCurves
+from .run_log import log_text
 from .runs_list import CompareView, RunsTable
 from .settings_panel import TrainSettingsPanel
 
 fmt_secs = format_duration
 REAP_INTERVAL_MS = 2000
+WHERE_CHOSEN = object()  # start_job's default: where the settings column says
 # the settings panel's controls, under the page's names as well
 SETTINGS_WIDGETS = (
     "model_combo", "model_edit", "browse_button", "method_combo", "method_hint", "models_panel", "preset_combo",
@@ -94,11 +97,16 @@ class TrainPage(QWidget):
         self.data_box = DataVersionBox()
         self.data_note, self.train_again_button = self.data_box.note, self.data_box.button
         self.data_box.train_again.connect(self._on_train_again_clicked)
+        # a finished run that writes answers, tuned on the person's judgements (pages/train/preference.py)
+        self.preference_box = PreferenceBox()
+        self.preference_box.tune.connect(self._on_tune_clicked)
+        self.preference_dialog: PreferenceDialog | None = None
         column = QWidget()
         cv = QVBoxLayout(column)
         cv.setContentsMargins(0, 0, 0, 0)
         cv.addWidget(self.settings_panel, 1)
         cv.addWidget(self.data_box)
+        cv.addWidget(self.preference_box)
         cv.addLayout(buttons)
         self.buttons_row = buttons
 
@@ -117,16 +125,10 @@ class TrainPage(QWidget):
         self.failure_banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.failure_banner.hide()
         lv.addWidget(self.failure_banner)
-        curves = QSplitter(Qt.Orientation.Horizontal)
-        self.loss_plot = CurvePlot(self.tr("Loss"), x_label=self.tr("step"))
-        self.loss_plot.add_series("loss", self.tr("training loss"), PALETTE[0])
-        self.loss_plot.add_series("eval_loss", self.tr("validation loss"), PALETTE[1], symbol="o")
-        self.lr_plot = CurvePlot(self.tr("Learning rate"), x_label=self.tr("step"))
-        self.lr_plot.add_series("lr", self.tr("learning rate"), PALETTE[2])
-        curves.addWidget(self.loss_plot)
-        curves.addWidget(self.lr_plot)
-        curves.setSizes([560, 360])
-        lv.addWidget(curves, 3)
+        # the loss and learning rate; a preference run's rewards and accuracy (pages/train/run_curves.py)
+        self.curves = RunCurves()
+        self.loss_plot, self.lr_plot = self.curves.loss_plot, self.curves.lr_plot
+        lv.addWidget(self.curves, 3)
         prog = QHBoxLayout()
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
@@ -224,10 +226,12 @@ class TrainPage(QWidget):
             return None
         return self.start_job(job)
 
-    def start_job(self, job: JobSpec):
-        """Start a run of ``job`` where the settings say (here, or on a server: then the operation
-        that starts it); the run's id once started here, None where it could not start."""
-        on = self.target_combo.currentData()
+    def start_job(self, job: JobSpec, on: str | None | object = WHERE_CHOSEN):
+        """Start a run of ``job`` on server ``on`` (None: here; by default where the settings say);
+        the run's id once started here, the operation that starts it on a server, None where it
+        could not start."""
+        if on is WHERE_CHOSEN:
+            on = self.target_combo.currentData()
         try:
             if on:  # the upload and the start over SSH run off the UI thread
                 return self._start_on(job, on)
@@ -278,6 +282,23 @@ class TrainPage(QWidget):
         op.run()
         return op
 
+
+    @Slot()
+    def _on_tune_clicked(self) -> None:
+        self.tune_on_judgements()
+
+    def tune_on_judgements(self, run_id: str | None = None) -> PreferenceDialog | None:
+        """Open "Tune on your judgements" for ``run_id`` (the run in view by default)."""
+        run_id = run_id or self.preference_box.run_id
+        if run_id is None or self.session.project is None:
+            return None
+        panel = self.settings_panel
+        dialog = PreferenceDialog(self.session.project, run_id, self.time_budget.value(), panel._cpu_busy,
+                                  panel._cpu_cores, self)
+        dialog.start_requested.connect(self.start_job)
+        self.preference_dialog = dialog
+        dialog.open()
+        return dialog
 
     @Slot()
     def _on_train_again_clicked(self) -> None:
@@ -372,6 +393,7 @@ class TrainPage(QWidget):
         trained = monitor.summary(again) if again is not None else None
         self.data_box.show_state(self.session.project, again, trained.data_version if trained else None,
                                  bool(monitor.running_ids()))
+        self.preference_box.show_state(summary, bool(monitor.running_ids()))
 
     # ------------------------------------------------------------------ runs list
     @Slot()
@@ -402,11 +424,9 @@ class TrainPage(QWidget):
         if run_id == self.current_run and run_id is not None:
             return
         self.current_run = run_id
-        for key in ("loss", "eval_loss"):
-            self.loss_plot.series[key].clear()
-        self.lr_plot.series["lr"].clear()
-        for plot in (self.loss_plot, self.lr_plot):
-            plot.reset_view()  # nothing of the last run's (or project's) axes
+        summary = self.session.monitor.summary(run_id) if run_id is not None else None
+        self.curves.show_kind(summary is not None and summary.method == "dpo")
+        self.curves.clear()
         self.log.clear()
         self.total_steps = None
         self._last_step = None
@@ -507,26 +527,28 @@ class TrainPage(QWidget):
         for ev in events:
             kind = ev.get("event")
             if kind == "step":
-                step = ev.get("step", 0)
-                self.loss_plot.append("loss", step, ev.get("loss"))
-                self.lr_plot.append("lr", step, ev.get("lr"))
+                self.curves.add_step(ev)
                 last_step = ev
             elif kind == "eval":
-                self.loss_plot.append("eval_loss", ev.get("step", 0), ev.get("eval_loss"))
+                self.curves.add_eval(ev)
                 m = join_list(f"{metric_title(k)} {v:.4f}" for k, v in (ev.get("metrics") or {}).items()
                               if isinstance(v, (int, float)))
-                self._append_log(self.tr("step {0}: validation loss {1:.4f} {2}").format(
-                    ev.get("step"), ev.get("eval_loss") or float("nan"), m))
+                line = (self.tr("step {0}: DPO loss on the held-out pairs {1:.4f} {2}") if self.curves.preference
+                        else self.tr("step {0}: validation loss {1:.4f} {2}"))
+                self._append_log(line.format(ev.get("step"), ev.get("eval_loss") or float("nan"), m))
             elif kind == "start":
                 self._run_t0 = ev.get("t") if isinstance(ev.get("t"), (int, float)) else None
                 self._starts += 1
                 self.total_steps = ev.get("total_steps")
-                for plot in (self.loss_plot, self.lr_plot):
-                    plot.set_x_extent(self.total_steps if isinstance(self.total_steps, int) else None)
+                self.curves.set_x_extent(self.total_steps)
                 what = (self.tr("the built-in model (trained from scratch on this data)") if ev.get("builtin")
                         else str(ev.get("base_model")))
-                self._append_log(self.tr("Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.").format(
-                    what, ev.get("device"), ev.get("trainable_params") or 0, ev.get("total_params") or 0, self.total_steps))
+                line = self.tr("Training {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.")
+                if ev.get("method") == "dpo":  # an add-on on another run's model
+                    what = ev.get("from_run")
+                    line = self.tr("Tuning the model of run {0} on {1}: {2:,} of {3:,} parameters trainable, {4} steps.")
+                self._append_log(line.format(what, ev.get("device"), ev.get("trainable_params") or 0,
+                                             ev.get("total_params") or 0, self.total_steps))
             elif kind == "checkpoint":
                 self._append_log(self.tr("Saved checkpoint {0}").format(ev.get("path")))
             elif kind == "estimate":
@@ -536,7 +558,7 @@ class TrainPage(QWidget):
                 # proved wrong: only what the resumed steps measure is shown
                 self._estimate = ev if ev.get("basis") == "measured" or self._starts <= 1 else None
             elif kind == "log":
-                self._append_log(self._log_text(ev))
+                self._append_log(log_text(ev))
             elif kind == "end":
                 text = self.tr("Run ended: {0}").format(status_text(str(ev.get("status"))))
                 if ev.get("error"):
@@ -556,47 +578,7 @@ class TrainPage(QWidget):
         self.curve_updated.emit(run_id, self.loss_plot.point_count("loss"))
 
     def _log_text(self, ev: dict) -> str:
-        """A worker's log line in the interface language where its code is known (the engine's
-        own English text otherwise, as for messages from the libraries)."""
-        code = ev.get("code")
-        try:
-            if code == "preparing_base":
-                return self.tr("Preparing the base model")
-            if code == "linear_fit":
-                return self.tr("Fitted the word-statistics part on {0:,} rows ({1:,} character n-grams) in {2:.1f} s").format(
-                    int(ev["rows"]), int(ev["ngrams"]), float(ev["seconds"]))
-            if code == "feature_pass":
-                return self.tr("Reading the rows with the frozen model: {0:,} of {1:,}").format(
-                    int(ev["done"]), int(ev["total"]))
-            if code == "feature_head":
-                return self.tr("Fitted the classification head on the frozen model's states of {0:,} rows in {1:.0f} s; "
-                               "validation Macro F1 {2:.4f}").format(int(ev["rows"]), float(ev["seconds"]),
-                                                                     float(ev["macro_f1"]))
-            if code == "early_stopping":
-                return self.tr("Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) "
-                               "for {4} evaluations").format(int(ev["step"]), metric_title(str(ev["metric"])),
-                                                             float(ev["best"]), int(ev["best_step"]), int(ev["evals"]))
-            if code == "best_weights":
-                return self.tr("Kept the best weights: step {0}, validation {1} {2:.4f}").format(
-                    int(ev["step"]), metric_title(str(ev["metric"])), float(ev["value"]))
-            if code == "part_scores":
-                return self.tr("Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, "
-                               "its share {3:g})").format(float(ev["macro_f1"]), float(ev["network"]),
-                                                          float(ev["linear"]), float(ev["share"]))
-            if code == "saved_final":
-                return self.tr("Saved the trained model")
-            if code == "time_budget_reached":
-                return self.tr("The time budget of {0} is used up: training ends at step {1} of {2}").format(
-                    fmt_secs(float(ev["budget_s"])), int(ev["step"]), int(ev["total_steps"]))
-            if code == "threads":
-                return self.tr("Compute threads {0} → {1}: other work used {2:.0%} of the processor over the last "
-                               "minutes").format(int(ev["before"]), int(ev["threads"]), float(ev["share"]))
-            if code == "baseline_pending":
-                return self.tr("The simple baseline was still being fitted when the time budget ran out; the "
-                               "evaluation fits it")
-        except (KeyError, TypeError, ValueError):
-            pass  # a line without its figures: the engine's own words below
-        return f"{ev.get('level', 'info')}: {ev.get('message')}"
+        return log_text(ev)
 
     def _append_log(self, text: str) -> None:
         self.log.appendPlainText(text)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
     QWidget,
@@ -47,7 +47,15 @@ def row_values(status: str, s, entries: list = ()) -> list[str]:
     return [status_text(status) + where, f"{s.last_step}/{s.total_steps or '?'}",
             f"{s.last_loss:.4f}" if s.last_loss is not None else "",
             f"{s.best_eval_loss:.4f}" if s.best_eval_loss is not None else "",
-            short_version(s.data_version), model_cell(s.base_model, list(entries))[0]]
+            short_version(s.data_version), tuned_text(s, model_cell(s.base_model, list(entries))[0])]
+
+
+def tuned_text(s, model: str) -> str:
+    """The model cell of a preference run names the run it tuned first: a cell cut to the column's
+    width still shows it (the base model is that run's, in its own row)."""
+    if s.method != "dpo" or not s.from_run:
+        return model
+    return QCoreApplication.translate("TrainPage", "{0} + your judgements").format(s.from_run)
 
 
 class RunsTable(QTableWidget):
@@ -132,8 +140,11 @@ class RunsTable(QTableWidget):
         return True
 
     def _set_tips(self, row: int, s) -> None:
-        self.item(row, self.columnCount() - 1).setToolTip(
-            model_cell(s.base_model if s is not None else None, self._models)[1])
+        tip = model_cell(s.base_model if s is not None else None, self._models)[1]
+        if s is not None and s.method == "dpo" and s.from_run:
+            tip = "\n".join(t for t in (self.tr("A preference run: the model of run {0}, tuned on your judgements of "
+                                                 "its answers (DPO with LoRA).").format(s.from_run), tip) if t)
+        self.item(row, self.columnCount() - 1).setToolTip(tip)
         self.item(row, self.VERSION_COLUMN).setToolTip(
             version_tip(self._data_dir, s.data_version, self._current_version) if s is not None else "")
 
