@@ -48,3 +48,16 @@ def test_the_check_box_asks_core_for_the_frozen_start(qtbot, tmp_path, session, 
                                       "--head-depth", "0.5"])
     cli_job = run_operations.build_job(project, str(base), **{k: getattr(args, k) for k in run_operations.FROZEN_START})
     assert {k: getattr(cli_job, k) for k in run_operations.FROZEN_START} == run_operations.FROZEN_START
+
+
+def test_a_run_of_a_few_steps_still_counts_the_pass_over_the_rows(tmp_path):
+    """Met in the window: a frozen start restored with one step was estimated at seconds, though
+    its first stage reads every row (the recommendation's note said minutes)."""
+    from test_decoder_head import make_project  # noqa: E402 (tests/engine)
+
+    project = make_project(tmp_path)
+    base = make_model_folder("gemma3", tmp_path / "gemma", layout="hf")
+    _, rec = run_operations.recommended_settings(project, str(base), "lora", head_settings=run_operations.FROZEN_START)
+    assert rec.fixed_seconds > 0
+    job = run_operations.build_job(project, str(base), max_steps=1, **run_operations.FROZEN_START)
+    assert job.estimate_s >= rec.fixed_seconds

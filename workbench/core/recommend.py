@@ -133,7 +133,8 @@ class Recommendation:
     # a share of one epoch when the time budget allows no more, and what one epoch would take
     data_share: float | None = None
     epoch_seconds: float | None = None
-    # of est_seconds, what does not grow with the steps (the built-in classifier's linear fit)
+    # of est_seconds, what does not grow with the steps (the built-in classifier's linear fit, a
+    # pretrained head's pass over the rows)
     fixed_seconds: float = 0.0
     # recompute a decoder's layers in the backward pass: when even one row a step would not fit
     recompute: bool = False
@@ -480,7 +481,7 @@ def recommend(
         total_steps=total_steps, est_seconds=round(seconds, 1), est_memory_mb=round(memory, 1), notes=notes,
         eval_steps=eval_steps, time_budget_s=budget_s, eval_rows=eval_rows,
         data_share=epochs if epochs < 1 else None, epoch_seconds=round(epoch_s, 1),
-        fixed_seconds=round(evals_s, 1) if builtin else 0.0, recompute=recompute, builtin_seconds=builtin_seconds)
+        fixed_seconds=round(evals_s, 1) if builtin else round(features_s, 1), recompute=recompute, builtin_seconds=builtin_seconds)
 
 
 def classifier_seconds(base_model: str, rows: int, val_rows: int, mean_chars: float, epochs: float,
