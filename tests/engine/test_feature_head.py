@@ -171,3 +171,27 @@ def test_the_networks_answer_is_recovered_from_the_mixture(tmp_path):
     deep, lin = char_classifier.part_probabilities(model, ids)
     mixed = char_classifier.mix_probabilities(model, deep, lin)
     assert np.abs(char_classifier.network_from_mixture(model, mixed, lin) - deep).max() < 1e-4
+
+
+def test_lora_that_answers_worse_leaves_the_frozen_start_as_the_runs_model(tmp_path):
+    """LoRA's result is kept only where it beats the frozen start on validation: steps at an
+    absurd learning rate lose, and the run's model is then the fitted head, loaded back as such."""
+    from workbench.core.trained import resolve_trained_run
+    from workbench.engine import examples
+    from workbench.engine.inference.trained import load_trained
+    from workbench.engine.training.feature_head import _targets, answer_macro_f1
+
+    project = make_project(tmp_path)
+    base = make_model_folder("gemma3", tmp_path / "gemma", layout="hf")
+    run = train_run(project, "run-worse", steps=4, base_model=str(base), method="lora", head=True,
+                    head_pooling="mean", head_depth=0.5, head_features=True, head_linear=True,
+                    learning_rate=3.0, save_steps=2, eval_steps=2)
+    compared = next(e for e in _events(run) if e.get("code") == "frozen_start_compared")
+    assert compared["kept"] == "frozen_start" and compared["lora_macro_f1"] <= compared["frozen_macro_f1"]
+    model, tokenizer = load_trained(resolve_trained_run(project, run.name))  # final/, its probe holds
+    labels = project.task.labels
+    val = examples.build_classifier_features(tokenizer, examples.read_jsonl(project.split_path("val")), labels,
+                                             user_format="{text}", max_length=128)
+    got = answer_macro_f1(model, [f["input_ids"] for f in val], _targets([f["labels"] for f in val], labels, False),
+                          labels, False, tokenizer.pad_token_id)
+    assert got == pytest.approx(compared["frozen_macro_f1"], abs=1e-4)

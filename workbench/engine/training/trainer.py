@@ -543,10 +543,13 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
 
     head = model.model if adapters.is_lora(model) else model
     linear_file = run_dir / decoder_head.LINEAR_FILE
+    frozen = None
     if job.head_features and not job.resume_from and decoder_head.is_head(head):
         # LoRA's adapters start at zero: the wrapped head computes what the plain one does
-        feature_head.fit_feature_head(head, feats["train"], all_val, list(template.labels), pad_id=pad_id,
-                                      multi_label=multi_label, events=events, seed=job.seed)
+        report = feature_head.fit_feature_head(head, feats["train"], all_val, list(template.labels), pad_id=pad_id,
+                                               multi_label=multi_label, events=events, seed=job.seed)
+        if job.method == "lora":  # kept only where LoRA's steps answer better (below)
+            frozen = feature_head.FrozenStart(head, report, all_val, list(template.labels), multi_label)
         if char_classifier.has_linear_part(head) and job.method == "lora":  # the adapters hold only what trains
             decoder_head.save_linear_part(head, linear_file)
     elif job.resume_from and decoder_head.is_head(head) and char_classifier.has_linear_part(head) \
@@ -678,6 +681,10 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
         return "completed", None
     # final/ holds the best weights by the validation metric; the last ones stay in their checkpoint
     weights_info = keep_best_weights(trainer, callback, model, best_metric[0] if best_metric else None, events)
+    if frozen is not None and trainer.state.global_step > 0:
+        compared = frozen.keep_better(model, head, pad_id, events)
+        if compared:
+            weights_info["frozen_start"] = compared
     if classifier and char_classifier.has_linear_part(model) and feats["val"]:
         mix = char_classifier.part_scores(model, val_ids, val_targets, list(template.labels),
                             linear=linear_probs[0] if linear_probs else None, allow_empty=template.no_label_rows)

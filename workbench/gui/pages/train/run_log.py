@@ -26,6 +26,14 @@ def log_text(ev: dict) -> str:
                 "TrainPage", "Fitted the classification head on the frozen model's states of {0:,} rows in {1:.0f} s; "
                              "validation Macro F1 {2:.4f}").format(int(ev["rows"]), float(ev["seconds"]),
                                                                    float(ev["macro_f1"]))
+        if code == "frozen_start_compared":
+            if ev["kept"] == "lora":
+                return QCoreApplication.translate(
+                    "TrainPage", "Validation Macro F1 after LoRA {0:.4f}, from the frozen start {1:.4f}: the LoRA "
+                                 "model is kept").format(float(ev["lora_macro_f1"]), float(ev["frozen_macro_f1"]))
+            return QCoreApplication.translate(
+                "TrainPage", "Validation Macro F1 after LoRA {0:.4f}, no better than the frozen start's {1:.4f}: the "
+                             "frozen start is kept").format(float(ev["lora_macro_f1"]), float(ev["frozen_macro_f1"]))
         if code == "early_stopping":
             return QCoreApplication.translate(
                 "TrainPage", "Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) "
