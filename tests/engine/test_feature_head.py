@@ -195,3 +195,38 @@ def test_lora_that_answers_worse_leaves_the_frozen_start_as_the_runs_model(tmp_p
     got = answer_macro_f1(model, [f["input_ids"] for f in val], _targets([f["labels"] for f in val], labels, False),
                           labels, False, tokenizer.pad_token_id)
     assert got == pytest.approx(compared["frozen_macro_f1"], abs=1e-4)
+
+
+def test_a_second_pass_over_the_same_rows_reads_the_cache(tmp_path):
+    """The pooled states are kept in the project's cache by what they depend on: the same model
+    over the same rows reads them back (and fits the same head); another model reads its own."""
+    from workbench.core.runs import EventWriter
+    from workbench.engine import examples
+    from workbench.engine.models import decoder_head, loading
+    from workbench.engine.training.feature_head import fit_feature_head
+
+    project = make_project(tmp_path)
+    labels = project.task.labels
+    cache = tmp_path / "cache"
+
+    def fit(seed: int, name: str):
+        base = make_model_folder("gemma3", tmp_path / f"gemma{seed}", layout="hf", seed=seed)
+        model, tokenizer = loading.load_model_and_tokenizer(base, device="cpu")
+        head = decoder_head.attach(model, labels, family="gemma3", pooling="mean", depth=0.5, seed=0)
+        decoder_head.use_text_alone(tokenizer)
+        feats = {s: examples.build_classifier_features(tokenizer, examples.read_jsonl(project.split_path(s)), labels,
+                                                       user_format="{text}", max_length=64) for s in ("train", "val")}
+        (tmp_path / name).mkdir()
+        events = EventWriter(tmp_path / name)
+        fit_feature_head(head, feats["train"], feats["val"], labels, pad_id=tokenizer.pad_token_id,
+                         multi_label=False, events=events, seed=0, cache_dir=cache)
+        events.close()
+        codes = [e.get("code") for e in _events(tmp_path / name)]
+        return head.score.weight.numpy(), codes
+
+    first, codes = fit(0, "a")
+    assert "feature_pass" in codes and "feature_cache" not in codes and len(list(cache.glob("*.npz"))) == 1
+    again, codes = fit(0, "b")
+    assert "feature_cache" in codes and "feature_pass" not in codes and np.array_equal(first, again)
+    _, codes = fit(1, "c")  # other weights: read anew
+    assert "feature_pass" in codes and len(list(cache.glob("*.npz"))) == 2

@@ -107,11 +107,64 @@ def _macro_f1(logits: np.ndarray, y: np.ndarray, labels: Sequence[str], multi_la
                                                  labels)["macro_f1"])
 
 
+CACHE_KEPT = 4  # pooled states of the last runs' passes kept in the project's cache (about 20 MB each)
+
+
+def _cache_key(head, id_lists: Sequence[Sequence[int]]) -> str:
+    """What the pooled states depend on: the decoder's shape and weights (a sample of its first
+    and last kept tables, which tells two models apart without reading them whole), the pooling,
+    and the very ids read (so the data version, the length limit and the tokenizer)."""
+    import hashlib
+    import json
+
+    h = hashlib.sha256(json.dumps([head.config.decoder, head.config.pooling], sort_keys=True, default=str).encode())
+    params = [p for p in head.model.parameters()]
+    for p in (params[0], params[len(params) // 2], params[-1]):
+        part = p[:8] if len(p.shape) > 1 else p  # a few rows: a whole embedding table is hundreds of MB
+        h.update(np.ascontiguousarray(part.numpy()).tobytes())
+    for ids in id_lists:
+        h.update(np.asarray(ids, dtype=np.int64).tobytes() + b"|")
+    return h.hexdigest()[:20]
+
+
+def _cached_states(cache_dir, key: str):
+    from pathlib import Path
+
+    path = Path(cache_dir) / f"{key}.npz" if cache_dir else None
+    if path is None or not path.is_file():
+        return path, None
+    try:
+        with np.load(path) as data:
+            return path, (data["train"], data["val"])
+    except (OSError, ValueError, KeyError):  # a damaged file is read again
+        return path, None
+
+
+def _store_states(path, x_train: np.ndarray, x_val: np.ndarray) -> None:
+    import os
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".states-", suffix=".npz")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            np.savez(fh, train=x_train, val=x_val)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    for old in sorted(path.parent.glob("*.npz"), key=lambda p: p.stat().st_mtime)[:-CACHE_KEPT]:
+        old.unlink(missing_ok=True)
+
+
 def fit_feature_head(head, train: Sequence[dict], val: Sequence[dict], labels: Sequence[str], *, pad_id: int,
-                     multi_label: bool, events: EventWriter, seed: int = 0) -> dict:
+                     multi_label: bool, events: EventWriter, seed: int = 0, cache_dir=None) -> dict:
     """Fits ``head``'s score layer on the frozen decoder's states of ``train`` (features as
     examples.build_classifier_features makes them), choosing the regularisation on ``val``
-    (on the training rows where there is no validation row). Returns what it measured."""
+    (on the training rows where there is no validation row). The states are kept in
+    ``cache_dir`` and read back by a later run of the same model over the same rows. Returns
+    what it measured."""
     import paddle
 
     started = time.monotonic()
@@ -126,10 +179,19 @@ def fit_feature_head(head, train: Sequence[dict], val: Sequence[dict], labels: S
                         seconds=round(now - started, 1), message=(
                 f"reading the rows with the frozen model: {done_in_split + offset} of {total}"))
 
-    x_train = pooled_states(head, [f["input_ids"] for f in train], pad_id,
-                            progress=lambda d, n: progress(d, n, 0))
-    x_val = pooled_states(head, [f["input_ids"] for f in val], pad_id,
-                          progress=lambda d, n: progress(d, n, len(train))) if val else None
+    ids_train, ids_val = [f["input_ids"] for f in train], [f["input_ids"] for f in val]
+    path, cached = _cached_states(cache_dir, _cache_key(head, ids_train + [[-1]] + ids_val))
+    if cached is not None and len(cached[0]) == len(train) and len(cached[1]) == len(val):
+        x_train, x_val = cached
+        events.emit("log", level="info", code="feature_cache", rows=total, message=(
+            f"read the frozen model's states of {total} rows from the project's cache"))
+    else:
+        x_train = pooled_states(head, ids_train, pad_id, progress=lambda d, n: progress(d, n, 0))
+        x_val = pooled_states(head, ids_val, pad_id, progress=lambda d, n: progress(d, n, len(train)))
+        if path is not None:
+            _store_states(path, x_train, x_val)
+    if not val:
+        x_val = None
     read_s = time.monotonic() - started
     y_train = _targets([f["labels"] for f in train], labels, multi_label)
     y_val = _targets([f["labels"] for f in val], labels, multi_label) if val else None

@@ -547,7 +547,8 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
     if job.head_features and not job.resume_from and decoder_head.is_head(head):
         # LoRA's adapters start at zero: the wrapped head computes what the plain one does
         report = feature_head.fit_feature_head(head, feats["train"], all_val, list(template.labels), pad_id=pad_id,
-                                               multi_label=multi_label, events=events, seed=job.seed)
+                                               multi_label=multi_label, events=events, seed=job.seed,
+                                               cache_dir=project.cache_dir / "features")
         if job.method == "lora":  # kept only where LoRA's steps answer better (below)
             frozen = feature_head.FrozenStart(head, report, all_val, list(template.labels), multi_label)
         if char_classifier.has_linear_part(head) and job.method == "lora":  # the adapters hold only what trains
