@@ -15,7 +15,9 @@ the estimate the recommendation gave, and the evaluation time against the traini
 
 A pretrained model classifies with its classification head (engine/models/decoder_head.py);
 ``MODEL@MIN`` gives one model its own time budget in minutes and ``MODEL@none`` none at all
-(what a server with a GPU would train), e.g. ``--base-model builtin:small gemma-3-270m@30``.
+(what a server with a GPU would train), e.g. ``--base-model builtin:small gemma-3-270m@30``;
+``+frozen`` after either starts the head from the frozen model (the Train page's check box),
+e.g. ``gemma-3-270m@10+frozen``.
 
 A test split of a few hundred rows decides macro-F1 over tens of labels by a handful of
 rows (on 326 legal cases one row is 0.003-0.01 of it), so ``--seeds 0 1 2`` repeats the
@@ -43,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.commands import last_json, wb  # noqa: E402
 from workbench.core.cleaning import Recipe  # noqa: E402
 from workbench.core.labels import template_choice  # noqa: E402
-from workbench.core.operations.runs import resolve_base_model  # noqa: E402
+from workbench.core.operations.runs import FROZEN_START, resolve_base_model  # noqa: E402
 from workbench.core.project import SplitSettings, prepare  # noqa: E402
 from workbench.core.recommend import recommend  # noqa: E402
 from workbench.core.templates import TemplateCatalog  # noqa: E402
@@ -59,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--labels", default="from-data", help="from-data (default) or a comma-separated label list")
     p.add_argument("--multi-label", action="store_true", help="several labels per row (default: the template's)")
     p.add_argument("--label-sep", help="separator of the labels in a text cell (multi-label)")
-    p.add_argument("--base-model", nargs="+", default=["builtin:small"], metavar="MODEL[@MIN|@none]",
+    p.add_argument("--base-model", nargs="+", default=["builtin:small"], metavar="MODEL[@MIN|@none][+frozen]",
                    help="base models trained side by side on the same split (default builtin:small)")
     p.add_argument("--time-budget", type=float, help="minutes (default: the recommendation's, 10)")
     p.add_argument("--max-chars", type=int, help="raise the recipe's length limit (long legal texts)")
@@ -180,15 +182,21 @@ def one_run(args, seed: int) -> dict | None:
 def train_and_evaluate(args, template, project, spec: str) -> dict | None:
     """Train the base model of ``spec`` (``MODEL``, ``MODEL@MIN`` or ``MODEL@none``) on the
     project through the worker, evaluate it, and return its figures."""
-    base_model, _, budget = spec.partition("@")
+    model_budget, _, stage = spec.partition("+")
+    base_model, _, budget = model_budget.partition("@")
     budget_min = None if budget == "none" else float(budget) if budget else args.time_budget
     root = project.root
     method = "full" if base_model.startswith("builtin:") else "lora"
     head = not base_model.startswith("builtin:")
+    frozen = dict(FROZEN_START) if stage == "frozen" and head else {}
     rec = recommend(template, project.config.stats, "cpu", base_model if base_model.startswith("builtin:") else
                     str(resolve_base_model(base_model)[0]), method,
-                    time_budget_min=budget_min if budget_min is not None else 10**6, head=head)
+                    time_budget_min=budget_min if budget_min is not None else 10**6, head=head,
+                    head_depth=frozen.get("head_depth"), head_features=bool(frozen))
     train_args = ["train", "--project", str(root), "--base-model", base_model, "--json"]
+    if frozen:  # the Train page's "Start from the frozen model", as its command line gives it
+        train_args += ["--head-features", "--head-linear", "--head-pooling", frozen["head_pooling"],
+                       "--head-depth", str(frozen["head_depth"])]
     if budget_min is not None:
         train_args += ["--time-budget", str(budget_min)]
     elif budget == "none":
