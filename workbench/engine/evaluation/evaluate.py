@@ -371,7 +371,7 @@ def evaluate_run(project_dir, run_id: str, *, checkpoint: str = "best", compare_
         "note": trained.note,
         "task": task,
         "template": template.template,
-        "base_model": trained.job.base_model,
+        "base_model": trained.job.base_model, "base_model_name": trained.job.base_model_name,
         "method": trained.method,
         "split": split,
         "data_version": trained.job.data_version,  # whose labels scored it

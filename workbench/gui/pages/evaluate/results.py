@@ -139,11 +139,19 @@ class ResultsPanel(QStackedWidget):
         if result:
             method = result.get("method")
             lines.append(self.tr("<b>{0}</b> rows of the {1} split · model {2} ({3})").format(
-                result.get("rows"), split_name(result.get("split")), setting_text("base_model", result.get("base_model")),
+                result.get("rows"), split_name(result.get("split")),
+                setting_text("base_model", result.get("base_model_name") or result.get("base_model")),
                 setting_text("method", method) if method == "dpo" else method_name(method)))
         verdict = baseline_sentence(baseline.get("comparison"))
         if verdict:
             lines.append(verdict)
+        parts = m.get("parts") or {}
+        if isinstance(parts.get("linear_macro_f1"), (int, float)):  # a classifier that mixes in word statistics
+            network = parts.get("network_macro_f1")
+            lines.append(self.tr("Macro F1 of each part on these rows: the network alone {0}, the word statistics "
+                                 "alone {1}; the word statistics' share of the answer {2}.").format(
+                f"{network:.3f}" if isinstance(network, (int, float)) else "–", f"{parts['linear_macro_f1']:.3f}",
+                f"{float(parts.get('linear_share') or 0):.0%}"))
         if m.get("multi_label") and isinstance(m.get("threshold"), (int, float)):
             lines.append(self.tr("Several labels per row: a label is given when its probability is {0} or more "
                                  "(the threshold with the best macro F1 on the validation split).").format(
