@@ -255,20 +255,17 @@ LINEAR_FILE = "linear_part.npz"
 def save_linear_part(head, path) -> None:
     """The fitted linear part and its share, beside a LoRA run's adapters (which hold only what
     trains): the run's model is rebuilt with them (load_linear_part)."""
-    import tempfile
-
     import numpy as np
 
-    path = Path(path)
+    from workbench.core.fsutil import atomic_write
+
     arrays = {f"p{i}": p.numpy() for i, p in enumerate(head.linear_parameters())}
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".linear-", suffix=".npz")
-    try:
-        with os.fdopen(fd, "wb") as fh:
+
+    def write(tmp) -> None:
+        with open(tmp, "wb") as fh:  # a file object: np.savez would add ".npz" to a path's name
             np.savez(fh, weight=np.float32(head.linear_weight), **arrays)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+
+    atomic_write(path, write)
 
 
 def load_linear_part(head, path) -> None:

@@ -141,19 +141,13 @@ def _cached_states(cache_dir, key: str):
 
 
 def _store_states(path, x_train: np.ndarray, x_val: np.ndarray) -> None:
-    import os
-    import tempfile
+    from workbench.core.fsutil import atomic_write
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".states-", suffix=".npz")
-    try:
-        with os.fdopen(fd, "wb") as fh:
+    def write(tmp) -> None:
+        with open(tmp, "wb") as fh:  # a file object: np.savez would add ".npz" to a path's name
             np.savez(fh, train=x_train, val=x_val)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+
+    atomic_write(path, write)
     for old in sorted(path.parent.glob("*.npz"), key=lambda p: p.stat().st_mtime)[:-CACHE_KEPT]:
         old.unlink(missing_ok=True)
 
