@@ -4673,12 +4673,12 @@ Most likely: {1}</source>
 <context>
     <name>PlaygroundRating</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="52"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="54"/>
         <source>Compare two answers</source>
         <translation>比较两个回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="53"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="55"/>
         <source>Sample two answers to this question side by side and choose the better one</source>
         <translation>对这个问题采样两个回答并排显示，选出更好的一个</translation>
     </message>
@@ -4686,12 +4686,12 @@ Most likely: {1}</source>
 <context>
     <name>PreferenceBox</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="56"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="57"/>
         <source>Tune on your judgements…</source>
         <translation>按您的评判调优…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="71"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="72"/>
         <source>Train a small add-on on top of run {0}&apos;s model so that it prefers the answers you preferred on the Evaluate page.</source>
         <translation>在训练 {0} 的模型之上训练一个小的附加模块，使其偏向您在“评估”页所偏好的回答。</translation>
     </message>
@@ -4729,137 +4729,142 @@ Most likely: {1}</source>
         <translation>ORPO（无需参考模型；同时学习选中的回答）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="90"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="45"/>
+        <source>Learn the chosen answers only (no contrast)</source>
+        <translation>只学习选中的回答（不做对比）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="91"/>
         <source>Tune on your judgements</source>
         <translation>按您的评判调优</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="92"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="93"/>
         <source>Tune run {0} on your judgements</source>
         <translation>按您的评判调优训练 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="96"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="97"/>
         <source>Preference tuning (DPO) trains a small LoRA add-on on top of run {0}&apos;s model, so that it prefers the answers you preferred. The new run is a run like any other: its curves, stop and resume, evaluation and export.</source>
         <translation>偏好调优（DPO）在训练 {0} 的模型之上训练一个小的 LoRA 附加模块，使其偏向您所偏好的回答。新训练与其他训练一样：有曲线，可停止、继续、评估和导出。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="112"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="113"/>
         <source>How the pairs are weighed. The sigmoid loss of the DPO paper is the default; SimPO and ORPO need no reference model.</source>
         <translation>回答对的计算方式。默认使用 DPO 论文中的 sigmoid 损失；SimPO 和 ORPO 无需参考模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="118"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="119"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="124"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="125"/>
         <source>Preference loss</source>
         <translation>偏好损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="125"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="126"/>
         <source>Time budget</source>
         <translation>时间预算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="126"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="127"/>
         <source>Beta</source>
         <translation>Beta</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="127"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="128"/>
         <source>How near run {0}&apos;s model the tuned model stays: a larger beta keeps it nearer. Recommended from the number of pairs.</source>
         <translation>调优后的模型与训练 {0} 的模型保持多近：beta 越大越接近。按回答对的数量推荐。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="129"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="130"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="130"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="131"/>
         <source>Passes over the pairs</source>
         <translation>遍历回答对的轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="131"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="132"/>
         <source>Pairs per step</source>
         <translation>每步回答对数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="132"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="133"/>
         <source>Maximum length (tokens)</source>
         <translation>最大长度（词元）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="133"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="134"/>
         <source>Estimated time</source>
         <translation>预计时间</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="134"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="135"/>
         <source>Trains on</source>
         <translation>训练位置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="138"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="139"/>
         <source>Start tuning</source>
         <translation>开始调优</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="170"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="171"/>
         <source>Judgements are made on the Evaluate page: rate its answers good or bad and write better ones, compare two answers side by side, or work through the review queue. At least {0} pairs about two different questions are needed; tens make a difference, hundreds a reliable one.</source>
         <translation>评判在“评估”页进行：把回答评为好或差并写出更好的回答、并排比较两个回答，或逐条处理审阅队列。至少需要关于两个不同问题的 {0} 个回答对；几十个才会有效果，几百个才可靠。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="193"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="194"/>
         <source>Your judgements make no pair of a better and a worse answer yet.</source>
         <translation>您的评判还没有构成任何“较好回答与较差回答”的回答对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="195"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="196"/>
         <source>Your judgements make {0} pairs of a better and a worse answer: {1} from choices between two answers, {2} from rewritten answers, {3} from answers rated good and bad to the same question.</source>
         <translation>您的评判构成 {0} 个“较好回答与较差回答”的回答对：{1} 个来自两个回答之间的选择，{2} 个来自改写的回答，{3} 个来自同一问题下分别评为好和差的回答。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="200"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="201"/>
         <source>{0} are held out to measure the tuning; {1} train.</source>
         <translation>其中 {0} 个留出用于检验调优效果，{1} 个用于训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="203"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="204"/>
         <source>{0} answers rated good have no answer rated bad to the same question: they make no pair.</source>
         <translation>有 {0} 个评为好的回答在同一问题下没有评为差的回答，无法构成回答对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="206"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="207"/>
         <source>Ties make no pair: {0}.</source>
         <translation>平局不构成回答对：{0} 个。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="228"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="229"/>
         <source>{0} to {1}</source>
         <translation>{0} 至 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="229"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="230"/>
         <source>server {0}, where run {1} trained</source>
         <translation>服务器 {0}（训练 {1} 所在处）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="230"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="231"/>
         <source>this computer</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="233"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="234"/>
         <source>All the passes over the pairs would take longer than the time budget: the run ends at the budget.</source>
         <translation>遍历全部回答对所需时间超过时间预算：训练将在预算用完时结束。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="236"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="237"/>
         <source>Only {0} pairs train: expect the held-out score to move little and by chance.</source>
         <translation>只有 {0} 个回答对用于训练：留出回答对上的得分变化会很小，且带有偶然性。</translation>
     </message>
@@ -4934,29 +4939,34 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate/judging.py" line="214"/>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="230"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="237"/>
         <source>Write a better answer…</source>
         <translation>写一个更好的回答…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="216"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="228"/>
         <source>This answer is good. Click again to take the rating back.</source>
         <translation>这个回答好。再点一次可撤回评分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="217"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="229"/>
         <source>This answer is bad. Click again to take the rating back.</source>
         <translation>这个回答差。再点一次可撤回评分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="218"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="230"/>
         <source>Write the answer the model should have given: tuning on your judgements prefers it to the model&apos;s.</source>
         <translation>写下模型本应给出的回答：根据您的评判调优时，会让模型更倾向于您的回答而不是它原来的回答。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="229"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="236"/>
         <source>Edit my better answer…</source>
         <translation>修改我写的更好回答…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="250"/>
+        <source>The answer is empty, so there is nothing to rate. Compare two sampled answers to the question instead, or train longer: a model that ends its turn at once has not learnt to answer yet.</source>
+        <translation>回答是空的，没有可评价的内容。可以改为对这个问题比较两个采样的回答，或者训练更久：一开口就结束回合的模型还没有学会回答。</translation>
     </message>
 </context>
 <context>
@@ -5041,72 +5051,72 @@ Most likely: {1}</source>
         <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="150"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="151"/>
         <source>Macro F1 of each part on these rows: the network alone {0}, the word statistics alone {1}; the word statistics&apos; share of the answer {2}.</source>
         <translation>各部分在这些行上的 Macro F1：仅神经网络 {0}，仅词频统计 {1}；词频统计在回答中的占比 {2}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="155"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="156"/>
         <source>Several labels per row: a label is given when its probability is {0} or more (the threshold with the best macro F1 on the validation split).</source>
         <translation>每行可有多个标签：某标签的概率不低于 {0} 时给出该标签（该阈值在验证集上取得最佳宏平均 F1）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="160"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="161"/>
         <source>The model was trained on {0} tokens, question and answer together: {1} of {2} answers were given fewer than the {3} new tokens asked for (as few as {4}), so that each question is read whole. For longer answers, train again with a larger maximum length.</source>
         <translation>模型训练时问题与回答合计 {0} 个词元：{2} 个回答中有 {1} 个少于所要求的 {3} 个新词元（最少 {4} 个），以便完整读入每个问题。如需更长的回答，请用更大的最大长度重新训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="176"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="177"/>
         <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
         <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="200"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="201"/>
         <source>Preference accuracy on {0} held-out pairs</source>
         <translation>{0} 个留出回答对上的偏好准确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="202"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="203"/>
         <source>(a coin toss)</source>
         <translation>（相当于抛硬币）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="203"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="204"/>
         <source>Chosen answer more likely</source>
         <translation>选中回答的似然更高</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="207"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="208"/>
         <source>this run</source>
         <translation>本训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="207"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="208"/>
         <source>run {0}</source>
         <translation>训练 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="212"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="213"/>
         <source>&lt;b&gt;Your judgements&lt;/b&gt; · tuned from run {0} ({1}, beta {2}) on {3} pairs</source>
         <translation>&lt;b&gt;您的评判&lt;/b&gt; · 基于训练 {0} 调优（{1}，beta {2}），使用 {3} 个回答对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="216"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="217"/>
         <source>Evaluate with “Compare with the base model” to see run {0}&apos;s answers scored beside these.</source>
         <translation>勾选“与基础模型对比”后评估，即可在旁边看到训练 {0} 的回答得分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="219"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="220"/>
         <source>A preference gained at the cost of the answers shows as a lower ROUGE-L or BLEU, or a higher loss, than run {0}&apos;s.</source>
         <translation>若偏好的提升以回答质量为代价，会表现为 ROUGE-L 或 BLEU 低于训练 {0}，或损失高于训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="263"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="264"/>
         <source>given instead</source>
         <translation>代替真实标签给出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="263"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="264"/>
         <source>given along with it</source>
         <translation>与真实标签一起多给</translation>
     </message>
@@ -5529,57 +5539,57 @@ Most likely: {1}</source>
 <context>
     <name>SampleRatings</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="142"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="147"/>
         <source>The selected answer:</source>
         <translation>选中的回答：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="197"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="202"/>
         <source>good</source>
         <translation>好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="197"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="202"/>
         <source>bad</source>
         <translation>差</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="198"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="203"/>
         <source>You rated this answer good.</source>
         <translation>您把这个回答评为好。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="198"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="203"/>
         <source>You rated this answer bad.</source>
         <translation>您把这个回答评为差。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="200"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="205"/>
         <source>{0}, rewritten</source>
         <translation>{0}，已改写</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="201"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="206"/>
         <source>{0} Your answer: {1}</source>
         <translation>{0}您的回答：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="257"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="267"/>
         <source>Good answer</source>
         <translation>好回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="258"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="268"/>
         <source>Bad answer</source>
         <translation>差回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="259"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="269"/>
         <source>Write a better answer…</source>
         <translation>写一个更好的回答…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="269"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="279"/>
         <source>Take back my rating</source>
         <translation>撤回我的评分</translation>
     </message>

@@ -140,3 +140,34 @@ def test_a_stopped_preference_run_resumes_to_its_end(qwen_project, tmp_path):
     assert starts[-1]["initial_step"] > 0, "the resume went on from the checkpoint"
     report = preference_operations.run_report(project.root, started.run_id)
     assert report["before"]["preference_accuracy"] == 0.5, "the figures before tuning survive the resume"
+
+
+def test_the_sft_loss_learns_the_chosen_answers_and_needs_no_reference(qwen_project, tmp_path):
+    from workbench.core.preference import read_run_pairs
+    from workbench.core.trained import resolve_trained_run
+    from workbench.engine.training import preference as engine_pref
+    from workbench.engine.models import run_weights
+
+    project = qwen_project
+    _judge(project, tmp_path)
+    res = wb("train", "--project", project.root, "--method", "dpo", "--from-run", "sft", "--dpo-loss", "sft",
+             "--max-steps", 6, "--eval-steps", 6, "--learning-rate", 5e-3, "--time-budget", 5, "--json")
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
+    lines = [json.loads(x) for x in res.stdout.strip().splitlines() if x.startswith("{")]
+    run_id = lines[0]["run"]
+    assert lines[-1]["status"] == "completed"
+    trained = resolve_trained_run(project, run_id)
+    job = trained.job
+    assert job.dpo_loss == "sft"
+    cfg = engine_pref.dpo_config(job)
+    assert (cfg.pref_loss_ratio, cfg.sft_loss_ratio, cfg.reference_free) == (0.0, 1.0, True)
+    model, tokenizer = run_weights.load_run_model(trained, merge=False)
+    model.config.dpo_config = cfg
+    criterion = engine_pref.make_criterion(model.config)
+    system = trained.spec.system_text("zh")
+    rows = [engine_pref.pack_pair(tokenizer, system, p, 96) for p in read_run_pairs(trained.run_dir)
+            if p.split == "train"]
+    before = engine_pref.pair_logps(model, rows, criterion, adapter=False)
+    after = engine_pref.pair_logps(model, rows, criterion, adapter=True)
+    # the chosen answers, learnt as training rows, are likelier than before the run
+    assert sum(after[0]) > sum(before[0]) + 1.0, (sum(before[0]), sum(after[0]))

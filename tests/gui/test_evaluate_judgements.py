@@ -158,14 +158,15 @@ print(json.dumps(done, ensure_ascii=False), flush=True)
 """
 
 
-def _fake_playground(background, monkeypatch):
+def _fake_playground(background, monkeypatch, answer: str = "您好，限额为五万元。"):
     """The playground's child, as ``playground --json`` speaks: the answer and its done event."""
     asked = []
+    script = _ANSWER.replace("您好，限额为五万元。", answer)
 
     def command(args, title):
         asked.append(args)
         assert build_parser().parse_args(args).command == "playground"
-        return background.process([sys.executable, "-c", _ANSWER, args[-1]], title, "playground")
+        return background.process([sys.executable, "-c", script, args[-1]], title, "playground")
 
     monkeypatch.setattr(background, "command", command)
     return asked
@@ -200,6 +201,34 @@ def test_a_playground_answer_is_rated_and_its_rating_is_shown_again(qtbot, sessi
     [j] = feedback.load(qa_project)
     assert (j.rating, j.rewrite) == (-1, "单笔限额五万元，可在手机银行调整。")
     assert rating.buttons.better_button.text() == "Edit my better answer…"
+
+
+def test_an_empty_answer_says_why_it_cannot_be_rated(qtbot, session, background, qa_project, monkeypatch):
+    path = qa_project / "runs" / "run-q" / "eval" / "predictions.csv"
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    frame.loc[1, "prediction"] = ""  # the model ended its turn at once
+    frame.to_csv(path, index=False, encoding="utf-8-sig")
+    _fake_playground(background, monkeypatch, answer="")
+    page = _page(qtbot, session, background, qa_project)
+    buttons = page.ratings.buttons
+    page.samples_view.setCurrentIndex(page.samples_model.index(1, 0))
+    assert not buttons.good_button.isEnabled() and not buttons.better_button.isEnabled()
+    assert not buttons.why_label.isHidden() and "empty" in buttons.why_label.text()
+    assert "empty" in buttons.good_button.toolTip()
+    page.ratings.rate_row(1, -1)  # a key or a stale menu: nothing recorded, nothing raised
+    assert feedback.read_all(qa_project) == []
+    assert "Good answer" not in [a.text() for a in page.corrections.menu(1).actions()]
+    page.samples_view.setCurrentIndex(page.samples_model.index(2, 0))  # an answer again: the buttons return
+    assert buttons.good_button.isEnabled() and buttons.why_label.isHidden()
+    assert buttons.good_button.toolTip().startswith("This answer is good")
+
+    rating = page.playground_rating
+    page.prompt_edit.setText("转账限额是多少？")
+    with qtbot.waitSignal(page.playground_finished, timeout=30000):
+        page._on_generate_clicked()
+    assert not rating.buttons.bad_button.isEnabled() and not rating.buttons.why_label.isHidden()
+    assert "Compare two sampled answers" in rating.buttons.why_label.text()
+    assert rating.compare_button.isEnabled()  # what the reason offers is there
 
 
 # ----- comparison mode and the review queue -----------------------------------------------------

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from workbench.cli.common import format_seconds, print_json
 from workbench.core.errors import WorkbenchError
+from workbench.core.preference import DPO_LOSSES
 
 
 def _progress_line(ev: dict, total: int | None) -> str:
@@ -242,7 +243,7 @@ def add_parser(sub) -> None:
                     help="lora, full, or dpo: preference tuning on the judgements ('workbench feedback') of "
                          "the run given by --from-run")
     tr.add_argument("--from-run", metavar="RUN", help="with --method dpo: the run whose model is tuned")
-    tr.add_argument("--dpo-loss", choices=["sigmoid", "ipo", "hinge", "kto_pair", "simpo", "orpo"],
+    tr.add_argument("--dpo-loss", choices=DPO_LOSSES,
                     help="with --method dpo: the preference loss (default sigmoid, the DPO paper's)")
     tr.add_argument("--dpo-beta", type=float, metavar="BETA",
                     help="with --method dpo: how far the tuned model may move from the run's (default: from the "

@@ -32,7 +32,7 @@ class JobSpec(BaseModel):
     # person's judgements with PaddleFormers' DPO trainer (engine/training/preference.py)
     method: Literal["lora", "full", "dpo"] = "lora"
     from_run: str | None = None
-    dpo_loss: Literal["sigmoid", "ipo", "hinge", "kto_pair", "simpo", "orpo"] = "sigmoid"
+    dpo_loss: Literal["sigmoid", "ipo", "hinge", "kto_pair", "simpo", "orpo", "sft"] = "sigmoid"
     dpo_beta: float = Field(0.1, gt=0)
     # weight-only quantised base under LoRA (QLoRA-style); the engine refuses it early
     # where the device does not support it

@@ -42,9 +42,11 @@ FEW_PAIRS = 20
 FORMATS = ("erniekit", "chatml")
 # the losses PaddleFormers' DPO criterion has (paddleformers/nn/criterion/dpo_loss.py); "orpo" is
 # its "or" loss without a reference plus the SFT loss on the chosen answer, as its DPO workflow
-# (paddleformers/cli/train/dpo/workflow.py) maps it
-DPO_LOSSES = ("sigmoid", "ipo", "hinge", "kto_pair", "simpo", "orpo")
-REFERENCE_FREE_LOSSES = ("simpo", "orpo")
+# (paddleformers/cli/train/dpo/workflow.py) maps it; "sft" is that SFT loss alone (the criterion's
+# sft_loss_ratio, its preference term weighted 0): instruction tuning on the chosen answers, what
+# thumbs-up answers teach without a contrast
+DPO_LOSSES = ("sigmoid", "ipo", "hinge", "kto_pair", "simpo", "orpo", "sft")
+REFERENCE_FREE_LOSSES = ("simpo", "orpo", "sft")
 
 
 @dataclass

@@ -136,6 +136,8 @@ def dpo_config(job: JobSpec):
     cfg = DPOConfig(beta=job.dpo_beta, loss_type=loss, lora=True, reference_free=loss in REFERENCE_FREE_LOSSES)
     if loss == "orpo":
         cfg.loss_type, cfg.sft_loss_ratio = "or", 1.0
+    elif loss == "sft":
+        cfg.loss_type, cfg.pref_loss_ratio, cfg.sft_loss_ratio = "sigmoid", 0.0, 1.0
     return cfg
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
 from PySide6.QtWidgets import (
     QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget,
 )
@@ -212,16 +212,23 @@ class RatingButtons(QWidget):
         self.good_button = QPushButton(self.tr("Good"))
         self.bad_button = QPushButton(self.tr("Bad"))
         self.better_button = QPushButton(self.tr("Write a better answer…"))
-        for button, signal, tip in (
-                (self.good_button, self.good, self.tr("This answer is good. Click again to take the rating back.")),
-                (self.bad_button, self.bad, self.tr("This answer is bad. Click again to take the rating back.")),
-                (self.better_button, self.better, self.tr("Write the answer the model should have given: tuning "
-                                                          "on your judgements prefers it to the model's."))):
-            button.setToolTip(tip)
+        self.why_label = QLabel()  # why the buttons are off, where that is not plain to see
+        self.why_label.setObjectName("hint")
+        self.why_label.hide()
+        for button, signal in ((self.good_button, self.good), (self.bad_button, self.bad),
+                               (self.better_button, self.better)):
+            button.setToolTip(self._tips()[button])
             button.clicked.connect(signal)
             lay.addWidget(button)
+        lay.addWidget(self.why_label)
         for button in (self.good_button, self.bad_button):
             button.setCheckable(True)
+
+    def _tips(self) -> dict[QPushButton, str]:  # looked up when set: the language may have changed
+        return {self.good_button: self.tr("This answer is good. Click again to take the rating back."),
+                self.bad_button: self.tr("This answer is bad. Click again to take the rating back."),
+                self.better_button: self.tr("Write the answer the model should have given: tuning on your "
+                                            "judgements prefers it to the model's.")}
 
     def show_rating(self, j: Judgement | None) -> None:
         self.good_button.setChecked(j is not None and j.rating == 1)
@@ -229,9 +236,20 @@ class RatingButtons(QWidget):
         self.better_button.setText(self.tr("Edit my better answer…") if j is not None and j.rewrite
                                    else self.tr("Write a better answer…"))
 
-    def set_available(self, available: bool) -> None:
+    def set_available(self, available: bool, why: str = "") -> None:
+        """Turn the buttons on or off; ``why``: the reason they are off, shown beside them."""
         for button in (self.good_button, self.bad_button, self.better_button):
             button.setEnabled(available)
+            button.setToolTip(self._tips()[button] if available or not why else why)
+        self.why_label.setText(why)
+        self.why_label.setVisible(bool(why) and not available)
+
+
+def empty_answer_reason() -> str:
+    """Why an empty answer has no rating buttons: a judgement needs an answer to weigh (core.feedback)."""
+    return QCoreApplication.translate(
+        "RatingButtons", "The answer is empty, so there is nothing to rate. Compare two sampled answers to the "
+        "question instead, or train longer: a model that ends its turn at once has not learnt to answer yet.")
 
 
 def rate(recorder: JudgementRecorder, ref: AnswerRef, current: Judgement | None, value: int) -> Judgement | None:

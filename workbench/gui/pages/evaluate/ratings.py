@@ -17,7 +17,9 @@ from ....core import feedback
 from ....core.feedback import Judgement
 from ...session import ProjectSession
 from ...table_model import DataFrameTableModel
-from .judging import AnswerRef, JudgementRecorder, RatingButtons, ask_better_answer, rate, rewrite, writes_answers
+from .judging import (
+    AnswerRef, JudgementRecorder, RatingButtons, ask_better_answer, empty_answer_reason, rate, rewrite, writes_answers,
+)
 
 RATING_COLUMN = "your_rating"  # the samples' column of the person's ratings (not in predictions.csv)
 GOOD = QColor(46, 160, 67, 80)
@@ -72,8 +74,11 @@ class PlaygroundRating(QWidget):
     def _on_answered(self) -> None:
         done = self.playground.done or {}
         text = str(done.get("text") or "").strip()
-        if not text or not done.get("user") or not writes_answers(self.session.project):
+        if not done.get("user") or not writes_answers(self.session.project):
             return  # failed, or an engine without what a judgement records
+        if not text:
+            self.buttons.set_available(False, empty_answer_reason())
+            return
         self.ref = AnswerRef(prompt=done["user"], answer=text, run=done.get("run"),
                              checkpoint=done.get("checkpoint"), generation=done.get("generation"))
         self.buttons.set_available(True)
@@ -211,7 +216,8 @@ class SampleRatings(QObject):
     def _show_buttons(self, *_args) -> None:
         row = self._current_row()
         available = self.column >= 0 and 0 <= row < self.model.rowCount()
-        self.buttons.set_available(available)
+        empty = available and not self.ref(self.model.position(row)).answer.strip()
+        self.buttons.set_available(available and not empty, empty_answer_reason() if empty else "")
         self.buttons.show_rating(self.rating(self.model.position(row)) if available else None)
 
     def connect_selection(self) -> None:
@@ -223,15 +229,19 @@ class SampleRatings(QObject):
         self._show_buttons()
 
     # ------------------------------------------------------------------ recording
+    def _ratable(self, row: int) -> bool:
+        return (self.column >= 0 and 0 <= row < self.model.rowCount()
+                and bool(self.ref(self.model.position(row)).answer.strip()))
+
     def rate_row(self, row: int, value: int) -> None:
         """Rate the answer of view row ``row`` good (1) or bad (-1); the same again takes it back."""
-        if self.column < 0 or not 0 <= row < self.model.rowCount():
+        if not self._ratable(row):
             return
         ref = self.ref(self.model.position(row))
         self._keep(ref, rate(self.recorder, ref, self.items.get(ref.key), value))
 
     def better_row(self, row: int):
-        if self.column < 0 or not 0 <= row < self.model.rowCount():
+        if not self._ratable(row):
             return None
         ref = self.ref(self.model.position(row))
         current = self.items.get(ref.key)
@@ -249,8 +259,8 @@ class SampleRatings(QObject):
 
     def add_to_menu(self, menu: QMenu, row: int) -> None:
         """The rating items at the top of a row's menu (pages/evaluate/corrections.py)."""
-        if self.column < 0 or row < 0:
-            return
+        if not self._ratable(row):
+            return  # no items for an empty answer; the bar above the table says why
         j = self.rating(self.model.position(row))
         first = menu.actions()[0] if menu.actions() else None
         items: list[tuple[str, Callable[[], object], bool]] = [

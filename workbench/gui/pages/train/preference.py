@@ -42,6 +42,7 @@ def loss_name(loss: str) -> str:
         "kto_pair": QCoreApplication.translate("PreferenceDialog", "KTO on pairs"),
         "simpo": QCoreApplication.translate("PreferenceDialog", "SimPO (no reference model)"),
         "orpo": QCoreApplication.translate("PreferenceDialog", "ORPO (no reference model; also learns the chosen answers)"),
+        "sft": QCoreApplication.translate("PreferenceDialog", "Learn the chosen answers only (no contrast)"),
     }.get(loss, loss)
 
 
