@@ -109,7 +109,7 @@ def test_batched_pass_matches_one_by_one_and_training_learns(folder):
 def test_early_stopping_keeps_the_best_weights(tmp_path):
     """A learning rate of ~0 never improves the validation macro-F1: training stops after
     three evaluations without gain, final/ holds the first evaluated weights, 'last' the last."""
-    from workbench.engine.training.trainer import EARLY_STOPPING_PATIENCE
+    from workbench.engine.training.run_loop import EARLY_STOPPING_PATIENCE
 
     template = TemplateCatalog().get("medical_triage")
     src = tmp_path / "queries.csv"

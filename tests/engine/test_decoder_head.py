@@ -261,7 +261,7 @@ def test_early_stopping_waits_for_one_pass_when_evaluations_read_a_sample(tmp_pa
     of an epoch. A learning rate of ~0 never improves the metric: with a sample, training goes
     on to one pass over the training rows first; reading every validation row, it stops as before."""
     from workbench.core.runs import read_events
-    from workbench.engine.training.trainer import EARLY_STOPPING_PATIENCE
+    from workbench.engine.training.run_loop import EARLY_STOPPING_PATIENCE
 
     project = make_project(tmp_path)
     base = make_model_folder("llama", tmp_path / "llama", layout="hf")

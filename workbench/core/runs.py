@@ -36,6 +36,11 @@ SCHEMA_VERSION = 1
 STATUSES = ("created", "running", "completed", "stopped", "failed", "crashed")
 
 
+def process_rank() -> int:
+    """This process's rank under PaddlePaddle's distributed launcher (0 alone): rank 0 writes the run."""
+    return int(os.environ.get("PADDLE_TRAINER_ID", "0") or 0)
+
+
 def format_duration(seconds: float | None) -> str:
     """mm:ss, or h:mm:ss from an hour on; "--:--" when unknown (ETA before the first steps)."""
     if seconds is None or not math.isfinite(seconds) or seconds < 0:

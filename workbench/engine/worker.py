@@ -14,17 +14,13 @@ from pathlib import Path
 
 from workbench.core.errors import WorkbenchError, os_error_message
 from workbench.core.jobs import read_job
-from workbench.core.runs import STOP_FILE, EventWriter, RunBusy, acquire_run_lock, write_pid
+from workbench.core.runs import STOP_FILE, EventWriter, RunBusy, acquire_run_lock, process_rank, write_pid
 
 OOM_MARKERS = ("out of memory", "resourceexhausted", "cannot allocate memory", "memoryerror", "bad_alloc")
 
 
-def _rank() -> int:
-    return int(os.environ.get("PADDLE_TRAINER_ID", "0") or 0)
-
-
 def run(run_dir: Path) -> int:
-    primary = _rank() == 0
+    primary = process_rank() == 0
     lock = None
     if primary:
         # one writer per run, held until this process ends (the kernel drops it on any exit)
@@ -41,7 +37,8 @@ def run(run_dir: Path) -> int:
     code, fields = None, {}  # a WorkbenchError's, for the window to word the error in its language
     try:
         job = read_job(run_dir)
-        from workbench.engine.training.trainer import TrainingAborted, run_training
+        from workbench.engine.training.run_loop import TrainingAborted
+        from workbench.engine.training.trainer import run_training
 
         if job.method == "dpo":  # preference tuning on top of another run's model
             from workbench.engine.training.preference import run_preference_training as run_training

@@ -15,7 +15,7 @@ that the rejected answer's first token is scored after the question, as the chos
 against separate forward passes for each family (tests/engine/test_preference_packing.py).
 
 Events, the stop file, the time budget, checkpoints (the adapter alone), their probes and resume
-are the ordinary run's (engine/training/trainer.py).
+are the ordinary run's (engine/training/run_loop.py).
 """
 
 from __future__ import annotations
@@ -37,9 +37,10 @@ from workbench.core.timing import RunClock, write_timing
 from workbench.core.trained import resolve_trained_run
 from workbench.engine import examples, families
 from workbench.engine.models import adapters, checkpoints, devices, loading, run_weights
-from workbench.engine.training.trainer import (
-    DPO_LOG_FIELDS, TrainingAborted, _precision_flags, keep_best_weights, make_callback, train_until_done,
+from workbench.engine.training.run_loop import (
+    DPO_LOG_FIELDS, TrainingAborted, keep_best_weights, make_callback, train_until_done,
 )
+from workbench.engine.training.trainer import _precision_flags
 
 BASE_DIR = "base_model"
 BEFORE_FILE = "heldout_before.json"  # the held-out figures of the model the run started from

@@ -1,5 +1,5 @@
 """The Train page's live curves of the run in view: its loss and learning rate and, for a
-preference run, the DPO trainer's rewards and preference accuracy (engine/training/trainer.py's
+preference run, the DPO trainer's rewards and preference accuracy (engine/training/run_loop.py's
 step and eval events)."""
 
 from __future__ import annotations
