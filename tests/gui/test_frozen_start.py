@@ -9,6 +9,7 @@ from pathlib import Path
 
 from workbench.cli import build_parser
 from workbench.core.operations import runs as run_operations
+from workbench.core.recommend import stage_plan
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 from model_factory import make_model_folder  # noqa: E402
@@ -37,8 +38,11 @@ def test_the_check_box_asks_core_for_the_frozen_start(qtbot, tmp_path, session, 
     panel.frozen_check.setChecked(True)
     job = panel.job_spec()
     assert job.head and all(getattr(job, k) == v for k, v in run_operations.FROZEN_START.items())
-    # the estimate counts the pass over the rows before LoRA's steps
-    assert any("first fitted on the model's states" in n for n in panel.recommendation().notes)
+    # the estimate counts the pass over the rows before LoRA's steps, and the note says which stages fit
+    rec = panel.recommendation()
+    assert rec.notes[0].startswith("In two stages: the head is first fitted on the model's states")
+    shown = panel._notes(rec, job)
+    assert shown[0] == panel._stages_text(stage_plan(rec)) and "min" in shown[0]
     # the built-in model trains no such head: the box goes
     panel.model_combo.setCurrentIndex(panel.model_combo.findData("builtin:small"))
     assert not panel.frozen_check.isVisible() and not panel.job_spec().head_features
@@ -61,3 +65,26 @@ def test_a_run_of_a_few_steps_still_counts_the_pass_over_the_rows(tmp_path):
     assert rec.fixed_seconds > 0
     job = run_operations.build_job(project, str(base), max_steps=1, **run_operations.FROZEN_START)
     assert job.estimate_s >= rec.fixed_seconds
+
+
+def test_the_stages_note_says_what_the_budget_leaves_for_lora(tmp_path):
+    from test_decoder_head import make_project  # noqa: E402 (tests/engine)
+
+    from workbench.core.recommend import STAGES_NOTE_START
+
+    project = make_project(tmp_path)
+    base = make_model_folder("gemma3", tmp_path / "gemma", layout="hf")
+    plans = {}
+    for budget in (0.5, 30.0):
+        _, rec = run_operations.recommended_settings(project, str(base), "lora", time_budget_min=budget,
+                                                     head_settings=run_operations.FROZEN_START)
+        plans[budget] = plan = stage_plan(rec)
+        assert plan.rows == sum(project.config.stats["splits"][k] for k in ("train", "val"))
+        assert plan.first_s == rec.fixed_seconds > 0
+        assert abs(plan.first_s + plan.left_s - budget * 60) < 1 or plan.left_s == 0
+        [note] = [n for n in rec.notes if n.startswith(STAGES_NOTE_START)]
+        assert (("gets only a few steps" in note) == plan.squeezed) and ((" min left" in note) != plan.squeezed)
+    assert plans[0.5].squeezed and not plans[30.0].squeezed
+    # a run without the frozen start has no stages
+    _, plain = run_operations.recommended_settings(project, str(base), "lora", time_budget_min=30.0)
+    assert stage_plan(plain) is None and not any(n.startswith(STAGES_NOTE_START) for n in plain.notes)

@@ -141,9 +141,52 @@ class Recommendation:
     # a classification head's run on the processor: what builtin:small's run of the same data and
     # budget is estimated to take, which the head note weighs it against (None: no such note)
     builtin_seconds: float | None = None
+    # a head started from the frozen model: the training and validation rows its first stage reads
+    # (fixed_seconds is that stage's time; see stage_plan)
+    first_stage_rows: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@dataclass
+class StagePlan:
+    """How a head started from the frozen model spends the time budget: the first stage (reading
+    the rows' states once, fitting the head on them), then LoRA (or full fine-tuning) from it for
+    the time left, kept only where it beats the first stage on validation."""
+
+    rows: int
+    first_s: float
+    left_s: float
+    share: float | None  # of the training rows the second stage reads; None: whole passes
+    epochs: float
+    squeezed: bool  # the first stage takes about all of the budget: the second gets a few steps
+
+
+def stage_plan(rec: Recommendation) -> StagePlan | None:
+    if rec.first_stage_rows is None:
+        return None
+    budget = rec.time_budget_s or rec.est_seconds
+    left = max(budget - rec.fixed_seconds, 0.0)
+    return StagePlan(rows=rec.first_stage_rows, first_s=rec.fixed_seconds, left_s=left, share=rec.data_share,
+                     epochs=rec.epochs, squeezed=left < STAGE_MIN_SECOND_S)
+
+
+STAGES_NOTE_START = "In two stages: "
+# under this many seconds left after the first stage, the second is a token one
+STAGE_MIN_SECOND_S = 120.0
+
+
+def stages_note(plan: StagePlan, method: str) -> str:
+    how = "LoRA" if method == "lora" else "full fine-tuning"
+    first = (f"{STAGES_NOTE_START}the head is first fitted on the model's states of the {plan.rows:,} training and "
+             f"validation rows, about {minutes(plan.first_s)} min of reading them")
+    if plan.squeezed:
+        return (f"{first}, about all of the time budget, so {how} from it gets only a few steps; a larger budget "
+                "gives it more.")
+    reads = f"about {plan.share:.0%} of the training rows" if plan.share else f"{plan.epochs:g} passes over them"
+    return (f"{first}; {how} then trains from it for the {minutes(plan.left_s)} min left, on {reads}, and is kept "
+            "only if it scores better on validation.")
 
 
 def estimate_params(base_model: str) -> float:
@@ -435,8 +478,6 @@ def recommend(
         # (engine/training/feature_head.py), before the first LoRA step: out of the same budget
         val_rows = int(stats.get("splits", {}).get("val", 0))
         features_s = (rows + val_rows) * row_s + FEATURE_FIT_S
-        notes.append(f"The head is first fitted on the model's states of the {rows + val_rows:,} training and "
-                     f"validation rows: about {minutes(features_s)} min of reading them, within the budget.")
     train_budget_s = max(budget_s - features_s, 0.1 * 60)
     if epochs * epoch_s + evals_s > train_budget_s:
         # the time budget bounds every run: train on as much of the data as fits
@@ -476,12 +517,17 @@ def recommend(
     if head and not on_gpu:  # measured on a processor: weighed against the built-in model's run
         builtin_seconds = _recommend_classifier(stats, device, "builtin:small", budget_s / 60).est_seconds
         notes.append(head_note(method, seconds, builtin_seconds))
-    return Recommendation(
+    rec = Recommendation(
         batch_size=batch, max_length=max_length, epochs=epochs, learning_rate=lr, method=method,
         total_steps=total_steps, est_seconds=round(seconds, 1), est_memory_mb=round(memory, 1), notes=notes,
         eval_steps=eval_steps, time_budget_s=budget_s, eval_rows=eval_rows,
         data_share=epochs if epochs < 1 else None, epoch_seconds=round(epoch_s, 1),
-        fixed_seconds=round(evals_s, 1) if builtin else round(features_s, 1), recompute=recompute, builtin_seconds=builtin_seconds)
+        fixed_seconds=round(evals_s, 1) if builtin else round(features_s, 1), recompute=recompute,
+        builtin_seconds=builtin_seconds, first_stage_rows=rows + val_rows if features_s else None)
+    plan = stage_plan(rec)
+    if plan is not None:  # which stages fit the budget, said before the run starts
+        rec.notes.insert(0, stages_note(plan, method))
+    return rec
 
 
 def classifier_seconds(base_model: str, rows: int, val_rows: int, mean_chars: float, epochs: float,

@@ -22,7 +22,9 @@ from ....core.errors import WorkbenchError
 from ....core.jobs import JobSpec
 from ....core.machine_load import busy_share
 from workbench.core.operations import runs as run_operations
-from ....core.recommend import DEFAULT_TIME_BUDGET_MIN, HEAD_NOTE_START, minutes
+from ....core.recommend import (
+    DEFAULT_TIME_BUDGET_MIN, HEAD_NOTE_START, STAGES_NOTE_START, StagePlan, minutes, stage_plan,
+)
 from ....core.runs import format_duration
 from ....core.templates import TaskKind
 from ...i18n import localized
@@ -620,11 +622,8 @@ class TrainSettingsPanel(QWidget):
                 continue
             if n.startswith("One pass over the training rows"):
                 continue  # said by the estimate, from the same count as its steps
-            first = re.match(r"The head is first fitted on the model's states of the ([\d,]+) training and validation "
-                             r"rows: about (\d+) min", n)
-            if first:
-                n = self.tr("The head is first fitted on the model's states of the {0} training and validation rows: "
-                            "about {1} min of reading them, within the time budget.").format(*first.groups())
+            if n.startswith(STAGES_NOTE_START):
+                n = self._stages_text(stage_plan(rec))
             lowered = re.match(r"Rows per step lowered to (\d+) so that training fits in this computer's (\d+) GB", n)
             if lowered:
                 n = self.tr("Rows per step lowered to {0} so that training fits in this computer's {1} GB of "
@@ -648,6 +647,19 @@ class TrainSettingsPanel(QWidget):
                 n = self.tr("This would take hours on the processor: a GPU, a smaller model or fewer epochs help.")
             out.append(n)
         return out
+
+    def _stages_text(self, plan: StagePlan) -> str:
+        """core.recommend.stages_note in the interface language, from the same plan."""
+        how = self.tr("LoRA") if self.method_combo.currentData() != "full" else self.tr("Full fine-tuning")
+        first = self.tr("In two stages: the head is first fitted on the model's states of the {0} training and "
+                        "validation rows, about {1} min of reading them").format(f"{plan.rows:,}", minutes(plan.first_s))
+        if plan.squeezed:
+            return self.tr("{0}, about all of the time budget, so {1} from it gets only a few steps; a larger budget "
+                           "gives it more.").format(first, how)
+        reads = (self.tr("about {0}% of the training rows").format(round(plan.share * 100)) if plan.share
+                 else self.tr("{0} passes over them").format(f"{plan.epochs:g}"))
+        return self.tr("{0}; {1} then trains from it for the {2} min left, on {3}, and is kept only if it scores "
+                       "better on validation.").format(first, how, minutes(plan.left_s), reads)
 
     def job_spec(self) -> JobSpec:
         base = self.base_model()
