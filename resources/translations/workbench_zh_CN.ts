@@ -7231,97 +7231,102 @@ Its log: {2}</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="579"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="580"/>
         <source>It trains on server {0}: the settings and times above are recommended and estimated for its devices ({1}); its curves show its real pace once it runs.</source>
         <translation>在服务器 {0} 上训练：以上设置和时间是按它的设备（{1}）推荐和估算的；开始训练后，曲线会显示实际速度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="641"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="642"/>
         <source>{0} with {1} is unlikely to pay off on this data: on four public Chinese sets it beat the {2} only on question pairs, and this run takes about {3} min against about {4} min for the {2}.</source>
         <translation>{0}（{1}）用在这份数据上多半不划算：在四个公开中文数据集上，它只在问句对上胜过{2}，而本次训练约需 {3} 分钟，{2}约需 {4} 分钟。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="644"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="645"/>
         <source>Built-in small model</source>
         <translation>内置小模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="583"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="584"/>
         <source>The processor is {0}% busy with other work: the times above count on about {1:.1f} times as long as on an idle processor.</source>
         <translation>处理器有 {0}% 正忙于其他工作：上面的时间按空闲处理器的约 {1:.1f} 倍计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="587"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="588"/>
         <source>About {0} of the {1} steps planned: on this busy processor the time budget, {2}, ends the run there; {3:.0f} MB of memory (an estimate from the data size and the model, not a promise).</source>
         <translation>约为计划的 {1} 步中的 {0} 步：处理器正忙，时间预算 {2} 会在此结束训练；内存约 {3:.0f} MB（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="591"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="592"/>
         <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="595"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="596"/>
         <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="600"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="601"/>
         <source>These steps read about {0:.0%} of the training rows; a larger time budget or a GPU trains on all of them.</source>
         <translation>这些步数只读到约 {0:.0%} 的训练数据；更长的时间预算或 GPU 能用上全部数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="629"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="630"/>
         <source>Rows per step lowered to {0} so that training fits in this computer&apos;s {1} GB of memory.</source>
         <translation>每批条数已降为 {0}，使训练能放进这台电脑 {1} GB 的内存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="634"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="635"/>
         <source>Layers are recomputed in the backward pass, {0} rows a step, so that training fits in this computer&apos;s {1} GB of memory; each step takes about {2}x as long.</source>
         <translation>反向传播时逐层重算激活值，每步 {0} 行，使训练放得进这台电脑的 {1} GB 内存；每步耗时约为原来的 {2} 倍。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="647"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="648"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="653"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="654"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="653"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="654"/>
         <source>Full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="654"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="655"/>
         <source>In two stages: the head is first fitted on the model&apos;s states of the {0} training and validation rows, about {1} min of reading them</source>
         <translation>分两个阶段：先在模型对 {0} 条训练和验证数据的内部状态上拟合分类头，读取这些数据约需 {1} 分钟</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="657"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="658"/>
         <source>{0}, about all of the time budget, so {1} from it gets only a few steps; a larger budget gives it more.</source>
         <translation>{0}，几乎用完了时间预算，所以之后的 {1} 只能训练几步；加大时间预算可以让它训练得更多。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="659"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="660"/>
+        <source>under 1% of the training rows</source>
+        <translation>不到 1% 的训练数据</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="661"/>
         <source>about {0}% of the training rows</source>
         <translation>约 {0}% 的训练数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="660"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="662"/>
         <source>{0} passes over them</source>
         <translation>{0} 遍训练数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="661"/>
-        <source>{0}; {1} then trains from it for the {2} min left, on {3}, and is kept only if it scores better on validation.</source>
-        <translation>{0}；然后 {1} 在此基础上用剩余的 {2} 分钟训练，读取{3}，只有在验证集上得分更高时才保留。</translation>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="663"/>
+        <source>{0}; {1} then trains from it within the {2} min left, about {3} steps over {4}, and is kept only if it scores better on validation.</source>
+        <translation>{0}；然后 {1} 在此基础上、在剩余的 {2} 分钟内训练约 {3} 步，读取{4}，只有在验证集上得分更高时才保留。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="667"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="670"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>

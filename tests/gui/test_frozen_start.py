@@ -43,6 +43,11 @@ def test_the_check_box_asks_core_for_the_frozen_start(qtbot, tmp_path, session, 
     assert rec.notes[0].startswith("In two stages: the head is first fitted on the model's states")
     shown = panel._notes(rec, job)
     assert shown[0] == panel._stages_text(stage_plan(rec)) and "min" in shown[0]
+    # met in the window: the person's own steps and the processor's load were not the note's
+    panel.max_steps.setValue(3)
+    panel._update_estimate()
+    note = next(line for line in panel.estimate_label.text().splitlines() if line.startswith("In two stages"))
+    assert "about 3 steps over" in note
     # the built-in model trains no such head: the box goes
     panel.model_combo.setCurrentIndex(panel.model_combo.findData("builtin:small"))
     assert not panel.frozen_check.isVisible() and not panel.job_spec().head_features

@@ -158,18 +158,23 @@ class StagePlan:
     rows: int
     first_s: float
     left_s: float
-    share: float | None  # of the training rows the second stage reads; None: whole passes
-    epochs: float
+    steps: int  # the second stage's
+    passes: float  # over the training rows, in those steps (under 1: a share of them)
     squeezed: bool  # the first stage takes about all of the budget: the second gets a few steps
 
 
-def stage_plan(rec: Recommendation) -> StagePlan | None:
+def stage_plan(rec: Recommendation, *, load_factor: float = 1.0, steps: int | None = None,
+               passes: float | None = None) -> StagePlan | None:
+    """``rec``'s stages; ``load_factor``, ``steps`` and ``passes``: what the job actually started
+    counts on (the processor's load, the person's own settings: operations.runs.expected_reach),
+    where not the recommendation's."""
     if rec.first_stage_rows is None:
         return None
-    budget = rec.time_budget_s or rec.est_seconds
-    left = max(budget - rec.fixed_seconds, 0.0)
-    return StagePlan(rows=rec.first_stage_rows, first_s=rec.fixed_seconds, left_s=left, share=rec.data_share,
-                     epochs=rec.epochs, squeezed=left < STAGE_MIN_SECOND_S)
+    first = rec.fixed_seconds * load_factor
+    left = max((rec.time_budget_s or rec.est_seconds * load_factor) - first, 0.0)
+    return StagePlan(rows=rec.first_stage_rows, first_s=first, left_s=left,
+                     steps=rec.total_steps if steps is None else steps,
+                     passes=rec.epochs if passes is None else passes, squeezed=left < STAGE_MIN_SECOND_S)
 
 
 STAGES_NOTE_START = "In two stages: "
@@ -184,9 +189,11 @@ def stages_note(plan: StagePlan, method: str) -> str:
     if plan.squeezed:
         return (f"{first}, about all of the time budget, so {how} from it gets only a few steps; a larger budget "
                 "gives it more.")
-    reads = f"about {plan.share:.0%} of the training rows" if plan.share else f"{plan.epochs:g} passes over them"
-    return (f"{first}; {how} then trains from it for the {minutes(plan.left_s)} min left, on {reads}, and is kept "
-            "only if it scores better on validation.")
+    reads = ("under 1% of the training rows" if plan.passes < 0.005 else
+             f"about {plan.passes:.0%} of the training rows" if plan.passes < 1
+             else f"{round(plan.passes, 1):g} passes over them")
+    return (f"{first}; {how} then trains from it within the {minutes(plan.left_s)} min left, about {plan.steps} "
+            f"steps over {reads}, and is kept only if it scores better on validation.")
 
 
 def estimate_params(base_model: str) -> float:

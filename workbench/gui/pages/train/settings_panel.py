@@ -573,7 +573,8 @@ class TrainSettingsPanel(QWidget):
             return
         # the steps, those the budget leaves and the rows they read: one count (core), said once here
         reach = run_operations.expected_reach(self.session.project, job, span)
-        notes = self._notes(rec, job)
+        notes = self._notes(rec, job, stage_plan(rec, load_factor=span.load_factor, steps=reach.steps,
+                                                 passes=reach.data_share))
         on = self.target_combo.currentData()
         if on:  # recommended for the server's devices; its curves show its real pace
             notes.insert(0, self.tr("It trains on server {0}: the settings and times above are recommended and "
@@ -613,7 +614,7 @@ class TrainSettingsPanel(QWidget):
         entry = next((e for e in entries if e.id == kind), None)
         return entry.name if entry is not None else self.model_combo.currentText()
 
-    def _notes(self, rec, job: JobSpec | None = None) -> list[str]:
+    def _notes(self, rec, job: JobSpec | None = None, stages: StagePlan | None = None) -> list[str]:
         """The recommendation's notes in the interface language (the built-in model's note is
         the method hint's; how much of the data a run reads is the estimate's own line)."""
         out = []
@@ -622,8 +623,8 @@ class TrainSettingsPanel(QWidget):
                 continue
             if n.startswith("One pass over the training rows"):
                 continue  # said by the estimate, from the same count as its steps
-            if n.startswith(STAGES_NOTE_START):
-                n = self._stages_text(stage_plan(rec))
+            if n.startswith(STAGES_NOTE_START):  # at the load and with the steps the estimate counts on
+                n = self._stages_text(stages or stage_plan(rec))
             lowered = re.match(r"Rows per step lowered to (\d+) so that training fits in this computer's (\d+) GB", n)
             if lowered:
                 n = self.tr("Rows per step lowered to {0} so that training fits in this computer's {1} GB of "
@@ -656,10 +657,12 @@ class TrainSettingsPanel(QWidget):
         if plan.squeezed:
             return self.tr("{0}, about all of the time budget, so {1} from it gets only a few steps; a larger budget "
                            "gives it more.").format(first, how)
-        reads = (self.tr("about {0}% of the training rows").format(round(plan.share * 100)) if plan.share
-                 else self.tr("{0} passes over them").format(f"{plan.epochs:g}"))
-        return self.tr("{0}; {1} then trains from it for the {2} min left, on {3}, and is kept only if it scores "
-                       "better on validation.").format(first, how, minutes(plan.left_s), reads)
+        reads = (self.tr("under 1% of the training rows") if plan.passes < 0.005 else
+                 self.tr("about {0}% of the training rows").format(round(plan.passes * 100)) if plan.passes < 1
+                 else self.tr("{0} passes over them").format(f"{round(plan.passes, 1):g}"))
+        return self.tr("{0}; {1} then trains from it within the {2} min left, about {3} steps over {4}, and is kept "
+                       "only if it scores better on validation.").format(first, how, minutes(plan.left_s), plan.steps,
+                                                                         reads)
 
     def job_spec(self) -> JobSpec:
         base = self.base_model()
