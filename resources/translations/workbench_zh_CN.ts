@@ -4749,122 +4749,127 @@ Most likely: {1}</source>
         <translation>偏好调优（DPO）在训练 {0} 的模型之上训练一个小的 LoRA 附加模块，使其偏向您所偏好的回答。新训练与其他训练一样：有曲线，可停止、继续、评估和导出。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="113"/>
-        <source>How the pairs are weighed. The sigmoid loss of the DPO paper is the default; SimPO and ORPO need no reference model.</source>
-        <translation>回答对的计算方式。默认使用 DPO 论文中的 sigmoid 损失；SimPO 和 ORPO 无需参考模型。</translation>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="114"/>
+        <source>How the pairs are weighed. Recommended: the sigmoid loss of the DPO paper, or the one measured best where every pair comes from answers rated good and bad; SimPO and ORPO need no reference model.</source>
+        <translation>如何权衡每一对回答。推荐：DPO 论文的 sigmoid 损失；若所有回答对都来自评为好和差的回答，则用实测效果最好的那种损失。SimPO 和 ORPO 不需要参考模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="119"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="120"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="125"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="126"/>
         <source>Preference loss</source>
         <translation>偏好损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="126"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="127"/>
         <source>Time budget</source>
         <translation>时间预算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="127"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="128"/>
         <source>Beta</source>
         <translation>Beta</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="128"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="129"/>
         <source>How near run {0}&apos;s model the tuned model stays: a larger beta keeps it nearer. Recommended from the number of pairs.</source>
         <translation>调优后的模型与训练 {0} 的模型保持多近：beta 越大越接近。按回答对的数量推荐。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="130"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="131"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="131"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="132"/>
         <source>Passes over the pairs</source>
         <translation>遍历回答对的轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="132"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="133"/>
         <source>Pairs per step</source>
         <translation>每步回答对数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="133"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="134"/>
         <source>Maximum length (tokens)</source>
         <translation>最大长度（词元）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="134"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="135"/>
         <source>Estimated time</source>
         <translation>预计时间</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="135"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="136"/>
         <source>Trains on</source>
         <translation>训练位置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="139"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="140"/>
         <source>Start tuning</source>
         <translation>开始调优</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="171"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="166"/>
+        <source>Recommended for your judgements: {0}</source>
+        <translation>按您的评判推荐：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="174"/>
         <source>Judgements are made on the Evaluate page: rate its answers good or bad and write better ones, compare two answers side by side, or work through the review queue. At least {0} pairs about two different questions are needed; tens make a difference, hundreds a reliable one.</source>
         <translation>评判在“评估”页进行：把回答评为好或差并写出更好的回答、并排比较两个回答，或逐条处理审阅队列。至少需要关于两个不同问题的 {0} 个回答对；几十个才会有效果，几百个才可靠。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="194"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="197"/>
         <source>Your judgements make no pair of a better and a worse answer yet.</source>
         <translation>您的评判还没有构成任何“较好回答与较差回答”的回答对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="196"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="199"/>
         <source>Your judgements make {0} pairs of a better and a worse answer: {1} from choices between two answers, {2} from rewritten answers, {3} from answers rated good and bad to the same question.</source>
         <translation>您的评判构成 {0} 个“较好回答与较差回答”的回答对：{1} 个来自两个回答之间的选择，{2} 个来自改写的回答，{3} 个来自同一问题下分别评为好和差的回答。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="201"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="204"/>
         <source>{0} are held out to measure the tuning; {1} train.</source>
         <translation>其中 {0} 个留出用于检验调优效果，{1} 个用于训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="204"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="207"/>
         <source>{0} answers rated good have no answer rated bad to the same question: they make no pair.</source>
         <translation>有 {0} 个评为好的回答在同一问题下没有评为差的回答，无法构成回答对。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="207"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="210"/>
         <source>Ties make no pair: {0}.</source>
         <translation>平局不构成回答对：{0} 个。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="229"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="232"/>
         <source>{0} to {1}</source>
         <translation>{0} 至 {1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="230"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="233"/>
         <source>server {0}, where run {1} trained</source>
         <translation>服务器 {0}（训练 {1} 所在处）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="231"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="234"/>
         <source>this computer</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="234"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="237"/>
         <source>All the passes over the pairs would take longer than the time budget: the run ends at the budget.</source>
         <translation>遍历全部回答对所需时间超过时间预算：训练将在预算用完时结束。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/preference.py" line="237"/>
+        <location filename="../../workbench/gui/pages/train/preference.py" line="240"/>
         <source>Only {0} pairs train: expect the held-out score to move little and by chance.</source>
         <translation>只有 {0} 个回答对用于训练：留出回答对上的得分变化会很小，且带有偶然性。</translation>
     </message>

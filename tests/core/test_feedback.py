@@ -98,6 +98,12 @@ def test_pairs_from_choices_rewrites_and_thumbs():
         ("问一", "乙", "甲", "choice"), ("问三", "好答", "坏答", "rewrite"),
         ("问四", "好1", "坏1", "ratings"), ("问四", "好1", "坏2", "ratings")]
     assert (counts.ties, counts.identical, counts.unpaired_good, counts.unpaired_bad) == (1, 1, 1, 1)
+    # pairs of thumbs alone get the loss measured for them; any choice or rewrite, the DPO paper's
+    assert preference.recommended_loss(counts) == "sigmoid"
+    _, thumbs = preference.preference_pairs(items[4:7])
+    assert thumbs.pairs == thumbs.from_ratings == 2
+    assert preference.recommended_loss(thumbs) == preference.THUMBS_LOSS
+    assert preference.recommended_loss(preference.PairCounts()) == "sigmoid"
 
 
 def test_the_held_out_share_is_seeded_whole_questions_and_at_least_a_fifth():

@@ -137,11 +137,12 @@ def test_the_dialog_shows_cores_counts_and_settings_and_says_where_judgements_ar
     assert shown["estimate"] == "—" and job.estimate_s is None  # no model folder to estimate from
     assert "few_pairs" in rec.note_codes and f"Only {8 - counts.heldout} pairs train" in dialog.notes_label.text()
     assert not dialog.where_label.isHidden(), "few pairs: where to make more"
-    # the losses core offers, sigmoid first
-    from workbench.core.preference import DPO_LOSSES
+    # core's recommendation for the pairs first, then the losses core offers
+    from workbench.core.preference import DPO_LOSSES, recommended_loss
 
-    assert [dialog.loss_combo.itemData(i) for i in range(dialog.loss_combo.count())] == list(DPO_LOSSES)
-    assert dialog.loss_combo.currentData() == "sigmoid" and dialog.job.dpo_loss == "sigmoid"
+    assert [dialog.loss_combo.itemData(i) for i in range(dialog.loss_combo.count())] == [None, *DPO_LOSSES]
+    assert dialog.loss_combo.currentData() is None and dialog.job.dpo_loss == rec.loss == recommended_loss(counts)
+    assert dialog.loss_combo.currentText() == "Recommended for your judgements: DPO (sigmoid loss)"
     dialog.loss_combo.setCurrentIndex(dialog.loss_combo.findData("simpo"))
     assert dialog.job.dpo_loss == "simpo"
     dialog.reject()

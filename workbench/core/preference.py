@@ -47,6 +47,9 @@ FORMATS = ("erniekit", "chatml")
 # thumbs-up answers teach without a contrast
 DPO_LOSSES = ("sigmoid", "ipo", "hinge", "kto_pair", "simpo", "orpo", "sft")
 REFERENCE_FREE_LOSSES = ("simpo", "orpo", "sft")
+# the loss for pairs made of thumbs alone, measured against kto_pair and sft
+# (docs/training.md#preference-tuning)
+THUMBS_LOSS = "sigmoid"
 
 
 @dataclass
@@ -238,6 +241,7 @@ class PreferenceRecommendation:
     notes: list[str] = field(default_factory=list)
     # what each note is about, for a front end that words them itself: "over_budget", "few_pairs"
     note_codes: list[str] = field(default_factory=list)
+    loss: str = "sigmoid"  # for the pairs' kind: see recommended_loss
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -248,8 +252,15 @@ class PreferenceRecommendation:
 DPO_STEP_FACTOR = 1.5
 
 
+def recommended_loss(counts: PairCounts) -> str:
+    """The loss for the pairs the judgements make: :data:`THUMBS_LOSS` where every pair comes from
+    thumbs (a good and a bad answer to one question, each judged alone), else the DPO paper's."""
+    return THUMBS_LOSS if counts.pairs and counts.from_ratings == counts.pairs else "sigmoid"
+
+
 def recommend_preference(train_pairs: int, mean_chars: float, max_chars: float, *, cfg: dict | None = None,
-                         device: str = "cpu", time_budget_min: float | None = None) -> PreferenceRecommendation:
+                         device: str = "cpu", time_budget_min: float | None = None,
+                         loss: str = "sigmoid") -> PreferenceRecommendation:
     """Settings for ``train_pairs`` pairs whose question and two answers come to ``mean_chars``
     characters on average (``max_chars`` the longest). Few pairs get more passes and a larger
     beta (the tuned model stays nearer the run it starts from where the evidence is thin)."""
@@ -290,7 +301,7 @@ def recommend_preference(train_pairs: int, mean_chars: float, max_chars: float, 
         codes.append("few_pairs")
     return PreferenceRecommendation(epochs=epochs, learning_rate=lr, beta=beta, batch_size=batch,
                                     max_length=max_length, eval_steps=eval_steps, est_seconds=est, notes=notes,
-                                    note_codes=codes)
+                                    note_codes=codes, loss=loss)
 
 
 def pair_chars(pairs: Sequence[PreferencePair]) -> tuple[float, float]:

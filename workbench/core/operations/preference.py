@@ -116,7 +116,7 @@ def build_dpo_job(project: Project, from_run: str, *, dpo_loss: str | None = Non
     own = from_dir / "base_model"
     cfg = read_model_config(str(own) if (own / "config.json").is_file() else from_job.base_model)
     rec = preference.recommend_preference(len(train), mean_chars, max_chars, cfg=cfg,
-                                          time_budget_min=time_budget_min)
+                                          time_budget_min=time_budget_min, loss=preference.recommended_loss(counts))
     given = {k: v for k, v in settings.items() if v is not None}
     values: dict[str, Any] = dict(epochs=rec.epochs, learning_rate=rec.learning_rate, batch_size=rec.batch_size,
                                   max_length=rec.max_length, eval_steps=rec.eval_steps, lora_dropout=0.0,
@@ -131,7 +131,7 @@ def build_dpo_job(project: Project, from_run: str, *, dpo_loss: str | None = Non
     budget = max(time_budget_min, 0.1) * 60 if time_budget_min is not None else (None if fixed else 600.0)
     job = JobSpec(project=str(project.root.resolve()), template=from_job.template, task="instruction",
                   base_model=from_job.base_model, base_model_name=from_job.base_model_name, method="dpo",
-                  from_run=from_dir.name, dpo_loss=dpo_loss or "sigmoid",
+                  from_run=from_dir.name, dpo_loss=dpo_loss or rec.loss,
                   dpo_beta=float(dpo_beta if dpo_beta is not None else rec.beta),
                   data_version=from_job.data_version, time_budget_s=budget, estimate_s=rec.est_seconds, **values)
     return job, rec, counts

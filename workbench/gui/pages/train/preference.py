@@ -107,11 +107,12 @@ class PreferenceDialog(QDialog):
         for label in (intro, self.counts_label, self.refusal_label, self.where_label, self.notes_label):
             label.setWordWrap(True)
         self.loss_combo = QComboBox()
+        self.loss_combo.addItem("", None)  # core's choice for the pairs' kind, named in show_plan
         for loss in preference.DPO_LOSSES:
             self.loss_combo.addItem(loss_name(loss), loss)
         self.loss_combo.setToolTip(self.tr(
-            "How the pairs are weighed. The sigmoid loss of the DPO paper is the default; SimPO and ORPO need no "
-            "reference model."))
+            "How the pairs are weighed. Recommended: the sigmoid loss of the DPO paper, or the one measured best "
+            "where every pair comes from answers rated good and bad; SimPO and ORPO need no reference model."))
         self.loss_combo.currentIndexChanged.connect(self._on_setting_changed)
         self.time_budget = QDoubleSpinBox()
         self.time_budget.setRange(0.5, 24 * 60)
@@ -161,6 +162,8 @@ class PreferenceDialog(QDialog):
             self.refusal = exc
             self.counts = preference_operations.listing(self.project.root).pair_counts
         self._show_counts()
+        recommended = self.rec.loss if self.rec is not None else preference.recommended_loss(self.counts)
+        self.loss_combo.setItemText(0, self.tr("Recommended for your judgements: {0}").format(loss_name(recommended)))
         refused = self.refusal is not None
         self.refusal_label.setText(exception_text(self.refusal) if refused else "")
         self.refusal_label.setVisible(refused)
