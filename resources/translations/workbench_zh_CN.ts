@@ -7054,284 +7054,284 @@ Its log: {2}</source>
 <context>
     <name>TrainSettingsPanel</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="88"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="87"/>
         <source>Base model</source>
         <translation>基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="91"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="90"/>
         <source>Built-in tiny model (trains in a minute)</source>
         <translation>内置微型模型（约一分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="92"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="91"/>
         <source>Built-in small model (trains in minutes)</source>
         <translation>内置小模型（几分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="93"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="92"/>
         <source>A model folder on this computer…</source>
         <translation>本机上的模型文件夹…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="94"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="93"/>
         <source>A model id (downloaded)</source>
         <translation>模型 ID（需联网下载）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="95"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="94"/>
         <source>The built-in models are trained from scratch on your data so that everything works offline on any computer; they show the flow, not production quality. For real use pick a downloaded ERNIE, Qwen or Llama folder.</source>
         <translation>内置模型会在您的数据上从零开始训练，因此在任何电脑上都能离线跑通全流程；它们用于演示流程，达不到生产质量。实际使用请选择已下载的 ERNIE、Qwen 或 Llama 模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="100"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="99"/>
         <source>folder or model id</source>
         <translation>文件夹或模型 ID</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="102"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="101"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="108"/>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="447"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="107"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="446"/>
         <source>LoRA (small add-on, fast)</source>
         <translation>LoRA（附加小模块，速度快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="109"/>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="448"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="108"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="447"/>
         <source>Full fine-tuning (all weights)</source>
         <translation>全量微调（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="110"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="109"/>
         <source>LoRA trains a small add-on and keeps the base model unchanged: faster and needs less memory. Full fine-tuning changes every weight.</source>
         <translation>LoRA 只训练一个附加的小模块，基础模型保持不变：更快、更省内存。全量微调会修改全部权重。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="113"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="112"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="121"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="120"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="123"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="122"/>
         <source>Start from the frozen model, with word statistics</source>
         <translation>从冻结的模型起步，并混合词频统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="125"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="124"/>
         <source>First fit the classification head on what the pretrained model reads in each row, without training it (one pass over the rows), mixed with word statistics of the text; LoRA then starts from that head with the time left. Reads half of the model&apos;s layers, which also makes every step and answer faster.</source>
         <translation>先在预训练模型对每行的读取结果上拟合分类头（不训练模型本身，只读取各行一遍），并混合文本的词频统计；随后 LoRA 用剩余时间从这个分类头继续训练。只读取模型的前一半层，因此每一步训练和每次回答也更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="137"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="136"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="143"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="142"/>
         <source>Preset</source>
         <translation>预设方案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="151"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="150"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="152"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="151"/>
         <source>How long training may take: the recommended settings fit this time on this computer, for every model (a pretrained one may read only part of the data).</source>
         <translation>训练最多可用的时间：推荐设置会让每种模型的训练都在这台电脑上于此时间内完成（预训练模型可能只读取部分数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="159"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="158"/>
         <source>Time budget</source>
         <translation>时间预算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="169"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="168"/>
         <source>by epochs</source>
         <translation>按轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="171"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="170"/>
         <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
         <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="175"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="174"/>
         <source>How often (in steps) the model is checked on the validation rows and saved.</source>
         <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="176"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="175"/>
         <source>Stop after steps</source>
         <translation>训练步数上限</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="177"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="176"/>
         <source>Check and save every</source>
         <translation>每隔多少步检查并保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="204"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="203"/>
         <source>Servers…</source>
         <translation>服务器…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="206"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="205"/>
         <source>Train on</source>
         <translation>训练位置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="218"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="217"/>
         <source>Recommended for this data</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="232"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="231"/>
         <source>Your own settings</source>
         <translation>自定义设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="388"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="387"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="435"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="434"/>
         <source>LoRA + classification head</source>
         <translation>LoRA + 分类头</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="436"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="435"/>
         <source>Full fine-tuning + classification head</source>
         <translation>全量微调 + 分类头</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="444"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="443"/>
         <source>LoRA + classification head (small add-on, fast)</source>
         <translation>LoRA + 分类头（附加小模块，速度快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="445"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="444"/>
         <source>Full fine-tuning + classification head (all weights)</source>
         <translation>全量微调 + 分类头（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="453"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="452"/>
         <source>The built-in model is built from this project&apos;s data and starts untrained, so all of it is trained here (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型由本项目的数据构建，从未训练的状态开始，所以全部在这里训练（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="456"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="455"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="580"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="579"/>
         <source>It trains on server {0}: the settings and times above are recommended and estimated for its devices ({1}); its curves show its real pace once it runs.</source>
         <translation>在服务器 {0} 上训练：以上设置和时间是按它的设备（{1}）推荐和估算的；开始训练后，曲线会显示实际速度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="642"/>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="47"/>
         <source>{0} with {1} is unlikely to pay off on this data: on four public Chinese sets it beat the {2} only on question pairs, and this run takes about {3} min against about {4} min for the {2}.</source>
         <translation>{0}（{1}）用在这份数据上多半不划算：在四个公开中文数据集上，它只在问句对上胜过{2}，而本次训练约需 {3} 分钟，{2}约需 {4} 分钟。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="645"/>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="46"/>
         <source>Built-in small model</source>
         <translation>内置小模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="584"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="583"/>
         <source>The processor is {0}% busy with other work: the times above count on about {1:.1f} times as long as on an idle processor.</source>
         <translation>处理器有 {0}% 正忙于其他工作：上面的时间按空闲处理器的约 {1:.1f} 倍计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="588"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="587"/>
         <source>About {0} of the {1} steps planned: on this busy processor the time budget, {2}, ends the run there; {3:.0f} MB of memory (an estimate from the data size and the model, not a promise).</source>
         <translation>约为计划的 {1} 步中的 {0} 步：处理器正忙，时间预算 {2} 会在此结束训练；内存约 {3:.0f} MB（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="592"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="591"/>
         <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="596"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="595"/>
         <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="601"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="600"/>
         <source>These steps read about {0:.0%} of the training rows; a larger time budget or a GPU trains on all of them.</source>
         <translation>这些步数只读到约 {0:.0%} 的训练数据；更长的时间预算或 GPU 能用上全部数据。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="630"/>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="30"/>
         <source>Rows per step lowered to {0} so that training fits in this computer&apos;s {1} GB of memory.</source>
         <translation>每批条数已降为 {0}，使训练能放进这台电脑 {1} GB 的内存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="635"/>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="37"/>
         <source>Layers are recomputed in the backward pass, {0} rows a step, so that training fits in this computer&apos;s {1} GB of memory; each step takes about {2}x as long.</source>
         <translation>反向传播时逐层重算激活值，每步 {0} 行，使训练放得进这台电脑的 {1} GB 内存；每步耗时约为原来的 {2} 倍。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="648"/>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="53"/>
         <source>This would take hours on the processor: a GPU, a smaller model or fewer epochs help.</source>
         <translation>在处理器上这需要几个小时：使用 GPU、更小的模型或更少的轮数会更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="654"/>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="63"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="654"/>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="62"/>
         <source>Full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="655"/>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="64"/>
         <source>In two stages: the head is first fitted on the model&apos;s states of the {0} training and validation rows, about {1} min of reading them</source>
         <translation>分两个阶段：先在模型对 {0} 条训练和验证数据的内部状态上拟合分类头，读取这些数据约需 {1} 分钟</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="658"/>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="70"/>
         <source>{0}, about all of the time budget, so {1} from it gets only a few steps; a larger budget gives it more.</source>
         <translation>{0}，几乎用完了时间预算，所以之后的 {1} 只能训练几步；加大时间预算可以让它训练得更多。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="660"/>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="75"/>
         <source>under 1% of the training rows</source>
         <translation>不到 1% 的训练数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="661"/>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="77"/>
         <source>about {0}% of the training rows</source>
         <translation>约 {0}% 的训练数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="662"/>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="80"/>
         <source>{0} passes over them</source>
         <translation>{0} 遍训练数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="663"/>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="82"/>
         <source>{0}; {1} then trains from it within the {2} min left, about {3} steps over {4}, and is kept only if it scores better on validation.</source>
         <translation>{0}；然后 {1} 在此基础上、在剩余的 {2} 分钟内训练约 {3} 步，读取{4}，只有在验证集上得分更高时才保留。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="670"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="624"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>

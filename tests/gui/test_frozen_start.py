@@ -10,6 +10,7 @@ from pathlib import Path
 from workbench.cli import build_parser
 from workbench.core.operations import runs as run_operations
 from workbench.core.recommend import stage_plan
+from workbench.gui.pages.train.settings_notes import stages_text
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 from model_factory import make_model_folder  # noqa: E402
@@ -42,7 +43,7 @@ def test_the_check_box_asks_core_for_the_frozen_start(qtbot, tmp_path, session, 
     rec = panel.recommendation()
     assert rec.notes[0].startswith("In two stages: the head is first fitted on the model's states")
     shown = panel._notes(rec, job)
-    assert shown[0] == panel._stages_text(stage_plan(rec)) and "min" in shown[0]
+    assert shown[0] == stages_text(stage_plan(rec), False) and "min" in shown[0]
     # met in the window: the person's own steps and the processor's load were not the note's
     panel.max_steps.setValue(3)
     panel._update_estimate()

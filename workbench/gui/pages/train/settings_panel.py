@@ -8,7 +8,6 @@ in view (core/machine_load.py). The page (pages/train_page.py) starts, stops and
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -22,16 +21,14 @@ from ....core.errors import WorkbenchError
 from ....core.jobs import JobSpec
 from ....core.machine_load import busy_share
 from workbench.core.operations import runs as run_operations
-from ....core.recommend import (
-    DEFAULT_TIME_BUDGET_MIN, HEAD_NOTE_START, STAGES_NOTE_START, StagePlan, minutes, stage_plan,
-)
+from ....core.recommend import DEFAULT_TIME_BUDGET_MIN, StagePlan, stage_plan
 from ....core.runs import format_duration
 from ....core.templates import TaskKind
 from ...i18n import localized
 from ...session import ProjectSession
 from ...background import BackgroundWork
 from ..run_text import hyper_label
-from . import models_panel
+from . import models_panel, settings_notes
 from .servers import ServersDialog, TargetCombo
 
 # the preset box's items besides the template's presets (their index there)
@@ -615,54 +612,9 @@ class TrainSettingsPanel(QWidget):
         return entry.name if entry is not None else self.model_combo.currentText()
 
     def _notes(self, rec, job: JobSpec | None = None, stages: StagePlan | None = None) -> list[str]:
-        """The recommendation's notes in the interface language (the built-in model's note is
-        the method hint's; how much of the data a run reads is the estimate's own line)."""
-        out = []
-        for n in rec.notes:
-            if n.startswith("The built-in model is trained from scratch"):
-                continue
-            if n.startswith("One pass over the training rows"):
-                continue  # said by the estimate, from the same count as its steps
-            if n.startswith(STAGES_NOTE_START):  # at the load and with the steps the estimate counts on
-                n = self._stages_text(stages or stage_plan(rec))
-            lowered = re.match(r"Rows per step lowered to (\d+) so that training fits in this computer's (\d+) GB", n)
-            if lowered:
-                n = self.tr("Rows per step lowered to {0} so that training fits in this computer's {1} GB of "
-                            "memory.").format(*lowered.groups())
-            recomputed = re.match(r"Layers are recomputed in the backward pass, (\d+) rows a step, so that training "
-                                  r"fits in this computer's (\d+) GB of memory; each step takes about ([\d.]+)x", n)
-            if recomputed:
-                n = self.tr("Layers are recomputed in the backward pass, {0} rows a step, so that training fits in "
-                            "this computer's {1} GB of memory; each step takes about {2}x as long.").format(
-                    *recomputed.groups())
-            if n.startswith(HEAD_NOTE_START):  # whether the head pays here, and at what time
-                times = run_operations.compared_times(job, rec) if job is not None else None
-                if times is None:
-                    continue
-                n = self.tr("{0} with {1} is unlikely to pay off on this data: on four public Chinese sets it beat "
-                            "the {2} only on question pairs, and this run takes about {3} min against about {4} min "
-                            "for the {2}.").format(self.model_shown_name(), self._head_method_name(),
-                                                   self.tr("Built-in small model"), minutes(times[0]),
-                                                   minutes(times[1]))
-            if n.startswith("This would take hours on the CPU"):
-                n = self.tr("This would take hours on the processor: a GPU, a smaller model or fewer epochs help.")
-            out.append(n)
-        return out
-
-    def _stages_text(self, plan: StagePlan) -> str:
-        """core.recommend.stages_note in the interface language, from the same plan."""
-        how = self.tr("LoRA") if self.method_combo.currentData() != "full" else self.tr("Full fine-tuning")
-        first = self.tr("In two stages: the head is first fitted on the model's states of the {0} training and "
-                        "validation rows, about {1} min of reading them").format(f"{plan.rows:,}", minutes(plan.first_s))
-        if plan.squeezed:
-            return self.tr("{0}, about all of the time budget, so {1} from it gets only a few steps; a larger budget "
-                           "gives it more.").format(first, how)
-        reads = (self.tr("under 1% of the training rows") if plan.passes < 0.005 else
-                 self.tr("about {0}% of the training rows").format(round(plan.passes * 100)) if plan.passes < 1
-                 else self.tr("{0} passes over them").format(f"{round(plan.passes, 1):g}"))
-        return self.tr("{0}; {1} then trains from it within the {2} min left, about {3} steps over {4}, and is kept "
-                       "only if it scores better on validation.").format(first, how, minutes(plan.left_s), plan.steps,
-                                                                         reads)
+        return settings_notes.notes_text(rec, job, stages, model_name=self.model_shown_name(),
+                                         head_method=self._head_method_name(),
+                                         full=self.method_combo.currentData() == "full")
 
     def job_spec(self) -> JobSpec:
         base = self.base_model()
