@@ -289,6 +289,34 @@ def test_a_preference_run_on_the_server_receives_its_pairs_and_finishes_there(ss
 
 @pytest.mark.slow
 @needs_sshd
+def test_a_frozen_start_on_the_server_reads_the_states_its_first_run_kept(sshd, target, tmp_path):
+    """The project's folder on the server persists between runs, and so does its cache: a second
+    run of the same model over the same rows reads the frozen model's states from it."""
+    from model_factory import make_model_folder
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))
+    from test_decoder_head import make_project
+
+    project = make_project(tmp_path)
+    base = make_model_folder("gemma3", tmp_path / "gemma", layout="hf")
+    runs = []
+    for _ in range(2):
+        job = run_operations.build_job(project, str(base), "lora", max_steps=2, batch_size=4, max_length=64,
+                                       eval_steps=2, save_steps=2, logging_steps=1, learning_rate=1e-3,
+                                       **run_operations.FROZEN_START)
+        started = run_operations.start_run(project, job, on="lab")
+        _wait_end(started)
+        runs.append(started.run_dir)
+    run_operations.refresh_remote(project)
+    assert [summarize(r).status for r in runs] == ["completed", "completed"], (runs[1] / EVENTS_FILE).read_text()[-2000:]
+    codes = [[e.get("code") for e in read_events(r)] for r in runs]
+    assert "feature_pass" in codes[0] and "feature_cache" not in codes[0]
+    assert "feature_cache" in codes[1] and "feature_pass" not in codes[1]
+    assert not (project.cache_dir / "features").exists()  # kept on the server, not brought here
+
+
+@pytest.mark.slow
+@needs_sshd
 def test_two_devices_train_under_paddles_launcher_on_the_server(sshd, home, tmp_path, project):
     add_target("pair", sshd.url, ssh_config=str(sshd.config), python=sys.executable,
                workdir=str(tmp_path / "server work"), devices="cpu:0,1")
