@@ -255,6 +255,11 @@ def train_and_evaluate(args, template, project, spec: str) -> dict | None:
         "interval": {"low": interval["low"], "high": interval["high"]} if interval else None,
         "verdict": verdict(interval) if interval else None,
     }
+    parts = result["metrics"].get("parts")
+    if parts:  # a head with the linear part: each part's test macro-F1 beside the mixture's
+        out["parts"] = {k: round(float(v), 4) for k, v in parts.items()}
+    if run_info.get("frozen_start"):  # LoRA after the frozen start, against it on all validation rows
+        out["frozen_start"] = run_info["frozen_start"]
     if result["metrics"].get("multi_label"):
         out["model_micro_f1"] = result["metrics"].get("micro_f1")
         out["baseline_micro_f1"] = result["baseline"].get("micro_f1")
@@ -303,6 +308,14 @@ def show(m: dict, multi_label: bool) -> None:
           f"baseline {m['baseline_accuracy']:.4f}")
     if multi_label:
         print(f"  micro-F1   {who} {m['model_micro_f1']:.4f}   baseline {m['baseline_micro_f1']:.4f}")
+    if m.get("parts"):
+        p = m["parts"]
+        print(f"  parts (test macro-F1): the head alone {p['network_macro_f1']:.4f}, the linear part alone "
+              f"{p['linear_macro_f1']:.4f}, mixed at linear share {p['linear_share']:.2f}")
+    if m.get("frozen_start"):
+        f = m["frozen_start"]
+        print(f"  LoRA after the frozen start: validation macro-F1 {f['lora_macro_f1']:.4f} against the frozen "
+              f"start's {f['frozen_macro_f1']:.4f}: kept {'LoRA' if f['kept'] == 'lora' else 'the frozen start'}")
     print(f"  evaluation {m['eval_wall_s']:.1f} s wall ({m['eval_in_process_s']} s in the evaluator), "
           f"{m['eval_vs_train']:.2f} of the training's wall time")
 
