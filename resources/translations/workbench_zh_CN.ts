@@ -5371,13 +5371,13 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/run_curves.py" line="55"/>
-        <source>DPO loss</source>
-        <translation>DPO 损失</translation>
+        <source>tuning loss</source>
+        <translation>调优损失</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/run_curves.py" line="56"/>
-        <source>DPO loss on held-out pairs</source>
-        <translation>留出回答对上的 DPO 损失</translation>
+        <source>tuning loss on held-out pairs</source>
+        <translation>留出回答对上的调优损失</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/run_curves.py" line="58"/>
@@ -7054,189 +7054,189 @@ Its log: {2}</source>
 <context>
     <name>TrainSettingsPanel</name>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="87"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="85"/>
         <source>Base model</source>
         <translation>基础模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="90"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="88"/>
         <source>Built-in tiny model (trains in a minute)</source>
         <translation>内置微型模型（约一分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="91"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="89"/>
         <source>Built-in small model (trains in minutes)</source>
         <translation>内置小模型（几分钟训练完）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="92"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="90"/>
         <source>A model folder on this computer…</source>
         <translation>本机上的模型文件夹…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="93"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="91"/>
         <source>A model id (downloaded)</source>
         <translation>模型 ID（需联网下载）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="94"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="92"/>
         <source>The built-in models are trained from scratch on your data so that everything works offline on any computer; they show the flow, not production quality. For real use pick a downloaded ERNIE, Qwen or Llama folder.</source>
         <translation>内置模型会在您的数据上从零开始训练，因此在任何电脑上都能离线跑通全流程；它们用于演示流程，达不到生产质量。实际使用请选择已下载的 ERNIE、Qwen 或 Llama 模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="99"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="97"/>
         <source>folder or model id</source>
         <translation>文件夹或模型 ID</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="101"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="99"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="107"/>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="446"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="105"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="444"/>
         <source>LoRA (small add-on, fast)</source>
         <translation>LoRA（附加小模块，速度快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="108"/>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="447"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="106"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="445"/>
         <source>Full fine-tuning (all weights)</source>
         <translation>全量微调（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="109"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="107"/>
         <source>LoRA trains a small add-on and keeps the base model unchanged: faster and needs less memory. Full fine-tuning changes every weight.</source>
         <translation>LoRA 只训练一个附加的小模块，基础模型保持不变：更快、更省内存。全量微调会修改全部权重。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="112"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="110"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="120"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="118"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="122"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="120"/>
         <source>Start from the frozen model, with word statistics</source>
         <translation>从冻结的模型起步，并混合词频统计</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="124"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="122"/>
         <source>First fit the classification head on what the pretrained model reads in each row, without training it (one pass over the rows), mixed with word statistics of the text; LoRA then starts from that head with the time left. Reads half of the model&apos;s layers, which also makes every step and answer faster.</source>
         <translation>先在预训练模型对每行的读取结果上拟合分类头（不训练模型本身，只读取各行一遍），并混合文本的词频统计；随后 LoRA 用剩余时间从这个分类头继续训练。只读取模型的前一半层，因此每一步训练和每次回答也更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="136"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="134"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="142"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="140"/>
         <source>Preset</source>
         <translation>预设方案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="150"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="148"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="151"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="149"/>
         <source>How long training may take: the recommended settings fit this time on this computer, for every model (a pretrained one may read only part of the data).</source>
         <translation>训练最多可用的时间：推荐设置会让每种模型的训练都在这台电脑上于此时间内完成（预训练模型可能只读取部分数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="158"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="156"/>
         <source>Time budget</source>
         <translation>时间预算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="168"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="166"/>
         <source>by epochs</source>
         <translation>按轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="170"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="168"/>
         <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
         <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="174"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="172"/>
         <source>How often (in steps) the model is checked on the validation rows and saved.</source>
         <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="175"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="173"/>
         <source>Stop after steps</source>
         <translation>训练步数上限</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="176"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="174"/>
         <source>Check and save every</source>
         <translation>每隔多少步检查并保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="203"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="201"/>
         <source>Servers…</source>
         <translation>服务器…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="205"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="203"/>
         <source>Train on</source>
         <translation>训练位置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="217"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="215"/>
         <source>Recommended for this data</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="231"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="229"/>
         <source>Your own settings</source>
         <translation>自定义设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="387"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="385"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="434"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="432"/>
         <source>LoRA + classification head</source>
         <translation>LoRA + 分类头</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="435"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="433"/>
         <source>Full fine-tuning + classification head</source>
         <translation>全量微调 + 分类头</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="443"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="441"/>
         <source>LoRA + classification head (small add-on, fast)</source>
         <translation>LoRA + 分类头（附加小模块，速度快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="444"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="442"/>
         <source>Full fine-tuning + classification head (all weights)</source>
         <translation>全量微调 + 分类头（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="452"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="450"/>
         <source>The built-in model is built from this project&apos;s data and starts untrained, so all of it is trained here (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型由本项目的数据构建，从未训练的状态开始，所以全部在这里训练（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="455"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="453"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="579"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="577"/>
         <source>It trains on server {0}: the settings and times above are recommended and estimated for its devices ({1}); its curves show its real pace once it runs.</source>
         <translation>在服务器 {0} 上训练：以上设置和时间是按它的设备（{1}）推荐和估算的；开始训练后，曲线会显示实际速度。</translation>
     </message>
@@ -7251,27 +7251,27 @@ Its log: {2}</source>
         <translation>内置小模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="583"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="581"/>
         <source>The processor is {0}% busy with other work: the times above count on about {1:.1f} times as long as on an idle processor.</source>
         <translation>处理器有 {0}% 正忙于其他工作：上面的时间按空闲处理器的约 {1:.1f} 倍计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="587"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="585"/>
         <source>About {0} of the {1} steps planned: on this busy processor the time budget, {2}, ends the run there; {3:.0f} MB of memory (an estimate from the data size and the model, not a promise).</source>
         <translation>约为计划的 {1} 步中的 {0} 步：处理器正忙，时间预算 {2} 会在此结束训练；内存约 {3:.0f} MB（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="591"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="589"/>
         <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="595"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="593"/>
         <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="600"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="598"/>
         <source>These steps read about {0:.0%} of the training rows; a larger time budget or a GPU trains on all of them.</source>
         <translation>这些步数只读到约 {0:.0%} 的训练数据；更长的时间预算或 GPU 能用上全部数据。</translation>
     </message>
@@ -7331,7 +7331,7 @@ Its log: {2}</source>
         <translation>{0}；然后 {1} 在此基础上、在剩余的 {2} 分钟内训练约 {3} 步，读取{4}，只有在验证集上得分更高时才保留。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="624"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="622"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>

@@ -222,7 +222,7 @@ def test_a_preference_runs_curves_and_its_line_in_the_runs_list(qtbot, session, 
     curves = page.curves
     assert curves.lr_plot.isHidden() and not curves.reward_plot.isHidden() and not curves.accuracy_plot.isHidden()
     legend = [item[1].text for item in curves.loss_plot.legend.items]
-    assert legend == ["DPO loss", "DPO loss on held-out pairs"]
+    assert legend == ["tuning loss", "tuning loss on held-out pairs"]
     for step in (1, 2, 3):
         ev.emit("step", step=step, loss=0.69 - step / 100, lr=5e-4, reward_chosen=0.01 * step,
                 reward_rejected=-0.01 * step, reward_margin=0.02 * step, preference_accuracy=0.5 + step / 10)

@@ -45,15 +45,16 @@ class RunCurves(QSplitter):
         return self.loss_plot, self.lr_plot, self.reward_plot, self.accuracy_plot
 
     def show_kind(self, preference: bool) -> None:
-        """The plots and the loss curves' names for a preference run (DPO loss) or another."""
+        """The plots and the loss curves' names for a preference run (its loss, whichever was
+        chosen: a preference loss, or the instruction loss of "sft") or another."""
         if preference == self.preference:
             return
         self.preference = preference
         for key in ("loss", "eval_loss"):
             self.loss_plot.remove_series(key)
         if preference:
-            self.loss_plot.add_series("loss", self.tr("DPO loss"), PALETTE[0])
-            self.loss_plot.add_series("eval_loss", self.tr("DPO loss on held-out pairs"), PALETTE[1], symbol="o")
+            self.loss_plot.add_series("loss", self.tr("tuning loss"), PALETTE[0])
+            self.loss_plot.add_series("eval_loss", self.tr("tuning loss on held-out pairs"), PALETTE[1], symbol="o")
         else:
             self.loss_plot.add_series("loss", self.tr("training loss"), PALETTE[0])
             self.loss_plot.add_series("eval_loss", self.tr("validation loss"), PALETTE[1], symbol="o")
