@@ -436,6 +436,24 @@ def test_the_feedback_tab_fits_a_laptop_screen(qtbot, laptop_window, qa_project)
     assert counts.horizontalHeader().sectionSize(5) < 200
 
 
+def test_the_empty_answers_reason_wraps_within_a_laptop_screen(qtbot, laptop_window, qa_project):
+    """Seen at 1366 x 768: the reason, on one line beside the buttons, widened the window past the
+    screen, cutting off the page's right side."""
+    path = qa_project / "runs" / "run-q" / "eval" / "predictions.csv"
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    frame.loc[0, "prediction"] = ""
+    frame.to_csv(path, index=False, encoding="utf-8-sig")
+    w = laptop_window(qa_project)
+    w.show_step("evaluate")
+    page = w.pages["evaluate"]
+    page.tabs.setCurrentWidget(page.tabs.widget(1))
+    qtbot.waitUntil(lambda: page.samples_model.rowCount() > 0, timeout=10000)
+    page.samples_view.setCurrentIndex(page.samples_model.index(0, 0))
+    qtbot.wait(50)
+    assert not page.ratings.buttons.why_label.isHidden()
+    assert w.minimumSizeHint().width() <= 1366 and w.width() <= 1366
+
+
 # ----- a classification project -----------------------------------------------------------------
 
 

@@ -214,13 +214,15 @@ class RatingButtons(QWidget):
         self.better_button = QPushButton(self.tr("Write a better answer…"))
         self.why_label = QLabel()  # why the buttons are off, where that is not plain to see
         self.why_label.setObjectName("hint")
+        self.why_label.setWordWrap(True)  # on one line it widened the window past a laptop's screen
         self.why_label.hide()
         for button, signal in ((self.good_button, self.good), (self.bad_button, self.bad),
                                (self.better_button, self.better)):
             button.setToolTip(self._tips()[button])
             button.clicked.connect(signal)
             lay.addWidget(button)
-        lay.addWidget(self.why_label)
+        lay.addWidget(self.why_label, 1)  # the room beside the buttons, when it shows
+        lay.addStretch(0)  # else that room stays empty: the buttons keep their size
         for button in (self.good_button, self.bad_button):
             button.setCheckable(True)
 

@@ -55,8 +55,7 @@ class PlaygroundRating(QWidget):
         self.compare_button.setToolTip(self.tr("Sample two answers to this question side by side and choose the "
                                                "better one"))
         self.compare_button.clicked.connect(self._on_compare_clicked)
-        lay.addWidget(self.buttons)
-        lay.addStretch(1)
+        lay.addWidget(self.buttons, 1)
         lay.addWidget(self.compare_button)
         playground.below.addWidget(self)
         playground.asked.connect(self._on_asked)
@@ -150,8 +149,7 @@ class SampleRatings(QObject):
         self.buttons.bad.connect(lambda: self.rate_row(self._current_row(), -1))
         self.buttons.better.connect(lambda: self.better_row(self._current_row()))
         lay.addWidget(self.label)
-        lay.addWidget(self.buttons)
-        lay.addStretch(1)
+        lay.addWidget(self.buttons, 1)
         self.bar.hide()
         session.feedback_changed.connect(self.refresh)
 
