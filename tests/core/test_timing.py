@@ -94,6 +94,22 @@ def test_the_budget_stops_the_run_leaving_room_for_its_ending():
     assert not timing.RunClock(None, None).should_stop()
 
 
+def test_an_ending_the_trainer_knows_of_is_kept_from_the_budget():
+    """A preference run judges its held-out pairs again after its last step: the time that took
+    before the first step is reserved, so the run ends within its budget."""
+    now = FakeTime()
+    clock = timing.RunClock(estimate_s=None, budget_s=60.0, now=now)
+    clock.reserve_ending(20.0)
+    clock.loop_started(0, 1000)
+    stops = []
+    for step in range(1, 100):
+        now.t += 5.0
+        clock.step_done(step, evaluates=False)
+        stops.append(clock.should_stop())
+    # 5 s steps and 20 s kept: after step 8 (40 s) the ending no longer fits
+    assert stops.index(True) == 7
+
+
 def test_a_budget_bound_run_is_measured_by_its_share_of_the_budget_and_capped_by_it():
     now = FakeTime()
     clock = timing.RunClock(estimate_s=90.0, budget_s=100.0, now=now)

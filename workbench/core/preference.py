@@ -250,6 +250,14 @@ class PreferenceRecommendation:
 # A DPO step reads each pair once without gradients for the reference (the adapter off) and once
 # with them for the policy: about 1.5x a LoRA step's work over the same tokens.
 DPO_STEP_FACTOR = 1.5
+# What a preference run spends besides its steps (the worker's clock): preparing the model it
+# starts from (the first run's adapter merged and kept beside the run), judging the held-out pairs
+# before the first step and again after the last, saving. On 2 cores: builtin:small (4.7M
+# parameters) 13.5 s before its first step and 17 s after its last (40 held-out pairs, the
+# processor 63 % busy); Gemma 3 270M 79-93 s before and 135-143 s after (10 pairs, idle). The
+# tuning dialog showed seconds for a builtin:small run that took more than a minute.
+PREFERENCE_FIXED_S = 14.0
+PREFERENCE_S_PER_MPARAM = 0.77
 
 
 def recommended_loss(counts: PairCounts) -> str:
@@ -265,7 +273,7 @@ def recommend_preference(train_pairs: int, mean_chars: float, max_chars: float, 
     characters on average (``max_chars`` the longest). Few pairs get more passes and a larger
     beta (the tuned model stays nearer the run it starts from where the evidence is thin)."""
     from .recommend import (AVG_TOKENS_PER_CHAR, CPU_DECODER_FLOP_S, DEFAULT_TIME_BUDGET_MIN, GPU_SPEEDUP,
-                            decoder_flops_per_token)
+                            config_params, decoder_flops_per_token)
 
     notes: list[str] = []
     codes: list[str] = []
@@ -286,7 +294,8 @@ def recommend_preference(train_pairs: int, mean_chars: float, max_chars: float, 
             tok_s *= GPU_SPEEDUP
         tokens = train_pairs * epochs * mean_chars * AVG_TOKENS_PER_CHAR
         heldout = max(1, train_pairs // 4) * mean_chars * AVG_TOKENS_PER_CHAR * 4  # four evaluations, two passes
-        est = (tokens * DPO_STEP_FACTOR + heldout * 0.5) / tok_s
+        fixed = PREFERENCE_FIXED_S + PREFERENCE_S_PER_MPARAM * config_params(cfg) / 1e6
+        est = (tokens * DPO_STEP_FACTOR + heldout * 0.5) / tok_s + fixed
         budget = max(DEFAULT_TIME_BUDGET_MIN if time_budget_min is None else time_budget_min, 0.1) * 60
         if est > budget:
             fit = max(0.05, budget / est * epochs)

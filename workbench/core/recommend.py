@@ -205,6 +205,11 @@ def estimate_params(base_model: str) -> float:
         cfg = json.loads(cfg_path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return 500e6  # an unknown hub model: assume a small production model
+    return config_params(cfg)
+
+
+def config_params(cfg: dict) -> float:
+    """Parameter count of a decoder from its config.json."""
     h = cfg.get("hidden_size", 1024)
     n = cfg.get("num_hidden_layers", 24)
     v = cfg.get("vocab_size", 32000)

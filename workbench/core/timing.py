@@ -192,6 +192,9 @@ class RunClock:
         self.next_share = REFINE_SHARE
         self.evaluated = False
         self.finish_s = 0.0  # the latest evaluation plus checkpoint: what ending still takes
+        # what ending takes besides that, known to the trainer (a preference run judges its
+        # held-out pairs again after its last step): see reserve_ending
+        self.ending_extra_s = 0.0
         self.budget_reached = False
         self.step = 0
         self.total_steps = 0
@@ -236,7 +239,7 @@ class RunClock:
         # after the last step: its evaluation and checkpoint, then the parts scored and the model
         # saved, about as long again (on the samples the pace alone came 10-30 % short)
         est = measured_estimate(now - self.t0, now - self.loop_t0, done, left_total, recent, step,
-                                ending_s=ENDING_FACTOR * self.finish_s)
+                                ending_s=ENDING_FACTOR * self.finish_s + self.ending_extra_s)
         if self.budget_s:
             cap = max(self.budget_s, now - self.t0)
             est = Estimate(min(est.seconds, cap), min(est.low, cap), min(est.high, cap), est.basis, est.step,
@@ -252,9 +255,14 @@ class RunClock:
             self.finish_s = max(self.finish_s if not evaluated else 0.0, self._now() - self.recent[-1][0])
         self.evaluated = self.evaluated or evaluated
 
+    def reserve_ending(self, seconds: float) -> None:
+        """Keep ``seconds`` of the budget for work after the last step that the evaluations and
+        checkpoints do not show (their own time is measured as the run goes)."""
+        self.ending_extra_s = max(0.0, float(seconds))
+
     def should_stop(self) -> bool:
         """True once, when the time budget leaves no room for another step and the ending."""
-        if self.budget_reached or not over_budget(self.elapsed(), self.budget_s, self.finish_s):
+        if self.budget_reached or not over_budget(self.elapsed(), self.budget_s, self.finish_s + self.ending_extra_s):
             return False
         self.budget_reached = True
         return True
