@@ -45,11 +45,14 @@ from workbench.engine.training.trainer import _precision_flags
 
 BASE_DIR = "base_model"
 BEFORE_FILE = "heldout_before.json"  # the held-out figures of the model the run started from
+# ... and its log-probabilities of each held-out pair's answers: the reference, which the adapter
+# switched off gives again unchanged, so the judgement after the last step reads it from here
+REFERENCE_FILE = "heldout_reference.json"
 HELDOUT_BATCH = 8
-# what follows the last step against judging the held-out pairs before the first: the same two
-# passes (the adapter off and on), the best weights loaded back and, where the last step was not
-# one, a last evaluation of the pairs (partly counted by the clock's own ending time)
-AFTER_JUDGING_FACTOR = 1.5
+# what follows the last step against judging the held-out pairs before the first: the same pass
+# (the adapter on, the reference kept), the best weights loaded back and the adapter saved (a last
+# evaluation of the pairs is the clock's own ending time)
+AFTER_JUDGING_FACTOR = 1.2
 
 
 # ----- the base: the run the preferences tune ------------------------------------------------
@@ -293,6 +296,17 @@ def run_preference_training(job: JobSpec, run_dir: Path, events: EventWriter) ->
         write_timing(run_dir, clock.record())
 
 
+def _kept_reference(run_dir: Path, pairs: int) -> tuple[list[float], list[float]] | None:
+    """The held-out pairs' reference log-probabilities measured before the first step, if kept
+    for these pairs (None: measured again)."""
+    try:
+        kept = json.loads((run_dir / REFERENCE_FILE).read_text(encoding="utf-8"))
+        ref = ([float(x) for x in kept["chosen"]], [float(x) for x in kept["rejected"]])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return ref if len(ref[0]) == len(ref[1]) == pairs else None
+
+
 def _max_length(model, job: JobSpec) -> int:
     # A sliding-window layer (Gemma 3) masks by distance in the row, not by position: a packed row
     # longer than the window would hide the question from the rejected answer's end
@@ -388,10 +402,11 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
         # the model the run starts from: the adapter is zero, so the reference is the policy
         judging = time.monotonic()
         ref = pair_logps(model, heldout, trainer.dpo_criterion, adapter=False)
-        before = heldout_report(model, heldout, trainer.dpo_criterion, job.dpo_beta, reference=ref)
-        # after the last step the pairs are judged again, with and without the adapter: a Gemma 3
-        # run with a 12-minute budget ended 135 s past it before this was kept (docs/training.md)
+        before = judged(ref, ref, job.dpo_beta)  # the adapter starts at zero: the policy is the reference
+        # after the last step the pairs are judged again: a Gemma 3 run with a 12-minute budget
+        # ended 135 s past it before this was kept (docs/training.md)
         clock.reserve_ending(AFTER_JUDGING_FACTOR * (time.monotonic() - judging))
+        atomic_write_text(run_dir / REFERENCE_FILE, json.dumps({"chosen": ref[0], "rejected": ref[1]}))
         atomic_write_text(before_file, json.dumps(before))
         events.emit("log", level="info", code="preference_before", **before, message=(
             f"before tuning, on {len(heldout)} held-out pairs: the model prefers the chosen answer by likelihood in "
@@ -408,7 +423,8 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
     report: dict[str, Any] = {"loss": job.dpo_loss, "beta": job.dpo_beta, "train_pairs": len(rows["train"]),
                               "heldout_pairs": len(heldout)}
     if heldout:
-        after = heldout_report(model, heldout, trainer.dpo_criterion, job.dpo_beta)
+        after = heldout_report(model, heldout, trainer.dpo_criterion, job.dpo_beta,
+                               reference=_kept_reference(run_dir, len(heldout)))
         report.update(before=before, after=after)
         was = f"{before['likelihood_accuracy']:.0%} before, " if before else ""
         events.emit("log", level="info", code="preference_after", **after, message=(
