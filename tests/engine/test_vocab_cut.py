@@ -141,3 +141,41 @@ def test_a_lora_run_on_a_large_vocabulary_cuts_it_and_keeps_the_full_one(tmp_pat
               "--save-steps", "1", "--logging-steps", "1", "--max-length", "96", "--vocabulary", "full", "--json")
     assert res.returncode == 0, res.stderr[-2000:]
     assert '"vocabulary_cut"' not in res.stdout
+
+
+@pytest.mark.slow
+def test_a_preference_run_on_a_large_vocabulary_cuts_it_and_judges_with_the_full_one(tmp_path):
+    """DPO over the pairs' own tokens: the run says it cut, completes, and its held-out figures
+    (judged with the full vocabulary) are the ones `workbench eval` finds for the saved adapter."""
+    from workbench.core import feedback
+    from workbench.core.project import prepare
+    from workbench.core.templates import TemplateCatalog
+
+    t = TemplateCatalog().get("legal_consult_qa")
+    project = tmp_path / "qa"
+    prepare(t, t.sample_path, project)
+    folder = make_model_folder("gemma3", tmp_path / "gemma", layout="hf", vocab_size=BIG_VOCAB)
+    res = _wb("train", "--project", project, "--base-model", folder, "--max-steps", "1", "--eval-steps", "1",
+              "--save-steps", "1", "--logging-steps", "1", "--max-length", "96", "--json")
+    assert res.returncode == 0, res.stderr[-2000:]
+    first = [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{")][0]["run"]
+    feedback.append(project, [feedback.Judgement(kind="choice", prompt=f"第{i}个问题：劳动合同到期不续签有补偿吗？",
+                                                 answers=[f"有，按工作年限{i}个月工资补偿。", "不知道。"], choice="a",
+                                                 run=first) for i in range(8)])
+    res = _wb("train", "--project", project, "--method", "dpo", "--from-run", first, "--max-steps", "2",
+              "--eval-steps", "2", "--save-steps", "2", "--learning-rate", "5e-3", "--json")
+    assert res.returncode == 0, res.stderr[-2000:]
+    events = [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{")]
+    cut = [e for e in events if e.get("code") == "vocabulary_cut"]
+    assert len(cut) == 1 and cut[0]["full"] == BIG_VOCAB and cut[0]["kept"] < BIG_VOCAB / 2
+    assert events[-1]["event"] == "end" and events[-1]["status"] == "completed"
+    after = [e for e in events if e.get("code") == "preference_after"][0]
+    run = events[0]["run"]
+    res = _wb("eval", "--project", project, "--run", run, "--rows", "2", "--max-new-tokens", "4", "--no-compare-base",
+              "--json")
+    assert res.returncode == 0, res.stderr[-2000:]
+    metrics = json.loads((project / "runs" / run / "eval" / "metrics.json").read_text(encoding="utf-8"))
+    tuned = metrics["preference"]["tuned"]
+    assert (tuned["preference_accuracy"], tuned["likelihood_accuracy"]) == (
+        after["preference_accuracy"], after["likelihood_accuracy"])
+    assert abs(tuned["reward_margin"] - after["reward_margin"]) < 1e-3

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import contextlib
 import shutil
 import time
 from collections.abc import Sequence
@@ -33,6 +34,7 @@ from workbench.core.fsutil import atomic_write_text
 from workbench.core.jobs import TASK_FILE, JobSpec, run_task, write_run_task
 from workbench.core.preference import REFERENCE_FREE_LOSSES, PreferencePair, read_run_pairs
 from workbench.core.project import Project
+from workbench.core.recommend import vocabulary_cut
 from workbench.core.runs import EventWriter
 from workbench.core.timing import RunClock, write_timing
 from workbench.core.trained import resolve_trained_run
@@ -41,6 +43,7 @@ from workbench.engine.models import adapters, checkpoints, devices, loading, run
 from workbench.engine.training.run_loop import (
     DPO_LOG_FIELDS, TrainingAborted, keep_best_weights, make_callback, train_until_done,
 )
+from workbench.engine.training import vocab_cut
 from workbench.engine.training.trainer import _precision_flags
 
 BASE_DIR = "base_model"
@@ -296,6 +299,17 @@ def run_preference_training(job: JobSpec, run_dir: Path, events: EventWriter) ->
         write_timing(run_dir, clock.record())
 
 
+def _renumbered(cut, row: dict[str, Any]) -> dict[str, Any]:
+    """A packed pair's ids in the cut vocabulary (a label 0 marks no answer token and stays 0: the
+    cut keeps id 0 first, so no kept token becomes 0)."""
+    remap = cut.remap
+    out = dict(row)
+    out["input_ids"] = [int(remap[i]) for i in row["input_ids"]]
+    for key in ("chosen_labels", "rejected_labels"):
+        out[key] = [int(remap[i]) if i else 0 for i in row[key]]
+    return out
+
+
 def _kept_reference(run_dir: Path, pairs: int) -> tuple[list[float], list[float]] | None:
     """The held-out pairs' reference log-probabilities measured before the first step, if kept
     for these pairs (None: measured again)."""
@@ -353,6 +367,21 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
         raise TrainingAborted("No preference pairs to train on. Record choices between answers, or rate answers "
                               "good and bad, then start again.")
     heldout = rows["heldout"]
+    cut, trained = None, rows
+    if vocabulary_cut(model.config.to_dict(), "lora", "instruction", job.vocabulary) and \
+            vocab_cut.can_cut(model, "lora"):
+        # the output layer over the pairs' own tokens while the adapter trains, as an instruction
+        # run's (engine/training/vocab_cut.py): a Gemma 3 DPO step spent most of its time on the
+        # 262,144 rows of its full output layer. The held-out pairs are judged before and after with
+        # the full vocabulary, as `workbench eval` judges them.
+        cut = vocab_cut.cut_vocabulary(
+            model, ([{"input_ids": r["input_ids"], "labels": r["chosen_labels"] + r["rejected_labels"]}
+                     for r in rows["train"] + heldout],), vocab_cut.special_ids(tokenizer, extra=[0]))
+        trained = {k: [_renumbered(cut, r) for r in v] for k, v in rows.items()}
+        events.emit("log", level="info", code="vocabulary_cut", kept=cut.size, full=cut.full_vocab, message=(
+            f"training over the {cut.size:,} tokens of the pairs (of {cut.full_vocab:,}); the tuned model keeps "
+            "the full vocabulary"))
+    full_vocabulary = cut.full_vocabulary if cut is not None else contextlib.nullcontext
     probe_rows = checkpoints.probe_rows([examples.encode_example(tokenizer, examples.build_prompt(tokenizer, system, p.prompt),
                                                                  p.chosen, max_length)
                                          for p in (pairs if not heldout else [q for q in pairs if q.split == "heldout"])])
@@ -383,14 +412,15 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
         return {k: v for k, v in out.items() if v is not None}
 
     def probe(m, folder):
-        return checkpoints.measure(m if m is not None else model, probe_rows, folder)
+        with full_vocabulary():
+            return checkpoints.measure(m if m is not None else model, probe_rows, folder)
 
     callback = make_callback(job, run_dir, events, model_info=model_info, classify_eval=eval_metrics if heldout else None,
                              best_metric=("eval_loss", False) if heldout else None, clock=clock, probe=probe,
                              threads=threads)
     trainer = make_trainer(model=model, data_collator=PairCollator(), dpo_config=cfg, args=args,
                            dpo_criterion=make_criterion(model.config),
-                           train_dataset=rows["train"], eval_dataset=heldout or None, tokenizer=tokenizer,
+                           train_dataset=trained["train"], eval_dataset=trained["heldout"] or None, tokenizer=tokenizer,
                            callbacks=[callback])
     trainer_box.append(trainer)
     checkpoints.adapter_only_checkpoints(trainer)
@@ -401,7 +431,8 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
     if heldout and not resume:
         # the model the run starts from: the adapter is zero, so the reference is the policy
         judging = time.monotonic()
-        ref = pair_logps(model, heldout, trainer.dpo_criterion, adapter=False)
+        with full_vocabulary():
+            ref = pair_logps(model, heldout, trainer.dpo_criterion, adapter=False)
         before = judged(ref, ref, job.dpo_beta)  # the adapter starts at zero: the policy is the reference
         # after the last step the pairs are judged again: a Gemma 3 run with a 12-minute budget
         # ended 135 s past it before this was kept (docs/training.md)
@@ -419,6 +450,8 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
         return ended
     if heldout and callback.last_eval_step != trainer.state.global_step:
         trainer.evaluate()
+    if cut is not None:
+        cut.restore()
     weights_info = keep_best_weights(trainer, callback, model, "eval_loss" if heldout else None, events)
     report: dict[str, Any] = {"loss": job.dpo_loss, "beta": job.dpo_beta, "train_pairs": len(rows["train"]),
                               "heldout_pairs": len(heldout)}
