@@ -10,7 +10,7 @@ from pathlib import Path
 
 from workbench.cli.common import format_seconds, print_json
 from workbench.core.errors import WorkbenchError
-from workbench.core.preference import DPO_LOSSES
+from workbench.core.preference import DPO_LOSSES, THUMBS_LOSS
 
 
 def _progress_line(ev: dict, total: int | None) -> str:
@@ -244,7 +244,8 @@ def add_parser(sub) -> None:
                          "the run given by --from-run")
     tr.add_argument("--from-run", metavar="RUN", help="with --method dpo: the run whose model is tuned")
     tr.add_argument("--dpo-loss", choices=DPO_LOSSES,
-                    help="with --method dpo: the preference loss (default sigmoid, the DPO paper's)")
+                    help="with --method dpo: the preference loss (default: recommended for the pairs, sigmoid, the DPO "
+                         f"paper's, or {THUMBS_LOSS} where every pair comes from answers rated good and bad)")
     tr.add_argument("--dpo-beta", type=float, metavar="BETA",
                     help="with --method dpo: how far the tuned model may move from the run's (default: from the "
                          "number of pairs, 0.1-0.2)")

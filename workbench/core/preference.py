@@ -47,9 +47,11 @@ FORMATS = ("erniekit", "chatml")
 # thumbs-up answers teach without a contrast
 DPO_LOSSES = ("sigmoid", "ipo", "hinge", "kto_pair", "simpo", "orpo", "sft")
 REFERENCE_FREE_LOSSES = ("simpo", "orpo", "sft")
-# the loss for pairs made of thumbs alone, measured against kto_pair and sft
-# (docs/training.md#preference-tuning)
-THUMBS_LOSS = "sigmoid"
+# the loss for pairs made of thumbs alone: on 480 such pairs of builtin:small's answers to medical
+# questions, kto_pair reached a held-out preference accuracy of 0.650 (120 pairs) with ROUGE-L
+# unchanged, sft 0.575 with ROUGE-L 0.010 lower (beyond the noise), sigmoid 0.675, which matches
+# kto_pair (docs/training.md#preference-tuning)
+THUMBS_LOSS = "kto_pair"
 
 
 @dataclass
