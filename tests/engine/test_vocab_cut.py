@@ -111,11 +111,8 @@ def _wb(*args, timeout=400):
                           timeout=timeout)
 
 
-@pytest.mark.slow
-@pytest.mark.slow
-def test_a_lora_run_on_a_large_vocabulary_cuts_it_and_keeps_the_full_one(tmp_path):
-    """Through the worker: the run says how many tokens it trained over, its loss is finite, and
-    what it saves is an adapter of the full vocabulary, which the playground generates with."""
+def _qa_project(tmp_path):
+    """A Q&A project (the legal template's sample) and a tiny Gemma 3 with a large vocabulary."""
     from workbench.core.project import prepare
     from workbench.core.templates import TemplateCatalog
 
@@ -123,6 +120,14 @@ def test_a_lora_run_on_a_large_vocabulary_cuts_it_and_keeps_the_full_one(tmp_pat
     project = tmp_path / "qa"
     prepare(t, t.sample_path, project)
     folder = make_model_folder("gemma3", tmp_path / "gemma", layout="hf", vocab_size=BIG_VOCAB)
+    return project, folder
+
+
+@pytest.mark.slow
+def test_a_lora_run_on_a_large_vocabulary_cuts_it_and_keeps_the_full_one(tmp_path):
+    """Through the worker: the run says how many tokens it trained over, its loss is finite, and
+    what it saves is an adapter of the full vocabulary, which the playground generates with."""
+    project, folder = _qa_project(tmp_path)
     res = _wb("train", "--project", project, "--base-model", folder, "--max-steps", "2", "--eval-steps", "2",
               "--save-steps", "2", "--logging-steps", "1", "--max-length", "96", "--json")
     assert res.returncode == 0, res.stderr[-2000:]
@@ -148,13 +153,8 @@ def test_a_preference_run_on_a_large_vocabulary_cuts_it_and_judges_with_the_full
     """DPO over the pairs' own tokens: the run says it cut, completes, and its held-out figures
     (judged with the full vocabulary) are the ones `workbench eval` finds for the saved adapter."""
     from workbench.core import feedback
-    from workbench.core.project import prepare
-    from workbench.core.templates import TemplateCatalog
 
-    t = TemplateCatalog().get("legal_consult_qa")
-    project = tmp_path / "qa"
-    prepare(t, t.sample_path, project)
-    folder = make_model_folder("gemma3", tmp_path / "gemma", layout="hf", vocab_size=BIG_VOCAB)
+    project, folder = _qa_project(tmp_path)
     res = _wb("train", "--project", project, "--base-model", folder, "--max-steps", "1", "--eval-steps", "1",
               "--save-steps", "1", "--logging-steps", "1", "--max-length", "96", "--json")
     assert res.returncode == 0, res.stderr[-2000:]
