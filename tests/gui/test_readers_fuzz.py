@@ -119,3 +119,30 @@ def test_runs_eval_resolution_and_reattach_never_raise(qtbot, sample_project, tm
             session.close()
 
     check()
+
+
+def test_an_int_past_64_bits_in_an_event_is_read_without_raising(qtbot, sample_project, tmp_path):
+    """Found by the fuzz test above: such an int raised OverflowError inside the monitor's signal
+    (a list is converted to a QVariantList), then TypeError in the curves' finiteness check."""
+    from workbench.gui.background import BackgroundWork
+    from workbench.gui.pages.train.page import TrainPage
+    from workbench.gui.session import ProjectSession
+
+    background = BackgroundWork()
+    background.show_dialogs = False
+    session = ProjectSession()
+    page = TrainPage(session, background)
+    qtbot.addWidget(page)
+    big = 2**70
+    events = b"\n".join(_line(e) for e in [{"event": "start", "total_steps": 10, "t": 1.0},
+                                           {"event": "step", "step": 1, "loss": big, "lr": -big},
+                                           {"event": "progress", "total_params": big},
+                                           {"event": "eval", "step": 2, "eval_loss": big}]) + b"\n"
+    root = tmp_path / "p"
+    _write(root, sample_project, events, None, None, None)
+    session.open(root)
+    session.monitor.poll()
+    page.select_run("run-x")
+    qtbot.wait(100)  # the curves' flush timer
+    assert page.current_run == "run-x"
+    session.close()

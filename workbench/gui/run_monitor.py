@@ -44,7 +44,9 @@ class RunState:
 class RunMonitor(QObject):
     """Follows every run of one project; emits new events and status changes."""
 
-    events_arrived = Signal(str, list)  # run id, new events (in order)
+    # run id, new events (in order); object, not list: a list is converted to a QVariantList, and an
+    # int past 64 bits in an event (a damaged file) raised OverflowError inside the emit
+    events_arrived = Signal(str, object)
     status_changed = Signal(str, str)  # run id, status
     runs_changed = Signal()  # a run appeared
 

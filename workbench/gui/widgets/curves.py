@@ -7,6 +7,8 @@ timer, only when something changed. Nothing is cleared and re-plotted while stre
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QTimer, Slot
@@ -100,8 +102,12 @@ class CurvePlot(QWidget):
 
     def append(self, key: str, x: float, y: float) -> None:
         s = self.series.get(key)
-        if s is not None and y is not None and np.isfinite(y):
-            s.append(float(x), float(y))
+        try:  # numbers only: np.isfinite raised TypeError on an int past 64 bits (a damaged events file)
+            x, y = float(x), float(y)
+        except (TypeError, ValueError, OverflowError):
+            return
+        if s is not None and math.isfinite(x) and math.isfinite(y):
+            s.append(x, y)
 
     def set_x_extent(self, hi: float | None) -> None:
         """Fix the x axis to [0, hi], a run's planned steps; None hands it back to auto-range.

@@ -500,7 +500,7 @@ class TrainPage(QWidget):
             return self.tr(" · the whole run: {0}, measured from its first {1} steps").format(span, int(e.get("step") or 0))
         return self.tr(" · the whole run: {0}, estimated before it started").format(span)
 
-    @Slot(str, list)
+    @Slot(str, object)
     def _on_monitor_events_arrived(self, run_id: str, events: list) -> None:
         if run_id == self.current_run:
             self._apply_events(run_id, events)
