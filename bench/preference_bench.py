@@ -8,7 +8,8 @@ rows (``workbench eval``).
 
 The judgements are SYNTHETIC, not a person's. ``--judge choice`` (the default): of the two
 answers, the one with the higher ROUGE-L against the row's reference answer is chosen (equal
-scores: a tie, which trains nothing). ``--judge thumbs``: each answer alone gets a thumb, up if its
+scores, or scores closer than ``--tie-below``: a tie, which trains nothing, as a person calls two
+answers that are about as good). ``--judge thumbs``: each answer alone gets a thumb, up if its
 ROUGE-L against the reference is at least the median of all sampled answers', down otherwise; the
 project pairs a question's good and bad answers, as it does a person's thumbs. So the bench
 measures whether DPO learns a preference that is there to learn, and whether learning it moves
@@ -23,8 +24,12 @@ time of each stage (wall and the worker's CPU seconds) and the DPO run's peak me
 
     python bench/preference_bench.py --input FILE [--template medical_qa] [--mapping ROLE=COLUMN ...]
         [--rows N] [--base-model builtin:small|MODEL] [--sft-minutes M] [--pairs N] [--dpo-minutes M]
-        [--dpo-loss sigmoid] [--judge choice|thumbs] [--eval-rows N] [--project DIR] [--json]
+        [--dpo-loss sigmoid] [--judge choice|thumbs] [--tie-below D] [--eval-rows N] [--project DIR] [--json]
     python bench/preference_bench.py --project DIR --sft-run RUN ...   # tune an instruction run again
+    python bench/preference_bench.py --project DIR --sft-run RUN --pairs 0 --rejudge --tie-below 0.02
+        # the same sampled answers judged again (the judgements in force are taken back first)
+
+``--eval-rows 0`` skips the test rows' evaluations: the held-out pairs only, to compare settings.
     python bench/preference_bench.py --smoke   # the medical_qa sample, builtin:tiny, a few steps
 """
 
@@ -77,15 +82,17 @@ def evaluated(project: Path, run: str, rows: int, max_new_tokens: int) -> tuple[
     return last_json(res.stdout), frame.to_dict("records"), wall
 
 
-def judge(pairs: list[dict], how: str) -> tuple[list[str], int]:
-    """The synthetic judgements of the pairs, as ``feedback add`` lines, and how many trained nothing."""
+def judge(pairs: list[dict], how: str, tie_below: float = 0.0) -> tuple[list[str], int]:
+    """The synthetic judgements of the pairs, as ``feedback add`` lines, and how many trained nothing.
+    A choice between answers whose ROUGE-L differs by less than ``tie_below`` is a tie, as a person
+    calls two answers that are about as good."""
     from workbench.engine.scoring import rouge_l
 
     scores = [(rouge_l(p["a"], p.get("reference")), rouge_l(p["b"], p.get("reference"))) for p in pairs]
     lines, idle = [], 0
     if how == "choice":
         for pair, (ra, rb) in zip(pairs, scores):
-            choice = "a" if ra > rb else "b" if rb > ra else "tie"
+            choice = "tie" if abs(ra - rb) < tie_below or ra == rb else "a" if ra > rb else "b"
             idle += choice == "tie"
             lines.append(json.dumps({"pair_id": pair["pair_id"], "choice": choice}))
         return lines, idle
@@ -134,6 +141,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dpo-loss", default="sigmoid")
     p.add_argument("--judge", choices=("choice", "thumbs"), default="choice",
                    help="a choice between the two answers, or a thumb on each")
+    p.add_argument("--tie-below", type=float, default=0.0,
+                   help="--judge choice: call a pair a tie where the answers' ROUGE-L differs by less")
+    p.add_argument("--rejudge", action="store_true",
+                   help="with --sft-run and --pairs 0: judge the project's sampled pairs again (a copy of "
+                        "the project whose judgements may be replaced)")
     p.add_argument("--sft-run", help="an instruction run of --project to tune (skips preparing and training)")
     p.add_argument("--dpo-steps", type=int, help="fix the DPO run's steps instead of the recommendation")
     p.add_argument("--learning-rate", type=float, help="the DPO run's learning rate (default: recommended)")
@@ -154,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--input is required (or --smoke, or --project with --sft-run)")
     if args.sft_run and not args.project:
         p.error("--sft-run needs the --project that holds it")
+    if args.rejudge and not args.sft_run:
+        p.error("--rejudge needs --project and --sft-run")
     root = Path(args.project or tempfile.mkdtemp(prefix="preference-bench-")) / "project"
     if args.sft_run:
         from workbench.core.project import Project
@@ -164,14 +178,26 @@ def main(argv: list[str] | None = None) -> int:
         project, prep_s, (sft, sft_end, sft_wall) = prepared(root, args, template, sft_args)
     splits = project.config.stats["splits"]
     pairs, pairs_s, identical, idle = [], 0.0, 0, 0
-    if args.pairs:  # 0: tune on the judgements already in force (another loss on the same pairs)
+    if args.rejudge:  # the same sampled answers, judged again: each judgement in force taken back first
+        from workbench.core import feedback
+
+        judged_pairs = {j.pair_id for j in feedback.load(root) if j.pair_id}
+        for j in feedback.load(root):
+            feedback.undo(root, j.id)
+        stored = feedback.load_pairs(root)
+        pairs = [stored[k].to_dict() for k in sorted(judged_pairs) if k in stored]
+        lines, idle = judge(pairs, args.judge, args.tie_below)
+        judged = root.parent / f"judgements-{int(time.time())}.jsonl"
+        judged.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        check(wb("feedback", "add", "--project", root, "--from", judged), "recording the judgements")
+    elif args.pairs:  # 0: tune on the judgements already in force (another loss on the same pairs)
         t0 = time.perf_counter()
         res = check(wb("feedback", "pairs", "--project", root, "--run", sft, "--rows", args.pairs, "--split",
                        "train", "--max-new-tokens", args.max_new_tokens, "--json"), "sampling the pairs")
         pairs_s = time.perf_counter() - t0
         pairs = last_json(res.stdout)["pairs"]
         identical = sum(bool(pair.get("identical")) for pair in pairs)
-        lines, idle = judge(pairs, args.judge)
+        lines, idle = judge(pairs, args.judge, args.tie_below)
         judged = root.parent / f"judgements-{int(time.time())}.jsonl"
         judged.write_text("\n".join(lines) + "\n", encoding="utf-8")
         check(wb("feedback", "add", "--project", root, "--from", judged), "recording the judgements")
@@ -186,18 +212,22 @@ def main(argv: list[str] | None = None) -> int:
     from workbench.core.operations.preference import run_report
 
     report = run_report(root, dpo)
-    sft_eval, sft_rows, eval_sft_s = evaluated(root, sft, args.eval_rows, args.max_new_tokens)
-    dpo_eval, dpo_rows, eval_dpo_s = evaluated(root, dpo, args.eval_rows, args.max_new_tokens)
-    from workbench.engine.models.ngram_baseline import rouge_l_difference_interval
+    rouge_sft = rouge_dpo = retrieval = interval = None
+    sft_eval, dpo_rows, eval_sft_s, eval_dpo_s = {}, [], 0.0, 0.0
+    if args.eval_rows:  # 0: the held-out pairs only (a quick comparison of settings)
+        sft_eval, sft_rows, eval_sft_s = evaluated(root, sft, args.eval_rows, args.max_new_tokens)
+        dpo_eval, dpo_rows, eval_dpo_s = evaluated(root, dpo, args.eval_rows, args.max_new_tokens)
+        from workbench.engine.models.ngram_baseline import rouge_l_difference_interval
 
-    # the same test rows, in the same order: the DPO run's change, paired row by row
-    interval = rouge_l_difference_interval([r["reference"] for r in dpo_rows], [r["prediction"] for r in dpo_rows],
-                                           [r["prediction"] for r in sft_rows])
-    rouge_sft, rouge_dpo = float(sft_eval["metrics"]["rouge_l"]), float(dpo_eval["metrics"]["rouge_l"])
-    retrieval = (dpo_eval.get("baseline") or {}).get("rouge_l")
+        # the same test rows, in the same order: the DPO run's change, paired row by row
+        interval = rouge_l_difference_interval([r["reference"] for r in dpo_rows],
+                                               [r["prediction"] for r in dpo_rows],
+                                               [r["prediction"] for r in sft_rows])
+        rouge_sft, rouge_dpo = float(sft_eval["metrics"]["rouge_l"]), float(dpo_eval["metrics"]["rouge_l"])
+        retrieval = (dpo_eval.get("baseline") or {}).get("rouge_l")
     before, after = report.get("before") or {}, report.get("after") or {}
     out = {"input": str(args.input or root), "rows": project.config.stats.get("rows_clean"), "splits": splits,
-           "base_model": sft_eval.get("base_model"), "sft_run": sft, "dpo_run": dpo, "judge": args.judge,
+           "base_model": json.loads((root / "runs" / sft / "job.json").read_text())["base_model"], "sft_run": sft, "dpo_run": dpo, "judge": args.judge,
            "pairs_sampled": len(pairs), "no_pair": idle, "identical": identical,
            "train_pairs": report.get("train_pairs"), "heldout_pairs": report.get("heldout_pairs"),
            "loss": report.get("loss"), "beta": report.get("beta"),
@@ -223,10 +253,11 @@ def main(argv: list[str] | None = None) -> int:
           f"{after.get('preference_accuracy')}")
     print(f"held-out likelihood prefers the chosen answer: before {before.get('likelihood_accuracy')} after "
           f"{after.get('likelihood_accuracy')}")
-    noise = (f"; DPO - run {rouge_dpo - rouge_sft:+.4f}, 95% paired bootstrap interval {interval['low']:+.4f} to "
-             f"{interval['high']:+.4f}" if interval else "")
-    print(f"ROUGE-L on {out['eval_rows']} test rows: run {rouge_sft:.4f}  DPO run {rouge_dpo:.4f}  retrieval "
-          f"baseline {retrieval if retrieval is None else round(retrieval, 4)}{noise}")
+    if rouge_sft is not None:
+        noise = (f"; DPO - run {rouge_dpo - rouge_sft:+.4f}, 95% paired bootstrap interval {interval['low']:+.4f} "
+                 f"to {interval['high']:+.4f}" if interval else "")
+        print(f"ROUGE-L on {out['eval_rows']} test rows: run {rouge_sft:.4f}  DPO run {rouge_dpo:.4f}  retrieval "
+              f"baseline {retrieval if retrieval is None else round(retrieval, 4)}{noise}")
     print(f"time (wall s): prepare {out['prepare_s']}, instruction run {out['sft_wall_s']} (CPU {out['sft_cpu_s']}), "
           f"pairs {out['pairs_wall_s']}, DPO run {out['dpo_wall_s']} (CPU {out['dpo_cpu_s']}, peak "
           f"{out['dpo_peak_rss_mb']} MB), evaluations {out['eval_wall_s']}")

@@ -4944,32 +4944,32 @@ Most likely: {1}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/evaluate/judging.py" line="214"/>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="237"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="239"/>
         <source>Write a better answer…</source>
         <translation>写一个更好的回答…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="228"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="230"/>
         <source>This answer is good. Click again to take the rating back.</source>
         <translation>这个回答好。再点一次可撤回评分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="229"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="231"/>
         <source>This answer is bad. Click again to take the rating back.</source>
         <translation>这个回答差。再点一次可撤回评分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="230"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="232"/>
         <source>Write the answer the model should have given: tuning on your judgements prefers it to the model&apos;s.</source>
         <translation>写下模型本应给出的回答：根据您的评判调优时，会让模型更倾向于您的回答而不是它原来的回答。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="236"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="238"/>
         <source>Edit my better answer…</source>
         <translation>修改我写的更好回答…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="250"/>
+        <location filename="../../workbench/gui/pages/evaluate/judging.py" line="252"/>
         <source>The answer is empty, so there is nothing to rate. Compare two sampled answers to the question instead, or train longer: a model that ends its turn at once has not learnt to answer yet.</source>
         <translation>回答是空的，没有可评价的内容。可以改为对这个问题比较两个采样的回答，或者训练更久：一开口就结束回合的模型还没有学会回答。</translation>
     </message>
@@ -5370,22 +5370,22 @@ Most likely: {1}</source>
         <translation>选中回答获得更高奖励的回答对所占比例；0.5 相当于抛硬币。留出的回答对从未参与训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_curves.py" line="55"/>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="56"/>
         <source>tuning loss</source>
         <translation>调优损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_curves.py" line="56"/>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="57"/>
         <source>tuning loss on held-out pairs</source>
         <translation>留出回答对上的调优损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_curves.py" line="58"/>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="59"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_curves.py" line="59"/>
+        <location filename="../../workbench/gui/pages/train/run_curves.py" line="60"/>
         <source>validation loss</source>
         <translation>验证集损失</translation>
     </message>
@@ -5544,57 +5544,57 @@ Most likely: {1}</source>
 <context>
     <name>SampleRatings</name>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="147"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="146"/>
         <source>The selected answer:</source>
         <translation>选中的回答：</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="202"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="200"/>
         <source>good</source>
         <translation>好</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="202"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="200"/>
         <source>bad</source>
         <translation>差</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="203"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="201"/>
         <source>You rated this answer good.</source>
         <translation>您把这个回答评为好。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="203"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="201"/>
         <source>You rated this answer bad.</source>
         <translation>您把这个回答评为差。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="205"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="203"/>
         <source>{0}, rewritten</source>
         <translation>{0}，已改写</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="206"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="204"/>
         <source>{0} Your answer: {1}</source>
         <translation>{0}您的回答：{1}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="267"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="265"/>
         <source>Good answer</source>
         <translation>好回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="268"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="266"/>
         <source>Bad answer</source>
         <translation>差回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="269"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="267"/>
         <source>Write a better answer…</source>
         <translation>写一个更好的回答…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="279"/>
+        <location filename="../../workbench/gui/pages/evaluate/ratings.py" line="277"/>
         <source>Take back my rating</source>
         <translation>撤回我的评分</translation>
     </message>
@@ -6825,8 +6825,8 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/page.py" line="536"/>
-        <source>step {0}: DPO loss on the held-out pairs {1:.4f} {2}</source>
-        <translation>第 {0} 步：留出回答对上的 DPO 损失 {1:.4f} {2}</translation>
+        <source>step {0}: tuning loss on the held-out pairs {1:.4f} {2}</source>
+        <translation>第 {0} 步：留出回答对上的调优损失 {1:.4f} {2}</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/page.py" line="537"/>

@@ -533,7 +533,7 @@ class TrainPage(QWidget):
                 self.curves.add_eval(ev)
                 m = join_list(f"{metric_title(k)} {v:.4f}" for k, v in (ev.get("metrics") or {}).items()
                               if isinstance(v, (int, float)))
-                line = (self.tr("step {0}: DPO loss on the held-out pairs {1:.4f} {2}") if self.curves.preference
+                line = (self.tr("step {0}: tuning loss on the held-out pairs {1:.4f} {2}") if self.curves.preference
                         else self.tr("step {0}: validation loss {1:.4f} {2}"))
                 self._append_log(line.format(ev.get("step"), ev.get("eval_loss") or float("nan"), m))
             elif kind == "start":
