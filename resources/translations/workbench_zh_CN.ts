@@ -6875,66 +6875,71 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/run_log.py" line="25"/>
+        <source>The time budget&apos;s first stage read {0:,} of the {1:,} training rows: the head is fitted on them, the word statistics on all of them</source>
+        <translation>时间预算内的第一阶段读取了 {1:,} 条训练数据中的 {0:,} 条：分类头在这些数据上拟合，词统计部分在全部数据上拟合</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="29"/>
         <source>Read the frozen model&apos;s states of {0:,} rows from the project&apos;s cache</source>
         <translation>已从项目缓存读取冻结模型对 {0:,} 行的隐藏状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_log.py" line="28"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="32"/>
         <source>Fitted the classification head on the frozen model&apos;s states of {0:,} rows in {1:.0f} s; validation Macro F1 {2:.4f}</source>
         <translation>已在冻结模型对 {0:,} 行的隐藏状态上拟合分类头，用时 {1:.0f} 秒；验证集 Macro F1 {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_log.py" line="34"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="38"/>
         <source>Validation Macro F1 after LoRA {0:.4f}, from the frozen start {1:.4f}: the LoRA model is kept</source>
         <translation>LoRA 训练后验证集 Macro F1 为 {0:.4f}，冻结起步时为 {1:.4f}：保留 LoRA 模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_log.py" line="37"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="41"/>
         <source>Validation Macro F1 after LoRA {0:.4f}, no better than the frozen start&apos;s {1:.4f}: the frozen start is kept</source>
         <translation>LoRA 训练后验证集 Macro F1 为 {0:.4f}，不优于冻结起步时的 {1:.4f}：保留冻结起步的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_log.py" line="41"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="45"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_log.py" line="46"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="50"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_log.py" line="49"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="53"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_log.py" line="54"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="58"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_log.py" line="56"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="60"/>
         <source>The time budget of {0} is used up: training ends at step {1} of {2}</source>
         <translation>时间预算 {0} 已用完：训练在第 {1} 步（共 {2} 步）结束</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_log.py" line="60"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="64"/>
         <source>Compute threads {0} → {1}: other work used {2:.0%} of the processor over the last minutes</source>
         <translation>计算线程 {0} → {1}：最近几分钟其他任务占用了处理器的 {2:.0%}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_log.py" line="64"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="68"/>
         <source>The simple baseline was still being fitted when the time budget ran out; the evaluation fits it</source>
         <translation>时间预算用完时简单基线仍在拟合；评估时会再拟合它</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_log.py" line="69"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="73"/>
         <source>Before tuning, on {0} held-out pairs: the model&apos;s likelihood prefers the chosen answer in {1:.0%}</source>
         <translation>调优前，在 {0} 个留出回答对上：模型的似然在 {1:.0%} 的回答对中偏向选中的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_log.py" line="73"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="77"/>
         <source>After tuning, on {0} held-out pairs: the implicit reward prefers the chosen answer in {1:.0%} (0.5 is a coin toss); the model&apos;s likelihood in {2:.0%}</source>
         <translation>调优后，在 {0} 个留出回答对上：隐式奖励在 {1:.0%} 的回答对中偏向选中的回答（0.5 相当于抛硬币）；模型的似然为 {2:.0%}</translation>
     </message>
@@ -7301,32 +7306,37 @@ Its log: {2}</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="64"/>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="65"/>
         <source>In two stages: the head is first fitted on the model&apos;s states of the {0} training and validation rows, about {1} min of reading them</source>
         <translation>分两个阶段：先在模型对 {0} 条训练和验证数据的内部状态上拟合分类头，读取这些数据约需 {1} 分钟</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="70"/>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="71"/>
+        <source>In two stages: the head is first fitted on the model&apos;s states of about {0} of the {1} training and validation rows, as many as about {2} min of reading reach (a larger budget reads more)</source>
+        <translation>分两个阶段：先在模型对约 {0} 条数据（共 {1} 条训练和验证数据）的内部状态上拟合分类头，即约 {2} 分钟内能读取的数量（预算越大，读取越多）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="77"/>
         <source>{0}, about all of the time budget, so {1} from it gets only a few steps; a larger budget gives it more.</source>
         <translation>{0}，几乎用完了时间预算，所以之后的 {1} 只能训练几步；加大时间预算可以让它训练得更多。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="75"/>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="82"/>
         <source>under 1% of the training rows</source>
         <translation>不到 1% 的训练数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="77"/>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="84"/>
         <source>about {0}% of the training rows</source>
         <translation>约 {0}% 的训练数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="80"/>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="87"/>
         <source>{0} passes over them</source>
         <translation>{0} 遍训练数据</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="82"/>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="89"/>
         <source>{0}; {1} then trains from it within the {2} min left, about {3} steps over {4}, and is kept only if it scores better on validation.</source>
         <translation>{0}；然后 {1} 在此基础上、在剩余的 {2} 分钟内训练约 {3} 步，读取{4}，只有在验证集上得分更高时才保留。</translation>
     </message>

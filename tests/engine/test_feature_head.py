@@ -230,3 +230,59 @@ def test_a_second_pass_over_the_same_rows_reads_the_cache(tmp_path):
     assert "feature_cache" in codes and "feature_pass" not in codes and np.array_equal(first, again)
     _, codes = fit(1, "c")  # other weights: read anew
     assert "feature_pass" in codes and len(list(cache.glob("*.npz"))) == 2
+
+
+def test_a_time_budget_bounds_the_pass_and_a_later_run_reads_on(tmp_path):
+    """A deadline already past reads one chunk of the training rows (after every validation row):
+    the head is fitted on those, the cache keeps them, and a later pass without a deadline reads
+    only the others, to the same states."""
+    import time
+
+    from workbench.core.runs import EventWriter
+    from workbench.engine import examples
+    from workbench.engine.models import decoder_head, loading
+    from workbench.engine.training.feature_head import CHUNK_ROWS, fit_feature_head, pooled_states
+
+    project = make_project(tmp_path)
+    labels = project.task.labels
+    cache = tmp_path / "cache"
+    base = make_model_folder("gemma3", tmp_path / "gemma", layout="hf")
+    model, tokenizer = loading.load_model_and_tokenizer(base, device="cpu")
+    head = decoder_head.attach(model, labels, family="gemma3", pooling="mean", depth=0.5, seed=0)
+    decoder_head.use_text_alone(tokenizer)
+    feats = {s: examples.build_classifier_features(tokenizer, examples.read_jsonl(project.split_path(s)), labels,
+                                                   user_format="{text}", max_length=64) for s in ("train", "val")}
+    n_train, n_val = len(feats["train"]), len(feats["val"])
+    assert n_train > CHUNK_ROWS
+
+    def fit(name: str, deadline):
+        (tmp_path / name).mkdir()
+        events = EventWriter(tmp_path / name)
+        report = fit_feature_head(head, feats["train"], feats["val"], labels, pad_id=tokenizer.pad_token_id,
+                                  multi_label=False, events=events, seed=0, cache_dir=cache, deadline=deadline)
+        events.close()
+        return report, {e.get("code"): e for e in _events(tmp_path / name)}
+
+    report, logged = fit("a", time.time() - 1)
+    assert report["train_rows_read"] == CHUNK_ROWS and report["train_rows"] == n_train
+    assert report["rows"] == CHUNK_ROWS + n_val
+    assert logged["feature_pass_partial"]["read"] == CHUNK_ROWS and logged["feature_pass"]["done"] == CHUNK_ROWS + n_val
+    with np.load(next(cache.glob("*.npz"))) as kept:
+        read, states = kept["read"], kept["train"]
+    assert read.sum() == CHUNK_ROWS
+    # the rows read are a sample of all of them, not the first ones
+    assert 0 < np.flatnonzero(read).max() - (CHUNK_ROWS - 1)
+
+    report, logged = fit("b", None)
+    assert report["train_rows_read"] == n_train and "feature_pass_partial" not in logged
+    assert logged["feature_cache"]["rows"] == CHUNK_ROWS + n_val
+    # only the rows left were read: the progress counts from the cached ones
+    assert logged["feature_pass"]["done"] == n_train + n_val
+    with np.load(next(cache.glob("*.npz"))) as kept:
+        assert kept["read"].all() and np.array_equal(kept["train"][read], states[read])
+        fresh = pooled_states(head, [feats["train"][i]["input_ids"] for i in np.flatnonzero(~read)],
+                              tokenizer.pad_token_id)
+        assert np.allclose(kept["train"][~read], fresh, atol=1e-5)
+
+    _, logged = fit("c", time.time() - 1)  # everything cached: nothing read, whatever the deadline
+    assert "feature_pass" not in logged and "feature_pass_partial" not in logged

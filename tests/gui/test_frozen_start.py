@@ -94,3 +94,28 @@ def test_the_stages_note_says_what_the_budget_leaves_for_lora(tmp_path):
     # a run without the frozen start has no stages
     _, plain = run_operations.recommended_settings(project, str(base), "lora", time_budget_min=30.0)
     assert stage_plan(plain) is None and not any(n.startswith(STAGES_NOTE_START) for n in plain.notes)
+
+
+def test_a_budget_bounds_the_first_stage_and_the_note_says_how_many_rows_it_reads(tmp_path):
+    """10,000 rows of a pretrained model on a processor take longer to read than a 10-minute
+    budget: the first stage reads for FIRST_STAGE_SHARE of it and the note says how many rows
+    that reaches, in both front ends' words from one plan."""
+    from dataclasses import replace
+
+    from test_decoder_head import make_project  # noqa: E402 (tests/engine)
+
+    from workbench.core.recommend import FEATURE_FIT_S, FIRST_STAGE_SHARE, stages_note
+
+    project = make_project(tmp_path)
+    base = make_model_folder("gemma3", tmp_path / "gemma", layout="hf")
+    _, rec = run_operations.recommended_settings(project, str(base), "lora", time_budget_min=10.0,
+                                                 head_settings=run_operations.FROZEN_START)
+    assert stage_plan(rec).read_rows == stage_plan(rec).rows  # a few hundred short rows: all of them
+    big = replace(rec, first_stage_rows=10_000, first_stage_row_s=0.2, time_budget_s=600.0)
+    plan = stage_plan(big)
+    assert plan.read_rows == int(FIRST_STAGE_SHARE * 600 / 0.2) < plan.rows == 10_000
+    assert plan.first_s == FIRST_STAGE_SHARE * 600 + FEATURE_FIT_S
+    assert "about 2,250 of the 10,000 training and validation rows" in stages_note(plan, "lora")
+    assert "about 2,250 of the 10,000" in stages_text(plan, False)
+    # a busier processor reads fewer in the same time
+    assert stage_plan(big, load_factor=2.0).read_rows == plan.read_rows // 2

@@ -65,6 +65,12 @@ DEFAULT_TIME_BUDGET_MIN = 10.0
 # the feature head's logistic regressions after the pass over the rows (engine/training/feature_head.py):
 # 92 s for six cold fits on 7,098 KUAKE-QIC rows, 640 features, 11 labels, on a shared 2-core machine
 FEATURE_FIT_S = 60.0
+# of a time budget, the most a head's first stage spends reading rows with the frozen model: the
+# pass stops there and the head is fitted on the training rows read, a random share of them (the
+# word statistics on all). On 2 cores Gemma 3 270M reads 5 to 40 rows a second, so 10,000 rows
+# may take half an hour; LoRA after it has never beaten it in the benches' 10 and 20 minutes
+# (docs/models.md), so the first stage gets most of the budget.
+FIRST_STAGE_SHARE = 0.75
 # The built-in classifier (engine/models/char_classifier.py), measured through the worker on 2 CPU cores:
 # seconds per optimizer step (dense Adam over the n-gram table dominates) and per character
 # of a batch, and per character of a validation pass (re-measured on five real sets once the
@@ -141,9 +147,11 @@ class Recommendation:
     # a classification head's run on the processor: what builtin:small's run of the same data and
     # budget is estimated to take, which the head note weighs it against (None: no such note)
     builtin_seconds: float | None = None
-    # a head started from the frozen model: the training and validation rows its first stage reads
-    # (fixed_seconds is that stage's time; see stage_plan)
+    # a head started from the frozen model: the training and validation rows its first stage would
+    # read with time enough, and the seconds a row takes (fixed_seconds is that stage's time, its
+    # reading bounded by FIRST_STAGE_SHARE of the budget; see stage_plan)
     first_stage_rows: int | None = None
+    first_stage_row_s: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -156,6 +164,7 @@ class StagePlan:
     the time left, kept only where it beats the first stage on validation."""
 
     rows: int
+    read_rows: int  # of ``rows``, those the first stage's share of the budget reads (all, or fewer)
     first_s: float
     left_s: float
     steps: int  # the second stage's
@@ -170,9 +179,14 @@ def stage_plan(rec: Recommendation, *, load_factor: float = 1.0, steps: int | No
     where not the recommendation's."""
     if rec.first_stage_rows is None:
         return None
-    first = rec.fixed_seconds * load_factor
+    rows, row_s = rec.first_stage_rows, rec.first_stage_row_s * load_factor
+    reading, read = rows * row_s, rows
+    if rec.time_budget_s and reading > FIRST_STAGE_SHARE * rec.time_budget_s:
+        reading = FIRST_STAGE_SHARE * rec.time_budget_s
+        read = min(rows, int(reading / max(row_s, 1e-9)))
+    first = round(reading + FEATURE_FIT_S * load_factor, 1)
     left = max((rec.time_budget_s or rec.est_seconds * load_factor) - first, 0.0)
-    return StagePlan(rows=rec.first_stage_rows, first_s=first, left_s=left,
+    return StagePlan(rows=rows, read_rows=read, first_s=first, left_s=left,
                      steps=rec.total_steps if steps is None else steps,
                      passes=rec.epochs if passes is None else passes, squeezed=left < STAGE_MIN_SECOND_S)
 
@@ -185,7 +199,10 @@ STAGE_MIN_SECOND_S = 120.0
 def stages_note(plan: StagePlan, method: str) -> str:
     how = "LoRA" if method == "lora" else "full fine-tuning"
     first = (f"{STAGES_NOTE_START}the head is first fitted on the model's states of the {plan.rows:,} training and "
-             f"validation rows, about {minutes(plan.first_s)} min of reading them")
+             f"validation rows, about {minutes(plan.first_s)} min of reading them" if plan.read_rows >= plan.rows else
+             f"{STAGES_NOTE_START}the head is first fitted on the model's states of about {plan.read_rows:,} of the "
+             f"{plan.rows:,} training and validation rows, as many as about {minutes(plan.first_s)} min of reading "
+             "reach (a larger budget reads more)")
     if plan.squeezed:
         return (f"{first}, about all of the time budget, so {how} from it gets only a few steps; a larger budget "
                 "gives it more.")
@@ -489,7 +506,7 @@ def recommend(
         # the head's first stage reads every training and validation row once, forward only
         # (engine/training/feature_head.py), before the first LoRA step: out of the same budget
         val_rows = int(stats.get("splits", {}).get("val", 0))
-        features_s = (rows + val_rows) * row_s + FEATURE_FIT_S
+        features_s = min((rows + val_rows) * row_s, FIRST_STAGE_SHARE * budget_s) + FEATURE_FIT_S
     train_budget_s = max(budget_s - features_s, 0.1 * 60)
     if epochs * epoch_s + evals_s > train_budget_s:
         # the time budget bounds every run: train on as much of the data as fits
@@ -535,7 +552,8 @@ def recommend(
         eval_steps=eval_steps, time_budget_s=budget_s, eval_rows=eval_rows,
         data_share=epochs if epochs < 1 else None, epoch_seconds=round(epoch_s, 1),
         fixed_seconds=round(evals_s, 1) if builtin else round(features_s, 1), recompute=recompute,
-        builtin_seconds=builtin_seconds, first_stage_rows=rows + val_rows if features_s else None)
+        builtin_seconds=builtin_seconds, first_stage_rows=rows + val_rows if features_s else None,
+        first_stage_row_s=row_s if features_s else 0.0)
     plan = stage_plan(rec)
     if plan is not None:  # which stages fit the budget, said before the run starts
         rec.notes.insert(0, stages_note(plan, method))

@@ -211,6 +211,10 @@ class RunClock:
         """The moment the time budget ends (the clock's time), or None without a budget."""
         return self.t0 + self.budget_s if self.budget_s else None
 
+    def share_deadline(self, share: float) -> float | None:
+        """The moment ``share`` of the time budget has passed (the clock's time), or None without a budget."""
+        return self.t0 + share * self.budget_s if self.budget_s else None
+
     def loop_started(self, step: int, total_steps: int) -> None:
         self.loop_t0, self.initial_step, self.step, self.total_steps = self._now(), step, step, total_steps
         self.recent = [(self.loop_t0, step)]

@@ -18,7 +18,7 @@ from typing import Any
 
 from workbench.core.jobs import TASK_FILE, JobSpec, run_task, write_run_task
 from workbench.core.project import Project
-from workbench.core.recommend import vocabulary_cut
+from workbench.core.recommend import FIRST_STAGE_SHARE, vocabulary_cut
 from workbench.core.runs import EventWriter, process_rank
 from workbench.core.task import TaskSpec
 from workbench.core.timing import RunClock, write_timing
@@ -277,7 +277,8 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
         # LoRA's adapters start at zero: the wrapped head computes what the plain one does
         report = feature_head.fit_feature_head(head, feats["train"], all_val, list(template.labels), pad_id=pad_id,
                                                multi_label=multi_label, events=events, seed=job.seed,
-                                               cache_dir=project.cache_dir / "features")
+                                               cache_dir=project.cache_dir / "features",
+                                               deadline=clock.share_deadline(FIRST_STAGE_SHARE))
         if job.method == "lora":  # kept only where LoRA's steps answer better (below)
             frozen = feature_head.FrozenStart(head, report, all_val, list(template.labels), multi_label)
         if char_classifier.has_linear_part(head) and job.method == "lora":  # the adapters hold only what trains

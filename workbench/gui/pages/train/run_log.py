@@ -21,6 +21,10 @@ def log_text(ev: dict) -> str:
         if code == "feature_pass":  # a pretrained head's first stage (engine/training/feature_head.py)
             return QCoreApplication.translate("TrainPage", "Reading the rows with the frozen model: {0:,} of {1:,}").format(
                 int(ev["done"]), int(ev["total"]))
+        if code == "feature_pass_partial":
+            return QCoreApplication.translate(
+                "TrainPage", "The time budget's first stage read {0:,} of the {1:,} training rows: the head is fitted "
+                             "on them, the word statistics on all of them").format(int(ev["read"]), int(ev["rows"]))
         if code == "feature_cache":
             return QCoreApplication.translate(
                 "TrainPage", "Read the frozen model's states of {0:,} rows from the project's cache").format(int(ev["rows"]))

@@ -61,11 +61,18 @@ def stages_text(plan: StagePlan, full: bool) -> str:
     """core.recommend.stages_note in the interface language, from the same plan."""
     how = (QCoreApplication.translate("TrainSettingsPanel", "Full fine-tuning") if full
            else QCoreApplication.translate("TrainSettingsPanel", "LoRA"))
-    first = QCoreApplication.translate(
-        "TrainSettingsPanel",
-        "In two stages: the head is first fitted on the model's states of the {0} training and validation rows, "
-        "about {1} min of reading them",
-    ).format(f"{plan.rows:,}", minutes(plan.first_s))
+    if plan.read_rows >= plan.rows:
+        first = QCoreApplication.translate(
+            "TrainSettingsPanel",
+            "In two stages: the head is first fitted on the model's states of the {0} training and validation rows, "
+            "about {1} min of reading them",
+        ).format(f"{plan.rows:,}", minutes(plan.first_s))
+    else:
+        first = QCoreApplication.translate(
+            "TrainSettingsPanel",
+            "In two stages: the head is first fitted on the model's states of about {0} of the {1} training and "
+            "validation rows, as many as about {2} min of reading reach (a larger budget reads more)",
+        ).format(f"{plan.read_rows:,}", f"{plan.rows:,}", minutes(plan.first_s))
     if plan.squeezed:
         return QCoreApplication.translate(
             "TrainSettingsPanel",
