@@ -16,8 +16,9 @@ the estimate the recommendation gave, and the evaluation time against the traini
 A pretrained model classifies with its classification head (engine/models/decoder_head.py);
 ``MODEL@MIN`` gives one model its own time budget in minutes and ``MODEL@none`` none at all
 (what a server with a GPU would train), e.g. ``--base-model builtin:small gemma-3-270m@30``;
-``+frozen`` after either starts the head from the frozen model (the Train page's check box),
-e.g. ``gemma-3-270m@10+frozen``.
+The head starts from the frozen model (the default, the Train page's check box ticked);
+``+plain`` after either trains it by LoRA alone (the box cleared, ``--no-head-features``), e.g.
+``gemma-3-270m@10 gemma-3-270m@10+plain``; ``+frozen`` names the frozen start's flags.
 
 A test split of a few hundred rows decides macro-F1 over tens of labels by a handful of
 rows (on 326 legal cases one row is 0.003-0.01 of it), so ``--seeds 0 1 2`` repeats the
@@ -45,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.commands import last_json, wb  # noqa: E402
 from workbench.core.cleaning import Recipe  # noqa: E402
 from workbench.core.labels import template_choice  # noqa: E402
-from workbench.core.operations.runs import FROZEN_START, resolve_base_model  # noqa: E402
+from workbench.core.operations.runs import FROZEN_START, head_defaults, resolve_base_model  # noqa: E402
 from workbench.core.project import SplitSettings, prepare  # noqa: E402
 from workbench.core.recommend import recommend  # noqa: E402
 from workbench.core.templates import TemplateCatalog  # noqa: E402
@@ -61,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--labels", default="from-data", help="from-data (default) or a comma-separated label list")
     p.add_argument("--multi-label", action="store_true", help="several labels per row (default: the template's)")
     p.add_argument("--label-sep", help="separator of the labels in a text cell (multi-label)")
-    p.add_argument("--base-model", nargs="+", default=["builtin:small"], metavar="MODEL[@MIN|@none][+frozen]",
+    p.add_argument("--base-model", nargs="+", default=["builtin:small"], metavar="MODEL[@MIN|@none][+plain|+frozen]",
                    help="base models trained side by side on the same split (default builtin:small)")
     p.add_argument("--time-budget", type=float, help="minutes (default: the recommendation's, 10)")
     p.add_argument("--max-chars", type=int, help="raise the recipe's length limit (long legal texts)")
@@ -188,15 +189,20 @@ def train_and_evaluate(args, template, project, spec: str) -> dict | None:
     root = project.root
     method = "full" if base_model.startswith("builtin:") else "lora"
     head = not base_model.startswith("builtin:")
-    frozen = dict(FROZEN_START) if stage == "frozen" and head else {}
+    if stage not in ("", "frozen", "plain"):
+        raise SystemExit(f"unknown stage '+{stage}' in {spec}: +frozen or +plain")
+    # the head's settings as the run gets them: the frozen start by default, LoRA alone with +plain
+    heads = head_defaults(head, {"head_features": False} if stage == "plain" else None)
     rec = recommend(template, project.config.stats, "cpu", base_model if base_model.startswith("builtin:") else
                     str(resolve_base_model(base_model)[0]), method,
                     time_budget_min=budget_min if budget_min is not None else 10**6, head=head,
-                    head_depth=frozen.get("head_depth"), head_features=bool(frozen))
+                    head_depth=heads.get("head_depth"), head_features=bool(heads.get("head_features")))
     train_args = ["train", "--project", str(root), "--base-model", base_model, "--json"]
-    if frozen:  # the Train page's "Start from the frozen model", as its command line gives it
-        train_args += ["--head-features", "--head-linear", "--head-pooling", frozen["head_pooling"],
-                       "--head-depth", str(frozen["head_depth"])]
+    if head and stage == "frozen":  # the Train page's "Start from the frozen model", as its command line gives it
+        train_args += ["--head-features", "--head-linear", "--head-pooling", FROZEN_START["head_pooling"],
+                       "--head-depth", str(FROZEN_START["head_depth"])]
+    elif head and stage == "plain":  # the check box cleared
+        train_args += ["--no-head-features"]
     if budget_min is not None:
         train_args += ["--time-budget", str(budget_min)]
     elif budget == "none":

@@ -7100,13 +7100,13 @@ Its log: {2}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/settings_panel.py" line="105"/>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="444"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="448"/>
         <source>LoRA (small add-on, fast)</source>
         <translation>LoRA（附加小模块，速度快）</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/settings_panel.py" line="106"/>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="445"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="449"/>
         <source>Full fine-tuning (all weights)</source>
         <translation>全量微调（训练全部权重）</translation>
     </message>
@@ -7136,112 +7136,112 @@ Its log: {2}</source>
         <translation>先在预训练模型对每行的读取结果上拟合分类头（不训练模型本身，只读取各行一遍），并混合文本的词频统计；随后 LoRA 用剩余时间从这个分类头继续训练。只读取模型的前一半层，因此每一步训练和每次回答也更快。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="134"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="135"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="140"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="141"/>
         <source>Preset</source>
         <translation>预设方案</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="148"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="149"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="149"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="150"/>
         <source>How long training may take: the recommended settings fit this time on this computer, for every model (a pretrained one may read only part of the data).</source>
         <translation>训练最多可用的时间：推荐设置会让每种模型的训练都在这台电脑上于此时间内完成（预训练模型可能只读取部分数据）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="156"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="157"/>
         <source>Time budget</source>
         <translation>时间预算</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="166"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="167"/>
         <source>by epochs</source>
         <translation>按轮数</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="168"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="169"/>
         <source>Stop after this many steps instead of after the epochs; 0 trains for the epochs.</source>
         <translation>训练到这么多步就停止，不按轮数；0 表示按训练轮数。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="172"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="173"/>
         <source>How often (in steps) the model is checked on the validation rows and saved.</source>
         <translation>每隔多少步在验证数据上检查一次模型并保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="173"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="174"/>
         <source>Stop after steps</source>
         <translation>训练步数上限</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="174"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="175"/>
         <source>Check and save every</source>
         <translation>每隔多少步检查并保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="201"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="202"/>
         <source>Servers…</source>
         <translation>服务器…</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="203"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="204"/>
         <source>Train on</source>
         <translation>训练位置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="215"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="216"/>
         <source>Recommended for this data</source>
         <translation>针对这份数据的推荐值</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="229"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="230"/>
         <source>Your own settings</source>
         <translation>自定义设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="385"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="386"/>
         <source>Choose a model folder (with config.json)</source>
         <translation>选择模型文件夹（包含 config.json）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="432"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="436"/>
         <source>LoRA + classification head</source>
         <translation>LoRA + 分类头</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="433"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="437"/>
         <source>Full fine-tuning + classification head</source>
         <translation>全量微调 + 分类头</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="441"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="445"/>
         <source>LoRA + classification head (small add-on, fast)</source>
         <translation>LoRA + 分类头（附加小模块，速度快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="442"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="446"/>
         <source>Full fine-tuning + classification head (all weights)</source>
         <translation>全量微调 + 分类头（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="450"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="454"/>
         <source>The built-in model is built from this project&apos;s data and starts untrained, so all of it is trained here (LoRA adapts a model that has already learned; it does not apply here).</source>
         <translation>内置模型由本项目的数据构建，从未训练的状态开始，所以全部在这里训练（LoRA 用于调整已经学过的模型，这里不适用）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="453"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="457"/>
         <source>Every weight of the model is trained, so there are no LoRA settings.</source>
         <translation>训练模型的全部权重，因此没有 LoRA 设置。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="577"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="581"/>
         <source>It trains on server {0}: the settings and times above are recommended and estimated for its devices ({1}); its curves show its real pace once it runs.</source>
         <translation>在服务器 {0} 上训练：以上设置和时间是按它的设备（{1}）推荐和估算的；开始训练后，曲线会显示实际速度。</translation>
     </message>
@@ -7256,27 +7256,27 @@ Its log: {2}</source>
         <translation>内置小模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="581"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="585"/>
         <source>The processor is {0}% busy with other work: the times above count on about {1:.1f} times as long as on an idle processor.</source>
         <translation>处理器有 {0}% 正忙于其他工作：上面的时间按空闲处理器的约 {1:.1f} 倍计算。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="585"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="589"/>
         <source>About {0} of the {1} steps planned: on this busy processor the time budget, {2}, ends the run there; {3:.0f} MB of memory (an estimate from the data size and the model, not a promise).</source>
         <translation>约为计划的 {1} 步中的 {0} 步：处理器正忙，时间预算 {2} 会在此结束训练；内存约 {3:.0f} MB（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="589"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="593"/>
         <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="593"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="597"/>
         <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="598"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="603"/>
         <source>These steps read about {0:.0%} of the training rows; a larger time budget or a GPU trains on all of them.</source>
         <translation>这些步数只读到约 {0:.0%} 的训练数据；更长的时间预算或 GPU 能用上全部数据。</translation>
     </message>
@@ -7312,8 +7312,8 @@ Its log: {2}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/settings_notes.py" line="71"/>
-        <source>In two stages: the head is first fitted on the model&apos;s states of about {0} of the {1} training and validation rows, as many as about {2} min of reading reach (a larger budget reads more)</source>
-        <translation>分两个阶段：先在模型对约 {0} 条数据（共 {1} 条训练和验证数据）的内部状态上拟合分类头，即约 {2} 分钟内能读取的数量（预算越大，读取越多）</translation>
+        <source>In two stages: the head is first fitted on the model&apos;s states of about {0} of the {1} training and validation rows, as many as about {2} min of reading reach</source>
+        <translation>分两个阶段：先在模型对约 {0} 条数据（共 {1} 条训练和验证数据）的内部状态上拟合分类头，即约 {2} 分钟内能读取的数量</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/settings_notes.py" line="77"/>
@@ -7341,7 +7341,7 @@ Its log: {2}</source>
         <translation>{0}；然后 {1} 在此基础上、在剩余的 {2} 分钟内训练约 {3} 步，读取{4}，只有在验证集上得分更高时才保留。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="622"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="627"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>

@@ -74,7 +74,9 @@ def test_a_pretrained_classifier_trains_a_head_by_default(tmp_path):
     project = make_project(tmp_path)
     base = make_model_folder("llama", tmp_path / "llama", layout="hf")
     job = run_operations.build_job(project, str(base))
-    assert job.head is True and job.method == "lora" and job.head_pooling == "last"
+    # started from the frozen model (docs/models.md: the first stage has not lost to LoRA alone)
+    assert job.head is True and job.method == "lora" and job.head_features and job.head_linear
+    assert job.head_pooling == "mean" and job.head_depth == 0.5
     assert run_operations.build_job(project, "builtin:tiny").head is False  # the built-in classifier is a head already
     assert run_operations.build_job(project, str(base), head=False).head is False  # the label-writing route, asked for
     # the command line asks for the same through the real parser

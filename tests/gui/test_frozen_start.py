@@ -33,12 +33,22 @@ def test_the_check_box_asks_core_for_the_frozen_start(qtbot, tmp_path, session, 
     panel.model_edit.setText(str(base))
     panel._on_model_edit_finished()
     panel.show()
-    assert panel.frozen_check.isVisible() and not panel.frozen_check.isChecked()
-    plain = panel.job_spec()
-    assert not plain.head_features and plain.head_depth is None
-    panel.frozen_check.setChecked(True)
+    # the frozen start is the default, as core's is; cleared, the head trains by LoRA alone
+    assert panel.frozen_check.isVisible() and panel.frozen_check.isChecked()
     job = panel.job_spec()
     assert job.head and all(getattr(job, k) == v for k, v in run_operations.FROZEN_START.items())
+    assert job.model_dump() == run_operations.build_job(project, str(base), time_budget_min=10.0).model_dump(
+        exclude={"cpu_busy", "cpu_cores"}) | {"cpu_busy": job.cpu_busy, "cpu_cores": job.cpu_cores}
+    panel.frozen_check.setChecked(False)
+    plain = panel.job_spec()
+    assert not plain.head_features and not plain.head_linear and plain.head_depth is None
+    assert plain.head_pooling == "last"
+    args = build_parser().parse_args(["train", "--project", str(project.root), "--base-model", str(base),
+                                      "--no-head-features"])
+    cli_plain = run_operations.build_job(project, str(base), head_features=args.head_features)
+    assert {k: getattr(cli_plain, k) for k in run_operations.PLAIN_HEAD} == run_operations.PLAIN_HEAD
+    panel.frozen_check.setChecked(True)
+    job = panel.job_spec()
     # the estimate counts the pass over the rows before LoRA's steps, and the note says which stages fit
     rec = panel.recommendation()
     assert rec.notes[0].startswith("In two stages: the head is first fitted on the model's states")
@@ -92,7 +102,8 @@ def test_the_stages_note_says_what_the_budget_leaves_for_lora(tmp_path):
         assert (("gets only a few steps" in note) == plan.squeezed) and ((" min left" in note) != plan.squeezed)
     assert plans[0.5].squeezed and not plans[30.0].squeezed
     # a run without the frozen start has no stages
-    _, plain = run_operations.recommended_settings(project, str(base), "lora", time_budget_min=30.0)
+    _, plain = run_operations.recommended_settings(project, str(base), "lora", time_budget_min=30.0,
+                                                   head_settings={"head_features": False})
     assert stage_plan(plain) is None and not any(n.startswith(STAGES_NOTE_START) for n in plain.notes)
 
 

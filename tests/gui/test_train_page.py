@@ -503,6 +503,8 @@ def test_the_page_says_plainly_whether_the_head_pays_and_its_steps_agree_with_th
     page.model_combo.setCurrentIndex(page.model_combo.findData("folder"))
     page.model_edit.setText(str(folder))
     page.model_edit.editingFinished.emit()  # as Enter in the field does
+    assert page.settings_panel.frozen_check.isChecked()  # the default; this is LoRA's own note
+    page.settings_panel.frozen_check.setChecked(False)
     text = page.estimate_label.text()
     # the method list says what the run trains, in the note's words
     assert page.method_combo.currentText() == "LoRA + classification head (small add-on, fast)"
@@ -587,3 +589,26 @@ def test_a_budget_the_load_makes_the_run_reach_is_said_with_the_steps_it_leaves(
     assert 400 * 0.2 < reached < 400 * 0.3  # 1.2 / 5 of them
     page.show_processor_load(0.0, cores=2)
     assert "steps planned" not in page.estimate_label.text()
+
+
+def test_a_frozen_start_the_budget_squeezes_is_told_once(qtbot, session, background, sample_project, tmp_path):
+    """Seen in the window: with the frozen start (the default) and a budget its first stage fills,
+    the page said "These steps read about 0% of the training rows; a larger time budget ..." under
+    "About 1 steps", beside the stage note that says what LoRA gets, and the stage note said "a
+    larger budget" twice. The stage note alone says it."""
+    from workbench.core.recommend import STAGES_NOTE_START
+
+    folder = _big_model(tmp_path)
+    page = TrainPage(session, background)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    page.model_combo.setCurrentIndex(page.model_combo.findData("folder"))
+    page.model_edit.setText(str(folder))
+    page.model_edit.editingFinished.emit()
+    assert page.settings_panel.frozen_check.isChecked()
+    page.settings_panel.time_budget.setValue(2.0)
+    page.settings_panel._update_estimate()
+    text = page.estimate_label.text()
+    [stages] = [line for line in text.splitlines() if line.startswith(STAGES_NOTE_START)]
+    assert "only a few steps" in stages and stages.count("larger budget") == 1
+    assert "These steps read" not in text

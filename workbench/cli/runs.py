@@ -266,16 +266,18 @@ def add_parser(sub) -> None:
                     help="classification with a pretrained model: a classification head over the labels, one "
                          "pass per row (default), or the model writing the label's name")
     tr.add_argument("--head-pooling", choices=["last", "mean"],
-                    help="what the classification head reads: the text's last token (default) or the mean")
+                    help="what the classification head reads: the mean over the text's tokens (default) or its "
+                         "last token (the default with --no-head-features)")
     tr.add_argument("--head-depth", type=float, metavar="SHARE",
                     help="the share of the pretrained model's layers the classification head reads, the first "
-                         "ones (default: all); fewer layers train and answer faster")
+                         "ones (default 0.5; all with --no-head-features); fewer layers train and answer faster")
     tr.add_argument("--head-features", action=argparse.BooleanOptionalAction, default=None,
                     help="first fit the classification head on the frozen model's states (one pass over the "
-                         "rows, a complete model in minutes), then train LoRA from it")
+                         "rows, bounded by the time budget: a complete model in minutes), then train LoRA from it "
+                         "(default; --no-head-features: LoRA alone, from the last token)")
     tr.add_argument("--head-linear", action=argparse.BooleanOptionalAction, default=None,
                     help="with --head-features: mix into the head's answer a linear part over the text's token "
-                         "n-grams, its share chosen on the validation rows")
+                         "n-grams, its share chosen on the validation rows (default)")
     tr.add_argument("--recompute", action="store_true", default=None,
                     help="recompute each layer in the backward pass: far less memory, about 1.5x the time "
                          "(chosen for you when even one row a step would not fit)")

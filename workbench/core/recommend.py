@@ -202,7 +202,7 @@ def stages_note(plan: StagePlan, method: str) -> str:
              f"validation rows, about {minutes(plan.first_s)} min of reading them" if plan.read_rows >= plan.rows else
              f"{STAGES_NOTE_START}the head is first fitted on the model's states of about {plan.read_rows:,} of the "
              f"{plan.rows:,} training and validation rows, as many as about {minutes(plan.first_s)} min of reading "
-             "reach (a larger budget reads more)")
+             "reach")
     if plan.squeezed:
         return (f"{first}, about all of the time budget, so {how} from it gets only a few steps; a larger budget "
                 "gives it more.")

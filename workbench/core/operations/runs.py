@@ -110,6 +110,9 @@ class MultiLabelNeedsBuiltin(WorkbenchError):
             "or choose builtin:small.", code="multi_label_needs_head", model=base_model)
 
 
+HEAD_SETTINGS = ("head_pooling", "head_depth", "head_features", "head_linear")
+
+
 def uses_head(task: str, base_model: str, head: bool | None = None) -> bool:
     """Whether a classification run of a pretrained ``base_model`` trains a classification head
     (the default) rather than writing the label's name; never for a built-in model or Q&A."""
@@ -118,23 +121,23 @@ def uses_head(task: str, base_model: str, head: bool | None = None) -> bool:
     return True if head is None else bool(head)
 
 
-# what a new classification head on a pretrained model is, unless the person chose otherwise
-# (docs/models.md, "Does the pretrained head pay?")
-HEAD_DEFAULTS: dict[str, Any] = {}
-HEAD_SETTINGS = ("head_pooling", "head_depth", "head_features", "head_linear")
 # "start from the frozen model": the head fitted on the mean-pooled states of the decoder's first
 # half, mixed with a linear part over the text's token n-grams (bench/head_layers_bench.py,
 # docs/models.md); the window's check box and the command line's flags give the same settings
 FROZEN_START = {"head_features": True, "head_linear": True, "head_pooling": "mean", "head_depth": 0.5}
+# a head trained by LoRA alone, from the last token of every layer: the head's settings before the
+# frozen start, what --no-head-features (the check box cleared) gives
+PLAIN_HEAD = {"head_features": False, "head_linear": False, "head_pooling": "last", "head_depth": None}
 
 
 def head_defaults(head: bool, given: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The head's settings: those given (None: not given), the defaults for the rest; none
-    without a head."""
+    """The head's settings: those given (None: not given), the rest from the frozen start, the
+    default (docs/models.md, "Starting from the frozen model"), or from the plain head where the
+    first stage is turned off; none without a head."""
     if not head:
         return {}
     given = {k: v for k, v in (given or {}).items() if k in HEAD_SETTINGS and v is not None}
-    out = {**HEAD_DEFAULTS, **given}
+    out = {**(PLAIN_HEAD if given.get("head_features") is False else FROZEN_START), **given}
     if out.get("head_linear") and "head_features" not in given:
         out["head_features"] = True  # the linear part's share is chosen against the fitted head
     return out

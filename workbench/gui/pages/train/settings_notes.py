@@ -71,7 +71,7 @@ def stages_text(plan: StagePlan, full: bool) -> str:
         first = QCoreApplication.translate(
             "TrainSettingsPanel",
             "In two stages: the head is first fitted on the model's states of about {0} of the {1} training and "
-            "validation rows, as many as about {2} min of reading reach (a larger budget reads more)",
+            "validation rows, as many as about {2} min of reading reach",
         ).format(f"{plan.read_rows:,}", f"{plan.rows:,}", minutes(plan.first_s))
     if plan.squeezed:
         return QCoreApplication.translate(

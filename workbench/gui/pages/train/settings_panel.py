@@ -123,6 +123,7 @@ class TrainSettingsPanel(QWidget):
             "it (one pass over the rows), mixed with word statistics of the text; LoRA then starts from that "
             "head with the time left. Reads half of the model's layers, which also makes every step and answer "
             "faster."))
+        self.frozen_check.setChecked(True)  # core's default (operations.runs.head_defaults)
         self.frozen_check.toggled.connect(self._on_frozen_check_toggled)
         mf.addRow("", self.frozen_check)
         self.method_hint = QLabel()
@@ -417,8 +418,11 @@ class TrainSettingsPanel(QWidget):
             self._update_estimate()
 
     def head_settings(self) -> dict[str, Any]:
-        """The head's settings the page chose: core's frozen start where ticked, else core's defaults."""
-        return dict(run_operations.FROZEN_START) if self._trains_head() and self.frozen_check.isChecked() else {}
+        """The head's settings the page chose: core's frozen start where ticked (the default), else
+        core's plain head."""
+        if not self._trains_head():
+            return {}
+        return dict(run_operations.FROZEN_START if self.frozen_check.isChecked() else run_operations.PLAIN_HEAD)
 
     def _trains_head(self) -> bool:
         """Whether a run of the chosen model trains a classification head (core decides: a
@@ -570,8 +574,8 @@ class TrainSettingsPanel(QWidget):
             return
         # the steps, those the budget leaves and the rows they read: one count (core), said once here
         reach = run_operations.expected_reach(self.session.project, job, span)
-        notes = self._notes(rec, job, stage_plan(rec, load_factor=span.load_factor, steps=reach.steps,
-                                                 passes=reach.data_share))
+        plan = stage_plan(rec, load_factor=span.load_factor, steps=reach.steps, passes=reach.data_share)
+        notes = self._notes(rec, job, plan)
         on = self.target_combo.currentData()
         if on:  # recommended for the server's devices; its curves show its real pace
             notes.insert(0, self.tr("It trains on server {0}: the settings and times above are recommended and "
@@ -593,8 +597,9 @@ class TrainSettingsPanel(QWidget):
             text = self.tr("About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer's processor (an "
                            "estimate from the data size and the model, not a promise).").format(
                 reach.planned, fmt_secs(span.low), fmt_secs(span.high), rec.est_memory_mb)
-        if reach.data_share < 1 and (reach.steps < reach.planned or rec.data_share is not None):
+        if plan is None and reach.data_share < 1 and (reach.steps < reach.planned or rec.data_share is not None):
             # the time budget, not the settings, leaves part of the rows unread: under the steps it counts
+            # (a frozen start's stage note says what LoRA's steps read, after the first stage)
             text += "\n" + self.tr("These steps read about {0:.0%} of the training rows; a larger time budget or a "
                                   "GPU trains on all of them.").format(reach.data_share)
         self.estimate_label.setText(text + "".join(f"\n{n}" for n in notes))
@@ -657,7 +662,7 @@ class TrainSettingsPanel(QWidget):
         self._on_model_combo_changed()  # method, LoRA rows and the recommended values first
         self.method_combo.setCurrentIndex(max(0, self.method_combo.findData(job.method)))
         self.frozen_check.blockSignals(True)
-        self.frozen_check.setChecked(job.head_features)
+        self.frozen_check.setChecked(job.head_features if job.head else True)  # a built-in run: the default
         self.frozen_check.blockSignals(False)
         recommended = self._page_values()
         self._set_values({name: getattr(job, name) for name in self.spins} | {"max_steps": max(0, job.max_steps)})
