@@ -130,3 +130,7 @@ def test_a_budget_bounds_the_first_stage_and_the_note_says_how_many_rows_it_read
     assert "about 2,250 of the 10,000" in stages_text(plan, False)
     # a busier processor reads fewer in the same time
     assert stage_plan(big, load_factor=2.0).read_rows == plan.read_rows // 2
+    # seen in the window, the processor 100 % busy (4x): "about 8 min of reading" in a 5-minute
+    # budget, the fit's minute counted four times over; no stage outlasts the budget
+    busy = stage_plan(replace(big, time_budget_s=300.0), load_factor=4.0)
+    assert busy.first_s <= 300.0 and busy.squeezed and busy.left_s == 0

@@ -184,7 +184,7 @@ def stage_plan(rec: Recommendation, *, load_factor: float = 1.0, steps: int | No
     if rec.time_budget_s and reading > FIRST_STAGE_SHARE * rec.time_budget_s:
         reading = FIRST_STAGE_SHARE * rec.time_budget_s
         read = min(rows, int(reading / max(row_s, 1e-9)))
-    first = round(reading + FEATURE_FIT_S * load_factor, 1)
+    first = round(min(reading + FEATURE_FIT_S * load_factor, rec.time_budget_s or math.inf), 1)
     left = max((rec.time_budget_s or rec.est_seconds * load_factor) - first, 0.0)
     return StagePlan(rows=rows, read_rows=read, first_s=first, left_s=left,
                      steps=rec.total_steps if steps is None else steps,
@@ -506,7 +506,7 @@ def recommend(
         # the head's first stage reads every training and validation row once, forward only
         # (engine/training/feature_head.py), before the first LoRA step: out of the same budget
         val_rows = int(stats.get("splits", {}).get("val", 0))
-        features_s = min((rows + val_rows) * row_s, FIRST_STAGE_SHARE * budget_s) + FEATURE_FIT_S
+        features_s = min(min((rows + val_rows) * row_s, FIRST_STAGE_SHARE * budget_s) + FEATURE_FIT_S, budget_s)
     train_budget_s = max(budget_s - features_s, 0.1 * 60)
     if epochs * epoch_s + evals_s > train_budget_s:
         # the time budget bounds every run: train on as much of the data as fits
