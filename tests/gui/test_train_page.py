@@ -474,6 +474,20 @@ def _big_model(tmp_path):
     return folder
 
 
+def _page_on_big_model(qtbot, session, background, sample_project, tmp_path) -> TrainPage:
+    """The Train page on the sample project with the 7B-shaped model chosen by its folder (the
+    frozen start's box, ticked by default, cleared: LoRA's own notes)."""
+    page = TrainPage(session, background)
+    qtbot.addWidget(page)
+    session.open(sample_project)
+    page.model_combo.setCurrentIndex(page.model_combo.findData("folder"))
+    page.model_edit.setText(str(_big_model(tmp_path)))
+    page.model_edit.editingFinished.emit()  # as Enter in the field does
+    assert page.settings_panel.frozen_check.isChecked()  # the default
+    page.settings_panel.frozen_check.setChecked(False)
+    return page
+
+
 def _read_share(text: str) -> int:
     import re
 
@@ -496,15 +510,7 @@ def test_the_page_says_plainly_whether_the_head_pays_and_its_steps_agree_with_th
     from workbench.core.operations import runs as run_operations
     from workbench.core.recommend import minutes
 
-    folder = _big_model(tmp_path)
-    page = TrainPage(session, background)
-    qtbot.addWidget(page)
-    session.open(sample_project)
-    page.model_combo.setCurrentIndex(page.model_combo.findData("folder"))
-    page.model_edit.setText(str(folder))
-    page.model_edit.editingFinished.emit()  # as Enter in the field does
-    assert page.settings_panel.frozen_check.isChecked()  # the default; this is LoRA's own note
-    page.settings_panel.frozen_check.setChecked(False)
+    page = _page_on_big_model(qtbot, session, background, sample_project, tmp_path)
     text = page.estimate_label.text()
     # the method list says what the run trains, in the note's words
     assert page.method_combo.currentText() == "LoRA + classification head (small add-on, fast)"
@@ -598,14 +604,8 @@ def test_a_frozen_start_the_budget_squeezes_is_told_once(qtbot, session, backgro
     larger budget" twice. The stage note alone says it."""
     from workbench.core.recommend import STAGES_NOTE_START
 
-    folder = _big_model(tmp_path)
-    page = TrainPage(session, background)
-    qtbot.addWidget(page)
-    session.open(sample_project)
-    page.model_combo.setCurrentIndex(page.model_combo.findData("folder"))
-    page.model_edit.setText(str(folder))
-    page.model_edit.editingFinished.emit()
-    assert page.settings_panel.frozen_check.isChecked()
+    page = _page_on_big_model(qtbot, session, background, sample_project, tmp_path)
+    page.settings_panel.frozen_check.setChecked(True)
     page.settings_panel.time_budget.setValue(2.0)
     page.settings_panel._update_estimate()
     text = page.estimate_label.text()
