@@ -272,6 +272,7 @@ def fit_feature_head(head, train: Sequence[dict], val: Sequence[dict], labels: S
     return report
 
 
+COMPARE_FACTOR = 1.2  # the comparison's read against the first stage's, per row (see FrozenStart)
 WEIGHT_GRID = tuple(i / 10 for i in range(11))  # the linear part's share; 0 and 1 are each part alone
 
 
@@ -335,6 +336,14 @@ class FrozenStart:
         self.ids = [f["input_ids"] for f in val]
         self.y = _targets([f["labels"] for f in val], labels, multi_label) if val else None
         self.labels, self.multi_label = list(labels), multi_label
+        self.read_seconds, self.rows_read = float(report.get("read_seconds") or 0.0), int(report.get("rows") or 0)
+
+    def compare_seconds(self) -> float:
+        """What :meth:`keep_better` is expected to take: the validation rows read at the first
+        stage's pace, with room for LoRA's adapters, which the first stage did not run (0 where
+        the states came from the cache: no pace was measured)."""
+        per_row = self.read_seconds / self.rows_read if self.rows_read else 0.0
+        return COMPARE_FACTOR * per_row * len(self.ids)
 
     def keep_better(self, model, head, pad_id: int, events: EventWriter) -> dict | None:
         """After LoRA: its model's validation macro-F1 against the frozen start's; where LoRA does
