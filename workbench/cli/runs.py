@@ -109,7 +109,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         job = run_operations.with_processor_load(job, args.on)  # the estimate counts on the processor's load now
         started = run_operations.start_run(project, job, detach=False, on=args.on)
         _, rec = run_operations.recommended_settings(project, job.base_model, job.method, time_budget_min=args.time_budget,
-                                                     head=job.head, on=args.on)
+                                                     head=job.head, on=args.on, head_settings={
+                                                         k: getattr(job, k) for k in run_operations.HEAD_SETTINGS})
         span = run_operations.estimate_range(job)  # the range the Train page shows for this job
         from workbench.core.recommend import HEAD_NOTE_START, head_note
 
@@ -139,7 +140,7 @@ def cmd_train(args: argparse.Namespace) -> int:
                         continue
                     note = head_note(job.method, *times)
                 print(f"note: {note}")
-            if reach and reach.data_share < 1 and (reach.steps < reach.planned or rec.data_share is not None):
+            if reach and run_operations.says_rows_unread(rec, reach):
                 print(f"note: these steps read about {reach.data_share:.0%} of the training rows; a larger time "
                       "budget or a GPU trains on all of them")
             if span and span.load_factor > 1:

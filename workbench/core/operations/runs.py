@@ -246,6 +246,16 @@ def expected_reach(project: Project, job: JobSpec, span=None) -> Reach:
     return Reach(planned, steps, steps / planned_steps(rows, job.batch_size, 1.0, 0, accumulation))
 
 
+def says_rows_unread(rec, reach: Reach) -> bool:
+    """Whether to say under the estimate that the budget's steps read only part of the training
+    rows: where the budget, not the settings, leaves them unread, and no stage note (a frozen
+    start's, which says what its LoRA steps read) says it already."""
+    from ..recommend import stage_plan
+
+    return (stage_plan(rec) is None and reach.data_share < 1
+            and (reach.steps < reach.planned or rec.data_share is not None))
+
+
 def compared_times(job: JobSpec, rec) -> tuple[float, float] | None:
     """For a run whose recommendation weighs it against the built-in small model's (a
     classification head on the processor: ``rec.builtin_seconds``): the two runs' times, each

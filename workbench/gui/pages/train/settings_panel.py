@@ -597,9 +597,7 @@ class TrainSettingsPanel(QWidget):
             text = self.tr("About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer's processor (an "
                            "estimate from the data size and the model, not a promise).").format(
                 reach.planned, fmt_secs(span.low), fmt_secs(span.high), rec.est_memory_mb)
-        if plan is None and reach.data_share < 1 and (reach.steps < reach.planned or rec.data_share is not None):
-            # the time budget, not the settings, leaves part of the rows unread: under the steps it counts
-            # (a frozen start's stage note says what LoRA's steps read, after the first stage)
+        if run_operations.says_rows_unread(rec, reach):  # under the steps it counts
             text += "\n" + self.tr("These steps read about {0:.0%} of the training rows; a larger time budget or a "
                                   "GPU trains on all of them.").format(reach.data_share)
         self.estimate_label.setText(text + "".join(f"\n{n}" for n in notes))
