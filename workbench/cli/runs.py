@@ -138,7 +138,7 @@ def cmd_train(args: argparse.Namespace) -> int:
                     times = run_operations.compared_times(job, rec)
                     if times is None:
                         continue
-                    note = head_note(job.method, *times)
+                    note = head_note(job.method, *times, frozen=bool(job.head_features))
                 print(f"note: {note}")
             if reach and run_operations.says_rows_unread(rec, reach):
                 print(f"note: these steps read about {reach.data_share:.0%} of the training rows; a larger time "

@@ -275,10 +275,17 @@ def minutes(seconds: float) -> int:
     return max(1, round(float(seconds) / 60))
 
 
-def head_note(method: str, head_s: float, builtin_s: float) -> str:
+def head_note(method: str, head_s: float, builtin_s: float, frozen: bool = False) -> str:
     """Whether a pretrained model's classification head is likely to pay on a project's data, and
-    at what time against the built-in small model (both runs' estimates, in minutes)."""
+    at what time against the built-in small model (both runs' estimates, in minutes): from the
+    frozen model (``frozen``, the default) as bench/quality_bench.py measured it with a 10-minute
+    budget (docs/models.md), else trained by its method alone, with a 30-minute one."""
     how = "LoRA" if method == "lora" else "full fine-tuning"
+    if frozen:
+        return (f"{HEAD_NOTE_START}{how}) from the frozen model beat builtin:small on two of three public Chinese "
+                "sets with a 10-minute budget (news headlines, bank question pairs) and matched it on the third "
+                f"(medical queries); this run takes about {minutes(head_s)} min against about {minutes(builtin_s)} "
+                "min for builtin:small.")
     return (f"{HEAD_NOTE_START}{how}) is unlikely to pay off here: on four public Chinese sets it beat "
             f"builtin:small only on question pairs, and this run takes about {minutes(head_s)} min against "
             f"about {minutes(builtin_s)} min for builtin:small.")
@@ -545,7 +552,7 @@ def recommend(
     builtin_seconds = None
     if head and not on_gpu:  # measured on a processor: weighed against the built-in model's run
         builtin_seconds = _recommend_classifier(stats, device, "builtin:small", budget_s / 60).est_seconds
-        notes.append(head_note(method, seconds, builtin_seconds))
+        notes.append(head_note(method, seconds, builtin_seconds, frozen=head_features))
     rec = Recommendation(
         batch_size=batch, max_length=max_length, epochs=epochs, learning_rate=lr, method=method,
         total_steps=total_steps, est_seconds=round(seconds, 1), est_memory_mb=round(memory, 1), notes=notes,
