@@ -568,7 +568,8 @@ def test_the_head_note_is_chinese_in_a_chinese_window(qtbot, session, background
         text = page.estimate_label.text()
         assert page.method_combo.currentText().startswith("LoRA + 分类头")
         note = next(line for line in text.splitlines() if "问句对" in line)
-        assert note.startswith("big-model（LoRA + 分类头）") and "内置小模型" in note and "分钟" in note
+        # the frozen start's note (the default), in the method list's words
+        assert note.startswith("big-model（LoRA + 分类头，从冻结的模型起步）") and "内置小模型" in note and "分钟" in note
         assert "builtin" not in text and "of the training rows" not in text
     finally:
         i18n.install(app, "en")
