@@ -108,6 +108,13 @@ def judge(pairs: list[dict], how: str, tie_below: float = 0.0) -> tuple[list[str
     return lines, idle
 
 
+def record(root: Path, lines: list[str]) -> None:
+    """The judgements recorded as a person's file of them is, through ``feedback add``."""
+    judged = root.parent / f"judgements-{int(time.time())}.jsonl"
+    judged.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    check(wb("feedback", "add", "--project", root, "--from", judged), "recording the judgements")
+
+
 def prepared(root: Path, args, template, sft_args: list):
     """The project of the first rows of the file, and its instruction run."""
     src = Path(args.input)
@@ -144,8 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tie-below", type=float, default=0.0,
                    help="--judge choice: call a pair a tie where the answers' ROUGE-L differs by less")
     p.add_argument("--rejudge", action="store_true",
-                   help="with --sft-run and --pairs 0: judge the project's sampled pairs again (a copy of "
-                        "the project whose judgements may be replaced)")
+                   help="with --sft-run and --pairs 0: judge the project's sampled pairs again, each "
+                        "judgement in force taken back first (an undo line each; nothing is rewritten)")
     p.add_argument("--sft-run", help="an instruction run of --project to tune (skips preparing and training)")
     p.add_argument("--dpo-steps", type=int, help="fix the DPO run's steps instead of the recommendation")
     p.add_argument("--learning-rate", type=float, help="the DPO run's learning rate (default: recommended)")
@@ -181,15 +188,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.rejudge:  # the same sampled answers, judged again: each judgement in force taken back first
         from workbench.core import feedback
 
-        judged_pairs = {j.pair_id for j in feedback.load(root) if j.pair_id}
-        for j in feedback.load(root):
+        in_force = feedback.load(root)
+        for j in in_force:
             feedback.undo(root, j.id)
         stored = feedback.load_pairs(root)
-        pairs = [stored[k].to_dict() for k in sorted(judged_pairs) if k in stored]
+        pairs = [stored[k].to_dict() for k in sorted({j.pair_id for j in in_force if j.pair_id}) if k in stored]
         lines, idle = judge(pairs, args.judge, args.tie_below)
-        judged = root.parent / f"judgements-{int(time.time())}.jsonl"
-        judged.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        check(wb("feedback", "add", "--project", root, "--from", judged), "recording the judgements")
+        record(root, lines)
     elif args.pairs:  # 0: tune on the judgements already in force (another loss on the same pairs)
         t0 = time.perf_counter()
         res = check(wb("feedback", "pairs", "--project", root, "--run", sft, "--rows", args.pairs, "--split",
@@ -198,9 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         pairs = last_json(res.stdout)["pairs"]
         identical = sum(bool(pair.get("identical")) for pair in pairs)
         lines, idle = judge(pairs, args.judge, args.tie_below)
-        judged = root.parent / f"judgements-{int(time.time())}.jsonl"
-        judged.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        check(wb("feedback", "add", "--project", root, "--from", judged), "recording the judgements")
+        record(root, lines)
     dpo_args: list = ["--method", "dpo", "--from-run", sft, "--dpo-loss", args.dpo_loss,
                       "--time-budget", args.dpo_minutes]
     if args.dpo_steps:

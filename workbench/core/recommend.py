@@ -172,6 +172,17 @@ class StagePlan:
     squeezed: bool  # the first stage takes about all of the budget: the second gets a few steps
 
 
+def first_stage(rows: int, row_s: float, budget_s: float | None, load_factor: float = 1.0) -> tuple[float, int]:
+    """A frozen start's first stage: its seconds (reading ``rows`` at ``row_s`` each, for at most
+    FIRST_STAGE_SHARE of the budget, then the fit; never past the budget) and the rows it reads."""
+    row_s *= load_factor
+    reading, read = rows * row_s, rows
+    if budget_s and reading > FIRST_STAGE_SHARE * budget_s:
+        reading = FIRST_STAGE_SHARE * budget_s
+        read = min(rows, int(reading / max(row_s, 1e-9)))
+    return min(reading + FEATURE_FIT_S * load_factor, budget_s or math.inf), read
+
+
 def stage_plan(rec: Recommendation, *, load_factor: float = 1.0, steps: int | None = None,
                passes: float | None = None) -> StagePlan | None:
     """``rec``'s stages; ``load_factor``, ``steps`` and ``passes``: what the job actually started
@@ -179,12 +190,9 @@ def stage_plan(rec: Recommendation, *, load_factor: float = 1.0, steps: int | No
     where not the recommendation's."""
     if rec.first_stage_rows is None:
         return None
-    rows, row_s = rec.first_stage_rows, rec.first_stage_row_s * load_factor
-    reading, read = rows * row_s, rows
-    if rec.time_budget_s and reading > FIRST_STAGE_SHARE * rec.time_budget_s:
-        reading = FIRST_STAGE_SHARE * rec.time_budget_s
-        read = min(rows, int(reading / max(row_s, 1e-9)))
-    first = round(min(reading + FEATURE_FIT_S * load_factor, rec.time_budget_s or math.inf), 1)
+    rows = rec.first_stage_rows
+    first, read = first_stage(rows, rec.first_stage_row_s, rec.time_budget_s, load_factor)
+    first = round(first, 1)
     left = max((rec.time_budget_s or rec.est_seconds * load_factor) - first, 0.0)
     return StagePlan(rows=rows, read_rows=read, first_s=first, left_s=left,
                      steps=rec.total_steps if steps is None else steps,
@@ -513,7 +521,7 @@ def recommend(
         # the head's first stage reads every training and validation row once, forward only
         # (engine/training/feature_head.py), before the first LoRA step: out of the same budget
         val_rows = int(stats.get("splits", {}).get("val", 0))
-        features_s = min(min((rows + val_rows) * row_s, FIRST_STAGE_SHARE * budget_s) + FEATURE_FIT_S, budget_s)
+        features_s = first_stage(rows + val_rows, row_s, budget_s)[0]
     train_budget_s = max(budget_s - features_s, 0.1 * 60)
     if epochs * epoch_s + evals_s > train_budget_s:
         # the time budget bounds every run: train on as much of the data as fits

@@ -225,9 +225,9 @@ def fit_feature_head(head, train: Sequence[dict], val: Sequence[dict], labels: S
         x_val = cached[1] if cached is not None else pooled_states(head, ids_val, pad_id,
                                                                    progress=lambda d, n: progress(d, n))
         if cached is not None:
-            events.emit("log", level="info", code="feature_cache", rows=len(val) + int(cached[2].sum()), message=(
-                f"read the frozen model's states of {len(val) + int(cached[2].sum())} rows from the project's "
-                "cache; reading the others"))
+            known = len(val) + int(cached[2].sum())
+            events.emit("log", level="info", code="feature_cache", rows=known, message=(
+                f"read the frozen model's states of {known} rows from the project's cache; reading the others"))
         x_train, read = states_until(head, ids_train, pad_id, deadline, seed=seed,
                                      known=(cached[0], cached[2]) if cached is not None else None,
                                      progress=lambda d, n: progress(len(val) + d, n))
