@@ -6900,46 +6900,51 @@ Shown from the project&apos;s copy of it, taken when the data was prepared.</sou
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/run_log.py" line="45"/>
+        <source>The first stage left {0:.0f} s of the time budget, under the {1:.0f} s that LoRA&apos;s steps and the comparison after them take: the frozen start is the run&apos;s model</source>
+        <translation>第一阶段后时间预算只剩 {0:.0f} 秒，不足 LoRA 的训练步及其后的比较所需的 {1:.0f} 秒：本次运行保留冻结起步的模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="50"/>
         <source>Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) for {4} evaluations</source>
         <translation>在第 {0} 步提前停止：验证集{1} 已连续 {4} 次评估未超过 {2:.4f}（第 {3} 步）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_log.py" line="50"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="55"/>
         <source>Kept the best weights: step {0}, validation {1} {2:.4f}</source>
         <translation>保留最佳权重：第 {0} 步，验证集{1} {2:.4f}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_log.py" line="53"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="58"/>
         <source>Validation Macro F1 {0:.4f} (network alone {1:.4f}, word-statistics part alone {2:.4f}, its share {3:g})</source>
         <translation>验证集宏平均 F1 {0:.4f}（仅神经网络 {1:.4f}，仅词频统计部分 {2:.4f}，其占比 {3:g}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_log.py" line="58"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="63"/>
         <source>Saved the trained model</source>
         <translation>已保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_log.py" line="60"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="65"/>
         <source>The time budget of {0} is used up: training ends at step {1} of {2}</source>
         <translation>时间预算 {0} 已用完：训练在第 {1} 步（共 {2} 步）结束</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_log.py" line="64"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="69"/>
         <source>Compute threads {0} → {1}: other work used {2:.0%} of the processor over the last minutes</source>
         <translation>计算线程 {0} → {1}：最近几分钟其他任务占用了处理器的 {2:.0%}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_log.py" line="68"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="73"/>
         <source>The simple baseline was still being fitted when the time budget ran out; the evaluation fits it</source>
         <translation>时间预算用完时简单基线仍在拟合；评估时会再拟合它</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_log.py" line="73"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="78"/>
         <source>Before tuning, on {0} held-out pairs: the model&apos;s likelihood prefers the chosen answer in {1:.0%}</source>
         <translation>调优前，在 {0} 个留出回答对上：模型的似然在 {1:.0%} 的回答对中偏向选中的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/run_log.py" line="77"/>
+        <location filename="../../workbench/gui/pages/train/run_log.py" line="82"/>
         <source>After tuning, on {0} held-out pairs: the implicit reward prefers the chosen answer in {1:.0%} (0.5 is a coin toss); the model&apos;s likelihood in {2:.0%}</source>
         <translation>调优后，在 {0} 个留出回答对上：隐式奖励在 {1:.0%} 的回答对中偏向选中的回答（0.5 相当于抛硬币）；模型的似然为 {2:.0%}</translation>
     </message>
@@ -7301,6 +7306,11 @@ Its log: {2}</source>
         <translation>LoRA</translation>
     </message>
     <message>
+        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="85"/>
+        <source>{0}, about all of the time budget, so the run keeps the head it fits; {1} from it needs a larger budget.</source>
+        <translation>{0}，几乎用完全部时间预算，因此运行保留这一步拟合的分类头；要在其上继续 {1}，需要更大的时间预算。</translation>
+    </message>
+    <message>
         <location filename="../../workbench/gui/pages/train/settings_notes.py" line="70"/>
         <source>Full fine-tuning</source>
         <translation>全量微调</translation>
@@ -7319,11 +7329,6 @@ Its log: {2}</source>
         <location filename="../../workbench/gui/pages/train/settings_notes.py" line="79"/>
         <source>In two stages: the head is first fitted on the model&apos;s states of about {0} of the {1} training and validation rows, as many as about {2} min of reading reach</source>
         <translation>分两个阶段：先在模型对约 {0} 条数据（共 {1} 条训练和验证数据）的内部状态上拟合分类头，即约 {2} 分钟内能读取的数量</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/gui/pages/train/settings_notes.py" line="85"/>
-        <source>{0}, about all of the time budget, so {1} from it gets only a few steps; a larger budget gives it more.</source>
-        <translation>{0}，几乎用完了时间预算，所以之后的 {1} 只能训练几步；加大时间预算可以让它训练得更多。</translation>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/settings_notes.py" line="90"/>

@@ -197,6 +197,35 @@ def test_lora_that_answers_worse_leaves_the_frozen_start_as_the_runs_model(tmp_p
     assert got == pytest.approx(compared["frozen_macro_f1"], abs=1e-4)
 
 
+def test_a_budget_the_first_stage_fills_keeps_the_frozen_start_without_lora(tmp_path):
+    """Seen on long legal texts with 10 minutes: the first stage left 108 s, LoRA took one step
+    and its comparison read every validation row again, 7 minutes past the budget. Where the
+    time left cannot hold LoRA's steps and that comparison, the run takes one step (for its
+    checkpoint) and its model is the frozen start, loaded back as such."""
+    from workbench.core.trained import resolve_trained_run
+    from workbench.engine import examples
+    from workbench.engine.inference.trained import load_trained
+    from workbench.engine.training.feature_head import _targets, answer_macro_f1
+
+    project = make_project(tmp_path)
+    base = make_model_folder("gemma3", tmp_path / "gemma", layout="hf")
+    run = train_run(project, "run-squeezed", steps=6, base_model=str(base), method="lora", head=True,
+                    head_pooling="mean", head_depth=0.5, head_features=True, head_linear=True,
+                    learning_rate=3.0, save_steps=2, eval_steps=2, time_budget_s=60.0)
+    events = _events(run)
+    [only] = [e for e in events if e.get("code") == "frozen_start_only"]
+    assert only["left_s"] < 60.0 and only["need_s"] > only["left_s"]
+    assert not any(e.get("code") == "frozen_start_compared" for e in events)  # no second read of the rows
+    assert [e["step"] for e in events if e["event"] == "step"] == [1]
+    model, tokenizer = load_trained(resolve_trained_run(project, run.name))
+    labels = project.task.labels
+    val = examples.build_classifier_features(tokenizer, examples.read_jsonl(project.split_path("val")), labels,
+                                             user_format="{text}", max_length=128)
+    got = answer_macro_f1(model, [f["input_ids"] for f in val], _targets([f["labels"] for f in val], labels, False),
+                          labels, False, tokenizer.pad_token_id)
+    assert got == pytest.approx(only["frozen_macro_f1"], abs=1e-4)  # not the absurd step's
+
+
 def test_a_second_pass_over_the_same_rows_reads_the_cache(tmp_path):
     """The pooled states are kept in the project's cache by what they depend on: the same model
     over the same rows reads them back (and fits the same head); another model reads its own."""

@@ -99,7 +99,7 @@ def test_the_stages_note_says_what_the_budget_leaves_for_lora(tmp_path):
         assert plan.first_s == rec.fixed_seconds > 0
         assert abs(plan.first_s + plan.left_s - budget * 60) < 1 or plan.left_s == 0
         [note] = [n for n in rec.notes if n.startswith(STAGES_NOTE_START)]
-        assert (("gets only a few steps" in note) == plan.squeezed) and ((" min left" in note) != plan.squeezed)
+        assert (("the run keeps the head it fits" in note) == plan.squeezed) and ((" min left" in note) != plan.squeezed)
     assert plans[0.5].squeezed and not plans[30.0].squeezed
     # a run without the frozen start has no stages
     _, plain = run_operations.recommended_settings(project, str(base), "lora", time_budget_min=30.0,

@@ -22,3 +22,18 @@ def test_a_first_stage_the_budget_stopped_is_told_in_both_languages(qtbot):
         assert "4,480" in text and "10,055" in text and "time budget" not in text
     finally:
         i18n.install(app, "en")
+
+
+def test_a_frozen_start_kept_for_want_of_time_is_told_in_both_languages(qtbot):
+    ev = {"event": "log", "code": "frozen_start_only", "left_s": 108.2, "need_s": 575.4, "frozen_macro_f1": 0.89,
+          "message": "the first stage left 108 s of the time budget, ..."}
+    app = QApplication.instance()
+    try:
+        assert i18n.install(app, "en") == "en"
+        assert log_text(ev) == ("The first stage left 108 s of the time budget, under the 575 s that LoRA's steps "
+                                "and the comparison after them take: the frozen start is the run's model")
+        i18n.install(app, "zh_CN")
+        text = log_text(ev)
+        assert "108" in text and "575" in text and "time budget" not in text
+    finally:
+        i18n.install(app, "en")

@@ -169,7 +169,7 @@ class StagePlan:
     left_s: float
     steps: int  # the second stage's
     passes: float  # over the training rows, in those steps (under 1: a share of them)
-    squeezed: bool  # the first stage takes about all of the budget: the second gets a few steps
+    squeezed: bool  # the first stage takes about all of the budget: the run keeps it, no second stage
 
 
 def first_stage(rows: int, row_s: float, budget_s: float | None, load_factor: float = 1.0) -> tuple[float, int]:
@@ -196,12 +196,21 @@ def stage_plan(rec: Recommendation, *, load_factor: float = 1.0, steps: int | No
     left = max((rec.time_budget_s or rec.est_seconds * load_factor) - first, 0.0)
     return StagePlan(rows=rows, read_rows=read, first_s=first, left_s=left,
                      steps=rec.total_steps if steps is None else steps,
-                     passes=rec.epochs if passes is None else passes, squeezed=left < STAGE_MIN_SECOND_S)
+                     passes=rec.epochs if passes is None else passes, squeezed=not second_stage_fits(left))
 
 
 STAGES_NOTE_START = "In two stages: "
-# under this many seconds left after the first stage, the second is a token one
+# under this many seconds left after the first stage, the second would be a token one
 STAGE_MIN_SECOND_S = 120.0
+
+
+def second_stage_fits(left_s: float, compare_s: float = 0.0) -> bool:
+    """Whether LoRA after a frozen start is worth starting with ``left_s`` of the budget left:
+    STAGE_MIN_SECOND_S for its steps once the comparison after them (``compare_s``, reading the
+    validation rows again) is set aside. The plan says so before the run, the worker decides by
+    it after the first stage (a 10-minute run over long legal texts, whose first stage left 108 s,
+    had spent 7 more minutes on one step and its comparison)."""
+    return left_s - compare_s >= STAGE_MIN_SECOND_S
 
 
 def stages_note(plan: StagePlan, method: str) -> str:
@@ -212,8 +221,8 @@ def stages_note(plan: StagePlan, method: str) -> str:
              f"{plan.rows:,} training and validation rows, as many as about {minutes(plan.first_s)} min of reading "
              "reach")
     if plan.squeezed:
-        return (f"{first}, about all of the time budget, so {how} from it gets only a few steps; a larger budget "
-                "gives it more.")
+        return (f"{first}, about all of the time budget, so the run keeps the head it fits; {how} from it needs a "
+                "larger budget.")
     reads = ("under 1% of the training rows" if plan.passes < 0.005 else
              f"about {plan.passes:.0%} of the training rows" if plan.passes < 1
              else f"{round(plan.passes, 1):g} passes over them")

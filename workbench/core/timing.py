@@ -196,6 +196,7 @@ class RunClock:
         # held-out pairs again after its last step): see reserve_ending
         self.ending_extra_s = 0.0
         self.budget_reached = False
+        self.end_early = False  # see end_at_next_step
         self.step = 0
         self.total_steps = 0
 
@@ -264,9 +265,19 @@ class RunClock:
         checkpoints do not show (their own time is measured as the run goes)."""
         self.ending_extra_s = max(0.0, float(seconds))
 
+    def left(self) -> float | None:
+        """The seconds of the time budget still left (None without a budget)."""
+        return self.budget_s - self.elapsed() if self.budget_s else None
+
+    def end_at_next_step(self) -> None:
+        """End the run after its next step, as at a used-up budget: the work before the steps
+        took the time they had (a frozen start that leaves LoRA no room)."""
+        self.end_early = True
+
     def should_stop(self) -> bool:
         """True once, when the time budget leaves no room for another step and the ending."""
-        if self.budget_reached or not over_budget(self.elapsed(), self.budget_s, self.finish_s + self.ending_extra_s):
+        if self.budget_reached or not (self.end_early or over_budget(self.elapsed(), self.budget_s,
+                                                                     self.finish_s + self.ending_extra_s)):
             return False
         self.budget_reached = True
         return True

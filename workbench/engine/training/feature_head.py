@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from workbench.core.recommend import STAGE_MIN_SECOND_S
 from workbench.core.runs import EventWriter
 from workbench.engine import examples, scoring
 from workbench.engine.models import char_classifier
@@ -337,6 +338,7 @@ class FrozenStart:
         self.y = _targets([f["labels"] for f in val], labels, multi_label) if val else None
         self.labels, self.multi_label = list(labels), multi_label
         self.read_seconds, self.rows_read = float(report.get("read_seconds") or 0.0), int(report.get("rows") or 0)
+        self.skipped = False  # LoRA had no room after the first stage (skip)
 
     def compare_seconds(self) -> float:
         """What :meth:`keep_better` is expected to take: the validation rows read at the first
@@ -345,22 +347,29 @@ class FrozenStart:
         per_row = self.read_seconds / self.rows_read if self.rows_read else 0.0
         return COMPARE_FACTOR * per_row * len(self.ids)
 
+    def skip(self, left_s: float, events: EventWriter) -> None:
+        """The first stage left too little of the budget for LoRA's steps and the comparison
+        after them (core.recommend.second_stage_fits): the run's model is the frozen start."""
+        self.skipped = True
+        need = STAGE_MIN_SECOND_S + self.compare_seconds()
+        events.emit("log", level="info", code="frozen_start_only", left_s=round(left_s, 1), need_s=round(need, 1),
+                    frozen_macro_f1=round(self.macro_f1, 4),
+                    message=(f"the first stage left {left_s:.0f} s of the time budget, under the {need:.0f} s that "
+                             "LoRA's steps and the comparison after them take: the frozen start is the run's model"))
+
     def keep_better(self, model, head, pad_id: int, events: EventWriter) -> dict | None:
         """After LoRA: its model's validation macro-F1 against the frozen start's; where LoRA does
-        not beat it, the head's weights go back and the adapters to zero (the frozen start is the
-        run's model). What was compared, or None without validation rows."""
-        import paddle
-
+        not beat it (or was skipped), the head's weights go back and the adapters to zero (the
+        frozen start is the run's model). What was compared, or None without validation rows."""
+        if self.skipped:
+            self._restore(model, head)
+            return {"kept": "frozen_start", "lora_skipped": True, "frozen_macro_f1": round(self.macro_f1, 4)}
         if not self.ids:
             return None
         tuned = answer_macro_f1(model, self.ids, self.y, self.labels, self.multi_label, pad_id)
         kept = "lora" if tuned > self.macro_f1 else "frozen_start"
         if kept == "frozen_start":
-            head.score.weight.set_value(paddle.to_tensor(self.weight))
-            head.score.bias.set_value(paddle.to_tensor(self.bias))
-            for name, p in model.named_parameters():
-                if "lora_B" in name:  # the adapter's update is A @ B: zero B, no change to the decoder
-                    p.set_value(paddle.zeros_like(p))
+            self._restore(model, head)
         out = {"kept": kept, "lora_macro_f1": round(tuned, 4), "frozen_macro_f1": round(self.macro_f1, 4),
                "rows": len(self.ids)}
         events.emit("log", level="info", code="frozen_start_compared", **out, message=(
@@ -368,3 +377,11 @@ class FrozenStart:
             f"{self.macro_f1:.4f}; kept {'LoRA' if kept == 'lora' else 'the frozen start'}"))
         return out
 
+    def _restore(self, model, head) -> None:
+        import paddle
+
+        head.score.weight.set_value(paddle.to_tensor(self.weight))
+        head.score.bias.set_value(paddle.to_tensor(self.bias))
+        for name, p in model.named_parameters():
+            if "lora_B" in name:  # the adapter's update is A @ B: zero B, no change to the decoder
+                p.set_value(paddle.zeros_like(p))

@@ -18,7 +18,7 @@ from typing import Any
 
 from workbench.core.jobs import TASK_FILE, JobSpec, run_task, write_run_task
 from workbench.core.project import Project
-from workbench.core.recommend import FIRST_STAGE_SHARE, vocabulary_cut
+from workbench.core.recommend import FIRST_STAGE_SHARE, second_stage_fits, vocabulary_cut
 from workbench.core.runs import EventWriter, process_rank
 from workbench.core.task import TaskSpec
 from workbench.core.timing import RunClock, write_timing
@@ -281,9 +281,14 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
                                                deadline=clock.share_deadline(FIRST_STAGE_SHARE))
         if job.method == "lora":  # kept only where LoRA's steps answer better (below)
             frozen = feature_head.FrozenStart(head, report, all_val, list(template.labels), multi_label)
-            # LoRA's steps leave time for the comparison that follows them: a read of every
-            # validation row (a 10-minute run over 11,312 TNEWS rows had ended 52 s past its budget)
-            clock.reserve_ending(frozen.compare_seconds())
+            left = clock.left()
+            if left is not None and not second_stage_fits(left, frozen.compare_seconds()):
+                frozen.skip(left, events)  # one step, for a checkpoint; the frozen start is the model
+                clock.end_at_next_step()
+            else:
+                # LoRA's steps leave time for the comparison that follows them: a read of every
+                # validation row (a 10-minute run over 11,312 TNEWS rows had ended 52 s past its budget)
+                clock.reserve_ending(frozen.compare_seconds())
         if char_classifier.has_linear_part(head) and job.method == "lora":  # the adapters hold only what trains
             decoder_head.save_linear_part(head, linear_file)
     elif job.resume_from and decoder_head.is_head(head) and char_classifier.has_linear_part(head) \

@@ -41,6 +41,11 @@ def log_text(ev: dict) -> str:
             return QCoreApplication.translate(
                 "TrainPage", "Validation Macro F1 after LoRA {0:.4f}, no better than the frozen start's {1:.4f}: the "
                              "frozen start is kept").format(float(ev["lora_macro_f1"]), float(ev["frozen_macro_f1"]))
+        if code == "frozen_start_only":
+            return QCoreApplication.translate(
+                "TrainPage", "The first stage left {0:.0f} s of the time budget, under the {1:.0f} s that LoRA's steps "
+                             "and the comparison after them take: the frozen start is the run's model").format(
+                float(ev["left_s"]), float(ev["need_s"]))
         if code == "early_stopping":
             return QCoreApplication.translate(
                 "TrainPage", "Stopped early at step {0}: validation {1} has not improved on {2:.4f} (step {3}) "

@@ -84,7 +84,7 @@ def stages_text(plan: StagePlan, full: bool) -> str:
     if plan.squeezed:
         return QCoreApplication.translate(
             "TrainSettingsPanel",
-            "{0}, about all of the time budget, so {1} from it gets only a few steps; a larger budget gives it more.",
+            "{0}, about all of the time budget, so the run keeps the head it fits; {1} from it needs a larger budget.",
         ).format(first, how)
     if plan.passes < 0.005:
         reads = QCoreApplication.translate("TrainSettingsPanel", "under 1% of the training rows")
