@@ -263,7 +263,8 @@ def train_and_evaluate(args, template, project, spec: str) -> dict | None:
     }
     parts = result["metrics"].get("parts")
     if parts:  # a head with the linear part: each part's test macro-F1 beside the mixture's
-        out["parts"] = {k: round(float(v), 4) for k, v in parts.items()}
+        # (the network's is None where the mixture is the linear part alone: it was not read)
+        out["parts"] = {k: round(float(v), 4) for k, v in parts.items() if v is not None}
     if run_info.get("frozen_start"):  # LoRA after the frozen start, against it on all validation rows
         out["frozen_start"] = run_info["frozen_start"]
     if result["metrics"].get("multi_label"):
