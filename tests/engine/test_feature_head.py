@@ -217,6 +217,7 @@ def test_a_budget_the_first_stage_fills_keeps_the_frozen_start_without_lora(tmp_
     assert only["left_s"] < 60.0 and only["need_s"] > only["left_s"]
     assert not any(e.get("code") == "frozen_start_compared" for e in events)  # no second read of the rows
     assert [e["step"] for e in events if e["event"] == "step"] == [1]
+    assert not any(e["event"] == "eval" for e in events)  # the first stage scored it on every validation row
     model, tokenizer = load_trained(resolve_trained_run(project, run.name))
     labels = project.task.labels
     val = examples.build_classifier_features(tokenizer, examples.read_jsonl(project.split_path("val")), labels,
@@ -322,7 +323,8 @@ def test_the_comparison_after_lora_is_timed_at_the_first_stages_pace():
     run over 11,312 TNEWS rows had ended 52 s past its budget without it)."""
     from types import SimpleNamespace
 
-    from workbench.engine.training.feature_head import COMPARE_FACTOR, FrozenStart
+    from workbench.core.recommend import COMPARE_FACTOR
+    from workbench.engine.training.feature_head import FrozenStart
 
     weights = SimpleNamespace(numpy=lambda: np.zeros(2, dtype=np.float32))
     head = SimpleNamespace(score=SimpleNamespace(weight=weights, bias=weights))

@@ -4,6 +4,7 @@ recommendation and job carry it."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -86,7 +87,7 @@ def test_a_run_of_a_few_steps_still_counts_the_pass_over_the_rows(tmp_path):
 def test_the_stages_note_says_what_the_budget_leaves_for_lora(tmp_path):
     from test_decoder_head import make_project  # noqa: E402 (tests/engine)
 
-    from workbench.core.recommend import STAGES_NOTE_START
+    from workbench.core.recommend import COMPARE_FACTOR, STAGES_NOTE_START, second_stage_fits
 
     project = make_project(tmp_path)
     base = make_model_folder("gemma3", tmp_path / "gemma", layout="hf")
@@ -97,10 +98,15 @@ def test_the_stages_note_says_what_the_budget_leaves_for_lora(tmp_path):
         plans[budget] = plan = stage_plan(rec)
         assert plan.rows == sum(project.config.stats["splits"][k] for k in ("train", "val"))
         assert plan.first_s == rec.fixed_seconds > 0
-        assert abs(plan.first_s + plan.left_s - budget * 60) < 1 or plan.left_s == 0
+        assert abs(plan.first_s + plan.compare_s + plan.left_s - budget * 60) < 1 or plan.left_s == 0
         [note] = [n for n in rec.notes if n.startswith(STAGES_NOTE_START)]
         assert (("the run keeps the head it fits" in note) == plan.squeezed) and ((" min left" in note) != plan.squeezed)
-    assert plans[0.5].squeezed and not plans[30.0].squeezed
+    assert plans[0.5].squeezed and not plans[30.0].squeezed and plans[30.0].compare_s > 0
+    # the read of the validation rows that compares LoRA with the frozen start comes out of LoRA's
+    # time: where it leaves too little, the plan keeps the first stage, as the worker then does
+    slow = dataclasses.replace(rec, first_stage_val_rows=int((plans[30.0].left_s - 60) / (COMPARE_FACTOR * rec.first_stage_row_s)))
+    assert stage_plan(slow).squeezed and not second_stage_fits(plans[30.0].left_s + plans[30.0].compare_s,
+                                                             stage_plan(slow).compare_s)
     # a run without the frozen start has no stages
     _, plain = run_operations.recommended_settings(project, str(base), "lora", time_budget_min=30.0,
                                                    head_settings={"head_features": False})

@@ -71,6 +71,9 @@ FEATURE_FIT_S = 60.0
 # may take half an hour; LoRA after it has never beaten it in the benches' 10 and 20 minutes
 # (docs/models.md), so the first stage gets most of the budget.
 FIRST_STAGE_SHARE = 0.75
+# LoRA after the first stage is kept only where it answers every validation row better: that read
+# takes this many times the first stage's per row (LoRA's adapters run too; see FrozenStart)
+COMPARE_FACTOR = 1.2
 # The built-in classifier (engine/models/char_classifier.py), measured through the worker on 2 CPU cores:
 # seconds per optimizer step (dense Adam over the n-gram table dominates) and per character
 # of a batch, and per character of a validation pass (re-measured on five real sets once the
@@ -152,6 +155,7 @@ class Recommendation:
     # reading bounded by FIRST_STAGE_SHARE of the budget; see stage_plan)
     first_stage_rows: int | None = None
     first_stage_row_s: float = 0.0
+    first_stage_val_rows: int = 0  # of first_stage_rows: read again to compare LoRA with the first stage
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -166,7 +170,8 @@ class StagePlan:
     rows: int
     read_rows: int  # of ``rows``, those the first stage's share of the budget reads (all, or fewer)
     first_s: float
-    left_s: float
+    left_s: float  # for the second stage's steps
+    compare_s: float  # after them: the validation rows read again, to compare with the first stage
     steps: int  # the second stage's
     passes: float  # over the training rows, in those steps (under 1: a share of them)
     squeezed: bool  # the first stage takes about all of the budget: the run keeps it, no second stage
@@ -193,10 +198,11 @@ def stage_plan(rec: Recommendation, *, load_factor: float = 1.0, steps: int | No
     rows = rec.first_stage_rows
     first, read = first_stage(rows, rec.first_stage_row_s, rec.time_budget_s, load_factor)
     first = round(first, 1)
+    compare = COMPARE_FACTOR * rec.first_stage_row_s * load_factor * rec.first_stage_val_rows
     left = max((rec.time_budget_s or rec.est_seconds * load_factor) - first, 0.0)
-    return StagePlan(rows=rows, read_rows=read, first_s=first, left_s=left,
+    return StagePlan(rows=rows, read_rows=read, first_s=first, left_s=max(left - compare, 0.0), compare_s=compare,
                      steps=rec.total_steps if steps is None else steps,
-                     passes=rec.epochs if passes is None else passes, squeezed=not second_stage_fits(left))
+                     passes=rec.epochs if passes is None else passes, squeezed=not second_stage_fits(left, compare))
 
 
 STAGES_NOTE_START = "In two stages: "
@@ -577,7 +583,7 @@ def recommend(
         data_share=epochs if epochs < 1 else None, epoch_seconds=round(epoch_s, 1),
         fixed_seconds=round(evals_s, 1) if builtin else round(features_s, 1), recompute=recompute,
         builtin_seconds=builtin_seconds, first_stage_rows=rows + val_rows if features_s else None,
-        first_stage_row_s=row_s if features_s else 0.0)
+        first_stage_row_s=row_s if features_s else 0.0, first_stage_val_rows=val_rows if features_s else 0)
     plan = stage_plan(rec)
     if plan is not None:  # which stages fit the budget, said before the run starts
         rec.notes.insert(0, stages_note(plan, method))

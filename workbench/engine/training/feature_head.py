@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from workbench.core.recommend import STAGE_MIN_SECOND_S
+from workbench.core.recommend import COMPARE_FACTOR, STAGE_MIN_SECOND_S
 from workbench.core.runs import EventWriter
 from workbench.engine import examples, scoring
 from workbench.engine.models import char_classifier
@@ -273,7 +273,6 @@ def fit_feature_head(head, train: Sequence[dict], val: Sequence[dict], labels: S
     return report
 
 
-COMPARE_FACTOR = 1.2  # the comparison's read against the first stage's, per row (see FrozenStart)
 WEIGHT_GRID = tuple(i / 10 for i in range(11))  # the linear part's share; 0 and 1 are each part alone
 
 
@@ -338,6 +337,7 @@ class FrozenStart:
         self.y = _targets([f["labels"] for f in val], labels, multi_label) if val else None
         self.labels, self.multi_label = list(labels), multi_label
         self.read_seconds, self.rows_read = float(report.get("read_seconds") or 0.0), int(report.get("rows") or 0)
+        self.linear_part = report.get("linear_part")  # the mixture's scores, where the head has the linear part
         self.skipped = False  # LoRA had no room after the first stage (skip)
 
     def compare_seconds(self) -> float:

@@ -338,7 +338,9 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
                 out = {"accuracy": res["accuracy"], "macro_f1": res["macro_f1"]}
             return out
 
-    has_eval = bool(feats["val"])
+    # a frozen start that leaves LoRA no room is scored already: its one step needs no evaluation
+    skipped = frozen is not None and frozen.skipped
+    has_eval = bool(feats["val"]) and not skipped
     best_metric = best_metric_name(task) if has_eval else None
     if best_metric and best_metric[0] == "macro_f1" and classify_eval is None:
         best_metric = ("eval_loss", False)
@@ -424,7 +426,10 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
         compared = frozen.keep_better(model, head, pad_id, events)
         if compared:
             weights_info["frozen_start"] = compared
-    if classifier and char_classifier.has_linear_part(model) and feats["val"]:
+    if skipped and frozen.linear_part:  # the first stage's scores, on every validation row
+        weights_info["linear_part"] = {k: frozen.linear_part[k]
+                                       for k in ("linear_weight", "macro_f1", "network_alone", "linear_alone")}
+    elif classifier and char_classifier.has_linear_part(model) and feats["val"]:
         mix = char_classifier.part_scores(model, val_ids, val_targets, list(template.labels),
                             linear=linear_probs[0] if linear_probs else None, allow_empty=template.no_label_rows)
         mix = {k: mix[k] for k in ("linear_weight", "macro_f1", "network_alone", "linear_alone")}
