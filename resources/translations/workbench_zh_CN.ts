@@ -7267,21 +7267,31 @@ Its log: {2}</source>
     </message>
     <message>
         <location filename="../../workbench/gui/pages/train/settings_panel.py" line="589"/>
+        <source>About {0} and {1:.0f} MB of memory (an estimate from the data size and the model, not a promise).</source>
+        <translation>大约需要 {0}、{1:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="591"/>
+        <source>About {0} and {1:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
+        <translation>在本机处理器上大约需要 {0}、{1:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="595"/>
         <source>About {0} of the {1} steps planned: on this busy processor the time budget, {2}, ends the run there; {3:.0f} MB of memory (an estimate from the data size and the model, not a promise).</source>
         <translation>约为计划的 {1} 步中的 {0} 步：处理器正忙，时间预算 {2} 会在此结束训练；内存约 {3:.0f} MB（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="593"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="599"/>
         <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="597"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="603"/>
         <source>About {0} steps, {1} to {2} and {3:.0f} MB of memory on this computer&apos;s processor (an estimate from the data size and the model, not a promise).</source>
         <translation>约 {0} 步，在本机处理器上大约需要 {1} 到 {2}、{3:.0f} MB 内存（根据数据量和模型估算，仅供参考）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="601"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="607"/>
         <source>These steps read about {0:.0%} of the training rows; a larger time budget or a GPU trains on all of them.</source>
         <translation>这些步数只读到约 {0:.0%} 的训练数据；更长的时间预算或 GPU 能用上全部数据。</translation>
     </message>
@@ -7351,7 +7361,7 @@ Its log: {2}</source>
         <translation>{0}；然后 {1} 在此基础上、在剩余的 {2} 分钟内训练约 {3} 步，读取{4}，只有在验证集上得分更高时才保留。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="625"/>
+        <location filename="../../workbench/gui/pages/train/settings_panel.py" line="631"/>
         <source>Choose a base model: a model folder on this computer or a model id.</source>
         <translation>请选择基础模型：本机上的模型文件夹或模型 ID。</translation>
     </message>

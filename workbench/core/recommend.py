@@ -558,6 +558,8 @@ def recommend(
     if cfg is not None:
         evals_s = decoder_evals(total_steps) * eval_s
     seconds = epochs * epoch_s + evals_s + features_s
+    if features_s:  # a frozen start's every stage ends within the budget: its share, LoRA's clock, or no LoRA
+        seconds = min(seconds, budget_s)
     eval_steps = max(1, min(DECODER_EVAL_INTERVAL, math.ceil(total_steps / DECODER_EVALS))) if cfg is not None \
         else BUILTIN_EVAL_STEPS
 

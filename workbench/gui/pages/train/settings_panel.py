@@ -585,7 +585,13 @@ class TrainSettingsPanel(QWidget):
             notes.insert(0, self.tr("The processor is {0}% busy with other work: the times above count on about "
                                     "{1:.1f} times as long as on an idle processor.").format(
                 round(100 * (span.busy or 0.0)), span.load_factor))
-        if reach.steps < reach.planned:  # the load makes the budget end the run first: say where, not a range past it
+        if plan is not None and plan.squeezed:  # the first stage and a step for its checkpoint: the stage note says so
+            text = (self.tr("About {0} and {1:.0f} MB of memory (an estimate from the data size and the model, not a "
+                            "promise).") if on else
+                    self.tr("About {0} and {1:.0f} MB of memory on this computer's processor (an estimate from the "
+                            "data size and the model, not a promise).")).format(fmt_secs(span.seconds),
+                                                                                rec.est_memory_mb)
+        elif reach.steps < reach.planned:  # the load makes the budget end the run first: say where, not a range past it
             text = self.tr("About {0} of the {1} steps planned: on this busy processor the time budget, {2}, ends the "
                            "run there; {3:.0f} MB of memory (an estimate from the data size and the model, not a "
                            "promise).").format(reach.steps, reach.planned, fmt_secs(span.seconds), rec.est_memory_mb)
