@@ -209,7 +209,7 @@ def test_a_budget_the_first_stage_fills_keeps_the_frozen_start_without_lora(tmp_
 
     project = make_project(tmp_path)
     base = make_model_folder("gemma3", tmp_path / "gemma", layout="hf")
-    run = train_run(project, "run-squeezed", steps=6, base_model=str(base), method="lora", head=True,
+    run = train_run(project, "run-squeezed", max_steps=-1, epochs=0.001, base_model=str(base), method="lora", head=True,
                     head_pooling="mean", head_depth=0.5, head_features=True, head_linear=True,
                     learning_rate=3.0, save_steps=2, eval_steps=2, time_budget_s=60.0)
     events = _events(run)
@@ -217,6 +217,7 @@ def test_a_budget_the_first_stage_fills_keeps_the_frozen_start_without_lora(tmp_
     assert only["left_s"] < 60.0 and only["need_s"] > only["left_s"]
     assert not any(e.get("code") == "frozen_start_compared" for e in events)  # no second read of the rows
     assert [e["step"] for e in events if e["event"] == "step"] == [1]
+    assert next(e for e in events if e["event"] == "start")["total_steps"] == 1  # was 0: "step 1 of ?", 0 %
     assert not any(e["event"] == "eval" for e in events)  # the first stage scored it on every validation row
     model, tokenizer = load_trained(resolve_trained_run(project, run.name))
     labels = project.task.labels

@@ -351,6 +351,8 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
         best_metric = ("network_macro_f1", True)
     # NaN is caught at log steps; logging on every save step (and every evaluation, which also
     # saves) keeps a poisoned state out of checkpoints
+    # a share of an epoch under one step (a budget's): the Trainer counts 0 steps and takes one
+    steps_per_epoch = len(feats["train"]) / max(job.batch_size * job.gradient_accumulation_steps, 1)
     logging_steps = math.gcd(math.gcd(job.logging_steps, job.save_steps), job.eval_steps if has_eval else job.save_steps)
     args = TrainingArguments(
         output_dir=str(run_dir / "checkpoints"),
@@ -363,7 +365,7 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
         warmup_ratio=job.warmup_ratio,
         weight_decay=job.weight_decay,
         num_train_epochs=job.epochs,
-        max_steps=job.max_steps,
+        max_steps=job.max_steps if job.max_steps > 0 or job.epochs * steps_per_epoch >= 1 else 1,
         logging_steps=logging_steps,
         evaluation_strategy="steps" if has_eval else "no",
         eval_steps=job.eval_steps,
