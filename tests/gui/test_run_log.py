@@ -3,37 +3,33 @@ event's figures."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtWidgets import QApplication
 
 from workbench.gui import i18n
 from workbench.gui.pages.train.run_log import log_text
 
+CASES = [
+    ({"event": "log", "code": "feature_pass_partial", "read": 4480, "rows": 10055,
+      "message": "the time budget's first stage read 4480 of the 10055 training rows: ..."},
+     "The time budget's first stage read 4,480 of the 10,055 training rows: the head is fitted on them, the word "
+     "statistics on all of them", ("4,480", "10,055")),
+    # a frozen start kept for want of time
+    ({"event": "log", "code": "frozen_start_only", "left_s": 108.2, "need_s": 575.4, "frozen_macro_f1": 0.89,
+      "message": "the first stage left 108 s of the time budget, ..."},
+     "The first stage left 108 s of the time budget, under the 575 s that LoRA's steps and the comparison after "
+     "them take: the frozen start is the run's model", ("108", "575")),
+]
 
-def test_a_first_stage_the_budget_stopped_is_told_in_both_languages(qtbot):
-    ev = {"event": "log", "code": "feature_pass_partial", "read": 4480, "rows": 10055,
-          "message": "the time budget's first stage read 4480 of the 10055 training rows: ..."}
+
+@pytest.mark.parametrize("ev, english, figures", CASES, ids=[c[0]["code"] for c in CASES])
+def test_a_first_stage_event_is_told_in_both_languages(qtbot, ev, english, figures):
     app = QApplication.instance()
     try:
         assert i18n.install(app, "en") == "en"
-        assert log_text(ev) == ("The time budget's first stage read 4,480 of the 10,055 training rows: the head is "
-                                "fitted on them, the word statistics on all of them")
+        assert log_text(ev) == english
         i18n.install(app, "zh_CN")
         text = log_text(ev)
-        assert "4,480" in text and "10,055" in text and "time budget" not in text
-    finally:
-        i18n.install(app, "en")
-
-
-def test_a_frozen_start_kept_for_want_of_time_is_told_in_both_languages(qtbot):
-    ev = {"event": "log", "code": "frozen_start_only", "left_s": 108.2, "need_s": 575.4, "frozen_macro_f1": 0.89,
-          "message": "the first stage left 108 s of the time budget, ..."}
-    app = QApplication.instance()
-    try:
-        assert i18n.install(app, "en") == "en"
-        assert log_text(ev) == ("The first stage left 108 s of the time budget, under the 575 s that LoRA's steps "
-                                "and the comparison after them take: the frozen start is the run's model")
-        i18n.install(app, "zh_CN")
-        text = log_text(ev)
-        assert "108" in text and "575" in text and "time budget" not in text
+        assert all(f in text for f in figures) and "time budget" not in text
     finally:
         i18n.install(app, "en")
