@@ -319,6 +319,40 @@ def test_a_time_budget_bounds_the_pass_and_a_later_run_reads_on(tmp_path):
     assert "feature_pass" not in logged and "feature_pass_partial" not in logged
 
 
+def test_a_first_stage_that_leaves_lora_no_room_reads_on(tmp_path):
+    """Where the run will take no LoRA steps after the first stage, the pass reads on past its share
+    of the budget, to the deadline ``read_on`` gives it from the pace it measured."""
+    import time
+
+    from workbench.core.runs import EventWriter
+    from workbench.engine import examples
+    from workbench.engine.models import decoder_head, loading
+    from workbench.engine.training.feature_head import CHUNK_ROWS, fit_feature_head
+
+    project = make_project(tmp_path)
+    labels = project.task.labels
+    base = make_model_folder("gemma3", tmp_path / "gemma", layout="hf")
+    model, tokenizer = loading.load_model_and_tokenizer(base, device="cpu")
+    head = decoder_head.attach(model, labels, family="gemma3", pooling="mean", depth=0.5, seed=0)
+    decoder_head.use_text_alone(tokenizer)
+    feats = {s: examples.build_classifier_features(tokenizer, examples.read_jsonl(project.split_path(s)), labels,
+                                                   user_format="{text}", max_length=64) for s in ("train", "val")}
+    asked = []
+
+    def fit(name: str, later):
+        (tmp_path / name).mkdir()
+        events = EventWriter(tmp_path / name)
+        report = fit_feature_head(head, feats["train"], feats["val"], labels, pad_id=tokenizer.pad_token_id,
+                                  multi_label=False, events=events, seed=0, deadline=time.time() - 1,
+                                  read_on=lambda row_s: asked.append(row_s) or later)
+        events.close()
+        return report
+
+    assert fit("a", None)["train_rows_read"] == CHUNK_ROWS  # LoRA follows: the share's deadline holds
+    assert fit("b", time.time() + 600)["train_rows_read"] == len(feats["train"])
+    assert len(asked) == 2 and all(0 < s < 5 for s in asked)  # seconds a row, as read
+
+
 def test_the_comparison_after_lora_is_timed_at_the_first_stages_pace():
     """The run keeps this much of its budget for the comparison with the frozen start (a 10-minute
     run over 11,312 TNEWS rows had ended 52 s past its budget without it)."""
