@@ -317,10 +317,14 @@ def show(m: dict, multi_label: bool) -> None:
         print(f"  micro-F1   {who} {m['model_micro_f1']:.4f}   baseline {m['baseline_micro_f1']:.4f}")
     if m.get("parts"):
         p = m["parts"]
-        print(f"  parts (test macro-F1): the head alone {p['network_macro_f1']:.4f}, the linear part alone "
+        head = f"{p['network_macro_f1']:.4f}" if "network_macro_f1" in p else "not read (share 1)"
+        print(f"  parts (test macro-F1): the head alone {head}, the linear part alone "
               f"{p['linear_macro_f1']:.4f}, mixed at linear share {p['linear_share']:.2f}")
-    if m.get("frozen_start"):
-        f = m["frozen_start"]
+    f = m.get("frozen_start")
+    if f and f.get("lora_skipped"):
+        print(f"  the first stage left LoRA no time: kept the frozen start (validation macro-F1 "
+              f"{f['frozen_macro_f1']:.4f})")
+    elif f:
         print(f"  LoRA after the frozen start: validation macro-F1 {f['lora_macro_f1']:.4f} against the frozen "
               f"start's {f['frozen_macro_f1']:.4f}: kept {'LoRA' if f['kept'] == 'lora' else 'the frozen start'}")
     print(f"  evaluation {m['eval_wall_s']:.1f} s wall ({m['eval_in_process_s']} s in the evaluator), "

@@ -55,3 +55,24 @@ def test_bench_smoke_runs_and_prints_its_figures(bench, tmp_path):
     assert res.returncode == 0, f"{bench} --smoke failed:\n{res.stdout[-2000:]}\n{res.stderr[-3000:]}"
     missing = [line for line in EXPECTED[bench] if line not in res.stdout]
     assert not missing, f"{bench} --smoke did not print {missing}:\n{res.stdout[-2000:]}"
+
+
+def test_quality_bench_prints_a_frozen_start_that_left_lora_no_time(capsys, monkeypatch):
+    """Two real runs' records the bench stopped on: CAIL2018's mixture was the word statistics alone
+    (its head not read at evaluation), and ATEC's first stage left LoRA no time (nothing compared)."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    import quality_bench
+
+    m = {"name": "gemma-3-270m@10", "base_model": "gemma-3-270m", "recommended": {
+             "epochs": 0.001, "batch_size": 4, "max_length": 864, "learning_rate": 2e-4, "est_seconds": 606.0},
+         "train_cpu_s": 896.4, "train_wall_s": 520.8, "last_step": 1, "steps": 1, "best_step": None,
+         "estimate_vs_wall": 1.17, "estimate_vs_cpu": 0.68, "peak_rss_mb": 3560.2, "memory_estimate_vs_peak": 2.29,
+         "model_macro_f1": 0.9165, "baseline_macro_f1": 0.9078, "ratio": 1.01, "verdict": "matches",
+         "difference": 0.0087, "interval": {"low": -0.0039, "high": 0.0237}, "model_accuracy": 0.9214,
+         "baseline_accuracy": 0.9165, "parts": {"linear_share": 1.0, "linear_macro_f1": 0.9165},
+         "frozen_start": {"kept": "frozen_start", "lora_skipped": True, "frozen_macro_f1": 0.8911},
+         "eval_wall_s": 578.4, "eval_in_process_s": 570.0, "eval_vs_train": 1.11}
+    quality_bench.show(m, False)
+    out = capsys.readouterr().out
+    assert "the head alone not read (share 1), the linear part alone 0.9165" in out
+    assert "the first stage left LoRA no time: kept the frozen start (validation macro-F1 0.8911)" in out
