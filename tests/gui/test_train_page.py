@@ -615,7 +615,7 @@ def test_a_frozen_start_the_budget_squeezes_is_told_once(qtbot, session, backgro
     assert "the run keeps the head it fits" in stages and stages.count("larger budget") == 1
     assert "These steps read" not in text
     # whether the head pays is said from the frozen start's own figures, not LoRA alone's
-    assert "from the frozen model, beat the Built-in small model on two of three public Chinese sets" in text
+    assert "from the frozen model, beat the Built-in small model on four of eight public Chinese sets" in text
     assert "unlikely to pay off" not in text
 
 

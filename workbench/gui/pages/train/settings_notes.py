@@ -47,9 +47,9 @@ def notes_text(rec, job: JobSpec | None, stages: StagePlan | None, *, model_name
             if job.head_features:  # core.recommend.head_note's, from the frozen model
                 out.append(QCoreApplication.translate(
                     "TrainSettingsPanel",
-                    "{0} with {1}, from the frozen model, beat the {2} on two of three public Chinese sets with a "
-                    "10-minute budget (news headlines, bank question pairs) and matched it on the third (medical "
-                    "queries); this run takes about {3} min against about {4} min for the {2}.",
+                    "{0} with {1}, from the frozen model, beat the {2} on four of eight public Chinese sets with a "
+                    "10-minute budget (news headlines, question pairs, stock-forum posts) and matched it on the other "
+                    "four; this run takes about {3} min against about {4} min for the {2}.",
                 ).format(model_name, head_method, builtin, minutes(times[0]), minutes(times[1])))
                 continue
             n = QCoreApplication.translate(
