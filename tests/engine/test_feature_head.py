@@ -263,6 +263,23 @@ def test_a_second_pass_over_the_same_rows_reads_the_cache(tmp_path):
     assert "feature_pass" in codes and len(list(cache.glob("*.npz"))) == 2
 
 
+def _frozen_head(tmp_path):
+    """A tiny Gemma 3 with a mean-pooled head over a project's labels, and the project's training
+    and validation features: what the first stage reads."""
+    from workbench.engine import examples
+    from workbench.engine.models import decoder_head, loading
+
+    project = make_project(tmp_path)
+    labels = project.task.labels
+    base = make_model_folder("gemma3", tmp_path / "gemma", layout="hf")
+    model, tokenizer = loading.load_model_and_tokenizer(base, device="cpu")
+    head = decoder_head.attach(model, labels, family="gemma3", pooling="mean", depth=0.5, seed=0)
+    decoder_head.use_text_alone(tokenizer)
+    feats = {s: examples.build_classifier_features(tokenizer, examples.read_jsonl(project.split_path(s)), labels,
+                                                   user_format="{text}", max_length=64) for s in ("train", "val")}
+    return labels, head, tokenizer, feats
+
+
 def test_a_time_budget_bounds_the_pass_and_a_later_run_reads_on(tmp_path):
     """A deadline already past reads one chunk of the training rows (after every validation row):
     the head is fitted on those, the cache keeps them, and a later pass without a deadline reads
@@ -270,19 +287,10 @@ def test_a_time_budget_bounds_the_pass_and_a_later_run_reads_on(tmp_path):
     import time
 
     from workbench.core.runs import EventWriter
-    from workbench.engine import examples
-    from workbench.engine.models import decoder_head, loading
     from workbench.engine.training.feature_head import CHUNK_ROWS, fit_feature_head, pooled_states
 
-    project = make_project(tmp_path)
-    labels = project.task.labels
+    labels, head, tokenizer, feats = _frozen_head(tmp_path)
     cache = tmp_path / "cache"
-    base = make_model_folder("gemma3", tmp_path / "gemma", layout="hf")
-    model, tokenizer = loading.load_model_and_tokenizer(base, device="cpu")
-    head = decoder_head.attach(model, labels, family="gemma3", pooling="mean", depth=0.5, seed=0)
-    decoder_head.use_text_alone(tokenizer)
-    feats = {s: examples.build_classifier_features(tokenizer, examples.read_jsonl(project.split_path(s)), labels,
-                                                   user_format="{text}", max_length=64) for s in ("train", "val")}
     n_train, n_val = len(feats["train"]), len(feats["val"])
     assert n_train > CHUNK_ROWS
 
@@ -325,18 +333,9 @@ def test_a_first_stage_that_leaves_lora_no_room_reads_on(tmp_path):
     import time
 
     from workbench.core.runs import EventWriter
-    from workbench.engine import examples
-    from workbench.engine.models import decoder_head, loading
     from workbench.engine.training.feature_head import CHUNK_ROWS, fit_feature_head
 
-    project = make_project(tmp_path)
-    labels = project.task.labels
-    base = make_model_folder("gemma3", tmp_path / "gemma", layout="hf")
-    model, tokenizer = loading.load_model_and_tokenizer(base, device="cpu")
-    head = decoder_head.attach(model, labels, family="gemma3", pooling="mean", depth=0.5, seed=0)
-    decoder_head.use_text_alone(tokenizer)
-    feats = {s: examples.build_classifier_features(tokenizer, examples.read_jsonl(project.split_path(s)), labels,
-                                                   user_format="{text}", max_length=64) for s in ("train", "val")}
+    labels, head, tokenizer, feats = _frozen_head(tmp_path)
     asked = []
 
     def fit(name: str, later):
