@@ -74,6 +74,12 @@ FIRST_STAGE_SHARE = 0.75
 # LoRA after the first stage is kept only where it answers every validation row better: that read
 # takes this many times the first stage's per row (LoRA's adapters run too; see FrozenStart)
 COMPARE_FACTOR = 1.2
+
+
+def comparison_seconds(row_s: float, val_rows: int) -> float:
+    """The read of every validation row that compares LoRA with the frozen start, at the first
+    stage's ``row_s`` a row: the plan, the worker's reading and its decision count it alike."""
+    return COMPARE_FACTOR * row_s * val_rows
 # The built-in classifier (engine/models/char_classifier.py), measured through the worker on 2 CPU cores:
 # seconds per optimizer step (dense Adam over the n-gram table dominates) and per character
 # of a batch, and per character of a validation pass (re-measured on five real sets once the
@@ -198,7 +204,7 @@ def stage_plan(rec: Recommendation, *, load_factor: float = 1.0, steps: int | No
     rows = rec.first_stage_rows
     first, read = first_stage(rows, rec.first_stage_row_s, rec.time_budget_s, load_factor)
     first = round(first, 1)
-    compare = COMPARE_FACTOR * rec.first_stage_row_s * load_factor * rec.first_stage_val_rows
+    compare = comparison_seconds(rec.first_stage_row_s * load_factor, rec.first_stage_val_rows)
     left = max((rec.time_budget_s or rec.est_seconds * load_factor) - first, 0.0)
     return StagePlan(rows=rows, read_rows=read, first_s=first, left_s=max(left - compare, 0.0), compare_s=compare,
                      steps=rec.total_steps if steps is None else steps,

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from workbench.core.recommend import COMPARE_FACTOR, STAGE_MIN_SECOND_S
+from workbench.core.recommend import STAGE_MIN_SECOND_S, comparison_seconds
 from workbench.core.runs import EventWriter
 from workbench.engine import examples, scoring
 from workbench.engine.models import char_classifier
@@ -352,7 +352,7 @@ class FrozenStart:
         stage's pace, with room for LoRA's adapters, which the first stage did not run (0 where
         the states came from the cache: no pace was measured)."""
         per_row = self.read_seconds / self.rows_read if self.rows_read else 0.0
-        return COMPARE_FACTOR * per_row * len(self.ids)
+        return comparison_seconds(per_row, len(self.ids))
 
     def skip(self, left_s: float, events: EventWriter) -> None:
         """The first stage left too little of the budget for LoRA's steps and the comparison

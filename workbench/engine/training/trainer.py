@@ -18,7 +18,7 @@ from typing import Any
 
 from workbench.core.jobs import TASK_FILE, JobSpec, run_task, write_run_task
 from workbench.core.project import Project
-from workbench.core.recommend import (COMPARE_FACTOR, FEATURE_FIT_S, FIRST_STAGE_SHARE, second_stage_fits,
+from workbench.core.recommend import (FEATURE_FIT_S, FIRST_STAGE_SHARE, comparison_seconds, second_stage_fits,
                                       vocabulary_cut)
 from workbench.core.runs import EventWriter, process_rank
 from workbench.core.task import TaskSpec
@@ -282,7 +282,7 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
             # 10-minute run over 10,800 ATEC rows had ended 2 minutes early with rows unread
             left = clock.left()
             if left is None or job.method != "lora" or second_stage_fits(
-                    left - FEATURE_FIT_S, COMPARE_FACTOR * row_s * len(all_val)):
+                    left - FEATURE_FIT_S, comparison_seconds(row_s, len(all_val))):
                 return None
             end = clock.deadline() - 2 * FEATURE_FIT_S
             return end if end > time.time() else None
