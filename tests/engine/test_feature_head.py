@@ -154,6 +154,46 @@ def test_the_evaluation_shows_each_parts_score_beside_the_mixture(stacked_run, c
         assert parts["network_macro_f1"] == pytest.approx(m["macro_f1"])
 
 
+def test_a_head_whose_answer_is_the_linear_part_alone_runs_no_decoder(stacked_run, tmp_path):
+    """Where validation gives the linear part the whole answer (share 1), the decoder would change
+    nothing, and on long texts it is nearly all the evaluation's time: neither the evaluation nor
+    the exported graph runs it, and both answer what the linear part alone answers."""
+    from workbench.core.trained import resolve_trained_run
+    from workbench.engine import examples
+    from workbench.engine.export import static_graph
+    from workbench.engine.export.graphs import _head_probs_layer
+    from workbench.engine.inference.trained import load_trained
+    from workbench.engine.models import char_classifier
+
+    project, run = stacked_run
+    model, tokenizer = load_trained(resolve_trained_run(project, run.name))
+    model.linear_weight = 1.0  # what choose_linear_weight sets where the linear part alone scores best
+    passes = []
+    model.model.register_forward_pre_hook(lambda layer, inputs: passes.append(1))
+    prompts = [r["text"] for r in examples.read_jsonl(project.split_path("test"))]
+    probs = np.asarray(examples.head_probabilities(model, tokenizer, prompts, max_length=128))
+    assert not passes  # the decoder never ran
+    ids = examples.head_input_ids(tokenizer, prompts, 128)
+    lin = char_classifier.linear_logits(model, ids, tokenizer.pad_token_id)
+    expected = np.exp(lin - lin.max(axis=1, keepdims=True))
+    expected /= expected.sum(axis=1, keepdims=True)
+    assert np.abs(probs - expected).max() < 1e-5
+
+    prefix = static_graph.save_static(_head_probs_layer(model), tmp_path / "static" / "model",
+                                      ["input_ids", "attention_mask"])
+    width = max(len(x) for x in ids)
+    arrays = [np.array([x + [0] * (width - len(x)) for x in ids], dtype=np.int64),
+              np.array([[1] * len(x) + [0] * (width - len(x)) for x in ids], dtype=np.int64)]
+    got = static_graph.run_predictor(static_graph.create_predictor(prefix, onednn=False), arrays)
+    assert np.abs(got - expected).max() < 1e-5
+    def size(params):
+        return sum(int(np.prod(p.shape)) * 4 for p in params)
+
+    # the graph holds the linear part's tables, not the decoder
+    assert prefix.with_suffix(".pdiparams").stat().st_size < size(model.linear_parameters()) + size(
+        model.model.parameters()) / 2
+
+
 def test_the_networks_answer_is_recovered_from_the_mixture(tmp_path):
     """The evaluation does not run the network twice: its probabilities follow from the mixture's
     and the linear part's, exactly, for the built-in classifier's mixture as for the head's."""

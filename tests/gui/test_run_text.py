@@ -30,3 +30,16 @@ def test_the_results_say_each_parts_score_beside_the_mixture(qtbot):
     assert "0.718" in text and "0.773" in text and "80%" in text
     # a registered model by its name, as the runs list names it, not by its folder (met in the window)
     assert "gemma-3-270m" in text and "/home/ana" not in text
+
+
+def test_the_results_say_when_the_word_statistics_alone_answered(qtbot):
+    from workbench.gui.pages.evaluate.results import ResultsPanel
+
+    panel = ResultsPanel()
+    qtbot.addWidget(panel)
+    panel.show_result({"rows": 407, "split": "test", "base_model_name": "gemma-3-270m", "method": "lora",
+                       "metrics": {"accuracy": 0.93, "macro_f1": 0.917,
+                                   "parts": {"linear_share": 1.0, "linear_macro_f1": 0.917,
+                                             "network_macro_f1": None}}})
+    text = panel.summary_text.text()
+    assert "alone (macro F1 0.917)" in text and "did not read these rows" in text and "–" not in text
