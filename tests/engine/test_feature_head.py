@@ -140,6 +140,11 @@ def test_the_exported_graphs_answer_the_mixture(stacked_run, tmp_path):
     assert bundle["checks"]["static"]["status"] == "ok" and bundle["checks"]["onnx"]["status"] == "ok"
     merged = json.loads((out / "merged" / "config.json").read_text("utf-8"))
     assert merged["linear_part"] and merged["decoder"]["num_hidden_layers"] == 2
+    # the model card says what the answer mixes, at the share the run chose
+    share = next(e for e in _events(run) if e.get("code") == "part_scores")["share"]
+    card = (out / "README.md").read_text("utf-8")
+    assert bundle["linear_share"] == pytest.approx(share)
+    assert ("word statistics" in card) == (share > 0) and (f"carry {share:.0%}" in card) == (0 < share < 1)
 
 
 def test_the_evaluation_shows_each_parts_score_beside_the_mixture(stacked_run, capsys):

@@ -408,6 +408,8 @@ def _export_stages(stage: Path, scratch: Path, trained: TrainedRun, template: Ta
         "licence": licence or None,
         "family": family,
         "method": trained.method,
+        # a classifier with word statistics mixed in: their share of each answer, as the model answers
+        "linear_share": (float(model.linear_weight) if char_classifier.has_linear_part(model) else None),
         # a preference run: the run it tuned, its loss and beta, and the held-out figures
         "preference": ({"from_run": job.from_run, "loss": job.dpo_loss, "beta": job.dpo_beta,
                         **{k: v for k, v in ((eval_result or {}).get("preference") or {}).items()

@@ -152,7 +152,9 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
     checks = bundle["checks"]
     task = bundle["task"]
     classifier = bundle.get("family") == CLASSIFIER_FAMILY
-    share = linear_share(trained) if classifier else None
+    share = bundle.get("linear_share")
+    if share is None and classifier:  # a bundle written before the share was recorded in it
+        share = linear_share(trained)
     mix = "geometric mean" if _model_config(trained).get("linear_mix") == "geometric" else "mean"
     lines: list[str] = []
     add = lines.append
@@ -181,9 +183,18 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
         add(f"A classification head on a pretrained language model, fine-tuned for **{task}**, starting from the "
             f"template `{spec.template}`{about}")
         add("")
-        add(f"It reads the text itself, with no prompt: the language model reads it once and {pooled} feeds a "
-            "linear layer over the labels" + (" (one sigmoid per label)." if spec.multi_label else " (a softmax).")
-            + " It answers a probability for each label in one forward pass and cannot generate text.")
+        if share is not None and share >= 1:
+            add("It reads the text itself, with no prompt. On the validation split the word statistics alone "
+                "(a logistic regression over the text's token 1-3-grams, fitted by scikit-learn) answered best, "
+                "so they are the whole answer: the exported graph holds them alone and never runs the language "
+                "model, which the merged folder still carries. It cannot generate text.")
+        else:
+            add(f"It reads the text itself, with no prompt: the language model reads it once and {pooled} feeds a "
+                "linear layer over the labels" + (" (one sigmoid per label)" if spec.multi_label else " (a softmax)")
+                + (f"; the answer is a weighted geometric mean of its probabilities and those of word statistics "
+                   f"(a logistic regression over the text's token 1-3-grams), which carry {share:.0%}."
+                   if share else ".")
+                + " It answers a probability for each label in one forward pass and cannot generate text.")
     else:
         add(f"A language model fine-tuned for **{task}**, starting from the template `{spec.template}`{about}")
     add("")
