@@ -388,13 +388,14 @@ def test_a_first_stage_that_leaves_lora_no_room_reads_on(tmp_path):
         events = EventWriter(tmp_path / name)
         report = fit_feature_head(head, feats["train"], feats["val"], labels, pad_id=tokenizer.pad_token_id,
                                   multi_label=False, events=events, seed=0, deadline=time.time() - 1,
-                                  read_on=lambda row_s: asked.append(row_s) or later)
+                                  read_on=lambda row_s, read: asked.append((row_s, read)) or later)
         events.close()
         return report
 
     assert fit("a", None)["train_rows_read"] == CHUNK_ROWS  # LoRA follows: the share's deadline holds
     assert fit("b", time.time() + 600)["train_rows_read"] == len(feats["train"])
-    assert len(asked) == 2 and all(0 < s < 5 for s in asked)  # seconds a row, as read
+    # seconds a row, as read, and the training rows read by the share's deadline
+    assert len(asked) == 2 and all(0 < s < 5 and read == CHUNK_ROWS for s, read in asked)
 
 
 def test_the_comparison_after_lora_is_timed_at_the_first_stages_pace():

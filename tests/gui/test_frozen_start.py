@@ -121,7 +121,7 @@ def test_a_budget_bounds_the_first_stage_and_the_note_says_how_many_rows_it_read
 
     from test_decoder_head import make_project  # noqa: E402 (tests/engine)
 
-    from workbench.core.recommend import FEATURE_FIT_S, FIRST_STAGE_SHARE, stages_note
+    from workbench.core.recommend import FIRST_STAGE_SHARE, feature_fit_seconds, stages_note
 
     project = make_project(tmp_path)
     base = make_model_folder("gemma3", tmp_path / "gemma", layout="hf")
@@ -131,7 +131,8 @@ def test_a_budget_bounds_the_first_stage_and_the_note_says_how_many_rows_it_read
     big = replace(rec, first_stage_rows=10_000, first_stage_row_s=0.2, time_budget_s=600.0)
     plan = stage_plan(big)
     assert plan.read_rows == int(FIRST_STAGE_SHARE * 600 / 0.2) < plan.rows == 10_000
-    assert plan.first_s == FIRST_STAGE_SHARE * 600 + FEATURE_FIT_S
+    # the fit on the rows read, for the project's labels
+    assert plan.first_s == round(FIRST_STAGE_SHARE * 600 + feature_fit_seconds(plan.read_rows, len(project.task.labels)), 1)
     assert "about 2,250 of the 10,000 training and validation rows" in stages_note(plan, "lora")
     assert "about 2,250 of the 10,000" in stages_text(plan, False)
     # a busier processor reads fewer in the same time
@@ -139,4 +140,16 @@ def test_a_budget_bounds_the_first_stage_and_the_note_says_how_many_rows_it_read
     # seen in the window, the processor 100 % busy (4x): "about 8 min of reading" in a 5-minute
     # budget, the fit's minute counted four times over; no stage outlasts the budget
     busy = stage_plan(replace(big, time_budget_s=300.0), load_factor=4.0)
-    assert busy.first_s <= 300.0 and busy.squeezed and busy.left_s == 0
+    assert busy.first_s <= 300.0 and busy.squeezed
+
+
+def test_the_fit_after_the_pass_is_counted_from_the_rows_and_labels():
+    """The fit's allowance follows what was measured: a few seconds for thousands of rows of two
+    labels (ATEC's 9,456 took 4 s), up to its minute for many labels (KUAKE-QIC's 7,985 rows of 11
+    took 36 to 92 s), never less than its floor."""
+    from workbench.core.recommend import FEATURE_FIT_MIN_S, FEATURE_FIT_S, feature_fit_seconds
+
+    assert 4.0 < feature_fit_seconds(9_456, 2) < 30.0
+    assert feature_fit_seconds(7_985, 11) == FEATURE_FIT_S
+    assert feature_fit_seconds(50, 2) == FEATURE_FIT_MIN_S
+    assert feature_fit_seconds(1_000, 1) == feature_fit_seconds(1_000, 2)  # one label is two classes

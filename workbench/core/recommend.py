@@ -62,8 +62,12 @@ HEAD_EVAL_S_PER_LAYER = 0.13
 DECODER_EVAL_SHARE = 0.15
 
 DEFAULT_TIME_BUDGET_MIN = 10.0
-# the feature head's logistic regressions after the pass over the rows (engine/training/feature_head.py):
-# 92 s for six cold fits on 7,098 KUAKE-QIC rows, 640 features, 11 labels, on a shared 2-core machine
+# the feature head's logistic regressions after the pass over the rows (engine/training/feature_head.py),
+# in seconds per row read and label: on 7,985 KUAKE-QIC rows, 640 features, 11 labels, the fit took 92 s
+# on a shared 2-core machine (1.05e-3) and 36 s on an idle one (4.1e-4); 4 s for 9,456 ATEC rows x 2
+# labels; 0.7 s for 599 CAIL2018 rows x 20. The slowest counts, from FEATURE_FIT_MIN_S to FEATURE_FIT_S.
+FEATURE_FIT_S_PER_ROW_LABEL = 1.05e-3
+FEATURE_FIT_MIN_S = 10.0
 FEATURE_FIT_S = 60.0
 # of a time budget, the most a head's first stage spends reading rows with the frozen model: the
 # pass stops there and the head is fitted on the training rows read, a random share of them (the
@@ -162,6 +166,7 @@ class Recommendation:
     first_stage_rows: int | None = None
     first_stage_row_s: float = 0.0
     first_stage_val_rows: int = 0  # of first_stage_rows: read again to compare LoRA with the first stage
+    first_stage_labels: int | None = None  # what the fit after the pass takes depends on (feature_fit_seconds)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -183,15 +188,24 @@ class StagePlan:
     squeezed: bool  # the first stage takes about all of the budget: the run keeps it, no second stage
 
 
-def first_stage(rows: int, row_s: float, budget_s: float | None, load_factor: float = 1.0) -> tuple[float, int]:
+def feature_fit_seconds(rows: int, labels: int) -> float:
+    """The first stage's fit after its pass, on the states of ``rows`` rows: what a plan counts
+    and what the worker leaves for it when it reads on to the budget's end."""
+    return min(max(rows * max(labels, 2) * FEATURE_FIT_S_PER_ROW_LABEL, FEATURE_FIT_MIN_S), FEATURE_FIT_S)
+
+
+def first_stage(rows: int, row_s: float, budget_s: float | None, load_factor: float = 1.0,
+                labels: int | None = None) -> tuple[float, int]:
     """A frozen start's first stage: its seconds (reading ``rows`` at ``row_s`` each, for at most
-    FIRST_STAGE_SHARE of the budget, then the fit; never past the budget) and the rows it reads."""
+    FIRST_STAGE_SHARE of the budget, then the fit; never past the budget) and the rows it reads.
+    Without ``labels`` the fit counts FEATURE_FIT_S, its most."""
     row_s *= load_factor
     reading, read = rows * row_s, rows
     if budget_s and reading > FIRST_STAGE_SHARE * budget_s:
         reading = FIRST_STAGE_SHARE * budget_s
         read = min(rows, int(reading / max(row_s, 1e-9)))
-    return min(reading + FEATURE_FIT_S * load_factor, budget_s or math.inf), read
+    fit = FEATURE_FIT_S if labels is None else feature_fit_seconds(read, labels)
+    return min(reading + fit * load_factor, budget_s or math.inf), read
 
 
 def stage_plan(rec: Recommendation, *, load_factor: float = 1.0, steps: int | None = None,
@@ -202,7 +216,7 @@ def stage_plan(rec: Recommendation, *, load_factor: float = 1.0, steps: int | No
     if rec.first_stage_rows is None:
         return None
     rows = rec.first_stage_rows
-    first, read = first_stage(rows, rec.first_stage_row_s, rec.time_budget_s, load_factor)
+    first, read = first_stage(rows, rec.first_stage_row_s, rec.time_budget_s, load_factor, rec.first_stage_labels)
     first = round(first, 1)
     compare = comparison_seconds(rec.first_stage_row_s * load_factor, rec.first_stage_val_rows)
     left = max((rec.time_budget_s or rec.est_seconds * load_factor) - first, 0.0)
@@ -542,7 +556,8 @@ def recommend(
         # the head's first stage reads every training and validation row once, forward only
         # (engine/training/feature_head.py), before the first LoRA step: out of the same budget
         val_rows = int(stats.get("splits", {}).get("val", 0))
-        features_s = first_stage(rows + val_rows, row_s, budget_s)[0]
+        n_labels = len(stats.get("labels") or {}) or 2
+        features_s = first_stage(rows + val_rows, row_s, budget_s, labels=n_labels)[0]
     train_budget_s = max(budget_s - features_s, 0.1 * 60)
     if epochs * epoch_s + evals_s > train_budget_s:
         # the time budget bounds every run: train on as much of the data as fits
@@ -591,7 +606,8 @@ def recommend(
         data_share=epochs if epochs < 1 else None, epoch_seconds=round(epoch_s, 1),
         fixed_seconds=round(evals_s, 1) if builtin else round(features_s, 1), recompute=recompute,
         builtin_seconds=builtin_seconds, first_stage_rows=rows + val_rows if features_s else None,
-        first_stage_row_s=row_s if features_s else 0.0, first_stage_val_rows=val_rows if features_s else 0)
+        first_stage_row_s=row_s if features_s else 0.0, first_stage_val_rows=val_rows if features_s else 0,
+        first_stage_labels=n_labels if features_s else None)
     plan = stage_plan(rec)
     if plan is not None:  # which stages fit the budget, said before the run starts
         rec.notes.insert(0, stages_note(plan, method))

@@ -192,7 +192,7 @@ def _store_states(path, x_train: np.ndarray, x_val: np.ndarray, read: np.ndarray
 
 def fit_feature_head(head, train: Sequence[dict], val: Sequence[dict], labels: Sequence[str], *, pad_id: int,
                      multi_label: bool, events: EventWriter, seed: int = 0, cache_dir=None,
-                     deadline: float | None = None, read_on: Callable[[float], float | None] | None = None) -> dict:
+                     deadline: float | None = None, read_on: Callable[[float, int], float | None] | None = None) -> dict:
     """Fits ``head``'s score layer on the frozen decoder's states of ``train`` (features as
     examples.build_classifier_features makes them), choosing the regularisation on ``val``
     (on the training rows where there is no validation row). Every validation row is read, then
@@ -200,7 +200,8 @@ def fit_feature_head(head, train: Sequence[dict], val: Sequence[dict], labels: S
     head fitted on a random share of them (the linear part is fitted on all, elsewhere). The
     states are kept in ``cache_dir``, and a later run of the same model over the same rows reads
     them back and goes on with the rows not read yet. ``read_on``: where the deadline left rows
-    unread, called with the seconds a row took; a later deadline to read on to, or None. Returns
+    unread, called with the seconds a row took and the training rows read; a later deadline to
+    read on to, or None. Returns
     what it measured."""
     import paddle
 
@@ -235,7 +236,7 @@ def fit_feature_head(head, train: Sequence[dict], val: Sequence[dict], labels: S
                                      known=(cached[0], cached[2]) if cached is not None else None,
                                      progress=lambda d, n: progress(len(val) + d, n))
         fresh = len(val) * (cached is None) + int(read.sum()) - (int(cached[2].sum()) if cached is not None else 0)
-        later = read_on((time.monotonic() - started) / max(fresh, 1)) if read_on and not read.all() else None
+        later = read_on((time.monotonic() - started) / max(fresh, 1), int(read.sum())) if read_on and not read.all() else None
         if later is not None:  # no second stage to leave time for: the first reads on
             x_train, read = states_until(head, ids_train, pad_id, later, seed=seed, known=(x_train, read),
                                          progress=lambda d, n: progress(len(val) + d, n))

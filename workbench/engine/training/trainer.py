@@ -18,8 +18,8 @@ from typing import Any
 
 from workbench.core.jobs import TASK_FILE, JobSpec, run_task, write_run_task
 from workbench.core.project import Project
-from workbench.core.recommend import (FEATURE_FIT_S, FIRST_STAGE_SHARE, comparison_seconds, second_stage_fits,
-                                      vocabulary_cut)
+from workbench.core.recommend import (FIRST_STAGE_SHARE, comparison_seconds, feature_fit_seconds,
+                                      second_stage_fits, vocabulary_cut)
 from workbench.core.runs import EventWriter, process_rank
 from workbench.core.task import TaskSpec
 from workbench.core.timing import RunClock, write_timing
@@ -276,15 +276,18 @@ def _train(job: JobSpec, run_dir: Path, events: EventWriter, clock: RunClock) ->
     frozen = None
     if job.head_features and not job.resume_from and decoder_head.is_head(head):
         # LoRA's adapters start at zero: the wrapped head computes what the plain one does
-        def read_on(row_s: float) -> float | None:
+        def read_on(row_s: float, read: int) -> float | None:
             # where LoRA's steps will not fit after the fit anyway (second_stage_fits, as below), the
-            # first stage reads on to the budget's end less the fit and the run's one step: a
-            # 10-minute run over 10,800 ATEC rows had ended 2 minutes early with rows unread
+            # first stage reads on to the budget's end less the fit and as long again for the run's
+            # one step: a 10-minute run over 10,800 ATEC rows had ended 2 minutes early with rows unread
             left = clock.left()
-            if left is None or job.method != "lora" or second_stage_fits(
-                    left - FEATURE_FIT_S, comparison_seconds(row_s, len(all_val))):
+            if left is None or job.method != "lora":
                 return None
-            end = clock.deadline() - 2 * FEATURE_FIT_S
+            fit = feature_fit_seconds(min(len(feats["train"]), read + int(left / max(row_s, 1e-9))) + len(all_val),
+                                      len(template.labels))
+            if second_stage_fits(left - fit, comparison_seconds(row_s, len(all_val))):
+                return None
+            end = clock.deadline() - 2 * fit
             return end if end > time.time() else None
 
         report = feature_head.fit_feature_head(head, feats["train"], all_val, list(template.labels), pad_id=pad_id,
