@@ -187,7 +187,7 @@ def model_card(bundle: dict, trained: TrainedRun, spec: TaskSpec, eval_result: d
             add("It reads the text itself, with no prompt. On the validation split the word statistics alone "
                 "(a logistic regression over the text's token 1-3-grams, fitted by scikit-learn) answered best, "
                 "so they are the whole answer: the exported graph holds them alone and never runs the language "
-                "model, which the merged folder still carries. It cannot generate text.")
+                "model. It cannot generate text.")
         else:
             add(f"It reads the text itself, with no prompt: the language model reads it once and {pooled} feeds a "
                 "linear layer over the labels" + (" (one sigmoid per label)" if spec.multi_label else " (a softmax)")
