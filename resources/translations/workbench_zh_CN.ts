@@ -5056,77 +5056,77 @@ Most likely: {1}</source>
         <translation>{1}集中的 &lt;b&gt;{0}&lt;/b&gt; 行 · 模型 {2}（{3}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="151"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="152"/>
         <source>The answers are the word statistics&apos; alone (macro F1 {0}): on the validation split they scored best without the network, so the network did not read these rows.</source>
         <translation>回答仅来自词频统计（Macro F1 {0}）：在验证集上，不用神经网络时得分最高，因此神经网络没有读取这些行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="156"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="157"/>
         <source>Macro F1 of each part on these rows: the network alone {0}, the word statistics alone {1}; the word statistics&apos; share of the answer {2}.</source>
         <translation>各部分在这些行上的 Macro F1：仅神经网络 {0}，仅词频统计 {1}；词频统计在回答中的占比 {2}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="161"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="162"/>
         <source>Several labels per row: a label is given when its probability is {0} or more (the threshold with the best macro F1 on the validation split).</source>
         <translation>每行可有多个标签：某标签的概率不低于 {0} 时给出该标签（该阈值在验证集上取得最佳宏平均 F1）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="166"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="167"/>
         <source>The model was trained on {0} tokens, question and answer together: {1} of {2} answers were given fewer than the {3} new tokens asked for (as few as {4}), so that each question is read whole. For longer answers, train again with a larger maximum length.</source>
         <translation>模型训练时问题与回答合计 {0} 个词元：{2} 个回答中有 {1} 个少于所要求的 {3} 个新词元（最少 {4} 个），以便完整读入每个问题。如需更长的回答，请用更大的最大长度重新训练。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="182"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="183"/>
         <source>This run ended before the end of training, so its last checkpoint ({0}) was evaluated.</source>
         <translation>此运行在训练结束前就已结束，因此评估的是它最后的检查点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="206"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="207"/>
         <source>Preference accuracy on {0} held-out pairs</source>
         <translation>{0} 个留出回答对上的偏好准确率</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="208"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="209"/>
         <source>(a coin toss)</source>
         <translation>（相当于抛硬币）</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="209"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="210"/>
         <source>Chosen answer more likely</source>
         <translation>选中回答的似然更高</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="213"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="214"/>
         <source>this run</source>
         <translation>本训练</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="213"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="214"/>
         <source>run {0}</source>
         <translation>训练 {0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="218"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="219"/>
         <source>&lt;b&gt;Your judgements&lt;/b&gt; · tuned from run {0} ({1}, beta {2}) on {3} pairs</source>
         <translation>&lt;b&gt;您的评判&lt;/b&gt; · 基于训练 {0} 调优（{1}，beta {2}），使用 {3} 个回答对</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="222"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="223"/>
         <source>Evaluate with “Compare with the base model” to see run {0}&apos;s answers scored beside these.</source>
         <translation>勾选“与基础模型对比”后评估，即可在旁边看到训练 {0} 的回答得分。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="225"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="226"/>
         <source>A preference gained at the cost of the answers shows as a lower ROUGE-L or BLEU, or a higher loss, than run {0}&apos;s.</source>
         <translation>若偏好的提升以回答质量为代价，会表现为 ROUGE-L 或 BLEU 低于训练 {0}，或损失高于训练 {0}。</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="269"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="270"/>
         <source>given instead</source>
         <translation>代替真实标签给出</translation>
     </message>
     <message>
-        <location filename="../../workbench/gui/pages/evaluate/results.py" line="269"/>
+        <location filename="../../workbench/gui/pages/evaluate/results.py" line="270"/>
         <source>given along with it</source>
         <translation>与真实标签一起多给</translation>
     </message>

@@ -129,7 +129,10 @@ def _classes():
         def forward(self, input_ids, attention_mask=None, labels=None, return_dict=None, **kwargs):
             if attention_mask is None:
                 attention_mask = paddle.ones_like(input_ids)
-            if self.has_linear and not self.training and labels is None and self.linear_weight >= 1.0:
+            # the answer mixes in the linear part; training and the validation loss are the network's
+            # alone, as for the built-in classifier
+            answer = self.has_linear and not self.training and labels is None
+            if answer and self.linear_weight >= 1.0:
                 # validation gave the linear part the whole answer: the decoder's pass, nearly all of
                 # the time (CAIL2018's long cases read at about a row a second), would change nothing.
                 # The traced graph of such a model holds the linear part alone
@@ -139,9 +142,7 @@ def _classes():
                 return (logits,) if return_dict is False else SequenceClassifierOutput(loss=None, logits=logits)
             logits = self.score(self.pooled(input_ids, attention_mask))
             loss = self._loss(logits, labels) if labels is not None else None
-            if self.has_linear and not self.training and labels is None:
-                # the answer mixes in the linear part; training and the validation loss are the
-                # network's alone, as for the built-in classifier
+            if answer:
                 logits = self.mixed(logits, input_ids, attention_mask)
             if return_dict is False:
                 return (loss, logits) if loss is not None else (logits,)

@@ -146,17 +146,18 @@ class ResultsPanel(QStackedWidget):
         if verdict:
             lines.append(verdict)
         parts = m.get("parts") or {}
-        if isinstance(parts.get("linear_macro_f1"), (int, float)) and float(parts.get("linear_share") or 0) >= 1:
-            # validation gave the word statistics the whole answer: the network was not run
-            lines.append(self.tr("The answers are the word statistics' alone (macro F1 {0}): on the validation "
-                                 "split they scored best without the network, so the network did not read these "
-                                 "rows.").format(f"{parts['linear_macro_f1']:.3f}"))
-        elif isinstance(parts.get("linear_macro_f1"), (int, float)):  # a classifier that mixes in word statistics
-            network = parts.get("network_macro_f1")
-            lines.append(self.tr("Macro F1 of each part on these rows: the network alone {0}, the word statistics "
-                                 "alone {1}; the word statistics' share of the answer {2}.").format(
-                f"{network:.3f}" if isinstance(network, (int, float)) else "–", f"{parts['linear_macro_f1']:.3f}",
-                f"{float(parts.get('linear_share') or 0):.0%}"))
+        if isinstance(parts.get("linear_macro_f1"), (int, float)):  # a classifier that mixes in word statistics
+            share = float(parts.get("linear_share") or 0)
+            if share >= 1:  # validation gave the word statistics the whole answer: the network was not run
+                lines.append(self.tr("The answers are the word statistics' alone (macro F1 {0}): on the validation "
+                                     "split they scored best without the network, so the network did not read "
+                                     "these rows.").format(f"{parts['linear_macro_f1']:.3f}"))
+            else:
+                network = parts.get("network_macro_f1")
+                lines.append(self.tr("Macro F1 of each part on these rows: the network alone {0}, the word "
+                                     "statistics alone {1}; the word statistics' share of the answer {2}.").format(
+                    f"{network:.3f}" if isinstance(network, (int, float)) else "–", f"{parts['linear_macro_f1']:.3f}",
+                    f"{share:.0%}"))
         if m.get("multi_label") and isinstance(m.get("threshold"), (int, float)):
             lines.append(self.tr("Several labels per row: a label is given when its probability is {0} or more "
                                  "(the threshold with the best macro F1 on the validation split).").format(
